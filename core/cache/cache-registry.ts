@@ -1,0 +1,82 @@
+import { LRUCache } from "lru-cache";
+import { singleton } from "tsyringe";
+import { NotFoundError } from "../errors/domain-error.ts";
+
+/** The spec's named server caches (SPEC Limits): maximum entries and time to live. */
+export const CACHE_SPECS = {
+  search_results: { maxsize: 5000, ttlSeconds: 24 * 3600 },
+  search_queries: { maxsize: 500, ttlSeconds: 15 * 60 },
+  asset_history_fetch: { maxsize: 500, ttlSeconds: 15 * 60 },
+  asset_current_fetch: { maxsize: 300, ttlSeconds: 2 * 60 },
+  asset_metadata_fetch: { maxsize: 200, ttlSeconds: 30 * 60 },
+  fx_provider_responses: { maxsize: 200, ttlSeconds: 5 * 60 },
+  portfolio_blob: { maxsize: 30, ttlSeconds: 24 * 3600 },
+  portfolio_layer2: { maxsize: 20, ttlSeconds: 30 * 60 },
+  portfolio_wac: { maxsize: 200, ttlSeconds: 3600 },
+  upload_metadata: { maxsize: 500, ttlSeconds: 3600 },
+  scheduled_investment: { maxsize: 256, ttlSeconds: 48 * 3600 },
+  risk_optimization: { maxsize: 32, ttlSeconds: 30 * 60 },
+  risk_simulation: { maxsize: 32, ttlSeconds: 30 * 60 },
+} as const satisfies Record<string, CacheSpec>;
+
+export type CacheName = keyof typeof CACHE_SPECS;
+
+export interface CacheSpec {
+  readonly maxsize: number;
+  readonly ttlSeconds: number;
+}
+
+export interface CacheStatus {
+  currentSize: number;
+  maxsize: number;
+  name: string;
+  ttlSeconds: number;
+}
+
+/**
+ * Process-local registry of named TTL+LRU caches. Caches register lazily on first use,
+ * so a status read lists only the caches already created (SPEC Limits).
+ */
+@singleton()
+export class CacheRegistry {
+  private readonly caches = new Map<string, { cache: LRUCache<string, {}>; spec: CacheSpec }>();
+
+  /** The named cache, created on first use with the spec's size and TTL (or `spec` for plugin caches). */
+  get<V extends {}>(name: CacheName | string, spec?: CacheSpec): LRUCache<string, V> {
+    let entry = this.caches.get(name);
+    if (!entry) {
+      const s = spec ?? (CACHE_SPECS as Record<string, CacheSpec>)[name];
+      if (!s) throw new Error(`Unknown cache '${name}': pass its size and TTL`);
+      entry = { cache: new LRUCache<string, {}>({ max: s.maxsize, ttl: s.ttlSeconds * 1000 }), spec: s };
+      this.caches.set(name, entry);
+    }
+    return entry.cache as unknown as LRUCache<string, V>;
+  }
+
+  status(): CacheStatus[] {
+    return [...this.caches.entries()]
+      .map(([name, { cache, spec }]) => {
+        cache.purgeStale();
+        return { name, currentSize: cache.size, maxsize: spec.maxsize, ttlSeconds: spec.ttlSeconds };
+      })
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * Clears one cache. A spec name not created yet is already empty, so that succeeds;
+   * a name that is neither registered nor in the spec is unknown (404).
+   */
+  clear(name: string): void {
+    const entry = this.caches.get(name);
+    if (!entry && !Object.hasOwn(CACHE_SPECS, name)) {
+      throw new NotFoundError("CACHE_NOT_FOUND", `Cache '${name}' not found`, { name });
+    }
+    entry?.cache.clear();
+  }
+
+  /** Clears every registered cache; returns how many were cleared. */
+  clearAll(): number {
+    for (const { cache } of this.caches.values()) cache.clear();
+    return this.caches.size;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The domain's error family. Core code throws these with a stable `code`
+ * (spec codes verbatim); only host/http/errors.ts knows HTTP statuses.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly params?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input that passed schema validation but breaks a rule (400). */
+export class InputError extends DomainError {}
+
+/** A field-level validation failure (422), with field paths. */
+export class ValidationError extends DomainError {
+  constructor(
+    readonly issues: { loc: (string | number)[]; msg: string; type: string }[],
+    message = "Validation failed",
+  ) {
+    super("VALIDATION_ERROR", message);
+  }
+}
+
+/** The thing asked for does not exist, or its existence is not revealed (404). */
+export class NotFoundError extends DomainError {}
+
+/** The request conflicts with stored state (409). */
+export class ConflictError extends DomainError {}
+
+/** Authenticated but not allowed (403). */
+export class NotAllowedError extends DomainError {}
+
+/** No usable session, or a disabled account (401). */
+export class UnauthenticatedError extends DomainError {}
+
+/** A body or upload over a configured limit (413). */
+export class PayloadTooLargeError extends DomainError {}
+
+/** The server cannot satisfy the request because an upstream failed (502). */
+export class UpstreamError extends DomainError {}

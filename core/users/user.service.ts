@@ -1,0 +1,156 @@
+import { inject, injectable } from "tsyringe";
+import { Like } from "typeorm";
+import { Database } from "../db/database.ts";
+import {
+  ConflictError, InputError, NotAllowedError, NotFoundError, UnauthenticatedError,
+} from "../errors/domain-error.ts";
+import { GlobalSettingsService } from "../settings/global-settings.service.ts";
+import { UserSettingsService } from "../settings/user-settings.service.ts";
+import { UploadedFile } from "../uploads/uploaded-file.entity.ts";
+import { dummyVerify, hashPassword, verifyPassword } from "./password.ts";
+import { User } from "./user.entity.ts";
+
+export interface NewAccount {
+  email: string;
+  password: string;
+  username: string;
+}
+
+@injectable()
+export class UserService {
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(GlobalSettingsService) private readonly globals: GlobalSettingsService,
+    @inject(UserSettingsService) private readonly userSettings: UserSettingsService,
+  ) {}
+
+  findById(id: number): Promise<User | null> {
+    return this.db.reads.findOneBy(User, { id });
+  }
+
+  async getByUsername(username: string): Promise<User> {
+    const user = await this.db.reads.findOneBy(User, { username });
+    if (!user) throw new NotFoundError("USER_NOT_FOUND", `User '${username}' not found`);
+    return user;
+  }
+
+  /**
+   * Self-registration. The first account ever becomes superuser and is accepted even when
+   * enable_registration is false (SPEC Authentication 8). Counting happens inside the
+   * serialised write, so two racing "first" accounts cannot both become superuser.
+   */
+  async register(input: NewAccount): Promise<{ user: User; first: boolean }> {
+    const passwordHash = await hashPassword(input.password);
+    const registrationOpen = await this.globals.bool("enable_registration");
+    return this.db.write(async (tx) => {
+      const first = (await tx.count(User)) === 0;
+      if (!first && !registrationOpen) {
+        throw new NotAllowedError("REGISTRATION_DISABLED", "Registration is disabled");
+      }
+      const user = await this.insert(tx, input, passwordHash, first);
+      await this.userSettings.ensure(tx, user.id);
+      return { user, first };
+    });
+  }
+
+  /** Accounts made by the command-line tool are superusers (SPEC Authentication 8). */
+  async createSuperuser(input: NewAccount): Promise<User> {
+    const passwordHash = await hashPassword(input.password);
+    return this.db.write(async (tx) => {
+      const user = await this.insert(tx, input, passwordHash, true);
+      await this.userSettings.ensure(tx, user.id);
+      return user;
+    });
+  }
+
+  private async insert(tx: Database["reads"], input: NewAccount, passwordHash: string, superuser: boolean) {
+    const clash = await tx.findOne(User, { where: [{ username: input.username }, { email: input.email }] });
+    if (clash) {
+      const field = clash.username.toLowerCase() === input.username.toLowerCase() ? "username" : "email";
+      throw new ConflictError("USER_EXISTS", `A user with this ${field} already exists`, { field });
+    }
+    return tx.save(User, Object.assign(new User(), {
+      username: input.username, email: input.email, passwordHash, isActive: true, isSuperuser: superuser,
+    }));
+  }
+
+  /** Login by username or email. Password first, so a wrong password never learns the account state. */
+  async authenticate(login: string, password: string): Promise<User> {
+    const user = await this.db.reads.findOne(User, { where: [{ username: login }, { email: login }] });
+    const ok = user ? await verifyPassword(password, user.passwordHash) : await dummyVerify(password);
+    if (!user || !ok) throw new UnauthenticatedError("INVALID_CREDENTIALS", "Invalid credentials");
+    if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "Account is disabled");
+    return user;
+  }
+
+  listAll(): Promise<User[]> {
+    return this.db.reads.find(User, { order: { id: "ASC" } });
+  }
+
+  /** Active accounts whose username contains `query` (case-insensitive); empty query lists all. */
+  search(query: string, opts: { superusersOnly?: boolean; limit?: number } = {}): Promise<User[]> {
+    const escaped = query.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return this.db.reads.find(User, {
+      where: {
+        isActive: true,
+        ...(query ? { username: Like(`%${escaped}%`) } : {}),
+        ...(opts.superusersOnly ? { isSuperuser: true } : {}),
+      },
+      order: { username: "ASC" },
+      take: opts.limit ?? 50,
+    });
+  }
+
+  async setActive(username: string, active: boolean): Promise<User> {
+    return this.db.write(async (tx) => {
+      const user = await tx.findOneBy(User, { username });
+      if (!user) throw new NotFoundError("USER_NOT_FOUND", `User '${username}' not found`);
+      user.isActive = active;
+      return tx.save(User, user);
+    });
+  }
+
+  /** Promote or demote; demotion does not check that another superuser remains (SPEC state table). */
+  async setSuperuser(username: string, superuser: boolean): Promise<User> {
+    return this.db.write(async (tx) => {
+      const user = await tx.findOneBy(User, { username });
+      if (!user) throw new NotFoundError("USER_NOT_FOUND", `User '${username}' not found`);
+      if (user.isSuperuser === superuser) {
+        throw new ConflictError(superuser ? "ALREADY_SUPERUSER" : "NOT_SUPERUSER",
+          superuser ? `User '${username}' is already a superuser` : `User '${username}' is not a superuser`);
+      }
+      user.isSuperuser = superuser;
+      return tx.save(User, user);
+    });
+  }
+
+  /** Only the hash changes; existing sessions stay valid until they expire (SPEC). */
+  async resetPassword(username: string, password: string): Promise<User> {
+    const passwordHash = await hashPassword(password);
+    return this.db.write(async (tx) => {
+      const user = await tx.findOneBy(User, { username });
+      if (!user) throw new NotFoundError("USER_NOT_FOUND", `User '${username}' not found`);
+      user.passwordHash = passwordHash;
+      return tx.save(User, user);
+    });
+  }
+
+  /**
+   * Deletes the caller's own account with its settings and uploads. Refused (400) when the
+   * caller is a superuser and at most one superuser exists, so the system keeps an administrator.
+   * Returns the stored names of the deleted uploads so the caller can remove the bytes.
+   */
+  deleteSelf(userId: number): Promise<string[]> {
+    return this.db.write(async (tx) => {
+      const user = await tx.findOneBy(User, { id: userId });
+      if (!user) throw new NotFoundError("USER_NOT_FOUND", "User not found");
+      if (user.isSuperuser && (await tx.countBy(User, { isSuperuser: true })) <= 1) {
+        throw new InputError("LAST_SUPERUSER", "Cannot delete the only superuser account; promote another user first");
+      }
+      const files = await tx.findBy(UploadedFile, { userId });
+      await tx.delete(UploadedFile, { userId });
+      await tx.delete(User, { id: userId });
+      return files.map((f) => f.storedName);
+    });
+  }
+}

@@ -1,0 +1,103 @@
+import "reflect-metadata";
+import { z } from "zod";
+import { DomainError } from "../../core/errors/domain-error.ts";
+import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
+import { strictPasswordProblems } from "../../core/users/password.ts";
+import { UserService } from "../../core/users/user.service.ts";
+import { loadConfig } from "../config.ts";
+import { createContainer } from "../container.ts";
+import { openDatabase } from "../db/data-source.ts";
+import { createLogger } from "../logger.ts";
+
+const USAGE = `Usage: npm run cli -- user <command>
+
+Commands:
+  user create <username> <email> <password>   create a superuser account
+  user reset-password <username> <password>   set a new password (sessions stay valid until they expire)
+  user deactivate <username>                  disable an account (its next request gets 401)
+  user activate <username>                    re-enable an account
+  user promote <username>                     make an account superuser
+  user demote <username>                      remove superuser rights
+  user list                                   list every account
+
+Works on DATA_DIR (default ./data), also while the server runs.
+Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol.`;
+
+class UsageError extends Error {}
+
+function need(args: string[], count: number, shape: string): string[] {
+  if (args.length !== count) throw new UsageError(`Expected: user ${shape}`);
+  return args;
+}
+
+function checkPassword(password: string): void {
+  const problems = strictPasswordProblems(password);
+  if (problems.length) throw new UsageError(`Password is too weak: it needs ${problems.join(", ")}`);
+}
+
+export async function runCli(argv: string[], out: (line: string) => void): Promise<number> {
+  const [area, command, ...args] = argv;
+  if (area !== "user" || !command) throw new UsageError(USAGE);
+  const config = loadConfig();
+  const db = await openDatabase(config.dataDir);
+  try {
+    const container = createContainer(config, createLogger("silent"), db);
+    await container.resolve(GlobalSettingsService).initialize();
+    const users = container.resolve(UserService);
+    switch (command) {
+      case "create": {
+        const [username, email, password] = need(args, 3, "create <username> <email> <password>");
+        if (!/^[A-Za-z0-9_.-]{3,50}$/.test(username!)) throw new UsageError("Username must be 3-50 letters, digits, '_', '.' or '-'");
+        if (!z.email().safeParse(email).success) throw new UsageError(`Not a valid email address: ${email}`);
+        checkPassword(password!);
+        const user = await users.createSuperuser({ username: username!, email: email!, password: password! });
+        out(`Created superuser '${user.username}' (id ${user.id})`);
+        break;
+      }
+      case "reset-password": {
+        const [username, password] = need(args, 2, "reset-password <username> <password>");
+        checkPassword(password!);
+        await users.resetPassword(username!, password!);
+        out(`Password of '${username}' reset`);
+        break;
+      }
+      case "deactivate":
+      case "activate": {
+        const [username] = need(args, 1, `${command} <username>`);
+        await users.setActive(username!, command === "activate");
+        out(`User '${username}' ${command}d`);
+        break;
+      }
+      case "promote":
+      case "demote": {
+        const [username] = need(args, 1, `${command} <username>`);
+        await users.setSuperuser(username!, command === "promote");
+        out(`User '${username}' ${command}d`);
+        break;
+      }
+      case "list": {
+        need(args, 0, "list");
+        out(["ID", "USERNAME", "EMAIL", "ACTIVE", "SUPERUSER"].join("\t"));
+        for (const u of await users.listAll()) {
+          out([u.id, u.username, u.email, u.isActive ? "yes" : "no", u.isSuperuser ? "yes" : "no"].join("\t"));
+        }
+        break;
+      }
+      default:
+        throw new UsageError(`Unknown command 'user ${command}'\n\n${USAGE}`);
+    }
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+if (import.meta.main) {
+  try {
+    process.exitCode = await runCli(process.argv.slice(2), (line) => console.log(line));
+  } catch (error) {
+    const known = error instanceof UsageError || error instanceof DomainError;
+    console.error(`Error: ${known ? (error as Error).message : String(error)}`);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  }
+}

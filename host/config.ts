@@ -1,0 +1,45 @@
+import { resolve } from "node:path";
+
+/** Process configuration, read once from the environment at start-up. */
+export interface AppConfig {
+  readonly dataDir: string;
+  readonly host: string;
+  /** Empty when JWT_SECRET is unset or empty: each process then makes its own random key. */
+  readonly jwtSecret: string;
+  readonly logLevel: LogLevel;
+  readonly pluginsDir: string | undefined;
+  /** JSON file with per-plugin configuration keyed by plugin id (default DATA_DIR/plugins.json). */
+  readonly pluginsConfigFile: string | undefined;
+  readonly port: number;
+  /** Container registry queried by /system/container-image-status. */
+  readonly registryUrl: string;
+  readonly registryRepository: string;
+}
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+
+export const DEFAULT_REGISTRY_URL = "https://ghcr.io";
+export const DEFAULT_REGISTRY_REPOSITORY = "portfolio-tracker/portfolio-tracker";
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const port = env.PORT === undefined || env.PORT === "" ? 8000 : Number(env.PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer between 0 and 65535, got "${env.PORT}"`);
+  }
+  const logLevel = (env.LOG_LEVEL || "info").toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got "${env.LOG_LEVEL}"`);
+  }
+  return {
+    dataDir: resolve(env.DATA_DIR || "./data"),
+    host: env.HOST || "0.0.0.0",
+    jwtSecret: env.JWT_SECRET ?? "",
+    logLevel,
+    pluginsDir: env.PLUGINS_DIR ? resolve(env.PLUGINS_DIR) : undefined,
+    pluginsConfigFile: env.PLUGINS_CONFIG ? resolve(env.PLUGINS_CONFIG) : undefined,
+    port,
+    registryUrl: (env.CONTAINER_REGISTRY_URL || DEFAULT_REGISTRY_URL).replace(/\/+$/, ""),
+    registryRepository: env.CONTAINER_IMAGE_REPOSITORY || DEFAULT_REGISTRY_REPOSITORY,
+  };
+}

@@ -1,0 +1,27 @@
+import { Elysia } from "elysia";
+import { aiExportRoutes } from "./ai-export/ai-export.routes.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
+import type { HttpDeps } from "./deps.ts";
+import { docsRoutes } from "./docs.ts";
+import { errorHandler } from "./errors.ts";
+import { sessionPlugin } from "./session.ts";
+import { settingsRoutes } from "./settings/settings.routes.ts";
+import { systemRoutes } from "./system/system.routes.ts";
+import { usersRoutes } from "./users/users.routes.ts";
+
+export const API_PREFIX = "/api/v1";
+
+/** The whole HTTP API under /api/v1; one Elysia instance per spec prefix, in spec-table order. */
+export function createApp(deps: HttpDeps) {
+  const session = sessionPlugin(deps);
+  return new Elysia({ prefix: API_PREFIX })
+    .use(errorHandler(deps.logger))
+    .use(docsRoutes())
+    .use(authRoutes(deps, session))
+    .use(usersRoutes(deps, session))
+    .use(settingsRoutes(deps, session))
+    .use(systemRoutes(deps, session))
+    .use(aiExportRoutes());
+}
+
+export type App = ReturnType<typeof createApp>;

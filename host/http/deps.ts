@@ -1,0 +1,18 @@
+import type { DependencyContainer } from "tsyringe";
+import type { AuditLog } from "../audit.ts";
+import type { AppConfig } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import type { PluginRegistry } from "../plugins/registry.ts";
+import type { Scheduler } from "../scheduler/scheduler.ts";
+
+/** What every route area is built from. */
+export interface HttpDeps {
+  readonly audit: AuditLog;
+  readonly config: AppConfig;
+  readonly container: DependencyContainer;
+  readonly logger: Logger;
+  readonly plugins: PluginRegistry;
+  readonly scheduler: Scheduler;
+  readonly sessionKey: Uint8Array;
+  readonly startedAt: Date;
+}

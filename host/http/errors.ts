@@ -1,0 +1,96 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import {
+  ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
+  PayloadTooLargeError, UnauthenticatedError, UpstreamError, ValidationError,
+} from "../../core/errors/domain-error.ts";
+import type { Logger } from "../logger.ts";
+
+/** The one error body (docs/errors.md). */
+export const ErrorBody = z.object({
+  detail: z.union([
+    z.string(),
+    z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
+  ]),
+  code: z.string(),
+  params: z.record(z.string(), z.unknown()).optional(),
+}).meta({ id: "ErrorBody" });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** Category → status: the only place that knows HTTP statuses of domain errors. */
+const STATUS_BY_CATEGORY: [Function, number][] = [
+  [ValidationError, 422],
+  [InputError, 400],
+  [UnauthenticatedError, 401],
+  [NotAllowedError, 403],
+  [NotFoundError, 404],
+  [ConflictError, 409],
+  [PayloadTooLargeError, 413],
+  [UpstreamError, 502],
+];
+
+export function statusOf(error: DomainError): number {
+  return STATUS_BY_CATEGORY.find(([cls]) => error instanceof cls)?.[1] ?? 400;
+}
+
+export function errorResponse(status: number, body: ErrorBody, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function domainErrorBody(error: DomainError): ErrorBody {
+  if (error instanceof ValidationError) return { detail: error.issues, code: error.code };
+  return { detail: error.message, code: error.code, ...(error.params ? { params: error.params } : {}) };
+}
+
+/** Elysia's validation issues as field paths (`loc`), without echoing the submitted values. */
+function validationIssues(error: any): { loc: (string | number)[]; msg: string; type: string }[] {
+  const on: string = error.type ?? "body";
+  const all: any[] = Array.isArray(error.all) ? error.all : [];
+  const issues = all.map((i) => {
+    const raw = typeof i.path === "string" ? i.path : "";
+    const path = raw === "root" || raw === "" ? [] : raw.replace(/^\//, "").split(/[./]/);
+    return {
+      loc: [on, ...path.map((p: string) => (/^\d+$/.test(p) ? Number(p) : p))],
+      msg: String(i.message ?? i.summary ?? "Invalid value"),
+      type: String(i.code ?? error.valueError?.code ?? "invalid"),
+    };
+  });
+  return issues.length ? issues : [{ loc: [on], msg: "Invalid request", type: "invalid" }];
+}
+
+/**
+ * Renders every failure as the single error body. Unknown errors become a generic 500;
+ * their stack is logged, never sent.
+ */
+export function errorHandler(logger: Logger) {
+  return new Elysia({ name: "error-handler" })
+    .onError({ as: "global" }, ({ code, error, request }) => {
+      // A session check in the parse hook arrives wrapped in Elysia's ParseError.
+      const domain = error instanceof DomainError ? error : (error as { cause?: unknown })?.cause;
+      if (domain instanceof DomainError) return errorResponse(statusOf(domain), domainErrorBody(domain));
+      switch (code) {
+        case "VALIDATION": {
+          if ((error as any).type === "response") break;
+          return errorResponse(422, { detail: validationIssues(error), code: "VALIDATION_ERROR" });
+        }
+        case "PARSE":
+          return errorResponse(400, { detail: "Malformed request body", code: "MALFORMED_BODY" });
+        case "NOT_FOUND":
+          return errorResponse(404, { detail: "Not Found", code: "NOT_FOUND" });
+        case "INVALID_COOKIE_SIGNATURE":
+          return errorResponse(401, { detail: "Not authenticated", code: "NOT_AUTHENTICATED" });
+      }
+      logger.error("unhandled error", {
+        method: request.method, path: new URL(request.url).pathname, code: String(code), error: error as Error,
+      });
+      return errorResponse(500, { detail: "Internal server error", code: "INTERNAL_ERROR" });
+    });
+}
+
+/** Standard error responses for a route's OpenAPI declaration. */
+export const errorResponses = {
+  400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody,
+} as const;

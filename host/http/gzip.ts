@@ -1,0 +1,75 @@
+/**
+ * Response compression exactly as SPEC Endpoints convention 2: bodies of 1024 bytes or more
+ * (or streamed) get `Vary: Accept-Encoding`, and are gzipped at level 6 when the client accepts
+ * gzip, except already-encoded bodies, 206 replies and types that are compressed already.
+ */
+export const GZIP_THRESHOLD = 1024;
+const GZIP_LEVEL = 6;
+
+const NEVER_COMPRESSED = [
+  /^text\/event-stream/,
+  /^image\/(avif|gif|jpeg|png|webp)\b/,
+  /^font\/woff2?\b/,
+  /^application\/font-woff2?\b/,
+  /^audio\//,
+  /^video\//,
+  /^application\/(gzip|x-gzip|zip|x-zip-compressed)\b/,
+];
+
+function compressibleType(contentType: string | null): boolean {
+  const type = (contentType ?? "").toLowerCase();
+  return !NEVER_COMPRESSED.some((re) => re.test(type));
+}
+
+function acceptsGzip(request: Request): boolean {
+  const header = request.headers.get("accept-encoding") ?? "";
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(";");
+    if (coding !== "gzip" && coding !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+function addVary(headers: Headers): void {
+  const vary = headers.get("vary");
+  if (!vary) headers.set("vary", "Accept-Encoding");
+  else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) headers.set("vary", `${vary}, Accept-Encoding`);
+}
+
+/** Streams (event streams, chunked generators) are never buffered: their size is unknown. */
+function isStreamed(headers: Headers): boolean {
+  return (headers.get("content-type") ?? "").startsWith("text/event-stream")
+    || (headers.get("transfer-encoding") ?? "").toLowerCase().includes("chunked");
+}
+
+function rebuild(response: Response, body: BodyInit | null, headers: Headers): Response {
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
+
+export async function gzipResponse(request: Request, response: Response): Promise<Response> {
+  if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304) {
+    return response;
+  }
+  const headers = new Headers(response.headers);
+  if (isStreamed(headers)) {
+    addVary(headers);
+    const compress = compressibleType(headers.get("content-type")) && !headers.has("content-encoding")
+      && response.status !== 206 && acceptsGzip(request);
+    if (!compress) return rebuild(response, response.body, headers);
+    headers.set("content-encoding", "gzip");
+    return rebuild(response, response.body.pipeThrough(new CompressionStream("gzip")), headers);
+  }
+  // Bodies sent whole: under the threshold they are left exactly as they are.
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.byteLength < GZIP_THRESHOLD) return rebuild(response, bytes, headers);
+  addVary(headers);
+  const untouched = response.status === 206 || headers.has("content-encoding")
+    || !compressibleType(headers.get("content-type")) || !acceptsGzip(request);
+  if (untouched) return rebuild(response, bytes, headers);
+  headers.set("content-encoding", "gzip");
+  headers.delete("content-length");
+  const etag = headers.get("etag");
+  if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
+  return rebuild(response, Bun.gzipSync(bytes, { level: GZIP_LEVEL }), headers);
+}

@@ -1,0 +1,64 @@
+import "reflect-metadata";
+import { GlobalSettingsService } from "../core/settings/global-settings.service.ts";
+import { SDK_API_VERSION } from "../sdk/index.ts";
+import { builtinPlugins } from "../plugins/index.ts";
+import { createAuditLog } from "./audit.ts";
+import { loadConfig, type AppConfig } from "./config.ts";
+import { createContainer } from "./container.ts";
+import { openDatabase } from "./db/data-source.ts";
+import { createApp } from "./http/app.ts";
+import { serveHttp } from "./http/server.ts";
+import { sessionKey } from "./http/session.ts";
+import { createLogger } from "./logger.ts";
+import { loadPluginConfig } from "./plugin-config.ts";
+import { createPluginContext } from "./plugins/context.ts";
+import { loadPlugins } from "./plugins/loader.ts";
+import { Scheduler } from "./scheduler/scheduler.ts";
+import { shutdownWorkerPool } from "./workers/pool.ts";
+
+/** Boot order: config → database → DI container → plugin registry → scheduler → HTTP. */
+export async function boot(config: AppConfig = loadConfig()) {
+  const logger = createLogger(config.logLevel);
+  const db = await openDatabase(config.dataDir);
+  const container = createContainer(config, logger, db);
+  await container.resolve(GlobalSettingsService).initialize();
+
+  const pluginConfig = loadPluginConfig(config.dataDir, config.pluginsConfigFile);
+  const plugins = await loadPlugins({
+    builtins: builtinPlugins,
+    pluginsDir: config.pluginsDir,
+    configFor: (id) => pluginConfig[id],
+    logger,
+    createContext: (manifest, pluginCfg) => createPluginContext(manifest, pluginCfg, logger),
+    acceptedApiVersions: [SDK_API_VERSION],
+  });
+  const scheduler = new Scheduler(config.dataDir, logger);
+
+  const app = createApp({
+    audit: createAuditLog(config.dataDir, logger),
+    config,
+    container,
+    logger,
+    plugins,
+    scheduler,
+    sessionKey: sessionKey(config.jwtSecret),
+    startedAt: new Date(),
+  });
+  const server = serveHttp(app, config, logger);
+  logger.info("listening", { url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir });
+
+  const stop = async () => {
+    scheduler.stop();
+    await server.stop();
+    await shutdownWorkerPool();
+    await db.close();
+  };
+  return { app, server, stop };
+}
+
+if (import.meta.main) {
+  const { stop } = await boot();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => void stop().finally(() => process.exit(0)));
+  }
+}

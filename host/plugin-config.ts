@@ -1,0 +1,20 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * Per-plugin configuration: a JSON object keyed by plugin id, from the file named by
+ * PLUGINS_CONFIG, else DATA_DIR/plugins.json when present. Upstream URLs live here, so tests
+ * point plugins at local fakes.
+ */
+export function loadPluginConfig(dataDir: string, file: string | undefined): Record<string, unknown> {
+  const path = file || join(dataDir, "plugins.json");
+  if (!existsSync(path)) {
+    if (file) throw new Error(`PLUGINS_CONFIG file not found: ${path}`);
+    return {};
+  }
+  const parsed = JSON.parse(readFileSync(path, "utf8"));
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new Error(`${path} must hold a JSON object keyed by plugin id`);
+  }
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,35 @@
+import os from "node:os";
+import Tinypool from "tinypool";
+import type { CalculationInput, CalculationName, CalculationOutput } from "./calc.worker.ts";
+
+let pool: Tinypool | undefined;
+
+/** One thread per core, at least one; the request thread stays free for HTTP. */
+export function poolSize(): number {
+  return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length));
+}
+
+function workerPool(): Tinypool {
+  pool ??= new Tinypool({
+    filename: new URL("./calc.worker.ts", import.meta.url).href,
+    minThreads: 0,
+    maxThreads: poolSize(),
+    idleTimeout: 30_000,
+  });
+  return pool;
+}
+
+/** Runs a core calculation on the worker pool, off the request thread. */
+export async function runCalculation<N extends CalculationName>(
+  name: N,
+  input: CalculationInput<N>,
+  signal?: AbortSignal,
+): Promise<{ result: CalculationOutput<N>; threadId: number }> {
+  return workerPool().run({ name, input }, { signal });
+}
+
+export async function shutdownWorkerPool(): Promise<void> {
+  const p = pool;
+  pool = undefined;
+  await p?.destroy();
+}

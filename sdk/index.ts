@@ -1,0 +1,71 @@
+/**
+ * The plugin SDK of portfolio-tracker: the only import path for plugins.
+ * Everything public is listed here by name; `test/architecture/sdk-exports.test.ts`
+ * snapshots the list so changes stay deliberate (see CHANGELOG.md).
+ */
+
+export { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS } from "./context.ts";
+export type {
+  HttpClientOptions,
+  HttpRequestInit,
+  LogFields,
+  PluginClock,
+  PluginContext,
+  PluginHttpClient,
+  PluginLogger,
+} from "./context.ts";
+export { IsoDateRangeSchema, IsoDateSchema, toIsoDate } from "./dates.ts";
+export type { IsoDate, IsoDateRange } from "./dates.ts";
+export { definePlugin, isPlugin, missingMembers, PLUGIN_BRAND } from "./define-plugin.ts";
+export type { KindInstance, KindInstanceMap, Plugin, PluginSpec } from "./define-plugin.ts";
+export { describeZodError, failure, isPluginError, ok, PLUGIN_ERROR_REASONS, PluginError } from "./errors.ts";
+export type { Outcome, PluginErrorLike, PluginErrorReason } from "./errors.ts";
+export type {
+  AiExportDataset,
+  AiExportDatasetDescription,
+  AiExportDatasetOutput,
+  AiExportDetailLevel,
+  AiExportHolding,
+  AiExportQuery,
+  AiExportReader,
+  AiExportTransaction,
+} from "./kinds/ai-export-dataset.ts";
+export type { CalculationTool, CalculationToolCatalogEntry } from "./kinds/calculation-tool.ts";
+export type { FxPair, FxProvider, FxRate, GetRatesParams } from "./kinds/fx-provider.ts";
+export type {
+  ImportedTransaction,
+  ImportFileMeta,
+  ImportParseParams,
+  ImportPlugin,
+  ImportResult,
+  ImportTransactionType,
+  ImportWarning,
+} from "./kinds/import-plugin.ts";
+export type {
+  AssetEvent,
+  AssetEventType,
+  GetHistoryParams,
+  GetQuotesParams,
+  PricePoint,
+  Quote,
+  QuoteProvider,
+  QuoteSearchParams,
+  QuoteSearchResult,
+} from "./kinds/quote-provider.ts";
+export type { RiskMode, RiskScope, RiskTool, RiskToolCatalogEntry } from "./kinds/risk-tool.ts";
+export type {
+  ScheduledInvestmentProvider,
+  ScheduledPrice,
+  ScheduleInput,
+} from "./kinds/scheduled-investment-provider.ts";
+export { PLUGIN_KINDS, PluginIdSchema, PluginKindSchema, PluginManifestSchema } from "./manifest.ts";
+export type { PluginKind, PluginManifest } from "./manifest.ts";
+export { CurrencyCodeSchema, Decimal, DecimalStringSchema, toDecimalString } from "./money.ts";
+export type { CurrencyCode, DecimalString, Money } from "./money.ts";
+export { SDK_API_VERSION } from "./version.ts";
+/**
+ * zod, re-exported so plugins build their config, input and output schemas
+ * with the same zod the host validates with, without importing it themselves.
+ * Example: `const Input = z.object({ principal: DecimalStringSchema })`.
+ */
+export { z } from "zod";

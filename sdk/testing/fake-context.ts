@@ -1,0 +1,58 @@
+import type { HttpClientOptions, LogFields, PluginContext, PluginLogger } from "../context.ts";
+import { createHttpClient } from "../context.ts";
+import { toIsoDate } from "../dates.ts";
+
+/** One line the fake logger recorded. */
+export interface LogRecord {
+  readonly fields?: LogFields;
+  readonly level: "debug" | "error" | "info" | "warn";
+  readonly message: string;
+}
+
+/**
+ * A {@link PluginContext} for tests, plus `logs`: every line the plugin logged,
+ * in order, so a test can assert on warnings.
+ */
+export interface FakePluginContext<C> extends PluginContext<C> {
+  readonly logs: LogRecord[];
+}
+
+/**
+ * Options of {@link createFakeContext}: `baseUrl?` (point the real HTTP client
+ * at a fake upstream), `config?` (the parsed config the plugin gets, default
+ * `{}`), `fetch?` (replace fetch entirely), `now?` (the fixed instant of the
+ * clock, default 2024-01-02T12:00:00Z), `timeoutMs?` (HTTP time limit, default
+ * 2000 ms so a hanging fake fails a test fast).
+ */
+export interface FakeContextOptions<C> {
+  baseUrl?: string;
+  config?: C;
+  fetch?: HttpClientOptions["fetch"];
+  now?: Date | string;
+  timeoutMs?: number;
+}
+
+/**
+ * Makes a context for unit and contract tests: the real HTTP client (same code
+ * as the host), a clock frozen at `now`, and a logger that records instead of
+ * printing. Example: `createFakeContext({ baseUrl: fake.url, config: { apiKey: "k" } })`.
+ */
+export function createFakeContext<C = Readonly<Record<string, never>>>(
+  options: FakeContextOptions<C> = {},
+): FakePluginContext<C> {
+  const logs: LogRecord[] = [];
+  const record =
+    (level: LogRecord["level"]) =>
+    (message: string, fields?: LogFields): void => {
+      logs.push(fields === undefined ? { level, message } : { fields, level, message });
+    };
+  const logger: PluginLogger = { debug: record("debug"), error: record("error"), info: record("info"), warn: record("warn") };
+  const instant = new Date(options.now ?? "2024-01-02T12:00:00Z");
+  return {
+    clock: { now: () => new Date(instant), today: () => toIsoDate(instant) },
+    config: (options.config ?? {}) as C,
+    http: createHttpClient({ baseUrl: options.baseUrl, fetch: options.fetch, timeoutMs: options.timeoutMs ?? 2000 }),
+    logger,
+    logs,
+  };
+}

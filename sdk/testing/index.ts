@@ -1,0 +1,17 @@
+/**
+ * Test helpers for plugin authors (`@portfolio-tracker/sdk/testing`): a fake
+ * context and one contract suite per kind. Every plugin test runs its kind's
+ * suite. This entry imports `bun:test`, so import it from tests only.
+ */
+export { runAiExportDatasetContract, type AiExportDatasetSample } from "./ai-export-dataset.contract.ts";
+export { runCalculationToolContract } from "./calculation-tool.contract.ts";
+export type { ContractOptions, PureToolSample } from "./contract-common.ts";
+export { createFakeContext, type FakeContextOptions, type FakePluginContext, type LogRecord } from "./fake-context.ts";
+export { runFxProviderContract } from "./fx-provider.contract.ts";
+export { runImportPluginContract, type ImportPluginSample } from "./import-plugin.contract.ts";
+export { runQuoteProviderContract, type QuoteProviderSample } from "./quote-provider.contract.ts";
+export { runRiskToolContract } from "./risk-tool.contract.ts";
+export {
+  runScheduledInvestmentProviderContract,
+  type ScheduledInvestmentSample,
+} from "./scheduled-investment-provider.contract.ts";

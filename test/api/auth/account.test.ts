@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiClient, expectError } from "../../helpers/client.ts";
+import { runCli } from "../../helpers/cli.ts";
+import { startServer, type TestServer } from "../../helpers/server.ts";
+
+let server: TestServer;
+let admin: ApiClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = new ApiClient(server.base);
+  await admin.signUp("admin");
+});
+afterAll(() => server.stop(true));
+
+describe("preferences", () => {
+  test("PATCH /auth/users/me/preferences updates language and base currency of the caller only", async () => {
+    const c = new ApiClient(server.base);
+    await c.signUp("prefs");
+    const res = await c.patch("/auth/users/me/preferences", { language: "it", currency: "usd" });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ language: "it", currency: "USD" });
+    expect(await (await c.get("/settings/user")).json()).toMatchObject({ language: "it", base_currency: "USD" });
+    expect(await (await admin.get("/settings/user")).json()).toMatchObject({ language: "en", base_currency: "EUR" });
+  });
+
+  test("bad preferences are 422 and change nothing", async () => {
+    const c = new ApiClient(server.base);
+    await c.signUp("prefs-bad");
+    await expectError(await c.patch("/auth/users/me/preferences", { currency: "EURO" }), 422, "VALIDATION_ERROR");
+    await expectError(await c.patch("/auth/users/me/preferences", {}), 422, "VALIDATION_ERROR");
+    await expectError(await c.patch("/auth/users/me/preferences", "not json"), 400, "MALFORMED_BODY");
+    expect(await (await c.get("/settings/user")).json()).toMatchObject({ base_currency: "EUR" });
+  });
+});
+
+describe("user settings", () => {
+  test("a new settings row is seeded from the global default_currency", async () => {
+    await admin.patch("/settings/global/bulk", { items: [{ key: "default_currency", value: "CHF" }] });
+    const c = new ApiClient(server.base);
+    await c.signUp("swiss");
+    expect(await (await c.get("/settings/user")).json()).toMatchObject({ base_currency: "CHF", language: "en", theme: "auto" });
+    await admin.patch("/settings/global/bulk", { items: [{ key: "default_currency", value: "EUR" }] });
+    // an existing row keeps its own currency
+    expect(await (await c.get("/settings/user")).json()).toMatchObject({ base_currency: "CHF" });
+  });
+
+  test("PUT /settings/user is a partial update with validated fields", async () => {
+    const c = new ApiClient(server.base);
+    await c.signUp("themer");
+    const res = await c.put("/settings/user", { theme: "dark" });
+    expect(await res.json()).toEqual({ language: "en", base_currency: "EUR", theme: "dark", avatar_url: null });
+    await expectError(await c.put("/settings/user", { theme: "neon" }), 422);
+    await expectError(await c.put("/settings/user", { avatar_url: "x".repeat(501) }), 422);
+  });
+});
+
+describe("deleting one's own account", () => {
+  test("the only superuser cannot delete their account (400)", async () => {
+    await expectError(await admin.delete("/auth/users/me"), 400, "LAST_SUPERUSER");
+    expect((await admin.get("/auth/me")).status).toBe(200);
+  });
+
+  test("a regular user deletes their account: it is gone and its session no longer works", async () => {
+    const c = new ApiClient(server.base);
+    await c.signUp("leaver");
+    const token = c.cookie;
+    expect((await c.delete("/auth/users/me")).status).toBe(200);
+    await expectError(await fetch(`${server.base}/auth/me`, { headers: { cookie: token } }), 401, "NOT_AUTHENTICATED");
+    const all = await (await admin.get("/users")).json();
+    expect(all.items.some((u: any) => u.username === "leaver")).toBe(false);
+    await expectError(await new ApiClient(server.base).login("leaver"), 401, "INVALID_CREDENTIALS");
+  });
+
+  test("a superuser may delete their account when another superuser exists", async () => {
+    const c = new ApiClient(server.base);
+    await c.signUp("second-admin");
+    expect((await runCli(server.dataDir, "user", "promote", "second-admin")).code).toBe(0);
+    expect((await c.delete("/auth/users/me")).status).toBe(200);
+    await expectError(await admin.delete("/auth/users/me"), 400, "LAST_SUPERUSER");
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { startServer, type TestServer } from "../../helpers/server.ts";
+
+let server: TestServer;
+let doc: any;
+
+beforeAll(async () => {
+  server = await startServer();
+  doc = await (await fetch(`${server.base}/openapi.json`)).json();
+});
+afterAll(() => server.stop(true));
+
+function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) => void, path = ""): void {
+  if (Array.isArray(node)) node.forEach((n, i) => walk(n, visit, `${path}/${i}`));
+  else if (node && typeof node === "object") {
+    visit(node as Record<string, unknown>, path);
+    for (const [k, v] of Object.entries(node)) walk(v, visit, `${path}/${k}`);
+  }
+}
+
+describe("OpenAPI document", () => {
+  test("is OpenAPI 3 generated from the running routes, all under /api/v1", () => {
+    expect(doc.openapi).toMatch(/^3\./);
+    const paths = Object.keys(doc.paths);
+    expect(paths).toContain("/api/v1/auth/login");
+    expect(paths).toContain("/api/v1/settings/cache/clear/{name}");
+    expect(paths.every((p) => p.startsWith("/api/v1/"))).toBe(true);
+    expect(paths.some((p) => p.includes("docs-assets") || p.endsWith("/redoc"))).toBe(false);
+  });
+
+  test("every JSON operation declares a typed 200/201 response schema", () => {
+    const missing: string[] = [];
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        if (path.startsWith("/api/v1/uploads/file/") || path.startsWith("/api/v1/uploads/plugin/")) continue; // binary
+        const ok = op.responses?.["200"] ?? op.responses?.["201"];
+        const schema = ok?.content?.["application/json"]?.schema;
+        if (!schema || Object.keys(schema).length === 0) missing.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test("discriminators are pinned with single-value enums, never const (SPEC Versioning 2)", () => {
+    const consts: string[] = [];
+    walk(doc, (n, p) => { if ("const" in n) consts.push(p); });
+    expect(consts).toEqual([]);
+  });
+
+  test("request bodies are typed", () => {
+    const login = doc.paths["/api/v1/auth/login"].post;
+    const schema = login.requestBody.content["application/json"].schema;
+    expect(JSON.stringify(schema)).toContain("password");
+  });
+});
+
+describe("documentation pages", () => {
+  test("Swagger UI at /api/v1/docs loads self-hosted assets", async () => {
+    const res = await fetch(`${server.base}/docs`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("/api/v1/docs-assets/swagger-ui-bundle.js");
+    expect(html).not.toContain("unpkg.com");
+    const js = await fetch(`${server.base}/docs-assets/swagger-ui-bundle.js`);
+    expect(js.status).toBe(200);
+    expect((await js.text()).length).toBeGreaterThan(100_000);
+  });
+
+  test("ReDoc at /api/v1/redoc points at the spec and a self-hosted bundle", async () => {
+    const res = await fetch(`${server.base}/redoc`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('spec-url="/api/v1/openapi.json"');
+    const js = await fetch(`${server.base}/docs-assets/redoc.standalone.js`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get("content-type")).toContain("javascript");
+  });
+});

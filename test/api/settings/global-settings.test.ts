@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { ApiClient, expectError } from "../../helpers/client.ts";
+import { startServer, type TestServer } from "../../helpers/server.ts";
+
+const KEYS = [
+  "default_currency", "default_language", "default_theme", "enable_registration", "max_file_upload_mb",
+  "require_email_verification", "scheduler_current_price_frequency_minutes", "scheduler_enabled",
+  "scheduler_history_sync_days", "scheduler_history_sync_horizon_days", "scheduler_history_sync_times",
+  "scheduler_timezone", "session_ttl_hours",
+];
+
+let server: TestServer;
+let admin: ApiClient;
+let user: ApiClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = new ApiClient(server.base);
+  await admin.signUp("admin");
+  user = new ApiClient(server.base);
+  await user.signUp("user");
+});
+afterAll(() => server.stop(true));
+
+describe("global settings", () => {
+  test("the 13 keys exist from start with their spec defaults and types", async () => {
+    const body = await (await user.get("/settings/global")).json();
+    expect(body.items.map((i: any) => i.key).sort()).toEqual(KEYS);
+    const byKey = Object.fromEntries(body.items.map((i: any) => [i.key, i]));
+    expect(byKey.session_ttl_hours).toMatchObject({ value: "24", value_type: "int" });
+    expect(byKey.enable_registration).toMatchObject({ value: "true", value_type: "bool" });
+    expect(byKey.scheduler_history_sync_times).toMatchObject({ value: "06:00,23:00", value_type: "str" });
+    expect(byKey.scheduler_history_sync_days).toMatchObject({ value: "mon,tue,wed,thu,fri,sat" });
+    expect(byKey.default_theme).toMatchObject({ value: "auto" });
+  });
+
+  test("GET /settings/global needs a session", async () => {
+    await expectError(await fetch(`${server.base}/settings/global`), 401, "NOT_AUTHENTICATED");
+  });
+
+  test("one setting by key; unknown key is 404", async () => {
+    expect(await (await user.get("/settings/global/max_file_upload_mb")).json()).toMatchObject({ key: "max_file_upload_mb", value: "10" });
+    await expectError(await user.get("/settings/global/nope"), 404, "SETTING_NOT_FOUND");
+  });
+
+  test("bulk write is admin-only (403) and stores values exactly as sent, without type checks", async () => {
+    await expectError(await user.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "5" }] }), 403, "ADMIN_REQUIRED");
+    const res = await admin.patch("/settings/global/bulk", { items: [{ key: "scheduler_history_sync_horizon_days", value: " not a number " }] });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.items[0]).toMatchObject({ key: "scheduler_history_sync_horizon_days", value: " not a number ", value_type: "int" });
+    expect(body.items[0].updated_by).toBeGreaterThan(0);
+    expect((await (await user.get("/settings/global/scheduler_history_sync_horizon_days")).json()).value).toBe(" not a number ");
+  });
+
+  test("bulk write is all or nothing: an unknown key refuses the batch with 404", async () => {
+    await expectError(await admin.patch("/settings/global/bulk", {
+      items: [{ key: "default_language", value: "de" }, { key: "no_such_key", value: "1" }],
+    }), 404, "SETTING_NOT_FOUND");
+    expect((await (await user.get("/settings/global/default_language")).json()).value).toBe("en");
+  });
+
+  test("a non-string value is a 422", async () => {
+    await expectError(await admin.patch("/settings/global/bulk", { items: [{ key: "session_ttl_hours", value: 12 }] }), 422, "VALIDATION_ERROR");
+  });
+
+  test("a saved value applies at once: max_file_upload_mb read fresh on the next request", async () => {
+    await admin.patch("/settings/global/bulk", { items: [{ key: "enable_registration", value: "0" }] });
+    await expectError(await new ApiClient(server.base).post("/auth/register", { username: "late", email: "l@example.com", password: "Secret-pass1" }), 403);
+    await admin.patch("/settings/global/bulk", { items: [{ key: "enable_registration", value: "YES" }] });
+    expect((await new ApiClient(server.base).post("/auth/register", { username: "late", email: "l@example.com", password: "Secret-pass1" })).status).toBe(201);
+  });
+
+  test("initialize recreates missing rows, is idempotent, and is admin-only", async () => {
+    const db = new Database(`${server.dataDir}/portfolio.sqlite`);
+    db.run(`DELETE FROM global_settings WHERE key IN ('default_theme', 'scheduler_timezone')`);
+    db.close();
+    // a missing row falls back to its default on read
+    expect((await (await user.get("/settings/global/default_theme")).json()).value).toBe("auto");
+    await expectError(await user.post("/settings/global/initialize"), 403);
+    const first = await (await admin.post("/settings/global/initialize")).json();
+    expect(first.created.sort()).toEqual(["default_theme", "scheduler_timezone"]);
+    const second = await (await admin.post("/settings/global/initialize")).json();
+    expect(second.created).toEqual([]);
+    expect((await (await user.get("/settings/global")).json()).items).toHaveLength(13);
+  });
+});
+
+describe("scheduler state and log", () => {
+  test("are admin-only and report jobs that have not run yet", async () => {
+    await expectError(await user.get("/settings/scheduler/state"), 403, "ADMIN_REQUIRED");
+    const state = await (await admin.get("/settings/scheduler/state")).json();
+    expect(state.current_price).toEqual({ last_run_at: null, last_duration_s: null, last_status: null, last_items_ok: 0, last_items_err: 0 });
+    expect(state.server_tz).toBe("UTC");
+    expect(state.server_now_utc).toMatch(/^\d\d:\d\d$/);
+    expect(state.scheduler_timezone).toBe("UTC");
+    expect(await (await admin.get("/settings/scheduler/log")).json()).toEqual({ items: [] });
+    await expectError(await admin.get("/settings/scheduler/log?since=yesterday"), 422, "VALIDATION_ERROR");
+  });
+});

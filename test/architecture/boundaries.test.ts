@@ -1,0 +1,108 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+
+// STYLE 2.1: plugins → sdk ← core ← host. Scans import specifiers of every .ts file.
+
+const ROOT = resolve(import.meta.dir, "..", "..");
+const SKIP = new Set([".git", ".test-tmp", "node_modules", "data"]);
+
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIP.has(entry.name)) return [];
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return tsFiles(path);
+    return entry.name.endsWith(".ts") ? [relative(ROOT, path).split(sep).join("/")] : [];
+  });
+}
+
+/** Removes comments, keeping string literals (which may contain "//", as URLs do). */
+export function stripComments(code: string): string {
+  return code.replace(/("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`)|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (match, str) => str ?? "");
+}
+
+/** Specifiers of static imports, re-exports, side-effect imports and dynamic `import("...")`. */
+export function importSpecifiers(code: string): string[] {
+  const source = stripComments(code);
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^'"`;]*?\bfrom\s*["']([^"']+)["']/g,
+    /\bimport\s*["']([^"']+)["']/g,
+    /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g,
+  ];
+  return patterns.flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!));
+}
+
+const isRelative = (specifier: string) => specifier.startsWith(".");
+const target = (file: string, specifier: string) => relative(ROOT, resolve(ROOT, dirname(file), specifier)).split(sep).join("/");
+const inside = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+
+/** Why `specifier` imported from `file` breaks a rule, or null when it is allowed. */
+function violation(file: string, specifier: string): string | null {
+  const to = isRelative(specifier) ? target(file, specifier) : null;
+  if (inside(file, "sdk")) {
+    if (to !== null) return inside(to, "sdk") ? null : "sdk/ may import only files inside sdk/";
+    if (specifier === "zod" || specifier === "decimal.js") return null;
+    if (specifier === "bun:test" && inside(file, "sdk/testing")) return null;
+    return "sdk/ may import only zod and decimal.js (and bun:test in sdk/testing)";
+  }
+  if (inside(file, "plugins")) {
+    const own = file === "plugins/index.ts" ? "plugins" : file.split("/").slice(0, 2).join("/");
+    if (to !== null) return inside(to, "sdk") || inside(to, own) ? null : `plugins may import only sdk/ and ${own}/`;
+    if (file.endsWith(".test.ts") && (specifier === "bun:test" || specifier.startsWith("node:"))) return null;
+    return "plugins may import only sdk/ and their own files";
+  }
+  if (inside(file, "core")) {
+    if (/^(elysia|jose|croner|tinypool)(\/|$)|^@elysiajs\//.test(specifier)) return `core/ never imports ${specifier}`;
+    if (to !== null && inside(to, "host")) return "core/ never imports from host/";
+  }
+  if (file.endsWith(".calc.ts") && /^(typeorm|tsyringe)(\/|$)/.test(specifier)) return "*.calc.ts never imports typeorm or tsyringe";
+  return null;
+}
+
+describe("the import scanner", () => {
+  test("finds static, type-only, re-export, side-effect, multi-line and dynamic specifiers, not commented ones", () => {
+    const code = `import { a } from "./a.ts";
+import type { B } from '../b.ts';
+import {
+  c,
+  d,
+} from "zod";
+import "reflect-metadata";
+export { e } from "./e.ts";
+export * from "./f.ts";
+const g = await import("./g.ts");
+const url = "http://example.com"; // import x from "./commented.ts"
+/* import y from "./block.ts"; */`;
+    expect(importSpecifiers(code).sort()).toEqual(["../b.ts", "./a.ts", "./e.ts", "./f.ts", "./g.ts", "reflect-metadata", "zod"]);
+  });
+
+  test("flags the imports each rule forbids and allows the rest", () => {
+    expect(violation("sdk/money.ts", "decimal.js")).toBeNull();
+    expect(violation("sdk/money.ts", "../core/money/decimal.ts")).not.toBeNull();
+    expect(violation("sdk/money.ts", "bun:test")).not.toBeNull();
+    expect(violation("sdk/testing/x.ts", "bun:test")).toBeNull();
+    expect(violation("plugins/ecb/index.ts", "../../sdk/index.ts")).toBeNull();
+    expect(violation("plugins/ecb/index.ts", "./client.ts")).toBeNull();
+    expect(violation("plugins/ecb/index.ts", "../yahoo/client.ts")).not.toBeNull();
+    expect(violation("plugins/ecb/index.ts", "zod")).not.toBeNull();
+    expect(violation("plugins/index.ts", "./ecb/index.ts")).toBeNull();
+    expect(violation("core/fx/fx.service.ts", "elysia")).not.toBeNull();
+    expect(violation("core/fx/fx.service.ts", "@elysiajs/openapi")).not.toBeNull();
+    expect(violation("core/fx/fx.service.ts", "../../host/config.ts")).not.toBeNull();
+    expect(violation("core/fx/fx.service.ts", "typeorm")).toBeNull();
+    expect(violation("core/portfolio/nav.calc.ts", "typeorm")).not.toBeNull();
+    expect(violation("host/workers/x.calc.ts", "tsyringe")).not.toBeNull();
+  });
+});
+
+test("every import in the repository respects the dependency rule", () => {
+  const files = tsFiles(ROOT);
+  expect(files).toContain("sdk/index.ts");
+  const violations = files.flatMap((file) =>
+    importSpecifiers(readFileSync(join(ROOT, file), "utf8")).flatMap((specifier) => {
+      const why = violation(file, specifier);
+      return why ? [`${file}: "${specifier}" (${why})`] : [];
+    }),
+  );
+  expect(violations).toEqual([]);
+});

@@ -1,0 +1,61 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as sdk from "../../sdk/index.ts";
+
+// The SDK's public surface. Changing it is deliberate: update this list and sdk/CHANGELOG.md together.
+const VALUE_EXPORTS = [
+  "CurrencyCodeSchema",
+  "DEFAULT_HTTP_TIMEOUT_MS",
+  "Decimal",
+  "DecimalStringSchema",
+  "IsoDateRangeSchema",
+  "IsoDateSchema",
+  "PLUGIN_BRAND",
+  "PLUGIN_ERROR_REASONS",
+  "PLUGIN_KINDS",
+  "PluginError",
+  "PluginIdSchema",
+  "PluginKindSchema",
+  "PluginManifestSchema",
+  "SDK_API_VERSION",
+  "createHttpClient",
+  "definePlugin",
+  "describeZodError",
+  "failure",
+  "isPlugin",
+  "isPluginError",
+  "missingMembers",
+  "ok",
+  "toDecimalString",
+  "toIsoDate",
+  "z",
+];
+
+const TYPE_EXPORTS = [
+  "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
+  "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "CalculationTool",
+  "CalculationToolCatalogEntry", "CurrencyCode", "DecimalString", "FxPair", "FxProvider", "FxRate", "GetHistoryParams",
+  "GetQuotesParams", "GetRatesParams", "HttpClientOptions", "HttpRequestInit", "ImportFileMeta", "ImportParseParams",
+  "ImportPlugin", "ImportResult", "ImportTransactionType", "ImportWarning", "ImportedTransaction", "IsoDate",
+  "IsoDateRange", "KindInstance", "KindInstanceMap", "LogFields", "Money", "Outcome", "Plugin", "PluginClock",
+  "PluginContext", "PluginErrorLike", "PluginErrorReason", "PluginHttpClient", "PluginKind", "PluginLogger",
+  "PluginManifest", "PluginSpec", "PricePoint", "Quote", "QuoteProvider", "QuoteSearchParams", "QuoteSearchResult",
+  "RiskMode", "RiskScope", "RiskTool", "RiskToolCatalogEntry", "ScheduleInput", "ScheduledInvestmentProvider",
+  "ScheduledPrice",
+];
+
+/** Names listed in `export type { ... } from` statements of the SDK's index. */
+function typeExportNames(source: string): string[] {
+  return [...source.matchAll(/export type \{([^}]*)\}/g)].flatMap((m) => m[1]!.split(",").map((n) => n.trim()).filter(Boolean));
+}
+
+test("sdk/index.ts exports exactly the snapshotted values", () => {
+  expect(Object.keys(sdk).sort()).toEqual(VALUE_EXPORTS);
+});
+
+test("sdk/index.ts exports exactly the snapshotted types", () => {
+  const source = readFileSync(join(import.meta.dir, "..", "..", "sdk", "index.ts"), "utf8");
+  expect(source).not.toContain("export *");
+  expect(typeExportNames(source).sort()).toEqual(TYPE_EXPORTS);
+});

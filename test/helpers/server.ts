@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+const BUN = process.execPath;
+
+export function tempDataDir(prefix = "pt-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface TestServer {
+  readonly url: string;
+  readonly base: string;
+  readonly dataDir: string;
+  /** Every log line the server printed so far, parsed. */
+  logs(): Record<string, any>[];
+  /** Stops the process; keeps the data dir unless `cleanup` is true. */
+  stop(cleanup?: boolean): Promise<void>;
+}
+
+/**
+ * Starts the real server (`bun host/main.ts`) as a child process on a free port with its own
+ * DATA_DIR, and waits for its "listening" log line.
+ */
+export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? tempDataDir();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "/tmp",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    LOG_LEVEL: "info",
+    ...opts.env,
+  };
+  const child = Bun.spawn([BUN, join(ROOT, "host/main.ts")], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+  const lines: Record<string, any>[] = [];
+  let stderr = "";
+  void (async () => {
+    for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
+  })();
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 15 s\n${stderr}`)), 15_000);
+    void (async () => {
+      let buffer = "";
+      for await (const chunk of child.stdout) {
+        buffer += new TextDecoder().decode(chunk);
+        let nl: number;
+        while ((nl = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          try {
+            const entry = JSON.parse(line);
+            lines.push(entry);
+            if (entry.msg === "listening") { clearTimeout(timer); resolvePort(entry.port); }
+          } catch {
+            lines.push({ raw: line });
+          }
+        }
+      }
+      clearTimeout(timer);
+      reject(new Error(`server exited before listening (code ${await child.exited})\n${stderr}`));
+    })().catch(reject);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    base: `${url}/api/v1`,
+    dataDir,
+    logs: () => lines,
+    async stop(cleanup = false) {
+      child.kill("SIGTERM");
+      await child.exited;
+      if (cleanup) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import { createLogger } from "../../host/logger.ts";
+import { Scheduler } from "../../host/scheduler/scheduler.ts";
+import { tempDataDir } from "../helpers/server.ts";
+
+describe("scheduler", () => {
+  test("a run records last-run info and appends to the job log; partial when some items failed", async () => {
+    const s = new Scheduler(tempDataDir(), createLogger("silent"));
+    expect(s.jobInfo("current_price")).toMatchObject({ lastRunAt: null, lastStatus: null });
+    await s.runNow({ name: "current_price", pattern: "* * * * *", run: async () => ({ itemsOk: 3, itemsErr: 0 }) });
+    await s.runNow({ name: "current_price", pattern: "* * * * *", run: async () => ({ itemsOk: 2, itemsErr: 1 }) });
+    expect(s.jobInfo("current_price")).toMatchObject({ lastStatus: "partial", lastItemsOk: 2, lastItemsErr: 1 });
+    const log = s.log();
+    expect(log.map((e) => e.status)).toEqual(["partial", "ok"]);
+    expect(s.log(new Date(Date.now() + 60_000))).toEqual([]);
+  });
+
+  test("a throwing job is recorded as error and never throws out of the scheduler", async () => {
+    const s = new Scheduler(tempDataDir(), createLogger("silent"));
+    const entry = await s.runNow({ name: "history_sync", pattern: "* * * * *", run: async () => { throw new Error("upstream down"); } });
+    expect(entry).toMatchObject({ status: "error", error: "upstream down" });
+    expect(s.jobInfo("history_sync").lastStatus).toBe("error");
+  });
+
+  test("registered jobs fire on their cron pattern and stop with the scheduler", async () => {
+    const s = new Scheduler(tempDataDir(), createLogger("silent"));
+    let runs = 0;
+    s.add({ name: "tick", pattern: "* * * * * *", run: async () => (runs++, { itemsOk: 1, itemsErr: 0 }) });
+    expect(s.names()).toEqual(["tick"]);
+    await Bun.sleep(2200);
+    s.stop();
+    const seen = runs;
+    expect(seen).toBeGreaterThanOrEqual(1);
+    await Bun.sleep(1200);
+    expect(runs).toBe(seen);
+  });
+});
