@@ -26,6 +26,15 @@ export class Database {
     return run;
   }
 
+  /**
+   * A prepared statement on the read-only connection, for hot paths (the per-request account
+   * reload) where TypeORM's query building costs more than the query. Same committed-only view.
+   */
+  prepareRead<Row>(sql: string): { get(...params: unknown[]): Row | null | undefined } {
+    const connection = (this.reader.driver as unknown as { databaseConnection: { prepare(sql: string): any } }).databaseConnection;
+    return connection.prepare(sql);
+  }
+
   async close(): Promise<void> {
     await this.queue;
     if (this.reader.isInitialized) await this.reader.destroy();

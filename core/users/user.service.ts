@@ -10,6 +10,28 @@ import { UploadedFile } from "../uploads/uploaded-file.entity.ts";
 import { dummyVerify, hashPassword, verifyPassword } from "./password.ts";
 import { User } from "./user.entity.ts";
 
+interface UserRow {
+  created_at: string;
+  email: string;
+  id: number;
+  is_active: number;
+  is_superuser: number;
+  password_hash: string;
+  username: string;
+}
+
+function toUser(row: UserRow): User {
+  return Object.assign(new User(), {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    passwordHash: row.password_hash,
+    isActive: Boolean(row.is_active),
+    isSuperuser: Boolean(row.is_superuser),
+    createdAt: new Date(`${row.created_at.replace(" ", "T")}Z`),
+  });
+}
+
 export interface NewAccount {
   email: string;
   password: string;
@@ -24,8 +46,15 @@ export class UserService {
     @inject(UserSettingsService) private readonly userSettings: UserSettingsService,
   ) {}
 
-  findById(id: number): Promise<User | null> {
-    return this.db.reads.findOneBy(User, { id });
+  private byId?: { get(id: number): UserRow | null | undefined };
+
+  /** Runs on every authenticated request, so it skips TypeORM's query building. */
+  async findById(id: number): Promise<User | null> {
+    this.byId ??= this.db.prepareRead<UserRow>(
+      `SELECT id, username, email, password_hash, is_active, is_superuser, created_at FROM users WHERE id = ?`,
+    );
+    const row = this.byId.get(id);
+    return row ? toUser(row) : null;
   }
 
   async getByUsername(username: string): Promise<User> {
