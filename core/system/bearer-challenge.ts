@@ -6,7 +6,7 @@
  * - values must be quoted strings (token68 and bare token values are refused), with `\` escapes
  *   as RFC 7230 §3.2.6 quoted-pair;
  * - keys are compared case-insensitively and may not repeat; empty list elements and anything
- *   trailing are refused.
+ *   trailing (whitespace included) are refused.
  */
 
 export type BearerChallengeResult =
@@ -72,8 +72,9 @@ export function parseBearerChallenge(header: string): BearerChallengeResult {
     if (value === null) return { ok: false, reason: `parameter ${key} must have a well-formed quoted value` };
     if (params.has(key)) return { ok: false, reason: `parameter ${key} is repeated` };
     params.set(key, value);
-    cur.skipWhitespace();
     if (cur.done) return { ok: true, params };
+    cur.skipWhitespace();
+    if (cur.done) return { ok: false, reason: "trailing whitespace" };
     if (cur.peek() !== ",") return { ok: false, reason: `unexpected character at offset ${cur.pos}` };
     cur.pos++;
     cur.skipWhitespace();

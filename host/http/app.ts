@@ -8,6 +8,7 @@ import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 import { usersRoutes } from "./users/users.routes.ts";
+import { utilitiesRoutes } from "./utilities/utilities.routes.ts";
 
 export const API_PREFIX = "/api/v1";
 
@@ -21,7 +22,8 @@ export function createApp(deps: HttpDeps) {
     .use(usersRoutes(deps, session))
     .use(settingsRoutes(deps, session))
     .use(systemRoutes(deps, session))
-    .use(aiExportRoutes());
+    .use(aiExportRoutes())
+    .use(utilitiesRoutes());
 }
 
 export type App = ReturnType<typeof createApp>;

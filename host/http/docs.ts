@@ -25,7 +25,6 @@ export function docsRoutes() {
       path: "/docs",
       specPath: "/openapi.json",
       provider: "swagger-ui",
-      mapJsonSchema: { zod: z.toJSONSchema },
       swagger: { cdn: "/api/v1/docs-assets/swagger-ui-bundle.js", theme: "/api/v1/docs-assets/swagger-ui.css" },
       exclude: { paths: [/^\/api\/v1\/docs-assets\//, "/api/v1/redoc"] },
       documentation: {

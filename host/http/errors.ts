@@ -4,6 +4,7 @@ import {
   ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
   PayloadTooLargeError, UnauthenticatedError, UpstreamError, ValidationError,
 } from "../../core/errors/domain-error.ts";
+import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
 
 /** The one error body (docs/errors.md). */
@@ -19,6 +20,7 @@ export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Category → status: the only place that knows HTTP statuses of domain errors. */
 const STATUS_BY_CATEGORY: [Function, number][] = [
+  [InvalidTagError, 422],
   [ValidationError, 422],
   [InputError, 400],
   [UnauthenticatedError, 401],
@@ -68,9 +70,7 @@ function validationIssues(error: any): { loc: (string | number)[]; msg: string; 
 export function errorHandler(logger: Logger) {
   return new Elysia({ name: "error-handler" })
     .onError({ as: "global" }, ({ code, error, request }) => {
-      // A session check in the parse hook arrives wrapped in Elysia's ParseError.
-      const domain = error instanceof DomainError ? error : (error as { cause?: unknown })?.cause;
-      if (domain instanceof DomainError) return errorResponse(statusOf(domain), domainErrorBody(domain));
+      if (error instanceof DomainError) return errorResponse(statusOf(error), domainErrorBody(error));
       switch (code) {
         case "VALIDATION": {
           if ((error as any).type === "response") break;

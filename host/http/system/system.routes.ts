@@ -4,10 +4,12 @@ import os from "node:os";
 import { z } from "zod";
 import { SDK_API_VERSION } from "../../../sdk/index.ts";
 import pkg from "../../../package.json" with { type: "json" };
+import { ContainerImageService } from "../../../core/system/container-image.service.ts";
 import { systemOf } from "../../plugins/diagnostics.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
+import { ContainerImageQuery, ContainerImageStatusBody, toContainerImageStatus } from "./container-image.schema.ts";
 
 const PluginStatus = z.enum(["loaded", "disabled", "incompatible", "failed"]);
 
@@ -47,6 +49,10 @@ const PluginDiagnostic = z.object({
 export function systemRoutes(deps: HttpDeps, session: SessionPlugin) {
   const deployment = existsSync("/.dockerenv") ? "docker" : "local";
   const dependencies = Object.entries(pkg.dependencies).map(([name, version]) => ({ name, version: String(version) }));
+  const images = new ContainerImageService({
+    registryUrl: deps.config.registryUrl,
+    repository: deps.config.registryRepository,
+  });
 
   return new Elysia({ prefix: "/system", tags: ["system"] })
     .use(session)
@@ -90,5 +96,13 @@ export function systemRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       response: { 200: z.array(PluginDiagnostic), ...errorResponses },
       detail: { summary: "Every plugin with its outcome (loaded, disabled, incompatible, failed); `error` is the reason it did not load" },
+    })
+    .get("/container-image-status", async ({ query }) => toContainerImageStatus(await images.check(query.tag)), {
+      auth: true,
+      query: ContainerImageQuery,
+      response: { 200: ContainerImageStatusBody, ...errorResponses },
+      detail: {
+        summary: "Whether the container image of release tag X.Y.Z is published, pending or could not be checked",
+      },
     });
 }

@@ -47,10 +47,21 @@ describe("OpenAPI document", () => {
     expect(consts).toEqual([]);
   });
 
-  test("request bodies are typed", () => {
+  test("request bodies are typed, on public and session routes alike", () => {
     const login = doc.paths["/api/v1/auth/login"].post;
-    const schema = login.requestBody.content["application/json"].schema;
-    expect(JSON.stringify(schema)).toContain("password");
+    expect(JSON.stringify(login.requestBody.content["application/json"].schema)).toContain("password");
+    const bulk = doc.paths["/api/v1/settings/global/bulk"].patch;
+    expect(JSON.stringify(bulk.requestBody.content["application/json"].schema)).toContain("items");
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        if (op.requestBody) expect({ path, method, types: Object.keys(op.requestBody.content ?? {}) }).not.toEqual({ path, method, types: [] });
+      }
+    }
+  });
+
+  test("query parameters are documented with their schemas", () => {
+    const search = doc.paths["/api/v1/users/search"].get;
+    expect(search.parameters.map((p: any) => p.name).sort()).toEqual(["admins", "limit", "q"]);
   });
 });
 
