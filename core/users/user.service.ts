@@ -167,9 +167,9 @@ export class UserService {
   /**
    * Deletes the caller's own account with its settings and uploads. Refused (400) when the
    * caller is a superuser and at most one superuser exists, so the system keeps an administrator.
-   * Returns the stored names of the deleted uploads so the caller can remove the bytes.
+   * Returns the deleted upload rows so the caller can remove their bytes and cache entries.
    */
-  deleteSelf(userId: number): Promise<string[]> {
+  deleteSelf(userId: number): Promise<UploadedFile[]> {
     return this.db.write(async (tx) => {
       const user = await tx.findOneBy(User, { id: userId });
       if (!user) throw new NotFoundError("USER_NOT_FOUND", "User not found");
@@ -179,7 +179,7 @@ export class UserService {
       const files = await tx.findBy(UploadedFile, { userId });
       await tx.delete(UploadedFile, { userId });
       await tx.delete(User, { id: userId });
-      return files.map((f) => f.storedName);
+      return files;
     });
   }
 }

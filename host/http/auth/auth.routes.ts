@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
-import { unlink } from "node:fs/promises";
-import { join } from "node:path";
 import { uploadsDir } from "../../../core/uploads/paths.ts";
+import { UploadService } from "../../../core/uploads/upload.service.ts";
 import { GlobalSettingsService } from "../../../core/settings/global-settings.service.ts";
 import { UserSettingsService } from "../../../core/settings/user-settings.service.ts";
 import { UserService } from "../../../core/users/user.service.ts";
@@ -19,6 +18,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
   const users = deps.container.resolve(UserService);
   const globals = deps.container.resolve(GlobalSettingsService);
   const userSettings = deps.container.resolve(UserSettingsService);
+  const uploads = deps.container.resolve(UploadService);
 
   return new Elysia({ prefix: "/auth", tags: ["auth"] })
     .use(session)
@@ -73,8 +73,8 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: { summary: "Update language and base currency of the current user" },
     })
     .delete("/users/me", async ({ user, cookie, request }) => {
-      const storedNames = await users.deleteSelf(user.id);
-      await Promise.all(storedNames.map((n) => unlink(join(uploadsDir(deps.config.dataDir), n)).catch(() => undefined)));
+      const deletedUploads = await users.deleteSelf(user.id);
+      await uploads.forget(uploadsDir(deps.config.dataDir), deletedUploads);
       cookie[SESSION_COOKIE].set({
         value: "", httpOnly: true, sameSite: "lax", path: "/", maxAge: 0, secure: isHttps(request),
       });

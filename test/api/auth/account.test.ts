@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { startServer, type TestServer } from "../../helpers/server.ts";
@@ -70,6 +71,20 @@ describe("deleting one's own account", () => {
     const all = await (await admin.get("/users")).json();
     expect(all.items.some((u: any) => u.username === "leaver")).toBe(false);
     await expectError(await new ApiClient(server.base).login("leaver"), 401, "INVALID_CREDENTIALS");
+  });
+
+  test("deleting an account deletes its uploads: records, cached metadata and bytes", async () => {
+    const c = new ApiClient(server.base);
+    await c.signUp("uploader-leaving");
+    const form = new FormData();
+    form.append("file", new File(["some notes"], "notes.txt"));
+    const up = await (await c.post("/uploads", form)).json();
+    expect((await admin.get(`/uploads/${up.id}`)).status).toBe(200); // now cached
+    const stored = readdirSync(`${server.dataDir}/uploads`).length;
+    expect((await c.delete("/auth/users/me")).status).toBe(200);
+    await expectError(await admin.get(`/uploads/${up.id}`), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await admin.get(`/uploads/file/${up.id}`), 404);
+    expect(readdirSync(`${server.dataDir}/uploads`).length).toBe(stored - 1);
   });
 
   test("a superuser may delete their account when another superuser exists", async () => {

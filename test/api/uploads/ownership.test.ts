@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiClient, expectError } from "../../helpers/client.ts";
+import { startServer, type TestServer } from "../../helpers/server.ts";
+import { PNG_1X1, storedFiles, uploadForm } from "../../fixtures/uploads/files.ts";
+
+let server: TestServer;
+let admin: ApiClient;
+let alice: ApiClient;
+let bob: ApiClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = new ApiClient(server.base);
+  await admin.signUp("owner-admin");
+  alice = new ApiClient(server.base);
+  await alice.signUp("alice");
+  bob = new ApiClient(server.base);
+  await bob.signUp("bob");
+});
+afterAll(() => server.stop(true));
+
+async function upload(client: ApiClient, name: string): Promise<number> {
+  const res = await client.post("/uploads", uploadForm(PNG_1X1, name));
+  expect(res.status).toBe(201);
+  return (await res.json()).id;
+}
+
+describe("uploads are shared for reading, deletable by the uploader or an administrator", () => {
+  test("another user can read my file but cannot delete it (403 NOT_ALLOWED)", async () => {
+    const id = await upload(alice, "alice.png");
+    expect((await bob.get(`/uploads/${id}`)).status).toBe(200);
+    expect((await bob.get(`/uploads/file/${id}`)).status).toBe(200);
+    await expectError(await bob.delete(`/uploads/${id}`), 403, "NOT_ALLOWED");
+    expect((await alice.get(`/uploads/${id}`)).status).toBe(200);
+  });
+
+  test("the uploader deletes the record and the bytes; afterwards the id is 404", async () => {
+    const id = await upload(alice, "gone.png");
+    const before = storedFiles(server.dataDir).length;
+    const res = await alice.delete(`/uploads/${id}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, deleted_count: 1 });
+    expect(storedFiles(server.dataDir).length).toBe(before - 1);
+    await expectError(await alice.get(`/uploads/${id}`), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await alice.get(`/uploads/file/${id}`), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await alice.delete(`/uploads/${id}`), 404, "UPLOAD_NOT_FOUND");
+  });
+
+  test("an administrator may delete anyone's file", async () => {
+    const id = await upload(bob, "bob.png");
+    expect((await admin.delete(`/uploads/${id}`)).status).toBe(200);
+    await expectError(await bob.get(`/uploads/${id}`), 404, "UPLOAD_NOT_FOUND");
+  });
+
+  test("an unknown id is 404 UPLOAD_NOT_FOUND; a non-numeric id is 422", async () => {
+    await expectError(await alice.get("/uploads/999999"), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await alice.get("/uploads/file/999999"), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await alice.get("/uploads/abc"), 422, "VALIDATION_ERROR");
+  });
+
+  test("the list shows every user's files newest first; my_files_only=true keeps the caller's", async () => {
+    const first = await upload(alice, "one.png");
+    const second = await upload(bob, "two.png");
+    const all = (await (await alice.get("/uploads")).json()).items.map((i: any) => i.id);
+    expect(all.indexOf(second)).toBeLessThan(all.indexOf(first));
+    expect(all).toContain(second);
+    const mine = (await (await alice.get("/uploads?my_files_only=true")).json()).items;
+    expect(mine.map((i: any) => i.id)).toContain(first);
+    expect(mine.map((i: any) => i.id)).not.toContain(second);
+  });
+});
