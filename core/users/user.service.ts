@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { Like } from "typeorm";
+import { type EntityManager, Like } from "typeorm";
 import { Database } from "../db/database.ts";
 import {
   ConflictError, InputError, NotAllowedError, NotFoundError, UnauthenticatedError,
@@ -92,7 +92,7 @@ export class UserService {
     });
   }
 
-  private async insert(tx: Database["reads"], input: NewAccount, passwordHash: string, superuser: boolean) {
+  private async insert(tx: EntityManager, input: NewAccount, passwordHash: string, superuser: boolean) {
     const clash = await tx.findOne(User, { where: [{ username: input.username }, { email: input.email }] });
     if (clash) {
       const field = clash.username.toLowerCase() === input.username.toLowerCase() ? "username" : "email";

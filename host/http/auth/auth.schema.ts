@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { UserSettings } from "../../../core/settings/user-settings.entity.ts";
 import type { User } from "../../../core/users/user.entity.ts";
+import { CurrencyField, LanguageField } from "../fields.ts";
 
 export const Account = z.object({
   id: z.number().int(),
@@ -39,8 +40,8 @@ export const MeResponse = z.object({ user: Account });
 export const MessageResponse = z.object({ message: z.string() });
 
 export const PreferencesRequest = z.object({
-  language: z.string().trim().min(2).max(10).optional(),
-  currency: z.string().regex(/^[A-Za-z]{3}$/, "a three-letter currency code").transform((s) => s.toUpperCase()).optional(),
+  language: LanguageField.optional(),
+  currency: CurrencyField.optional(),
 }).strict().refine((b) => b.language !== undefined || b.currency !== undefined, "Send language, currency or both");
 
 export const PreferencesResponse = z.object({ language: z.string(), currency: z.string() });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { GlobalSetting } from "../../../core/settings/global-setting.entity.ts";
 import type { CacheStatus } from "../../../core/cache/cache-registry.ts";
 import type { JobInfo } from "../../scheduler/scheduler.ts";
+import { CurrencyField, LanguageField } from "../fields.ts";
 
 export const GlobalSettingRead = z.object({
   key: z.string(),
@@ -22,8 +23,8 @@ export const GlobalBulkRequest = z.object({
 }).strict();
 
 export const UserSettingsUpdate = z.object({
-  language: z.string().trim().min(2).max(5).optional(),
-  base_currency: z.string().regex(/^[A-Za-z]{3}$/, "a three-letter currency code").transform((s) => s.toUpperCase()).optional(),
+  language: LanguageField.optional(),
+  base_currency: CurrencyField.optional(),
   theme: z.enum(["light", "dark", "auto"]).optional(),
   avatar_url: z.string().max(500).nullable().optional(),
 }).strict();

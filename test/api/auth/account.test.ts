@@ -30,6 +30,7 @@ describe("preferences", () => {
     await c.signUp("prefs-bad");
     await expectError(await c.patch("/auth/users/me/preferences", { currency: "EURO" }), 422, "VALIDATION_ERROR");
     await expectError(await c.patch("/auth/users/me/preferences", {}), 422, "VALIDATION_ERROR");
+    await expectError(await c.patch("/auth/users/me/preferences", { language: "english!" }), 422, "VALIDATION_ERROR");
     await expectError(await c.patch("/auth/users/me/preferences", "not json"), 400, "MALFORMED_BODY");
     expect(await (await c.get("/settings/user")).json()).toMatchObject({ base_currency: "EUR" });
   });

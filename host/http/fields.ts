@@ -1,0 +1,9 @@
+import { z } from "zod";
+
+/** Wire field schemas shared by several areas, so one rule reads the same everywhere. */
+
+/** A language code such as `en` or `pt-BR` (reference: 2–5 characters). */
+export const LanguageField = z.string().trim().min(2).max(5).regex(/^[A-Za-z]{2,3}(-[A-Za-z]{2})?$/, "a language code such as en or pt-BR");
+
+/** A three-letter currency code, upper-cased. */
+export const CurrencyField = z.string().regex(/^[A-Za-z]{3}$/, "a three-letter currency code").transform((s) => s.toUpperCase());
