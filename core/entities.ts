@@ -1,7 +1,12 @@
+import { Asset } from "./assets/asset.entity.ts";
+import { BrokerAccess } from "./brokers/broker-access.entity.ts";
+import { Broker } from "./brokers/broker.entity.ts";
+import { AssetEvent } from "./events/asset-event.entity.ts";
 import { GlobalSetting } from "./settings/global-setting.entity.ts";
 import { UserSettings } from "./settings/user-settings.entity.ts";
+import { Transaction } from "./transactions/transaction.entity.ts";
 import { UploadedFile } from "./uploads/uploaded-file.entity.ts";
 import { User } from "./users/user.entity.ts";
 
 /** Every entity the data source maps. */
-export const entities = [GlobalSetting, UploadedFile, User, UserSettings];
+export const entities = [Asset, AssetEvent, Broker, BrokerAccess, GlobalSetting, Transaction, UploadedFile, User, UserSettings];

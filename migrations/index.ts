@@ -1,4 +1,5 @@
 import { Foundation1795000000000 } from "./1795000000000-Foundation.ts";
+import { BrokersLedger1795000001000 } from "./1795000001000-BrokersLedger.ts";
 
 /** Every migration in order. Append-only: a merged migration is never edited. */
-export const migrations = [Foundation1795000000000];
+export const migrations = [Foundation1795000000000, BrokersLedger1795000001000];

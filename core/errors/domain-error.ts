@@ -16,13 +16,15 @@ export class DomainError extends Error {
 /** Bad input that passed schema validation but breaks a rule (400). */
 export class InputError extends DomainError {}
 
-/** A field-level validation failure (422), with field paths. */
+/** A field-level validation failure (422), with field paths; `code` narrows it (e.g. SHARE_INVALID). */
 export class ValidationError extends DomainError {
   constructor(
     readonly issues: { loc: (string | number)[]; msg: string; type: string }[],
     message = "Validation failed",
+    code = "VALIDATION_ERROR",
+    params?: Record<string, unknown>,
   ) {
-    super("VALIDATION_ERROR", message);
+    super(code, message, params);
   }
 }
 

@@ -1,5 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, Like } from "typeorm";
+import { deleteSolelyOwnedBrokers } from "../brokers/access-change.service.ts";
 import { Database } from "../db/database.ts";
 import {
   ConflictError, InputError, NotAllowedError, NotFoundError, UnauthenticatedError,
@@ -165,7 +166,8 @@ export class UserService {
   }
 
   /**
-   * Deletes the caller's own account with its settings and uploads. Refused (400) when the
+   * Deletes the caller's own account with its settings, uploads, access rows and the brokers it
+   * was the only OWNER of. Refused (400) when the
    * caller is a superuser and at most one superuser exists, so the system keeps an administrator.
    * Returns the deleted upload rows so the caller can remove their bytes and cache entries.
    */
@@ -176,6 +178,7 @@ export class UserService {
       if (user.isSuperuser && (await tx.countBy(User, { isSuperuser: true })) <= 1) {
         throw new InputError("LAST_SUPERUSER", "Cannot delete the only superuser account; promote another user first");
       }
+      await deleteSolelyOwnedBrokers(tx, userId);
       const files = await tx.findBy(UploadedFile, { userId });
       await tx.delete(UploadedFile, { userId });
       await tx.delete(User, { id: userId });

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { aiExportRoutes } from "./ai-export/ai-export.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
+import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
 import { errorHandler } from "./errors.ts";
@@ -24,6 +25,7 @@ export function createApp(deps: HttpDeps) {
     .use(settingsRoutes(deps, session))
     .use(systemRoutes(deps, session))
     .use(uploadsRoutes(deps, session))
+    .use(brokersRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }

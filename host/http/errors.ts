@@ -43,7 +43,9 @@ export function errorResponse(status: number, body: ErrorBody, headers: Record<s
 }
 
 function domainErrorBody(error: DomainError): ErrorBody {
-  if (error instanceof ValidationError) return { detail: error.issues, code: error.code };
+  if (error instanceof ValidationError) {
+    return { detail: error.issues, code: error.code, ...(error.params ? { params: error.params } : {}) };
+  }
   return { detail: error.message, code: error.code, ...(error.params ? { params: error.params } : {}) };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { runCli } from "../../helpers/cli.ts";
+import { queryDb } from "../../helpers/seed.ts";
 import { startServer, type TestServer } from "../../helpers/server.ts";
 
 let server: TestServer;
@@ -86,6 +87,19 @@ describe("deleting one's own account", () => {
     await expectError(await admin.get(`/uploads/${up.id}`), 404, "UPLOAD_NOT_FOUND");
     await expectError(await admin.get(`/uploads/file/${up.id}`), 404);
     expect(readdirSync(`${server.dataDir}/uploads`).length).toBe(stored - 1);
+  });
+
+  test("deleting an account deletes the brokers it was the only OWNER of, and leaves shared ones", async () => {
+    const c = new ApiClient(server.base);
+    const me = await c.signUp("broker-leaver");
+    const solo = (await (await c.post("/brokers", [{ name: "Solo" }])).json()).results[0].broker_id;
+    const shared = (await (await admin.post("/brokers", [{ name: "Shared" }])).json()).results[0].broker_id;
+    await admin.patch(`/brokers/${shared}/access/${(await (await admin.get("/auth/me")).json()).user.id}`, { share_percentage: "0.5" });
+    expect((await admin.post(`/brokers/${shared}/access`, { user_id: me.id, role: "OWNER", share_percentage: "0.5" })).status).toBe(201);
+    expect((await c.delete("/auth/users/me")).status).toBe(200);
+    expect(queryDb(server.dataDir, "SELECT id FROM brokers WHERE id = ?", solo)).toEqual([]);
+    const access = await (await admin.get(`/brokers/${shared}/access`)).json();
+    expect(access.items.map((i: any) => i.username)).toEqual(["admin"]);
   });
 
   test("a superuser may delete their account when another superuser exists", async () => {
