@@ -18,7 +18,7 @@ export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/brokers", tags: ["brokers"] })
     .use(session)
-    .post("/", async ({ body, user }) => {
+    .post("", async ({ body, user }) => {
       const outcomes = await brokers.create(user.id, body.map((b) => ({
         name: b.name, description: b.description, portalUrl: b.portal_url, iconUrl: b.icon_url,
         defaultImportPlugin: b.default_import_plugin, allowCashOverdraft: b.allow_cash_overdraft,
@@ -38,7 +38,7 @@ export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: BrokerCreateResponse, ...errorResponses },
       detail: { summary: "Create brokers (the caller becomes OWNER with share 1); positive initial balances become DEPOSITs" },
     })
-    .get("/", async ({ user }) => ({ items: (await brokers.list(user.id)).map(toBrokerRead) }), {
+    .get("", async ({ user }) => ({ items: (await brokers.list(user.id)).map(toBrokerRead) }), {
       auth: true,
       response: { 200: z.object({ items: z.array(BrokerRead) }), ...errorResponses },
       detail: { summary: "Brokers the caller has access to, with their role and share" },

@@ -132,7 +132,7 @@ export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {
       // runs: `uploadBody` always supplies the body. Elysia's macro typings admit only functions.
       multipart: { parse: "multipart/form-data" as unknown as () => void },
     })
-    .get("/", async ({ query, user }) => ({
+    .get("", async ({ query, user }) => ({
       items: (await uploads.list(query.my_files_only ? { userId: user.id } : {})).map(toUploadRecord),
     }), {
       auth: true,
@@ -140,7 +140,7 @@ export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: UploadList, ...errorResponses },
       detail: { summary: "Uploaded files of every user, newest first; my_files_only=true keeps the caller's own" },
     })
-    .post("/", async ({ body, status, user }) => {
+    .post("", async ({ body, status, user }) => {
       const file = await uploads.create({
         bytes: new Uint8Array(await body.file.arrayBuffer()),
         description: body.description ?? null,

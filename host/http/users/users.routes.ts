@@ -28,7 +28,7 @@ export function usersRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/users", tags: ["users"] })
     .use(session)
-    .get("/", async () => ({ items: (await users.listAll()).map(toAccount) }), {
+    .get("", async () => ({ items: (await users.listAll()).map(toAccount) }), {
       admin: true,
       response: { 200: z.object({ items: z.array(Account) }), ...errorResponses },
       detail: { summary: "All accounts, active or not (admin only)" },

@@ -25,6 +25,8 @@ describe("OpenAPI document", () => {
     expect(paths).toContain("/api/v1/auth/login");
     expect(paths).toContain("/api/v1/settings/cache/clear/{name}");
     expect(paths.every((p) => p.startsWith("/api/v1/"))).toBe(true);
+    expect(paths.filter((p) => p.endsWith("/"))).toEqual([]);
+    expect(paths).toContain("/api/v1/brokers");
     expect(paths.some((p) => p.includes("docs-assets") || p.endsWith("/redoc"))).toBe(false);
   });
 
