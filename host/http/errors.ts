@@ -15,7 +15,7 @@ export const ErrorBody = z.object({
   ]),
   code: z.string(),
   params: z.record(z.string(), z.unknown()).optional(),
-}).meta({ id: "ErrorBody" });
+});
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Category → status: the only place that knows HTTP statuses of domain errors. */

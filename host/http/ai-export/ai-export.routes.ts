@@ -18,7 +18,7 @@ const DatasetEntry = z.object({
   period_semantics: z.enum(["none", "as_of", "windowed", "aggregated"]),
   required_component_ids: z.array(z.string()),
   optional_component_ids: z.array(z.string()),
-}).meta({ id: "AiExportDatasetEntry" });
+});
 
 const AnalysisEntry = z.object({
   kind: z.enum(["analysis"]),
@@ -45,14 +45,14 @@ const AnalysisEntry = z.object({
     recommended_detail: DetailLevel,
     necessity: z.string(),
   })),
-}).meta({ id: "AiExportAnalysisEntry" });
+});
 
 export const AiExportCatalog = z.object({
   schema_version: z.number().int(),
   catalog_version: z.number().int(),
   datasets: z.array(DatasetEntry),
   analyses: z.array(AnalysisEntry),
-}).meta({ id: "AiExportCatalog" });
+});
 
 /**
  * AI-export catalogue: public, static, no user data (SPEC). Datasets arrive with their

@@ -10,14 +10,14 @@ export const Account = z.object({
   is_active: z.boolean(),
   is_superuser: z.boolean(),
   created_at: z.string(),
-}).meta({ id: "Account" });
+});
 
 export const UserSettingsBody = z.object({
   language: z.string(),
   base_currency: z.string(),
   theme: z.string(),
   avatar_url: z.string().nullable(),
-}).meta({ id: "UserSettings" });
+});
 
 export const RegisterRequest = z.object({
   username: z.string().trim().min(3).max(50).regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, '_', '.' and '-' only"),

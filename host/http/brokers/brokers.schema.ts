@@ -46,7 +46,7 @@ export const BrokerRead = z.object({
   updated_at: z.string(),
   user_role: Role,
   user_share_percentage: z.string(),
-}).meta({ id: "BrokerRead" });
+});
 
 export const BrokerCreateResponse = z.object({
   results: z.array(z.object({
@@ -73,7 +73,7 @@ export const AccessRow = z.object({
   broker_id: z.number().int(),
   role: Role,
   share_percentage: z.string(),
-}).meta({ id: "BrokerAccessRow" });
+});
 
 export const AccessList = z.object({
   items: z.array(z.object({ user_id: z.number().int(), username: z.string(), role: Role, share_percentage: z.string(), created_at: z.string() })),

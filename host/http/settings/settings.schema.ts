@@ -11,7 +11,7 @@ export const GlobalSettingRead = z.object({
   description: z.string().nullable(),
   updated_at: z.string().nullable(),
   updated_by: z.number().int().nullable(),
-}).meta({ id: "GlobalSettingRead" });
+});
 
 export const GlobalSettingsList = z.object({ items: z.array(GlobalSettingRead) });
 
@@ -74,7 +74,7 @@ export const SchedulerState = z.object({
   server_now_utc: z.string(),
   scheduler_timezone: z.string(),
   scheduler_enabled: z.boolean(),
-}).meta({ id: "SchedulerState" });
+});
 
 export const SchedulerLog = z.object({
   items: z.array(z.object({

@@ -14,20 +14,20 @@ const checkedAt = { checked_at: z.string().meta({ description: "ISO 8601 time of
 
 // Each member pins its discriminator with a single-value enum, never const (SPEC Versioning 2).
 export const ContainerImagePublished = z.object({ ...checked, status: z.enum(["published"]), ...checkedAt })
-  .meta({ id: "ContainerImagePublished" });
+  ;
 export const ContainerImagePending = z.object({ ...checked, status: z.enum(["pending"]), ...checkedAt })
-  .meta({ id: "ContainerImagePending" });
+  ;
 export const ContainerImageError = z.object({
   ...checked,
   status: z.enum(["error"]),
   error_code: z.enum(["image-auth-request-failed", "image-request-failed"]),
   detail: z.string(),
   ...checkedAt,
-}).meta({ id: "ContainerImageError" });
+});
 
 export const ContainerImageStatusBody = z.discriminatedUnion("status", [
   ContainerImagePublished, ContainerImagePending, ContainerImageError,
-]).meta({ id: "ContainerImageStatus" });
+]);
 export type ContainerImageStatusBody = z.infer<typeof ContainerImageStatusBody>;
 
 export function toContainerImageStatus(s: ContainerImageStatus): ContainerImageStatusBody {

@@ -32,7 +32,7 @@ const SystemInfo = z.object({
     by_kind: z.record(z.string(), z.number().int()),
   }),
   backend_dependencies: z.array(z.object({ name: z.string(), version: z.string() })),
-}).meta({ id: "SystemInfo" });
+});
 
 const PluginDiagnostic = z.object({
   system: z.string().nullable(),
@@ -44,7 +44,7 @@ const PluginDiagnostic = z.object({
   version: z.string().nullable(),
   source: z.enum(["builtin", "external"]),
   status: PluginStatus,
-}).meta({ id: "PluginDiagnostic" });
+});
 
 export function systemRoutes(deps: HttpDeps, session: SessionPlugin) {
   const deployment = existsSync("/.dockerenv") ? "docker" : "local";

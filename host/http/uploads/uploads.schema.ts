@@ -16,7 +16,7 @@ export const UploadRecord = z.object({
   uploaded_by: z.number().int().nullable(),
   created_at: z.string(),
   url: z.string(),
-}).meta({ id: "UploadRecord" });
+});
 
 export const UploadList = z.object({ items: z.array(UploadRecord) });
 

@@ -20,7 +20,7 @@ const UserSearchItem = z.object({
   avatar_url: z.string().optional(),
   is_admin: z.boolean().optional(),
   email: z.string().optional(),
-}).meta({ id: "UserSearchItem" });
+});
 
 export function usersRoutes(deps: HttpDeps, session: SessionPlugin) {
   const users = deps.container.resolve(UserService);

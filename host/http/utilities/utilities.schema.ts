@@ -31,42 +31,42 @@ export const SectorsQuery = z.object({
 });
 
 export const CurrencyList = z.object({
-  currencies: z.array(z.object({ code: z.string(), name: z.string(), symbol: z.string() }).meta({ id: "Currency" })),
+  currencies: z.array(z.object({ code: z.string(), name: z.string(), symbol: z.string() })),
   count: z.number().int(),
   language: z.string(),
-}).meta({ id: "CurrencyList" });
+});
 
 export const CurrencyNormalizeResult = z.object({
   query: z.string(),
   iso_codes: z.array(z.string()),
   match_type: z.enum(["exact", "symbol", "symbol_ambiguous", "not_found"]),
   error: z.string().optional(),
-}).meta({ id: "CurrencyNormalizeResult" });
+});
 
 const Country = z.object({
   iso3: z.string(),
   iso2: z.string(),
   name: z.string(),
   flag_emoji: z.string(),
-}).meta({ id: "Country" });
+});
 
 export const CountryList = z.object({
   countries: z.array(Country),
   count: z.number().int(),
   language: z.string(),
-}).meta({ id: "CountryList" });
+});
 
 export const CountryNormalizeResult = z.object({
   query: z.string(),
   iso3_codes: z.array(z.string()),
   match_type: z.enum(["exact", "region", "not_found"]),
   error: z.string().optional(),
-}).meta({ id: "CountryNormalizeResult" });
+});
 
 export const SectorList = z.object({
   sectors: z.array(z.string()),
   count: z.number().int(),
-}).meta({ id: "SectorList" });
+});
 
 export function toCountry(c: CountryRecord): z.infer<typeof Country> {
   return { iso3: c.iso3, iso2: c.iso2, name: c.name, flag_emoji: c.flagEmoji };

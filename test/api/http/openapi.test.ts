@@ -49,6 +49,16 @@ describe("OpenAPI document", () => {
     expect(consts).toEqual([]);
   });
 
+  test("every $ref resolves inside the document (no schema-local $defs, which ReDoc cannot follow)", () => {
+    const refs: string[] = [];
+    walk(doc, (n) => { if (typeof n.$ref === "string") refs.push(n.$ref); });
+    const dangling = refs.filter((ref) => {
+      const target = ref.replace(/^#\//, "").split("/").reduce<any>((node, key) => node?.[key], doc);
+      return !ref.startsWith("#/") || target === undefined;
+    });
+    expect(dangling).toEqual([]);
+  });
+
   test("request bodies are typed, on public and session routes alike", () => {
     const login = doc.paths["/api/v1/auth/login"].post;
     expect(JSON.stringify(login.requestBody.content["application/json"].schema)).toContain("password");
