@@ -3,6 +3,7 @@ import { type EntityManager, In } from "typeorm";
 import { Database } from "../db/database.ts";
 import { ConflictError } from "../errors/domain-error.ts";
 import { Decimal } from "../money/decimal.ts";
+import { type BalanceRow, findNegativeBalances } from "../transactions/balances.calc.ts";
 import { Transaction } from "../transactions/transaction.entity.ts";
 import { BrokerAccess, type BrokerRole } from "./broker-access.entity.ts";
 import { BrokerAccessService, brokerNotFound } from "./broker-access.service.ts";
@@ -93,8 +94,12 @@ export class BrokerService {
     });
   }
 
-  /** EDITOR or OWNER: name, icon, description and settings. */
-  update(userId: number, brokerId: number, fields: BrokerFields, check?: (tx: EntityManager, broker: Broker) => Promise<void>): Promise<Broker> {
+  /**
+   * EDITOR or OWNER: name, icon, description and settings. Turning overdraft or shorting off
+   * re-validates the broker's balances over time; a balance that would be negative refuses the
+   * whole edit (409 BALANCE_NEGATIVE, nothing changed).
+   */
+  update(userId: number, brokerId: number, fields: BrokerFields): Promise<{ broker: Broker; validationTriggered: boolean }> {
     return this.db.write(async (tx) => {
       await this.access.require(userId, brokerId, "EDITOR", tx);
       const broker = await tx.findOneByOrFail(Broker, { id: brokerId });
@@ -103,10 +108,12 @@ export class BrokerService {
         const clash = (await this.visibleNames(tx, userId, brokerId)).some((n) => n.toLowerCase() === name.toLowerCase());
         if (clash) throw new ConflictError("BROKER_NAME_TAKEN", `You already have a broker named '${name}'`);
       }
+      const validationTriggered = (broker.allowCashOverdraft && fields.allowCashOverdraft === false)
+        || (broker.allowAssetShorting && fields.allowAssetShorting === false);
       Object.assign(broker, fieldsOf(fields));
       const saved = await tx.save(Broker, broker);
-      await check?.(tx, saved);
-      return saved;
+      if (validationTriggered) await assertBalancesNonNegative(tx, saved);
+      return { broker: saved, validationTriggered };
     });
   }
 
@@ -123,6 +130,21 @@ export class BrokerService {
     if (ids.length === 0) return [];
     return (await tx.find(Broker, { select: { name: true }, where: { id: In(ids) } })).map((b) => b.name);
   }
+}
+
+async function assertBalancesNonNegative(tx: EntityManager, broker: Broker): Promise<void> {
+  const rows = await tx.query(
+    `SELECT date, asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ? ORDER BY date, id`, [broker.id],
+  ) as BalanceRow[];
+  const violations = findNegativeBalances(rows, { cash: !broker.allowCashOverdraft, assets: !broker.allowAssetShorting });
+  if (violations.length === 0) return;
+  const first = violations[0]!;
+  const what = first.kind === "cash" ? `cash in ${first.currency}` : `the quantity of asset ${first.assetId}`;
+  throw new ConflictError("BALANCE_NEGATIVE", `Without overdraft or shorting, ${what} would be negative (${first.balance}) on ${first.date}`, {
+    violations: violations.map((v) => (v.kind === "cash"
+      ? { kind: v.kind, date: v.date, currency: v.currency, balance: v.balance }
+      : { kind: v.kind, date: v.date, asset_id: v.assetId, balance: v.balance })),
+  });
 }
 
 /** Deletes a broker inside a write: its transactions first (pair partners elsewhere are unlinked), then the row. */

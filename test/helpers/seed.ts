@@ -42,3 +42,23 @@ export function queryDb<T>(dataDir: string, sql: string, ...params: any[]): T[] 
     db.close();
   }
 }
+
+/** Inserts ledger rows directly (for tests of readers that must not depend on the batch API). */
+export function seedTransactions(dataDir: string, rows: {
+  brokerId: number; type: string; date: string; quantity?: string; amount?: string | null; currency?: string | null;
+  assetId?: number | null; costBasisOverride?: string | null; costBasisCurrency?: string | null;
+}[]): void {
+  const db = open(dataDir);
+  try {
+    const insert = db.query(`INSERT INTO transactions (broker_id, type, date, quantity, amount, currency, asset_id, cost_basis_override, cost_basis_currency)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    db.transaction(() => {
+      for (const r of rows) {
+        insert.run(r.brokerId, r.type, r.date, r.quantity ?? "0", r.amount ?? null, r.currency ?? null, r.assetId ?? null,
+          r.costBasisOverride ?? null, r.costBasisCurrency ?? null);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}

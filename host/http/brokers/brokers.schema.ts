@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { BrokerAccess } from "../../../core/brokers/broker-access.entity.ts";
 import type { AccessListItem } from "../../../core/brokers/access-change.service.ts";
+import type { BrokerSummary } from "../../../core/brokers/broker-summary.service.ts";
 import type { BrokerView } from "../../../core/brokers/broker.service.ts";
 import { CurrencyField } from "../fields.ts";
 
@@ -105,4 +106,31 @@ export function toAccessRow(a: BrokerAccess): z.infer<typeof AccessRow> {
 
 export function toAccessListItem(a: AccessListItem) {
   return { user_id: a.userId, username: a.username, role: a.role, share_percentage: a.sharePercentage, created_at: a.createdAt.toISOString() };
+}
+
+const MoneyBody = z.object({ code: z.string(), amount: z.string() });
+
+export const BrokerSummaryBody = BrokerRead.extend({
+  cash_balances: z.array(MoneyBody),
+  holdings: z.array(z.object({
+    asset_id: z.number().int(),
+    asset_name: z.string(),
+    quantity: z.string(),
+    total_cost: MoneyBody.nullable(),
+    average_cost_per_unit: z.string().nullable(),
+  })),
+});
+
+export function toBrokerSummary(s: BrokerSummary): z.infer<typeof BrokerSummaryBody> {
+  return {
+    ...toBrokerRead(s.view),
+    cash_balances: s.cashBalances,
+    holdings: s.holdings.map((h) => ({
+      asset_id: h.assetId,
+      asset_name: h.assetName,
+      quantity: h.quantity,
+      total_cost: h.totalCost === null ? null : { code: h.costCurrency, amount: h.totalCost },
+      average_cost_per_unit: h.averageCostPerUnit,
+    })),
+  };
 }
