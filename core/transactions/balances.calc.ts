@@ -1,0 +1,66 @@
+import { Decimal, toDecimalString } from "../money/decimal.ts";
+
+/** What a balance walk reads of one transaction. */
+export interface BalanceRow {
+  amount: string | null;
+  asset_id: number | null;
+  currency: string | null;
+  date: string;
+  quantity: string;
+}
+
+export type BalanceViolation =
+  | { balance: string; currency: string; date: string; kind: "cash" }
+  | { assetId: number; balance: string; date: string; kind: "asset" };
+
+export interface BalanceChecks {
+  assets: boolean;
+  cash: boolean;
+}
+
+/**
+ * Walks one broker's rows in (date, id) order, keeping a running cash balance per currency and
+ * a quantity per asset, and checks them at the end of each day (REFERENCE §4: an intraday dip
+ * that recovers by the evening is fine). Reports the first negative day of each currency and
+ * each asset; `rows` must already be sorted.
+ */
+export function findNegativeBalances(rows: BalanceRow[], checks: BalanceChecks): BalanceViolation[] {
+  const cash = new Map<string, Decimal>();
+  const qty = new Map<number, Decimal>();
+  const reported = new Set<string>();
+  const out: BalanceViolation[] = [];
+  let i = 0;
+  while (i < rows.length) {
+    const date = rows[i]!.date;
+    const changed = new Set<string>();
+    for (; i < rows.length && rows[i]!.date === date; i++) applyRow(rows[i]!, checks, cash, qty, changed);
+    for (const key of changed) {
+      if (reported.has(key)) continue;
+      const v = violationOf(key, date, cash, qty);
+      if (v) { reported.add(key); out.push(v); }
+    }
+  }
+  return out;
+}
+
+function applyRow(r: BalanceRow, checks: BalanceChecks, cash: Map<string, Decimal>, qty: Map<number, Decimal>, changed: Set<string>) {
+  if (checks.cash && r.amount !== null && r.currency !== null && r.amount !== "0") {
+    cash.set(r.currency, (cash.get(r.currency) ?? new Decimal(0)).plus(r.amount));
+    changed.add(`c:${r.currency}`);
+  }
+  if (checks.assets && r.asset_id !== null && r.quantity !== "0") {
+    qty.set(r.asset_id, (qty.get(r.asset_id) ?? new Decimal(0)).plus(r.quantity));
+    changed.add(`a:${r.asset_id}`);
+  }
+}
+
+function violationOf(key: string, date: string, cash: Map<string, Decimal>, qty: Map<number, Decimal>): BalanceViolation | null {
+  if (key.startsWith("c:")) {
+    const currency = key.slice(2);
+    const balance = cash.get(currency)!;
+    return balance.lt(0) ? { kind: "cash", date, currency, balance: toDecimalString(balance) } : null;
+  }
+  const assetId = Number(key.slice(2));
+  const balance = qty.get(assetId)!;
+  return balance.lt(0) ? { kind: "asset", date, assetId, balance: toDecimalString(balance) } : null;
+}
