@@ -11,6 +11,8 @@ export interface WacRow {
 }
 
 export interface WacPool {
+  /** Cost per unit, set by each inflow and left untouched by outflows; null when nothing is held. */
+  average: Decimal | null;
   /** True when an inflow still in the pool was priced in another currency than `costCurrency`. */
   mixedCurrencies: boolean;
   quantity: Decimal;
@@ -21,31 +23,39 @@ export interface WacPool {
  * The running weighted-average-cost pool of one asset in one broker over rows sorted by
  * (date, id). BUY adds the cash paid; an inbound TRANSFER or ADJUSTMENT adds its per-unit
  * `cost_basis_override` times the quantity (nothing without one, as for a split); any outflow
- * removes cost at the current average, so the average itself is unchanged. An emptied pool
- * starts again from zero. Costs in another currency than `costCurrency` are not converted
- * (there is no FX here) and mark the pool as mixed.
+ * removes cost at the current average, so the average itself is unchanged (it is kept, not
+ * recomputed, so a sale adds no rounding). An emptied pool starts again from zero. Costs in
+ * another currency than `costCurrency` are not converted (there is no FX here) and mark the
+ * pool as mixed.
  */
 export function wacPool(rows: WacRow[], costCurrency: string): WacPool {
-  let quantity = new Decimal(0);
-  let totalCost = new Decimal(0);
-  let mixed = false;
+  let pool: WacPool = { quantity: new Decimal(0), totalCost: new Decimal(0), average: null, mixedCurrencies: false };
   for (const r of rows) {
     const q = new Decimal(r.quantity);
-    if (q.isZero()) continue;
-    if (q.gt(0)) {
-      if (quantity.lte(0)) { totalCost = new Decimal(0); mixed = false; }
-      const added = inflowCost(r, q);
-      if (added && added.currency !== costCurrency) mixed = true;
-      else if (added) totalCost = totalCost.plus(added.cost);
-      quantity = quantity.plus(q);
-    } else {
-      const before = quantity;
-      quantity = quantity.plus(q);
-      if (quantity.lte(0)) { totalCost = new Decimal(0); mixed = false; }
-      else totalCost = totalCost.minus(totalCost.times(q.neg()).dividedBy(before));
-    }
+    if (q.gt(0)) pool = addInflow(pool, r, q, costCurrency);
+    else if (q.lt(0)) pool = removeOutflow(pool, q);
   }
-  return { quantity, totalCost, mixedCurrencies: mixed };
+  return pool;
+}
+
+function addInflow(pool: WacPool, r: WacRow, q: Decimal, costCurrency: string): WacPool {
+  const added = inflowCost(r, q);
+  const foreign = added !== null && added.currency !== costCurrency;
+  const cost = added && !foreign ? added.cost : new Decimal(0);
+  const quantity = pool.quantity.plus(q);
+  if (quantity.lte(0)) return { quantity, totalCost: new Decimal(0), average: null, mixedCurrencies: false };
+  if (pool.quantity.lte(0)) {
+    const average = cost.dividedBy(q);
+    return { quantity, totalCost: average.times(quantity), average, mixedCurrencies: foreign };
+  }
+  const totalCost = pool.totalCost.plus(cost);
+  return { quantity, totalCost, average: totalCost.dividedBy(quantity), mixedCurrencies: pool.mixedCurrencies || foreign };
+}
+
+function removeOutflow(pool: WacPool, q: Decimal): WacPool {
+  const quantity = pool.quantity.plus(q);
+  if (quantity.lte(0) || pool.average === null) return { quantity, totalCost: new Decimal(0), average: null, mixedCurrencies: false };
+  return { ...pool, quantity, totalCost: pool.average.times(quantity) };
 }
 
 function inflowCost(r: WacRow, q: Decimal): { cost: Decimal; currency: string } | null {
@@ -58,5 +68,5 @@ function inflowCost(r: WacRow, q: Decimal): { cost: Decimal; currency: string } 
 
 /** Cost per unit of a pool, or null when it holds no units. */
 export function wacPerUnit(pool: WacPool): Decimal | null {
-  return pool.quantity.gt(0) ? pool.totalCost.dividedBy(pool.quantity) : null;
+  return pool.quantity.gt(0) ? pool.average : null;
 }

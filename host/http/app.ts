@@ -8,6 +8,7 @@ import { errorHandler } from "./errors.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
+import { transactionsRoutes } from "./transactions/transactions.routes.ts";
 import { uploadsRoutes } from "./uploads/uploads.routes.ts";
 import { usersRoutes } from "./users/users.routes.ts";
 import { utilitiesRoutes } from "./utilities/utilities.routes.ts";
@@ -25,6 +26,7 @@ export function createApp(deps: HttpDeps) {
     .use(settingsRoutes(deps, session))
     .use(systemRoutes(deps, session))
     .use(uploadsRoutes(deps, session))
+    .use(transactionsRoutes(deps, session))
     .use(brokersRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());

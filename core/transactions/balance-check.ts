@@ -1,0 +1,45 @@
+import type { EntityManager } from "typeorm";
+import { selectIn } from "./batch-loader.ts";
+import type { BatchIssue, Operation } from "./batch.types.ts";
+import { type BalanceRow, findNegativeBalances } from "./balances.calc.ts";
+
+interface BrokerFlags {
+  allow_asset_shorting: number | boolean;
+  allow_cash_overdraft: number | boolean;
+  id: number;
+}
+
+/**
+ * Balance validation over time for the brokers a batch touched, on the state it wrote (same
+ * transaction): one pass over each broker's rows in (date, id) order. A broker that allows
+ * both overdraft and shorting is not read at all. Issues are broker-level (index −1) and name
+ * the first kind of operation of the batch that touched the broker.
+ */
+export async function checkBalances(tx: EntityManager, touched: Map<number, Operation>): Promise<BatchIssue[]> {
+  const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...touched.keys()]);
+  const issues: BatchIssue[] = [];
+  for (const b of brokers.sort((x, y) => x.id - y.id)) {
+    const checks = { cash: !b.allow_cash_overdraft, assets: !b.allow_asset_shorting };
+    if (!checks.cash && !checks.assets) continue;
+    const rows = await tx.query(
+      `SELECT date, asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ? ORDER BY date, id`, [b.id],
+    ) as BalanceRow[];
+    for (const v of findNegativeBalances(rows, checks)) issues.push(toIssue(touched.get(b.id)!, b.id, v));
+  }
+  return issues;
+}
+
+function toIssue(operation: Operation, brokerId: number, v: ReturnType<typeof findNegativeBalances>[number]): BatchIssue {
+  if (v.kind === "cash") {
+    return {
+      operation, index: -1, code: "balanceCashNegative", field: "cash",
+      error: `Cash balance of broker ${brokerId} in ${v.currency} goes negative (${v.balance}) on ${v.date}`,
+      params: { broker_id: brokerId, date: v.date, currency: v.currency, balance: v.balance },
+    };
+  }
+  return {
+    operation, index: -1, code: "balanceAssetNegative", field: "quantity",
+    error: `Quantity of asset ${v.assetId} in broker ${brokerId} goes negative (${v.balance}) on ${v.date}`,
+    params: { broker_id: brokerId, date: v.date, asset_id: v.assetId, balance: v.balance },
+  };
+}

@@ -1,0 +1,104 @@
+import type { BrokerRole } from "../brokers/broker-access.entity.ts";
+import { roleAtLeast } from "../brokers/broker-access.service.ts";
+import type { AssetEventType } from "../events/asset-event.entity.ts";
+import type { BatchIssue, Operation, RuleError } from "./batch.types.ts";
+import type { LedgerRow } from "./ledger-row.ts";
+import { packRuleErrors, type RowFacts } from "./row-validation.calc.ts";
+
+/** What the batch looked up once before working: the caller's roles, assets and events. */
+export interface BatchLookups {
+  assets: Map<number, { currency: string }>;
+  events: Map<number, { assetId: number; type: AssetEventType }>;
+  roles: Map<number, BrokerRole>;
+}
+
+export interface OpRef {
+  index: number;
+  operation: Operation;
+}
+
+export interface ResultDraft extends OpRef {
+  keys: string[];
+  linkUuid?: string;
+}
+
+/**
+ * The working set of one batch: every row it read or made, in its current state, plus the
+ * issues and per-operation results so far. Stages change rows here; nothing touches the
+ * database until every stage has run without an issue.
+ */
+export class BatchState {
+  readonly rows = new Map<string, LedgerRow>();
+  readonly deleted = new Set<string>();
+  /** Stored rows whose columns changed. */
+  readonly dirty = new Set<string>();
+  /** Keys of rows created by this batch, in create order. */
+  readonly created: string[] = [];
+  readonly touchedBy = new Map<string, OpRef[]>();
+  readonly issues: BatchIssue[] = [];
+  readonly results: ResultDraft[] = [];
+  /** link_uuid → keys of valid creates carrying it; `linkCounts` counts every parsed create. */
+  readonly linkKeys = new Map<string, string[]>();
+  readonly linkCounts = new Map<string, { count: number; indexes: number[]; paired: boolean }>();
+  readonly consumedUuids = new Set<string>();
+  /** Stored paired rows changed by updates, to re-check against their partner at the end. */
+  readonly pairRechecks: { key: string; op: OpRef }[] = [];
+
+  constructor(readonly lookups: BatchLookups) {}
+
+  /** A stored row as this batch now sees it, or undefined when unknown, invisible or deleted. */
+  visible(key: string): LedgerRow | undefined {
+    const row = this.rows.get(key);
+    if (!row || this.deleted.has(key) || !this.lookups.roles.has(row.brokerId)) return undefined;
+    return row;
+  }
+
+  canWrite(brokerId: number): boolean {
+    const role = this.lookups.roles.get(brokerId);
+    return role !== undefined && roleAtLeast(role, "EDITOR");
+  }
+
+  touch(key: string, op: OpRef): void {
+    const list = this.touchedBy.get(key);
+    if (list) list.push(op);
+    else this.touchedBy.set(key, [op]);
+  }
+
+  addIssue(issue: BatchIssue | null): boolean {
+    if (issue) this.issues.push(issue);
+    return issue !== null;
+  }
+
+  rule(errors: RuleError[], op: OpRef, refId?: number): boolean {
+    return this.addIssue(packRuleErrors(errors, op.operation, op.index, refId));
+  }
+
+  /** Records an operation's result; whether it failed is read from the issues at the end. */
+  result(op: OpRef, keys: string[], linkUuid?: string | null): void {
+    this.results.push({ ...op, keys, ...(linkUuid ? { linkUuid } : {}) });
+  }
+
+  /** The facts the per-row checks need about a row's asset and event. */
+  facts(row: LedgerRow, linkUuid: string | null = null, requireLink = false): RowFacts {
+    const event = row.assetEventId === null ? null : this.lookups.events.get(row.assetEventId) ?? null;
+    return { row, assetKnown: row.assetId !== null && this.lookups.assets.has(row.assetId), event, linkUuid, requireLink };
+  }
+
+  eventType(row: LedgerRow): AssetEventType | null {
+    return row.assetEventId === null ? null : this.lookups.events.get(row.assetEventId)?.type ?? null;
+  }
+
+  /** Brokers whose rows this batch deletes, changes or creates, each with the first operation that did. */
+  touchedBrokers(): Map<number, Operation> {
+    const out = new Map<number, Operation>();
+    const created = new Set(this.created);
+    for (const r of this.results) {
+      for (const key of r.keys) {
+        const row = this.rows.get(key);
+        const written = this.deleted.has(key) || this.dirty.has(key) || created.has(key);
+        if (row && written && !out.has(row.brokerId)) out.set(row.brokerId, r.operation);
+      }
+    }
+    return out;
+  }
+}

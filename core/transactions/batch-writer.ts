@@ -1,0 +1,68 @@
+import type { EntityManager } from "typeorm";
+import { ID_CHUNK } from "./batch-loader.ts";
+import type { BatchState } from "./batch-state.ts";
+import { type LedgerRow, storeTags } from "./ledger-row.ts";
+import { Transaction } from "./transaction.entity.ts";
+
+/** Multi-row inserts of 1,000 rows or more fail in TypeORM on SQLite (STACK.md c); 500 is safe. */
+const INSERT_CHUNK = 500;
+
+function columns(row: LedgerRow): Partial<Transaction> {
+  return {
+    brokerId: row.brokerId, assetId: row.assetId, type: row.type, date: row.date, quantity: row.quantity,
+    amount: row.amount, currency: row.currency, tags: storeTags(row.tags), description: row.description,
+    costBasisOverride: row.costBasisOverride, costBasisCurrency: row.costBasisCurrency,
+    costBasisMode: row.costBasisMode, assetEventId: row.assetEventId,
+  };
+}
+
+/**
+ * Writes the working set: deletes, then the new rows (bulk inserts), then every changed stored
+ * row and every new pair link. The related_transaction_id foreign key is deferred, so links may
+ * point at each other in any order within the transaction.
+ */
+export async function writeBatch(tx: EntityManager, state: BatchState): Promise<void> {
+  const deleted = [...state.deleted].map((k) => state.rows.get(k)!.id!);
+  for (let i = 0; i < deleted.length; i += ID_CHUNK) {
+    const chunk = deleted.slice(i, i + ID_CHUNK);
+    await tx.query(`DELETE FROM transactions WHERE id IN (${chunk.map(() => "?").join(",")})`, chunk);
+  }
+  await insertCreated(tx, state.created.map((k) => state.rows.get(k)!));
+  for (const key of state.dirty) {
+    if (!state.deleted.has(key)) await updateRow(tx, state, state.rows.get(key)!, true);
+  }
+  for (const key of state.created) {
+    const row = state.rows.get(key)!;
+    if (row.relatedKey !== null) await updateRow(tx, state, row, false);
+  }
+}
+
+/**
+ * One INSERT per chunk without TypeORM's re-select of generated columns. The ids are the
+ * statement's last rowid counted back: one multi-row INSERT on an AUTOINCREMENT table inside
+ * the single write transaction assigns consecutive rowids.
+ */
+async function insertCreated(tx: EntityManager, rows: LedgerRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const result = await tx.createQueryBuilder().insert().into(Transaction)
+      .values(chunk.map((r) => ({ ...columns(r), relatedTransactionId: null })))
+      .updateEntity(false).execute();
+    const last = Number(result.raw);
+    if (!Number.isSafeInteger(last)) throw new Error(`insert returned no rowid (${String(result.raw)})`);
+    chunk.forEach((row, j) => { row.id = last - chunk.length + 1 + j; });
+  }
+}
+
+async function updateRow(tx: EntityManager, state: BatchState, row: LedgerRow, all: boolean): Promise<void> {
+  const relatedTransactionId = row.relatedKey === null ? null : state.rows.get(row.relatedKey)!.id;
+  await tx.createQueryBuilder().update(Transaction)
+    .set(all ? { ...columns(row), relatedTransactionId } : { relatedTransactionId })
+    .where("id = :id", { id: row.id }).execute();
+}
+
+/** Stores a computed cost basis on a row already written. */
+export async function storeCostBasis(tx: EntityManager, id: number, amount: string, currency: string): Promise<void> {
+  await tx.createQueryBuilder().update(Transaction)
+    .set({ costBasisOverride: amount, costBasisCurrency: currency }).where("id = :id", { id }).execute();
+}

@@ -1,0 +1,91 @@
+import { inject, injectable } from "tsyringe";
+import { BrokerAccessService } from "../brokers/broker-access.service.ts";
+import { Database } from "../db/database.ts";
+import { applyAutoCostBasis } from "./auto-cost-basis.ts";
+import { checkBalances } from "./balance-check.ts";
+import { applyCreates, resolveCreateLinks } from "./batch-creates.ts";
+import { applyDeletes, applyUpdates } from "./batch-edits.ts";
+import { finalChecks } from "./batch-final-checks.ts";
+import { loadBatch } from "./batch-loader.ts";
+import { applyPromotes, applySplits } from "./batch-pairs.ts";
+import type { BatchState } from "./batch-state.ts";
+import type { BatchInput, BatchOutcome, BatchResultItem, WacResult } from "./batch.types.ts";
+import { writeBatch } from "./batch-writer.ts";
+
+/** Thrown inside the write to roll it back while carrying the answer out. */
+class RollbackSentinel extends Error {
+  constructor(readonly outcome: BatchOutcome) {
+    super("rollback");
+  }
+}
+
+/**
+ * The mixed transaction batch of REFERENCE §2.3: deletes → updates → creates → splits →
+ * promotes, all or nothing, in one serialised write. `validate` always rolls back; `commit`
+ * keeps the work only when no issue was found.
+ */
+@injectable()
+export class TransactionBatchService {
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(BrokerAccessService) private readonly access: BrokerAccessService,
+  ) {}
+
+  async run(userId: number, input: BatchInput, mode: "validate" | "commit"): Promise<BatchOutcome> {
+    try {
+      return await this.db.write(async (tx) => {
+        const state = await loadBatch(tx, this.access, userId, input);
+        runStages(state, input);
+        let wac: WacResult[] = [];
+        if (state.issues.length === 0) {
+          await writeBatch(tx, state);
+          wac = await applyAutoCostBasis(tx, state);
+          if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, state.touchedBrokers()));
+        }
+        const outcome = buildOutcome(state, mode === "commit", wac);
+        if (!outcome.committed) throw new RollbackSentinel(outcome);
+        return outcome;
+      });
+    } catch (e) {
+      if (e instanceof RollbackSentinel) return e.outcome;
+      throw e;
+    }
+  }
+}
+
+/** The in-memory part of a batch; balance and auto cost basis need the written rows. */
+export function runStages(state: BatchState, input: BatchInput): void {
+  applyDeletes(state, input.deletes);
+  applyUpdates(state, input.updates);
+  applyCreates(state, input.creates);
+  applySplits(state, input.splits);
+  applyPromotes(state, input.promotes);
+  resolveCreateLinks(state);
+  finalChecks(state);
+}
+
+/**
+ * Results per operation in order of application. Without issues every result is `success`
+ * (commit) or `simulated` (validate, ids provisional); with issues the operations that have one
+ * are `failed`, the rest `not_attempted` (commit) or `simulated` (validate), and only ids of
+ * stored rows are given.
+ */
+function buildOutcome(state: BatchState, commit: boolean, wacResults: WacResult[]): BatchOutcome {
+  const ok = state.issues.length === 0;
+  const failed = new Set(state.issues.map((i) => `${i.operation}:${i.index}`));
+  const results: BatchResultItem[] = state.results.map((r) => ({
+    operation: r.operation,
+    index: r.index,
+    ids: r.keys.filter((k) => ok || k.startsWith("t")).map((k) => state.rows.get(k)!.id!),
+    ...(r.linkUuid ? { linkUuid: r.linkUuid } : {}),
+    status: failed.has(`${r.operation}:${r.index}`) ? "failed" : !commit ? "simulated" : ok ? "success" : "not_attempted",
+  }));
+  return {
+    committed: ok && commit,
+    results,
+    successCount: results.filter((r) => r.status === "success" || r.status === "simulated").length,
+    errors: [],
+    issues: state.issues,
+    wacResults: ok ? wacResults : [],
+  };
+}

@@ -1,0 +1,66 @@
+import { inject, injectable } from "tsyringe";
+import { Database } from "../db/database.ts";
+import type { AssetEventType } from "../events/asset-event.entity.ts";
+import type { TransactionType } from "./transaction.entity.ts";
+import { eventTypesFor } from "./transaction-rules.ts";
+
+export interface EventSuggestRequest {
+  assetId: number;
+  date: string;
+  toleranceDays: number;
+  type: TransactionType;
+}
+
+export interface EventCandidate {
+  assetId: number;
+  currency: string;
+  date: string;
+  distanceDays: number;
+  id: number;
+  /** True for events that came from a provider (an assignment id is set), false for manual ones. */
+  isAuto: boolean;
+  type: AssetEventType;
+  value: string;
+}
+
+export interface EventSuggestResult extends Omit<EventSuggestRequest, "toleranceDays"> {
+  candidates: EventCandidate[];
+  skippedReason?: "type_not_event_compatible";
+}
+
+const DAY_MS = 86_400_000;
+export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export const daysBetween = (a: string, b: string): number => Math.round(Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / DAY_MS);
+
+/**
+ * `POST /transactions/events/suggest`: asset events a transaction could link to, of a type
+ * compatible with the transaction's (EVENT_COMPATIBILITY), within ± tolerance days, nearest
+ * first. Assets and their events are shared reference data, so no broker is involved.
+ */
+@injectable()
+export class EventSuggestService {
+  constructor(@inject(Database) private readonly db: Database) {}
+
+  async suggest(requests: EventSuggestRequest[]): Promise<EventSuggestResult[]> {
+    const out: EventSuggestResult[] = [];
+    for (const r of requests) out.push(await this.one(r));
+    return out;
+  }
+
+  private async one(r: EventSuggestRequest): Promise<EventSuggestResult> {
+    const base = { assetId: r.assetId, date: r.date, type: r.type };
+    const types = eventTypesFor(r.type);
+    if (types.length === 0) return { ...base, candidates: [], skippedReason: "type_not_event_compatible" };
+    const rows: any[] = await this.db.reads.query(
+      `SELECT id, asset_id, date, type, value, currency, provider_assignment_id FROM asset_events
+       WHERE asset_id = ? AND type IN (${types.map(() => "?").join(",")}) AND date >= ? AND date <= ?`,
+      [r.assetId, ...types, addDays(r.date, -r.toleranceDays), addDays(r.date, r.toleranceDays)],
+    );
+    const candidates = rows.map((e) => ({
+      id: e.id, assetId: e.asset_id, date: e.date, type: e.type, value: e.value, currency: e.currency,
+      isAuto: e.provider_assignment_id !== null, distanceDays: daysBetween(e.date, r.date),
+    }));
+    candidates.sort((a, b) => a.distanceDays - b.distanceDays || a.date.localeCompare(b.date) || a.id - b.id);
+    return { ...base, candidates };
+  }
+}

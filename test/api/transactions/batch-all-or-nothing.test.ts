@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiClient, expectError } from "../../helpers/client.ts";
+import { queryDb } from "../../helpers/seed.ts";
+import { startServer, type TestServer } from "../../helpers/server.ts";
+import {
+  buy, codes, commit, commitOk, countRows, createAsset, createBroker, deposit, eur, list, transferPair, validate,
+} from "./fixtures.ts";
+
+let server: TestServer;
+let c: ApiClient;
+let broker = 0;
+let other = 0;
+let asset = 0;
+
+beforeAll(async () => {
+  server = await startServer();
+  c = new ApiClient(server.base);
+  await c.signUp("batcher");
+  broker = await createBroker(c, "Main");
+  other = await createBroker(c, "Other", { allow_asset_shorting: true });
+  asset = createAsset(server.dataDir);
+  await commitOk(c, { creates: [deposit(broker, "1000")] });
+});
+afterAll(() => server.stop(true));
+
+describe("all-or-nothing commit", () => {
+  test("one bad row among good ones leaves nothing written", async () => {
+    const before = countRows(server.dataDir);
+    const listed = (await list(c)).length;
+    const out = await commit(c, { creates: [deposit(broker, "5"), buy(broker, asset, "1", "-10"), { ...deposit(broker, "7"), quantity: "3" }, deposit(broker, "9")] });
+    expect(out.committed).toBe(false);
+    expect(codes(out)).toEqual(["qtyZero"]);
+    expect(out.results.map((r) => r.status)).toEqual(["not_attempted", "not_attempted", "failed", "not_attempted"]);
+    expect(out.results.every((r) => r.ids.length === 0)).toBe(true);
+    expect(out.success_count).toBe(0);
+    expect(countRows(server.dataDir)).toBe(before);
+    expect((await list(c)).length).toBe(listed);
+  });
+
+  test("a balance found negative after writing rolls back every row already written, deletes and updates included", async () => {
+    const [keep] = await commitOk(c, { creates: [deposit(broker, "1", "2024-06-01")] });
+    const before = queryDb(server.dataDir, "SELECT * FROM transactions ORDER BY id");
+    const again = await commit(c, { deletes: [keep], creates: [deposit(broker, "50"), buy(broker, asset, "10", "-5000")] });
+    expect(codes(again)).toEqual(["balanceCashNegative"]);
+    expect(again.issues[0]).toMatchObject({ index: -1, operation: "delete", params: { broker_id: broker, currency: "EUR", date: "2024-01-02" } });
+    expect(again.results.map((r) => r.status)).toEqual(["not_attempted", "not_attempted", "not_attempted"]);
+    expect(queryDb(server.dataDir, "SELECT * FROM transactions ORDER BY id")).toEqual(before);
+  });
+
+  test("a successful commit answers every operation with success and the new ids", async () => {
+    const out = await commit(c, { creates: [deposit(broker, "2"), deposit(broker, "3")] });
+    expect(out.committed).toBe(true);
+    expect(out.success_count).toBe(2);
+    expect(out.results.map((r) => r.status)).toEqual(["success", "success"]);
+    const [a, b] = out.results.map((r) => r.ids[0]!);
+    expect(b).toBe(a! + 1);
+    expect((await list(c, `ids=${a}&ids=${b}`)).map((t) => t.cash)).toEqual([eur("2"), eur("3")]);
+  });
+
+  test("an empty batch commits nothing and succeeds", async () => {
+    const out = await commit(c, {});
+    expect(out).toMatchObject({ committed: true, results: [], issues: [], success_count: 0, errors: [] });
+  });
+});
+
+describe("validate is a dry run", () => {
+  test("a valid batch is simulated: statuses simulated, committed false, nothing written", async () => {
+    const before = queryDb(server.dataDir, "SELECT * FROM transactions ORDER BY id");
+    const [first] = before as { id: number }[];
+    const out = await validate(c, { creates: [deposit(broker, "5")], updates: [{ id: first!.id, description: "changed" }] });
+    expect(out.issues).toEqual([]);
+    expect(out.committed).toBe(false);
+    expect(out.results.map((r) => r.status)).toEqual(["simulated", "simulated"]);
+    expect(out.success_count).toBe(2);
+    expect(queryDb(server.dataDir, "SELECT * FROM transactions ORDER BY id")).toEqual(before);
+  });
+
+  test("validate reports the same issues as commit would", async () => {
+    const body = { creates: [buy(broker, asset, "1", "-999999")] };
+    expect(codes(await validate(c, body))).toEqual(codes(await commit(c, body)));
+    expect(codes(await validate(c, body))).toEqual(["balanceCashNegative"]);
+  });
+});
+
+describe("order of application: deletes → updates → creates → splits → promotes", () => {
+  test("an update of a row deleted in the same batch finds nothing", async () => {
+    const [id] = await commitOk(c, { creates: [deposit(broker, "1")] });
+    const out = await validate(c, { deletes: [id], updates: [{ id, description: "too late" }] });
+    expect(out.issues).toEqual([expect.objectContaining({ operation: "update", index: 0, ref_id: id, code: "txNotFound" })]);
+  });
+
+  test("an update runs before the split of the same pair, and creates before the promote that names them", async () => {
+    const ids = await commitOk(c, { creates: [buy(broker, asset, "5", "-50"), ...transferPair(broker, other, asset, "2", "order")] });
+    const out = await commit(c, {
+      updates: [{ id: ids[1], description: "moving" }],
+      splits: [{ id_a: ids[1], id_b: ids[2] }],
+      creates: [{ ...deposit(other, "4", "2024-03-01"), link_uuid: "w" }, { ...deposit(broker, "-4", "2024-03-01"), type: "WITHDRAWAL", link_uuid: "v" }],
+      promotes: [{ link_uuid_a: "v", link_uuid_b: "w" }],
+    });
+    expect(out.issues).toEqual([]);
+    const [moved] = await list(c, `ids=${ids[1]}`);
+    expect(moved).toMatchObject({ type: "ADJUSTMENT", description: "moving", related_transaction_id: null });
+    const promoted = out.results.find((r) => r.operation === "promote")!.ids;
+    expect((await list(c, `ids=${promoted[0]}&ids=${promoted[1]}`)).map((t) => t.type)).toEqual(["CASH_TRANSFER", "CASH_TRANSFER"]);
+  });
+});
+
+describe("a malformed envelope is 422 VALIDATION_ERROR", () => {
+  const cases: [string, unknown][] = [
+    ["an array instead of an object", [{ creates: [] }]],
+    ["creates that is not an array", { creates: { broker_id: 1 } }],
+    ["an unknown top-level key", { inserts: [] }],
+    ["more than 100 splits", { splits: Array.from({ length: 101 }, () => ({ id_a: 1, id_b: 2 })) }],
+    ["more than 100 promotes", { promotes: Array.from({ length: 101 }, () => ({ id_a: 1, id_b: 2 })) }],
+    ["more than 10,000 creates", { creates: Array.from({ length: 10_001 }, () => ({})) }],
+  ];
+  for (const [name, body] of cases) {
+    test(name, async () => {
+      await expectError(await c.post("/transactions/commit", body), 422, "VALIDATION_ERROR");
+      await expectError(await c.post("/transactions/validate", body), 422, "VALIDATION_ERROR");
+    });
+  }
+});
