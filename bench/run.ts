@@ -9,33 +9,12 @@
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { startBenchServer } from "./server.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 
-async function start(dataDir: string) {
-  const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = child.stdout.getReader();
-  let buffer = "";
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("server exited");
-    buffer += new TextDecoder().decode(value);
-    const line = buffer.split("\n").find((l) => l.includes('"msg":"listening"'));
-    if (line) {
-      // keep draining stdout so the server never blocks on a full pipe
-      void (async () => { while (!(await reader.read()).done); })();
-      return { child, base: `http://127.0.0.1:${JSON.parse(line).port}/api/v1` };
-    }
-  }
-}
 
 async function measure(name: string, url: string, headers: Record<string, string>) {
   const deadline = performance.now() + SECONDS * 1000;
@@ -56,7 +35,7 @@ async function measure(name: string, url: string, headers: Record<string, string
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-"));
-const { child, base } = await start(dataDir);
+const { child, base } = await startBenchServer(dataDir);
 try {
   const reg = await fetch(`${base}/auth/register`, {
     method: "POST", headers: { "content-type": "application/json" },

@@ -12,35 +12,15 @@
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { startBenchServer } from "./server.ts";
 
-const ROOT = resolve(import.meta.dir, "..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const BATCH = 5_000;
 const TOTAL = 50_000;
 const BROKERS = 10;
 const ASSETS = 10;
 
-async function start(dataDir: string) {
-  const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = child.stdout.getReader();
-  let buffer = "";
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("server exited");
-    buffer += new TextDecoder().decode(value);
-    const line = buffer.split("\n").find((l) => l.includes('"msg":"listening"'));
-    if (line) {
-      void (async () => { while (!(await reader.read()).done); })();
-      return { child, base: `http://127.0.0.1:${JSON.parse(line).port}/api/v1` };
-    }
-  }
-}
 
 function seedAssets(dataDir: string): number[] {
   const db = new Database(join(dataDir, "portfolio.sqlite"));
@@ -130,7 +110,7 @@ async function reads(base: string, headers: Record<string, string>, brokers: num
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-tx-"));
-  const { child, base } = await start(dataDir);
+  const { child, base } = await startBenchServer(dataDir);
   try {
     const { headers, post } = await session(base);
     const brokers = (await post("/brokers", Array.from({ length: BROKERS }, (_, i) => ({

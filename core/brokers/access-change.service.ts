@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { Database } from "../db/database.ts";
+import { fromSqliteDatetime } from "../db/sqlite-date.ts";
 import { ConflictError, NotAllowedError, NotFoundError } from "../errors/domain-error.ts";
 import type { Decimal } from "../money/decimal.ts";
 import { User } from "../users/user.entity.ts";
@@ -37,7 +38,7 @@ export class AccessChangeService {
       .where("a.broker_id = :brokerId", { brokerId })
       .orderBy("a.created_at", "ASC").addOrderBy("a.user_id", "ASC")
       .getRawMany<{ userId: number; username: string; role: BrokerRole; share: string; createdAt: string }>();
-    return rows.map((r) => ({ userId: r.userId, username: r.username, role: r.role, sharePercentage: r.share, createdAt: new Date(`${r.createdAt.replace(" ", "T")}Z`) }));
+    return rows.map((r) => ({ userId: r.userId, username: r.username, role: r.role, sharePercentage: r.share, createdAt: fromSqliteDatetime(r.createdAt) }));
   }
 
   /** OWNER adds a user; OWNER defaults to share 1.00, others to 0.00. */

@@ -1,6 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { BrokerAccessService, brokerNotFound } from "../brokers/broker-access.service.ts";
 import { Database } from "../db/database.ts";
+import { fromSqliteDatetime } from "../db/sqlite-date.ts";
 import { Decimal } from "../money/decimal.ts";
 import type { Money } from "./batch.types.ts";
 import { parseTags } from "./ledger-row.ts";
@@ -132,7 +133,7 @@ function filters(visible: number[], q: TransactionQuery): { params: unknown[]; w
   return { where, params };
 }
 
-const isoTime = (s: string) => (s.includes("T") ? s : `${s.replace(" ", "T")}Z`).replace(/(\d{2}:\d{2}:\d{2})Z$/, "$1.000Z");
+const isoTime = (s: string) => fromSqliteDatetime(s).toISOString();
 
 function toRecord(r: any, visible: Set<number>): TransactionRecord {
   const money = (amount: string | null, code: string | null) =>

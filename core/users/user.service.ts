@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import { type EntityManager, Like } from "typeorm";
 import { deleteSolelyOwnedBrokers } from "../brokers/access-change.service.ts";
 import { Database } from "../db/database.ts";
+import { fromSqliteDatetime } from "../db/sqlite-date.ts";
 import {
   ConflictError, InputError, NotAllowedError, NotFoundError, UnauthenticatedError,
 } from "../errors/domain-error.ts";
@@ -29,7 +30,7 @@ function toUser(row: UserRow): User {
     passwordHash: row.password_hash,
     isActive: Boolean(row.is_active),
     isSuperuser: Boolean(row.is_superuser),
-    createdAt: new Date(`${row.created_at.replace(" ", "T")}Z`),
+    createdAt: fromSqliteDatetime(row.created_at),
   });
 }
 
