@@ -44,7 +44,9 @@ export type {
 export type {
   AssetEvent,
   AssetEventType,
+  AssetMetadata,
   GetHistoryParams,
+  GetMetadataParams,
   GetQuotesParams,
   PricePoint,
   Quote,

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { IsoDate, IsoDateRange } from "../dates.ts";
 import type { Outcome } from "../errors.ts";
 import type { CurrencyCode, DecimalString } from "../money.ts";
@@ -55,17 +56,46 @@ export interface QuoteSearchParams {
   readonly signal?: AbortSignal;
 }
 
-/** Parameters of {@link QuoteProvider.getQuotes}: the identifiers to price in one batch. */
+/**
+ * Parameters of {@link QuoteProvider.getQuotes}: the identifiers to price in one batch.
+ * `providerParams` holds each identifier's assignment parameters (already parsed by
+ * `paramsSchema`), keyed by identifier; absent for providers without parameters. (Since 1.1.)
+ */
 export interface GetQuotesParams {
   readonly identifiers: readonly string[];
+  readonly providerParams?: Readonly<Record<string, unknown>>;
   readonly signal?: AbortSignal;
 }
 
-/** Parameters of history and event calls: one identifier over an inclusive day range. */
+/**
+ * Parameters of history, event and metadata calls: one identifier over an inclusive day range,
+ * with the assignment's parsed `providerParams` (since 1.1).
+ */
 export interface GetHistoryParams {
   readonly identifier: string;
+  readonly providerParams?: unknown;
   readonly range: IsoDateRange;
   readonly signal?: AbortSignal;
+}
+
+/** Parameters of {@link QuoteProvider.getMetadata}. (Since 1.1.) */
+export interface GetMetadataParams {
+  readonly identifier: string;
+  readonly providerParams?: unknown;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * What a source tells about an instrument, every field optional. Distributions map an ISO 3166
+ * alpha-3 country code or a sector name to its weight as a decimal fraction (weights sum to 1).
+ * (Since 1.1.)
+ */
+export interface AssetMetadata {
+  readonly assetType?: string;
+  readonly currency?: CurrencyCode;
+  readonly geographicDistribution?: Readonly<Record<string, DecimalString>>;
+  readonly name?: string;
+  readonly sectorDistribution?: Readonly<Record<string, DecimalString>>;
 }
 
 /**
@@ -82,8 +112,19 @@ export interface QuoteProvider {
   getEvents?(params: GetHistoryParams): Promise<readonly AssetEvent[]>;
   /** Daily history in the range, oldest first; days without a price are absent. */
   getHistory(params: GetHistoryParams): Promise<readonly PricePoint[]>;
+  /** Optional: what the source knows about the instrument (name, currency, distributions). (Since 1.1.) */
+  getMetadata?(params: GetMetadataParams): Promise<AssetMetadata>;
   /** Latest quotes, one outcome per requested identifier, in request order. */
   getQuotes(params: GetQuotesParams): Promise<ReadonlyArray<Outcome<Quote>>>;
+  /** Optional: the kind of identifier the source expects, e.g. `TICKER`, `ISIN`, `URL`. (Since 1.1.) */
+  readonly identifierType?: string;
+  /** Optional: a public web page of the instrument at the source, for people. (Since 1.1.) */
+  pageUrl?(identifier: string): string;
+  /**
+   * Optional: schema of the per-assignment parameters (e.g. a CSS selector and currency for a
+   * scraper); the host parses an assignment's `provider_params` with it before any call. (Since 1.1.)
+   */
+  readonly paramsSchema?: z.ZodType;
   /** Instruments matching `query`, best match first; empty when none match. */
   search(params: QuoteSearchParams): Promise<readonly QuoteSearchResult[]>;
 }

@@ -34,8 +34,8 @@ const VALUE_EXPORTS = [
 
 const TYPE_EXPORTS = [
   "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
-  "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "CalculationTool",
-  "CalculationToolCatalogEntry", "CurrencyCode", "DecimalString", "FxPair", "FxProvider", "FxRate", "GetHistoryParams",
+  "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "AssetMetadata", "CalculationTool",
+  "CalculationToolCatalogEntry", "CurrencyCode", "DecimalString", "FxPair", "FxProvider", "FxRate", "GetHistoryParams", "GetMetadataParams",
   "GetQuotesParams", "GetRatesParams", "HttpClientOptions", "HttpRequestInit", "ImportFileMeta", "ImportParseParams",
   "ImportPlugin", "ImportResult", "ImportTransactionType", "ImportWarning", "ImportedTransaction", "IsoDate",
   "IsoDateRange", "KindInstance", "KindInstanceMap", "LogFields", "Money", "Outcome", "Plugin", "PluginClock",
