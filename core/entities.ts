@@ -1,7 +1,9 @@
 import { Asset } from "./assets/asset.entity.ts";
+import { ProviderAssignment } from "./assets/provider-assignment.entity.ts";
 import { BrokerAccess } from "./brokers/broker-access.entity.ts";
 import { Broker } from "./brokers/broker.entity.ts";
 import { AssetEvent } from "./events/asset-event.entity.ts";
+import { PriceHistory } from "./prices/price-history.entity.ts";
 import { GlobalSetting } from "./settings/global-setting.entity.ts";
 import { UserSettings } from "./settings/user-settings.entity.ts";
 import { Transaction } from "./transactions/transaction.entity.ts";
@@ -9,4 +11,7 @@ import { UploadedFile } from "./uploads/uploaded-file.entity.ts";
 import { User } from "./users/user.entity.ts";
 
 /** Every entity the data source maps. */
-export const entities = [Asset, AssetEvent, Broker, BrokerAccess, GlobalSetting, Transaction, UploadedFile, User, UserSettings];
+export const entities = [
+  Asset, AssetEvent, Broker, BrokerAccess, GlobalSetting, PriceHistory, ProviderAssignment, Transaction, UploadedFile, User,
+  UserSettings,
+];

@@ -1,5 +1,6 @@
 import { Foundation1795000000000 } from "./1795000000000-Foundation.ts";
 import { BrokersLedger1795000001000 } from "./1795000001000-BrokersLedger.ts";
+import { AssetsMarketData1795000003000 } from "./1795000003000-AssetsMarketData.ts";
 
 /** Every migration in order. Append-only: a merged migration is never edited. */
-export const migrations = [Foundation1795000000000, BrokersLedger1795000001000];
+export const migrations = [Foundation1795000000000, BrokersLedger1795000001000, AssetsMarketData1795000003000];
