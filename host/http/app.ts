@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { aiExportRoutes } from "./ai-export/ai-export.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
+import { eventsRoutes } from "./assets/events.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
@@ -28,6 +29,7 @@ export function createApp(deps: HttpDeps) {
     .use(uploadsRoutes(deps, session))
     .use(transactionsRoutes(deps, session))
     .use(brokersRoutes(deps, session))
+    .use(eventsRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }

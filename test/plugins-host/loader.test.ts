@@ -122,9 +122,10 @@ export default definePlugin({ id: "packaged", kind: "calculation-tool", name: "P
   });
 
   test("every folder yields exactly one diagnostic with its path, and counts add up", () => {
-    expect(diagnostics).toHaveLength(10);
+    expect(diagnostics).toHaveLength(11);
     expect(diagnostics.every((d) => d.source === "external" && d.path !== null)).toBe(true);
-    expect(registry.counts()).toMatchObject({ disabled: 0, failed: 7, incompatible: 1, loaded: 2, total: 10 });
+    // fake-quotes fails here: it needs a baseUrl in its config, which this loader run does not give.
+    expect(registry.counts()).toMatchObject({ disabled: 0, failed: 8, incompatible: 1, loaded: 2, total: 11 });
     expect(registry.counts().byKind["calculation-tool"]).toBe(2);
   });
 
