@@ -1,4 +1,5 @@
 import type { Plugin } from "../sdk/index.ts";
+import { scheduledInvestmentPlugin } from "./scheduled-investment/index.ts";
 import { yfinancePlugin } from "./yfinance/index.ts";
 
 /**
@@ -6,4 +7,4 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * tree; STYLE 2.4). Each vendor folder's index.ts exports `<camelId>Plugin` values made by
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
-export const builtinPlugins: Plugin[] = [yfinancePlugin];
+export const builtinPlugins: Plugin[] = [scheduledInvestmentPlugin, yfinancePlugin];
