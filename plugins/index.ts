@@ -1,4 +1,7 @@
 import type { Plugin } from "../sdk/index.ts";
+import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
+import { cssscraperPlugin } from "./cssscraper/index.ts";
+import { justetfPlugin } from "./justetf/index.ts";
 import { scheduledInvestmentPlugin } from "./scheduled-investment/index.ts";
 import { yfinancePlugin } from "./yfinance/index.ts";
 
@@ -7,4 +10,6 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * tree; STYLE 2.4). Each vendor folder's index.ts exports `<camelId>Plugin` values made by
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
-export const builtinPlugins: Plugin[] = [scheduledInvestmentPlugin, yfinancePlugin];
+export const builtinPlugins: Plugin[] = [
+  borsaItalianaPlugin, cssscraperPlugin, justetfPlugin, scheduledInvestmentPlugin, yfinancePlugin,
+];
