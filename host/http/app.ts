@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import { aiExportRoutes } from "./ai-export/ai-export.routes.ts";
+import { assetsRoutes } from "./assets/assets.routes.ts";
+import { providersRoutes } from "./assets/providers.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
@@ -29,6 +31,8 @@ export function createApp(deps: HttpDeps) {
     .use(uploadsRoutes(deps, session))
     .use(transactionsRoutes(deps, session))
     .use(brokersRoutes(deps, session))
+    .use(assetsRoutes(deps, session))
+    .use(providersRoutes(deps, session))
     .use(eventsRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());

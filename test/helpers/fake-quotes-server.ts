@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startQuotesUpstream, type QuotesUpstream } from "../fakes/quotes-upstream.ts";
+import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 /**
@@ -13,7 +14,7 @@ export async function startServerWithFakeQuotes(config: { timeoutMs?: number } =
   const dir = mkdtempSync(join(tmpdir(), "pt-fakequotes-"));
   cpSync(join(import.meta.dir, "../fixtures/plugins/fake-quotes"), join(dir, "plugins", "fake-quotes"), { recursive: true });
   const configFile = join(dir, "plugins.json");
-  writeFileSync(configFile, JSON.stringify({ fakequotes: { baseUrl: upstream.url, ...config } }));
+  writeFileSync(configFile, JSON.stringify({ ...OFFLINE_PLUGIN_CONFIG, fakequotes: { baseUrl: upstream.url, ...config } }));
   const server = await startServer({ env: { PLUGINS_DIR: join(dir, "plugins"), PLUGINS_CONFIG: configFile } });
   return { server, upstream };
 }

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 const BUN = process.execPath;
@@ -25,6 +26,10 @@ export interface TestServer {
  */
 export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
+  // Built-in network plugins read DATA_DIR/plugins.json unless PLUGINS_CONFIG names another file.
+  if (!opts.env?.PLUGINS_CONFIG && !existsSync(join(dataDir, "plugins.json"))) {
+    writeFileSync(join(dataDir, "plugins.json"), JSON.stringify(OFFLINE_PLUGIN_CONFIG));
+  }
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",

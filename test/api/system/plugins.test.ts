@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient, expectError } from "../../helpers/client.ts";
+import { OFFLINE_PLUGIN_CONFIG } from "../../helpers/offline-plugins.ts";
 import { startServer, type TestServer } from "../../helpers/server.ts";
 import { builtinPlugins } from "../../../plugins/index.ts";
 import { pluginsDirWith } from "../../plugins-host/fixture-dir.ts";
@@ -55,7 +56,7 @@ describe("plugin configuration", () => {
   test("a plugin set to false in the plugin config file is disabled", async () => {
     const dir = pluginsDirWith(["example-calc"]);
     const configFile = join(dir.dir, "..", `plugins-${Date.now()}.json`);
-    writeFileSync(configFile, JSON.stringify({ "compound-interest": false }));
+    writeFileSync(configFile, JSON.stringify({ ...OFFLINE_PLUGIN_CONFIG, "compound-interest": false }));
     const s = await startServer({ env: { PLUGINS_DIR: dir.dir, PLUGINS_CONFIG: configFile } });
     try {
       const c = new ApiClient(s.base);

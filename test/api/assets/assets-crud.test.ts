@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiClient, expectError } from "../../helpers/client.ts";
+import { queryDb, seedAssetEvent, seedTransactions } from "../../helpers/seed.ts";
+import { startServer, type TestServer } from "../../helpers/server.ts";
+import { createBroker } from "../brokers/helpers.ts";
+import { createAsset, createAssets, seedPrice, uniqueName } from "./assets-helpers.ts";
+
+let server: TestServer;
+let alice: ApiClient;
+let bob: ApiClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  alice = new ApiClient(server.base);
+  bob = new ApiClient(server.base);
+  await alice.signUp("alice");
+  await bob.signUp("bob");
+});
+afterAll(() => server.stop(true));
+
+describe("POST /assets: bulk create", () => {
+  test("answers 201 with one result per item and stores every field as sent", async () => {
+    const name = `<b onclick="x()">Apple & Co</b> ${uniqueName()}`;
+    const res = await alice.post("/assets", [{
+      name, currency: "usd", asset_type: "STOCK", icon_url: "https://x/icon.png", user_url: "javascript:alert(1)",
+      identifier_isin: "us0378331005", identifier_ticker: "AAPL", identifier_other: ["APC.DE"], quote_base_quantity: "100",
+    }]);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body).toEqual({ results: [{ asset_id: expect.any(Number), success: true, message: "Asset created", name }], success_count: 1, errors: [] });
+    const read = await (await alice.get(`/assets/${body.results[0].asset_id}`)).json();
+    expect(read).toMatchObject({
+      name, currency: "USD", asset_type: "STOCK", icon_url: "https://x/icon.png", user_url: "javascript:alert(1)",
+      identifier_isin: "US0378331005", identifier_ticker: "AAPL", identifier_other: ["APC.DE"], quote_base_quantity: "100",
+      active: true, provider_code: null, classification_params: null,
+    });
+  });
+
+  test("a name already used by another asset, ignoring case, is refused per item (ASSET_NAME_TAKEN) and the rest is created", async () => {
+    const name = uniqueName("Dup");
+    const res = await alice.post("/assets", [
+      { name, currency: "EUR" }, { name: name.toUpperCase(), currency: "EUR" }, { name: `${name} other`, currency: "EUR" },
+    ]);
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(body.results.map((r: any) => [r.success, r.code ?? null])).toEqual([[true, null], [false, "ASSET_NAME_TAKEN"], [true, null]]);
+    expect(body.results[1].asset_id).toBeNull();
+    expect(body.success_count).toBe(2);
+    const again = await (await bob.post("/assets", [{ name: name.toLowerCase(), currency: "USD" }])).json();
+    expect(again.results[0]).toMatchObject({ success: false, code: "ASSET_NAME_TAKEN" });
+  });
+
+  test("concurrent creates of one name leave exactly one asset with it", async () => {
+    const name = uniqueName("Race");
+    const bodies = await Promise.all([alice, bob, alice, bob, alice].map(async (c, i) =>
+      (await c.post("/assets", [{ name: i % 2 ? name.toUpperCase() : name, currency: "EUR" }])).json()));
+    expect(bodies.filter((b) => b.results[0].success)).toHaveLength(1);
+    expect(queryDb(server.dataDir, "SELECT id FROM assets WHERE lower(name) = lower(?)", name)).toHaveLength(1);
+  });
+
+  test("zero or negative quote_base_quantity means 1", async () => {
+    const id = await createAsset(alice, { quote_base_quantity: "-5" });
+    expect((await (await alice.get(`/assets/${id}`)).json()).quote_base_quantity).toBe("1");
+  });
+
+  test("malformed bodies are 422: missing currency, unknown key, bad ISIN, unknown type, empty list, null name", async () => {
+    for (const body of [
+      [{ name: "No currency" }],
+      [{ name: "Extra", currency: "EUR", display_name: "x" }],
+      [{ name: "Bad isin", currency: "EUR", identifier_isin: "US03" }],
+      [{ name: "Bad type", currency: "EUR", asset_type: "SHARE" }],
+      [],
+      [{ name: null, currency: "EUR" }],
+      [{ name: "", currency: "EUR" }],
+      { name: "Not a list", currency: "EUR" },
+    ]) {
+      await expectError(await alice.post("/assets", body), 422, "VALIDATION_ERROR");
+    }
+  });
+
+  test("every route needs a session", async () => {
+    await expectError(await fetch(`${server.base}/assets/all`), 401, "NOT_AUTHENTICATED");
+    await expectError(await fetch(`${server.base}/assets`, { method: "POST", body: "[]", headers: { "content-type": "application/json" } }), 401);
+  });
+});
+
+describe("reading assets (global: every user sees every asset)", () => {
+  test("GET /assets?asset_ids= answers in request order and skips unknown ids", async () => {
+    const [a, b] = await createAssets(alice, [{ name: uniqueName(), currency: "EUR" }, { name: uniqueName(), currency: "USD" }]);
+    const res = await bob.get(`/assets?asset_ids=${b}&asset_ids=999999&asset_ids=${a}`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).map((x: any) => x.asset_id)).toEqual([b, a]);
+    expect((await (await bob.get(`/assets?asset_ids=${a},${b}`)).json()).map((x: any) => x.asset_id)).toEqual([a, b]);
+    await expectError(await bob.get("/assets"), 422);
+  });
+
+  test("GET /assets/{id} is 404 ASSET_NOT_FOUND for an unknown id", async () => {
+    await expectError(await alice.get("/assets/999999"), 404, "ASSET_NOT_FOUND");
+  });
+
+  test("GET /assets/all lists active assets only, with transaction counts overall and in the caller's brokers", async () => {
+    const active = await createAsset(alice);
+    const archived = await createAsset(alice, { active: false });
+    const broker = await createBroker(alice, uniqueName("Broker"));
+    seedTransactions(server.dataDir, [{ brokerId: broker, type: "BUY", date: "2024-01-02", quantity: "1", amount: "-10", currency: "EUR", assetId: active }]);
+    const list = await (await bob.get("/assets/all")).json();
+    const ids = list.map((x: any) => x.id);
+    expect(ids).toContain(active);
+    expect(ids).not.toContain(archived);
+    expect(list.find((x: any) => x.id === active)).toMatchObject({ tx_count: 1, tx_count_own: 0, has_metadata: false, provider_code: null });
+    const own = (await (await alice.get("/assets/all")).json()).find((x: any) => x.id === active);
+    expect(own).toMatchObject({ tx_count: 1, tx_count_own: 1 });
+  });
+});
+
+describe("DELETE /assets?asset_ids=", () => {
+  test("an asset used by a transaction is kept and reported HAS_TRANSACTIONS; the others are deleted", async () => {
+    const [used, free] = await createAssets(alice, [{ name: uniqueName(), currency: "EUR" }, { name: uniqueName(), currency: "EUR" }]);
+    const broker = await createBroker(alice, uniqueName("Broker"));
+    seedTransactions(server.dataDir, [{ brokerId: broker, type: "BUY", date: "2024-01-02", quantity: "1", amount: "-10", currency: "EUR", assetId: used }]);
+    const res = await bob.delete(`/assets?asset_ids=${used}&asset_ids=${free}&asset_ids=999999`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.results.map((r: any) => [r.asset_id, r.success, r.code ?? null])).toEqual([
+      [used, false, "HAS_TRANSACTIONS"], [free, true, null], [999999, false, "ASSET_NOT_FOUND"],
+    ]);
+    expect(body).toMatchObject({ success_count: 1, total_deleted: 1, errors: [] });
+    expect((await alice.get(`/assets/${used}`)).status).toBe(200);
+    expect((await alice.get(`/assets/${free}`)).status).toBe(404);
+  });
+
+  test("deleting an asset deletes its events and prices with it", async () => {
+    const id = await createAsset(alice);
+    seedAssetEvent(server.dataDir, { assetId: id, date: "2024-03-01", type: "DIVIDEND", value: "1", currency: "EUR" });
+    seedPrice(server.dataDir, { assetId: id, date: "2024-03-01", close: "10" });
+    expect((await (await alice.delete(`/assets?asset_ids=${id}`)).json()).success_count).toBe(1);
+    expect(queryDb(server.dataDir, "SELECT id FROM asset_events WHERE asset_id = ?", id)).toEqual([]);
+    expect(queryDb(server.dataDir, "SELECT date FROM price_history WHERE asset_id = ?", id)).toEqual([]);
+  });
+});
