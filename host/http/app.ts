@@ -4,6 +4,7 @@ import { assetsRoutes } from "./assets/assets.routes.ts";
 import { providersRoutes } from "./assets/providers.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
+import { pricesRoutes } from "./assets/prices.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
@@ -33,6 +34,7 @@ export function createApp(deps: HttpDeps) {
     .use(brokersRoutes(deps, session))
     .use(assetsRoutes(deps, session))
     .use(providersRoutes(deps, session))
+    .use(pricesRoutes(deps, session))
     .use(eventsRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
