@@ -3,6 +3,8 @@ import { ProviderAssignment } from "./assets/provider-assignment.entity.ts";
 import { BrokerAccess } from "./brokers/broker-access.entity.ts";
 import { Broker } from "./brokers/broker.entity.ts";
 import { AssetEvent } from "./events/asset-event.entity.ts";
+import { FxRateRow } from "./fx/fx-rate.entity.ts";
+import { FxRoute } from "./fx/fx-route.entity.ts";
 import { PriceHistory } from "./prices/price-history.entity.ts";
 import { GlobalSetting } from "./settings/global-setting.entity.ts";
 import { UserSettings } from "./settings/user-settings.entity.ts";
@@ -12,6 +14,6 @@ import { User } from "./users/user.entity.ts";
 
 /** Every entity the data source maps. */
 export const entities = [
-  Asset, AssetEvent, Broker, BrokerAccess, GlobalSetting, PriceHistory, ProviderAssignment, Transaction, UploadedFile, User,
+  Asset, AssetEvent, Broker, BrokerAccess, FxRateRow, FxRoute, GlobalSetting, PriceHistory, ProviderAssignment, Transaction, UploadedFile, User,
   UserSettings,
 ];
