@@ -7,6 +7,8 @@ import { AssetEventSchema, datesInOrderWithin, PricePointSchema, QuoteSchema, Qu
 /** The sample a quote-provider contract runs with: identifiers to price, a search text, a history range. */
 export interface QuoteProviderSample {
   identifiers: readonly string[];
+  /** Per-identifier assignment parameters, for providers with a `paramsSchema` (since 1.1). */
+  providerParams?: Readonly<Record<string, unknown>>;
   query: string;
   range: IsoDateRange;
 }
@@ -31,14 +33,15 @@ export function runQuoteProviderContract(
     });
 
     test("getQuotes answers one outcome per identifier with decimal-string prices", async () => {
-      const outcomes = await (await instance()).getQuotes({ identifiers: sample.identifiers });
+      const outcomes = await (await instance()).getQuotes({ identifiers: sample.identifiers, providerParams: sample.providerParams });
       const quotes = expectOutcomes(outcomes, sample.identifiers.length);
       expect(quotes.length).toBeGreaterThan(0);
       for (const quote of quotes) expectValid(QuoteSchema, quote);
     });
 
     test("getHistory returns price points on ascending days inside the range", async () => {
-      const points = await (await instance()).getHistory({ identifier: sample.identifiers[0]!, range: sample.range });
+      const first = sample.identifiers[0]!;
+      const points = await (await instance()).getHistory({ identifier: first, providerParams: sample.providerParams?.[first], range: sample.range });
       for (const point of points) expectValid(PricePointSchema, point);
       expect(datesInOrderWithin(points.map((p) => p.date), sample.range)).toBe(true);
     });

@@ -24,19 +24,13 @@ async function read(url: string, params: Record<string, unknown>, config: Record
   return outcome!.ok ? String(outcome!.value.price) : outcome!.error.reason;
 }
 
-// The contract suite asks for quotes without provider params, which a scraper cannot do without; it
-// runs this plugin, the same in every other respect, whose getQuotes falls back to the sample's params.
 const sampleParams = { [FUND]: NAV, [fake.page("gone.html")]: NAV };
-const withSampleParams = definePlugin({
-  ...cssscraperPlugin.manifest,
-  create: async (ctx) => {
-    const scraper = await cssscraperPlugin.create(ctx as Parameters<typeof cssscraperPlugin.create>[0]);
-    return { ...scraper, getQuotes: (params) => scraper.getQuotes({ ...params, providerParams: params.providerParams ?? sampleParams }) };
-  },
-});
-runQuoteProviderContract(withSampleParams, {
+runQuoteProviderContract(cssscraperPlugin, {
   context: contextWith(),
-  sample: { identifiers: Object.keys(sampleParams), query: "anything", range: { from: "2023-12-01", to: "2023-12-31" } as IsoDateRange },
+  sample: {
+    identifiers: Object.keys(sampleParams), providerParams: sampleParams, query: "anything",
+    range: { from: "2023-12-01", to: "2023-12-31" } as IsoDateRange,
+  },
 });
 
 describe("cssscraper: the price is the text of the element the selector picks", () => {
