@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { ConfigSchema, DEFAULT_USER_AGENT } from "../../plugins/cssscraper/client.ts";
 import { cssscraperPlugin } from "../../plugins/cssscraper/index.ts";
-import { definePlugin, type IsoDateRange, type QuoteProvider } from "../../sdk/index.ts";
+import { type IsoDateRange, type QuoteProvider } from "../../sdk/index.ts";
 import { createFakeContext, runQuoteProviderContract } from "../../sdk/testing/index.ts";
 import { startFakeHtmlPages } from "../fakes/html-pages.ts";
 
