@@ -4,6 +4,7 @@
  * snapshots the list so changes stay deliberate (see CHANGELOG.md).
  */
 
+export { mapBounded } from "./concurrency.ts";
 export { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS } from "./context.ts";
 export type {
   HttpClientOptions,

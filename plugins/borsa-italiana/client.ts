@@ -1,16 +1,6 @@
 import {
-  type AssetMetadata,
-  describeZodError,
-  failure,
-  type IsoDateRange,
-  ok,
-  type Outcome,
-  type PluginContext,
-  PluginError,
-  type PricePoint,
-  type Quote,
-  type QuoteSearchResult,
-  z,
+  type AssetMetadata, describeZodError, failure, type IsoDateRange, mapBounded, ok, type Outcome,
+  type PluginContext, PluginError, type PricePoint, type Quote, type QuoteSearchResult, z,
 } from "../../sdk/index.ts";
 import { fetchText, type TextAnswer, where } from "./fetch-text.ts";
 import { HistorySchema, ISIN, metadataOf, periodFor, pointsOf, quoteOf, SearchSchema, searchHitsOf, tokenOf } from "./parse.ts";
@@ -76,18 +66,6 @@ function jsonOf<T>(answer: TextAnswer, schema: z.ZodType<T>): T {
   return parsed.data;
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** The Borsa Italiana client behind the plugin; it keeps the chart API session (token and cookies). */
 export function createBorsaItalianaClient(ctx: PluginContext<unknown>, config: BorsaItalianaConfig) {
@@ -156,7 +134,7 @@ export function createBorsaItalianaClient(ctx: PluginContext<unknown>, config: B
     },
 
     getQuotes(identifiers: readonly string[], params: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal) {
-      return mapLimited(identifiers, MAX_PARALLEL, (id): Promise<Outcome<Quote>> => quote(id, params?.[id], signal).then(ok, failure));
+      return mapBounded(identifiers, MAX_PARALLEL, (id): Promise<Outcome<Quote>> => quote(id, params?.[id], signal).then(ok, failure));
     },
 
     // Both languages, as the reference does: names and matches differ between the English and Italian site.

@@ -1,13 +1,6 @@
 import {
-  CurrencyCodeSchema,
-  describeZodError,
-  failure,
-  ok,
-  type Outcome,
-  type PluginContext,
-  PluginError,
-  type Quote,
-  z,
+  CurrencyCodeSchema, describeZodError, failure, mapBounded, ok, type Outcome, type PluginContext,
+  PluginError, type Quote, z,
 } from "../../sdk/index.ts";
 import { fetchText } from "./fetch-text.ts";
 import { isUsableSelector, priceOnPage } from "./parse.ts";
@@ -50,18 +43,6 @@ export function paramsOf(raw: unknown): CssScraperParams {
   return parsed.data;
 }
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** The scraper behind the plugin: one GET of the identifier URL per quote, dated the day of the fetch. */
 export function createCssScraper(ctx: PluginContext<unknown>, config: CssScraperConfig) {
@@ -79,7 +60,7 @@ export function createCssScraper(ctx: PluginContext<unknown>, config: CssScraper
 
   return {
     getQuotes(identifiers: readonly string[], params: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal) {
-      return mapLimited(identifiers, MAX_PARALLEL, (id): Promise<Outcome<Quote>> => quote(id, params?.[id], signal).then(ok, failure));
+      return mapBounded(identifiers, MAX_PARALLEL, (id): Promise<Outcome<Quote>> => quote(id, params?.[id], signal).then(ok, failure));
     },
   };
 }

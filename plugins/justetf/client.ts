@@ -1,18 +1,7 @@
 import {
-  type AssetMetadata,
-  CurrencyCodeSchema,
-  describeZodError,
-  failure,
-  type IsoDate,
-  type IsoDateRange,
-  ok,
-  type Outcome,
-  type PluginContext,
-  PluginError,
-  type PricePoint,
-  type Quote,
-  type QuoteSearchResult,
-  z,
+  type AssetMetadata, CurrencyCodeSchema, describeZodError, failure, type IsoDate, type IsoDateRange,
+  mapBounded, ok, type Outcome, type PluginContext, PluginError, type PricePoint, type Quote,
+  type QuoteSearchResult, z,
 } from "../../sdk/index.ts";
 import { CardsSchema, ChartSchema, historyOf, metadataOf, quoteOf, SearchTableSchema, searchHitsOf } from "./parse.ts";
 
@@ -65,19 +54,6 @@ function daysBefore(day: IsoDate, days: number): IsoDate {
   return date.toISOString().slice(0, 10) as IsoDate;
 }
 
-/** Runs `task` over `items` with at most `limit` running at once; results keep the items' order. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 /** The justETF client behind the plugin: one method per contract call, all over `ctx.http`. */
 export function createJustEtfClient(ctx: PluginContext<unknown>, config: JustEtfConfig) {
@@ -122,7 +98,7 @@ export function createJustEtfClient(ctx: PluginContext<unknown>, config: JustEtf
     },
 
     getQuotes(identifiers: readonly string[], params: Readonly<Record<string, unknown>> | undefined, signal?: AbortSignal) {
-      return mapLimited(identifiers, MAX_PARALLEL, (id): Promise<Outcome<Quote>> => quote(id, params?.[id], signal).then(ok, failure));
+      return mapBounded(identifiers, MAX_PARALLEL, (id): Promise<Outcome<Quote>> => quote(id, params?.[id], signal).then(ok, failure));
     },
 
     async search(text: string, signal?: AbortSignal): Promise<QuoteSearchResult[]> {

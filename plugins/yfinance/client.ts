@@ -1,15 +1,6 @@
 import {
-  failure,
-  type GetHistoryParams,
-  type IsoDate,
-  isPluginError,
-  ok,
-  type Outcome,
-  type PluginContext,
-  PluginError,
-  type Quote,
-  type QuoteProvider,
-  z,
+  failure, type GetHistoryParams, type IsoDate, isPluginError, mapBounded, ok, type Outcome,
+  type PluginContext, PluginError, type Quote, type QuoteProvider, z,
 } from "../../sdk/index.ts";
 import {
   type ChartResult,
@@ -45,19 +36,6 @@ export const YfinanceConfigSchema = z.object({
 
 export type YfinanceConfig = z.output<typeof YfinanceConfigSchema>;
 
-/** Runs `task` over `items` with at most `limit` running at once; results keep the items' order. */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 function unixDay(day: IsoDate): number {
   return Date.parse(`${day}T00:00:00Z`) / 1000;

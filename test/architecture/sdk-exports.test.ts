@@ -25,6 +25,7 @@ const VALUE_EXPORTS = [
   "failure",
   "isPlugin",
   "isPluginError",
+  "mapBounded",
   "missingMembers",
   "ok",
   "toDecimalString",
