@@ -63,6 +63,21 @@ export interface PluginHttpClient {
     pathOrUrl: string,
     init?: HttpRequestInit & { schema?: { safeParse(data: unknown): { data?: T; error?: unknown; success: boolean } } },
   ): Promise<T>;
+  /**
+   * GETs a text body (HTML, CSV) whole. Statuses map as in `getJson`, except those listed in
+   * `passStatuses`, which are returned for the caller to handle (e.g. 401 to renew a token). The
+   * time limit also covers a body that stalls (`timeout`). (Since 1.1.)
+   * Example: `const page = await ctx.http.getText(url, { passStatuses: [401] })`.
+   */
+  getText(pathOrUrl: string, init?: HttpRequestInit & { passStatuses?: readonly number[] }): Promise<TextAnswer>;
+}
+
+/** A text answer: the body, its status and headers, and the URL it came from after redirects. (Since 1.1.) */
+export interface TextAnswer {
+  readonly headers: Headers;
+  readonly status: number;
+  readonly text: string;
+  readonly url: string;
 }
 
 /**

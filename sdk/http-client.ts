@@ -93,5 +93,15 @@ export function createHttpClient(options: HttpClientOptions = {}): PluginHttpCli
         return parseBody(url, await response.text(), schema);
       });
     },
+    getText: (pathOrUrl: string, init: HttpRequestInit & { passStatuses?: readonly number[] } = {}) => {
+      const { passStatuses = [], ...rest } = init;
+      return send(pathOrUrl, rest, async (response, url) => {
+        if (!response.ok && !passStatuses.includes(response.status)) {
+          await response.body?.cancel().catch(() => undefined);
+          throw statusError(url, response.status);
+        }
+        return { headers: response.headers, status: response.status, text: await response.text(), url: response.url || url.href };
+      });
+    },
   });
 }

@@ -14,6 +14,7 @@ export type {
   PluginContext,
   PluginHttpClient,
   PluginLogger,
+  TextAnswer,
 } from "./context.ts";
 export { IsoDateRangeSchema, IsoDateSchema, toIsoDate } from "./dates.ts";
 export type { IsoDate, IsoDateRange } from "./dates.ts";

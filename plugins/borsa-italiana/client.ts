@@ -1,8 +1,7 @@
 import {
   type AssetMetadata, describeZodError, failure, type IsoDateRange, mapBounded, ok, type Outcome,
-  type PluginContext, PluginError, type PricePoint, type Quote, type QuoteSearchResult, z,
+  type PluginContext, PluginError, type PricePoint, type Quote, type QuoteSearchResult, type TextAnswer, z,
 } from "../../sdk/index.ts";
-import { fetchText, type TextAnswer, where } from "./fetch-text.ts";
 import { HistorySchema, ISIN, metadataOf, periodFor, pointsOf, quoteOf, SearchSchema, searchHitsOf, tokenOf } from "./parse.ts";
 
 /** The real hosts: the site, and the chart API it loads prices from. */
@@ -54,6 +53,12 @@ export function paramsOf(raw: unknown): BorsaItalianaParams {
   return parsed.data;
 }
 
+// Messages name origin and path only, as the SDK's client does: query strings may carry tokens.
+function where(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
+}
+
 function jsonOf<T>(answer: TextAnswer, schema: z.ZodType<T>): T {
   let data: unknown;
   try {
@@ -77,7 +82,7 @@ export function createBorsaItalianaClient(ctx: PluginContext<unknown>, config: B
 
   // Shared by concurrent calls, so it never takes one caller's signal; a failed attempt is forgotten.
   function openSession(): Promise<Session> {
-    session ??= fetchText(ctx.http, `${charts}${TOKEN_PAGE}`, { headers: userAgent, timeoutMs })
+    session ??= ctx.http.getText(`${charts}${TOKEN_PAGE}`, { headers: userAgent, timeoutMs })
       .then((page) => ({ cookie: page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "), token: tokenOf(page.text) }))
       .catch((error: unknown) => {
         session = undefined;
@@ -92,7 +97,7 @@ export function createBorsaItalianaClient(ctx: PluginContext<unknown>, config: B
     const query = new URLSearchParams({ "add-last-price": "true", adjustment: "true", period });
     const url = `${charts}/api/instruments/${isin},XMIL,ISIN/history/period?${query}`;
     const headers = { accept: "application/json", authorization: `Bearer ${token}`, ...userAgent, ...(cookie && { cookie }) };
-    const answer = await fetchText(ctx.http, url, { headers, passStatuses: [401, 403], signal, timeoutMs });
+    const answer = await ctx.http.getText(url, { headers, passStatuses: [401, 403], signal, timeoutMs });
     if (answer.status === 401 && !renewed) {
       if (session === current) session = undefined; // the token expired or was revoked: fetch a new one once
       return history(isin, period, signal, true);
@@ -129,7 +134,7 @@ export function createBorsaItalianaClient(ctx: PluginContext<unknown>, config: B
       const isin = isinOf(identifier);
       const { language } = paramsOf(rawParams);
       const url = `${site}/borsa/search/scheda.html?${new URLSearchParams({ code: isin, lang: language })}`;
-      const page = await fetchText(ctx.http, url, { headers: userAgent, signal, timeoutMs });
+      const page = await ctx.http.getText(url, { headers: userAgent, signal, timeoutMs });
       return metadataOf(page.text, page.url, isin);
     },
 

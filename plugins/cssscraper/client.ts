@@ -2,7 +2,6 @@ import {
   CurrencyCodeSchema, describeZodError, failure, mapBounded, ok, type Outcome, type PluginContext,
   PluginError, type Quote, z,
 } from "../../sdk/index.ts";
-import { fetchText } from "./fetch-text.ts";
 import { isUsableSelector, priceOnPage } from "./parse.ts";
 
 /** Sent unless the assignment names its own `user_agent`: many sites turn away clients that don't look like a browser. */
@@ -49,7 +48,7 @@ export function createCssScraper(ctx: PluginContext<unknown>, config: CssScraper
   async function quote(identifier: string, rawParams: unknown, signal?: AbortSignal): Promise<Quote> {
     const url = urlOf(identifier);
     const params = paramsOf(rawParams);
-    const page = await fetchText(ctx.http, url, {
+    const page = await ctx.http.getText(url, {
       headers: { accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8", "user-agent": params.user_agent ?? DEFAULT_USER_AGENT },
       signal,
       timeoutMs: params.timeout === undefined ? config.timeoutMs : Math.ceil(params.timeout * 1000),

@@ -43,7 +43,7 @@ const TYPE_EXPORTS = [
   "PluginContext", "PluginErrorLike", "PluginErrorReason", "PluginHttpClient", "PluginKind", "PluginLogger",
   "PluginManifest", "PluginSpec", "PricePoint", "Quote", "QuoteProvider", "QuoteSearchParams", "QuoteSearchResult",
   "RiskMode", "RiskScope", "RiskTool", "RiskToolCatalogEntry", "ScheduleInput", "ScheduledInvestmentProvider",
-  "ScheduledPrice",
+  "ScheduledPrice", "TextAnswer",
 ];
 
 /** Names listed in `export type { ... } from` statements of the SDK's index. */

@@ -116,3 +116,22 @@ describe("failures become PluginErrors", () => {
     expect(error.message).toBe(`${origin}/status answered HTTP 500`);
   });
 });
+
+describe("getText", () => {
+  test("reads a text body whole with its status and final URL", async () => {
+    const answer = await createHttpClient({ baseUrl: origin }).getText("/text");
+    expect(answer).toMatchObject({ status: 200, text: "<html>not json</html>", url: `${origin}/text` });
+  });
+
+  test("statuses map as in getJson, except those passed through for the caller", async () => {
+    const http = createHttpClient({ baseUrl: origin });
+    expect((await caught(http.getText("/status?code=404"))).reason).toBe("not-found");
+    expect((await caught(http.getText("/status?code=429"))).reason).toBe("rate-limited");
+    expect((await caught(http.getText("/status?code=503"))).reason).toBe("unavailable");
+    expect((await http.getText("/status?code=401", { passStatuses: [401] })).status).toBe(401);
+  });
+
+  test("the time limit covers the body", async () => {
+    expect((await caught(createHttpClient({ baseUrl: origin, timeoutMs: 50 }).getText("/slow?ms=400"))).reason).toBe("timeout");
+  });
+});
