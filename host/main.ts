@@ -10,6 +10,7 @@ import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
 import { sessionKey } from "./http/session.ts";
 import { createLogger } from "./logger.ts";
+import { registerMarketData } from "./market-data.ts";
 import { loadPluginConfig } from "./plugin-config.ts";
 import { createPluginContext } from "./plugins/context.ts";
 import { loadPlugins } from "./plugins/loader.ts";
@@ -32,6 +33,7 @@ export async function boot(config: AppConfig = loadConfig()) {
     createContext: (manifest, pluginCfg) => createPluginContext(manifest, pluginCfg, logger),
     acceptedApiVersions: [SDK_API_VERSION],
   });
+  registerMarketData(container, plugins, pluginConfig);
   const scheduler = new Scheduler(config.dataDir, logger);
 
   const app = createApp({

@@ -1,10 +1,8 @@
 import { Elysia } from "elysia";
 import type { IsoDate } from "../../../sdk/index.ts";
-import { CurrentPriceService, DEFAULT_CURRENT_PRICE_TIMEOUT_MS } from "../../../core/prices/current-price.service.ts";
-import { MARKET_DATA_PROVIDERS, type MarketDataProviders } from "../../../core/prices/market-data-providers.ts";
+import { CurrentPriceService } from "../../../core/prices/current-price.service.ts";
 import { PriceSyncService } from "../../../core/prices/price-sync.service.ts";
 import { PriceService } from "../../../core/prices/price.service.ts";
-import { loadPluginConfig } from "../../plugin-config.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
@@ -16,29 +14,11 @@ import {
 
 const today = () => new Date().toISOString().slice(0, 10) as IsoDate;
 
-/**
- * The price services' port over the plugin registry. The current-price time limit of a provider
- * is its plugin config's `timeoutMs` when set (so tests use a short one), else 10 s (SPEC Limits).
- */
-function providerPort(deps: HttpDeps): MarketDataProviders {
-  const config = loadPluginConfig(deps.config.dataDir, deps.config.pluginsConfigFile);
-  return {
-    quoteProvider: (code) => deps.plugins.get("quote-provider", code)?.instance,
-    scheduledProvider: (code) => deps.plugins.get("scheduled-investment-provider", code)?.instance,
-    timeoutMs: (code) => {
-      const value = (config[code] as { timeoutMs?: unknown } | undefined)?.timeoutMs;
-      return typeof value === "number" && value > 0 ? value : DEFAULT_CURRENT_PRICE_TIMEOUT_MS;
-    },
-  };
-}
-
 /** `/assets/prices`: manual prices, queries, current prices and provider sync; plus the market-data wipe. */
 export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const scope = deps.container.createChildContainer();
-  scope.registerInstance(MARKET_DATA_PROVIDERS, providerPort(deps));
-  const prices = scope.resolve(PriceService);
-  const current = scope.resolve(CurrentPriceService);
-  const syncs = scope.resolve(PriceSyncService);
+  const prices = deps.container.resolve(PriceService);
+  const current = deps.container.resolve(CurrentPriceService);
+  const syncs = deps.container.resolve(PriceSyncService);
 
   const pricesApi = new Elysia({ prefix: "/assets/prices", tags: ["assets"] })
     .use(session)
