@@ -1,4 +1,6 @@
 import "reflect-metadata";
+import { CurrentPriceService } from "../core/prices/current-price.service.ts";
+import { PriceSyncService } from "../core/prices/price-sync.service.ts";
 import { GlobalSettingsService } from "../core/settings/global-settings.service.ts";
 import { SDK_API_VERSION } from "../sdk/index.ts";
 import { builtinPlugins } from "../plugins/index.ts";
@@ -14,6 +16,8 @@ import { registerMarketData } from "./market-data.ts";
 import { loadPluginConfig } from "./plugin-config.ts";
 import { createPluginContext } from "./plugins/context.ts";
 import { loadPlugins } from "./plugins/loader.ts";
+import { MarketDataSchedule } from "./scheduler/market-data-schedule.ts";
+import { currentPriceJob, historySyncJob } from "./scheduler/market-data.jobs.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { shutdownWorkerPool } from "./workers/pool.ts";
 
@@ -35,6 +39,11 @@ export async function boot(config: AppConfig = loadConfig()) {
   });
   registerMarketData(container, plugins, pluginConfig);
   const scheduler = new Scheduler(config.dataDir, logger);
+  const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {
+    currentPrice: currentPriceJob(db, container.resolve(CurrentPriceService)),
+    historySync: historySyncJob(db, container.resolve(PriceSyncService), logger),
+  }, logger);
+  await marketSchedule.start();
 
   const app = createApp({
     audit: createAuditLog(config.dataDir, logger),
@@ -43,6 +52,7 @@ export async function boot(config: AppConfig = loadConfig()) {
     logger,
     plugins,
     scheduler,
+    settingsChanged: () => marketSchedule.reload(),
     sessionKey: sessionKey(config.jwtSecret),
     startedAt: new Date(),
   });

@@ -14,5 +14,7 @@ export interface HttpDeps {
   readonly plugins: PluginRegistry;
   readonly scheduler: Scheduler;
   readonly sessionKey: Uint8Array;
+  /** Called after global settings were written, so schedules follow at once. */
+  readonly settingsChanged: () => Promise<void>;
   readonly startedAt: Date;
 }

@@ -12,9 +12,11 @@ export interface JobOutcome {
 }
 
 export interface ScheduledJob {
+  /** Minimum seconds between two runs (croner's interval), for "every N minutes" jobs. */
+  readonly intervalSeconds?: number;
   readonly name: string;
-  /** Cron pattern (croner syntax, seconds optional). */
-  readonly pattern: string;
+  /** Cron patterns (croner syntax, seconds optional); several for "at 06:00 and 23:00". */
+  readonly patterns: readonly string[];
   readonly timezone?: string;
   run(): Promise<JobOutcome>;
 }
@@ -45,7 +47,7 @@ const MAX_LOG_ENTRIES = 500;
  * DATA_DIR/logs/scheduler.jsonl. Stopped on shutdown so the process can exit.
  */
 export class Scheduler {
-  private readonly crons = new Map<string, Cron>();
+  private readonly crons = new Map<string, Cron[]>();
   private readonly info = new Map<string, JobInfo>();
   readonly logFile: string;
 
@@ -53,12 +55,33 @@ export class Scheduler {
     this.logFile = join(dataDir, "logs", "scheduler.jsonl");
   }
 
+  /** Registers (or replaces) a job. Runs of one job never overlap, even across its patterns. */
   add(job: ScheduledJob): void {
-    this.crons.get(job.name)?.stop();
-    const cron = new Cron(job.pattern, { protect: true, timezone: job.timezone, name: job.name }, async () => {
-      await this.runNow(job);
-    });
-    this.crons.set(job.name, cron);
+    this.remove(job.name);
+    let running = false;
+    const fire = async () => {
+      if (running) return;
+      running = true;
+      try {
+        await this.runNow(job);
+      } finally {
+        running = false;
+      }
+    };
+    this.crons.set(job.name, job.patterns.map((pattern) => new Cron(pattern, {
+      protect: true, timezone: job.timezone, interval: job.intervalSeconds,
+    }, fire)));
+  }
+
+  remove(name: string): void {
+    for (const cron of this.crons.get(name) ?? []) cron.stop();
+    this.crons.delete(name);
+  }
+
+  /** The next time the job fires, or null when it is not scheduled. */
+  nextRun(name: string): Date | null {
+    const next = (this.crons.get(name) ?? []).map((c) => c.nextRun()).filter((d): d is Date => d !== null);
+    return next.length ? new Date(Math.min(...next.map((d) => d.getTime()))) : null;
   }
 
   /** Runs a job once, recording its outcome; never throws. */
@@ -104,7 +127,6 @@ export class Scheduler {
   }
 
   stop(): void {
-    for (const cron of this.crons.values()) cron.stop();
-    this.crons.clear();
+    for (const name of [...this.crons.keys()]) this.remove(name);
   }
 }

@@ -7,8 +7,8 @@ describe("scheduler", () => {
   test("a run records last-run info and appends to the job log; partial when some items failed", async () => {
     const s = new Scheduler(tempDataDir(), createLogger("silent"));
     expect(s.jobInfo("current_price")).toMatchObject({ lastRunAt: null, lastStatus: null });
-    await s.runNow({ name: "current_price", pattern: "* * * * *", run: async () => ({ itemsOk: 3, itemsErr: 0 }) });
-    await s.runNow({ name: "current_price", pattern: "* * * * *", run: async () => ({ itemsOk: 2, itemsErr: 1 }) });
+    await s.runNow({ name: "current_price", patterns: ["* * * * *"], run: async () => ({ itemsOk: 3, itemsErr: 0 }) });
+    await s.runNow({ name: "current_price", patterns: ["* * * * *"], run: async () => ({ itemsOk: 2, itemsErr: 1 }) });
     expect(s.jobInfo("current_price")).toMatchObject({ lastStatus: "partial", lastItemsOk: 2, lastItemsErr: 1 });
     const log = s.log();
     expect(log.map((e) => e.status)).toEqual(["partial", "ok"]);
@@ -17,7 +17,7 @@ describe("scheduler", () => {
 
   test("a throwing job is recorded as error and never throws out of the scheduler", async () => {
     const s = new Scheduler(tempDataDir(), createLogger("silent"));
-    const entry = await s.runNow({ name: "history_sync", pattern: "* * * * *", run: async () => { throw new Error("upstream down"); } });
+    const entry = await s.runNow({ name: "history_sync", patterns: ["* * * * *"], run: async () => { throw new Error("upstream down"); } });
     expect(entry).toMatchObject({ status: "error", error: "upstream down" });
     expect(s.jobInfo("history_sync").lastStatus).toBe("error");
   });
@@ -25,7 +25,7 @@ describe("scheduler", () => {
   test("registered jobs fire on their cron pattern and stop with the scheduler", async () => {
     const s = new Scheduler(tempDataDir(), createLogger("silent"));
     let runs = 0;
-    s.add({ name: "tick", pattern: "* * * * * *", run: async () => (runs++, { itemsOk: 1, itemsErr: 0 }) });
+    s.add({ name: "tick", patterns: ["* * * * * *"], run: async () => (runs++, { itemsOk: 1, itemsErr: 0 }) });
     expect(s.names()).toEqual(["tick"]);
     await Bun.sleep(2200);
     s.stop();

@@ -47,6 +47,7 @@ export function settingsRoutes(deps: HttpDeps, session: SessionPlugin) {
     .patch("/global/bulk", async ({ body, user }) => {
       const rows = await globals.updateMany(body.items, user.id);
       audit.record("settings.global.update", user, { keys: rows.map((r) => r.key) });
+      await deps.settingsChanged();
       return { items: rows.map(toGlobalSettingRead) };
     }, {
       admin: true,
@@ -57,6 +58,7 @@ export function settingsRoutes(deps: HttpDeps, session: SessionPlugin) {
     .post("/global/initialize", async ({ user }) => {
       const created = await globals.initialize();
       audit.record("settings.global.initialize", user, { created });
+      await deps.settingsChanged();
       return { message: created.length ? `Created ${created.length} missing settings` : "All settings already exist", created };
     }, {
       admin: true,
@@ -64,8 +66,8 @@ export function settingsRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: { summary: "Create missing global setting rows with their defaults (admin; idempotent)" },
     })
     .get("/scheduler/state", async () => ({
-      current_price: toJobInfo(deps.scheduler.jobInfo("current_price")),
-      history_sync: toJobInfo(deps.scheduler.jobInfo("history_sync")),
+      current_price: toJobInfo(deps.scheduler.jobInfo("current_price"), deps.scheduler.nextRun("current_price")),
+      history_sync: toJobInfo(deps.scheduler.jobInfo("history_sync"), deps.scheduler.nextRun("history_sync")),
       server_tz: "UTC",
       server_now_utc: new Date().toISOString().slice(11, 16),
       scheduler_timezone: await globals.str("scheduler_timezone"),

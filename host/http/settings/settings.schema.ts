@@ -65,6 +65,7 @@ const JobInfoBody = z.object({
   last_status: z.enum(["ok", "partial", "error"]).nullable(),
   last_items_ok: z.number().int(),
   last_items_err: z.number().int(),
+  next_run_at: z.string().nullable(),
 });
 
 export const SchedulerState = z.object({
@@ -92,8 +93,9 @@ export const SchedulerLogQuery = z.object({
   since: z.iso.datetime({ offset: true }).optional(),
 });
 
-export function toJobInfo(j: JobInfo): z.infer<typeof JobInfoBody> {
+export function toJobInfo(j: JobInfo, nextRun: Date | null): z.infer<typeof JobInfoBody> {
   return {
+    next_run_at: nextRun ? nextRun.toISOString() : null,
     last_run_at: j.lastRunAt,
     last_duration_s: j.lastDurationS,
     last_status: j.lastStatus,

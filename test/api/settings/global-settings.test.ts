@@ -91,11 +91,36 @@ describe("scheduler state and log", () => {
   test("are admin-only and report jobs that have not run yet", async () => {
     await expectError(await user.get("/settings/scheduler/state"), 403, "ADMIN_REQUIRED");
     const state = await (await admin.get("/settings/scheduler/state")).json();
-    expect(state.current_price).toEqual({ last_run_at: null, last_duration_s: null, last_status: null, last_items_ok: 0, last_items_err: 0 });
+    expect(state.current_price).toMatchObject({ last_run_at: null, last_duration_s: null, last_status: null, last_items_ok: 0, last_items_err: 0 });
     expect(state.server_tz).toBe("UTC");
     expect(state.server_now_utc).toMatch(/^\d\d:\d\d$/);
     expect(state.scheduler_timezone).toBe("UTC");
     expect(await (await admin.get("/settings/scheduler/log")).json()).toEqual({ items: [] });
     await expectError(await admin.get("/settings/scheduler/log?since=yesterday"), 422, "VALIDATION_ERROR");
+  });
+});
+
+describe("the scheduler follows its settings without a restart", () => {
+  const nextSync = async () => (await (await admin.get("/settings/scheduler/state")).json()).history_sync.next_run_at as string | null;
+
+  test("a changed sync time and time zone reschedule at once; nonsense keeps the last good schedule; disabled stops the jobs", async () => {
+    await admin.patch("/settings/global/bulk", { items: [
+      { key: "scheduler_history_sync_times", value: "03:17" }, { key: "scheduler_history_sync_days", value: "mon,tue,wed,thu,fri,sat,sun" },
+      { key: "scheduler_timezone", value: "Asia/Tokyo" },
+      // an earlier test stored a horizon that is not a number, which holds every schedule change back
+      { key: "scheduler_history_sync_horizon_days", value: "14" },
+    ] });
+    const next = await nextSync();
+    // 03:17 in Tokyo is 18:17 UTC the day before
+    expect(next).toMatch(/T18:17:00\.000Z$/);
+    expect((await admin.patch("/settings/global/bulk", { items: [{ key: "scheduler_history_sync_times", value: "not a time" }] })).status).toBe(200);
+    expect(await nextSync()).toBe(next);
+    expect(server.logs().some((l) => l.msg === "scheduler settings ignored; keeping the last good schedule")).toBe(true);
+    await admin.patch("/settings/global/bulk", { items: [{ key: "scheduler_enabled", value: "false" }] });
+    expect(await nextSync()).toBeNull();
+    const state = await (await admin.get("/settings/scheduler/state")).json();
+    expect(state.current_price.next_run_at).toBeNull();
+    await admin.patch("/settings/global/bulk", { items: [{ key: "scheduler_enabled", value: "true" }, { key: "scheduler_history_sync_times", value: "06:00" }] });
+    expect(await nextSync()).toMatch(/T21:00:00\.000Z$/);
   });
 });

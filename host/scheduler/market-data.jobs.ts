@@ -1,0 +1,43 @@
+import type { Database } from "../../core/db/database.ts";
+import type { CurrentPriceService } from "../../core/prices/current-price.service.ts";
+import type { PriceSyncService } from "../../core/prices/price-sync.service.ts";
+import { toIsoDate } from "../../sdk/index.ts";
+import type { Logger } from "../logger.ts";
+import type { JobOutcome } from "./scheduler.ts";
+
+/** History is synced in slices so a long run reports its progress in the log. */
+const SYNC_SLICE = 20;
+
+async function assignedAssetIds(db: Database): Promise<number[]> {
+  const rows = await db.reads.query(`SELECT asset_id FROM asset_provider_assignments ORDER BY asset_id`) as { asset_id: number }[];
+  return rows.map((r) => r.asset_id);
+}
+
+/** Current prices of every asset with a provider; fallbacks to stored prices count as failures. */
+export function currentPriceJob(db: Database, prices: CurrentPriceService) {
+  return async (): Promise<JobOutcome> => {
+    const ids = await assignedAssetIds(db);
+    if (ids.length === 0) return { itemsOk: 0, itemsErr: 0 };
+    const items = await prices.current(ids);
+    const ok = items.filter((i) => i.source?.startsWith("provider:")).length;
+    return { itemsOk: ok, itemsErr: items.length - ok };
+  };
+}
+
+/** History (and provider events) of every asset with a provider over the last `horizonDays` days. */
+export function historySyncJob(db: Database, syncs: PriceSyncService, logger: Logger) {
+  return async (horizonDays: number): Promise<JobOutcome> => {
+    const ids = await assignedAssetIds(db);
+    const end = toIsoDate(new Date());
+    const start = toIsoDate(new Date(Date.now() - horizonDays * 86_400_000));
+    let itemsOk = 0;
+    let itemsErr = 0;
+    for (let i = 0; i < ids.length; i += SYNC_SLICE) {
+      const results = await syncs.sync(ids.slice(i, i + SYNC_SLICE).map((assetId) => ({ assetId, start, end })));
+      itemsOk += results.filter((r) => r.status === "ok" || r.status === "partial").length;
+      itemsErr += results.filter((r) => r.status === "failed").length;
+      logger.info("history sync progress", { done: Math.min(i + SYNC_SLICE, ids.length), total: ids.length, ok: itemsOk, failed: itemsErr });
+    }
+    return { itemsOk, itemsErr };
+  };
+}
