@@ -1,8 +1,10 @@
 import type { Plugin } from "../sdk/index.ts";
+import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
 import { justetfPlugin } from "./justetf/index.ts";
 import { scheduledInvestmentPlugin } from "./scheduled-investment/index.ts";
+import { snbPlugin } from "./snb/index.ts";
 import { yfinancePlugin } from "./yfinance/index.ts";
 
 /**
@@ -11,5 +13,5 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  borsaItalianaPlugin, cssscraperPlugin, justetfPlugin, scheduledInvestmentPlugin, yfinancePlugin,
+  boePlugin, borsaItalianaPlugin, cssscraperPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin, yfinancePlugin,
 ];
