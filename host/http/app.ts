@@ -8,6 +8,7 @@ import { pricesRoutes } from "./assets/prices.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
+import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
@@ -36,6 +37,7 @@ export function createApp(deps: HttpDeps) {
     .use(providersRoutes(deps, session))
     .use(pricesRoutes(deps, session))
     .use(eventsRoutes(deps, session))
+    .use(fxProvidersRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }
