@@ -8,6 +8,7 @@ import { pricesRoutes } from "./assets/prices.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
+import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
 import { sessionPlugin } from "./session.ts";
@@ -38,6 +39,7 @@ export function createApp(deps: HttpDeps) {
     .use(pricesRoutes(deps, session))
     .use(eventsRoutes(deps, session))
     .use(fxProvidersRoutes(deps, session))
+    .use(fxCurrenciesRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }

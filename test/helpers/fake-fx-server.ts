@@ -1,0 +1,47 @@
+import { Database } from "bun:sqlite";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FxUpstream, startFxUpstream } from "../fakes/fx-upstream.ts";
+import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
+import { startServer, type TestServer } from "./server.ts";
+
+/**
+ * The real server with the test-only `fakefx` (EUR → USD, GBP, CHF) and `fakefx2` (USD → JPY)
+ * providers loaded from a temporary PLUGINS_DIR and pointed (PLUGINS_CONFIG) at one local fake upstream.
+ */
+export async function startServerWithFakeFx(): Promise<{ server: TestServer; upstream: FxUpstream }> {
+  const upstream = startFxUpstream();
+  const dir = mkdtempSync(join(tmpdir(), "pt-fakefx-"));
+  for (const name of ["fake-fx", "fake-fx2"]) {
+    cpSync(join(import.meta.dir, "../fixtures/plugins", name), join(dir, "plugins", name), { recursive: true });
+  }
+  const configFile = join(dir, "plugins.json");
+  writeFileSync(configFile, JSON.stringify({ ...OFFLINE_PLUGIN_CONFIG, fakefx: { baseUrl: upstream.url }, fakefx2: { baseUrl: upstream.url } }));
+  const server = await startServer({ env: { PLUGINS_DIR: join(dir, "plugins"), PLUGINS_CONFIG: configFile } });
+  return { server, upstream };
+}
+
+/** Inserts a route row directly (the routes API is another area): steps run base→quote, base < quote. */
+export function seedFxRoute(dataDir: string, route: { base: string; quote: string; priority: number; steps: { from: string; to: string; provider: string }[] }): void {
+  const db = new Database(join(dataDir, "portfolio.sqlite"));
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.query(`INSERT INTO fx_routes (base, quote, priority, chain_steps) VALUES (?, ?, ?, ?)`)
+      .run(route.base, route.quote, route.priority, JSON.stringify(route.steps));
+  } finally {
+    db.close();
+  }
+}
+
+/** Inserts rate rows directly (alphabetical pair). */
+export function seedFxRates(dataDir: string, rows: { base: string; quote: string; provider: string; date: string; rate: string }[]): void {
+  const db = new Database(join(dataDir, "portfolio.sqlite"));
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    const insert = db.query(`INSERT INTO fx_rates (base, quote, provider, date, rate, source) VALUES (?, ?, ?, ?, ?, 'seed')`);
+    db.transaction(() => { for (const r of rows) insert.run(r.base, r.quote, r.provider, r.date, r.rate); })();
+  } finally {
+    db.close();
+  }
+}
