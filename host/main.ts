@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { FxSyncService } from "../core/fx/fx-sync.service.ts";
 import { CurrentPriceService } from "../core/prices/current-price.service.ts";
 import { PriceSyncService } from "../core/prices/price-sync.service.ts";
 import { GlobalSettingsService } from "../core/settings/global-settings.service.ts";
@@ -12,7 +13,7 @@ import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
 import { sessionKey } from "./http/session.ts";
 import { createLogger } from "./logger.ts";
-import { registerMarketData } from "./market-data.ts";
+import { fxProviderLookup, registerMarketData } from "./market-data.ts";
 import { loadPluginConfig } from "./plugin-config.ts";
 import { createPluginContext } from "./plugins/context.ts";
 import { loadPlugins } from "./plugins/loader.ts";
@@ -41,7 +42,9 @@ export async function boot(config: AppConfig = loadConfig()) {
   const scheduler = new Scheduler(config.dataDir, logger);
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {
     currentPrice: currentPriceJob(db, container.resolve(CurrentPriceService)),
-    historySync: historySyncJob(db, container.resolve(PriceSyncService), logger),
+    historySync: historySyncJob(db, container.resolve(PriceSyncService), {
+      providers: fxProviderLookup(plugins), syncs: container.resolve(FxSyncService),
+    }, logger),
   }, logger);
   await marketSchedule.start();
 

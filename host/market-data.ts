@@ -1,7 +1,10 @@
 import type { DependencyContainer } from "tsyringe";
+import { fxProviderCode } from "../core/fx/fx-providers.ts";
+import type { FxProviderLookup } from "../core/fx/fx-sync.service.ts";
 import { CurrentPriceService, DEFAULT_CURRENT_PRICE_TIMEOUT_MS } from "../core/prices/current-price.service.ts";
 import { MARKET_DATA_PROVIDERS, type MarketDataProviders } from "../core/prices/market-data-providers.ts";
 import { PriceSyncService } from "../core/prices/price-sync.service.ts";
+import type { FxProvider } from "../sdk/index.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
 
 /**
@@ -22,4 +25,10 @@ export function registerMarketData(container: DependencyContainer, plugins: Plug
   container.registerInstance(MARKET_DATA_PROVIDERS, port);
   container.registerSingleton(CurrentPriceService);
   container.registerSingleton(PriceSyncService);
+}
+
+/** The loaded `fx-provider` plugins by wire code (plugin id upper-cased), hidden ones included. */
+export function fxProviderLookup(plugins: PluginRegistry): FxProviderLookup {
+  const byCode = new Map<string, FxProvider>(plugins.list("fx-provider").map((p) => [fxProviderCode(p.manifest.id), p.instance]));
+  return (code) => byCode.get(code);
 }

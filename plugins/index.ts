@@ -2,6 +2,8 @@ import type { Plugin } from "../sdk/index.ts";
 import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
+import { ecbPlugin } from "./ecb/index.ts";
+import { fedPlugin } from "./fed/index.ts";
 import { justetfPlugin } from "./justetf/index.ts";
 import { scheduledInvestmentPlugin } from "./scheduled-investment/index.ts";
 import { snbPlugin } from "./snb/index.ts";
@@ -13,5 +15,6 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, cssscraperPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin, yfinancePlugin,
+  boePlugin, borsaItalianaPlugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
+  yfinancePlugin,
 ];

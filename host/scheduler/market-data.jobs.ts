@@ -1,4 +1,5 @@
 import type { Database } from "../../core/db/database.ts";
+import type { FxProviderLookup, FxSyncService } from "../../core/fx/fx-sync.service.ts";
 import type { CurrentPriceService } from "../../core/prices/current-price.service.ts";
 import type { PriceSyncService } from "../../core/prices/price-sync.service.ts";
 import { toIsoDate } from "../../sdk/index.ts";
@@ -24,8 +25,22 @@ export function currentPriceJob(db: Database, prices: CurrentPriceService) {
   };
 }
 
-/** History (and provider events) of every asset with a provider over the last `horizonDays` days. */
-export function historySyncJob(db: Database, syncs: PriceSyncService, logger: Logger) {
+/** Every configured FX pair; pairs with only their MANUAL route come back `skipped`. */
+async function configuredPairs(db: Database): Promise<string[]> {
+  const rows = await db.reads.query(`SELECT DISTINCT base, quote FROM fx_routes ORDER BY base, quote`) as { base: string; quote: string }[];
+  return rows.map((r) => `${r.base}-${r.quote}`);
+}
+
+export interface FxSyncDeps {
+  providers: FxProviderLookup;
+  syncs: FxSyncService;
+}
+
+/**
+ * History (and provider events) of every asset with a provider, then the rates of every configured
+ * FX pair, over the last `horizonDays` days.
+ */
+export function historySyncJob(db: Database, syncs: PriceSyncService, fx: FxSyncDeps, logger: Logger) {
   return async (horizonDays: number): Promise<JobOutcome> => {
     const ids = await assignedAssetIds(db);
     const end = toIsoDate(new Date());
@@ -37,6 +52,13 @@ export function historySyncJob(db: Database, syncs: PriceSyncService, logger: Lo
       itemsOk += results.filter((r) => r.status === "ok" || r.status === "partial").length;
       itemsErr += results.filter((r) => r.status === "failed").length;
       logger.info("history sync progress", { done: Math.min(i + SYNC_SLICE, ids.length), total: ids.length, ok: itemsOk, failed: itemsErr });
+    }
+    const pairs = await configuredPairs(db);
+    if (pairs.length) {
+      const { results } = await fx.syncs.sync({ pairs, start, end }, fx.providers);
+      itemsOk += results.filter((r) => r.status === "ok" || r.status === "partial").length;
+      itemsErr += results.filter((r) => r.status === "failed").length;
+      logger.info("history sync of FX pairs done", { pairs: pairs.length });
     }
     return { itemsOk, itemsErr };
   };

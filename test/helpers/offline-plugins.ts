@@ -8,6 +8,8 @@ const CLOSED = "http://127.0.0.1:9";
 export const OFFLINE_PLUGIN_CONFIG: Record<string, Record<string, unknown>> = {
   boe: { baseUrl: CLOSED },
   borsa_italiana: { baseUrl: CLOSED, chartsBaseUrl: CLOSED },
+  ecb: { baseUrl: CLOSED },
+  fed: { baseUrl: CLOSED },
   justetf: { baseUrl: CLOSED },
   snb: { baseUrl: CLOSED },
   yfinance: { baseUrl: CLOSED, searchBaseUrl: CLOSED },

@@ -1,10 +1,9 @@
 import { Elysia } from "elysia";
 import { FxConvertService } from "../../../core/fx/fx-convert.service.ts";
-import { fxProviderCode } from "../../../core/fx/fx-providers.ts";
 import { FxRateService } from "../../../core/fx/fx-rate.service.ts";
-import { type FxProviderLookup, FxSyncService } from "../../../core/fx/fx-sync.service.ts";
+import { FxSyncService } from "../../../core/fx/fx-sync.service.ts";
 import { InputError } from "../../../core/errors/domain-error.ts";
-import type { FxProvider } from "../../../sdk/index.ts";
+import { fxProviderLookup } from "../../market-data.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
@@ -13,18 +12,12 @@ import {
   RateUpsertResponse, toConvertItem, toDeleteItem, toSyncItem, toUpsertItem,
 } from "./fx-currencies.schema.ts";
 
-/** The loaded `fx-provider` plugins by wire code (plugin id upper-cased), hidden ones included. */
-function providerLookup(deps: HttpDeps): FxProviderLookup {
-  const byCode = new Map<string, FxProvider>(deps.plugins.list("fx-provider").map((p) => [fxProviderCode(p.manifest.id), p.instance]));
-  return (code) => byCode.get(code);
-}
-
 /** `/fx/currencies`: provider sync, manual rates and conversion (REFERENCE §2.5; decisions in docs/fx.md). */
 export function fxCurrenciesRoutes(deps: HttpDeps, session: SessionPlugin) {
   const rates = deps.container.resolve(FxRateService);
   const converter = deps.container.resolve(FxConvertService);
   const syncs = deps.container.resolve(FxSyncService);
-  const providers = providerLookup(deps);
+  const providers = fxProviderLookup(deps.plugins);
 
   return new Elysia({ prefix: "/fx/currencies", tags: ["fx"] })
     .use(session)

@@ -32,7 +32,8 @@ export async function startFxServer(): Promise<TestServer> {
     writeFileSync(join(plugins, name, "index.ts"), source);
   }
   const configFile = join(dir, "plugins.json");
-  writeFileSync(configFile, JSON.stringify(OFFLINE_PLUGIN_CONFIG));
+  // The built-in FX providers are switched off so route searches see the test providers alone.
+  writeFileSync(configFile, JSON.stringify({ ...OFFLINE_PLUGIN_CONFIG, boe: false, ecb: false, fed: false, snb: false }));
   const started = await startServer({ env: { PLUGINS_DIR: plugins, PLUGINS_CONFIG: configFile } });
   return {
     ...started,
