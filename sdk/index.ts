@@ -5,6 +5,8 @@
  */
 
 export { mapBounded } from "./concurrency.ts";
+export { ratesPerPair } from "./fx-rates.ts";
+export type { RatesOutcome, RatesPerPairSource } from "./fx-rates.ts";
 export { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS } from "./context.ts";
 export type {
   HttpClientOptions,

@@ -1,5 +1,5 @@
 import {
-  failure, type FxPair, type FxProvider, type FxRate, type IsoDate, type Outcome, type PluginContext, PluginError, z,
+  failure, type FxPair, type FxProvider, type IsoDate, type PluginContext, PluginError, ratesPerPair, z,
 } from "../../sdk/index.ts";
 import { BOE_SERIES, BOE_TARGETS, boeQueryDate, parseBoeCsv } from "./parse.ts";
 
@@ -61,26 +61,11 @@ export function createBoeFxProvider(ctx: PluginContext<unknown>): FxProvider {
 
   return {
     baseCurrencies: Object.freeze([BOE_BASE]) as FxProvider["baseCurrencies"],
-    async getRates({ from, pairs, signal, to }) {
-      if (from > to) return pairs.map(() => failure(new PluginError("invalid-input", `from ${from} is after to ${to}`)));
-      const series = pairs.map(seriesOf);
-      const codes = [...new Set(series.filter((s): s is string => typeof s === "string"))];
-      let answer = new Map<string, Outcome<readonly FxRate[]>>();
-      let requestError: { error: unknown } | undefined;
-      if (codes.length) {
-        try {
-          answer = await fetchSeries(codes, from, to, signal);
-        } catch (error) {
-          signal?.throwIfAborted();
-          requestError = { error };
-        }
-      }
-      return series.map((code): Outcome<readonly FxRate[]> => {
-        if (typeof code !== "string") return failure(code);
-        if (requestError) return failure(requestError.error);
-        return answer.get(code) ?? failure(new PluginError("bad-response", `the Bank of England answer has no series ${code}`));
-      });
-    },
+    getRates: (params) => ratesPerPair(params, {
+      keyOf: seriesOf,
+      fetch: (codes) => fetchSeries(codes, params.from, params.to, params.signal),
+      missing: (code) => failure(new PluginError("bad-response", `the Bank of England answer has no series ${code}`)),
+    }),
     targetCurrencies: BOE_TARGETS,
   };
 }

@@ -1,5 +1,6 @@
 import {
-  failure, type FxPair, type FxProvider, type FxRate, type IsoDate, ok, type Outcome, type PluginContext, PluginError, z,
+  type FxPair, type FxProvider, type FxRate, type IsoDate, type Outcome, type PluginContext, PluginError,
+  ratesPerPair, z,
 } from "../../sdk/index.ts";
 import { ECB_TARGETS, ecbSeriesKey, parseEcbJson } from "./parse.ts";
 
@@ -52,27 +53,10 @@ export function createEcbFxProvider(ctx: PluginContext<unknown>): FxProvider {
 
   return {
     baseCurrencies: Object.freeze([ECB_BASE]) as FxProvider["baseCurrencies"],
-    async getRates({ from, pairs, signal, to }) {
-      if (from > to) return pairs.map(() => failure(new PluginError("invalid-input", `from ${from} is after to ${to}`)));
-      const invalid = pairs.map(checkPair);
-      const currencies = [...new Set(pairs.filter((_, i) => !invalid[i]).map((pair) => pair.quote))];
-      let answer = new Map<string, Outcome<readonly FxRate[]>>();
-      let requestError: { error: unknown } | undefined;
-      if (currencies.length) {
-        try {
-          answer = await fetchRates(currencies, from, to, signal);
-        } catch (error) {
-          signal?.throwIfAborted();
-          requestError = { error };
-        }
-      }
-      return pairs.map((pair, i): Outcome<readonly FxRate[]> => {
-        const error = invalid[i];
-        if (error) return failure(error);
-        if (requestError) return failure(requestError.error);
-        return answer.get(pair.quote) ?? ok([]);
-      });
-    },
+    getRates: (params) => ratesPerPair(params, {
+      keyOf: (pair) => checkPair(pair) ?? pair.quote,
+      fetch: (currencies) => fetchRates(currencies, params.from, params.to, params.signal),
+    }),
     targetCurrencies: ECB_TARGETS,
   };
 }

@@ -1,6 +1,6 @@
 import {
-  failure, type FxPair, type FxProvider, type FxRate, type IsoDate, mapBounded, ok, type Outcome, type PluginContext,
-  PluginError, z,
+  failure, type FxPair, type FxProvider, type FxRate, type IsoDate, mapBounded, ok, type PluginContext,
+  PluginError, type RatesOutcome, ratesPerPair, z,
 } from "../../sdk/index.ts";
 import { FED_SERIES, FED_TARGETS, parseFredCsv } from "./parse.ts";
 
@@ -46,20 +46,17 @@ export function createFedFxProvider(ctx: PluginContext<unknown>): FxProvider {
 
   return {
     baseCurrencies: Object.freeze([FED_BASE]) as FxProvider["baseCurrencies"],
-    async getRates({ from, pairs, signal, to }) {
-      if (from > to) return pairs.map(() => failure(new PluginError("invalid-input", `from ${from} is after to ${to}`)));
-      const invalid = pairs.map(checkPair);
-      const currencies = [...new Set(pairs.filter((_, i) => !invalid[i]).map((pair) => pair.quote))];
-      const answers = await mapBounded(currencies, MAX_CONCURRENT_SERIES, (currency) =>
-        fetchSeries(currency, from, to, signal).then((rates): Outcome<readonly FxRate[]> => ok(rates)).catch(failure),
-      );
-      signal?.throwIfAborted();
-      const byCurrency = new Map<string, Outcome<readonly FxRate[]>>(currencies.map((currency, i) => [currency, answers[i]!]));
-      return pairs.map((pair, i) => {
-        const error = invalid[i];
-        return error ? failure(error) : byCurrency.get(pair.quote)!;
-      });
-    },
+    getRates: (params) => ratesPerPair(params, {
+      keyOf: (pair) => checkPair(pair) ?? pair.quote,
+      // One CSV per currency; each series' outcome stands alone.
+      fetch: async (currencies) => {
+        const answers = await mapBounded(currencies, MAX_CONCURRENT_SERIES, (currency) =>
+          fetchSeries(currency, params.from, params.to, params.signal).then((rates): RatesOutcome => ok(rates)).catch(failure),
+        );
+        params.signal?.throwIfAborted();
+        return new Map(currencies.map((currency, i) => [currency, answers[i]!]));
+      },
+    }),
     targetCurrencies: FED_TARGETS,
   };
 }

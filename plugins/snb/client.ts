@@ -1,5 +1,5 @@
 import {
-  failure, type FxPair, type FxProvider, type FxRate, type IsoDate, ok, type Outcome, type PluginContext, PluginError, z,
+  type FxPair, type FxProvider, type IsoDate, type PluginContext, PluginError, ratesPerPair, z,
 } from "../../sdk/index.ts";
 import { parseSnbCsv, SNB_TARGETS, snbQueryMonth } from "./parse.ts";
 
@@ -43,26 +43,10 @@ export function createSnbFxProvider(ctx: PluginContext<unknown>): FxProvider {
 
   return {
     baseCurrencies: Object.freeze([SNB_BASE]) as FxProvider["baseCurrencies"],
-    async getRates({ from, pairs, signal, to }) {
-      if (from > to) return pairs.map(() => failure(new PluginError("invalid-input", `from ${from} is after to ${to}`)));
-      const invalid = pairs.map(checkPair);
-      let answer = new Map<string, Outcome<readonly FxRate[]>>();
-      let requestError: { error: unknown } | undefined;
-      if (invalid.includes(undefined)) {
-        try {
-          answer = await fetchCube(from, to, signal);
-        } catch (error) {
-          signal?.throwIfAborted();
-          requestError = { error };
-        }
-      }
-      return pairs.map((pair, i): Outcome<readonly FxRate[]> => {
-        const error = invalid[i];
-        if (error) return failure(error);
-        if (requestError) return failure(requestError.error);
-        return answer.get(pair.quote) ?? ok([]);
-      });
-    },
+    getRates: (params) => ratesPerPair(params, {
+      keyOf: (pair) => checkPair(pair) ?? pair.quote,
+      fetch: () => fetchCube(params.from, params.to, params.signal),
+    }),
     targetCurrencies: SNB_TARGETS,
   };
 }

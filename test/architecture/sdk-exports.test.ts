@@ -28,6 +28,7 @@ const VALUE_EXPORTS = [
   "mapBounded",
   "missingMembers",
   "ok",
+  "ratesPerPair",
   "toDecimalString",
   "toIsoDate",
   "z",
@@ -42,6 +43,7 @@ const TYPE_EXPORTS = [
   "IsoDateRange", "KindInstance", "KindInstanceMap", "LogFields", "Money", "Outcome", "Plugin", "PluginClock",
   "PluginContext", "PluginErrorLike", "PluginErrorReason", "PluginHttpClient", "PluginKind", "PluginLogger",
   "PluginManifest", "PluginSpec", "PricePoint", "Quote", "QuoteProvider", "QuoteSearchParams", "QuoteSearchResult",
+  "RatesOutcome", "RatesPerPairSource",
   "RiskMode", "RiskScope", "RiskTool", "RiskToolCatalogEntry", "ScheduleInput", "ScheduledInvestmentProvider",
   "ScheduledPrice", "TextAnswer",
 ];
