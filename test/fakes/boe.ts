@@ -8,24 +8,14 @@
  * `behave()` replaces every answer (see `boeFailures`) or delays it. Every request is logged.
  */
 
+import { type Handler, type ScriptedUpstream, startScriptedUpstream, type UpstreamBehaviour } from "./scripted-upstream.ts";
+
 const FIXTURES = new URL("../fixtures/boe/", import.meta.url);
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
-type Handler = (req: Request) => Response | Promise<Response>;
+export type BoeBehaviour = UpstreamBehaviour;
 
-export interface BoeBehaviour {
-  delayMs?: number;
-  handler?: Handler;
-}
-
-export interface FakeBoe {
-  readonly log: Array<{ path: string; query: Record<string, string>; rawQuery: string }>;
-  /** `http://127.0.0.1:<port>` */
-  readonly url: string;
-  behave(behaviour: BoeBehaviour): void;
-  reset(): void;
-  stop(): Promise<void>;
-}
+export type FakeBoe = ScriptedUpstream<BoeBehaviour, { path: string; query: Record<string, string>; rawQuery: string }>;
 
 async function fixture(name: string): Promise<string> {
   return Bun.file(new URL(name, FIXTURES)).text();
@@ -80,32 +70,12 @@ async function answer(query: URLSearchParams): Promise<Response> {
 
 /** Starts the fake on a free port of 127.0.0.1. */
 export function startFakeBoe(): FakeBoe {
-  const log: FakeBoe["log"] = [];
-  let behaviour: BoeBehaviour = {};
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      log.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), rawQuery: url.search.slice(1) });
-      if (behaviour.delayMs) await Bun.sleep(behaviour.delayMs);
+  return startScriptedUpstream<BoeBehaviour, FakeBoe["log"][number]>(
+    (req, url, behaviour) => {
       if (behaviour.handler) return behaviour.handler(req);
       if (url.pathname !== "/boeapps/database/_iadb-fromshowcolumns.asp") return new Response("Not Found", { status: 404 });
       return answer(url.searchParams);
     },
-  });
-  return {
-    log,
-    url: `http://127.0.0.1:${server.port}`,
-    behave(b) {
-      behaviour = { ...behaviour, ...b };
-    },
-    reset() {
-      behaviour = {};
-      log.length = 0;
-    },
-    async stop() {
-      await server.stop(true);
-    },
-  };
+    (url) => ({ path: url.pathname, query: Object.fromEntries(url.searchParams), rawQuery: url.search.slice(1) }),
+  );
 }

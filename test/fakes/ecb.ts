@@ -10,24 +10,14 @@
  * `behave()` replaces every answer (see `ecbFailures`) or delays it. Every request is logged.
  */
 
+import { type Handler, type ScriptedUpstream, startScriptedUpstream, type UpstreamBehaviour } from "./scripted-upstream.ts";
+
 const FIXTURES = new URL("../fixtures/ecb/", import.meta.url);
 const RECORDED = "exr-d-chf-gbp-jpy-usd-2024-01-02-2024-01-12.json";
 
-type Handler = (req: Request) => Response | Promise<Response>;
+export type EcbBehaviour = UpstreamBehaviour;
 
-export interface EcbBehaviour {
-  delayMs?: number;
-  handler?: Handler;
-}
-
-export interface FakeEcb {
-  readonly log: Array<{ path: string; query: Record<string, string> }>;
-  /** `http://127.0.0.1:<port>` */
-  readonly url: string;
-  behave(behaviour: EcbBehaviour): void;
-  reset(): void;
-  stop(): Promise<void>;
-}
+export type FakeEcb = ScriptedUpstream<EcbBehaviour>;
 
 interface Dimension {
   id: string;
@@ -110,31 +100,5 @@ async function answer(url: URL): Promise<Response> {
 
 /** Starts the fake on a free port of 127.0.0.1. */
 export function startFakeEcb(): FakeEcb {
-  const log: FakeEcb["log"] = [];
-  let behaviour: EcbBehaviour = {};
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      log.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
-      if (behaviour.delayMs) await Bun.sleep(behaviour.delayMs);
-      if (behaviour.handler) return behaviour.handler(req);
-      return answer(url);
-    },
-  });
-  return {
-    log,
-    url: `http://127.0.0.1:${server.port}`,
-    behave(b) {
-      behaviour = { ...behaviour, ...b };
-    },
-    reset() {
-      behaviour = {};
-      log.length = 0;
-    },
-    async stop() {
-      await server.stop(true);
-    },
-  };
+  return startScriptedUpstream<EcbBehaviour>((req, url, behaviour) => (behaviour.handler ? behaviour.handler(req) : answer(url)));
 }

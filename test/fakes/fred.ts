@@ -8,25 +8,16 @@
  * delays them. Every request is logged.
  */
 
+import { type Handler, type ScriptedUpstream, startScriptedUpstream, type UpstreamBehaviour } from "./scripted-upstream.ts";
+
 const FIXTURES = new URL("../fixtures/fred/", import.meta.url);
 
-type Handler = (req: Request) => Response | Promise<Response>;
-
-export interface FredBehaviour {
-  delayMs?: number;
-  handler?: Handler;
+export interface FredBehaviour extends UpstreamBehaviour {
   /** Series id → the handler answering that series alone. */
   series?: Record<string, Handler>;
 }
 
-export interface FakeFred {
-  readonly log: Array<{ path: string; query: Record<string, string> }>;
-  /** `http://127.0.0.1:<port>` */
-  readonly url: string;
-  behave(behaviour: FredBehaviour): void;
-  reset(): void;
-  stop(): Promise<void>;
-}
+export type FakeFred = ScriptedUpstream<FredBehaviour>;
 
 function csv(body: string, status = 200): Response {
   return new Response(body, { headers: { "content-type": "text/csv" }, status });
@@ -65,34 +56,11 @@ async function answer(query: URLSearchParams): Promise<Response> {
 
 /** Starts the fake on a free port of 127.0.0.1. */
 export function startFakeFred(): FakeFred {
-  const log: FakeFred["log"] = [];
-  let behaviour: FredBehaviour = {};
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      log.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
-      if (behaviour.delayMs) await Bun.sleep(behaviour.delayMs);
-      const forSeries = behaviour.series?.[url.searchParams.get("id") ?? ""];
-      if (forSeries) return forSeries(req);
-      if (behaviour.handler) return behaviour.handler(req);
-      if (url.pathname !== "/graph/fredgraph.csv") return html("<html><body>Page not found</body></html>", 404);
-      return answer(url.searchParams);
-    },
+  return startScriptedUpstream<FredBehaviour>((req, url, behaviour) => {
+    const forSeries = behaviour.series?.[url.searchParams.get("id") ?? ""];
+    if (forSeries) return forSeries(req);
+    if (behaviour.handler) return behaviour.handler(req);
+    if (url.pathname !== "/graph/fredgraph.csv") return html("<html><body>Page not found</body></html>", 404);
+    return answer(url.searchParams);
   });
-  return {
-    log,
-    url: `http://127.0.0.1:${server.port}`,
-    behave(b) {
-      behaviour = { ...behaviour, ...b };
-    },
-    reset() {
-      behaviour = {};
-      log.length = 0;
-    },
-    async stop() {
-      await server.stop(true);
-    },
-  };
 }

@@ -8,23 +8,13 @@
  * `behave()` replaces every answer (see `snbFailures`) or delays it. Every request is logged.
  */
 
+import { type Handler, type ScriptedUpstream, startScriptedUpstream, type UpstreamBehaviour } from "./scripted-upstream.ts";
+
 const FIXTURE = new URL("../fixtures/snb/devkum-2023-11-2024-03.csv", import.meta.url);
 
-type Handler = (req: Request) => Response | Promise<Response>;
+export type SnbBehaviour = UpstreamBehaviour;
 
-export interface SnbBehaviour {
-  delayMs?: number;
-  handler?: Handler;
-}
-
-export interface FakeSnb {
-  readonly log: Array<{ path: string; query: Record<string, string> }>;
-  /** `http://127.0.0.1:<port>` */
-  readonly url: string;
-  behave(behaviour: SnbBehaviour): void;
-  reset(): void;
-  stop(): Promise<void>;
-}
+export type FakeSnb = ScriptedUpstream<SnbBehaviour>;
 
 function csv(body: string, status = 200): Response {
   return new Response(body, { headers: { "content-type": "text/csv;charset=UTF-8" }, status });
@@ -64,32 +54,9 @@ async function answer(query: URLSearchParams): Promise<Response> {
 
 /** Starts the fake on a free port of 127.0.0.1. */
 export function startFakeSnb(): FakeSnb {
-  const log: FakeSnb["log"] = [];
-  let behaviour: SnbBehaviour = {};
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    async fetch(req) {
-      const url = new URL(req.url);
-      log.push({ path: url.pathname, query: Object.fromEntries(url.searchParams) });
-      if (behaviour.delayMs) await Bun.sleep(behaviour.delayMs);
-      if (behaviour.handler) return behaviour.handler(req);
-      if (url.pathname !== "/api/cube/devkum/data/csv/en") return json({ message: "cube not found" }, 404);
-      return answer(url.searchParams);
-    },
+  return startScriptedUpstream<SnbBehaviour>((req, url, behaviour) => {
+    if (behaviour.handler) return behaviour.handler(req);
+    if (url.pathname !== "/api/cube/devkum/data/csv/en") return json({ message: "cube not found" }, 404);
+    return answer(url.searchParams);
   });
-  return {
-    log,
-    url: `http://127.0.0.1:${server.port}`,
-    behave(b) {
-      behaviour = { ...behaviour, ...b };
-    },
-    reset() {
-      behaviour = {};
-      log.length = 0;
-    },
-    async stop() {
-      await server.stop(true);
-    },
-  };
 }
