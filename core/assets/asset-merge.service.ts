@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, In } from "typeorm";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { ConflictError, InputError, ValidationError } from "../errors/domain-error.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
@@ -70,7 +72,10 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
  */
 @injectable()
 export class AssetMergeService {
-  constructor(@inject(Database) private readonly db: Database) {}
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
 
   async merge(request: MergeRequest): Promise<MergeResult> {
     if (request.sourceAssetId === request.targetAssetId) {
@@ -83,6 +88,7 @@ export class AssetMergeService {
       return plan.preview;
     };
     const preview = request.dryRun ? await run(this.db.reads) : await this.db.write(run);
+    if (!request.dryRun) clearPortfolioCaches(this.caches);
     const { sourceAssetId, targetAssetId, dryRun } = request;
     const message = dryRun
       ? `Merging asset ${sourceAssetId} into ${targetAssetId} would move ${preview.transactions} transaction(s)`

@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
@@ -109,10 +111,13 @@ const fold = (name: string) => name.toLowerCase();
  */
 @injectable()
 export class AssetService {
-  constructor(@inject(Database) private readonly db: Database) {}
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
 
   create(items: NewAsset[]): Promise<CreateOutcome[]> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const taken = await this.takenNames(tx);
       const outcomes: CreateOutcome[] = [];
       for (const item of items) {
@@ -131,7 +136,7 @@ export class AssetService {
         outcomes.push({ name: item.name, success: true, assetId: saved.id });
       }
       return outcomes;
-    });
+    }), (out) => out.some((o) => o.success));
   }
 
   /**
@@ -139,12 +144,12 @@ export class AssetService {
    * events (they are in the old currency); the caller decides whether an all-refused batch is a 409.
    */
   patch(items: AssetPatch[]): Promise<PatchOutcome[]> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const taken = await this.takenNames(tx);
       const outcomes: PatchOutcome[] = [];
       for (const item of items) outcomes.push(await this.patchOne(tx, item, taken));
       return outcomes;
-    });
+    }), (out) => out.some((o) => o.success && o.changes.length > 0));
   }
 
   private async patchOne(tx: EntityManager, item: AssetPatch, taken: Map<string, number>): Promise<PatchOutcome> {
@@ -180,7 +185,7 @@ export class AssetService {
 
   /** Deletes each asset with its prices, events and assignment; one referenced by a transaction is kept. */
   delete(assetIds: number[]): Promise<DeleteOutcome[]> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcomes: DeleteOutcome[] = [];
       for (const assetId of assetIds) {
         if (!(await tx.existsBy(Asset, { id: assetId }))) {
@@ -196,7 +201,7 @@ export class AssetService {
         outcomes.push({ assetId, success: true });
       }
       return outcomes;
-    });
+    }), (out) => out.some((o) => o.success));
   }
 
   /** Folded name → asset id, for the case-insensitive uniqueness rule. */

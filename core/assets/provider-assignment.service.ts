@@ -1,6 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, In } from "typeorm";
 import type { QuoteProvider, ScheduledInvestmentProvider } from "../../sdk/index.ts";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
 import { PriceHistory } from "../prices/price-history.entity.ts";
@@ -109,14 +111,16 @@ export class ProviderAssignmentService {
   constructor(
     @inject(Database) private readonly db: Database,
     @inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   assign(items: AssignmentInput[]): Promise<AssignOutcome[]> {
-    return this.db.write(async (tx) => {
+    // A new provider deletes the old assignment's prices and events (Events rule 2).
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcomes: AssignOutcome[] = [];
       for (const item of items) outcomes.push(await this.assignOne(tx, item));
       return outcomes;
-    });
+    }), (out) => out.some((o) => o.success && o.removed !== null));
   }
 
   private async assignOne(tx: EntityManager, item: AssignmentInput): Promise<AssignOutcome> {
@@ -163,7 +167,7 @@ export class ProviderAssignmentService {
   }
 
   remove(assetIds: number[]): Promise<RemoveOutcome[]> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcomes: RemoveOutcome[] = [];
       for (const assetId of assetIds) {
         if (!(await tx.existsBy(Asset, { id: assetId }))) {
@@ -180,7 +184,7 @@ export class ProviderAssignmentService {
         outcomes.push({ assetId, success: true, message: "Provider assignment removed with its prices and events", removed });
       }
       return outcomes;
-    });
+    }), (out) => out.some((o) => o.success));
   }
 
   /** Assignments of the given assets in request order; assets without one are skipped. */

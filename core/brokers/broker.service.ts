@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, In } from "typeorm";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { ConflictError } from "../errors/domain-error.ts";
 import { Decimal } from "../money/decimal.ts";
@@ -43,6 +45,7 @@ export class BrokerService {
   constructor(
     @inject(Database) private readonly db: Database,
     @inject(BrokerAccessService) private readonly access: BrokerAccessService,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /** Every broker the user has an access row for, with their role and share, by name. */
@@ -69,7 +72,7 @@ export class BrokerService {
    * brokers they can see) is refused per item; other users' broker names are never consulted.
    */
   create(userId: number, items: NewBroker[], today: string): Promise<CreateOutcome[]> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const taken = new Set((await this.visibleNames(tx, userId)).map((n) => n.toLowerCase()));
       const outcomes: CreateOutcome[] = [];
       for (const item of items) {
@@ -91,7 +94,7 @@ export class BrokerService {
         outcomes.push({ success: true, brokerId: broker.id, name, depositsCreated: deposits.length });
       }
       return outcomes;
-    });
+    }));
   }
 
   /**
@@ -100,7 +103,7 @@ export class BrokerService {
    * whole edit (409 BALANCE_NEGATIVE, nothing changed).
    */
   update(userId: number, brokerId: number, fields: BrokerFields): Promise<{ broker: Broker; validationTriggered: boolean }> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       await this.access.require(userId, brokerId, "EDITOR", tx);
       const broker = await tx.findOneByOrFail(Broker, { id: brokerId });
       if (fields.name !== undefined) {
@@ -114,15 +117,15 @@ export class BrokerService {
       const saved = await tx.save(Broker, broker);
       if (validationTriggered) await assertBalancesNonNegative(tx, saved);
       return { broker: saved, validationTriggered };
-    });
+    }));
   }
 
   /** OWNER only: the broker with its transactions and access rows (BRIM files are the caller's to remove). */
   delete(userId: number, brokerId: number): Promise<{ transactionsDeleted: number }> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       await this.access.require(userId, brokerId, "OWNER", tx);
       return deleteBroker(tx, brokerId);
-    });
+    }));
   }
 
   private async visibleNames(tx: EntityManager, userId: number, exceptId?: number): Promise<string[]> {

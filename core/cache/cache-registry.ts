@@ -40,6 +40,19 @@ export interface CacheStatus {
 @singleton()
 export class CacheRegistry {
   private readonly caches = new Map<string, { cache: LRUCache<string, {}>; spec: CacheSpec }>();
+  private readonly generations = new Map<string, number>();
+
+  /**
+   * How many times the named cache was cleared. A value computed from data read before a clear
+   * must not be stored after it: compare the generation taken at the start with the current one.
+   */
+  generation(name: string): number {
+    return this.generations.get(name) ?? 0;
+  }
+
+  private bumpGeneration(name: string): void {
+    this.generations.set(name, this.generation(name) + 1);
+  }
 
   /** The named cache, created on first use with the spec's size and TTL (or `spec` for plugin caches). */
   get<V extends {}>(name: CacheName | string, spec?: CacheSpec): LRUCache<string, V> {
@@ -72,11 +85,13 @@ export class CacheRegistry {
       throw new NotFoundError("CACHE_NOT_FOUND", `Cache '${name}' not found`, { name });
     }
     entry?.cache.clear();
+    this.bumpGeneration(name);
   }
 
   /** Clears every registered cache; returns how many were cleared. */
   clearAll(): number {
     for (const { cache } of this.caches.values()) cache.clear();
+    for (const name of new Set([...Object.keys(CACHE_SPECS), ...this.caches.keys()])) this.bumpGeneration(name);
     return this.caches.size;
   }
 }

@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import type { AssetEventType } from "./asset-event.entity.ts";
@@ -90,7 +92,10 @@ function describePlan(plan: EventUpsertPlan, count: number): string {
 /** Manual asset events: the upsert of `POST /assets/events`, deletes, and reads (SPEC Asset event). */
 @injectable()
 export class EventService {
-  constructor(@inject(Database) private readonly db: Database) {}
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
 
   /**
    * Duplicate ids refuse the whole request before any write; then each item is planned and
@@ -99,7 +104,10 @@ export class EventService {
   async upsert(items: EventUpsertItem[]): Promise<EventUpsertResult[]> {
     checkNoDuplicateIds(items);
     const results: EventUpsertResult[] = [];
-    for (const [i, item] of items.entries()) results.push(await this.db.write((tx) => this.upsertItem(tx, item, i)));
+    for (const [i, item] of items.entries()) {
+      results.push(await this.db.write((tx) => this.upsertItem(tx, item, i)));
+      clearPortfolioCaches(this.caches);
+    }
     return results;
   }
 
@@ -120,7 +128,7 @@ export class EventService {
   /** Deletes manual events; one linked by a transaction is `in_use` and kept; unknown and provider events are `not_found`. */
   async delete(ids: number[]): Promise<EventDeleteResult[]> {
     const unique = [...new Set(ids)];
-    return this.db.write(async (tx) => {
+    const results = await this.db.write(async (tx) => {
       const rows = new Map<number, { provider: boolean }>();
       const linked = new Set<number>();
       for (const part of slices(unique)) {
@@ -136,6 +144,8 @@ export class EventService {
       }
       return results;
     });
+    if (results.some((r) => r.status === "deleted")) clearPortfolioCaches(this.caches);
+    return results;
   }
 
   /** Events of each asset within the inclusive range, by date then id; manual and provider alike. */

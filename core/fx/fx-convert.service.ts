@@ -1,4 +1,5 @@
 import { inject, injectable } from "tsyringe";
+import type { EntityManager } from "typeorm";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { Database } from "../db/database.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
@@ -37,6 +38,49 @@ export function orientSteps(steps: readonly ChainStep[], from: string, base: str
   return [...steps].reverse().map((s) => ({ from: s.to, provider: s.provider, to: s.from }));
 }
 
+/** One stored rate row (`1 base = rate quote`). */
+export interface RateRow {
+  date: string;
+  rate: string;
+}
+
+/**
+ * The configured chains of the pair `from`/`to` by priority, each oriented from `from`; a pair
+ * without configured routes converts through its manual rates. Null when the two codes are not
+ * a pair (malformed or equal). Codes are expected upper-case.
+ */
+export async function pairChains(reads: EntityManager, from: string, to: string): Promise<ChainStep[][] | null> {
+  const pair = normalisePair(from, to);
+  if (!pair) return null;
+  const routes = await reads.find(FxRoute, { order: { priority: "ASC" }, where: { base: pair.base, quote: pair.quote } });
+  const chains = routes.map((r) => JSON.parse(r.chainSteps) as ChainStep[]);
+  if (chains.length === 0) chains.push([{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }]);
+  return chains.map((c) => orientSteps(c, from, pair.base));
+}
+
+/**
+ * A loader of the stored series of a step's alphabetical pair under its provider, up to `end`
+ * (oldest first), each read once per loader and shaped by `build`.
+ */
+export function rateSeriesLoader<S>(reads: EntityManager, build: (rows: RateRow[]) => S): (step: ChainStep, end: string) => Promise<S> {
+  const memo = new Map<string, Promise<S>>();
+  return (step, end) => {
+    const [base, quote] = step.from < step.to ? [step.from, step.to] : [step.to, step.from];
+    const key = `${base}|${quote}|${step.provider}|${end}`;
+    let s = memo.get(key);
+    if (!s) {
+      s = (reads.query(
+        `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`,
+        [base, quote, step.provider, end],
+      ) as Promise<RateRow[]>).then(build);
+      memo.set(key, s);
+    }
+    return s;
+  };
+}
+
+const toRateSeries = (rows: RateRow[]): RateSeries => ({ dates: rows.map((r) => r.date), rates: rows.map((r) => new Decimal(r.rate)) });
+
 /** `POST /fx/currencies/convert`: each day of each item's range, through the pair's routes by priority. */
 @injectable()
 export class FxConvertService {
@@ -44,7 +88,7 @@ export class FxConvertService {
 
   /** Throws NotFoundError when items were given and every conversion failed. */
   async convert(items: readonly ConvertInput[]): Promise<ConvertOutput> {
-    const series = new Map<string, Promise<RateSeries>>();
+    const series = rateSeriesLoader(this.db.reads, toRateSeries);
     const results: ConvertResult[] = [];
     const errors: string[] = [];
     for (const item of items) {
@@ -61,17 +105,11 @@ export class FxConvertService {
         for (const day of days) results.push({ conversionDate: day, from: source, rate: "1", to: { amount: toDecimalString(amount), code: to } });
         continue;
       }
-      const pair = normalisePair(from, to);
-      if (!pair) { errors.push(`${label}: not a currency pair`); continue; }
-      const routes = await this.db.reads.find(FxRoute, { order: { priority: "ASC" }, where: { base: pair.base, quote: pair.quote } });
-      const chains = routes.map((r) => JSON.parse(r.chainSteps) as ChainStep[]);
-      // A pair without configured routes still converts through its manual rates.
-      if (chains.length === 0) chains.push([{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }]);
+      const chains = await pairChains(this.db.reads, from, to);
+      if (!chains) { errors.push(`${label}: not a currency pair`); continue; }
       const routeLegs: ConvertLeg[][] = [];
       for (const chain of chains) {
-        routeLegs.push(await Promise.all(orientSteps(chain, from, pair.base).map(async (s) => ({
-          from: s.from, series: await this.series(series, s, end), to: s.to,
-        }))));
+        routeLegs.push(await Promise.all(chain.map(async (s) => ({ from: s.from, series: await series(s, end), to: s.to }))));
       }
       const missing: string[] = [];
       for (const day of days) {
@@ -98,20 +136,5 @@ export class FxConvertService {
       throw new NotFoundError("FX_RATE_NOT_FOUND", "No conversion could be made", { errors });
     }
     return { errors, results };
-  }
-
-  /** The stored series of a step's alphabetical pair under its provider, up to `end`, loaded once per request. */
-  private series(memo: Map<string, Promise<RateSeries>>, step: ChainStep, end: string): Promise<RateSeries> {
-    const [base, quote] = step.from < step.to ? [step.from, step.to] : [step.to, step.from];
-    const key = `${base}|${quote}|${step.provider}|${end}`;
-    let s = memo.get(key);
-    if (!s) {
-      s = (this.db.reads.query(
-        `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`,
-        [base, quote, step.provider, end],
-      ) as Promise<{ date: string; rate: string }[]>).then((rows) => ({ dates: rows.map((r) => r.date), rates: rows.map((r) => new Decimal(r.rate)) }));
-      memo.set(key, s);
-    }
-    return s;
   }
 }

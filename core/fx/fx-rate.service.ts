@@ -1,22 +1,15 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { invertRate } from "./convert.calc.ts";
 import { normalisePair } from "./pair.ts";
 import { MANUAL_PROVIDER } from "./route-search.calc.ts";
 
-/** The caches that hold values derived from FX rates (SPEC: every rate write clears them). */
-export const PORTFOLIO_CACHES = ["portfolio_blob", "portfolio_layer2", "portfolio_wac"] as const;
-
 /** Rows per multi-row statement (STACK.md: chunks of at most 500). */
 const CHUNK = 500;
-
-/** Clears the portfolio caches; a cache not created yet is already empty and stays uncreated. */
-export function clearPortfolioCaches(caches: CacheRegistry): void {
-  for (const name of PORTFOLIO_CACHES) caches.clear(name);
-}
 
 /** One rate row to store, already alphabetical (`base < quote`). */
 export interface RateRowWrite {

@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { type ChainStep, FxRoute } from "./fx-route.entity.ts";
@@ -88,7 +90,10 @@ export function checkRoute(input: RouteInput, knownProviders: ReadonlySet<string
 /** Configured conversion routes per pair (REFERENCE §2.5; decisions in docs/fx.md). */
 @injectable()
 export class FxRouteService {
-  constructor(@inject(Database) private readonly db: Database) {}
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
 
   /** Every route, by pair then priority. */
   async list(): Promise<RouteView[]> {
@@ -110,13 +115,13 @@ export class FxRouteService {
       const message = "Unknown FX provider in the batch; nothing was saved";
       throw new InputError("FX_PROVIDER_UNKNOWN", message, { message, results });
     }
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcomes: RouteOutcome[] = [];
       for (const [i, c] of checked.entries()) {
         outcomes.push(c.ok ? await this.saveOne(tx, c.route) : { ...echo(items[i]!), action: "error", message: c.message, success: false });
       }
       return outcomes;
-    });
+    }), (out) => out.some((o) => o.success));
   }
 
   private async saveOne(tx: EntityManager, route: RouteView): Promise<RouteOutcome> {
@@ -148,11 +153,11 @@ export class FxRouteService {
    * its MANUAL route back; deleting a MANUAL-only pair's routes removes the pair.
    */
   async delete(items: RouteDeleteInput[]): Promise<RouteDeleteOutcome[]> {
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcomes: RouteDeleteOutcome[] = [];
       for (const item of items) outcomes.push(await this.deleteOne(tx, item));
       return outcomes;
-    });
+    }), (out) => out.some((o) => o.success));
   }
 
   private async deleteOne(tx: EntityManager, item: RouteDeleteInput): Promise<RouteDeleteOutcome> {

@@ -1,12 +1,13 @@
 import { inject, injectable } from "tsyringe";
 import type { FxProvider, FxRate, IsoDate } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { invertRate } from "./convert.calc.ts";
 import { type ChainStep, FxRoute } from "./fx-route.entity.ts";
-import { clearPortfolioCaches, type RateRowWrite, writeRateRows } from "./fx-rate.service.ts";
+import { type RateRowWrite, writeRateRows } from "./fx-rate.service.ts";
 import { pairSlug, parsePairSlug } from "./pair.ts";
 import { MANUAL_PROVIDER } from "./route-search.calc.ts";
 

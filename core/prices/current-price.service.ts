@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CurrencyCodeSchema, DecimalStringSchema, type IsoDate, IsoDateSchema, type Quote, toIsoDate } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { Decimal } from "../money/decimal.ts";
 import { ConcurrencyLimiter, withTimeout } from "./concurrency.ts";
@@ -129,7 +130,7 @@ export class CurrentPriceService {
   private async writeToday(assets: Map<number, PricedAsset>, answers: Map<number, Answer>, today: string): Promise<void> {
     const due = [...answers.entries()].filter(([id, a]) => a.fresh && a.quote.date === today && a.quote.currency === assets.get(id)!.currency);
     if (due.length === 0) return;
-    await this.db.write(async (tx) => {
+    const written = await this.db.write(async (tx) => {
       const stored = await todayRows(tx, due.map(([id]) => id), today);
       const writes: PriceRowWrite[] = [];
       for (const [assetId, answer] of due) {
@@ -142,7 +143,9 @@ export class CurrentPriceService {
         });
       }
       await writePriceRows(tx, writes);
+      return writes.length;
     });
+    if (written > 0) clearPortfolioCaches(this.caches);
   }
 }
 

@@ -4,6 +4,7 @@ import {
   type AssetEvent, DecimalStringSchema, type IsoDate, type IsoDateRange, IsoDateSchema, type PricePoint,
 } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { ASSET_EVENT_TYPES } from "../events/asset-event.entity.ts";
 import { Decimal } from "../money/decimal.ts";
@@ -158,6 +159,7 @@ export class PriceSyncService {
         pointsChanged: changed.rows.length, eventsChanged: ev.inserted + ev.updated,
       });
     });
+    if (result.pointsChanged + result.eventsChanged > 0) clearPortfolioCaches(this.caches);
   }
 }
 

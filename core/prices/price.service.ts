@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { InputError, NotFoundError } from "../errors/domain-error.ts";
 import { execute, MANUAL_SOURCE, type PriceRowWrite, readPriceRows, type StoredPrice, writePriceRows } from "./price-rows.ts";
@@ -61,7 +63,10 @@ const ASSET_NOT_FOUND = "Asset not found";
 /** Manual price history: upsert, delete by ranges, and range queries with events. */
 @injectable()
 export class PriceService {
-  constructor(@inject(Database) private readonly db: Database) {}
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
 
   /**
    * Stores manual prices (source `manual`). Every item is checked before anything is written: a
@@ -79,7 +84,7 @@ export class PriceService {
           { asset_id: item.assetId, date: wrong.date, currency: wrong.currency, asset_currency: currency });
       }
     }
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcome: UpsertOutcome = { results: [], inserted: 0, updated: 0 };
       for (const item of items) {
         const currency = currencies.get(item.assetId);
@@ -99,13 +104,13 @@ export class PriceService {
         });
       }
       return outcome;
-    });
+    }), (out) => out.inserted + out.updated > 0);
   }
 
   /** Deletes the prices of each asset within its inclusive ranges; an unknown asset is a per-item error. */
   async deleteRanges(items: readonly { assetId: number; ranges: readonly DateRange[] }[]): Promise<DeleteOutcome[]> {
     const currencies = await this.currencies(items.map((i) => i.assetId));
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const out: DeleteOutcome[] = [];
       for (const item of items) {
         if (!currencies.has(item.assetId)) {
@@ -120,7 +125,7 @@ export class PriceService {
         out.push({ assetId: item.assetId, deletedCount: deleted, message: `Deleted ${deleted} prices`, success: true });
       }
       return out;
-    });
+    }), (out) => out.some((o) => o.deletedCount > 0));
   }
 
   /** Prices (ascending by date) and, on request, events of each asset within its range. */
@@ -147,13 +152,13 @@ export class PriceService {
     if (!(await this.currencies([assetId])).has(assetId)) {
       throw new NotFoundError("ASSET_NOT_FOUND", `Asset ${assetId} not found`, { asset_id: assetId });
     }
-    return this.db.write(async (tx) => {
+    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const transactionsUnlinked = await execute(tx, `UPDATE "transactions" SET "asset_event_id" = NULL, "updated_at" = datetime('now')
         WHERE "asset_event_id" IN (SELECT "id" FROM "asset_events" WHERE "asset_id" = ?)`, [assetId]);
       const eventsDeleted = await execute(tx, `DELETE FROM "asset_events" WHERE "asset_id" = ?`, [assetId]);
       const pricesDeleted = await execute(tx, `DELETE FROM "price_history" WHERE "asset_id" = ?`, [assetId]);
       return { eventsDeleted, pricesDeleted, transactionsUnlinked };
-    });
+    }));
   }
 
   /** Currency of each existing asset among `ids`. */

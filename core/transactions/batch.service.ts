@@ -1,5 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { applyAutoCostBasis } from "./auto-cost-basis.ts";
 import { checkBalances } from "./balance-check.ts";
@@ -29,11 +31,13 @@ export class TransactionBatchService {
   constructor(
     @inject(Database) private readonly db: Database,
     @inject(BrokerAccessService) private readonly access: BrokerAccessService,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   async run(userId: number, input: BatchInput, mode: "validate" | "commit"): Promise<BatchOutcome> {
+    let done: BatchOutcome;
     try {
-      return await this.db.write(async (tx) => {
+      done = await this.db.write(async (tx) => {
         const state = await loadBatch(tx, this.access, userId, input);
         runStages(state, input);
         let wac: WacResult[] = [];
@@ -50,6 +54,9 @@ export class TransactionBatchService {
       if (e instanceof RollbackSentinel) return e.outcome;
       throw e;
     }
+    // Only once the write committed (a promote goes through here too).
+    if (done.results.length > 0) clearPortfolioCaches(this.caches);
+    return done;
   }
 }
 

@@ -11,6 +11,8 @@ import { docsRoutes } from "./docs.ts";
 import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
+import { reportRoutes } from "./portfolio/report.routes.ts";
+import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
@@ -40,6 +42,8 @@ export function createApp(deps: HttpDeps) {
     .use(eventsRoutes(deps, session))
     .use(fxProvidersRoutes(deps, session))
     .use(fxCurrenciesRoutes(deps, session))
+    .use(reportRoutes(deps, session))
+    .use(wacRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }

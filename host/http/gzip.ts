@@ -21,7 +21,7 @@ function compressibleType(contentType: string | null): boolean {
   return !NEVER_COMPRESSED.some((re) => re.test(type));
 }
 
-function acceptsGzip(request: Request): boolean {
+export function acceptsGzip(request: Request): boolean {
   const header = request.headers.get("accept-encoding") ?? "";
   return header.split(",").some((part) => {
     const [coding, ...params] = part.trim().toLowerCase().split(";");

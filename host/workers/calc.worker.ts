@@ -1,4 +1,6 @@
 import { threadId } from "node:worker_threads";
+import { portfolioReport } from "./portfolio-report.task.ts";
+import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { xirr } from "../../core/portfolio/xirr.calc.ts";
 
 /**
@@ -6,6 +8,8 @@ import { xirr } from "../../core/portfolio/xirr.calc.ts";
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 const CALCULATIONS = {
+  portfolioReport,
+  wacSeries,
   xirr: (input: { cashFlows: Parameters<typeof xirr>[0]; guess?: string }) => xirr(input.cashFlows, input.guess),
 } as const;
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { rmSync } from "node:fs";
 import { CacheRegistry } from "../../../core/cache/cache-registry.ts";
 import type { Database } from "../../../core/db/database.ts";
-import { FxRateService, PORTFOLIO_CACHES } from "../../../core/fx/fx-rate.service.ts";
+import { PORTFOLIO_CACHES } from "../../../core/cache/portfolio-caches.ts";
+import { FxRateService } from "../../../core/fx/fx-rate.service.ts";
 import { FxSyncService } from "../../../core/fx/fx-sync.service.ts";
 import { ok, type FxProvider } from "../../../sdk/index.ts";
 import { openDatabase } from "../../../host/db/data-source.ts";

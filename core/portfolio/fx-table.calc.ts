@@ -1,0 +1,109 @@
+/**
+ * Converts amounts into the report's target currency day by day, through each pair's configured
+ * routes by priority (unlimited backward fill) or, for a pair without routes, its manual rates,
+ * and remembers every conversion that could not be made (SPEC data-quality rule 5).
+ */
+import { type ConvertLeg, convertAlong, type RateSeries } from "../fx/convert.calc.ts";
+import type { ChainStep } from "../fx/fx-route.entity.ts";
+import { normalisePair } from "../fx/pair.ts";
+import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
+import { Decimal } from "../money/decimal.ts";
+import { fxSeriesKey, type FxPairConfig, type RateSeriesInput } from "./report-input.ts";
+
+/** How a pair is configured: not at all, through a real provider somewhere, or by manual rates only. */
+export type PairKind = "none" | "provider" | "manual";
+
+export interface MissingConversion {
+  from: string;
+  to: string;
+  /** Alphabetical slug `BASE-QUOTE`. */
+  slug: string;
+  kind: PairKind;
+  dates: Set<string>;
+}
+
+interface CurrencyRoutes {
+  kind: PairKind;
+  routes: ConvertLeg[][];
+  memo: Map<string, Decimal | null>;
+}
+
+export class FxTable {
+  private readonly byCurrency = new Map<string, CurrencyRoutes>();
+  private readonly missingByCurrency = new Map<string, MissingConversion>();
+  private readonly parsed = new Map<string, RateSeries>();
+
+  constructor(readonly target: string, pairs: readonly FxPairConfig[], private readonly series: Record<string, RateSeriesInput>) {
+    for (const p of pairs) {
+      const from = p.base === target ? p.quote : p.base;
+      const chains = p.routes.length > 0 ? p.routes : [[{ from: p.base, provider: MANUAL_PROVIDER, to: p.quote }]];
+      const routes = chains.map((chain) => orient(chain, from, p.base).map((s) => ({ from: s.from, to: s.to, series: this.seriesOf(s.from, s.to, s.provider) })));
+      let kind: PairKind;
+      if (p.routes.length > 0) kind = p.routes.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER)) ? "provider" : "manual";
+      else kind = routes[0]![0]!.series.dates.length > 0 ? "manual" : "none";
+      this.byCurrency.set(from, { kind, routes: kind === "none" ? [] : routes, memo: new Map() });
+    }
+  }
+
+  private seriesOf(a: string, b: string, provider: string): RateSeries {
+    const [base, quote] = a < b ? [a, b] : [b, a];
+    const key = fxSeriesKey(base, quote, provider);
+    let s = this.parsed.get(key);
+    if (!s) {
+      const raw = this.series[key] ?? { dates: [], rates: [] };
+      s = { dates: raw.dates, rates: raw.rates.map((r) => new Decimal(r)) };
+      this.parsed.set(key, s);
+    }
+    return s;
+  }
+
+  /** 1 unit of `currency` in the target on `date`, or null (the gap is recorded when `record`). */
+  rate(currency: string, date: string, record = true): Decimal | null {
+    if (currency === this.target) return ONE;
+    let entry = this.byCurrency.get(currency);
+    if (!entry) {
+      entry = { kind: "none", routes: [], memo: new Map() };
+      this.byCurrency.set(currency, entry);
+    }
+    let rate = entry.memo.get(date);
+    if (rate === undefined) {
+      rate = null;
+      for (const legs of entry.routes) {
+        const c = convertAlong(ONE, legs, date);
+        if (c) { rate = c.rate; break; }
+      }
+      entry.memo.set(date, rate);
+    }
+    if (rate === null && record) this.recordMissing(currency, entry.kind, date);
+    return rate;
+  }
+
+  convert(amount: Decimal, currency: string, date: string, record = true): Decimal | null {
+    const r = this.rate(currency, date, record);
+    return r === null ? null : amount.times(r);
+  }
+
+  private recordMissing(currency: string, kind: PairKind, date: string): void {
+    let m = this.missingByCurrency.get(currency);
+    if (!m) {
+      const pair = normalisePair(currency, this.target);
+      const slug = pair ? `${pair.base}-${pair.quote}` : `${currency}-${this.target}`;
+      m = { from: currency, to: this.target, slug, kind, dates: new Set() };
+      this.missingByCurrency.set(currency, m);
+    }
+    m.dates.add(date);
+  }
+
+  /** Every conversion gap seen so far, by source currency. */
+  missing(): MissingConversion[] {
+    return [...this.missingByCurrency.values()].sort((a, b) => a.slug.localeCompare(b.slug));
+  }
+}
+
+const ONE = new Decimal(1);
+
+/** A stored route's steps (base→quote) walked from `from`. */
+function orient(steps: readonly ChainStep[], from: string, base: string): ChainStep[] {
+  if (from === base) return [...steps];
+  return [...steps].reverse().map((s) => ({ from: s.to, provider: s.provider, to: s.from }));
+}

@@ -1,0 +1,435 @@
+/**
+ * The daily replay (docs/portfolio.md "Daily replay"): every calendar day from the first
+ * transaction in scope to the end date applies that day's transactions, then, inside the period,
+ * values the portfolio at the end of the day. Pure: Decimal arithmetic over a `ReportInput`.
+ */
+import { eachDay } from "../fx/convert.calc.ts";
+import { Decimal } from "../money/decimal.ts";
+import { FxTable } from "./fx-table.calc.ts";
+import { PriceBook } from "./price-book.calc.ts";
+import type { LedgerTx, ReportInput } from "./report-input.ts";
+
+const ZERO = new Decimal(0);
+
+/** One (asset, broker) pool: share-weighted units and their cost in the target currency. */
+export interface Position {
+  assetId: number;
+  brokerId: number;
+  quantity: Decimal;
+  cost: Decimal;
+  /** Units of unknown cost are in the pool (SPEC rule 4): WAC and gains are unknown until it empties. */
+  unknownCost: boolean;
+  /** First day of the current pool (since it was last empty). */
+  openedOn: string | null;
+  realized: Decimal;
+  periodRealized: Decimal;
+  periodIncome: Decimal;
+  periodFeesTaxes: Decimal;
+  /** Quantity and cost at the end of the start day. */
+  startQuantity: Decimal;
+  startCost: Decimal;
+  everHeldInPeriod: boolean;
+}
+
+export interface TransitItem {
+  kind: "asset" | "cash";
+  assetId: number | null;
+  currency: string | null;
+  /** Units (asset) or amount (cash), share-weighted by the sending broker. */
+  quantity: Decimal;
+  /** Cost carried (asset: target currency; cash: 0, its book value is its value). */
+  cost: Decimal;
+  fromBroker: number;
+  toBroker: number;
+  departed: string;
+  arrives: string;
+}
+
+export interface DayState {
+  date: string;
+  cash: Decimal;
+  marketValue: Decimal;
+  inTransitMarketValue: Decimal;
+  nav: Decimal;
+  openCost: Decimal;
+  inTransitBook: Decimal;
+  unrealized: Decimal;
+  capitalBaseline: Decimal;
+  /** Net external flow of the day in the target currency (positive = money in). */
+  flow: Decimal;
+  /** Some held asset had no price this day. */
+  incomplete: boolean;
+  /** Per-asset value of the day (only when allocation history was asked for). */
+  assetValues?: Map<number, Decimal>;
+}
+
+export interface Totals {
+  deposited: Decimal;
+  withdrawn: Decimal;
+  income: Decimal;
+  fees: Decimal;
+  taxes: Decimal;
+  realized: Decimal;
+}
+
+export interface ReplayResult {
+  start: string;
+  end: string;
+  days: DayState[];
+  positions: Position[];
+  /** broker → currency → share-weighted amount at the end date. */
+  cash: Map<number, Map<string, Decimal>>;
+  transit: TransitItem[];
+  total: Totals;
+  period: Totals;
+  /** broker → period income and fees/taxes not tied to an asset. */
+  unallocated: Map<number, { income: Decimal; feesTaxes: Decimal }>;
+  /** broker → cumulative external flows of that broker (internal transfers count at broker level). */
+  brokerBaseline: Map<number, Decimal>;
+  /** asset → transactions adding quantity without a known cost (SPEC rule 4). */
+  missingCostBasis: Map<number, number>;
+  /** asset → date of its first BUY or SELL in scope. */
+  firstTrade: Map<number, string>;
+  incompleteDates: string[];
+  prices: PriceBook;
+  fx: FxTable;
+}
+
+function emptyTotals(): Totals {
+  return { deposited: ZERO, withdrawn: ZERO, income: ZERO, fees: ZERO, taxes: ZERO, realized: ZERO };
+}
+
+export function replay(input: ReportInput): ReplayResult {
+  const scale = new Map(input.brokers.map((b) => [b.id, new Decimal(b.scale)]));
+  const prices = new PriceBook(input.assets, input.quotes, input.splits, input.transactions);
+  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries);
+  const assetCurrency = new Map(input.assets.map((a) => [a.id, a.currency]));
+  const txs = input.transactions;
+  const first = txs[0]?.date ?? input.start ?? input.end;
+  const start = input.start ?? first;
+  const end = input.end;
+
+  const positions = new Map<string, Position>();
+  const cash = new Map<number, Map<string, Decimal>>();
+  const cashByCurrency = new Map<string, Decimal>();
+  const assetQty = new Map<number, Decimal>();
+  const assetCost = new Map<number, Decimal>();
+  const transit = new Map<number, TransitItem>();
+  const brokerBaseline = new Map<number, Decimal>();
+  const missingCostBasis = new Map<number, number>();
+  const unallocated = new Map<number, { income: Decimal; feesTaxes: Decimal }>();
+  const unallocatedOf = (brokerId: number) => unallocated.get(brokerId) ?? unallocated.set(brokerId, { income: ZERO, feesTaxes: ZERO }).get(brokerId)!;
+  const firstTrade = new Map<number, string>();
+  let total = emptyTotals();
+  let period = emptyTotals();
+  let openCost = ZERO;
+  let baseline = ZERO;
+  const days: DayState[] = [];
+  const incompleteDates: string[] = [];
+
+  const positionOf = (assetId: number, brokerId: number): Position => {
+    const key = `${assetId}:${brokerId}`;
+    let p = positions.get(key);
+    if (!p) {
+      p = {
+        assetId, brokerId, quantity: ZERO, cost: ZERO, unknownCost: false, openedOn: null, realized: ZERO, periodRealized: ZERO,
+        periodIncome: ZERO, periodFeesTaxes: ZERO, startQuantity: ZERO, startCost: ZERO, everHeldInPeriod: false,
+      };
+      positions.set(key, p);
+    }
+    return p;
+  };
+  const bump = (m: Map<number, Decimal>, k: number, d: Decimal) => m.set(k, (m.get(k) ?? ZERO).plus(d));
+
+  /** Value of `qty` units of an asset on a movement date (market, else the row's own override; else zero). */
+  const movementValue = (t: LedgerTx, qty: Decimal): Decimal => {
+    const obs = prices.at(t.assetId!, t.date);
+    if (obs) return fx.convert(qty.times(obs.price), obs.currency, t.date) ?? ZERO;
+    if (t.costBasisOverride !== null) {
+      return fx.convert(qty.times(t.costBasisOverride), t.costBasisCurrency ?? assetCurrency.get(t.assetId!) ?? input.target, t.date) ?? ZERO;
+    }
+    return ZERO;
+  };
+
+  const addUnits = (p: Position, qty: Decimal, cost: Decimal | null, date: string) => {
+    if (date >= start) p.everHeldInPeriod = true;
+    if (p.quantity.lte(0)) {
+      // An empty (or short) pool starts again.
+      openCost = openCost.minus(p.cost);
+      bump(assetCost, p.assetId, p.cost.neg());
+      p.cost = ZERO;
+      p.unknownCost = false;
+      p.openedOn = date;
+    }
+    p.quantity = p.quantity.plus(qty);
+    bump(assetQty, p.assetId, qty);
+    if (cost === null) p.unknownCost = true;
+    else {
+      p.cost = p.cost.plus(cost);
+      openCost = openCost.plus(cost);
+      bump(assetCost, p.assetId, cost);
+    }
+    if (p.quantity.lte(0)) clearPool(p);
+  };
+  /** Removes units at the pool's average cost; returns the cost removed. */
+  const removeUnits = (p: Position, qty: Decimal): Decimal => {
+    const before = p.quantity;
+    let removed = ZERO;
+    if (before.gt(0)) {
+      const taken = Decimal.min(qty, before);
+      removed = p.cost.times(taken).div(before);
+      p.cost = p.cost.minus(removed);
+      openCost = openCost.minus(removed);
+      bump(assetCost, p.assetId, removed.neg());
+    }
+    p.quantity = before.minus(qty);
+    bump(assetQty, p.assetId, qty.neg());
+    if (p.quantity.lte(0)) clearPool(p);
+    return removed;
+  };
+  const clearPool = (p: Position) => {
+    openCost = openCost.minus(p.cost);
+    bump(assetCost, p.assetId, p.cost.neg());
+    p.cost = ZERO;
+    p.unknownCost = false;
+    p.openedOn = null;
+  };
+  const addFlow = (brokerId: number, value: Decimal, inPeriod: boolean, state: { flow: Decimal }) => {
+    baseline = baseline.plus(value);
+    bump(brokerBaseline, brokerId, value);
+    if (inPeriod) state.flow = state.flow.plus(value);
+  };
+
+  const apply = (t: LedgerTx, state: { flow: Decimal }) => {
+    const s = scale.get(t.brokerId)!;
+    const inPeriod = t.date > start;
+    const partnerInScope = t.partnerBrokerId !== null && scale.has(t.partnerBrokerId);
+    const partnerScale = partnerInScope ? scale.get(t.partnerBrokerId!)! : ZERO;
+    let cashTarget: Decimal | null = null;
+    if (t.amount !== null && t.currency !== null) {
+      const a = new Decimal(t.amount).times(s);
+      const byCcy = cash.get(t.brokerId) ?? cash.set(t.brokerId, new Map()).get(t.brokerId)!;
+      byCcy.set(t.currency, (byCcy.get(t.currency) ?? ZERO).plus(a));
+      cashByCurrency.set(t.currency, (cashByCurrency.get(t.currency) ?? ZERO).plus(a));
+      cashTarget = fx.convert(a, t.currency, t.date);
+    }
+    const q = new Decimal(t.quantity).times(s);
+    const sumBoth = (key: keyof Totals, v: Decimal) => {
+      total = { ...total, [key]: total[key].plus(v) };
+      if (inPeriod) period = { ...period, [key]: period[key].plus(v) };
+    };
+    if ((t.type === "BUY" || t.type === "SELL") && t.assetId !== null && !firstTrade.has(t.assetId)) firstTrade.set(t.assetId, t.date);
+
+    switch (t.type) {
+      case "DEPOSIT":
+      case "WITHDRAWAL": {
+        const v = cashTarget ?? ZERO;
+        addFlow(t.brokerId, v, inPeriod, state);
+        if (v.gt(0)) sumBoth("deposited", v);
+        else sumBoth("withdrawn", v.neg());
+        break;
+      }
+      case "DIVIDEND":
+      case "INTEREST": {
+        const v = cashTarget ?? ZERO;
+        sumBoth("income", v);
+        if (t.assetId !== null && inPeriod) { const p = positionOf(t.assetId, t.brokerId); p.periodIncome = p.periodIncome.plus(v); }
+        else if (inPeriod) { const u = unallocatedOf(t.brokerId); u.income = u.income.plus(v); }
+        break;
+      }
+      case "FEE":
+      case "TAX": {
+        const v = (cashTarget ?? ZERO).neg();
+        sumBoth(t.type === "FEE" ? "fees" : "taxes", v);
+        if (t.assetId !== null && inPeriod) { const p = positionOf(t.assetId, t.brokerId); p.periodFeesTaxes = p.periodFeesTaxes.plus(v); }
+        else if (inPeriod) { const u = unallocatedOf(t.brokerId); u.feesTaxes = u.feesTaxes.plus(v); }
+        break;
+      }
+      case "BUY": {
+        const p = positionOf(t.assetId!, t.brokerId);
+        addUnits(p, q, cashTarget === null ? null : cashTarget.neg(), t.date);
+        break;
+      }
+      case "SELL": {
+        const p = positionOf(t.assetId!, t.brokerId);
+        const removed = removeUnits(p, q.neg());
+        const gain = (cashTarget ?? ZERO).minus(removed);
+        p.realized = p.realized.plus(gain);
+        if (inPeriod) p.periodRealized = p.periodRealized.plus(gain);
+        sumBoth("realized", gain);
+        break;
+      }
+      case "ADJUSTMENT": {
+        const p = positionOf(t.assetId!, t.brokerId);
+        if (t.splitLinked) {
+          // A split changes the units and keeps the cost.
+          p.quantity = p.quantity.plus(q);
+          bump(assetQty, p.assetId, q);
+          if (p.quantity.lte(0)) clearPool(p);
+          break;
+        }
+        if (q.gt(0)) {
+          addUnits(p, q, inboundCost(t, q), t.date);
+          if (t.costBasisOverride === null) missingCostBasis.set(t.assetId!, (missingCostBasis.get(t.assetId!) ?? 0) + 1);
+        } else removeUnits(p, q.neg());
+        addFlow(t.brokerId, movementValue(t, q), inPeriod, state);
+        break;
+      }
+      case "TRANSFER": {
+        const p = positionOf(t.assetId!, t.brokerId);
+        if (q.lt(0)) {
+          const removed = removeUnits(p, q.neg());
+          if (!partnerInScope) addFlow(t.brokerId, movementValue(t, q), inPeriod, state);
+          else {
+            bump(brokerBaseline, t.brokerId, movementValue(t, q));
+            if (t.partnerDate !== null && t.partnerDate > t.date) {
+              transit.set(t.id, {
+                kind: "asset", assetId: t.assetId, currency: null, quantity: q.neg(), cost: removed, fromBroker: t.brokerId,
+                toBroker: t.partnerBrokerId!, departed: t.date, arrives: t.partnerDate,
+              });
+            }
+          }
+        } else {
+          addUnits(p, q, inboundCost(t, q), t.date);
+          if (t.costBasisOverride === null) missingCostBasis.set(t.assetId!, (missingCostBasis.get(t.assetId!) ?? 0) + 1);
+          if (t.relatedId !== null) transit.delete(t.relatedId);
+          if (!partnerInScope) addFlow(t.brokerId, movementValue(t, q), inPeriod, state);
+          else {
+            bump(brokerBaseline, t.brokerId, movementValue(t, q));
+            // Different shares of the two brokers: the difference enters (or leaves) the scope here.
+            const units = new Decimal(t.quantity);
+            if (!s.eq(partnerScale)) {
+              const diff = movementValue(t, units.times(s.minus(partnerScale)));
+              baseline = baseline.plus(diff);
+              if (inPeriod) state.flow = state.flow.plus(diff);
+            }
+          }
+        }
+        break;
+      }
+      case "CASH_TRANSFER":
+      case "FX_CONVERSION": {
+        const v = cashTarget ?? ZERO;
+        if (!partnerInScope) { addFlow(t.brokerId, v, inPeriod, state); break; }
+        if (t.type === "CASH_TRANSFER") bump(brokerBaseline, t.brokerId, v);
+        const raw = new Decimal(t.amount ?? 0);
+        if (raw.lt(0) && t.partnerDate !== null && t.partnerDate > t.date) {
+          transit.set(t.id, {
+            kind: "cash", assetId: null, currency: t.currency, quantity: raw.neg().times(s), cost: ZERO, fromBroker: t.brokerId,
+            toBroker: t.partnerBrokerId!, departed: t.date, arrives: t.partnerDate,
+          });
+        }
+        if (raw.gt(0)) {
+          if (t.relatedId !== null) transit.delete(t.relatedId);
+          if (t.type === "CASH_TRANSFER" && !s.eq(partnerScale)) {
+            const diff = fx.convert(raw.times(s.minus(partnerScale)), t.currency!, t.date) ?? ZERO;
+            baseline = baseline.plus(diff);
+            if (inPeriod) state.flow = state.flow.plus(diff);
+          }
+        }
+        break;
+      }
+    }
+  };
+
+  /** Cost of inbound units in the target currency: per-unit override × units; null when unknown. */
+  const inboundCost = (t: LedgerTx, q: Decimal): Decimal | null => {
+    if (t.costBasisOverride === null) return null;
+    const ccy = t.costBasisCurrency ?? assetCurrency.get(t.assetId!) ?? input.target;
+    return fx.convert(q.times(t.costBasisOverride), ccy, t.date);
+  };
+
+  const value = (date: string, state: { flow: Decimal }): DayState => {
+    // Positions grouped by currency: one conversion per currency per day.
+    const valueByCurrency = new Map<string, { value: Decimal; cost: Decimal }>();
+    let incomplete = false;
+    const assetValues = input.flags.allocationHistory ? new Map<number, Decimal>() : undefined;
+    const localValues: { assetId: number; local: Decimal; currency: string }[] = [];
+    for (const [assetId, qty] of assetQty) {
+      if (qty.isZero()) continue;
+      const obs = prices.at(assetId, date);
+      if (!obs) { incomplete = true; continue; }
+      const local = qty.times(obs.price);
+      const g = valueByCurrency.get(obs.currency) ?? { value: ZERO, cost: ZERO };
+      g.value = g.value.plus(local);
+      g.cost = g.cost.plus(assetCost.get(assetId) ?? ZERO);
+      valueByCurrency.set(obs.currency, g);
+      if (assetValues) localValues.push({ assetId, local, currency: obs.currency });
+    }
+    let marketValue = ZERO;
+    let valuedCost = ZERO;
+    for (const [ccy, g] of valueByCurrency) {
+      const r = fx.rate(ccy, date);
+      if (r === null) continue;
+      marketValue = marketValue.plus(g.value.times(r));
+      valuedCost = valuedCost.plus(g.cost);
+    }
+    if (assetValues) {
+      for (const v of localValues) {
+        const r = fx.rate(v.currency, date, false);
+        if (r !== null) assetValues.set(v.assetId, (assetValues.get(v.assetId) ?? ZERO).plus(v.local.times(r)));
+      }
+    }
+    let inTransitMarketValue = ZERO;
+    let inTransitBook = ZERO;
+    let transitValuedCost = ZERO;
+    let transitAssetValue = ZERO;
+    for (const item of transit.values()) {
+      if (item.kind === "cash") {
+        const v = fx.convert(item.quantity, item.currency!, date) ?? ZERO;
+        inTransitMarketValue = inTransitMarketValue.plus(v);
+        inTransitBook = inTransitBook.plus(v);
+        continue;
+      }
+      inTransitBook = inTransitBook.plus(item.cost);
+      const obs = prices.at(item.assetId!, date);
+      if (!obs) { incomplete = true; continue; }
+      const v = fx.convert(item.quantity.times(obs.price), obs.currency, date);
+      if (v === null) continue;
+      inTransitMarketValue = inTransitMarketValue.plus(v);
+      transitAssetValue = transitAssetValue.plus(v);
+      transitValuedCost = transitValuedCost.plus(item.cost);
+      if (assetValues) assetValues.set(item.assetId!, (assetValues.get(item.assetId!) ?? ZERO).plus(v));
+    }
+    let cashValue = ZERO;
+    for (const [ccy, amount] of cashByCurrency) {
+      if (amount.isZero()) continue;
+      cashValue = cashValue.plus(fx.convert(amount, ccy, date) ?? ZERO);
+    }
+    if (incomplete) incompleteDates.push(date);
+    return {
+      date, cash: cashValue, marketValue, inTransitMarketValue, nav: cashValue.plus(marketValue).plus(inTransitMarketValue),
+      openCost, inTransitBook, unrealized: marketValue.plus(transitAssetValue).minus(valuedCost).minus(transitValuedCost),
+      capitalBaseline: baseline, flow: state.flow, incomplete, assetValues,
+    };
+  };
+
+  let i = 0;
+  const from = start < first ? start : first;
+  for (const date of eachDay(from, end)) {
+    const state = { flow: ZERO };
+    let j = i;
+    while (j < txs.length && txs[j]!.date === date) j++;
+    if (j > i) {
+      // Same-day additions before reductions (the WAC rule), otherwise by id.
+      const today = txs.slice(i, j).sort((a, b) => Number(new Decimal(b.quantity).gt(0)) - Number(new Decimal(a.quantity).gt(0)) || a.id - b.id);
+      for (const t of today) if (scale.has(t.brokerId)) apply(t, state);
+      i = j;
+    }
+    if (date === start) {
+      for (const p of positions.values()) {
+        p.startQuantity = p.quantity;
+        p.startCost = p.cost;
+        if (!p.quantity.isZero()) p.everHeldInPeriod = true;
+      }
+    }
+    if (date >= start) {
+      days.push(value(date, state));
+    }
+  }
+
+  return {
+    start, end, days, positions: [...positions.values()], cash, transit: [...transit.values()], total, period, brokerBaseline, unallocated,
+    missingCostBasis, firstTrade, incompleteDates, prices, fx,
+  };
+}

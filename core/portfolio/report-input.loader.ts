@@ -1,0 +1,138 @@
+/**
+ * Reads a report's input straight from SQLite with plain SQL. It runs inside a worker on the
+ * worker's own read-only connection (WAL lets it read committed data while the server writes),
+ * so the request thread never loads or copies the tens of thousands of rows a report needs.
+ */
+import type { ChainStep } from "../fx/fx-route.entity.ts";
+import { normalisePair } from "../fx/pair.ts";
+import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
+import {
+  type AssetInfo, type FxPairConfig, fxSeriesKey, type LedgerTx, type QuoteSeries, type RateSeriesInput, type ReportFlags,
+  type ReportInput, type SplitEvent,
+} from "./report-input.ts";
+
+/** The slice of bun:sqlite's Database the loader needs. */
+export interface SqlReader {
+  query(sql: string): { all(...params: any[]): any[] };
+}
+
+export interface ReportRequest {
+  /** Broker id → aggregation scale (decimal string) of every broker in scope. */
+  scales: Record<number, string>;
+  target: string;
+  start: string | null;
+  end: string;
+  flags: ReportFlags;
+  requested: ReportInput["requested"];
+  generatedAt: string;
+}
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => "?").join(",");
+}
+
+interface TxRow {
+  id: number; broker_id: number; asset_id: number | null; type: string; date: string; quantity: string;
+  amount: string | null; currency: string | null; related_transaction_id: number | null; cost_basis_override: string | null;
+  cost_basis_currency: string | null; partner_broker_id: number | null; partner_date: string | null; split_linked: number | null;
+}
+
+export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput {
+  const brokerIds = Object.keys(req.scales).map(Number);
+  const brokerRows = brokerIds.length === 0 ? [] : db.query(`SELECT id, name FROM brokers WHERE id IN (${placeholders(brokerIds.length)})`)
+    .all(...brokerIds) as { id: number; name: string }[];
+  const brokers = brokerRows.map((b) => ({ id: b.id, name: b.name, scale: req.scales[b.id]! })).sort((a, b) => a.id - b.id);
+
+  const txRows = brokers.length === 0 ? [] : db.query(`
+    SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
+           t.cost_basis_override, t.cost_basis_currency, p.broker_id AS partner_broker_id, p.date AS partner_date,
+           (e.type = 'SPLIT') AS split_linked
+      FROM transactions t
+      LEFT JOIN transactions p ON p.id = t.related_transaction_id
+      LEFT JOIN asset_events e ON e.id = t.asset_event_id
+     WHERE t.broker_id IN (${placeholders(brokers.length)}) AND t.date <= ?
+     ORDER BY t.date, t.id`).all(...brokers.map((b) => b.id), req.end) as TxRow[];
+  const transactions: LedgerTx[] = txRows.map((r) => ({
+    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: r.type, date: r.date, quantity: r.quantity, amount: r.amount,
+    currency: r.currency, relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: r.partner_date,
+    costBasisOverride: r.cost_basis_override, costBasisCurrency: r.cost_basis_currency, splitLinked: r.split_linked === 1,
+  }));
+
+  const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
+  const assets = loadAssets(db, assetIds);
+  const quotes: Record<number, QuoteSeries> = {};
+  const splits: SplitEvent[] = [];
+  if (assetIds.length > 0) {
+    const inList = `(${placeholders(assetIds.length)})`;
+    const priceRows = db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`)
+      .all(...assetIds, req.end) as { asset_id: number; date: string; close: string }[];
+    for (const p of priceRows) {
+      const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
+      q.dates.push(p.date);
+      q.closes.push(p.close);
+    }
+    const splitRows = db.query(`SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`)
+      .all(...assetIds, req.end) as { asset_id: number; date: string; value: string }[];
+    for (const s of splitRows) splits.push({ assetId: s.asset_id, date: s.date, ratio: s.value });
+  }
+
+  const currencies = new Set<string>();
+  for (const t of transactions) {
+    if (t.currency) currencies.add(t.currency);
+    if (t.costBasisCurrency) currencies.add(t.costBasisCurrency);
+  }
+  for (const a of assets) currencies.add(a.currency);
+  currencies.delete(req.target);
+  const { fxPairs, fxSeries } = loadFx(db, [...currencies], req.target, req.end);
+
+  return {
+    brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, target: req.target, start: req.start, end: req.end,
+    flags: req.flags, requested: req.requested, generatedAt: req.generatedAt,
+  };
+}
+
+function loadAssets(db: SqlReader, ids: number[]): AssetInfo[] {
+  if (ids.length === 0) return [];
+  const rows = db.query(`
+    SELECT a.id, a.name, a.identifier_ticker, a.asset_type, a.currency, a.quote_base_quantity, a.classification_params,
+           EXISTS (SELECT 1 FROM asset_provider_assignments p WHERE p.asset_id = a.id) AS has_provider
+      FROM assets a WHERE a.id IN (${placeholders(ids.length)}) ORDER BY a.id`).all(...ids) as {
+    id: number; name: string; identifier_ticker: string | null; asset_type: string | null; currency: string;
+    quote_base_quantity: string; classification_params: string | null; has_provider: number;
+  }[];
+  return rows.map((r) => {
+    const c = r.classification_params ? JSON.parse(r.classification_params) as {
+      geographic_area?: { distribution?: Record<string, string> }; sector_area?: { distribution?: Record<string, string> };
+    } : {};
+    return {
+      id: r.id, name: r.name, ticker: r.identifier_ticker, type: r.asset_type, currency: r.currency,
+      quoteBaseQuantity: r.quote_base_quantity || "1", hasProvider: r.has_provider === 1,
+      sectors: c.sector_area?.distribution ?? null, geography: c.geographic_area?.distribution ?? null,
+    };
+  });
+}
+
+/** Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and manual fallbacks read. */
+function loadFx(db: SqlReader, currencies: string[], target: string, end: string): Pick<ReportInput, "fxPairs" | "fxSeries"> {
+  const fxPairs: FxPairConfig[] = [];
+  const fxSeries: Record<string, RateSeriesInput> = {};
+  const wanted = new Map<string, [string, string, string]>();
+  for (const c of currencies) {
+    const pair = normalisePair(c, target);
+    if (!pair) continue;
+    const routes = (db.query(`SELECT chain_steps FROM fx_routes WHERE base = ? AND quote = ? ORDER BY priority, id`)
+      .all(pair.base, pair.quote) as { chain_steps: string }[]).map((r) => JSON.parse(r.chain_steps) as ChainStep[]);
+    fxPairs.push({ base: pair.base, quote: pair.quote, routes });
+    const steps = routes.length > 0 ? routes.flat() : [{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }];
+    for (const s of steps) {
+      const [b, q] = s.from < s.to ? [s.from, s.to] : [s.to, s.from];
+      wanted.set(fxSeriesKey(b, q, s.provider), [b, q, s.provider]);
+    }
+  }
+  const stmt = db.query(`SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`);
+  for (const [key, [b, q, provider]] of wanted) {
+    const rows = stmt.all(b, q, provider, end) as { date: string; rate: string }[];
+    fxSeries[key] = { dates: rows.map((r) => r.date), rates: rows.map((r) => r.rate) };
+  }
+  return { fxPairs, fxSeries };
+}

@@ -1,0 +1,102 @@
+/**
+ * The engine's input: plain strings and numbers only, so it crosses a worker boundary unchanged
+ * (structured cloning drops Decimal prototypes). Built by `report-input.loader.ts`.
+ */
+import type { ChainStep } from "../fx/fx-route.entity.ts";
+
+export interface ScopeBroker {
+  id: number;
+  name: string;
+  /** Aggregation scale (share for OWNER rows, 1 otherwise) as a decimal string. */
+  scale: string;
+}
+
+export interface LedgerTx {
+  id: number;
+  brokerId: number;
+  assetId: number | null;
+  type: string;
+  date: string;
+  quantity: string;
+  amount: string | null;
+  currency: string | null;
+  relatedId: number | null;
+  /** Broker of the partner leg, or null when unlinked. */
+  partnerBrokerId: number | null;
+  partnerDate: string | null;
+  costBasisOverride: string | null;
+  costBasisCurrency: string | null;
+  /** Linked to a SPLIT event of its asset. */
+  splitLinked: boolean;
+}
+
+export interface AssetInfo {
+  id: number;
+  name: string;
+  ticker: string | null;
+  type: string | null;
+  currency: string;
+  quoteBaseQuantity: string;
+  hasProvider: boolean;
+  /** Weight per sector / country code (decimal strings), or null when unclassified. */
+  sectors: Record<string, string> | null;
+  geography: Record<string, string> | null;
+}
+
+/** Quotes of one asset, oldest first (`dates[i]` ↔ `closes[i]`), in the asset's currency. */
+export interface QuoteSeries {
+  dates: string[];
+  closes: string[];
+}
+
+export interface SplitEvent {
+  assetId: number;
+  date: string;
+  /** New units per old unit (2 for a 2:1 split). */
+  ratio: string;
+}
+
+/** The FX configuration of one alphabetical pair. */
+export interface FxPairConfig {
+  base: string;
+  quote: string;
+  /** Chain steps of each configured route, by priority. */
+  routes: ChainStep[][];
+}
+
+export interface RateSeriesInput {
+  dates: string[];
+  rates: string[];
+}
+
+export interface ReportFlags {
+  summary: boolean;
+  history: boolean;
+  allocationHistory: boolean;
+  breakdown: boolean;
+  positionsContribution: boolean;
+}
+
+export interface ReportInput {
+  brokers: ScopeBroker[];
+  /** Every transaction of the scope up to the end date, sorted by (date, id). */
+  transactions: LedgerTx[];
+  assets: AssetInfo[];
+  quotes: Record<number, QuoteSeries>;
+  splits: SplitEvent[];
+  fxPairs: FxPairConfig[];
+  /** `BASE|QUOTE|PROVIDER` → series up to the end date. */
+  fxSeries: Record<string, RateSeriesInput>;
+  target: string;
+  /** Requested start, or null for the first transaction in scope. */
+  start: string | null;
+  end: string;
+  flags: ReportFlags;
+  /** The request as the caller sent it, echoed in `metadata`. */
+  requested: { start: string | null; end: string | null; brokerIds: number[] | null };
+  generatedAt: string;
+}
+
+export function fxSeriesKey(base: string, quote: string, provider: string): string {
+  return `${base}|${quote}|${provider}`;
+}

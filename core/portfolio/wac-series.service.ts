@@ -1,0 +1,110 @@
+import { inject, injectable } from "tsyringe";
+import { Asset } from "../assets/asset.entity.ts";
+import { BrokerAccessService } from "../brokers/broker-access.service.ts";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { Database } from "../db/database.ts";
+import { NotFoundError } from "../errors/domain-error.ts";
+import { pairChains, type RateRow, rateSeriesLoader } from "../fx/fx-convert.service.ts";
+import { Decimal } from "../money/decimal.ts";
+import { type WacRouteLeg, type WacSeriesInput, type WacSeriesOutput, type WacSeriesRow, wacCurrency } from "./wac-series.calc.ts";
+
+export interface WacQuery {
+  assetId: number;
+  brokerId: number;
+  /** Last returned date; null: no bound ("max"). */
+  end: string | null;
+  /** First returned date; null: no bound ("min"). */
+  start: string | null;
+}
+
+export interface WacQueryResult extends WacSeriesOutput {
+  assetId: number;
+  brokerId: number;
+}
+
+/** Runs the pure series calculation (the host passes its worker pool). */
+export type WacSeriesRunner = (input: WacSeriesInput) => Promise<WacSeriesOutput>;
+
+interface RawRow {
+  amount: string | null;
+  cost_basis_currency: string | null;
+  cost_basis_mode: string | null;
+  cost_basis_override: string | null;
+  currency: string | null;
+  date: string;
+  id: number;
+  quantity: string;
+  split: number;
+  type: string;
+}
+
+const toRows = (rows: RawRow[]): WacSeriesRow[] => rows.map((r) => ({
+  amount: r.amount, costBasisCurrency: r.cost_basis_currency, costBasisMode: r.cost_basis_mode, costBasisOverride: r.cost_basis_override,
+  currency: r.currency, date: r.date, id: r.id, quantity: r.quantity, split: r.split === 1, type: r.type,
+}));
+
+/**
+ * `POST /portfolio/wac`: the WAC series per (broker, asset), cached in `portfolio_wac` per
+ * (broker, asset, range). `pool_qty` is the broker's own quantity, not share-weighted: the
+ * series describes the broker's pool, whoever looks at it (docs/portfolio.md "WAC series").
+ */
+@injectable()
+export class WacSeriesService {
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(BrokerAccessService) private readonly access: BrokerAccessService,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
+
+  /** Every query is checked first: 404 BROKER_NOT_FOUND without an access row, 404 ASSET_NOT_FOUND for an unknown asset. */
+  async series(userId: number, queries: readonly WacQuery[], run: WacSeriesRunner): Promise<WacQueryResult[]> {
+    const currencies = new Map<number, string>();
+    for (const q of queries) {
+      await this.access.require(userId, q.brokerId, "VIEWER");
+      if (currencies.has(q.assetId)) continue;
+      const asset = await this.db.reads.findOne(Asset, { select: { id: true, currency: true }, where: { id: q.assetId } });
+      if (!asset) throw new NotFoundError("ASSET_NOT_FOUND", `Asset ${q.assetId} not found`, { asset_id: q.assetId });
+      currencies.set(q.assetId, asset.currency);
+    }
+    const cache = this.caches.get<WacSeriesOutput>("portfolio_wac");
+    return Promise.all(queries.map(async (q) => {
+      const key = JSON.stringify([q.brokerId, q.assetId, q.start, q.end]);
+      let out = cache.get(key);
+      if (!out) {
+        out = await run(await this.input(q, currencies.get(q.assetId)!));
+        cache.set(key, out);
+      }
+      return { assetId: q.assetId, brokerId: q.brokerId, ...out };
+    }));
+  }
+
+  /** The calculation's input: the broker's rows of the asset and the FX routes its foreign costs need. */
+  private async input(q: WacQuery, assetCurrency: string): Promise<WacSeriesInput> {
+    const raw = await this.db.reads.query(
+      `SELECT t.id, t.date, t.type, t.quantity, t.amount, t.currency, t.cost_basis_override, t.cost_basis_currency,
+              t.cost_basis_mode, COALESCE(e.type = 'SPLIT', 0) AS split
+       FROM transactions t LEFT JOIN asset_events e ON e.id = t.asset_event_id
+       WHERE t.broker_id = ? AND t.asset_id = ? ORDER BY t.date, t.id`,
+      [q.brokerId, q.assetId],
+    ) as RawRow[];
+    const rows = toRows(raw);
+    const currency = wacCurrency(rows, assetCurrency);
+    // Foreign cost currency → its last date (rows are by date): rates are read up to that day.
+    const lastDate = new Map<string, string>();
+    for (const r of rows) {
+      const cost = r.type === "BUY" ? r.currency : r.costBasisCurrency;
+      if (cost && cost !== currency && new Decimal(r.quantity).gt(0)) lastDate.set(cost, r.date);
+    }
+    const load = rateSeriesLoader(this.db.reads, (rs: RateRow[]) => ({ dates: rs.map((r) => r.date), rates: rs.map((r) => r.rate) }));
+    const input: WacSeriesInput = { assetCurrency, end: q.end, rows, routes: {}, series: {}, start: q.start };
+    for (const [from, end] of lastDate) {
+      const chains = (await pairChains(this.db.reads, from, currency)) ?? [];
+      input.routes[from] = await Promise.all(chains.map((chain) => Promise.all(chain.map(async (step): Promise<WacRouteLeg> => {
+        const key = `${[step.from, step.to].sort().join("/")}|${step.provider}|${end}`;
+        input.series[key] ??= await load(step, end);
+        return { from: step.from, series: key, to: step.to };
+      }))));
+    }
+    return input;
+  }
+}

@@ -1,0 +1,41 @@
+import { Elysia } from "elysia";
+import { databaseFile } from "../../db/data-source.ts";
+import { PortfolioReportService } from "../../portfolio/report.service.ts";
+import type { HttpDeps } from "../deps.ts";
+import { errorResponses } from "../errors.ts";
+import { acceptsGzip } from "../gzip.ts";
+import type { SessionPlugin } from "../session.ts";
+import { ReportRequest, ReportResponse } from "./report.schema.ts";
+
+/** `POST /portfolio/report` (docs/portfolio.md): computed in the worker pool, served from the cache as bytes. */
+export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const reports = new PortfolioReportService(deps.container, databaseFile(deps.config.dataDir));
+  return new Elysia({ prefix: "/portfolio", tags: ["portfolio"] })
+    .use(session)
+    .post("/report", async ({ body, user, request }) => {
+      const out = await reports.report(user.id, {
+        brokerIds: body.broker_ids ?? null,
+        start: body.date_range?.start ?? null,
+        end: body.date_range?.end ?? null,
+        target: body.target_currency ?? null,
+        flags: {
+          summary: body.include_summary, history: body.include_history, allocationHistory: body.include_allocation_history,
+          breakdown: body.include_breakdown, positionsContribution: body.include_positions_contribution,
+        },
+      });
+      // Served as stored: the worker already serialised (and gzipped) it.
+      const gzip = acceptsGzip(request) && out.json.length >= 1024;
+      return new Response(gzip ? (out.gzip as Uint8Array<ArrayBuffer>) : out.json, {
+        headers: {
+          "content-type": "application/json",
+          ...(gzip ? { "content-encoding": "gzip" } : {}),
+          ...(out.json.length >= 1024 ? { vary: "Accept-Encoding" } : {}),
+        },
+      });
+    }, {
+      auth: true,
+      body: ReportRequest,
+      response: { 200: ReportResponse, ...errorResponses },
+      detail: { summary: "Portfolio summary, daily history, allocation, breakdown and contribution with the data-quality report (cached until a write)" },
+    });
+}

@@ -1,0 +1,83 @@
+import { BrokerAccess } from "../../core/brokers/broker-access.entity.ts";
+import { brokerNotFound } from "../../core/brokers/broker-access.service.ts";
+import { aggregationScale } from "../../core/brokers/share-scale.ts";
+import { CacheRegistry } from "../../core/cache/cache-registry.ts";
+import { Database } from "../../core/db/database.ts";
+import { ValidationError } from "../../core/errors/domain-error.ts";
+import type { ReportFlags } from "../../core/portfolio/report-input.ts";
+import { UserSettingsService } from "../../core/settings/user-settings.service.ts";
+import type { DependencyContainer } from "tsyringe";
+import { runCalculation } from "../workers/pool.ts";
+import type { PortfolioReportResult } from "../workers/portfolio-report.task.ts";
+
+export interface ReportQuery {
+  brokerIds: number[] | null;
+  start: string | null;
+  end: string | null;
+  target: string | null;
+  flags: ReportFlags;
+}
+
+type CachedReport = Pick<PortfolioReportResult, "json" | "gzip">;
+
+/**
+ * Resolves the caller's scope and period, then serves the report from `portfolio_blob` or has a
+ * worker compute it. The fingerprint holds everything the result depends on besides stored data
+ * (caller, brokers with their scales, currency, period, sections, today); stored data changes
+ * clear the cache (docs/portfolio.md "Caches"). Identical concurrent requests share one run.
+ */
+export class PortfolioReportService {
+  private readonly db: Database;
+  private readonly caches: CacheRegistry;
+  private readonly settings: UserSettingsService;
+  private readonly inFlight = new Map<string, Promise<CachedReport>>();
+
+  constructor(container: DependencyContainer, private readonly dbFile: string) {
+    this.db = container.resolve(Database);
+    this.caches = container.resolve(CacheRegistry);
+    this.settings = container.resolve(UserSettingsService);
+  }
+
+  async report(userId: number, q: ReportQuery): Promise<CachedReport> {
+    const rows = await this.db.reads.findBy(BrokerAccess, { userId });
+    const byBroker = new Map(rows.map((r) => [r.brokerId, r]));
+    const ids = q.brokerIds ? [...new Set(q.brokerIds)] : rows.map((r) => r.brokerId);
+    const scales: Record<number, string> = {};
+    for (const id of ids.sort((a, b) => a - b)) {
+      const row = byBroker.get(id);
+      if (!row) throw brokerNotFound(id);
+      scales[id] = aggregationScale(row).toFixed();
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const start = q.start === null || q.start === "min" ? null : q.start;
+    const end = q.end === null || q.end === "max" ? today : q.end;
+    if (start !== null && end < start) {
+      throw new ValidationError([{ loc: ["body", "date_range", "end"], msg: "end must not be before start", type: "value_error" }]);
+    }
+    const target = q.target ?? await this.settings.effectiveBaseCurrency(userId);
+    const key = JSON.stringify({ userId, scales, target, start, end, flags: q.flags, today });
+    const cache = this.caches.get<CachedReport>("portfolio_blob");
+    const hit = cache.get(key);
+    if (hit) return hit;
+    // A run started before a write is not joined: its data may be older than the request.
+    const generation = this.caches.generation("portfolio_blob");
+    const flightKey = `${generation}:${key}`;
+    let run = this.inFlight.get(flightKey);
+    if (!run) {
+      run = runCalculation("portfolioReport", {
+        dbFile: this.dbFile,
+        request: {
+          scales, target, start, end, flags: q.flags, generatedAt: new Date().toISOString(),
+          requested: { start: q.start, end: q.end, brokerIds: q.brokerIds },
+        },
+      }).then(({ result }) => {
+        const out = { json: result.json, gzip: result.gzip };
+        // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
+        if (this.caches.generation("portfolio_blob") === generation) cache.set(key, out);
+        return out;
+      }).finally(() => this.inFlight.delete(flightKey));
+      this.inFlight.set(flightKey, run);
+    }
+    return run;
+  }
+}
