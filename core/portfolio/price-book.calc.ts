@@ -23,47 +23,71 @@ export interface Observation {
 
 interface TradeDay {
   date: string;
-  price: Decimal;
   currency: string;
+  /** The day's trade prices, each `[cash, quantity]` or `[override]`; averaged on first use. */
+  raw: ([string, string] | [string])[];
+  price?: Decimal;
 }
 
 interface AssetBook {
   quoteDates: string[];
   quoteCloses: string[];
-  quotePrices: (Decimal | undefined)[];
+  /** Quote observations built on first use, by index. */
+  quoteObs: (Observation | undefined)[];
   quoteBase: Decimal;
   currency: string;
   trades: TradeDay[];
   tradeDates: string[];
   splits: { date: string; ratio: Decimal }[];
+  /** Last indexes found: the daily replay asks for consecutive days, so the next answer is usually here or one further. */
+  qHint: number;
+  tHint: number;
 }
 
 /**
  * Trade prices: each BUY or SELL's `|cash| / |quantity|` in its currency, and the per-unit
  * override of each non-split ADJUSTMENT when set and non-zero. Same-day trades are averaged
- * (arithmetic mean) within the currency of the day's last trade.
+ * (arithmetic mean) within the currency of the day's last trade. Prices are computed only for
+ * the days a valuation actually falls back to (most days have a newer quote).
  */
 function tradeDays(txs: readonly LedgerTx[], asset: AssetInfo): TradeDay[] {
-  const byDate = new Map<string, { currency: string; prices: Decimal[] }>();
+  const byDate = new Map<string, TradeDay>();
   for (const t of txs) {
-    let price: Decimal | null = null;
+    let raw: [string, string] | [string];
     let currency = asset.currency;
-    const q = new Decimal(t.quantity);
-    if ((t.type === "BUY" || t.type === "SELL") && t.amount !== null && t.currency !== null && !q.isZero()) {
-      price = new Decimal(t.amount).abs().div(q.abs());
+    if ((t.type === "BUY" || t.type === "SELL") && t.amount !== null && t.currency !== null && !isZeroText(t.quantity)) {
+      raw = [t.amount, t.quantity];
       currency = t.currency;
-    } else if (t.type === "ADJUSTMENT" && !t.splitLinked && t.costBasisOverride !== null && !new Decimal(t.costBasisOverride).isZero()) {
-      price = new Decimal(t.costBasisOverride);
+    } else if (t.type === "ADJUSTMENT" && !t.splitLinked && t.costBasisOverride !== null && !isZeroText(t.costBasisOverride)) {
+      raw = [t.costBasisOverride];
       currency = t.costBasisCurrency ?? asset.currency;
-    }
-    if (price === null) continue;
+    } else continue;
     const day = byDate.get(t.date);
-    if (!day || day.currency !== currency) byDate.set(t.date, { currency, prices: [price] });
-    else day.prices.push(price);
+    if (!day || day.currency !== currency) byDate.set(t.date, { date: t.date, currency, raw: [raw] });
+    else day.raw.push(raw);
   }
-  return [...byDate.entries()]
-    .map(([date, d]) => ({ date, currency: d.currency, price: d.prices.reduce((s, p) => s.plus(p), new Decimal(0)).div(d.prices.length) }))
-    .sort((a, b) => a.date.localeCompare(b.date));
+  return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+function isZeroText(s: string): boolean {
+  return /^-?0*(\.0*)?$/.test(s);
+}
+
+function tradePrice(day: TradeDay): Decimal {
+  if (!day.price) {
+    const prices = day.raw.map((r) => r.length === 1 ? new Decimal(r[0]) : new Decimal(r[0]).abs().div(new Decimal(r[1]).abs()));
+    day.price = prices.length === 1 ? prices[0]! : prices.reduce((s, p) => s.plus(p), new Decimal(0)).div(prices.length);
+  }
+  return day.price;
+}
+
+/** Index of the latest date on or before `day`, trying the hint and the one after it first. */
+function seek(dates: readonly string[], day: string, hint: number): number {
+  if (hint >= 0 && hint < dates.length && dates[hint]! <= day) {
+    if (hint + 1 === dates.length || dates[hint + 1]! > day) return hint;
+    if (hint + 2 === dates.length || dates[hint + 2]! > day) return hint + 1;
+  }
+  return indexOnOrBefore(dates, day);
 }
 
 export class PriceBook {
@@ -76,8 +100,8 @@ export class PriceBook {
       const q = quotes[a.id] ?? { dates: [], closes: [] };
       const trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
       this.books.set(a.id, {
-        quoteDates: q.dates, quoteCloses: q.closes, quotePrices: new Array(q.dates.length), quoteBase: new Decimal(a.quoteBaseQuantity),
-        currency: a.currency, trades, tradeDates: trades.map((t) => t.date),
+        quoteDates: q.dates, quoteCloses: q.closes, quoteObs: new Array(q.dates.length), quoteBase: new Decimal(a.quoteBaseQuantity),
+        currency: a.currency, trades, tradeDates: trades.map((t) => t.date), qHint: -1, tHint: -1,
         splits: splits.filter((s) => s.assetId === a.id).map((s) => ({ date: s.date, ratio: new Decimal(s.ratio) })),
       });
     }
@@ -87,25 +111,29 @@ export class PriceBook {
   at(assetId: number, day: string): Observation | null {
     const b = this.books.get(assetId);
     if (!b) return null;
-    const qi = indexOnOrBefore(b.quoteDates, day);
-    const ti = indexOnOrBefore(b.tradeDates, day);
+    const qi = seek(b.quoteDates, day, b.qHint);
+    const ti = seek(b.tradeDates, day, b.tHint);
+    if (qi >= 0) b.qHint = qi;
+    if (ti >= 0) b.tHint = ti;
     if (qi >= 0 && (ti < 0 || b.quoteDates[qi]! >= b.tradeDates[ti]!)) {
-      let price = b.quotePrices[qi];
-      if (price === undefined) {
-        price = new Decimal(b.quoteCloses[qi]!);
+      let obs = b.quoteObs[qi];
+      if (obs === undefined) {
+        let price = new Decimal(b.quoteCloses[qi]!);
         if (!b.quoteBase.eq(1)) price = price.div(b.quoteBase);
-        b.quotePrices[qi] = price;
+        obs = { price, referencePrice: price, currency: b.currency, date: b.quoteDates[qi]!, source: "MARKET_PRICE", splitAdjusted: false };
+        b.quoteObs[qi] = obs;
       }
-      return { price, referencePrice: price, currency: b.currency, date: b.quoteDates[qi]!, source: "MARKET_PRICE", splitAdjusted: false };
+      return obs;
     }
     if (ti < 0) return null;
     const trade = b.trades[ti]!;
+    const price = tradePrice(trade);
     let factor: Decimal | null = null;
     for (const s of b.splits) {
       if (s.date > trade.date && s.date <= day && s.ratio.gt(0)) factor = (factor ?? new Decimal(1)).times(s.ratio);
     }
     return {
-      price: factor ? trade.price.div(factor) : trade.price, referencePrice: trade.price, currency: trade.currency,
+      price: factor ? price.div(factor) : price, referencePrice: price, currency: trade.currency,
       date: trade.date, source: "LAST_TRADE_PRICE", splitAdjusted: factor !== null,
     };
   }

@@ -200,7 +200,7 @@ export function replay(input: ReportInput): ReplayResult {
     if (inPeriod) state.flow = state.flow.plus(value);
   };
 
-  const apply = (t: LedgerTx, state: { flow: Decimal }) => {
+  const apply = (t: LedgerTx, units: Decimal, state: { flow: Decimal }) => {
     const s = scale.get(t.brokerId)!;
     const inPeriod = t.date > start;
     const partnerInScope = t.partnerBrokerId !== null && scale.has(t.partnerBrokerId);
@@ -213,7 +213,7 @@ export function replay(input: ReportInput): ReplayResult {
       cashByCurrency.set(t.currency, (cashByCurrency.get(t.currency) ?? ZERO).plus(a));
       cashTarget = fx.convert(a, t.currency, t.date);
     }
-    const q = new Decimal(t.quantity).times(s);
+    const q = units.times(s);
     const sumBoth = (key: keyof Totals, v: Decimal) => {
       total = { ...total, [key]: total[key].plus(v) };
       if (inPeriod) period = { ...period, [key]: period[key].plus(v) };
@@ -340,30 +340,38 @@ export function replay(input: ReportInput): ReplayResult {
   };
 
   const value = (date: string, state: { flow: Decimal }): DayState => {
-    // Positions grouped by currency: one conversion per currency per day.
-    const valueByCurrency = new Map<string, { value: Decimal; cost: Decimal }>();
+    // Positions grouped by currency: one conversion per currency per day. Unrealized gains cover
+    // valued positions only, so the cost of the ones left out is subtracted from the total.
+    const valueByCurrency = new Map<string, { value: Decimal; assets: number[] }>();
     let incomplete = false;
+    let unvaluedCost = ZERO;
     const assetValues = input.flags.allocationHistory ? new Map<number, Decimal>() : undefined;
     const localValues: { assetId: number; local: Decimal; currency: string }[] = [];
     for (const [assetId, qty] of assetQty) {
       if (qty.isZero()) continue;
       const obs = prices.at(assetId, date);
-      if (!obs) { incomplete = true; continue; }
+      if (!obs) {
+        incomplete = true;
+        unvaluedCost = unvaluedCost.plus(assetCost.get(assetId) ?? ZERO);
+        continue;
+      }
       const local = qty.times(obs.price);
-      const g = valueByCurrency.get(obs.currency) ?? { value: ZERO, cost: ZERO };
+      let g = valueByCurrency.get(obs.currency);
+      if (!g) valueByCurrency.set(obs.currency, g = { value: ZERO, assets: [] });
       g.value = g.value.plus(local);
-      g.cost = g.cost.plus(assetCost.get(assetId) ?? ZERO);
-      valueByCurrency.set(obs.currency, g);
+      g.assets.push(assetId);
       if (assetValues) localValues.push({ assetId, local, currency: obs.currency });
     }
     let marketValue = ZERO;
-    let valuedCost = ZERO;
     for (const [ccy, g] of valueByCurrency) {
       const r = fx.rate(ccy, date);
-      if (r === null) continue;
+      if (r === null) {
+        for (const id of g.assets) unvaluedCost = unvaluedCost.plus(assetCost.get(id) ?? ZERO);
+        continue;
+      }
       marketValue = marketValue.plus(g.value.times(r));
-      valuedCost = valuedCost.plus(g.cost);
     }
+    const valuedCost = openCost.minus(unvaluedCost);
     if (assetValues) {
       for (const v of localValues) {
         const r = fx.rate(v.currency, date, false);
@@ -412,8 +420,9 @@ export function replay(input: ReportInput): ReplayResult {
     while (j < txs.length && txs[j]!.date === date) j++;
     if (j > i) {
       // Same-day additions before reductions (the WAC rule), otherwise by id.
-      const today = txs.slice(i, j).sort((a, b) => Number(new Decimal(b.quantity).gt(0)) - Number(new Decimal(a.quantity).gt(0)) || a.id - b.id);
-      for (const t of today) if (scale.has(t.brokerId)) apply(t, state);
+      const today = txs.slice(i, j).map((t) => ({ t, units: new Decimal(t.quantity) }));
+      if (today.length > 1) today.sort((a, b) => Number(b.units.gt(0)) - Number(a.units.gt(0)) || a.t.id - b.t.id);
+      for (const { t, units } of today) if (scale.has(t.brokerId)) apply(t, units, state);
       i = j;
     }
     if (date === start) {
