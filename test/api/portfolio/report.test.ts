@@ -127,6 +127,58 @@ describe("POST /portfolio/report: figures", () => {
   });
 });
 
+describe("POST /portfolio/report: sections", () => {
+  test("allocation by type, sector and geography splits an asset by its classification weights", async () => {
+    const broker = await looseBroker(c, "Alloc");
+    const a = createAsset(server.dataDir);
+    const b = createAsset(server.dataDir);
+    const patch = await c.patch("/assets", [
+      { asset_id: a, asset_type: "ETF", classification_params: { sector_area: { distribution: { "Information Technology": "0.75", Energy: "0.25" } }, geographic_area: { distribution: { USA: "1" } } } },
+      { asset_id: b, asset_type: "STOCK" },
+    ]);
+    expect(patch.status).toBe(200);
+    await commitOk(c, { creates: [deposit(broker, "1000", "2024-02-01"), buy(broker, a, "3", "-300", "2024-02-01"), buy(broker, b, "1", "-100", "2024-02-01")] });
+    const r = await report({ broker_ids: [broker], date_range: { end: "2024-02-02" }, include_allocation_history: true });
+    expect(r.summary.allocation_by_type).toEqual([{ name: "ETF", value: "75", amount: "300" }, { name: "STOCK", value: "25", amount: "100" }]);
+    expect(r.summary.allocation_by_sector).toEqual([
+      { name: "Information Technology", value: "56.25", amount: "225" }, { name: "Unknown", value: "25", amount: "100" }, { name: "Energy", value: "18.75", amount: "75" },
+    ]);
+    expect(r.summary.allocation_by_geography.map((x: any) => x.name)).toEqual(["USA", "Unknown"]);
+    expect(r.allocation_history.type).toHaveLength(2);
+    expect(r.allocation_history.type[1]).toEqual({ date: "2024-02-02", components: r.summary.allocation_by_type });
+  });
+
+  test("breakdown per broker and positions contribution of the period", async () => {
+    const b1 = await looseBroker(c, "Contrib 1");
+    const b2 = await looseBroker(c, "Contrib 2");
+    const asset = createAsset(server.dataDir);
+    await commitOk(c, { creates: [
+      deposit(b1, "1000", "2024-03-01"), buy(b1, asset, "10", "-100", "2024-03-01"),
+      { broker_id: b1, asset_id: asset, type: "SELL", date: "2024-03-03", quantity: "-5", cash: eur("75") },
+      { broker_id: b1, asset_id: asset, type: "DIVIDEND", date: "2024-03-04", cash: eur("2") },
+      { broker_id: b1, type: "FEE", date: "2024-03-04", cash: eur("-1") },
+      deposit(b2, "50", "2024-03-02"),
+    ] });
+    await prices(asset, [["2024-03-01", "10"], ["2024-03-05", "16"]]);
+    const r = await report({ broker_ids: [b1, b2], date_range: { start: "2024-03-01", end: "2024-03-05" }, include_breakdown: true, include_positions_contribution: true });
+    expect(r.summary.by_broker).toEqual([
+      { broker_id: b1, broker_name: "Contrib 1", net_worth: eur("1056"), gain_loss: eur("56"), gain_loss_percent: "5.6", cash_total: eur("976"), cash_balances: [eur("976")] },
+      { broker_id: b2, broker_name: "Contrib 2", net_worth: eur("50"), gain_loss: eur("0"), gain_loss_percent: "0", cash_total: eur("50"), cash_balances: [eur("50")] },
+    ]);
+    // Sold 5 at 15 with a WAC of 10: realised 25; the 5 left gain 6 each: 30; dividend 2; the fee has no asset.
+    expect(r.summary.period_realized_gain_loss.amount).toBe("25");
+    const [pos] = r.positions_contribution.positions;
+    expect(pos).toMatchObject({
+      asset_id: asset, broker_id: b1, period_realized_gain_loss: "25", period_unrealized_delta: "30", period_income: "2",
+      period_fees_taxes: "0", period_pnl: "57", start_value: "100", end_value: "80", is_fully_sold: false,
+    });
+    expect(r.positions_contribution.unallocated).toEqual([{ broker_id: b1, broker_name: "Contrib 1", unallocated_income: "0", unallocated_fees_taxes: "1" }]);
+    expect(r.positions_contribution.gross_gains).toBe("57");
+    expect(r.summary.period_pnl.amount).toBe("56");
+    expect(r.summary.period_net_flows.amount).toBe("50");
+  });
+});
+
 describe("POST /portfolio/report: data quality", () => {
   test("MISSING_PRICE and NAV_INCOMPLETE when a held asset has no observation at all", async () => {
     const broker = await looseBroker(c, "No price");
