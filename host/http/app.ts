@@ -11,6 +11,7 @@ import { docsRoutes } from "./docs.ts";
 import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
+import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
 import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
@@ -44,6 +45,7 @@ export function createApp(deps: HttpDeps) {
     .use(fxCurrenciesRoutes(deps, session))
     .use(reportRoutes(deps, session))
     .use(wacRoutes(deps, session))
+    .use(lotsRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }

@@ -1,6 +1,7 @@
 import { threadId } from "node:worker_threads";
 import { portfolioReport } from "./portfolio-report.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
+import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
 import { xirr } from "../../core/portfolio/xirr.calc.ts";
 
 /**
@@ -8,6 +9,7 @@ import { xirr } from "../../core/portfolio/xirr.calc.ts";
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 const CALCULATIONS = {
+  lotsAnalysis: analyseLots,
   portfolioReport,
   wacSeries,
   xirr: (input: { cashFlows: Parameters<typeof xirr>[0]; guess?: string }) => xirr(input.cashFlows, input.guess),

@@ -1,0 +1,134 @@
+import { inject, injectable } from "tsyringe";
+import { In, LessThanOrEqual } from "typeorm";
+import { Asset } from "../assets/asset.entity.ts";
+import { BrokerAccess } from "../brokers/broker-access.entity.ts";
+import { brokerNotFound } from "../brokers/broker-access.service.ts";
+import { aggregationScale } from "../brokers/share-scale.ts";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { Database } from "../db/database.ts";
+import { NotFoundError, ValidationError } from "../errors/domain-error.ts";
+import { AssetEvent } from "../events/asset-event.entity.ts";
+import { orientSteps } from "../fx/fx-convert.service.ts";
+import { type ChainStep, FxRoute } from "../fx/fx-route.entity.ts";
+import { normalisePair } from "../fx/pair.ts";
+import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
+import { PriceHistory } from "../prices/price-history.entity.ts";
+import { UserSettingsService } from "../settings/user-settings.service.ts";
+import { Transaction } from "../transactions/transaction.entity.ts";
+import type { LotAnalysisType, LotFxLeg, LotFxSource, LotsInput, LotsResult } from "./lots-types.ts";
+
+export interface LotsAnalysisRequest {
+  analyses: LotAnalysisType[];
+  assetId: number;
+  brokerIds?: number[];
+  end?: string | null;
+  force?: boolean;
+  selectedLotIds?: number[] | null;
+  start?: string | null;
+  targetCurrency?: string | null;
+}
+
+/** Runs the pure engine (in the host's worker pool); core never imports the pool. */
+export type LotsRunner = (input: LotsInput) => Promise<LotsResult>;
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * `POST /portfolio/lots/analysis` on the request side (docs/portfolio-lots.md): scope and
+ * period resolution, loading the small inputs, the `portfolio_layer2` cache.
+ */
+@injectable()
+export class LotsAnalysisService {
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(UserSettingsService) private readonly settings: UserSettingsService,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
+
+  async analyse(userId: number, req: LotsAnalysisRequest, run: LotsRunner): Promise<LotsResult> {
+    const reads = this.db.reads;
+    const asset = await reads.findOneBy(Asset, { id: req.assetId });
+    if (!asset) throw new NotFoundError("ASSET_NOT_FOUND", `Asset ${req.assetId} not found`, { asset_id: req.assetId });
+    const rows = await reads.findBy(BrokerAccess, { userId });
+    const byBroker = new Map(rows.map((r) => [r.brokerId, r]));
+    const ids = req.brokerIds ? [...new Set(req.brokerIds)] : rows.map((r) => r.brokerId);
+    for (const id of ids) if (!byBroker.has(id)) throw brokerNotFound(id);
+    ids.sort((a, b) => a - b);
+    const brokers = ids.map((id) => ({ id, scale: aggregationScale(byBroker.get(id)!).toString() }));
+    const target = req.targetCurrency ?? await this.settings.effectiveBaseCurrency(userId);
+
+    const requestedStart = req.start && req.start !== "min" ? req.start : null;
+    const requestedEnd = req.end && req.end !== "max" ? req.end : null;
+    const end = requestedEnd ?? today();
+    if (requestedStart && requestedStart > end) {
+      throw new ValidationError([{ loc: ["body", "date_range", "end"], msg: "end must not be before start", type: "date_range" }]);
+    }
+    const cacheKey = JSON.stringify({ userId, brokers, asset: asset.id, target, requestedStart, end, sel: req.selectedLotIds ?? null, a: req.analyses });
+    const cache = this.caches.get<LotsResult>("portfolio_layer2");
+    if (!req.force) {
+      const hit = cache.get(cacheKey);
+      if (hit) return hit;
+    }
+
+    const txs = ids.length === 0 ? [] : await reads.find(Transaction, {
+      where: { assetId: asset.id, brokerId: In(ids), date: LessThanOrEqual(end) }, order: { date: "ASC", id: "ASC" },
+    });
+    const start = requestedStart ?? txs[0]?.date ?? end;
+    const splits = await reads.find(AssetEvent, { select: { id: true }, where: { assetId: asset.id, type: "SPLIT" } });
+    const prices = await reads.find(PriceHistory, { select: { date: true, close: true }, where: { assetId: asset.id, date: LessThanOrEqual(end) }, order: { date: "ASC" } });
+    const currencies = new Set<string>([asset.currency]);
+    for (const t of txs) {
+      if (t.currency) currencies.add(t.currency);
+      if (t.costBasisOverride !== null) currencies.add(t.costBasisCurrency ?? asset.currency);
+    }
+    currencies.delete(target);
+    const fx: LotFxSource[] = [];
+    for (const from of [...currencies].sort()) fx.push(await this.fxSource(from, target, end));
+
+    const input: LotsInput = {
+      analyses: req.analyses,
+      asset: { currency: asset.currency, id: asset.id, name: asset.name, quoteBaseQuantity: asset.quoteBaseQuantity },
+      brokers, fx, generatedAt: new Date().toISOString(),
+      period: { end, requestedEnd, requestedStart, start: start > end ? end : start },
+      prices: prices.map((p) => ({ close: p.close, date: p.date })),
+      selectedLotIds: req.selectedLotIds ?? null,
+      splitEventIds: splits.map((s) => s.id),
+      targetCurrency: target,
+      transactions: txs.map((t) => ({
+        amount: t.amount, assetEventId: t.assetEventId, brokerId: t.brokerId, costBasisCurrency: t.costBasisCurrency,
+        costBasisOverride: t.costBasisOverride, currency: t.currency, date: t.date, id: t.id, quantity: t.quantity,
+        relatedTransactionId: t.relatedTransactionId, type: t.type,
+      })),
+    };
+    const result = await run(input);
+    cache.set(cacheKey, result);
+    return result;
+  }
+
+  /** The pair's routes by priority (each leg's stored series up to `end`), or its manual rates when it has none. */
+  private async fxSource(from: string, to: string, end: string): Promise<LotFxSource> {
+    const pair = normalisePair(from, to);
+    if (!pair) return { configured: false, from, hasProviderRoute: false, routes: [] };
+    const stored = await this.db.reads.find(FxRoute, { order: { priority: "ASC" }, where: { base: pair.base, quote: pair.quote } });
+    const chains = stored.map((r) => JSON.parse(r.chainSteps) as ChainStep[]);
+    const hasProviderRoute = chains.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER));
+    const manualOnly = chains.length === 0;
+    if (manualOnly) chains.push([{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }]);
+    const routes: LotFxLeg[][] = [];
+    let anyRate = false;
+    for (const chain of chains) {
+      const legs: LotFxLeg[] = [];
+      for (const step of orientSteps(chain, from, pair.base)) {
+        const [base, quote] = step.from < step.to ? [step.from, step.to] : [step.to, step.from];
+        const rows = await this.db.reads.query(
+          `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`,
+          [base, quote, step.provider, end],
+        ) as { date: string; rate: string }[];
+        anyRate ||= rows.length > 0;
+        legs.push({ dates: rows.map((r) => r.date), from: step.from, rates: rows.map((r) => r.rate), to: step.to });
+      }
+      routes.push(legs);
+    }
+    return { configured: !manualOnly || anyRate, from, hasProviderRoute, routes };
+  }
+}
