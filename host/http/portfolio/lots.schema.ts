@@ -1,20 +1,17 @@
 import { z } from "zod";
 import { LOT_ANALYSES } from "../../../core/portfolio/lots-types.ts";
 import { CurrencyField } from "../fields.ts";
+import { DataQualityIssue, DateField, OpenDateRange } from "./portfolio-fields.ts";
 
 /** Wire shapes of `POST /portfolio/lots/analysis` (REFERENCE §2.6; sections in docs/portfolio-lots.md). */
 
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const DateField = z.iso.date();
 const Analysis = z.enum(LOT_ANALYSES);
 
 export const LotsAnalysisRequest = z.object({
   asset_id: Id,
   broker_ids: z.array(Id).max(1000).optional().describe("Absent: every broker the caller has an access row for"),
-  date_range: z.object({
-    start: z.union([DateField, z.enum(["min"])]).nullable().optional().describe("Absent, null or \"min\": the first transaction in scope"),
-    end: z.union([DateField, z.enum(["max"])]).nullable().optional().describe("Absent, null or \"max\": today (UTC)"),
-  }).strict().nullable().optional(),
+  date_range: OpenDateRange.nullable().optional(),
   target_currency: CurrencyField.nullable().optional().describe("Absent: the caller's effective base currency"),
   selected_lot_ids: z.array(Id).max(10_000).nullable().optional(),
   requested_analyses: z.array(Analysis).min(1).refine((a) => new Set(a).size === a.length, { message: "requested_analyses must be unique" }),
@@ -25,22 +22,6 @@ export type LotsAnalysisRequest = z.infer<typeof LotsAnalysisRequest>;
 const Dec = z.string();
 const NDec = z.string().nullable();
 const Custody = z.object({ broker_id: z.number().int().nullable(), custody_type: z.enum(["BROKER", "IN_TRANSIT"]), quantity: Dec });
-
-const Issue = z.object({
-  domain: z.enum(["portfolio"]),
-  code: z.string(),
-  severity: z.enum(["error", "warning", "info"]),
-  count: z.number().int(),
-  affected_asset_ids: z.array(z.number().int()),
-  affected_asset_names: z.array(z.string()),
-  affected_fx_pairs: z.array(z.string()),
-  cta_action: z.string().nullable(),
-  cta_target: z.string().nullable(),
-  message_i18n_key: z.string(),
-  message_params: z.record(z.string(), z.unknown()),
-  date_range: z.object({ start: DateField, end: DateField }).nullable(),
-  group: z.string().nullable(),
-});
 
 const LotRow = z.object({
   lot_id: z.number().int(), opening_transaction_id: z.number().int(), asset_id: z.number().int(), direction: z.enum(["LONG", "SHORT"]),
@@ -72,7 +53,7 @@ export const LotsAnalysisResponse = z.object({
     computed_date_to: DateField, generated_at: z.string(),
   }),
   data_quality: z.object({
-    issues: z.array(Issue), data_quality_status: z.enum(["ok", "carried_forward", "partial"]), missing_price_assets: z.array(z.unknown()),
+    issues: z.array(DataQualityIssue), data_quality_status: z.enum(["ok", "carried_forward", "partial"]), missing_price_assets: z.array(z.unknown()),
     missing_fx_pairs: z.array(z.object({ pair: z.string(), dates: z.array(DateField) })), stale_prices: z.array(z.unknown()),
     incomplete_nav_dates: z.array(DateField),
   }),

@@ -1,16 +1,8 @@
 import { z } from "zod";
+import { DateField, OpenDateRange } from "./portfolio-fields.ts";
 import type { WacQuery, WacQueryResult } from "../../../core/portfolio/wac-series.service.ts";
 
-const DateField = z.iso.date();
 const Id = z.number().int().positive();
-
-/** `start` absent, null or "min" and `end` absent, null or "max" leave that side open (docs/portfolio.md "Period"). */
-const OpenDateRange = z.object({
-  start: z.union([DateField, z.enum(["min"])]).nullish(),
-  end: z.union([DateField, z.enum(["max"])]).nullish(),
-}).strict().refine((r) => !r.start || r.start === "min" || !r.end || r.end === "max" || r.end >= r.start, {
-  message: "end must not be before start", path: ["end"],
-});
 
 export const WacRequest = z.object({
   queries: z.array(z.object({ broker_id: Id, asset_id: Id, date_range: OpenDateRange.optional() }).strict()).min(1).max(20),
