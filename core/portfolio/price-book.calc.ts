@@ -32,8 +32,8 @@ interface TradeDay {
 interface AssetBook {
   quoteDates: string[];
   quoteCloses: string[];
-  /** Quote observations built on first use, by index. */
-  quoteObs: (Observation | undefined)[];
+  /** The observation of the last quote index asked for (non-trading days ask for it again). */
+  lastQuote: { index: number; obs: Observation } | null;
   quoteBase: Decimal;
   currency: string;
   trades: TradeDay[];
@@ -100,7 +100,7 @@ export class PriceBook {
       const q = quotes[a.id] ?? { dates: [], closes: [] };
       const trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
       this.books.set(a.id, {
-        quoteDates: q.dates, quoteCloses: q.closes, quoteObs: new Array(q.dates.length), quoteBase: new Decimal(a.quoteBaseQuantity),
+        quoteDates: q.dates, quoteCloses: q.closes, lastQuote: null, quoteBase: new Decimal(a.quoteBaseQuantity),
         currency: a.currency, trades, tradeDates: trades.map((t) => t.date), qHint: -1, tHint: -1,
         splits: splits.filter((s) => s.assetId === a.id).map((s) => ({ date: s.date, ratio: new Decimal(s.ratio) })),
       });
@@ -116,13 +116,12 @@ export class PriceBook {
     if (qi >= 0) b.qHint = qi;
     if (ti >= 0) b.tHint = ti;
     if (qi >= 0 && (ti < 0 || b.quoteDates[qi]! >= b.tradeDates[ti]!)) {
-      let obs = b.quoteObs[qi];
-      if (obs === undefined) {
-        let price = new Decimal(b.quoteCloses[qi]!);
-        if (!b.quoteBase.eq(1)) price = price.div(b.quoteBase);
-        obs = { price, referencePrice: price, currency: b.currency, date: b.quoteDates[qi]!, source: "MARKET_PRICE", splitAdjusted: false };
-        b.quoteObs[qi] = obs;
-      }
+      if (b.lastQuote?.index === qi) return b.lastQuote.obs;
+      let price = new Decimal(b.quoteCloses[qi]!);
+      if (!b.quoteBase.eq(1)) price = price.div(b.quoteBase);
+      const obs: Observation = { price, referencePrice: price, currency: b.currency, date: b.quoteDates[qi]!, source: "MARKET_PRICE", splitAdjusted: false };
+      // Only the latest is kept: days are asked in order, so older quotes are not asked again.
+      b.lastQuote = { index: qi, obs };
       return obs;
     }
     if (ti < 0) return null;
