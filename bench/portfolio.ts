@@ -1,0 +1,303 @@
+/**
+ * Portfolio report benchmark. For each ledger size N (default 2,000, 20,000 and 100,000) it starts
+ * the real server on a fresh temporary DATA_DIR (as `npm start` would, default log level), seeds
+ * the synthetic data set of bench/portfolio-dataset.ts through the HTTP API (5 brokers, 50 assets
+ * in EUR/USD/GBP with 10 years of daily prices, 10 years of daily EUR-USD and EUR-GBP manual
+ * rates, N transactions committed in batches of at most 5,000) and measures
+ * `POST /portfolio/report` in EUR over the whole 10 years with summary and history (no allocation
+ * history):
+ *   - the first report after start (worker thread spawned, calculation not yet JIT-compiled);
+ *   - cold: after `POST /settings/cache/clear-all`, median of 3;
+ *   - warm (cache hit): median of 20;
+ *   - peak RSS of the server process (VmHWM, reset after seeding so it covers the report phase;
+ *     worker threads are in the same process);
+ *   - responsiveness: GET /system/health polled every 10 ms during one more cold report (max, p95);
+ *   - response size, plain and gzipped.
+ * Targets apply to N = 20,000 (cold < 1.5 s, warm < 30 ms, RSS < 400 MB, health max < 20 ms).
+ * Reports are requested with `Accept-Encoding: gzip` like a browser, and timed until the last
+ * byte of the (still compressed) body.
+ *
+ *   bun bench/portfolio.ts                    # sizes 2000,20000,100000
+ *   bun bench/portfolio.ts --sizes=2000       # a subset
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildLedger, buildMarketData, DAYS, END, type Post, type SeedReport, seedDataset, START } from "./portfolio-dataset.ts";
+import { startBenchServer } from "./server.ts";
+
+const DEFAULT_SIZES = [2_000, 20_000, 100_000];
+const COLD_RUNS = 3;
+const WARM_RUNS = 20;
+const POLL_MS = 10;
+const TARGET_N = 20_000;
+const TARGETS = { coldMs: 1_500, warmMs: 30, rssMb: 400, healthMs: 20 };
+
+const REPORT_BODY = {
+  date_range: { start: START, end: END },
+  target_currency: "EUR",
+  include_summary: true,
+  include_history: true,
+  include_allocation_history: false,
+  include_breakdown: false,
+  include_positions_contribution: false,
+};
+
+function parseSizes(argv: string[]): number[] {
+  const arg = argv.find((a) => a.startsWith("--sizes="));
+  if (!arg) return DEFAULT_SIZES;
+  const sizes = arg.slice("--sizes=".length).split(",").map((s) => Number(s.replace(/[_,]/g, "").trim()));
+  if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 15)) {
+    throw new Error(`--sizes: comma-separated integers of at least 15 (one opening deposit per broker and currency), got ${arg}`);
+  }
+  return sizes;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+
+interface Measured {
+  n: number;
+  seed: SeedReport;
+  seedHwmMb: number;
+  /** /proc/loadavg (1 min) before and after the report measurements: other work on the machine skews them */
+  load: [number, number];
+  /** null when the endpoint did not answer 200 */
+  report: null | {
+    firstMs: number;
+    coldMs: number[];
+    coldPolledMs: number;
+    warmMs: number[];
+    rssMb: number;
+    rssResetOk: boolean;
+    health: { samples: number; maxMs: number; p95Ms: number; idleP95Ms: number };
+    bytes: number;
+    gzBytes: number;
+    historyPoints: number;
+    quality: string;
+  };
+  unavailable?: string;
+}
+
+/** VmHWM / VmRSS of a process in MB (threads included), from /proc/<pid>/status. */
+function memMb(pid: number): { hwm: number; rss: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { hwm: kb("VmHWM") / 1024, rss: kb("VmRSS") / 1024 };
+}
+
+const loadAvg = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
+
+/** Resets the peak RSS to the current RSS (Linux: `5` into clear_refs). False when not allowed. */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function session(base: string) {
+  const json = { "content-type": "application/json" };
+  // The first registered user is the superuser (needed for clear-all).
+  const reg = await fetch(`${base}/auth/register`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", email: "bench@example.com", password: "Bench-pass1" }) });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const login = await fetch(`${base}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: "Bench-pass1" }) });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
+  const headers = { ...json, cookie: login.headers.getSetCookie()[0]!.split(";")[0]! };
+  const post: Post = async (path, body, expect = 200) => {
+    const res = await fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    if (res.status !== expect) throw new Error(`POST ${path}: ${res.status} ${(await res.text()).slice(0, 2000)}`);
+    return res.json();
+  };
+  return { headers, post };
+}
+
+interface ReportCall { status: number; ms: number; body: Uint8Array; encoding: string | null }
+
+/** One report request; the body is read to its last byte but not decompressed or parsed. */
+async function callReport(base: string, headers: Record<string, string>, acceptEncoding = "gzip"): Promise<ReportCall> {
+  const t = performance.now();
+  const res = await fetch(`${base}/portfolio/report`, {
+    method: "POST", headers: { ...headers, "accept-encoding": acceptEncoding }, body: JSON.stringify(REPORT_BODY), decompress: false,
+  } as RequestInit);
+  const body = new Uint8Array(await res.arrayBuffer());
+  return { status: res.status, ms: performance.now() - t, body, encoding: res.headers.get("content-encoding") };
+}
+
+function describeFailure(call: ReportCall): string {
+  let text = call.encoding === "gzip" ? new TextDecoder().decode(Bun.gunzipSync(call.body as Uint8Array<ArrayBuffer>)) : new TextDecoder().decode(call.body);
+  try {
+    const err = JSON.parse(text);
+    text = [err.code, err.detail].filter(Boolean).join(": ") || text;
+  } catch { /* not JSON */ }
+  return `POST /portfolio/report answered ${call.status}${text ? ` (${text.slice(0, 200)})` : ""}`;
+}
+
+async function clearCaches(post: Post) {
+  await post("/settings/cache/clear-all", {});
+}
+
+/** GET /system/health every POLL_MS (sequentially) until `stop()`; latencies in ms. */
+function pollHealth(base: string) {
+  const latencies: number[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const t = performance.now();
+      const res = await fetch(`${base}/system/health`);
+      await res.arrayBuffer();
+      latencies.push(performance.now() - t);
+      const wait = POLL_MS - (performance.now() - t);
+      if (wait > 0) await Bun.sleep(wait);
+    }
+  })();
+  return { latencies, stop: async () => { running = false; await done; } };
+}
+
+async function measure(n: number, market: ReturnType<typeof buildMarketData>): Promise<Measured> {
+  const ledger = buildLedger(market, n);
+  const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-portfolio-"));
+  const { child, base } = await startBenchServer(dataDir);
+  try {
+    const { headers, post } = await session(base);
+    const seed = await seedDataset(post, market, ledger);
+    const types = Object.entries(ledger.byType).sort((a, b) => b[1] - a[1]).map(([t, c]) => `${t} ${c}`).join(", ");
+    console.log(`\nN = ${n.toLocaleString("en")}: seeded through the API in ${(seed.ms.total / 1000).toFixed(1)} s ` +
+      `(brokers ${seed.ms.brokers.toFixed(0)} ms, assets ${seed.ms.assets.toFixed(0)} ms, ` +
+      `${seed.priceRows.toLocaleString("en")} prices ${(seed.ms.prices / 1000).toFixed(1)} s, ` +
+      `${seed.fxRows.toLocaleString("en")} FX rates ${(seed.ms.fx / 1000).toFixed(1)} s, ` +
+      `${ledger.count.toLocaleString("en")} transactions ${(seed.ms.transactions / 1000).toFixed(1)} s in ${seed.commitMs.length} commits, ` +
+      `each committed without issues: ${seed.commitMs.map((m) => m.toFixed(0)).join(", ")} ms)`);
+    console.log(`  rows by type: ${types}`);
+    const seedHwmMb = memMb(child.pid).hwm;
+
+    const idle = pollHealth(base);
+    await Bun.sleep(300);
+    await idle.stop();
+    const rssResetOk = resetPeak(child.pid);
+    const loadBefore = loadAvg();
+
+    // The first report after start also pays for spawning a worker thread and JIT-compiling the
+    // calculation: reported on its own, not counted in the cold median.
+    await clearCaches(post);
+    const first = await callReport(base, headers);
+    if (first.status !== 200) {
+      const why = describeFailure(first);
+      console.log(`  ${why}: report measurements skipped`);
+      return { n, seed, seedHwmMb, load: [loadBefore, loadAvg()], report: null, unavailable: why };
+    }
+    const coldMs: number[] = [];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      await clearCaches(post);
+      const call = await callReport(base, headers);
+      if (call.status !== 200) throw new Error(describeFailure(call));
+      coldMs.push(call.ms);
+    }
+    await clearCaches(post);
+    const poll = pollHealth(base);
+    await Bun.sleep(POLL_MS * 2); // the poller's first round trip is on the wire before the report starts
+    const polled = await callReport(base, headers);
+    await poll.stop();
+    if (polled.status !== 200) throw new Error(describeFailure(polled));
+
+    const warmMs: number[] = [];
+    for (let i = 0; i < WARM_RUNS; i++) {
+      const call = await callReport(base, headers);
+      if (call.status !== 200) throw new Error(describeFailure(call));
+      warmMs.push(call.ms);
+    }
+    const plain = await callReport(base, headers, "identity");
+    const gz = await callReport(base, headers, "gzip");
+    if (plain.encoding !== null) throw new Error(`identity request came back ${plain.encoding}`);
+    const report = JSON.parse(new TextDecoder().decode(plain.body));
+    const dq = report.data_quality ?? report.summary?.data_quality;
+    const codes = (dq?.issues ?? []).map((i: { code: string }) => i.code);
+    const quality = `${dq?.data_quality_status ?? "?"}${codes.length ? ` [${[...new Set(codes)].join(", ")}]` : ""}`;
+    const historyPoints = report.history?.length ?? 0;
+    if (historyPoints !== DAYS) console.log(`  warning: history has ${historyPoints} points, expected ${DAYS}`);
+    console.log(`  net worth ${report.summary?.net_worth?.amount} ${report.summary?.net_worth?.code}, twrr ${report.summary?.twrr_percent} %, ` +
+      `mwrr ${report.summary?.mwrr_annualized_percent} %/y, data quality ${quality}`);
+    const mem = memMb(child.pid);
+    return {
+      n, seed, seedHwmMb, load: [loadBefore, loadAvg()],
+      report: {
+        firstMs: first.ms, coldMs, coldPolledMs: polled.ms, warmMs, rssMb: mem.hwm, rssResetOk,
+        health: { samples: poll.latencies.length, maxMs: Math.max(...poll.latencies), p95Ms: percentile(poll.latencies, 95), idleP95Ms: percentile(idle.latencies, 95) },
+        bytes: plain.body.byteLength,
+        gzBytes: gz.encoding === "gzip" ? gz.body.byteLength : NaN,
+        historyPoints, quality,
+      },
+    };
+  } finally {
+    child.kill();
+    await child.exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function printTable(results: Measured[]) {
+  const fmtMs = (v: number) => (v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${v.toFixed(v < 100 ? 1 : 0)} ms`);
+  const fmtMb = (v: number) => `${v.toFixed(0)} MB`;
+  const fmtB = (v: number) => (v >= 1e6 ? `${(v / 1e6).toFixed(2)} MB` : `${(v / 1e3).toFixed(1)} kB`);
+  type Row = { name: string; get: (m: Measured) => number | undefined; fmt: (v: number) => string; target?: number; targetText?: string };
+  const rows: Row[] = [
+    { name: "seed through the API", get: (m) => m.seed.ms.total, fmt: fmtMs },
+    { name: "  of which transactions", get: (m) => m.seed.ms.transactions, fmt: fmtMs },
+    { name: "peak RSS while seeding", get: (m) => m.seedHwmMb, fmt: fmtMb },
+    { name: "first report after start", get: (m) => m.report?.firstMs, fmt: fmtMs },
+    { name: `cold report (median of ${COLD_RUNS})`, get: (m) => m.report ? median(m.report.coldMs) : undefined, fmt: fmtMs, target: TARGETS.coldMs, targetText: "< 1.5 s" },
+    { name: "cold report while polled", get: (m) => m.report?.coldPolledMs, fmt: fmtMs },
+    { name: `warm report (median of ${WARM_RUNS})`, get: (m) => m.report ? median(m.report.warmMs) : undefined, fmt: fmtMs, target: TARGETS.warmMs, targetText: "< 30 ms" },
+    { name: "peak RSS, report phase", get: (m) => m.report?.rssMb, fmt: fmtMb, target: TARGETS.rssMb, targetText: "< 400 MB" },
+    { name: "health max during cold", get: (m) => m.report?.health.maxMs, fmt: fmtMs, target: TARGETS.healthMs, targetText: "< 20 ms" },
+    { name: "health p95 during cold", get: (m) => m.report?.health.p95Ms, fmt: fmtMs, target: TARGETS.healthMs, targetText: "< 20 ms" },
+    { name: "health p95 idle", get: (m) => m.report?.health.idleP95Ms, fmt: fmtMs },
+    { name: "response size", get: (m) => m.report?.bytes, fmt: fmtB },
+    { name: "response size gzipped", get: (m) => m.report?.gzBytes, fmt: fmtB },
+  ];
+  const sizes = results.map((r) => r.n);
+  const ratioPairs = sizes.slice(1).map((n, i) => [sizes[i]!, n] as const);
+  const w0 = 30, w = 11;
+  const head = ["metric".padEnd(w0), ...sizes.map((n) => `N=${n.toLocaleString("en")}`.padStart(w)),
+    `target N=${TARGET_N.toLocaleString("en")}`.padStart(18), "result".padStart(7),
+    ...ratioPairs.map(([a, b]) => `×${(b / a).toFixed(0)} N: ${a / 1000}k→${b / 1000}k`.padStart(20))].join(" ");
+  console.log(`\n${head}\n${"-".repeat(head.length)}`);
+  const at = results.find((r) => r.n === TARGET_N);
+  for (const row of rows) {
+    const values = results.map((r) => row.get(r) ?? undefined);
+    const cells = values.map((v) => (v === undefined || v === null || Number.isNaN(v) ? "n/a" : row.fmt(v)).padStart(w));
+    let verdict = "";
+    if (row.target !== undefined) {
+      const v = at ? row.get(at) : undefined;
+      verdict = v === undefined || v === null || Number.isNaN(v) ? "n/a" : v < row.target ? "PASS" : "FAIL";
+    }
+    const ratios = ratioPairs.map(([a, b]) => {
+      const va = row.get(results.find((r) => r.n === a)!);
+      const vb = row.get(results.find((r) => r.n === b)!);
+      return (va && vb ? `×${(vb / va).toFixed(2)}` : "n/a").padStart(20);
+    });
+    console.log([row.name.padEnd(w0), ...cells, (row.targetText ?? "").padStart(18), verdict.padStart(7), ...ratios].join(" "));
+  }
+  for (const r of results) {
+    if (r.unavailable) console.log(`N=${r.n.toLocaleString("en")}: ${r.unavailable}`);
+    else if (r.report) {
+      console.log(`N=${r.n.toLocaleString("en")}: cold runs ${r.report.coldMs.map(fmtMs).join(", ")}; warm min ${fmtMs(Math.min(...r.report.warmMs))} max ${fmtMs(Math.max(...r.report.warmMs))}; ` +
+        `${r.report.health.samples} health polls; load average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} on ${navigator.hardwareConcurrency} cores; ${r.report.historyPoints} history points; data quality ${r.report.quality}` +
+        (r.report.rssResetOk ? "" : "; peak RSS could not be reset after seeding (lifetime peak shown)"));
+    }
+  }
+  if (!at) console.log(`(targets are for N=${TARGET_N.toLocaleString("en")}, not in this run)`);
+}
+
+const sizes = parseSizes(process.argv.slice(2));
+console.log(`bun ${Bun.version}, ${navigator.hardwareConcurrency} cores; server and client on the same machine; ` +
+  `report in EUR ${START}..${END} (${DAYS} days), summary + history`);
+const market = buildMarketData();
+const results: Measured[] = [];
+for (const n of sizes) results.push(await measure(n, market));
+printTable(results);
