@@ -23,7 +23,7 @@ export const STALE_DAYS = 7;
 export const IMPLIED_GRACE_DAYS = 14;
 
 export function dec(d: Decimal): string {
-  const r = d.toDecimalPlaces(PLACES);
+  const r = d.decimalPlaces() > PLACES ? d.toDecimalPlaces(PLACES) : d;
   return r.isZero() ? "0" : r.toFixed();
 }
 function num(x: number | null): string | null {
