@@ -120,8 +120,8 @@ export function replay(input: ReportInput): ReplayResult {
   const unallocated = new Map<number, { income: Decimal; feesTaxes: Decimal }>();
   const unallocatedOf = (brokerId: number) => unallocated.get(brokerId) ?? unallocated.set(brokerId, { income: ZERO, feesTaxes: ZERO }).get(brokerId)!;
   const firstTrade = new Map<number, string>();
-  let total = emptyTotals();
-  let period = emptyTotals();
+  const total = emptyTotals();
+  const period = emptyTotals();
   let openCost = ZERO;
   let baseline = ZERO;
   const days: DayState[] = [];
@@ -215,8 +215,8 @@ export function replay(input: ReportInput): ReplayResult {
     }
     const q = units.times(s);
     const sumBoth = (key: keyof Totals, v: Decimal) => {
-      total = { ...total, [key]: total[key].plus(v) };
-      if (inPeriod) period = { ...period, [key]: period[key].plus(v) };
+      total[key] = total[key].plus(v);
+      if (inPeriod) period[key] = period[key].plus(v);
     };
     if ((t.type === "BUY" || t.type === "SELL") && t.assetId !== null && !firstTrade.has(t.assetId)) firstTrade.set(t.assetId, t.date);
 
