@@ -4,6 +4,7 @@
  * fill is unlimited: a leg uses its latest rate on or before the day.
  */
 import { Decimal } from "../money/decimal.ts";
+import type { ChainStep } from "./fx-route.entity.ts";
 
 /** Significant digits kept when a rate is inverted (decimal128, the SDK's precision). */
 export const RATE_DIGITS = 34;
@@ -90,4 +91,10 @@ export function eachDay(start: string, end: string): string[] {
   const last = Date.parse(`${end}T00:00:00Z`);
   for (let t = Date.parse(`${start}T00:00:00Z`); t <= last; t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
   return days;
+}
+
+/** Steps of a stored route (base→quote) walked from `from`; reversed and flipped when `from` is the quote. */
+export function orientSteps(steps: readonly ChainStep[], from: string, base: string): ChainStep[] {
+  if (from === base) return [...steps];
+  return [...steps].reverse().map((s) => ({ from: s.to, provider: s.provider, to: s.from }));
 }

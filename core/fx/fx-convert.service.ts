@@ -3,7 +3,7 @@ import type { EntityManager } from "typeorm";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { Database } from "../db/database.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
-import { type BackwardFillInfo, type ConvertLeg, convertAlong, eachDay, type RateSeries } from "./convert.calc.ts";
+import { type BackwardFillInfo, type ConvertLeg, convertAlong, eachDay, orientSteps, type RateSeries } from "./convert.calc.ts";
 import { type ChainStep, FxRoute } from "./fx-route.entity.ts";
 import { normalisePair } from "./pair.ts";
 import { MANUAL_PROVIDER } from "./route-search.calc.ts";
@@ -30,12 +30,6 @@ export interface ConvertResult {
 export interface ConvertOutput {
   errors: string[];
   results: ConvertResult[];
-}
-
-/** Steps of a stored route (base→quote) walked from `from`; reversed and flipped when `from` is the quote. */
-export function orientSteps(steps: readonly ChainStep[], from: string, base: string): ChainStep[] {
-  if (from === base) return [...steps];
-  return [...steps].reverse().map((s) => ({ from: s.to, provider: s.provider, to: s.from }));
 }
 
 /** One stored rate row (`1 base = rate quote`). */

@@ -3,8 +3,7 @@
  * routes by priority (unlimited backward fill) or, for a pair without routes, its manual rates,
  * and remembers every conversion that could not be made (SPEC data-quality rule 5).
  */
-import { type ConvertLeg, convertAlong, type RateSeries } from "../fx/convert.calc.ts";
-import type { ChainStep } from "../fx/fx-route.entity.ts";
+import { type ConvertLeg, convertAlong, orientSteps, type RateSeries } from "../fx/convert.calc.ts";
 import { normalisePair } from "../fx/pair.ts";
 import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
 import { Decimal } from "../money/decimal.ts";
@@ -37,7 +36,7 @@ export class FxTable {
     for (const p of pairs) {
       const from = p.base === target ? p.quote : p.base;
       const chains = p.routes.length > 0 ? p.routes : [[{ from: p.base, provider: MANUAL_PROVIDER, to: p.quote }]];
-      const routes = chains.map((chain) => orient(chain, from, p.base).map((s) => ({ from: s.from, to: s.to, series: this.seriesOf(s.from, s.to, s.provider) })));
+      const routes = chains.map((chain) => orientSteps(chain, from, p.base).map((s) => ({ from: s.from, to: s.to, series: this.seriesOf(s.from, s.to, s.provider) })));
       let kind: PairKind;
       if (p.routes.length > 0) kind = p.routes.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER)) ? "provider" : "manual";
       else kind = routes[0]![0]!.series.dates.length > 0 ? "manual" : "none";
@@ -102,8 +101,3 @@ export class FxTable {
 
 const ONE = new Decimal(1);
 
-/** A stored route's steps (base→quote) walked from `from`. */
-function orient(steps: readonly ChainStep[], from: string, base: string): ChainStep[] {
-  if (from === base) return [...steps];
-  return [...steps].reverse().map((s) => ({ from: s.to, provider: s.provider, to: s.from }));
-}

@@ -8,7 +8,7 @@ import { CacheRegistry } from "../cache/cache-registry.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
-import { orientSteps } from "../fx/fx-convert.service.ts";
+import { orientSteps } from "../fx/convert.calc.ts";
 import { type ChainStep, FxRoute } from "../fx/fx-route.entity.ts";
 import { normalisePair } from "../fx/pair.ts";
 import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
