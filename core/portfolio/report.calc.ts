@@ -209,6 +209,14 @@ function stalePrices(r: ReplayResult, holdings: Holding[]): StalePrice[] {
   return out;
 }
 
+/** Net external flows after the start date, and the period's P&L `nav_end − nav_start − flows`. */
+function periodResult(r: ReplayResult): { periodFlows: Decimal; periodPnl: Decimal } {
+  const first = r.days[0];
+  const last = r.days.at(-1);
+  const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
+  return { periodFlows, periodPnl: first && last ? last.nav.minus(first.nav).minus(periodFlows) : ZERO };
+}
+
 function buildSummary(
   input: ReportInput, r: ReplayResult, holdings: Holding[], twrr: Decimal[], mwrr: Mwrr | null, money: (d: Decimal) => unknown,
   dataQuality: DataQualityReport, brokerName: Map<number, string>,
@@ -218,8 +226,7 @@ function buildSummary(
   const endNav = lastDay?.nav ?? ZERO;
   const baseline = lastDay?.capitalBaseline ?? ZERO;
   const totalPnl = endNav.minus(baseline);
-  const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
-  const periodPnl = first ? endNav.minus(first.nav).minus(periodFlows) : ZERO;
+  const { periodFlows, periodPnl } = periodResult(r);
   const unrealizedStart = first?.unrealized ?? ZERO;
   const unrealizedEnd = lastDay?.unrealized ?? ZERO;
   const feesTaxes = r.period.fees.plus(r.period.taxes);
@@ -363,11 +370,7 @@ function contribution(r: ReplayResult, assets: Map<number, AssetInfo>, brokerNam
     allocated = allocated.plus(u.income).minus(u.feesTaxes);
     return { broker_id: id, broker_name: brokerName.get(id) ?? null, unallocated_income: dec(u.income), unallocated_fees_taxes: dec(u.feesTaxes) };
   });
-  const first = r.days[0];
-  const last = r.days.at(-1);
-  const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
-  const periodPnl = first && last ? last.nav.minus(first.nav).minus(periodFlows) : ZERO;
-  const other = periodPnl.minus(allocated);
+  const other = periodResult(r).periodPnl.minus(allocated);
   return {
     positions, unallocated,
     other_effects: other.isZero() ? [] : [{ description: "FX effects on cash and unvalued positions", category: "Other", period_pnl: dec(other) }],
