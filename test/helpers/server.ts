@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterAll, beforeAll } from "bun:test";
+import { ApiClient } from "./client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
@@ -79,5 +81,51 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
       await child.exited;
       if (cleanup) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** What {@link useApi} hands a test file: the running server and a logged-in client per user name. */
+export interface UsedApi {
+  /** The server of this file (set in `beforeAll`). */
+  readonly server: TestServer;
+  readonly base: string;
+  readonly dataDir: string;
+  /** A fresh client without a session. */
+  client(): ApiClient;
+  /** The client of each name in `users` (registered and logged in, in order: the first is the superuser). */
+  readonly as: Record<string, ApiClient>;
+  /** The user row of each name in `users`. */
+  readonly users: Record<string, { id: number; username: string; is_superuser: boolean }>;
+}
+
+/**
+ * The one start-up block of an HTTP test file: starts the real server before the file's tests
+ * (with `env` and, optionally, registered users), stops it and removes its data after them.
+ * Example: `const api = useApi({ users: ["alice", "bob"] }); ... api.as.alice.get("/brokers")`.
+ */
+export function useApi(opts: { env?: Record<string, string>; users?: string[]; dataDir?: string } = {}): UsedApi {
+  let server: TestServer | undefined;
+  const as: Record<string, ApiClient> = {};
+  const users: Record<string, { id: number; username: string; is_superuser: boolean }> = {};
+  const need = () => {
+    if (!server) throw new Error("useApi: the server starts in beforeAll; use it inside tests or hooks");
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startServer({ env: opts.env, dataDir: opts.dataDir });
+    for (const name of opts.users ?? []) {
+      const c = new ApiClient(server.base);
+      users[name] = await c.signUp(name);
+      as[name] = c;
+    }
+  }, 30_000);
+  afterAll(async () => { await server?.stop(true); });
+  return {
+    get server() { return need(); },
+    get base() { return need().base; },
+    get dataDir() { return need().dataDir; },
+    client: () => new ApiClient(need().base),
+    as,
+    users,
   };
 }

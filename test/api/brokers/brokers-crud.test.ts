@@ -1,22 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { useApi } from "../../helpers/server.ts";
 import { createBroker } from "./helpers.ts";
 
-let server: TestServer;
+// alice is the superuser: she gets no bypass on brokers
+const api = useApi({ users: ["alice", "bob"] });
+let server: { dataDir: string; base: string };
 let alice: ApiClient;
 let bob: ApiClient;
 let bobId: number;
 
-beforeAll(async () => {
-  server = await startServer();
-  alice = new ApiClient(server.base);
-  await alice.signUp("alice"); // superuser: gets no bypass on brokers
-  bob = new ApiClient(server.base);
-  bobId = (await bob.signUp("bob")).id;
+beforeAll(() => {
+  server = api.server;
+  ({ alice, bob } = api.as);
+  bobId = api.users.bob!.id;
 });
-afterAll(() => server.stop(true));
 
 describe("creating brokers", () => {
   test("the creator becomes OWNER with share 1.000000; positive initial balances become DEPOSITs", async () => {
