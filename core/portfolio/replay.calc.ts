@@ -3,7 +3,7 @@
  * transaction in scope to the end date applies that day's transactions, then, inside the period,
  * values the portfolio at the end of the day. Pure: Decimal arithmetic over a `ReportInput`.
  */
-import { eachDay } from "../fx/convert.calc.ts";
+import { eachDay } from "../dates/calendar.ts";
 import { CostPool } from "../money/cost-pool.ts";
 import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
