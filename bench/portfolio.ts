@@ -24,6 +24,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BUSINESS_DAYS, buildDenseLedger } from "./portfolio-dense.ts";
 import { buildLedger, buildMarketData, DAYS, END, type Post, type SeedReport, seedDataset, START } from "./portfolio-dataset.ts";
 import { startBenchServer } from "./server.ts";
 
@@ -162,13 +163,15 @@ function pollHealth(base: string) {
   return { latencies, stop: async () => { running = false; await done; } };
 }
 
-async function measure(n: number, market: ReturnType<typeof buildMarketData>): Promise<Measured> {
-  const ledger = buildLedger(market, n);
+type Shape = "existing" | "dense";
+
+async function measure(n: number, market: ReturnType<typeof buildMarketData>, shape: Shape): Promise<Measured> {
+  const ledger = shape === "dense" ? buildDenseLedger(market, n) : buildLedger(market, n);
   const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-portfolio-"));
   const { child, base } = await startBenchServer(dataDir);
   try {
     const { headers, post } = await session(base);
-    const seed = await seedDataset(post, market, ledger);
+    const seed = await seedDataset(post, market, ledger, shape === "dense" ? BUSINESS_DAYS : undefined);
     const types = Object.entries(ledger.byType).sort((a, b) => b[1] - a[1]).map(([t, c]) => `${t} ${c}`).join(", ");
     console.log(`\nN = ${n.toLocaleString("en")}: seeded through the API in ${(seed.ms.total / 1000).toFixed(1)} s ` +
       `(brokers ${seed.ms.brokers.toFixed(0)} ms, assets ${seed.ms.assets.toFixed(0)} ms, ` +
@@ -240,7 +243,8 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>): P
   } finally {
     child.kill();
     await child.exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    if (KEEP) console.log(`  data kept in ${dataDir}`);
+    else rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
@@ -300,9 +304,15 @@ function printTable(results: Measured[]) {
 }
 
 const sizes = parseSizes(process.argv.slice(2));
+const KEEP = process.argv.includes("--keep");
+const shapesArg = process.argv.find((a) => a.startsWith("--shapes="))?.slice("--shapes=".length);
+const shapes = (shapesArg ?? "existing,dense").split(",") as Shape[];
 console.log(`bun ${Bun.version}, ${navigator.hardwareConcurrency} cores; server and client on the same machine; ` +
   `report in EUR ${START}..${END} (${DAYS} days), summary + history`);
 const market = buildMarketData();
-const results: Measured[] = [];
-for (const n of sizes) results.push(await measure(n, market));
-printTable(results);
+for (const shape of shapes) {
+  console.log(`\n=== shape: ${shape} ===`);
+  const results: Measured[] = [];
+  for (const n of sizes) results.push(await measure(n, market, shape));
+  printTable(results);
+}
