@@ -101,7 +101,6 @@ export class ReplayLedger {
   readonly cash = new Map<number, Map<string, Decimal>>();
   readonly cashByCurrency = new Map<string, Decimal>();
   readonly assetQty = new Map<number, Decimal>();
-  readonly assetCost = new Map<number, Decimal>();
   readonly transit = new Map<number, TransitItem>();
   readonly brokerBaseline = new Map<number, Decimal>();
   readonly missingCostBasis = new Map<number, number>();
@@ -343,7 +342,6 @@ export class ReplayLedger {
       const delta = p.pool.cost.minus(costBefore);
       if (!delta.isZero()) {
         this.openCost = this.openCost.plus(delta);
-        this.bump(this.assetCost, p.assetId, delta);
       }
     }
     const held = p.pool.quantity.gt(0);
@@ -407,7 +405,7 @@ export class ReplayLedger {
       const obs = this.prices.at(assetId, date);
       if (!obs) {
         incomplete = true;
-        unvaluedCost = unvaluedCost.plus(this.assetCost.get(assetId) ?? ZERO);
+        unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
         continue;
       }
       const local = qty.times(obs.price);
@@ -429,7 +427,7 @@ export class ReplayLedger {
     for (const [ccy, g] of groups) {
       const r = this.fx.rate(ccy, date);
       if (r === null) {
-        for (const id of g.assets) unvaluedCost = unvaluedCost.plus(this.assetCost.get(id) ?? ZERO);
+        for (const id of g.assets) unvaluedCost = unvaluedCost.plus(this.costOf(id));
         continue;
       }
       marketValue = marketValue.plus(ccy === this.fx.target ? g.value : g.value.times(r));
@@ -455,6 +453,13 @@ export class ReplayLedger {
       unrealized: marketValue.plus(transit.assetValue).minus(valuedCost).minus(transit.valuedCost),
       capitalBaseline: this.baseline, flow: this.flow, incomplete, assetValues,
     };
+  }
+
+  /** Open cost of an asset across brokers (only asked for assets left out of a day's valuation). */
+  private costOf(assetId: number): Decimal {
+    let cost = ZERO;
+    for (const p of this.positions.get(assetId)?.values() ?? []) cost = cost.plus(p.cost);
+    return cost;
   }
 
   private valueTransit(date: string, assetValues: Map<number, Decimal> | undefined) {

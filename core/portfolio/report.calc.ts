@@ -93,7 +93,8 @@ export function buildReport(input: ReportInput): Record<string, unknown> {
       series = check.series;
       if (check.unreliable) issues.push(mwrrSeriesUnreliableIssue(check.unreliable));
     }
-    history = days.map((d, i) => historyPoint(d, twrr[i]!, series[i]!, money));
+    const point = historyFormatter(money);
+    history = days.map((d, i) => point(d, twrr[i]!, series[i]!));
   }
 
   const dataQuality: DataQualityReport = {
@@ -131,29 +132,40 @@ const FEATURE_NAMES = {
   positionsContribution: "positions_contribution",
 } as const;
 
-function historyPoint(d: DayState, twrr: Decimal, m: Mwrr, money: (d: Decimal) => unknown): Record<string, unknown> {
-  const bookAssetLike = d.openCost.plus(d.inTransitBook);
-  const contributed = Decimal.max(ZERO, Decimal.min(d.cash, d.capitalBaseline.minus(bookAssetLike)));
-  const totalPnl = d.nav.minus(d.capitalBaseline);
-  return {
-    date: d.date,
-    cash_value: money(d.cash),
-    market_value: money(d.marketValue),
-    in_transit_market_value: money(d.inTransitMarketValue),
-    nav_value: money(d.nav),
-    open_cost_basis: money(d.openCost),
-    in_transit_book_value: money(d.inTransitBook),
-    book_value: money(bookAssetLike.plus(d.cash)),
-    capital_baseline: money(d.capitalBaseline),
-    book_asset_like: money(bookAssetLike),
-    cash_from_contributed_capital: money(contributed),
-    cash_from_generated_returns: money(d.cash.minus(contributed)),
-    total_pnl: money(totalPnl),
-    unrealized_gain_loss: money(d.unrealized),
-    twrr: dec(twrr),
-    mwrr_annualized: num(m.annualized),
-    mwrr_cumulative: num(m.cumulative),
-    roi: ratio(totalPnl, d.capitalBaseline),
+/** Formats a day's figures; a figure that is the same object as the day before reuses its string. */
+function historyFormatter(money: (d: Decimal) => { code: string; amount: string }) {
+  const last = new Map<string, [Decimal, unknown]>();
+  const fmt = (key: string, d: Decimal) => {
+    const prev = last.get(key);
+    if (prev && prev[0] === d) return prev[1];
+    const out = money(d);
+    last.set(key, [d, out]);
+    return out;
+  };
+  return (d: DayState, twrr: Decimal, m: Mwrr): Record<string, unknown> => {
+    const bookAssetLike = d.inTransitBook.isZero() ? d.openCost : d.openCost.plus(d.inTransitBook);
+    const contributed = Decimal.max(ZERO, Decimal.min(d.cash, d.capitalBaseline.minus(bookAssetLike)));
+    const totalPnl = d.nav.minus(d.capitalBaseline);
+    return {
+      date: d.date,
+      cash_value: fmt("cash", d.cash),
+      market_value: fmt("marketValue", d.marketValue),
+      in_transit_market_value: fmt("inTransitMarketValue", d.inTransitMarketValue),
+      nav_value: fmt("nav", d.nav),
+      open_cost_basis: fmt("openCost", d.openCost),
+      in_transit_book_value: fmt("inTransitBook", d.inTransitBook),
+      book_value: money(bookAssetLike.plus(d.cash)),
+      capital_baseline: fmt("capitalBaseline", d.capitalBaseline),
+      book_asset_like: fmt("bookAssetLike", bookAssetLike),
+      cash_from_contributed_capital: money(contributed),
+      cash_from_generated_returns: money(d.cash.minus(contributed)),
+      total_pnl: money(totalPnl),
+      unrealized_gain_loss: money(d.unrealized),
+      twrr: dec(twrr),
+      mwrr_annualized: num(m.annualized),
+      mwrr_cumulative: num(m.cumulative),
+      roi: ratio(totalPnl, d.capitalBaseline),
+    };
   };
 }
 
