@@ -143,6 +143,12 @@ function checkReferences(sections: Sections): void {
     return set;
   };
   for (const section of SECTIONS) {
+    const rows = sections[section.name] ?? [];
+    if (rows.length && "id" in rows[0]! && idsOf(section.name).size !== rows.length) {
+      throw corrupt(`Section ${section.name} repeats an id`, { section: section.name });
+    }
+  }
+  for (const section of SECTIONS) {
     for (const [column, ref] of Object.entries(section.refs ?? {})) {
       if (ref.optional) continue;
       const target = idsOf(ref.section);
