@@ -72,10 +72,12 @@ export function sessionPlugin(deps: HttpDeps) {
 
   return new Elysia({ name: "session" }).macro({
     auth: {
+      detail: { security: [{ session: [] }], "x-access": "user" } as {},
       transform: authenticate,
       resolve: resolveUser,
     },
     admin: {
+      detail: { security: [{ session: [] }], "x-access": "admin" } as {},
       transform: authenticateAdmin,
       resolve: resolveUser,
     },
