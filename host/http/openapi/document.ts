@@ -65,6 +65,13 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     if (op.requestBody) hoistContent(op.requestBody.content, "input", components);
   }
   for (const { key, op } of ops) finishOperation(key, op);
+  // Generators read `default` as "always present" (openapi-typescript makes such fields required),
+  // which is true of answers but not of requests: there the default goes into the description.
+  for (const { op } of ops) {
+    for (const p of op.parameters ?? []) defaultsToText(p.schema);
+    for (const media of Object.values<Json>(op.requestBody?.content ?? {})) defaultsToText(media.schema);
+  }
+  for (const entry of Object.values<Json>(components)) if (entry.io === "input") defaultsToText(entry.schema);
   const schemas = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.schema]));
   const doc: Json = {
     openapi: "3.1.0",
@@ -74,6 +81,7 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     paths,
     components: { schemas, securitySchemes: opts.securitySchemes },
   };
+  walkSchemas(doc, nullableEnum);
   walkSchemas(doc, describeFields);
   walkSchemas(doc, addDiscriminator);
   return doc;
@@ -148,7 +156,7 @@ function finishOperation(key: string, op: Json) {
     for (const type of Object.keys(content)) if (type !== "application/json") delete content[type];
   }
   if (op.requestBody) {
-    op.requestBody.description ??= doc?.requestDescription ?? "The request body.";
+    op.requestBody.description ??= "The request body.";
     if (doc?.request !== undefined && content?.["application/json"]) content["application/json"].example = doc.request;
   }
   op.responses ??= {};
@@ -201,6 +209,24 @@ function walkSchemas(doc: Json, visit: (schema: Json) => void) {
       for (const media of Object.values<Json>(op.requestBody?.content ?? {})) inSchema(media.schema);
       for (const r of Object.values<Json>(op.responses ?? {})) for (const media of Object.values<Json>(r.content ?? {})) inSchema(media.schema);
     }
+  }
+}
+
+function defaultsToText(node: any) {
+  if (!node || typeof node !== "object") return;
+  if (Array.isArray(node)) return node.forEach(defaultsToText);
+  if ("default" in node && (node.type !== undefined || node.anyOf || node.oneOf || node.$ref)) {
+    const text = `Default: ${JSON.stringify(node.default)}.`;
+    node.description = node.description ? `${node.description.replace(/\.?$/, ".")} ${text}` : text;
+    delete node.default;
+  }
+  for (const [k, v] of Object.entries(node)) if (k !== "example" && k !== "examples" && k !== "enum") defaultsToText(v);
+}
+
+/** Elysia folds `anyOf [enum, null]` into `type: [string, null]` but leaves null out of the enum. */
+function nullableEnum(schema: Json) {
+  if (Array.isArray(schema.type) && schema.type.includes("null") && Array.isArray(schema.enum) && !schema.enum.includes(null)) {
+    schema.enum = [...schema.enum, null];
   }
 }
 
