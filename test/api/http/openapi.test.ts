@@ -209,3 +209,22 @@ describe("documentation entry points", () => {
     expect((await fetch(body.links.health.replace("/api/v1", server.base))).status).toBe(200);
   });
 });
+
+describe("OpenAPI field documentation", () => {
+  test("every field and every parameter has a description", () => {
+    const bare: string[] = [];
+    walk(doc, (n, p) => {
+      if (p.includes("/example")) return;
+      for (const [name, prop] of Object.entries<any>(n.properties && typeof n.properties === "object" && !Array.isArray(n.properties) ? n.properties : {})) {
+        if (prop && typeof prop === "object" && !prop.description) bare.push(`${p}/${name}`);
+      }
+    });
+    for (const { key, op } of operations()) for (const param of op.parameters ?? []) if (!param.description) bare.push(`${key} ${param.name}`);
+    expect(bare).toEqual([]);
+  });
+
+  test("initial_balances documents that the DEPOSITs are dated opened_at", () => {
+    const item = doc.components.schemas.BrokerCreateItem;
+    expect(item.properties.initial_balances.description).toContain("opened_at");
+  });
+});
