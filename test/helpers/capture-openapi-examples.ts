@@ -16,7 +16,9 @@ const QUERIES: Record<string, string> = {
   "DELETE /assets": "?asset_ids=3",
 };
 
-const SELF = new Set(["POST /auth/register", "POST /auth/login", "POST /auth/logout", "DELETE /auth/users/me"]);
+const SELF = new Set(["POST /auth/register", "POST /auth/login", "POST /auth/change-password", "POST /auth/logout", "DELETE /auth/users/me"]);
+/** Carol ends her own session and account last. */
+const LAST = ["DELETE /auth/users/me", "POST /auth/logout"];
 
 const BOB = new Set(["PATCH /brokers/{id}/access/me", "DELETE /brokers/{id}/access/me"]);
 
@@ -29,9 +31,10 @@ try {
   await bob.signUp("bob");
   const carol = new ApiClient(server.base);
   await alice.post("/assets", [{ name: "Merge source", currency: "USD" }]);
-  for (const key of Object.keys(OPERATION_DOCS)) {
+  for (const key of [...Object.keys(OPERATION_DOCS).filter((k) => !LAST.includes(k)), ...LAST]) {
     const [method, path] = key.split(" ") as [string, string];
     const doc = OPERATION_DOCS[key]!;
+    if (doc.response !== undefined) continue; // written by hand
     const url = path.replace(/\{(\w+)\}/g, (_, n: string) => PATH_VALUES[n] ?? "1") + (QUERIES[key] ?? "");
     if (key === "POST /uploads") {
       const form = new FormData();
@@ -45,7 +48,7 @@ try {
     const res = await client.request(method, url, doc.request);
     const text = await res.text();
     console.log(res.status, key, text.slice(0, 300));
-    if (res.ok && text && doc.response === undefined) out[key] = JSON.parse(text);
+    if (res.ok && text && !res.headers.get("content-disposition")) out[key] = JSON.parse(text);
     else if (!res.ok) process.exitCode = 1;
   }
 } finally {

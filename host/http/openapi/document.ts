@@ -65,13 +65,6 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     if (op.requestBody) hoistContent(op.requestBody.content, "input", components);
   }
   for (const { key, op } of ops) finishOperation(key, op);
-  // Generators read `default` as "always present" (openapi-typescript makes such fields required),
-  // which is true of answers but not of requests: there the default goes into the description.
-  for (const { op } of ops) {
-    for (const p of op.parameters ?? []) defaultsToText(p.schema);
-    for (const media of Object.values<Json>(op.requestBody?.content ?? {})) defaultsToText(media.schema);
-  }
-  for (const entry of Object.values<Json>(components)) if (entry.io === "input") defaultsToText(entry.schema);
   const schemas = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.schema]));
   const doc: Json = {
     openapi: "3.1.0",
@@ -81,9 +74,17 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     paths,
     components: { schemas, securitySchemes: opts.securitySchemes },
   };
+  walkSchemas(doc, constToEnum);
   walkSchemas(doc, nullableEnum);
   walkSchemas(doc, describeFields);
   walkSchemas(doc, addDiscriminator);
+  // Generators read `default` as "always present" (openapi-typescript makes such fields required),
+  // which is true of answers but not of requests: there the default goes into the description.
+  for (const { op } of ops) {
+    for (const p of op.parameters ?? []) defaultsToText(p.schema);
+    for (const media of Object.values<Json>(op.requestBody?.content ?? {})) defaultsToText(media.schema);
+  }
+  for (const entry of Object.values<Json>(components)) if (entry.io === "input") defaultsToText(entry.schema);
   return doc;
 }
 
@@ -221,6 +222,13 @@ function defaultsToText(node: any) {
     delete node.default;
   }
   for (const [k, v] of Object.entries(node)) if (k !== "example" && k !== "examples" && k !== "enum") defaultsToText(v);
+}
+
+/** SPEC Versioning 2: a pinned value is a single-value enumeration, never `const` (`z.literal`). */
+function constToEnum(schema: Json) {
+  if (!("const" in schema)) return;
+  schema.enum = [schema.const];
+  delete schema.const;
 }
 
 /** Elysia folds `anyOf [enum, null]` into `type: [string, null]` but leaves null out of the enum. */

@@ -241,7 +241,25 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "DELETE /auth/users/me": {
     changes: "Deletes the caller's account, settings and access rows; brokers where the caller was the last OWNER are deleted with their transactions. Refused for the only superuser (400 LAST_SUPERUSER).",
-  },  "POST /auth/logout": {
+  },  "POST /backup/export": {
+    who: "Any signed-in user for `json` (only what the caller owns or can read); superusers only for `sqlite` (the whole database).",
+    changes: "Nothing stored; answers with the export file as a download.",
+    request: { format: "json", scope: ["all"], include_price_history: false },
+  },
+  "POST /backup/restore": {
+    who: "The uploader of the file; replacing existing data (`overwrite_existing`) needs the OWNER role on the brokers concerned.",
+    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN then ticker or created, duplicates skipped (or replaced with `overwrite_existing`).",
+    request: { file_id: 7, overwrite_existing: false },
+    response: { restored: { brokers: 2, assets: 5, transactions: 148, asset_prices: 0 }, skipped: { assets: 1 }, warnings: [] },
+  },
+  "DELETE /users/{user_id}/sessions": {
+    changes: "Revokes every session of the user (cookies and tokens issued before now stop working); the user logs in again.",
+  },
+  "POST /auth/change-password": {
+    changes: "The caller's password hash; every earlier session of the caller ends and the answer sets a new session cookie.",
+    request: { current_password: "correct horse 9", new_password: "battery staple 10" },
+  },
+  "POST /auth/logout": {
     changes: "Nothing stored; clears the `session` cookie (the token itself stays valid until it expires).",
   },
 
