@@ -72,6 +72,7 @@ export function docsRoutes() {
           tags: TAGS,
           securitySchemes: {
             session: { type: "apiKey", in: "cookie", name: "session", description: "Set by POST /auth/login." },
+            bearer: { type: "http", scheme: "bearer", description: "A personal access token from POST /auth/tokens: `Authorization: Bearer <token>`." },
           },
           extraSchemas: BATCH_ROW_SCHEMAS,
           exclude: [/^\/api\/v1\/docs/, /^\/api\/v1\/redoc/, "/api/v1/openapi.json", "/api/v1", "/api/v1/"],

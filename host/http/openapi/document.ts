@@ -178,8 +178,9 @@ function finishOperation(key: string, op: Json) {
     ? "Anyone: a public endpoint, no session needed."
     : access === "admin"
       ? "Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope."
-      : "Any signed-in user, by session cookie or personal access token; a read-only token may call only reads."
-        + (doc?.who ? ` ${doc.who}` : "");
+      : doc?.who?.startsWith("Any signed-in user") ? doc.who
+        : "Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads."
+          + (doc?.who ? ` ${doc.who}` : "");
   const changes = read ? "Nothing: it only reads." : doc?.changes;
   op.description = [what, `**Who may call:** ${who}`, ...(changes ? [`**Changes:** ${changes}`] : [])].join("\n\n");
 }

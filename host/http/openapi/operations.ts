@@ -33,6 +33,18 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     changes: "The caller's language and base currency (settings row).",
     request: { language: "en", currency: "EUR" },
   },
+  "POST /auth/tokens": {
+    who: "Any signed-in user, by session cookie only (a token cannot create tokens). The admin scope needs a superuser.",
+    changes: "Creates a personal access token; only the SHA-256 of its secret is stored. Password changes and resets, and an admin ending the user's sessions, end it too.",
+    request: { name: "home-assistant", scope: "read", expires_at: "2030-01-01T00:00:00Z" },
+  },
+  "GET /auth/tokens": {
+    who: "Any signed-in user, by session cookie only (a token cannot list tokens).",
+  },
+  "DELETE /auth/tokens/{id}": {
+    who: "The token's owner, by session cookie only.",
+    changes: "Deletes the token; requests carrying it get 401 at once.",
+  },
   "PUT /settings/user": {
     changes: "The caller's settings row; fields left out stay as they are.",
     request: { language: "en", base_currency: "EUR", theme: "dark" },
@@ -240,6 +252,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     changes: "Deletes the broker, all its transactions, its access rows and its broker-report files.",
   },
   "DELETE /auth/users/me": {
+    who: "Any signed-in user, by session cookie only.",
     changes: "Deletes the caller's account, settings and access rows; brokers where the caller was the last OWNER are deleted with their transactions. Refused for the only superuser (400 LAST_SUPERUSER).",
   },  "POST /backup/export": {
     who: "Any signed-in user for `json` (only what the caller owns or can read); superusers only for `sqlite` (the whole database).",
@@ -256,6 +269,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     changes: "Revokes every session of the user (cookies and tokens issued before now stop working); the user logs in again.",
   },
   "POST /auth/change-password": {
+    who: "Any signed-in user, by session cookie only.",
     changes: "The caller's password hash; every earlier session of the caller ends and the answer sets a new session cookie.",
     request: { current_password: "correct horse 9", new_password: "battery staple 10" },
   },
