@@ -13,6 +13,7 @@ import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
+import { riskRoutes } from "./risk/risk.routes.ts";
 import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
@@ -46,6 +47,7 @@ export function createApp(deps: HttpDeps) {
     .use(reportRoutes(deps, session))
     .use(wacRoutes(deps, session))
     .use(lotsRoutes(deps, session))
+    .use(riskRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }

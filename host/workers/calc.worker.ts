@@ -3,6 +3,7 @@ import { portfolioReport } from "./portfolio-report.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
 import { xirr } from "../../core/portfolio/xirr.calc.ts";
+import { riskAnalytic, riskData } from "./risk.task.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
@@ -11,6 +12,8 @@ import { xirr } from "../../core/portfolio/xirr.calc.ts";
 const CALCULATIONS = {
   lotsAnalysis: analyseLots,
   portfolioReport,
+  riskAnalytic,
+  riskData,
   wacSeries,
   xirr: (input: { cashFlows: Parameters<typeof xirr>[0]; guess?: string }) => xirr(input.cashFlows, input.guess),
 } as const;
