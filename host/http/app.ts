@@ -17,6 +17,7 @@ import { riskRoutes } from "./risk/risk.routes.ts";
 import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
+import { signalsRoutes } from "./signals/signals.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 import { transactionsRoutes } from "./transactions/transactions.routes.ts";
 import { uploadsRoutes } from "./uploads/uploads.routes.ts";
@@ -48,6 +49,7 @@ export function createApp(deps: HttpDeps) {
     .use(wacRoutes(deps, session))
     .use(lotsRoutes(deps, session))
     .use(riskRoutes(deps, session))
+    .use(signalsRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }
