@@ -14,6 +14,7 @@ import type { KindInstance, RiskMode, RiskScope } from "../../sdk/index.ts";
 import type { LoadedPlugin, PluginRegistry } from "../plugins/registry.ts";
 import { poolQueueSize, runCalculation } from "../workers/pool.ts";
 import type { RiskQueryRequest } from "../http/risk/risk.schema.ts";
+import { loadScenarioCatalog } from "./scenario-catalog.ts";
 
 /** Limits (docs/risk.md "Limits"). */
 export const RISK_LIMITS = {
@@ -84,7 +85,7 @@ export class RiskService {
   private readonly caches: CacheRegistry;
   private readonly settings: UserSettingsService;
 
-  constructor(container: DependencyContainer, private readonly dbFile: string, private readonly plugins: PluginRegistry) {
+  constructor(container: DependencyContainer, private readonly dbFile: string, private readonly plugins: PluginRegistry, private readonly dataDir: string) {
     this.db = container.resolve(Database);
     this.caches = container.resolve(CacheRegistry);
     this.settings = container.resolve(UserSettingsService);
@@ -249,6 +250,43 @@ export class RiskService {
     return { items, min_quotes: ELIGIBILITY.minQuotes, stale_days: ELIGIBILITY.staleDays, common_range: common, suggested_range: suggested };
   }
 
+  scenarioCatalog() {
+    return loadScenarioCatalog(this.dataDir);
+  }
+
+  /** The stress scenario named by the parameters and, for a replay, every holding's (and proxy's) prices over its window. */
+  private async stressContext(parameters: Record<string, unknown>, data: RiskData, request: RiskDataRequest):
+    Promise<{ context: unknown } | { error: { code: string; message: string; details: Record<string, unknown> } }> {
+    const catalog = loadScenarioCatalog(this.dataDir);
+    const entry = catalog.items.find((i) => i.scenario.id === parameters.scenario_id);
+    const bad = (message: string, details: Record<string, unknown> = {}) => ({ error: { code: "invalid_parameters", message, details } });
+    if (!entry) return bad(`Unknown scenario '${String(parameters.scenario_id)}'`, { scenario_ids: catalog.items.map((i) => i.scenario.id) });
+    const sc = entry.scenario;
+    if (sc.kind === "hypothetical_shock") return { context: { scenario: sc, geography_groups: catalog.geography_groups, window: null, window_series: {} } };
+    const given = parameters.start !== undefined || parameters.end !== undefined;
+    if (given && !sc.editable.dates) return bad(`The dates of ${sc.id} are fixed`);
+    const start = (parameters.start as string | undefined) ?? sc.defaults.start;
+    const end = (parameters.end as string | undefined) ?? sc.defaults.end;
+    if (!start || !end) return bad(`${sc.id} needs start and end`);
+    const days = daysBetween(start, end);
+    if (days < sc.limits.minimum_calendar_days || (sc.limits.maximum_calendar_days !== undefined && days > sc.limits.maximum_calendar_days)) {
+      return bad(`The window must last between ${sc.limits.minimum_calendar_days} and ${sc.limits.maximum_calendar_days ?? "any number of"} days`, { days });
+    }
+    const ids = data.assets.map((x) => x.asset_id);
+    const proxies = Object.values((parameters.proxies as Record<string, number> | undefined) ?? {});
+    if (proxies.length > 0) {
+      const rows: { id: number }[] = await this.db.reads.query(`SELECT id FROM assets WHERE id IN (${proxies.map(() => "?").join(",")})`, proxies);
+      const unknown = proxies.find((id) => !rows.some((r) => r.id === id));
+      if (unknown !== undefined) return bad(`Proxy asset ${unknown} not found`, { asset_id: unknown });
+    }
+    const extra = [...new Set([...ids, ...proxies])];
+    const window = extra.length === 0 ? { benchmarks: {} } : (await runCalculation("riskData", {
+      dbFile: this.dbFile,
+      request: { scope: { kind: "asset_set", assetIds: extra }, mode: "historical", target: request.target, start, end, benchmarkIds: extra },
+    }, AbortSignal.timeout(RISK_LIMITS.dataTimeoutMs))).result;
+    return { context: { scenario: sc, geography_groups: catalog.geography_groups, window: { start, end }, window_series: window.benchmarks } };
+  }
+
   private async runOne(
     a: RiskQueryRequest["analytics"][number], tool: LoadedPlugin<"risk-tool">, parameters: Record<string, unknown>, data: RiskData,
     scopeKind: string, mode: string, request: RiskDataRequest,
@@ -258,9 +296,15 @@ export class RiskService {
       return failed(a, "resource_limit", `At most ${RISK_LIMITS.maxAssets} assets per analytic`, { assets: data.assets.length, max_assets: RISK_LIMITS.maxAssets });
     }
     const benchmarkId = typeof parameters.benchmark_asset_id === "number" ? parameters.benchmark_asset_id : null;
+    let context: unknown = null;
+    if (code === "stress") {
+      const resolved = await this.stressContext(parameters, data, request);
+      if ("error" in resolved) return failed(a, resolved.error.code, resolved.error.message, resolved.error.details);
+      context = resolved.context;
+    }
     const input = {
       scope: scopeKind, mode, currency: data.currency, end_value: data.end_value, series: data.series, asset_dates: data.asset_dates,
-      assets: data.assets, benchmark: benchmarkId === null ? null : data.benchmarks[benchmarkId] ?? null, parameters,
+      assets: data.assets, benchmark: benchmarkId === null ? null : data.benchmarks[benchmarkId] ?? null, parameters, context,
     };
     const cacheName = CACHED[code];
     const cacheKey = cacheName ? createHash("sha256").update(JSON.stringify({ code, input, version: tool.instance.catalog.algorithmVersion })).digest("hex") : null;

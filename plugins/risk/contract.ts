@@ -43,6 +43,8 @@ const BaseInput = {
   assets: z.array(AssetSeriesSchema),
   /** The benchmark's value series on its own dates (comparison analytics), or null. */
   benchmark: SeriesSchema.nullable(),
+  /** Extra data the host resolves for one analytic (the stress scenario and its window prices), or null. */
+  context: z.unknown().nullable().default(null),
 };
 
 export function riskInputSchema<P extends z.ZodType>(parameters: P) {

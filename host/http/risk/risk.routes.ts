@@ -5,18 +5,23 @@ import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
 import {
-  EligibilityRequest, EligibilityResponse, RiskCatalogResponse, RiskQueryRequest, RiskQueryResponse,
+  EligibilityRequest, EligibilityResponse, RiskCatalogResponse, RiskQueryRequest, RiskQueryResponse, ScenarioCatalogResponse,
 } from "./risk.schema.ts";
 
 /** `/risk` (docs/risk.md): the analytics catalog, queries and per-asset eligibility. */
 export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const risk = new RiskService(deps.container, databaseFile(deps.config.dataDir), deps.plugins);
+  const risk = new RiskService(deps.container, databaseFile(deps.config.dataDir), deps.plugins, deps.config.dataDir);
   return new Elysia({ prefix: "/risk", tags: ["risk"] })
     .use(session)
     .get("/catalog", () => ({ items: risk.catalog() }), {
       auth: true,
       response: { 200: RiskCatalogResponse, ...errorResponses },
       detail: { summary: "Risk analytics with their scopes, modes and parameter JSON Schemas" },
+    })
+    .get("/scenario-catalog", () => risk.scenarioCatalog(), {
+      auth: true,
+      response: { 200: ScenarioCatalogResponse, ...errorResponses },
+      detail: { summary: "Stress scenarios (built-in and DATA_DIR/scenarios/*.json), geography groups, and warnings for invalid files" },
     })
     .post("/query", ({ body, user }) => risk.query(user.id, body), {
       auth: true,

@@ -85,3 +85,12 @@ export const EligibilityResponse = z.object({
   common_range: z.object({ start: z.string(), end: z.string() }).nullable(),
   suggested_range: z.object({ start: z.string(), end: z.string() }).nullable(),
 });
+
+export const ScenarioCatalogResponse = z.object({
+  items: z.array(z.object({ source: z.enum(["built_in", "host"]), source_file: z.string(), scenario: z.looseObject({ id: z.string(), kind: z.string() }) })),
+  geography_groups: z.array(z.looseObject({ id: z.string(), members: z.array(z.string()) })),
+  status: z.object({
+    schema_version: z.number().int(), loaded_at: z.string(), built_in_count: z.number().int(), host_count: z.number().int(), warning_count: z.number().int(),
+  }),
+  warnings: z.array(z.object({ source_file: z.string(), message: z.string() })),
+});

@@ -12,11 +12,29 @@ import { assetSeries, closes, compute, currentWeights, expectClose, output, port
 const series = (values: number[]) => ({ dates: REF.dates.slice(0, values.length), values });
 const KPI_KEYS = ["annualized_return", "annualized_volatility", "sharpe_ratio", "sortino_ratio", "max_drawdown"] as const;
 
+/** Inputs a sample run of some analytics needs besides the common ones. */
+const SAMPLE_EXTRA: Record<string, Record<string, unknown>> = {
+  comparison: { benchmark: series(closes(1)), parameters: { benchmark_asset_id: 2 } },
+  asset_set_comparison: { benchmark: series(closes(1)), parameters: { benchmark_asset_id: 2 } },
+  stress: {
+    parameters: { scenario_id: "equity_crash" },
+    context: {
+      scenario: {
+        schema_version: 1, id: "equity_crash", kind: "hypothetical_shock", tags: [], name: { en: "Equity crash" }, description: { en: "x" },
+        allowed_dimensions: ["asset_class"], defaults: { dimension: "asset_class", bucket_shocks: { STOCK: -0.35, OTHER: 0 } },
+        editable: { dimension: false, bucket_shocks: true, manual_overrides: true }, limits: { minimum_shock: -1, maximum_shock: 1, maximum_buckets: 100 },
+      },
+      geography_groups: [], window: null, window_series: {},
+    },
+  },
+};
+
 for (const plugin of riskPlugins) {
   runRiskToolContract(plugin, {
     sampleInput: {
       scope: "portfolio", mode: "current_composition", currency: "EUR", end_value: "1000", series: series(portfolioValues()),
       asset_dates: REF.dates, assets: [0, 1, 2, 3].map((i) => assetSeries(i, currentWeights()[i])), benchmark: null, parameters: {},
+      ...SAMPLE_EXTRA[plugin.manifest.id],
     },
   });
 }
