@@ -14,9 +14,11 @@ import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
+import { riskRoutes } from "./risk/risk.routes.ts";
 import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
+import { signalsRoutes } from "./signals/signals.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 import { transactionsRoutes } from "./transactions/transactions.routes.ts";
 import { uploadsRoutes } from "./uploads/uploads.routes.ts";
@@ -48,6 +50,8 @@ export function createApp(deps: HttpDeps) {
     .use(reportRoutes(deps, session))
     .use(wacRoutes(deps, session))
     .use(lotsRoutes(deps, session))
+    .use(riskRoutes(deps, session))
+    .use(signalsRoutes(deps, session))
     .use(aiExportRoutes())
     .use(utilitiesRoutes());
 }

@@ -2,14 +2,19 @@ import { threadId } from "node:worker_threads";
 import { portfolioReport } from "./portfolio-report.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
+import { riskAnalytic, riskData } from "./risk.task.ts";
+import { computeSignals } from "../../core/signals/signals.calc.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 const CALCULATIONS = {
+  computeSignals,
   lotsAnalysis: analyseLots,
   portfolioReport,
+  riskAnalytic,
+  riskData,
   wacSeries,
 } as const;
 
