@@ -17,6 +17,7 @@ import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
+import { toolsRoutes } from "./tools/tools.routes.ts";
 import { transactionsRoutes } from "./transactions/transactions.routes.ts";
 import { uploadsRoutes } from "./uploads/uploads.routes.ts";
 import { usersRoutes } from "./users/users.routes.ts";
@@ -47,6 +48,7 @@ export function createApp(deps: HttpDeps) {
     .use(wacRoutes(deps, session))
     .use(lotsRoutes(deps, session))
     .use(aiExportRoutes())
+    .use(toolsRoutes(deps, session))
     .use(utilitiesRoutes());
 }
 
