@@ -20,6 +20,7 @@ import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
 import { signalsRoutes } from "./signals/signals.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
+import { toolsRoutes } from "./tools/tools.routes.ts";
 import { transactionsRoutes } from "./transactions/transactions.routes.ts";
 import { uploadsRoutes } from "./uploads/uploads.routes.ts";
 import { usersRoutes } from "./users/users.routes.ts";
@@ -53,6 +54,7 @@ export function createApp(deps: HttpDeps) {
     .use(riskRoutes(deps, session))
     .use(signalsRoutes(deps, session))
     .use(aiExportRoutes())
+    .use(toolsRoutes(deps, session))
     .use(utilitiesRoutes());
 }
 

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import {
-  ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
-  PayloadTooLargeError, UnauthenticatedError, UpstreamError, ValidationError,
+  BusyError, ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
+  PayloadTooLargeError, UnauthenticatedError, UnavailableError, UpstreamError, ValidationError,
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
@@ -45,6 +45,8 @@ const STATUS_BY_CATEGORY: [Function, number][] = [
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
   [UpstreamError, 502],
+  [BusyError, 429],
+  [UnavailableError, 503],
 ];
 
 export function statusOf(error: DomainError): number {
