@@ -5,6 +5,7 @@ import { providersRoutes } from "./assets/providers.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
 import { pricesRoutes } from "./assets/prices.routes.ts";
+import { brimRoutes } from "./brokers/brim.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
@@ -36,6 +37,7 @@ export function createApp(deps: HttpDeps) {
     .use(systemRoutes(deps, session))
     .use(uploadsRoutes(deps, session))
     .use(transactionsRoutes(deps, session))
+    .use(brimRoutes(deps, session))
     .use(brokersRoutes(deps, session))
     .use(assetsRoutes(deps, session))
     .use(providersRoutes(deps, session))
