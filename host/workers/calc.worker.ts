@@ -3,7 +3,6 @@ import { brimParse } from "./brim-parse.task.ts";
 import { portfolioReport } from "./portfolio-report.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
-import { xirr } from "../../core/portfolio/xirr.calc.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
@@ -14,7 +13,6 @@ const CALCULATIONS = {
   lotsAnalysis: analyseLots,
   portfolioReport,
   wacSeries,
-  xirr: (input: { cashFlows: Parameters<typeof xirr>[0]; guess?: string }) => xirr(input.cashFlows, input.guess),
 } as const;
 
 export type CalculationName = keyof typeof CALCULATIONS;

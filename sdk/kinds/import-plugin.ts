@@ -41,7 +41,7 @@ export type ImportTransactionType =
  * hints (`isin`, `assetName`, `symbol`, `assetCurrency`) let the host match an
  * asset. `row` is the 1-based source line, for messages.
  *
- * Since 1.2: `orderId` (the broker's order or execution group: fills of one
+ * Since 1.3: `orderId` (the broker's order or execution group: fills of one
  * order with the same type, day, asset and currency are merged into one row
  * by the host), `pairKey` (two FX_CONVERSION rows of one exchange share it;
  * the host links them), `costBasis` (per unit, for inbound ADJUSTMENT or
@@ -80,7 +80,7 @@ export interface ImportResult {
 
 /**
  * Parameters of {@link ImportPlugin.parse}: the whole file and its meta, and
- * `options` (since 1.2): free settings a user passes for this parse, e.g. the
+ * `options` (since 1.3): free settings a user passes for this parse, e.g. the
  * generic CSV's column mapping; plugins ignore what they don't know.
  */
 export interface ImportParseParams {
@@ -94,7 +94,7 @@ export interface ImportParseParams {
  * Contract of kind `import-plugin`: a broker-report importer (BRIM). The host
  * asks every importer how confident it is and parses with the best one (or
  * the one the user picked). Parsing only reads: nothing is stored until the
- * user commits the preview. Optional members since 1.2: `supportedExtensions`
+ * user commits the preview. Optional members since 1.3: `supportedExtensions`
  * (lower case, no dot; default `["csv"]`), `detectionPriority` (ties between
  * equal confidences go to the lower number; default 100), `docsUrl`, `iconUrl`.
  */
