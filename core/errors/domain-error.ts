@@ -45,3 +45,10 @@ export class PayloadTooLargeError extends DomainError {}
 
 /** The server cannot satisfy the request because an upstream failed (502). */
 export class UpstreamError extends DomainError {}
+
+/** Too many attempts: retry after `retryAfterSeconds` (429 with a Retry-After header). */
+export class TooManyRequestsError extends DomainError {
+  constructor(code: string, message: string, readonly retryAfterSeconds: number) {
+    super(code, message, { retry_after_seconds: retryAfterSeconds });
+  }
+}

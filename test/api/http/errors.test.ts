@@ -8,7 +8,8 @@ import { startServer, type TestServer } from "../../helpers/server.ts";
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  // The test client is the reverse proxy (loopback), and 10.0.0.1 an inner proxy hop.
+  server = await startServer({ env: { TRUSTED_PROXIES: "127.0.0.1,10.0.0.0/8" } });
 });
 afterAll(() => server.stop(true));
 
@@ -32,7 +33,7 @@ describe("one error body everywhere", () => {
     expect(JSON.stringify(body)).not.toContain("top-secret-value");
   });
 
-  test("X-Forwarded-For gives the client IP in the access log", async () => {
+  test("X-Forwarded-For from a trusted proxy gives the client IP in the access log", async () => {
     await fetch(`${server.base}/system/health`, { headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1" } });
     await Bun.sleep(50);
     const line = server.logs().find((l) => l.msg === "request" && l.ip === "203.0.113.7");
