@@ -11,6 +11,7 @@ import { clientAddress } from "../client-address.ts";
 import { errorResponses, throttledErrorResponses } from "../errors.ts";
 import type { HttpDeps } from "../deps.ts";
 import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin, verifyToken } from "../session.ts";
+import { tokensRoutes } from "./tokens.routes.ts";
 import {
   AuthResponse, ChangePasswordRequest, LoginRequest, MeResponse, MessageResponse, PreferencesRequest, PreferencesResponse,
   RegisterRequest, toAccount, toUserSettings,
@@ -119,5 +120,6 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       response: { 200: MessageResponse, ...errorResponses },
       detail: { summary: "Delete the current account; refused for the only superuser" },
-    });
+    })
+    .use(tokensRoutes(deps, session));
 }

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { errorHandler } from "../../../host/http/errors.ts";
 import { createLogger } from "../../../host/logger.ts";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+// The test client is the reverse proxy (loopback), and 10.0.0.1 an inner proxy hop.
+const api = useApi({ env: { TRUSTED_PROXIES: "127.0.0.1,10.0.0.0/8" } });
 let server: TestServer;
 
 beforeAll(async () => {
-  // The test client is the reverse proxy (loopback), and 10.0.0.1 an inner proxy hop.
-  server = await startServer({ env: { TRUSTED_PROXIES: "127.0.0.1,10.0.0.0/8" } });
+  server = api.server;
 });
-afterAll(() => server.stop(true));
 
 describe("one error body everywhere", () => {
   test("unknown routes are 404 with the error body", async () => {

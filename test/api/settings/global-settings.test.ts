@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
 const KEYS = [
   "default_currency", "default_language", "default_theme", "enable_registration", "max_file_upload_mb",
@@ -10,18 +10,18 @@ const KEYS = [
   "scheduler_timezone", "session_ttl_hours",
 ];
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 let user: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   await admin.signUp("admin");
   user = new ApiClient(server.base);
   await user.signUp("user");
 });
-afterAll(() => server.stop(true));
 
 describe("global settings", () => {
   test("the 13 spec keys and outbound_allowed_hosts (empty: no internal destination) exist from start with their defaults and types", async () => {
