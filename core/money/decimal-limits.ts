@@ -10,14 +10,19 @@ export interface DecimalLimit {
   readonly what: string;
 }
 
+/**
+ * At most 30 digits in all per kind, so values and sums of many of them stay inside the 34
+ * significant digits of the arithmetic. Cash needs large totals and few decimals; unit prices,
+ * quantities and rates need decimals (crypto units to 18 places, float-born prices to 17).
+ */
 export const DECIMAL_LIMITS = {
   /** Cash amounts, event values (a SPLIT's ratio too), initial balances. */
   amount: { fractionDigits: 12, integerDigits: 18, what: "amounts" },
   /** Unit prices: price points, cost basis per unit. */
-  price: { fractionDigits: 12, integerDigits: 18, what: "prices" },
+  price: { fractionDigits: 18, integerDigits: 12, what: "prices" },
   /** Quantities of units, volumes, quote base quantities. */
-  quantity: { fractionDigits: 12, integerDigits: 18, what: "quantities" },
-  /** FX rates: small rates need more decimals, no rate needs 18 integer digits. */
+  quantity: { fractionDigits: 18, integerDigits: 12, what: "quantities" },
+  /** FX rates. */
   rate: { fractionDigits: 18, integerDigits: 12, what: "rates" },
 } as const satisfies Record<string, DecimalLimit>;
 
