@@ -130,12 +130,14 @@ function commonRead(v: AssetView) {
 /** One asset with its classification (bulk read and `GET /assets/{id}`). */
 export const AssetDetail = z.object({
   asset_id: z.number().int(), ...CommonRead, classification_params: ClassificationBody.nullable(),
+  keeper_user_id: z.number().int().nullable().describe("Who may change the asset and its market data besides administrators"),
   created_at: z.string(), updated_at: z.string(),
 });
 
 export function toAssetDetail(v: AssetView): z.infer<typeof AssetDetail> {
   return {
     asset_id: v.asset.id, ...commonRead(v), classification_params: toClassificationBody(parseClassification(v.asset.classificationParams)),
+    keeper_user_id: v.asset.keeperUserId ?? null,
     created_at: new Date(v.asset.createdAt).toISOString(), updated_at: new Date(v.asset.updatedAt).toISOString(),
   };
 }
