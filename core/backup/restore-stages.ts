@@ -18,15 +18,21 @@ const ASSET_FIELDS = ["active", "asset_type", "icon_url", "user_url", "quote_bas
 export const restoreAssets: RestoreStage = async (ctx, rows) => {
   const map = ctx.map("assets");
   const stored: { id: number; name: string; currency: string; identifier_isin: string | null; identifier_ticker: string | null }[] =
-    await ctx.tx.query(`SELECT id, name, currency, identifier_isin, identifier_ticker FROM assets`);
-  const names = new Map(stored.map((a) => [lower(a.name), a]));
-  const find = (row: Record<string, any>) => {
-    const same = (a: (typeof stored)[number]) => a.currency === row.currency;
-    const isin = row.identifier_isin ? stored.find((a) => same(a) && a.identifier_isin?.toUpperCase() === row.identifier_isin.toUpperCase()) : undefined;
-    if (isin) return isin;
-    const ticker = row.identifier_ticker ? stored.find((a) => same(a) && a.identifier_ticker?.toUpperCase() === row.identifier_ticker.toUpperCase()) : undefined;
-    return ticker ?? names.get(lower(row.name));
+    await ctx.tx.query(`SELECT id, name, currency, identifier_isin, identifier_ticker FROM assets ORDER BY id`);
+  type Stored = (typeof stored)[number];
+  const byIsin = new Map<string, Stored>();
+  const byTicker = new Map<string, Stored>();
+  const names = new Map<string, Stored>();
+  const remember = (a: Stored) => {
+    if (a.identifier_isin) byIsin.set(`${a.currency}|${a.identifier_isin.toUpperCase()}`, byIsin.get(`${a.currency}|${a.identifier_isin.toUpperCase()}`) ?? a);
+    if (a.identifier_ticker) byTicker.set(`${a.currency}|${a.identifier_ticker.toUpperCase()}`, byTicker.get(`${a.currency}|${a.identifier_ticker.toUpperCase()}`) ?? a);
+    names.set(lower(a.name), a);
   };
+  stored.forEach(remember);
+  const find = (row: Record<string, any>) =>
+    (row.identifier_isin ? byIsin.get(`${row.currency}|${row.identifier_isin.toUpperCase()}`) : undefined)
+    ?? (row.identifier_ticker ? byTicker.get(`${row.currency}|${row.identifier_ticker.toUpperCase()}`) : undefined)
+    ?? names.get(lower(row.name));
   let next = await ctx.nextId("assets");
   const created: unknown[][] = [];
   let restored = 0;
@@ -49,9 +55,7 @@ export const restoreAssets: RestoreStage = async (ctx, rows) => {
     }
     const newId = next++;
     map.set(row.id, newId);
-    const entry = { id: newId, name: row.name, currency: row.currency, identifier_isin: row.identifier_isin, identifier_ticker: row.identifier_ticker };
-    stored.push(entry);
-    names.set(lower(row.name), entry);
+    remember({ id: newId, name: row.name, currency: row.currency, identifier_isin: row.identifier_isin, identifier_ticker: row.identifier_ticker });
     created.push([newId, row.name, row.currency, ...ASSET_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
     restored++;
   }
@@ -92,17 +96,24 @@ export const restoreAssignments: RestoreStage = async (ctx, rows) => {
   ctx.count("provider_assignments", restored, skipped);
 };
 
-/** An event duplicates a stored one of the same asset, day, type and origin (manual or provider). */
+/**
+ * An event duplicates a stored one of the same asset, day, type and origin (manual or provider).
+ * Events have no unique key (two dividends on one day are allowed), so each stored event matches
+ * at most one exported event, in id order; events created by this restore never match.
+ */
 export const restoreEvents: RestoreStage = async (ctx, rows) => {
   const map = ctx.map("asset_events");
-  const key = (assetId: number, r: Record<string, any>) =>
-    `${assetId}|${r.date}|${r.type}|${r.provider_assignment_id === null ? "M" : "P"}`;
-  const existing = new Map<string, number>();
+  const key = (assetId: number, r: Record<string, any>) => `${assetId}|${r.date}|${r.type}|${r.provider_assignment_id === null ? "M" : "P"}`;
+  const existing = new Map<string, number[]>();
   const matched = [...ctx.matchedAssets];
   for (let i = 0; i < matched.length; i += 500) {
     const ids = matched.slice(i, i + 500);
-    const stored = await ctx.tx.query(`SELECT id, asset_id, date, type, provider_assignment_id FROM asset_events WHERE asset_id IN (${ids.map(() => "?").join(", ")})`, ids);
-    for (const e of stored) existing.set(key(e.asset_id, e), e.id);
+    const stored = await ctx.tx.query(`SELECT id, asset_id, date, type, provider_assignment_id FROM asset_events
+      WHERE asset_id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`, ids);
+    for (const e of stored) {
+      const k = key(e.asset_id, e);
+      existing.set(k, [...(existing.get(k) ?? []), e.id]);
+    }
   }
   let next = await ctx.nextId("asset_events");
   const created: unknown[][] = [];
@@ -111,7 +122,7 @@ export const restoreEvents: RestoreStage = async (ctx, rows) => {
   for (const row of rows) {
     const assetId = ctx.mapped("assets", row.asset_id)!;
     const assignment = ctx.mapped("provider_assignments", row.provider_assignment_id);
-    const current = existing.get(key(assetId, row));
+    const current = existing.get(key(assetId, row))?.shift();
     if (current !== undefined) {
       map.set(row.id, current);
       if (ctx.overwrite) {
@@ -123,7 +134,6 @@ export const restoreEvents: RestoreStage = async (ctx, rows) => {
     }
     const newId = next++;
     map.set(row.id, newId);
-    existing.set(key(assetId, row), newId);
     created.push([newId, assetId, row.date, row.type, row.value, row.currency, assignment, row.notes, row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
     restored++;
   }
@@ -218,13 +228,18 @@ export const restoreBrokers: RestoreStage = async (ctx, rows) => {
   for (const b of await ctx.tx.query(`SELECT b.id, b.name, a.role FROM brokers b JOIN broker_access a ON a.broker_id = b.id AND a.user_id = ?`, [ctx.userId])) {
     visible.set(lower(b.name), { id: b.id, role: b.role });
   }
+  const taken = new Set(visible.keys());
   let next = await ctx.nextId("brokers");
   const created: unknown[][] = [];
   let restored = 0;
   let skipped = 0;
+  const matched = new Set<number>();
   for (const row of rows) {
-    const current = visible.get(lower(row.name));
+    const found = visible.get(lower(row.name));
+    // A stored broker stands for one exported broker only; a second of the same name is created (renamed).
+    const current = found && !matched.has(found.id) ? found : undefined;
     if (current) {
+      matched.add(current.id);
       map.set(row.id, current.id);
       if (!ctx.overwrite) {
         ctx.keptBrokers.add(row.id);
@@ -242,8 +257,12 @@ export const restoreBrokers: RestoreStage = async (ctx, rows) => {
     }
     const newId = next++;
     map.set(row.id, newId);
-    visible.set(lower(row.name), { id: newId, role: "OWNER" });
-    created.push([newId, row.name, ...BROKER_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
+    // Two exported brokers may share a name (one shared with the exporter); never merge them.
+    let name = row.name;
+    for (let n = 2; taken.has(lower(name)); n++) name = `${row.name} (${n})`;
+    if (name !== row.name) ctx.warnings.push(`Broker "${row.name}" was restored as "${name}": the name was taken`);
+    taken.add(lower(name));
+    created.push([newId, name, ...BROKER_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
     restored++;
   }
   await ctx.insert("brokers", ["id", "name", ...BROKER_FIELDS, "created_at", "updated_at"], created);

@@ -20,7 +20,34 @@ import {
 } from "./backup.schema.ts";
 
 const CONTENT_TYPES = { csv: "text/csv; charset=utf-8", json: "application/json" } as const;
-const download = { 200: { description: "The file, streamed", content: { "*/*": { schema: { type: "string", format: "binary" } } } } } as const;
+const binary = { schema: { type: "string", format: "binary" } };
+/** OpenAPI of the streamed downloads (their bodies are built by hand, so no response schema validates them). */
+const seriesDownload: Record<string, any> = {
+  200: {
+    description: "The series, streamed: CSV (default) or the JSON envelope",
+    content: {
+      "text/csv": binary,
+      "application/json": { schema: { type: "object", required: ["scope", "entity", "exported_at", "columns", "rows", "row_count"],
+        properties: { scope: { type: "string" }, entity: { type: "string" }, exported_at: { type: "string" }, columns: { type: "array", items: { type: "string" } },
+          rows: { type: "array", items: { type: "object", additionalProperties: { type: ["string", "null"] } } }, row_count: { type: "integer" },
+          inverted: { type: "boolean" }, asset_id: { type: "integer" }, base: { type: "string" }, quote: { type: "string" } } } },
+    },
+  },
+};
+const exportDownload: Record<string, any> = {
+  200: {
+    description: "The export, streamed as an attachment: the JSON document (docs/backup.md) or the SQLite database file",
+    content: {
+      "application/json": { schema: { type: "object", required: ["format", "schema_version", "app_version", "exported_at", "sections", "row_counts"],
+        properties: { format: { type: "string", enum: ["portfolio-tracker-export"] }, schema_version: { type: "integer" }, app_version: { type: "string" },
+          exported_at: { type: "string" }, scope: { type: "array", items: { type: "string" } }, include_price_history: { type: "boolean" },
+          broker_ids: { type: ["array", "null"], items: { type: "integer" } },
+          sections: { type: "object", additionalProperties: { type: "array", items: { type: "object" } } },
+          row_counts: { type: "object", additionalProperties: { type: "integer" } } } } },
+      "application/vnd.sqlite3": binary,
+    },
+  },
+};
 
 /**
  * A streamed download: chunks are pulled one at a time (so memory stays flat), `done` runs once
@@ -95,13 +122,13 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: AssetParams,
       query: SeriesQuery,
-      detail: { summary: "An asset's price history (any signed-in user: assets are shared), CSV or JSON envelope, streamed", responses: download },
+      detail: { summary: "An asset's price history (any signed-in user: assets are shared), CSV or JSON envelope, streamed", responses: seriesDownload },
     })
     .get("/asset/:asset_id/events", ({ params, query }) => series((s) => assetSeries(s, "events", params.asset_id), query.format), {
       auth: true,
       params: AssetParams,
       query: SeriesQuery,
-      detail: { summary: "An asset's events, manual and provider (source MANUAL|PROVIDER), CSV or JSON envelope, streamed", responses: download },
+      detail: { summary: "An asset's events, manual and provider (source MANUAL|PROVIDER), CSV or JSON envelope, streamed", responses: seriesDownload },
     })
     .get("/fx/:base/:quote/rates", ({ params, query }) => series(() => pairSeries(params.base, params.quote), query.format), {
       auth: true,
@@ -110,7 +137,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: {
         summary: "A pair's stored rates, every provider, in the stored orientation (base < quote); the JSON envelope flags `inverted` "
           + "when the path named the pair the other way round. Streamed",
-        responses: download,
+        responses: seriesDownload,
       },
     })
     .get("/formats", () => ({ items: FORMATS }), {
@@ -162,7 +189,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: {
         summary: "Download an export: json (any user; everything the caller owns or can read in scope, streamed) or sqlite "
           + "(administrators; a consistent snapshot of the whole database while writes continue)",
-        responses: download,
+        responses: exportDownload,
       },
     })
     .post("/restore", async ({ body, user }) => {
