@@ -6,10 +6,11 @@ import { exportJson, uploadText } from "./backup-helpers.ts";
 import { buildRichPortfolio, type RichPortfolio } from "./rich-portfolio.ts";
 
 // alice holds the rich portfolio (bob co-owns RT Main and shares Bob Shared with her); dave starts empty.
-const api = useApi({ users: ["alice", "bob", "dave"] });
+const api = useApi({ users: ["alice", "bob", "dave", "erin"] });
 let alice: ApiClient;
 let bob: ApiClient;
 let dave: ApiClient;
+let erin: ApiClient;
 let p: RichPortfolio;
 let exported: string;
 
@@ -22,7 +23,7 @@ async function restore(c: ApiClient, text: string, body: Record<string, unknown>
 }
 
 beforeAll(async () => {
-  ({ alice, bob, dave } = api.as as Record<string, ApiClient>);
+  ({ alice, bob, dave, erin } = api.as as Record<string, ApiClient>);
   p = await buildRichPortfolio(alice, bob, { alice: api.users.alice!.id, bob: api.users.bob!.id });
   exported = await exportJson(alice, { include_price_history: true });
 }, 60_000);
@@ -147,5 +148,33 @@ describe("restoring into a server that holds data", () => {
   test("status records the caller's last restore", async () => {
     const status = await (await dave.get("/backup/status")).json();
     expect(Number.isNaN(Date.parse(status.last_restore_at))).toBe(false);
+  });
+});
+
+describe("duplicates are judged against what was stored before the restore", () => {
+  test("two events of one asset on one day and type stay two, and a second restore adds none", async () => {
+    const doc = JSON.parse(exported);
+    const dividend = doc.sections.asset_events.find((e: any) => e.asset_id === p.assets.usd && e.type === "DIVIDEND");
+    doc.sections.asset_events.push({ ...dividend, id: 999_999, value: "0.10", notes: "special" });
+    doc.row_counts.asset_events++;
+    const text = JSON.stringify(doc);
+    const dividends = () => queryDb<{ n: number }>(api.dataDir, "SELECT count(*) AS n FROM asset_events WHERE asset_id = ? AND type = 'DIVIDEND'", p.assets.usd)[0]!.n;
+    expect(dividends()).toBe(1);
+    const first = await (await restore(erin, text)).json();
+    expect(first.restored.asset_events).toBe(1);
+    expect(dividends()).toBe(2);
+    const second = await (await restore(erin, text)).json();
+    expect(second.restored.asset_events).toBe(0);
+    expect(dividends()).toBe(2);
+  });
+
+  test("exported brokers sharing a name are restored as two brokers, the second renamed with a warning", async () => {
+    const doc = JSON.parse(exported);
+    for (const b of doc.sections.brokers) if (b.name !== "Bob Shared") b.name = "Twin";
+    const fileId = await uploadText(bob, JSON.stringify(doc));
+    const body = await (await bob.post("/backup/restore", { file_id: fileId })).json();
+    expect(body.warnings).toContain('Broker "Twin" was restored as "Twin (2)": the name was taken');
+    const names = (await (await bob.get("/brokers")).json()).items.map((b: any) => b.name);
+    expect(names).toEqual(expect.arrayContaining(["Twin", "Twin (2)"]));
   });
 });
