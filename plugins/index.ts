@@ -5,6 +5,7 @@ import { cssscraperPlugin } from "./cssscraper/index.ts";
 import { ecbPlugin } from "./ecb/index.ts";
 import { fedPlugin } from "./fed/index.ts";
 import { justetfPlugin } from "./justetf/index.ts";
+import { riskPlugins } from "./risk/index.ts";
 import { scheduledInvestmentPlugin } from "./scheduled-investment/index.ts";
 import { snbPlugin } from "./snb/index.ts";
 import { yfinancePlugin } from "./yfinance/index.ts";
@@ -17,4 +18,6 @@ import { yfinancePlugin } from "./yfinance/index.ts";
 export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
+  // The risk analytics (one risk-tool plugin each) share one folder and its statistics.
+  ...riskPlugins,
 ];

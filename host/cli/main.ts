@@ -15,7 +15,7 @@ const USAGE = `Usage: npm run cli -- user <command> | backup <command>
 
 Commands:
   user create <username> <email> <password>   create a superuser account
-  user reset-password <username> <password>   set a new password (sessions stay valid until they expire)
+  user reset-password <username> <password>   set a new password; ends every session of the account
   user deactivate <username>                  disable an account (its next request gets 401)
   user activate <username>                    re-enable an account
   user promote <username>                     make an account superuser

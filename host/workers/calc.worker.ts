@@ -1,31 +1,36 @@
 import { threadId } from "node:worker_threads";
 import { portfolioReport } from "./portfolio-report.task.ts";
+import { toolCompute } from "./tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
-import { xirr } from "../../core/portfolio/xirr.calc.ts";
+import { riskAnalytic, riskData } from "./risk.task.ts";
+import { computeSignals } from "../../core/signals/signals.calc.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 const CALCULATIONS = {
+  computeSignals,
   lotsAnalysis: analyseLots,
   portfolioReport,
+  riskAnalytic,
+  riskData,
+  toolCompute,
   wacSeries,
-  xirr: (input: { cashFlows: Parameters<typeof xirr>[0]; guess?: string }) => xirr(input.cashFlows, input.guess),
 } as const;
 
 export type CalculationName = keyof typeof CALCULATIONS;
 export type CalculationInput<N extends CalculationName> = Parameters<(typeof CALCULATIONS)[N]>[0];
-export type CalculationOutput<N extends CalculationName> = ReturnType<(typeof CALCULATIONS)[N]>;
+export type CalculationOutput<N extends CalculationName> = Awaited<ReturnType<(typeof CALCULATIONS)[N]>>;
 
 export interface CalculationTask {
   input: unknown;
   name: string;
 }
 
-export default function run(task: CalculationTask): { result: unknown; threadId: number } {
+export default async function run(task: CalculationTask): Promise<{ result: unknown; threadId: number }> {
   const calc = (CALCULATIONS as Record<string, (input: any) => unknown>)[task.name];
   if (!calc) throw new Error(`Unknown calculation '${task.name}'`);
-  return { result: calc(task.input), threadId };
+  return { result: await calc(task.input), threadId };
 }
