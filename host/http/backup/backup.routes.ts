@@ -21,6 +21,7 @@ import {
 
 const CONTENT_TYPES = { csv: "text/csv; charset=utf-8", json: "application/json" } as const;
 const binary = { schema: { type: "string", format: "binary" } };
+const field = (type: unknown, description: string, extra: Record<string, unknown> = {}) => ({ type, description, ...extra });
 /** OpenAPI of the streamed downloads (their bodies are built by hand, so no response schema validates them). */
 const seriesDownload: Record<string, any> = {
   200: {
@@ -28,9 +29,19 @@ const seriesDownload: Record<string, any> = {
     content: {
       "text/csv": binary,
       "application/json": { schema: { type: "object", required: ["scope", "entity", "exported_at", "columns", "rows", "row_count"],
-        properties: { scope: { type: "string" }, entity: { type: "string" }, exported_at: { type: "string" }, columns: { type: "array", items: { type: "string" } },
-          rows: { type: "array", items: { type: "object", additionalProperties: { type: ["string", "null"] } } }, row_count: { type: "integer" },
-          inverted: { type: "boolean" }, asset_id: { type: "integer" }, base: { type: "string" }, quote: { type: "string" } } } },
+        properties: {
+          scope: field("string", "What the file holds: `prices`, `events` or `fx_rates` (the file name's prefix)."),
+          entity: field("string", "The asset's name as a slug, or the pair (`eur-usd`); the file name's middle part."),
+          exported_at: field("string", "When the export was read (UTC ISO timestamp)."),
+          columns: field("array", "The column names, in the order of the CSV form.", { items: { type: "string" } }),
+          rows: field("array", "One object per stored row, keyed by column; decimals are the exact stored strings, absent values null.",
+            { items: { type: "object", additionalProperties: { type: ["string", "integer", "null"] } } }),
+          row_count: field("integer", "How many rows were sent (written last, so the envelope can be streamed)."),
+          asset_id: field("integer", "The asset of a price or event series."),
+          base: field("string", "The pair's stored base currency (alphabetically first)."),
+          quote: field("string", "The pair's stored quote currency."),
+          inverted: field("boolean", "True when the path named the pair the other way round; the rows stay in the stored orientation (1 base = rate quote)."),
+        } } },
     },
   },
 };
@@ -38,12 +49,30 @@ const exportDownload: Record<string, any> = {
   200: {
     description: "The export, streamed as an attachment: the JSON document (docs/backup.md) or the SQLite database file",
     content: {
-      "application/json": { schema: { type: "object", required: ["format", "schema_version", "app_version", "exported_at", "sections", "row_counts"],
-        properties: { format: { type: "string", enum: ["portfolio-tracker-export"] }, schema_version: { type: "integer" }, app_version: { type: "string" },
-          exported_at: { type: "string" }, scope: { type: "array", items: { type: "string" } }, include_price_history: { type: "boolean" },
-          broker_ids: { type: ["array", "null"], items: { type: "integer" } },
-          sections: { type: "object", additionalProperties: { type: "array", items: { type: "object" } } },
-          row_counts: { type: "object", additionalProperties: { type: "integer" } } } } },
+      "application/json": {
+        schema: { type: "object", required: ["format", "schema_version", "app_version", "exported_at", "sections", "row_counts"],
+          properties: {
+            format: field("string", "Marks the file as an export of this application.", { enum: ["portfolio-tracker-export"] }),
+            schema_version: field("integer", "Version of the document's layout; a restore refuses a newer one."),
+            app_version: field("string", "Version of the server that wrote the export."),
+            exported_at: field("string", "When the export was read (UTC ISO timestamp)."),
+            scope: field("array", "The scopes asked for.", { items: { type: "string" } }),
+            include_price_history: field("boolean", "Whether price rows were included."),
+            broker_ids: field(["array", "null"], "The brokers asked for; null for every broker the caller can read.", { items: { type: "integer" } }),
+            sections: field("object", "Stored rows per table (docs/backup.md lists the sections), in restore order.",
+              { additionalProperties: { type: "array", items: { type: "object" } } }),
+            row_counts: field("object", "Rows per section, written last: a file cut short is told apart from a short one.",
+              { additionalProperties: { type: "integer" } }),
+          } },
+        example: {
+          format: "portfolio-tracker-export", schema_version: 1, app_version: "0.1.0", exported_at: "2026-11-25T19:00:00.000Z",
+          scope: ["all"], include_price_history: false, broker_ids: null,
+          sections: { brokers: [{ id: 1, name: "Degiro", description: null, portal_url: null, icon_url: null, default_import_plugin: null,
+            allow_cash_overdraft: 0, allow_asset_shorting: 0, is_active: 1, opened_at: "2024-01-02", created_at: "2024-01-02 10:00:00",
+            updated_at: "2024-01-02 10:00:00" }], broker_access: [{ broker_id: 1, role: "OWNER", share_percentage: "1.000000" }] },
+          row_counts: { brokers: 1, broker_access: 1 },
+        },
+      },
       "application/vnd.sqlite3": binary,
     },
   },

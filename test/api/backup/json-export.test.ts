@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { exportJson } from "./backup-helpers.ts";
+import { disableScheduler, exportJson } from "./backup-helpers.ts";
 import { buildRichPortfolio, type RichPortfolio } from "./rich-portfolio.ts";
 
 // alice (superuser) holds the rich portfolio; carol has a private broker alice cannot see.
@@ -18,6 +18,7 @@ let carolBroker: number;
 
 beforeAll(async () => {
   ({ alice, bob, carol } = api.as as Record<string, ApiClient>);
+  await disableScheduler(alice);
   p = await buildRichPortfolio(alice, bob, { alice: api.users.alice!.id, bob: api.users.bob!.id });
   carolBroker = (await (await carol.post("/brokers", [{ name: "Carol private", initial_balances: [{ code: "EUR", amount: "777.77" }] }])).json()).results[0].broker_id;
 }, 60_000);

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
 import { useApi } from "../../helpers/server.ts";
-import { exportJson, uploadText } from "./backup-helpers.ts";
+import { disableScheduler, exportJson, uploadText } from "./backup-helpers.ts";
 import { buildRichPortfolio, type RichPortfolio } from "./rich-portfolio.ts";
 
 // alice holds the rich portfolio (bob co-owns RT Main and shares Bob Shared with her); dave starts empty.
@@ -24,6 +24,7 @@ async function restore(c: ApiClient, text: string, body: Record<string, unknown>
 
 beforeAll(async () => {
   ({ alice, bob, dave, erin } = api.as as Record<string, ApiClient>);
+  await disableScheduler(alice);
   p = await buildRichPortfolio(alice, bob, { alice: api.users.alice!.id, bob: api.users.bob!.id });
   exported = await exportJson(alice, { include_price_history: true });
 }, 60_000);
