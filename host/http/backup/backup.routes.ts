@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { randomUUID } from "node:crypto";
+import { readdirSync, rmSync, statSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
@@ -126,6 +127,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
   const restores = deps.container.resolve(BackupRestoreService);
   const dbFile = databaseFile(deps.config.dataDir);
+  removeStaleSnapshots(deps.config.dataDir);
   const lastExport = new Map<number, Date>();
   const lastRestore = new Map<number, Date>();
 
@@ -241,6 +243,20 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
           + "ticker or name, brokers recreated with the caller as OWNER; duplicates skipped, or replaced with overwrite_existing",
       },
     });
+}
+
+/** A sqlite download the process never finished (it crashed mid-stream) leaves its copy behind; a day later it goes. */
+export const STALE_SNAPSHOT_MS = 24 * 3600 * 1000;
+function removeStaleSnapshots(dataDir: string): void {
+  try {
+    for (const name of readdirSync(dataDir)) {
+      if (!/^\.backup-[0-9a-f-]+\.sqlite$/.test(name)) continue;
+      const path = join(dataDir, name);
+      if (Date.now() - statSync(path).mtimeMs > STALE_SNAPSHOT_MS) rmSync(path, { force: true });
+    }
+  } catch {
+    // Best effort: a missing DATA_DIR or a file removed meanwhile is fine.
+  }
 }
 
 async function* fileChunks(file: Bun.BunFile): AsyncGenerator<Uint8Array> {

@@ -44,13 +44,16 @@ describe("refused documents write nothing", () => {
     expect(body.params).toEqual({ schema_version: 99, supported: 1 });
   });
 
-  test("a corrupt document (cut short, a float amount, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
+  test("a corrupt document (cut short, a float amount, JSON text that does not parse, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
     const before = counts();
     await expectError(await restore(dave, exported.slice(0, Math.floor(exported.length / 2))), 400, "BACKUP_DOCUMENT_CORRUPT");
     const float = JSON.parse(exported);
     float.sections.transactions[3].amount = -4057.33;
     const body = await expectError(await restore(dave, JSON.stringify(float)), 400, "BACKUP_DOCUMENT_CORRUPT");
     expect(body.params).toMatchObject({ section: "transactions", index: 3, field: "amount" });
+    const badJson = JSON.parse(exported);
+    badJson.sections.transactions.find((t: any) => t.tags !== null).tags = "[core";
+    expect((await expectError(await restore(dave, JSON.stringify(badJson)), 400, "BACKUP_DOCUMENT_CORRUPT")).params).toMatchObject({ field: "tags" });
     const dangling = JSON.parse(exported);
     dangling.sections.transactions[0].broker_id = 99999;
     await expectError(await restore(dave, JSON.stringify(dangling)), 400, "BACKUP_DOCUMENT_CORRUPT");
