@@ -51,6 +51,23 @@ async function session(base: string, username: string) {
   return { cookie, post, patch: (path: string, body: unknown) => call("PATCH", path, body) };
 }
 
+/** GET /system/health every 10 ms until stopped; the slowest answer tells how long the server was unresponsive. */
+function pollHealth(base: string) {
+  let stop = false;
+  let maxMs = 0;
+  let samples = 0;
+  const done = (async () => {
+    while (!stop) {
+      const t = performance.now();
+      await (await fetch(`${base}/system/health`)).arrayBuffer();
+      maxMs = Math.max(maxMs, performance.now() - t);
+      samples++;
+      await Bun.sleep(10);
+    }
+  })();
+  return async () => { stop = true; await done; return { maxMs, samples }; };
+}
+
 const REPORT = { date_range: { start: START, end: END }, target_currency: "EUR", include_history: false, include_allocation_history: false };
 
 const work = mkdtempSync(join(tmpdir(), "pt-bench-backup-"));
@@ -73,6 +90,7 @@ try {
   let sampledPeak = baseline;
   const sampler = setInterval(() => { sampledPeak = Math.max(sampledPeak, memMb(pid).rss); }, 10);
   const file = join(work, "export.json");
+  const exportHealth = pollHealth(source.base);
   const t0 = performance.now();
   const res = await fetch(`${source.base}/backup/export`, {
     method: "POST", headers: { "content-type": "application/json", cookie: a.cookie },
@@ -82,6 +100,7 @@ try {
   const bytes = await Bun.write(file, res);
   const exportMs = performance.now() - t0;
   clearInterval(sampler);
+  const exportPoll = await exportHealth();
   const peak = hwmReset ? Math.max(memMb(pid).hwm, sampledPeak) : sampledPeak;
   const growth = peak - baseline;
 
@@ -95,9 +114,11 @@ try {
   const upload = await fetch(`${target.base}/uploads`, { method: "POST", headers: { cookie: b.cookie }, body: form });
   if (upload.status !== 201) throw new Error(`upload: ${upload.status} ${await upload.text()}`);
   const fileId = (await upload.json()).id;
+  const restoreHealth = pollHealth(target.base);
   const t1 = performance.now();
   const restored = await b.post("/backup/restore", { file_id: fileId });
   const restoreMs = performance.now() - t1;
+  const restorePoll = await restoreHealth();
   const targetReport = await b.post("/portfolio/report", REPORT);
   const same = JSON.stringify(sourceReport.summary) === JSON.stringify(targetReport.summary);
 
@@ -107,6 +128,7 @@ try {
   row(`export, server RSS growth${hwmReset ? "" : " (sampled)"}`, `${growth.toFixed(1)} MB`, `< ${TARGETS.rssGrowthMb} MB`, growth < TARGETS.rssGrowthMb);
   row("restore into a fresh server", `${restoreMs.toFixed(0)} ms`, `< ${TARGETS.restoreMs} ms`, restoreMs < TARGETS.restoreMs);
   row("restored report summary equal", same ? "yes" : "no", "yes", same);
+  console.log(`GET /system/health during the export: max ${exportPoll.maxMs.toFixed(0)} ms over ${exportPoll.samples} polls; during the restore: max ${restorePoll.maxMs.toFixed(0)} ms over ${restorePoll.samples} polls (no target)`);
   console.log(`(server RSS before the export ${baseline.toFixed(0)} MB, peak while streaming ${peak.toFixed(0)} MB; load ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]})`);
   if (!same) process.exitCode = 1;
 } finally {
