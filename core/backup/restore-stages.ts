@@ -1,4 +1,5 @@
 import { ConflictError, NotAllowedError } from "../errors/domain-error.ts";
+import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
 import type { RestoreContext } from "./restore-context.ts";
 
 /**
@@ -171,21 +172,42 @@ export const restorePrices: RestoreStage = async (ctx, rows) => {
   ctx.count("prices", fresh.length + replace.length, skipped);
 };
 
-/** Routes are keyed by (pair, priority). */
+const isManualChain = (chainSteps: string) => {
+  const steps = JSON.parse(chainSteps) as { provider: string }[];
+  return steps.length === 1 && steps[0]!.provider.toUpperCase() === MANUAL_PROVIDER;
+};
+
+/**
+ * Routes are keyed by (pair, priority). As when routes are saved through the API, a pair with a
+ * provider route keeps no MANUAL placeholder: an exported placeholder is skipped for such a pair,
+ * and a restored provider route removes the stored placeholder.
+ */
 export const restoreFxRoutes: RestoreStage = async (ctx, rows) => {
-  const existing = new Map<string, number>();
-  for (const r of await ctx.tx.query(`SELECT id, base, quote, priority FROM fx_routes`)) existing.set(`${r.base}|${r.quote}|${r.priority}`, r.id);
+  const existing = new Map<string, { id: number; manual: boolean }>();
+  const providerRouted = new Set<string>();
+  for (const r of await ctx.tx.query(`SELECT id, base, quote, priority, chain_steps FROM fx_routes`)) {
+    const manual = isManualChain(r.chain_steps);
+    existing.set(`${r.base}|${r.quote}|${r.priority}`, { id: r.id, manual });
+    if (!manual) providerRouted.add(`${r.base}|${r.quote}`);
+  }
+  for (const row of rows) if (!isManualChain(row.chain_steps)) providerRouted.add(`${row.base}|${row.quote}`);
   let restored = 0;
   let skipped = 0;
   for (const row of rows) {
-    const current = existing.get(`${row.base}|${row.quote}|${row.priority}`);
-    if (current === undefined) {
+    const pair = `${row.base}|${row.quote}`;
+    const current = existing.get(`${pair}|${row.priority}`);
+    if (isManualChain(row.chain_steps) && providerRouted.has(pair)) skipped++;
+    else if (current === undefined) {
       await ctx.tx.query(`INSERT INTO fx_routes (base, quote, priority, chain_steps) VALUES (?, ?, ?, ?)`, [row.base, row.quote, row.priority, row.chain_steps]);
       restored++;
     } else if (ctx.overwrite) {
-      await ctx.tx.query(`UPDATE fx_routes SET chain_steps = ?, updated_at = datetime('now') WHERE id = ?`, [row.chain_steps, current]);
+      await ctx.tx.query(`UPDATE fx_routes SET chain_steps = ?, updated_at = datetime('now') WHERE id = ?`, [row.chain_steps, current.id]);
       restored++;
     } else skipped++;
+  }
+  for (const [key, route] of existing) {
+    const pair = key.split("|").slice(0, 2).join("|");
+    if (route.manual && providerRouted.has(pair)) await ctx.tx.query(`DELETE FROM fx_routes WHERE id = ?`, [route.id]);
   }
   ctx.count("fx_routes", restored, skipped);
 };

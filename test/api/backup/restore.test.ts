@@ -182,3 +182,21 @@ describe("duplicates are judged against what was stored before the restore", () 
     expect(names).toEqual(expect.arrayContaining(["Twin", "Twin (2)"]));
   });
 });
+
+describe("FX routes", () => {
+  test("a restored provider route replaces the pair's MANUAL placeholder, as saving it through the API does", async () => {
+    const placeholder = await alice.post("/fx/providers/routes", [{ base: "EUR", quote: "USD", priority: 999, chain_steps: [{ from: "EUR", to: "USD", provider: "MANUAL" }] }]);
+    expect(placeholder.status).toBe(201);
+    const doc = JSON.parse(exported);
+    doc.sections.fx_routes = [
+      { base: "EUR", quote: "USD", priority: 1, chain_steps: JSON.stringify([{ from: "EUR", provider: "ECB", to: "USD" }]) },
+      { base: "EUR", quote: "USD", priority: 999, chain_steps: JSON.stringify([{ from: "EUR", provider: "MANUAL", to: "USD" }]) },
+    ];
+    doc.row_counts.fx_routes = 2;
+    const body = await (await restore(erin, JSON.stringify(doc))).json();
+    expect(body.restored.fx_routes).toBe(1);
+    expect(body.skipped.fx_routes).toBe(1);
+    const routes = (await (await alice.get("/fx/providers/routes")).json()).filter((r: any) => r.base === "EUR" && r.quote === "USD");
+    expect(routes).toEqual([expect.objectContaining({ priority: 1, chain_steps: [expect.objectContaining({ from: "EUR", to: "USD", provider: "ECB" })] })]);
+  });
+});
