@@ -14,6 +14,7 @@ import { databaseFile } from "../../db/data-source.ts";
 import { openSnapshot, type OpenSnapshot, snapshotDatabase } from "../../db/snapshot.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
+import { STREAMED_BODY_HEADER } from "../gzip.ts";
 import type { SessionPlugin } from "../session.ts";
 import { contentDisposition } from "../uploads/uploads.routes.ts";
 import {
@@ -81,8 +82,8 @@ const exportDownload: Record<string, any> = {
 
 /**
  * A streamed download: chunks are pulled one at a time (so memory stays flat), `done` runs once
- * when the body ended, failed or the client went away. Marked chunked, so the gzip wrapper
- * compresses it as a stream instead of buffering it.
+ * when the body ended, failed or the client went away. Marked as a stream, so the gzip wrapper
+ * compresses it as one instead of buffering it (and Elysia passes the bytes through untouched).
  */
 export function streamedDownload(chunks: AsyncGenerator<string | Uint8Array>, headers: Record<string, string>, done: () => void): Response {
   const encoder = new TextEncoder();
@@ -117,7 +118,7 @@ export function streamedDownload(chunks: AsyncGenerator<string | Uint8Array>, he
       finish();
     },
   });
-  return new Response(stream, { headers: { ...headers, "transfer-encoding": "chunked", "cache-control": "no-store" } });
+  return new Response(stream, { headers: { ...headers, [STREAMED_BODY_HEADER]: "1", "cache-control": "no-store" } });
 }
 
 const COLLECT_EVERY_BYTES = 2 * 1024 * 1024;
@@ -196,8 +197,8 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
         lastExport.set(user.id, exportedAt);
         deps.audit.record("backup.export.sqlite", user, { bytes: file.size });
         return streamedDownload(fileChunks(file), {
+          // No content-length: the body is a marked stream, so the gzip wrapper streams it instead of buffering the database.
           "content-type": "application/vnd.sqlite3",
-          "content-length": String(file.size),
           "content-disposition": contentDisposition("attachment", `portfolio_${today()}.sqlite`),
         }, () => void rm(temp, { force: true }));
       }
@@ -224,6 +225,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
       },
     })
     .post("/restore", async ({ body, user }) => {
+      const started = performance.now();
       const outcome = await restores.restore({
         fileId: body.file_id,
         overwrite: body.overwrite_existing,
@@ -232,7 +234,9 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
         onStage: restoreStageHook(deps),
       });
       lastRestore.set(user.id, new Date());
-      deps.logger.info("backup restored", { user_id: user.id, file_id: body.file_id, restored: outcome.restored, skipped: outcome.skipped });
+      deps.logger.info("backup restored", {
+        user_id: user.id, file_id: body.file_id, ms: Math.round(performance.now() - started), restored: outcome.restored, skipped: outcome.skipped,
+      });
       return outcome;
     }, {
       auth: true,
@@ -265,7 +269,8 @@ async function* fileChunks(file: Bun.BunFile): AsyncGenerator<Uint8Array> {
     while (true) {
       const { value, done } = await reader.read();
       if (done) return;
-      yield value;
+      // A copy: the file reader may reuse its buffer for the next read while this chunk is still queued.
+      yield value.slice();
     }
   } finally {
     reader.releaseLock();
