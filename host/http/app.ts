@@ -6,6 +6,7 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { backupRoutes } from "./backup/backup.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
 import { pricesRoutes } from "./assets/prices.routes.ts";
+import { brimRoutes } from "./brokers/brim.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
@@ -40,6 +41,7 @@ export function createApp(deps: HttpDeps) {
     .use(systemRoutes(deps, session))
     .use(uploadsRoutes(deps, session))
     .use(transactionsRoutes(deps, session))
+    .use(brimRoutes(deps, session))
     .use(brokersRoutes(deps, session))
     .use(assetsRoutes(deps, session))
     .use(providersRoutes(deps, session))

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import {
   BusyError, ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
-  PayloadTooLargeError, UnauthenticatedError, UnavailableError, UpstreamError, ValidationError,
+  PayloadTooLargeError, UnauthenticatedError, UnavailableError, UnsupportedMediaError, UpstreamError, ValidationError,
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
@@ -44,6 +44,7 @@ const STATUS_BY_CATEGORY: [Function, number][] = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
+  [UnsupportedMediaError, 415],
   [UpstreamError, 502],
   [BusyError, 429],
   [UnavailableError, 503],
