@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import type { Plugin } from "../define-plugin.ts";
 import type { ImportFileMeta } from "../kinds/import-plugin.ts";
 import { type ContractOptions, describeContract, expectValid } from "./contract-common.ts";
@@ -16,7 +16,7 @@ export interface ImportPluginSample {
 }
 
 /**
- * Registers `bun:test` blocks checking an import-plugin: valid branded
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking an import-plugin: valid branded
  * manifest, a complete instance, `accepts()` confidences within 0..1 (positive
  * for the sample, lower for `foreign`), and a parse of the sample into
  * well-formed transactions (decimal strings, ISO days, known types) plus
