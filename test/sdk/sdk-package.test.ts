@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ROOT } from "../helpers/server.ts";
+
+// The published package, as a plugin author gets it: packed by `npm run sdk:pack`, installed into a
+// project outside the repository, its contract suite run there under each runner it supports.
+const SAMPLE = `{ expectedOutput: { amount: "1628.89" }, sampleInput: { principal: "1000", rate: "0.05", years: "10" } }`;
+let dir: string;
+let tarball: string;
+
+function run(cmd: string[], cwd = dir) {
+  const p = Bun.spawnSync(cmd, { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", NO_COLOR: "1", CI: "1" } });
+  return { code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() };
+}
+
+beforeAll(() => {
+  const pack = run([process.execPath, join(ROOT, "host/cli/sdk-pack.ts")], ROOT);
+  expect(pack.code).toBe(0);
+  tarball = pack.out.trim().split("\n").at(-1)!;
+  dir = mkdtempSync(join(tmpdir(), "pt-sdk-consumer-"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "my-plugin", private: true, type: "module" }));
+  const install = run(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund", tarball, "zod@4.6.7", "decimal.js@10.6.0", "vitest@3.2.4"]);
+  expect(install.out).not.toContain("ERR!");
+  expect(install.code).toBe(0);
+  // The documented calculation-tool example, in TypeScript and as the JavaScript a build would produce.
+  const source = readFileSync(join(ROOT, "test/fixtures/plugins/example-calc/index.ts"), "utf8");
+  writeFileSync(join(dir, "index.ts"), source);
+  writeFileSync(join(dir, "index.js"), new Bun.Transpiler({ loader: "ts" }).transformSync(source));
+}, 180_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("@portfolio-tracker/sdk as an installed package", () => {
+  test("the tarball holds compiled JavaScript and .d.ts, declares its peers, and no TypeScript sources", () => {
+    const listing = run(["tar", "-tzf", tarball]).out.split("\n");
+    expect(listing).toContain("package/index.js");
+    expect(listing).toContain("package/index.d.ts");
+    expect(listing).toContain("package/testing/index.js");
+    expect(listing.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(dir, "node_modules/@portfolio-tracker/sdk/package.json"), "utf8"));
+    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(["decimal.js", "zod"]);
+  });
+
+  test("a TypeScript plugin type-checks against the .d.ts, literals branded with decimal() and currency()", () => {
+    writeFileSync(join(dir, "literals.ts"), `import { currency, decimal, type Money } from "@portfolio-tracker/sdk";
+export const price: Money = { amount: decimal("42.00"), currency: currency("USD") };
+`);
+    const tsc = run([join(ROOT, "node_modules/.bin/tsc"), "--ignoreConfig", "--noEmit", "--strict", "--module", "esnext",
+      "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom", "--types", "", "--skipLibCheck", "index.ts", "literals.ts"]);
+    expect(tsc.out).toBe("");
+  });
+
+  test("the contract suite runs under bun test", () => {
+    writeFileSync(join(dir, "bun.test.js"), `import { runCalculationToolContract } from "@portfolio-tracker/sdk/testing";
+import plugin from "./index.js";
+runCalculationToolContract(plugin, ${SAMPLE});
+`);
+    const r = run([process.execPath, "test", "./bun.test.js"]);
+    expect({ code: r.code, fail: / [1-9]\d* fail/.test(r.out), pass: /\b[1-9]\d* pass/.test(r.out) }).toEqual({ code: 0, fail: false, pass: true });
+  }, 60_000);
+
+  test("the contract suite runs under node:test", () => {
+    writeFileSync(join(dir, "node.test.js"), `import { describe, test } from "node:test";
+import { runCalculationToolContract, useTestRunner } from "@portfolio-tracker/sdk/testing";
+import plugin from "./index.js";
+useTestRunner({ describe, test });
+runCalculationToolContract(plugin, ${SAMPLE});
+`);
+    const r = run(["node", "--test", "node.test.js"]);
+    expect({ code: r.code, out: /# fail 0/.test(r.out) && /# pass [1-9]/.test(r.out) }).toEqual({ code: 0, out: true });
+  }, 60_000);
+
+  test("the contract suite runs under vitest", () => {
+    writeFileSync(join(dir, "vitest.test.js"), `import { describe, test } from "vitest";
+import { runCalculationToolContract, useTestRunner } from "@portfolio-tracker/sdk/testing";
+import plugin from "./index.js";
+useTestRunner({ describe, test });
+runCalculationToolContract(plugin, ${SAMPLE});
+`);
+    const r = run(["node", "node_modules/vitest/vitest.mjs", "run", "vitest.test.js"]);
+    expect({ code: r.code, passed: /Tests\s+[1-9]\d* passed/.test(r.out), failed: /failed/.test(r.out) }).toEqual({ code: 0, passed: true, failed: false });
+  }, 120_000);
+});
