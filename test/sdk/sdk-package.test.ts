@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "../helpers/server.ts";
+import { ApiClient } from "../helpers/client.ts";
+import { ROOT, startServer } from "../helpers/server.ts";
 
 // The published package, as a plugin author gets it: packed by `npm run sdk:pack`, installed into a
 // project outside the repository, its contract suite run there under each runner it supports.
@@ -29,7 +30,7 @@ beforeAll(() => {
   writeFileSync(join(dir, "index.ts"), source);
   writeFileSync(join(dir, "index.js"), new Bun.Transpiler({ loader: "ts" }).transformSync(source));
 }, 180_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }), 60_000);
 
 describe("@portfolio-tracker/sdk as an installed package", () => {
   test("the tarball holds compiled JavaScript and .d.ts, declares its peers, and no TypeScript sources", () => {
@@ -81,4 +82,49 @@ runCalculationToolContract(plugin, ${SAMPLE});
     const r = run(["node", "node_modules/vitest/vitest.mjs", "run", "vitest.test.js"]);
     expect({ code: r.code, passed: /Tests\s+[1-9]\d* passed/.test(r.out), failed: /failed/.test(r.out) }).toEqual({ code: 0, passed: true, failed: false });
   }, 120_000);
+});
+
+describe("plugin scaffold: npm run cli -- plugin new / plugin install", () => {
+  const cli = (args: string[], env: Record<string, string> = {}) => {
+    const p = Bun.spawnSync([process.execPath, join(ROOT, "host/cli/main.ts"), ...args], {
+      cwd: ROOT, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", INIT_CWD: dir, ...env },
+    });
+    return { code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() };
+  };
+
+  test("each template kind makes a project outside the repo that installs, type-checks and passes its own contract test", () => {
+    for (const kind of ["calculation-tool", "fx-provider", "risk-tool"]) {
+      const made = cli(["plugin", "new", kind, `my-${kind}`, `scaffold-${kind}`, "--sdk", tarball]);
+      expect({ kind, code: made.code }).toEqual({ kind, code: 0 });
+      const project = join(dir, `scaffold-${kind}`);
+      expect(run(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund"], project).code).toBe(0);
+      const tsc = run([join(ROOT, "node_modules/.bin/tsc"), "--noEmit", "-p", "."], project);
+      expect({ kind, tsc: tsc.out }).toEqual({ kind, tsc: "" });
+      const tests = run([process.execPath, "test"], project);
+      expect({ kind, code: tests.code, fail: / [1-9]\d* fail/.test(tests.out) }).toEqual({ kind, code: 0, fail: false });
+    }
+    expect(cli(["plugin", "new", "quote-provider", "no-template", "x", "--sdk", tarball]).out).toContain("No template for quote-provider");
+    expect(cli(["plugin", "new", "calculation-tool", "Bad Id", "y", "--sdk", tarball]).out).toContain("Invalid id");
+  }, 120_000);
+
+  test("plugin install validates the plugin, puts it into PLUGINS_DIR, and the server loads it at the next start", async () => {
+    const pluginsDir = join(dir, "plugins");
+    const env = { PLUGINS_DIR: pluginsDir };
+    const installed = cli(["plugin", "install", "scaffold-fx-provider"], env);
+    expect(installed.out).toContain("Installed fx-provider plugin 'my-fx-provider'");
+    expect(cli(["plugin", "install", "scaffold-fx-provider"], env).out).toContain("exists; add --force");
+    writeFileSync(join(dir, "scaffold-risk-tool", "index.ts"), "export default { not: 'a plugin' };\n");
+    const refused = cli(["plugin", "install", "scaffold-risk-tool"], env);
+    expect({ code: refused.code, out: refused.out.includes("not a plugin made by definePlugin") }).toEqual({ code: 1, out: true });
+    const server = await startServer({ env });
+    try {
+      const client = new ApiClient(server.base);
+      await client.post("/auth/register", { username: "author", email: "author@example.com", password: "Secret-pass1" });
+      await client.post("/auth/login", { username: "author", password: "Secret-pass1" });
+      const diag = await (await client.get("/system/plugin-diagnostics")).json();
+      expect(diag.filter((d: any) => d.source === "external").map((d: any) => [d.id, d.status])).toEqual([["my-fx-provider", "loaded"]]);
+    } finally {
+      await server.stop(true);
+    }
+  }, 60_000);
 });
