@@ -24,19 +24,24 @@ run([
   join(ROOT, "node_modules/.bin/tsc"), "--ignoreConfig", "--outDir", OUT, "--rootDir", join(ROOT, "sdk"),
   "--declaration", "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom",
   "--types", "node", "--strict", "--skipLibCheck", "--allowImportingTsExtensions", "--rewriteRelativeImportExtensions",
-  join(ROOT, "sdk/index.ts"), join(ROOT, "sdk/testing/index.ts"),
+  ...Object.values(sdkPackage.exports).map((source) => join(ROOT, "sdk", source)),
 ]);
-const entry = (path: string) => ({ types: `./${path}.d.ts`, import: `./${path}.js`, default: `./${path}.js` });
+// Every entry of sdk/package.json (`./index.ts`, `./testing/index.ts`, ...) as its compiled files.
+const entry = (source: string) => {
+  const path = source.replace(/^\.\//, "").replace(/\.ts$/, "");
+  return { types: `./${path}.d.ts`, import: `./${path}.js`, default: `./${path}.js` };
+};
 writeFileSync(join(OUT, "package.json"), `${JSON.stringify({
   name: sdkPackage.name,
   version: sdkPackage.version,
   description: sdkPackage.description,
   type: "module",
   license: sdkPackage.license,
-  exports: { ".": entry("index"), "./testing": entry("testing/index") },
+  exports: Object.fromEntries(Object.entries(sdkPackage.exports).map(([key, source]) => [key, entry(source)])),
   types: "./index.d.ts",
   files: ["**/*.js", "**/*.d.ts", "README.md", "CHANGELOG.md"],
   peerDependencies: sdkPackage.peerDependencies,
+  peerDependenciesMeta: (sdkPackage as { peerDependenciesMeta?: unknown }).peerDependenciesMeta,
   engines: { node: ">=20" },
 }, null, 2)}\n`);
 for (const file of ["README.md", "CHANGELOG.md"]) cpSync(join(ROOT, "sdk", file), join(OUT, file));

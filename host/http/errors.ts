@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import {
-  ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
-  PayloadTooLargeError, UnauthenticatedError, UpstreamError, ValidationError,
+  BusyError, ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
+  PayloadTooLargeError, UnauthenticatedError, UnavailableError, UnsupportedMediaError, UpstreamError, ValidationError,
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
@@ -45,7 +45,10 @@ const STATUS_BY_CATEGORY: [Function, number][] = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
+  [UnsupportedMediaError, 415],
   [UpstreamError, 502],
+  [BusyError, 429],
+  [UnavailableError, 503],
 ];
 
 export function statusOf(error: DomainError): number {

@@ -40,7 +40,9 @@ describe("@portfolio-tracker/sdk as an installed package", () => {
     expect(listing).toContain("package/testing/index.js");
     expect(listing.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(dir, "node_modules/@portfolio-tracker/sdk/package.json"), "utf8"));
-    expect(Object.keys(pkg.peerDependencies).sort()).toEqual(["decimal.js", "zod"]);
+    expect(pkg.peerDependencies).toMatchObject({ "decimal.js": expect.any(String), zod: expect.any(String) });
+    for (const optional of Object.keys(pkg.peerDependenciesMeta ?? {})) expect(pkg.peerDependenciesMeta[optional].optional).toBe(true);
+    expect(Object.keys(pkg.exports).sort()).toEqual(Object.keys(JSON.parse(readFileSync(join(ROOT, "sdk/package.json"), "utf8")).exports).sort());
   });
 
   test("a TypeScript plugin type-checks against the .d.ts, literals branded with decimal() and currency()", () => {
