@@ -1,3 +1,4 @@
+import "reflect-metadata";
 import { describe, expect, test } from "bun:test";
 import { assetCandidates, nameSimilarity, selectedAsset } from "../../../core/brim/asset-candidates.calc.ts";
 import { compatibleCodes, detect } from "../../../core/brim/detect.calc.ts";
