@@ -4,7 +4,9 @@ import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
+import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
 import { brokerTrading212Plugin } from "./broker-trading212/index.ts";
+import { brokerXtbPlugin } from "./broker-xtb/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
 import { ecbPlugin } from "./ecb/index.ts";
 import { fedPlugin } from "./fed/index.ts";
@@ -19,6 +21,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerDegiroPlugin, brokerGenericCsvPlugin, brokerIbkrPlugin, brokerTrading212Plugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
+  boePlugin, borsaItalianaPlugin, brokerDegiroPlugin, brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerTrading212Plugin, brokerXtbPlugin,
+  cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
 ];

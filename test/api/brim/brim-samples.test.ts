@@ -20,6 +20,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["ibkr", "flex.xml", "broker_ibkr", false],
   ["ibkr", "flex.csv", "broker_ibkr", false],
   ["trading212", "history.csv", "broker_trading212", false],
+  ["revolut", "trading-account-statement.csv", "broker_revolut", false],
+  ["xtb", "account-statement.xlsx", "broker_xtb", false],
 ];
 
 const parse = async (c: ApiClient, fileId: string, broker: number) => {
