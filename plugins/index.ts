@@ -11,6 +11,7 @@ import { cssscraperPlugin } from "./cssscraper/index.ts";
 import { ecbPlugin } from "./ecb/index.ts";
 import { fedPlugin } from "./fed/index.ts";
 import { justetfPlugin } from "./justetf/index.ts";
+import { riskPlugins } from "./risk/index.ts";
 import { scheduledInvestmentPlugin } from "./scheduled-investment/index.ts";
 import { snbPlugin } from "./snb/index.ts";
 import { yfinancePlugin } from "./yfinance/index.ts";
@@ -24,4 +25,6 @@ export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerDegiroPlugin, brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
+  // The risk analytics (one risk-tool plugin each) share one folder and its statistics.
+  ...riskPlugins,
 ];

@@ -48,3 +48,9 @@ export class UnsupportedMediaError extends DomainError {}
 
 /** The server cannot satisfy the request because an upstream failed (502). */
 export class UpstreamError extends DomainError {}
+
+/** Too much work queued right now; try again shortly (429). */
+export class BusyError extends DomainError {}
+
+/** The service cannot take the request now (shutting down, a source failed) (503). */
+export class UnavailableError extends DomainError {}

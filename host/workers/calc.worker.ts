@@ -1,8 +1,11 @@
 import { threadId } from "node:worker_threads";
 import { brimParse } from "./brim-parse.task.ts";
 import { portfolioReport } from "./portfolio-report.task.ts";
+import { toolCompute } from "./tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
+import { riskAnalytic, riskData } from "./risk.task.ts";
+import { computeSignals } from "../../core/signals/signals.calc.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
@@ -10,8 +13,12 @@ import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
  */
 const CALCULATIONS = {
   brimParse,
+  computeSignals,
   lotsAnalysis: analyseLots,
   portfolioReport,
+  riskAnalytic,
+  riskData,
+  toolCompute,
   wacSeries,
 } as const;
 

@@ -41,7 +41,12 @@ const inside = (path: string, folder: string) => path === folder || path.startsW
  * Third-party libraries a built-in plugin may use besides the SDK (a parser is a library's job,
  * not ours). Each entry is a deliberate decision; nothing of ours outside sdk/ is ever allowed.
  */
-const PLUGIN_LIBRARIES = ["node-html-parser"];
+const PLUGIN_LIBRARIES = [
+  "node-html-parser",
+  // Risk analytics (plugins/risk): exact normal quantiles (jstat), a dense convex QP solver (quadprog),
+  // Cholesky/eigen checks (ml-matrix) and a seedable PRNG (pure-rand). Numerical kernels are a library's job.
+  "jstat", "quadprog", "ml-matrix", "pure-rand/generator/xoroshiro128plus", "pure-rand/distribution/uniformFloat64",
+];
 
 /**
  * Parser libraries of the SDK's import helpers (`sdk/import/`, entry `@portfolio-tracker/sdk/import`):
