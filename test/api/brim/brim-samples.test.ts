@@ -22,6 +22,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["trading212", "history.csv", "broker_trading212", false],
   ["revolut", "trading-account-statement.csv", "broker_revolut", false],
   ["xtb", "account-statement.xlsx", "broker_xtb", false],
+  ["bitvavo", "transactions.csv", "broker_bitvavo", false],
+  ["coinbase", "transaction-history.csv", "broker_coinbase", false],
 ];
 
 const parse = async (c: ApiClient, fileId: string, broker: number) => {
