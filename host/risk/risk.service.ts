@@ -8,7 +8,8 @@ import { CacheRegistry } from "../../core/cache/cache-registry.ts";
 import { Database } from "../../core/db/database.ts";
 import { NotFoundError } from "../../core/errors/domain-error.ts";
 import { daysBetween } from "../../core/fx/convert.calc.ts";
-import type { RiskData, RiskDataRequest, RiskScopeRequest } from "../../core/risk/risk-data.ts";
+import type { RiskDataRequest, RiskScopeRequest } from "../../core/risk/risk-data.ts";
+import type { PackedRiskData as RiskData } from "../workers/risk.task.ts";
 import { UserSettingsService } from "../../core/settings/user-settings.service.ts";
 import type { KindInstance, RiskMode, RiskScope } from "../../sdk/index.ts";
 import type { LoadedPlugin, PluginRegistry } from "../plugins/registry.ts";
@@ -317,7 +318,11 @@ export class RiskService {
       assets: data.assets, benchmark: benchmarkId === null ? null : data.benchmarks[benchmarkId] ?? null, parameters, context,
     };
     const cacheName = CACHED[code];
-    const cacheKey = cacheName ? createHash("sha256").update(JSON.stringify({ code, input, version: tool.instance.catalog.algorithmVersion })).digest("hex") : null;
+    // Keyed by what the result depends on besides stored data (a data write clears the cache).
+    const cacheKey = cacheName ? createHash("sha256").update(JSON.stringify({
+      code, parameters, scope: request.scope, mode: request.mode, target: request.target, start: request.start, end: request.end,
+      version: tool.instance.catalog.algorithmVersion,
+    })).digest("hex") : null;
     const cache = cacheName ? this.caches.get<AnalyticResult>(cacheName) : null;
     const generation = cacheName ? this.caches.generation(cacheName) : 0;
     let result: AnalyticResult | undefined = cacheKey ? cache!.get(cacheKey) : undefined;

@@ -96,8 +96,10 @@ describe("POST /risk/query: per-analytic envelopes", () => {
     expect(items.map((i) => [i.instance_id, i.status, i.error?.code ?? null])).toEqual([
       ["a", "failed", "analytic_not_found"], ["b", "failed", "incompatible_scope"], ["c", "failed", "invalid_parameters"], ["d", "ok", null],
     ]);
-    const mode = await query(alice, { scope: { kind: "asset", asset_id: assets[0] }, mode: "current_composition", composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "x", analytic_code: "drawdown_summary" }] });
-    expect(mode[0].error.code).toBe("incompatible_mode");
+    const mode = await query(alice, { scope: { kind: "asset", asset_id: assets[0] }, mode: "current_composition", composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "x", analytic_code: "asset_set_kpi" }] });
+    expect(mode[0].error.code).toBe("incompatible_scope");
+    const set = await query(alice, { scope: { kind: "asset_set", asset_ids: [assets[0]] }, mode: "current_composition", composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "x", analytic_code: "asset_set_kpi" }] });
+    expect(set[0].error.code).toBe("incompatible_mode");
   });
 
   test("too short a period is insufficient_history with status unavailable", async () => {
