@@ -164,6 +164,18 @@ describe("GET /risk/catalog and POST /risk/eligibility", () => {
     expect(v).toMatchObject({ output_kind: "var_cvar", supported_scopes: ["asset", "portfolio"], min_observations: 20, algorithm_version: "1.0.0" });
     expect(Object.keys(v.parameters_schema.properties).sort()).toEqual(["confidence_level", "horizon_days", "method", "min_observations"]);
     expect(v.parameters_schema.properties.method.enum).toEqual(["historical", "parametric", "cornish_fisher"]);
+    // Every analytic publishes its parameters, each documented, and takes min_observations.
+    expect(items.map((i: any) => i.analytic_code).sort()).toEqual([
+      "asset_risk_return", "asset_set_comparison", "asset_set_drawdown", "asset_set_kpi", "asset_set_risk_return", "asset_set_var", "comparison",
+      "correlation", "drawdown_summary", "historical_kpi", "historical_var", "portfolio_optimization", "risk_contribution", "simulation", "stress",
+    ]);
+    for (const item of items) {
+      expect(item.parameters_schema.type).toBe("object");
+      if (item.analytic_code !== "stress") expect(Object.keys(item.parameters_schema.properties)).toContain("min_observations");
+      for (const [name, prop] of Object.entries(item.parameters_schema.properties as Record<string, any>)) {
+        expect(`${item.analytic_code}.${name}: ${typeof prop.description}`).toBe(`${item.analytic_code}.${name}: string`);
+      }
+    }
   });
 
   test("eligibility grades each asset with its reasons and the common range", async () => {
