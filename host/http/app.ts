@@ -6,6 +6,7 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { backupRoutes } from "./backup/backup.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
 import { pricesRoutes } from "./assets/prices.routes.ts";
+import { brimRoutes } from "./brokers/brim.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
@@ -20,6 +21,7 @@ import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
 import { signalsRoutes } from "./signals/signals.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
+import { toolsRoutes } from "./tools/tools.routes.ts";
 import { transactionsRoutes } from "./transactions/transactions.routes.ts";
 import { uploadsRoutes } from "./uploads/uploads.routes.ts";
 import { usersRoutes } from "./users/users.routes.ts";
@@ -39,6 +41,7 @@ export function createApp(deps: HttpDeps) {
     .use(systemRoutes(deps, session))
     .use(uploadsRoutes(deps, session))
     .use(transactionsRoutes(deps, session))
+    .use(brimRoutes(deps, session))
     .use(brokersRoutes(deps, session))
     .use(assetsRoutes(deps, session))
     .use(providersRoutes(deps, session))
@@ -53,6 +56,7 @@ export function createApp(deps: HttpDeps) {
     .use(riskRoutes(deps, session))
     .use(signalsRoutes(deps, session))
     .use(aiExportRoutes())
+    .use(toolsRoutes(deps, session))
     .use(utilitiesRoutes());
 }
 

@@ -48,11 +48,22 @@ const PLUGIN_LIBRARIES = [
   "jstat", "quadprog", "ml-matrix", "pure-rand/generator/xoroshiro128plus", "pure-rand/distribution/uniformFloat64",
 ];
 
+/**
+ * Parser libraries of the SDK's import helpers (`sdk/import/`, entry `@portfolio-tracker/sdk/import`):
+ * optional peer dependencies, so only importers load them (LIBS.md section 1); the SDK's main entry
+ * never reaches them.
+ */
+const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser"];
+
 function violation(file: string, specifier: string): string | null {
   const to = isRelative(specifier) ? target(file, specifier) : null;
   if (inside(file, "sdk")) {
+    if (to !== null && inside(to, "sdk/import") && !inside(file, "sdk/import") && !inside(file, "sdk/testing")) {
+      return "the SDK's main entry never imports sdk/import/ (its parser libraries are optional)";
+    }
     if (to !== null) return inside(to, "sdk") ? null : "sdk/ may import only files inside sdk/";
     if (specifier === "zod" || specifier === "decimal.js") return null;
+    if (inside(file, "sdk/import") && SDK_IMPORT_LIBRARIES.includes(specifier)) return null;
     if (specifier === "bun:test" && inside(file, "sdk/testing")) return null;
     return "sdk/ may import only zod and decimal.js (and bun:test in sdk/testing)";
   }
@@ -93,6 +104,10 @@ const url = "http://example.com"; // import x from "./commented.ts"
     expect(violation("sdk/money.ts", "../core/money/decimal.ts")).not.toBeNull();
     expect(violation("sdk/money.ts", "bun:test")).not.toBeNull();
     expect(violation("sdk/testing/x.ts", "bun:test")).toBeNull();
+    expect(violation("sdk/import/csv.ts", "papaparse")).toBeNull();
+    expect(violation("sdk/money.ts", "papaparse")).not.toBeNull();
+    expect(violation("sdk/index.ts", "./import/csv.ts")).not.toBeNull();
+    expect(violation("plugins/broker-degiro/parse.ts", "../../sdk/import/index.ts")).toBeNull();
     expect(violation("plugins/ecb/index.ts", "../../sdk/index.ts")).toBeNull();
     expect(violation("plugins/ecb/index.ts", "./client.ts")).toBeNull();
     expect(violation("plugins/ecb/index.ts", "../yahoo/client.ts")).not.toBeNull();
