@@ -330,7 +330,7 @@ export class RiskService {
     if (!result) {
       if (poolQueueSize() >= this.limits.maxQueuedTasks) return failed(a, "worker_busy", "The calculation workers are busy; try again shortly", { retryable: true });
       try {
-        result = (await runCalculation("riskAnalytic", { id: code, input }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
+        result = (await runCalculation("riskAnalytic", { id: code, path: tool.source === "builtin" ? null : tool.path, input }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
       } catch (e) {
         const name = (e as Error)?.name;
         if (name === "AbortError" || name === "TimeoutError") {

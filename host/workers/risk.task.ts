@@ -1,5 +1,6 @@
 import { loadRiskData, type RiskData, type RiskDataRequest } from "../../core/risk/risk-data.ts";
-import type { KindInstance } from "../../sdk/index.ts";
+import { isPluginError, type KindInstance, type Plugin } from "../../sdk/index.ts";
+import { createPluginContext } from "../plugins/context.ts";
 import { riskPlugins } from "../../plugins/risk/index.ts";
 import { readOnly } from "./portfolio-report.task.ts";
 
@@ -37,18 +38,28 @@ export function riskData(task: RiskDataTask): PackedRiskData {
   };
 }
 
-const instances = new Map<string, KindInstance<"risk-tool">>();
+const instances = new Map<string, { tool: KindInstance<"risk-tool">; builtin: boolean }>();
 
-function riskTool(id: string): KindInstance<"risk-tool"> {
-  let tool = instances.get(id);
-  if (!tool) {
-    const plugin = riskPlugins.find((p) => p.manifest.id === id);
-    if (!plugin) throw new Error(`Risk tool '${id}' does not run in the worker pool`);
-    // Risk tools are pure: their create() ignores the context.
-    tool = plugin.create({} as never) as KindInstance<"risk-tool">;
-    instances.set(id, tool);
+const QUIET = { debug() {}, error() {}, info() {}, warn() {} };
+
+/**
+ * The risk tool `id`: a built-in one, or the plugin at `path` (a PLUGINS_DIR entry the host loaded),
+ * loaded once per worker thread with `require` (tasks are synchronous). Risk tools are pure, so
+ * their context has an empty configuration, a silent logger and an HTTP client they must not use.
+ */
+function riskTool(id: string, path: string | null): { tool: KindInstance<"risk-tool">; builtin: boolean } {
+  let entry = instances.get(id);
+  if (!entry) {
+    const builtin = riskPlugins.find((p) => p.manifest.id === id);
+    const plugin = (builtin ?? (path ? require(path).default : undefined)) as Plugin<"risk-tool"> | undefined;
+    if (!plugin || plugin.manifest?.kind !== "risk-tool" || plugin.manifest.id !== id) throw new Error(`Risk tool '${id}' cannot be loaded in the worker pool`);
+    const ctx = builtin ? ({} as never) : createPluginContext(plugin.manifest, {}, QUIET);
+    const tool = plugin.create(ctx);
+    if (tool instanceof Promise) throw new Error(`Risk tool '${id}' creates its instance asynchronously`);
+    entry = { tool, builtin: builtin !== undefined };
+    instances.set(id, entry);
   }
-  return tool;
+  return entry;
 }
 
 /** The analytic's input as the host sends it: packed series, plus the context of that analytic. */
@@ -67,14 +78,30 @@ export interface PackedRiskInput {
 
 export interface RiskAnalyticTask {
   id: string;
+  /** Entry of a PLUGINS_DIR risk tool; null for built-ins. */
+  path: string | null;
   input: PackedRiskInput;
 }
 
-/** Step 2: one analytic, its input and result checked by the plugin's own schemas. */
+/**
+ * Step 2: one analytic, its input and result checked by the plugin's own schemas. Built-in tools
+ * answer `{output, warnings, error}`; a tool from PLUGINS_DIR answers its output alone, or throws a
+ * PluginError (invalid-input → invalid_parameters, anything else → execution_failed).
+ */
 export function riskAnalytic(task: RiskAnalyticTask): unknown {
-  const tool = riskTool(task.id);
-  const p = task.input;
-  const input = tool.inputSchema.parse({
+  const { tool, builtin } = riskTool(task.id, task.path);
+  if (builtin) return tool.outputSchema.parse(tool.compute(unpackInput(tool, task.input)));
+  try {
+    const output = tool.outputSchema.parse(tool.compute(unpackInput(tool, task.input)));
+    return { output, warnings: [], error: null };
+  } catch (e) {
+    const invalid = isPluginError(e) && e.reason === "invalid-input";
+    return { output: null, warnings: [], error: { code: invalid ? "invalid_parameters" : "execution_failed", message: (e as Error).message ?? String(e), details: {} } };
+  }
+}
+
+function unpackInput(tool: KindInstance<"risk-tool">, p: PackedRiskInput): unknown {
+  return tool.inputSchema.parse({
     ...p,
     series: p.series && unpack(p.series),
     assets: p.assets.map((a) => ({ ...a, values: Array.from(a.values) })),
@@ -83,5 +110,4 @@ export function riskAnalytic(task: RiskAnalyticTask): unknown {
       ? { ...(p.context as object), window_series: Object.fromEntries(Object.entries((p.context as { window_series: Record<string, PackedSeries> }).window_series).map(([k, s]) => [k, unpack(s)])) }
       : p.context,
   });
-  return tool.outputSchema.parse(tool.compute(input));
 }
