@@ -75,10 +75,28 @@ describe("POST /risk/query: numbers through the real server match the Python ref
     const b2 = await looseBroker(alice, "Flows");
     await commitOk(alice, { creates: [deposit(b2, "1000", START), buy(b2, assets[0]!, "10", (-10 * Number(REF.assets[0].closes[0])).toFixed(4), START), deposit(b2, "5000", REF.dates[100])] });
     const items = await query(alice, { scope: { kind: "portfolio", broker_ids: [b2] }, mode: "historical", analytics: [kpi()] });
-    // The asset's value plus constant cash: the deposit changes the NAV but not the returns' chain at that day.
+    // NAV = 10 units + cash (0, then 5,000 from the end of day 100): the flow is not a return, and the
+    // cash dilutes the later returns: r_k = 10 (P_k − P_{k−1}) / (10 P_{k−1} + cash_{k−1}).
+    const p = REF.assets[0].closes.map(Number);
+    const returns = p.slice(1).map((v: number, i: number) => (10 * (v - p[i])) / (10 * p[i] + (i + 1 > 100 ? 5000 : 0)));
+    const m = returns.reduce((s: number, x: number) => s + x, 0) / returns.length;
+    const sd = Math.sqrt(returns.reduce((s: number, x: number) => s + (x - m) ** 2, 0) / (returns.length - 1));
     const r = items[0].output.metrics;
     expect(r.observations).toBe(REF.dates.length - 1);
-    expect(Math.abs(r.annualized_return)).toBeLessThan(1);
+    expectClose(r.annualized_volatility, sd * Math.sqrt(252));
+    expectClose(r.sharpe_ratio, (m * 252 - REF.risk_free_rate) / (sd * Math.sqrt(252)));
+  });
+
+  test("an asset slice of the portfolio's history is that asset's own returns while it was held", async () => {
+    const items = await query(alice, { scope: { kind: "portfolio", broker_ids: [broker], asset_ids: [assets[1]] }, mode: "historical", analytics: [kpi()] });
+    expect(items[0].status).toBe("ok");
+    for (const k of ["annualized_return", "annualized_volatility", "sharpe_ratio", "max_drawdown"]) expectClose(items[0].output.metrics[k], REF.kpi.Beta[k]);
+    const current = await query(alice, {
+      scope: { kind: "portfolio", broker_ids: [broker], asset_ids: [assets[0], assets[2]] }, mode: "current_composition", composition_policy: "current_buy_and_hold",
+      analytics: [{ instance_id: "c", analytic_code: "risk_contribution" }],
+    });
+    expect(current[0].output.items.map((i: any) => i.asset_id)).toEqual([assets[0], assets[2]]);
+    expectClose(current[0].output.items.reduce((s: number, i: any) => s + i.weight, 0), 1);
   });
 });
 
