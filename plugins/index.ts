@@ -1,4 +1,5 @@
 import type { Plugin } from "../sdk/index.ts";
+import { pacAllocatorPlugin, portfolioRebalancerPlugin } from "./allocation/index.ts";
 import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
@@ -15,6 +16,6 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
-  yfinancePlugin,
+  boePlugin, borsaItalianaPlugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin,
+  scheduledInvestmentPlugin, snbPlugin, yfinancePlugin,
 ];
