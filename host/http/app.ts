@@ -3,8 +3,10 @@ import { aiExportRoutes } from "./ai-export/ai-export.routes.ts";
 import { assetsRoutes } from "./assets/assets.routes.ts";
 import { providersRoutes } from "./assets/providers.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
+import { backupRoutes } from "./backup/backup.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
 import { pricesRoutes } from "./assets/prices.routes.ts";
+import { brimRoutes } from "./brokers/brim.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
@@ -13,9 +15,11 @@ import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
+import { riskRoutes } from "./risk/risk.routes.ts";
 import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
+import { signalsRoutes } from "./signals/signals.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
 import { toolsRoutes } from "./tools/tools.routes.ts";
 import { transactionsRoutes } from "./transactions/transactions.routes.ts";
@@ -37,16 +41,20 @@ export function createApp(deps: HttpDeps) {
     .use(systemRoutes(deps, session))
     .use(uploadsRoutes(deps, session))
     .use(transactionsRoutes(deps, session))
+    .use(brimRoutes(deps, session))
     .use(brokersRoutes(deps, session))
     .use(assetsRoutes(deps, session))
     .use(providersRoutes(deps, session))
     .use(pricesRoutes(deps, session))
     .use(eventsRoutes(deps, session))
+    .use(backupRoutes(deps, session))
     .use(fxProvidersRoutes(deps, session))
     .use(fxCurrenciesRoutes(deps, session))
     .use(reportRoutes(deps, session))
     .use(wacRoutes(deps, session))
     .use(lotsRoutes(deps, session))
+    .use(riskRoutes(deps, session))
+    .use(signalsRoutes(deps, session))
     .use(aiExportRoutes())
     .use(toolsRoutes(deps, session))
     .use(utilitiesRoutes());

@@ -47,7 +47,7 @@ const fxPlugin = definePlugin({
   kind: "fx-provider",
 });
 runFxProviderContract(fxPlugin, {
-  context: createFakeContext({ baseUrl: bank.url.origin, config: { baseUrl: bank.url.origin } }),
+  context: createFakeContext({ allowedDestinations: [bank.url.host], baseUrl: bank.url.origin, config: { baseUrl: bank.url.origin } }),
   sample: { from: day("2024-01-01"), pairs: [{ base: EUR, quote: "USD" as never }, { base: EUR, quote: "JPY" as never }], to: day("2024-01-05") },
 });
 
@@ -93,6 +93,7 @@ runImportPluginContract(
     create: () => ({
       accepts: (file) => (file.head.startsWith("date,type,amount") ? 0.9 : 0),
       parse: async ({ bytes }) => {
+        if (bytes.length === 0) throw new PluginError("invalid-input", "the file is empty");
         const [, line] = new TextDecoder().decode(bytes).split("\n");
         const [date, , amount] = line!.split(",");
         const cash = { amount: d(amount!), currency: EUR };

@@ -1,3 +1,4 @@
+import { today } from "../../../core/dates/calendar.ts";
 import { Elysia } from "elysia";
 import type { IsoDate } from "../../../sdk/index.ts";
 import { CurrentPriceService } from "../../../core/prices/current-price.service.ts";
@@ -6,13 +7,13 @@ import { PriceService } from "../../../core/prices/price.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
+import { withPriceSignals } from "../../signals/signals.ts";
 import {
   CurrentPriceRequest, CurrentPriceResponse, PriceDeleteRequest, PriceDeleteResponse, PriceQueryRequest, PriceQueryResponse,
   PriceSyncRequest, PriceSyncResponse, PriceUpsertRequest, PriceUpsertResponse, toCurrentItem, toQueryItem, toSyncItem,
   volumeOf, WipeParams, WipeResponse,
 } from "./prices.schema.ts";
 
-const today = () => new Date().toISOString().slice(0, 10) as IsoDate;
 
 /** `/assets/prices`: manual prices, queries, current prices and provider sync; plus the market-data wipe. */
 export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
@@ -52,9 +53,9 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: { summary: "Delete prices within inclusive date ranges (JSON body)" },
     })
     .post("/query", async ({ body }) => ({
-      items: (await prices.query(body.map((i) => ({
-        assetId: i.asset_id, range: i.date_range, prices: i.include_prices, events: i.include_events,
-      })))).map(toQueryItem),
+      items: await Promise.all((await prices.query(body.map((i) => ({
+        assetId: i.asset_id, range: i.date_range, prices: i.include_prices || (i.signals?.length ?? 0) > 0, events: i.include_events,
+      })))).map((r, k) => withPriceSignals(toQueryItem(r), r.prices, body[k]!))),
     }), {
       auth: true,
       body: PriceQueryRequest,
