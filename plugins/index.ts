@@ -1,4 +1,5 @@
 import type { Plugin } from "../sdk/index.ts";
+import { aiExportDatasetPlugins } from "./ai-export/index.ts";
 import { pacAllocatorPlugin, portfolioRebalancerPlugin } from "./allocation/index.ts";
 import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
@@ -24,4 +25,6 @@ export const builtinPlugins: Plugin[] = [
   pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin, yfinancePlugin,
   // The risk analytics (one risk-tool plugin each) share one folder and its statistics.
   ...riskPlugins,
+  // The AI-export datasets compose host components; one plugin each.
+  ...aiExportDatasetPlugins,
 ];
