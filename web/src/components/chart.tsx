@@ -26,6 +26,8 @@ export function TimeChart(props: {
     const styles = getComputedStyle(document.documentElement);
     const axisColor = styles.getPropertyValue("--muted").trim() || "#666";
     const gridColor = styles.getPropertyValue("--border").trim() || "#ddd";
+    // Canvas strokes need real colours: resolve "var(--chart-1)" from the current theme.
+    const color = (c: string) => c.startsWith("var(") ? styles.getPropertyValue(c.slice(4, -1)).trim() || "#1f5fbf" : c;
     const opts: uPlot.Options = {
       width: Math.max(280, el.clientWidth),
       height: props.height ?? 280,
@@ -33,7 +35,7 @@ export function TimeChart(props: {
       series: [
         { label: "Date", value: (_u, v) => v == null ? "—" : new Date(v * 1000).toISOString().slice(0, 10) },
         ...props.series.map((s) => ({
-          label: s.label, stroke: s.color, width: 1.5, dash: s.dash ? [6, 4] : undefined, spanGaps: false,
+          label: s.label, stroke: color(s.color), width: 1.5, dash: s.dash ? [6, 4] : undefined, spanGaps: false,
           value: (_u: uPlot, v: number | null) => v == null ? "—" : fmt(v),
         })),
       ],
