@@ -2,6 +2,7 @@ import "reflect-metadata";
 import { FxSyncService } from "../core/fx/fx-sync.service.ts";
 import { CurrentPriceService } from "../core/prices/current-price.service.ts";
 import { PriceSyncService } from "../core/prices/price-sync.service.ts";
+import { OUTBOUND_ALLOWED_HOSTS } from "../core/settings/global-defaults.ts";
 import { GlobalSettingsService } from "../core/settings/global-settings.service.ts";
 import { SDK_API_VERSION } from "../sdk/index.ts";
 import { builtinPlugins } from "../plugins/index.ts";
@@ -30,12 +31,14 @@ export async function boot(config: AppConfig = loadConfig()) {
   await container.resolve(GlobalSettingsService).initialize();
 
   const pluginConfig = loadPluginConfig(config.dataDir, config.pluginsConfigFile);
+  const settings = container.resolve(GlobalSettingsService);
+  const allowedDestinations = async () => (await settings.str(OUTBOUND_ALLOWED_HOSTS)).split(",").map((s) => s.trim()).filter(Boolean);
   const plugins = await loadPlugins({
     builtins: builtinPlugins,
     pluginsDir: config.pluginsDir,
     configFor: (id) => pluginConfig[id],
     logger,
-    createContext: (manifest, pluginCfg) => createPluginContext(manifest, pluginCfg, logger),
+    createContext: (manifest, pluginCfg) => createPluginContext(manifest, pluginCfg, logger, { allowedDestinations }),
     acceptedApiVersions: [SDK_API_VERSION],
   });
   registerMarketData(container, plugins, pluginConfig);

@@ -2,6 +2,8 @@ import { Foundation1795000000000 } from "./1795000000000-Foundation.ts";
 import { BrokersLedger1795000001000 } from "./1795000001000-BrokersLedger.ts";
 import { AssetsMarketData1795000003000 } from "./1795000003000-AssetsMarketData.ts";
 import { Fx1795000004000 } from "./1795000004000-Fx.ts";
+import { Hardening1795000005000 } from "./1795000005000-Hardening.ts";
 
 /** Every migration in order. Append-only: a merged migration is never edited. */
-export const migrations = [Foundation1795000000000, BrokersLedger1795000001000, AssetsMarketData1795000003000, Fx1795000004000];
+export const migrations = [Foundation1795000000000, BrokersLedger1795000001000, AssetsMarketData1795000003000, Fx1795000004000,
+  Hardening1795000005000];

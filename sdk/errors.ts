@@ -4,10 +4,13 @@
  * `not-found` (the upstream has no such item), `unavailable` (network or 5xx),
  * `rate-limited` (HTTP 429 or a quota), `timeout` (no answer in time),
  * `bad-response` (the upstream answered something unparseable),
- * `invalid-input` (the request itself is wrong, e.g. an unknown currency).
+ * `invalid-input` (the request itself is wrong, e.g. an unknown currency),
+ * `blocked` (the SDK's HTTP client refused the destination: an internal
+ * address, a scheme other than http(s), too many redirects; since 1.2).
  */
 export type PluginErrorReason =
   | "bad-response"
+  | "blocked"
   | "invalid-input"
   | "not-found"
   | "rate-limited"
@@ -20,6 +23,7 @@ export type PluginErrorReason =
  */
 export const PLUGIN_ERROR_REASONS: readonly PluginErrorReason[] = Object.freeze([
   "bad-response",
+  "blocked",
   "invalid-input",
   "not-found",
   "rate-limited",

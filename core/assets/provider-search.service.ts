@@ -1,3 +1,4 @@
+import { withTimeout } from "../async/with-timeout.ts";
 import { inject, injectable } from "tsyringe";
 import type { QuoteProvider, QuoteSearchResult } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
@@ -77,7 +78,7 @@ export class ProviderSearchService {
     const cached = this.fromCache(providerCode, queryKey);
     if (cached) return { ok: true, providerCode, hits: cached, cached: true };
     try {
-      const found = await withTimeout(target.instance, params.query, params.timeoutMs ?? SEARCH_TIMEOUT_MS);
+      const found = await searchWithTimeout(target.instance, params.query, params.timeoutMs ?? SEARCH_TIMEOUT_MS);
       if (!Array.isArray(found)) throw Object.assign(new Error("The provider answered an unexpected shape"), { reason: "bad-response" });
       const hits = found.filter(isResult).map((r) => toHit(providerCode, target.instance, r));
       this.remember(queryKey, hits);
@@ -117,18 +118,6 @@ class SearchTimeoutError extends Error {
 }
 
 /** The provider gets an abort signal; a provider that ignores it is still cut off at the deadline. */
-async function withTimeout(provider: QuoteProvider, query: string, timeoutMs: number): Promise<readonly QuoteSearchResult[]> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new SearchTimeoutError(`No answer within ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([provider.search({ query, signal: controller.signal }), deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+function searchWithTimeout(provider: QuoteProvider, query: string, timeoutMs: number): Promise<readonly QuoteSearchResult[]> {
+  return withTimeout(timeoutMs, (signal) => provider.search({ query, signal }), () => new SearchTimeoutError(`No answer within ${timeoutMs} ms`));
 }

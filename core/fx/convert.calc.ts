@@ -3,7 +3,11 @@
  * of its alphabetical pair (1 base = rate quote); a leg walked quote→base uses 1/rate. Backward
  * fill is unlimited: a leg uses its latest rate on or before the day.
  */
+import { daysBetween, indexOnOrBefore } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
+
+/** Kept for callers of the former location; the one implementation is core/dates/calendar.ts. */
+export { daysBetween, eachDay, indexOnOrBefore } from "../dates/calendar.ts";
 import type { ChainStep } from "./fx-route.entity.ts";
 
 /** Significant digits kept when a rate is inverted (decimal128, the SDK's precision). */
@@ -40,23 +44,6 @@ export function invertRate(rate: Decimal): Decimal {
   return new Decimal(1).div(rate).toSignificantDigits(RATE_DIGITS);
 }
 
-/** Index of the latest date on or before `date` (binary search), or -1. */
-export function indexOnOrBefore(dates: readonly string[], date: string): number {
-  let lo = 0;
-  let hi = dates.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (dates[mid]! <= date) { found = mid; lo = mid + 1; } else hi = mid - 1;
-  }
-  return found;
-}
-
-/** Whole days from `earlier` to `later` (both `YYYY-MM-DD`). */
-export function daysBetween(earlier: string, later: string): number {
-  return Math.round((Date.parse(`${later}T00:00:00Z`) - Date.parse(`${earlier}T00:00:00Z`)) / 86_400_000);
-}
-
 /** The rate of one leg on a day (inverted when walked quote→base), with the date it comes from; null when none. */
 export function legRate(leg: ConvertLeg, date: string): { date: string; rate: Decimal } | null {
   const i = indexOnOrBefore(leg.series.dates, date);
@@ -83,14 +70,6 @@ export function convertAlong(amount: Decimal, legs: readonly ConvertLeg[], date:
   const out: Converted = { amount: amount.mul(rate), rate };
   if (oldest !== null) out.backwardFill = { actualRateDate: oldest, daysBack: daysBetween(oldest, date) };
   return out;
-}
-
-/** Every day from `start` to `end` inclusive (`YYYY-MM-DD`). */
-export function eachDay(start: string, end: string): string[] {
-  const days: string[] = [];
-  const last = Date.parse(`${end}T00:00:00Z`);
-  for (let t = Date.parse(`${start}T00:00:00Z`); t <= last; t += 86_400_000) days.push(new Date(t).toISOString().slice(0, 10));
-  return days;
 }
 
 /** Steps of a stored route (base→quote) walked from `from`; reversed and flipped when `from` is the quote. */

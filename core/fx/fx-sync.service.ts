@@ -1,3 +1,4 @@
+import { today } from "../dates/calendar.ts";
 import { inject, injectable } from "tsyringe";
 import type { FxProvider, FxRate, IsoDate } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
@@ -52,7 +53,6 @@ export interface FxSyncOutput {
   totalPointsChanged: number;
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const routeLabel = (steps: readonly ChainStep[]) => steps.map((s) => `${s.from}>${s.to}:${s.provider}`).join(" ");
 

@@ -2,7 +2,7 @@
  * The FIFO lots analysis of one asset across the scope's brokers (REFERENCE §2.6 and §6; rules
  * and section shapes in docs/portfolio-lots.md). Pure: runs in the worker pool on plain input.
  */
-import { eachDay, indexOnOrBefore } from "../fx/convert.calc.ts";
+import { eachDay, indexOnOrBefore } from "../dates/calendar.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { lotsConverter } from "./lots-fx.ts";
 import { LotLedger } from "./lots-ledger.ts";

@@ -1,3 +1,4 @@
+import { today } from "../dates/calendar.ts";
 import { inject, injectable } from "tsyringe";
 import { In, LessThanOrEqual } from "typeorm";
 import { Asset } from "../assets/asset.entity.ts";
@@ -31,7 +32,6 @@ export interface LotsAnalysisRequest {
 /** Runs the pure engine (in the host's worker pool); core never imports the pool. */
 export type LotsRunner = (input: LotsInput) => Promise<LotsResult>;
 
-const today = () => new Date().toISOString().slice(0, 10);
 
 /**
  * `POST /portfolio/lots/analysis` on the request side (docs/portfolio-lots.md): scope and

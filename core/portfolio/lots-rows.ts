@@ -1,4 +1,4 @@
-import { daysBetween } from "../fx/convert.calc.ts";
+import { daysBetween } from "../dates/calendar.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { custodyOf, type Lot, openQuantity } from "./lots-model.ts";
 import type { LotRow } from "./lots-types.ts";

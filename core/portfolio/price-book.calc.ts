@@ -3,7 +3,7 @@
  * or before the day, a quote (`MARKET_PRICE`) or a trade price (`LAST_TRADE_PRICE`); on one day
  * a quote wins; nothing gives `MISSING` (null here).
  */
-import { indexOnOrBefore } from "../fx/convert.calc.ts";
+import { indexOnOrBefore } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import type { AssetInfo, LedgerTx, QuoteSeries, SplitEvent } from "./report-input.ts";
 

@@ -3,7 +3,8 @@
  * transaction in scope to the end date applies that day's transactions, then, inside the period,
  * values the portfolio at the end of the day. Pure: Decimal arithmetic over a `ReportInput`.
  */
-import { eachDay } from "../fx/convert.calc.ts";
+import { eachDay } from "../dates/calendar.ts";
+import { CostPool } from "../money/cost-pool.ts";
 import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
@@ -12,23 +13,26 @@ import type { LedgerTx, ReportInput } from "./report-input.ts";
 const ZERO = new Decimal(0);
 
 /** One (asset, broker) pool: share-weighted units and their cost in the target currency. */
-export interface Position {
-  assetId: number;
-  brokerId: number;
-  quantity: Decimal;
-  cost: Decimal;
-  /** Units of unknown cost are in the pool (SPEC rule 4): WAC and gains are unknown until it empties. */
-  unknownCost: boolean;
+export class Position {
+  /** The one weighted-average-cost pool (core/money/cost-pool.ts). */
+  readonly pool = new CostPool("carry");
   /** First day of the current pool (since it was last empty). */
-  openedOn: string | null;
-  realized: Decimal;
-  periodRealized: Decimal;
-  periodIncome: Decimal;
-  periodFeesTaxes: Decimal;
+  openedOn: string | null = null;
+  realized = ZERO;
+  periodRealized = ZERO;
+  periodIncome = ZERO;
+  periodFeesTaxes = ZERO;
   /** Quantity and cost at the end of the start day. */
-  startQuantity: Decimal;
-  startCost: Decimal;
-  everHeldInPeriod: boolean;
+  startQuantity = ZERO;
+  startCost = ZERO;
+  everHeldInPeriod = false;
+
+  constructor(readonly assetId: number, readonly brokerId: number) {}
+
+  get quantity(): Decimal { return this.pool.quantity; }
+  get cost(): Decimal { return this.pool.cost; }
+  /** Units of unknown cost are in the pool (SPEC rule 4): WAC and gains are unknown until it empties. */
+  get unknownCost(): boolean { return this.pool.unknown; }
 }
 
 export interface TransitItem {
@@ -131,10 +135,7 @@ export function replay(input: ReportInput): ReplayResult {
     const key = `${assetId}:${brokerId}`;
     let p = positions.get(key);
     if (!p) {
-      p = {
-        assetId, brokerId, quantity: ZERO, cost: ZERO, unknownCost: false, openedOn: null, realized: ZERO, periodRealized: ZERO,
-        periodIncome: ZERO, periodFeesTaxes: ZERO, startQuantity: ZERO, startCost: ZERO, everHeldInPeriod: false,
-      };
+      p = new Position(assetId, brokerId);
       positions.set(key, p);
     }
     return p;
@@ -151,53 +152,46 @@ export function replay(input: ReportInput): ReplayResult {
     return ZERO;
   };
 
-  const addUnits = (p: Position, qty: Decimal, cost: Decimal | null, date: string) => {
+  /** Moves the open cost totals by the change of a pool's cost; the pool's first day follows its quantity. */
+  const track = (p: Position, costBefore: Decimal, heldBefore: boolean, date: string) => {
+    const delta = p.pool.cost.minus(costBefore);
+    if (!delta.isZero()) {
+      openCost = openCost.plus(delta);
+      bump(assetCost, p.assetId, delta);
+    }
+    const held = p.pool.quantity.gt(0);
+    if (!held) p.openedOn = null;
+    else if (!heldBefore) p.openedOn = date;
+  };
+  /** Adds units (cost null: unknown); returns the P&L realised by covering a short. */
+  const addUnits = (p: Position, qty: Decimal, cost: Decimal | null, date: string): Decimal => {
     if (date >= start) p.everHeldInPeriod = true;
-    if (p.quantity.lte(0)) {
-      // An empty (or short) pool starts again.
-      openCost = openCost.minus(p.cost);
-      bump(assetCost, p.assetId, p.cost.neg());
-      p.cost = ZERO;
-      p.unknownCost = false;
-      p.openedOn = date;
-    }
-    p.quantity = p.quantity.plus(qty);
+    const before = p.pool.cost;
+    const heldBefore = p.pool.quantity.gt(0);
+    const realized = p.pool.add(qty, cost);
     bump(assetQty, p.assetId, qty);
-    if (cost === null) p.unknownCost = true;
-    else {
-      p.cost = p.cost.plus(cost);
-      openCost = openCost.plus(cost);
-      bump(assetCost, p.assetId, cost);
-    }
-    if (p.quantity.lte(0)) clearPool(p);
+    track(p, before, heldBefore, date);
+    return realized;
   };
-  /** Removes units at the pool's average cost; returns the cost removed. */
-  const removeUnits = (p: Position, qty: Decimal): Decimal => {
-    const before = p.quantity;
-    let removed = ZERO;
-    if (before.gt(0)) {
-      const taken = Decimal.min(qty, before);
-      removed = p.cost.times(taken).div(before);
-      p.cost = p.cost.minus(removed);
-      openCost = openCost.minus(removed);
-      bump(assetCost, p.assetId, removed.neg());
-    }
-    p.quantity = before.minus(qty);
+  /** Removes units at the pool's average cost (`proceeds`: the outflow's, for the realised P&L). */
+  const removeUnits = (p: Position, qty: Decimal, proceeds: Decimal | null, date: string) => {
+    const before = p.pool.cost;
+    const out = p.pool.remove(qty, proceeds);
     bump(assetQty, p.assetId, qty.neg());
-    if (p.quantity.lte(0)) clearPool(p);
-    return removed;
-  };
-  const clearPool = (p: Position) => {
-    openCost = openCost.minus(p.cost);
-    bump(assetCost, p.assetId, p.cost.neg());
-    p.cost = ZERO;
-    p.unknownCost = false;
-    p.openedOn = null;
+    track(p, before, true, date);
+    return out;
   };
   const addFlow = (brokerId: number, value: Decimal, inPeriod: boolean, state: { flow: Decimal }) => {
     baseline = baseline.plus(value);
     bump(brokerBaseline, brokerId, value);
     if (inPeriod) state.flow = state.flow.plus(value);
+  };
+
+  const realize = (p: Position, gain: Decimal, inPeriod: boolean) => {
+    p.realized = p.realized.plus(gain);
+    if (inPeriod) p.periodRealized = p.periodRealized.plus(gain);
+    total.realized = total.realized.plus(gain);
+    if (inPeriod) period.realized = period.realized.plus(gain);
   };
 
   const apply = (t: LedgerTx, units: Decimal, state: { flow: Decimal }) => {
@@ -247,38 +241,37 @@ export function replay(input: ReportInput): ReplayResult {
       }
       case "BUY": {
         const p = positionOf(t.assetId!, t.brokerId);
-        addUnits(p, q, cashTarget === null ? null : cashTarget.neg(), t.date);
+        const gain = addUnits(p, q, cashTarget === null ? null : cashTarget.neg(), t.date);
+        if (!gain.isZero()) realize(p, gain, inPeriod);
         break;
       }
       case "SELL": {
         const p = positionOf(t.assetId!, t.brokerId);
-        const removed = removeUnits(p, q.neg());
-        const gain = (cashTarget ?? ZERO).minus(removed);
-        p.realized = p.realized.plus(gain);
-        if (inPeriod) p.periodRealized = p.periodRealized.plus(gain);
-        sumBoth("realized", gain);
+        realize(p, removeUnits(p, q.neg(), cashTarget ?? ZERO, t.date).realized, inPeriod);
         break;
       }
       case "ADJUSTMENT": {
         const p = positionOf(t.assetId!, t.brokerId);
         if (t.splitLinked) {
           // A split changes the units and keeps the cost.
-          p.quantity = p.quantity.plus(q);
+          const before = p.pool.cost;
+          const heldBefore = p.pool.quantity.gt(0);
+          p.pool.split(q);
           bump(assetQty, p.assetId, q);
-          if (p.quantity.lte(0)) clearPool(p);
+          track(p, before, heldBefore, t.date);
           break;
         }
         if (q.gt(0)) {
-          addUnits(p, q, inboundCost(t, q), t.date);
+          realize(p, addUnits(p, q, inboundCost(t, q), t.date), inPeriod);
           if (t.costBasisOverride === null) missingCostBasis.set(t.assetId!, (missingCostBasis.get(t.assetId!) ?? 0) + 1);
-        } else removeUnits(p, q.neg());
+        } else removeUnits(p, q.neg(), null, t.date);
         addFlow(t.brokerId, movementValue(t, q), inPeriod, state);
         break;
       }
       case "TRANSFER": {
         const p = positionOf(t.assetId!, t.brokerId);
         if (q.lt(0)) {
-          const removed = removeUnits(p, q.neg());
+          const removed = removeUnits(p, q.neg(), null, t.date).cost;
           if (!partnerInScope) addFlow(t.brokerId, movementValue(t, q), inPeriod, state);
           else {
             bump(brokerBaseline, t.brokerId, movementValue(t, q));
@@ -290,7 +283,7 @@ export function replay(input: ReportInput): ReplayResult {
             }
           }
         } else {
-          addUnits(p, q, inboundCost(t, q), t.date);
+          realize(p, addUnits(p, q, inboundCost(t, q), t.date), inPeriod);
           if (t.costBasisOverride === null) missingCostBasis.set(t.assetId!, (missingCostBasis.get(t.assetId!) ?? 0) + 1);
           if (t.relatedId !== null) transit.delete(t.relatedId);
           if (!partnerInScope) addFlow(t.brokerId, movementValue(t, q), inPeriod, state);

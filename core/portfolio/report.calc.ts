@@ -3,7 +3,7 @@
  * history, allocation history, breakdown, positions contribution and the data-quality report.
  * Returns a plain JSON object (decimals as strings) ready to serialise.
  */
-import { daysBetween } from "../fx/convert.calc.ts";
+import { daysBetween } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import {
   type AssetRef, type DataQualityIssue, type DataQualityReport, dataQualityStatus, fxIssues, missingCostBasisIssues, missingFxPairs,

@@ -4,6 +4,7 @@
  * objects only.
  */
 import { type ConvertLeg, convertAlong } from "../fx/convert.calc.ts";
+import { CostPool } from "../money/cost-pool.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 
 export type WacEffect = "add" | "add_at_wac" | "add_zero_cost" | "reduce";
@@ -89,30 +90,6 @@ export function wacCurrency(rows: readonly WacSeriesRow[], assetCurrency: string
   return currency;
 }
 
-/** `average` is kept, not recomputed, on a sale, so a reduction adds no rounding (as `wac.calc.ts`). */
-interface Pool {
-  average: Decimal | null;
-  quantity: Decimal;
-  totalCost: Decimal;
-}
-
-const EMPTY: Pool = { average: null, quantity: new Decimal(0), totalCost: new Decimal(0) };
-
-const withTotal = (quantity: Decimal, totalCost: Decimal): Pool => ({ average: totalCost.dividedBy(quantity), quantity, totalCost });
-
-/** Adds `q` units costing `cost` in all; an empty (or short) pool starts again from them. */
-function add(pool: Pool, q: Decimal, cost: Decimal): Pool {
-  if (pool.quantity.lte(0)) return withTotal(q, cost);
-  return withTotal(pool.quantity.plus(q), pool.totalCost.plus(cost));
-}
-
-/** Removes `q` units (q < 0) at the current average, or keeping the total cost for a split; 0 or less resets. */
-function reduce(pool: Pool, q: Decimal, keepTotal: boolean): Pool {
-  const quantity = pool.quantity.plus(q);
-  if (quantity.lte(0) || pool.average === null) return EMPTY;
-  return keepTotal ? withTotal(quantity, pool.totalCost) : { average: pool.average, quantity, totalCost: pool.average.times(quantity) };
-}
-
 /**
  * The pool is built from the first row; `start`/`end` only filter the returned points. BUY adds
  * its cash paid (`add`); an inbound row with a per-unit override adds override × quantity
@@ -137,28 +114,32 @@ export function wacSeries(input: WacSeriesInput): WacSeriesOutput {
     missing.get(pair)!.add(date);
     return null;
   };
-  let pool = EMPTY;
+  // The one pool (core/money/cost-pool.ts); the series describes the long pool, so a
+  // reduction beyond it empties it ("clamp") instead of opening a short.
+  const pool = new CostPool("clamp");
   const series: WacSeriesPoint[] = [];
   for (const r of orderWacRows(input.rows)) {
     const q = new Decimal(r.quantity);
     let effect: WacEffect;
     if (q.lt(0)) {
       effect = "reduce";
-      pool = reduce(pool, q, r.split);
+      if (r.split) pool.split(q);
+      else pool.remove(q.neg());
     } else {
       const own = ownCost(r, q);
       const converted = own ? convert(own, r.date) : null;
       if (!r.split && isAuto(r)) {
         effect = "add_at_wac";
-        const current = pool.quantity.gt(0) ? pool.average : null;
-        pool = add(pool, q, converted ?? (current ? current.times(q) : new Decimal(0)));
+        const current = pool.average();
+        pool.add(q, converted ?? (current ? current.times(q) : new Decimal(0)));
       } else {
         effect = converted === null ? "add_zero_cost" : "add";
-        pool = add(pool, q, converted ?? new Decimal(0));
+        pool.add(q, converted ?? new Decimal(0));
       }
     }
     if ((input.start !== null && r.date < input.start) || (input.end !== null && r.date > input.end)) continue;
-    series.push({ date: r.date, effect, poolQty: toDecimalString(pool.quantity), wac: pool.average ? toDecimalString(pool.average) : null });
+    const average = pool.average();
+    series.push({ date: r.date, effect, poolQty: toDecimalString(pool.quantity), wac: average ? toDecimalString(average) : null });
   }
   const missingFxPairs = [...missing.entries()].sort(([a], [b]) => a.localeCompare(b))
     .map(([pair, dates]) => ({ pair, dates: [...dates].sort() }));

@@ -26,19 +26,5 @@ export class ConcurrencyLimiter {
   }
 }
 
-/**
- * `work` with a time limit: the signal it gets aborts after `ms`, and the returned promise rejects
- * with a TimeoutError then, even when `work` ignores the signal.
- */
-export function withTimeout<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new DOMException(`no answer within ${ms} ms`, "TimeoutError");
-      controller.abort(error);
-      reject(error);
-    }, ms);
-  });
-  return Promise.race([work(controller.signal), expired]).finally(() => clearTimeout(timer));
-}
+/** The one implementation lives in core/async/with-timeout.ts (re-exported for existing callers). */
+export { withTimeout } from "../async/with-timeout.ts";

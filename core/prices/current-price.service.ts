@@ -1,6 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CurrencyCodeSchema, DecimalStringSchema, type IsoDate, IsoDateSchema, type Quote, toIsoDate } from "../../sdk/index.ts";
+import {
+  CurrencyCodeSchema, DecimalStringSchema, type IsoDate, IsoDateSchema, isPluginError, type Quote, toIsoDate,
+} from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
@@ -33,6 +35,13 @@ interface Answer {
   quote: Quote;
 }
 
+/** A provider call the SDK's HTTP client refused (an internal destination): the item's `error`. */
+interface Refusal {
+  refused: string;
+}
+
+const isRefusal = (value: unknown): value is Refusal => typeof value === "object" && value !== null && "refused" in value;
+
 const QuoteSchema = { currency: CurrencyCodeSchema, date: IsoDateSchema, price: DecimalStringSchema };
 
 /** A quote a plugin returned, checked: plain decimal price above zero, a real date, a currency code. */
@@ -52,7 +61,7 @@ export class CurrentPriceService {
   /** Process-wide: at most 5 provider calls in flight whatever the number of concurrent requests. */
   private readonly limiter = new ConcurrencyLimiter(CURRENT_PRICE_CONCURRENCY);
   /** Calls under way, by cache key, so two askers of one instrument share one upstream call. */
-  private readonly pending = new Map<string, Promise<Quote | null>>();
+  private readonly pending = new Map<string, Promise<Quote | Refusal | null>>();
 
   constructor(
     @inject(Database) private readonly db: Database,
@@ -69,9 +78,11 @@ export class CurrentPriceService {
   async current(ids: readonly number[], today: IsoDate = toIsoDate(new Date())): Promise<CurrentPriceItem[]> {
     const assets = await loadPricedAssets(this.db.reads, ids);
     const answers = new Map<number, Answer>();
+    const refusals = new Map<number, string>();
     await Promise.all([...assets.values()].map(async (asset) => {
       const answer = await this.ask(asset, today);
-      if (answer) answers.set(asset.id, answer);
+      if (isRefusal(answer)) refusals.set(asset.id, answer.refused);
+      else if (answer) answers.set(asset.id, answer);
     }));
     await this.writeToday(assets, answers, today);
     const unanswered = [...assets.keys()].filter((id) => !answers.has(id));
@@ -84,13 +95,17 @@ export class CurrentPriceService {
         return { assetId, value: quote.price, currency: quote.currency, asOfDate: quote.date, source: `provider:${answer.code}`, error: null };
       }
       const last = closes.get(assetId);
-      if (last) return { assetId, value: last.close, currency: last.currency, asOfDate: last.date, source: "db:last_known", error: null };
-      return { assetId, value: null, currency: null, asOfDate: null, source: null, error: "No price data available" };
+      const refused = refusals.get(assetId);
+      if (last) return { assetId, value: last.close, currency: last.currency, asOfDate: last.date, source: "db:last_known", error: refused ?? null };
+      return { assetId, value: null, currency: null, asOfDate: null, source: null, error: refused ?? "No price data available" };
     });
   }
 
-  /** The provider's answer (cached for 2 minutes), or null: no usable provider, a failure or a timeout. */
-  private async ask(asset: PricedAsset, today: IsoDate): Promise<Answer | null> {
+  /**
+   * The provider's answer (cached for 2 minutes), a refused destination, or null: no usable
+   * provider, a failure or a timeout.
+   */
+  private async ask(asset: PricedAsset, today: IsoDate): Promise<Answer | Refusal | null> {
     if (!asset.assignment) return null;
     const provider = usableProvider(this.providers, asset.assignment);
     if ("error" in provider) return null;
@@ -104,12 +119,12 @@ export class CurrentPriceService {
       this.pending.set(key, call);
     }
     const quote = await call;
-    if (!quote) return null;
+    if (!quote || isRefusal(quote)) return quote;
     cache.set(key, quote);
     return { code: provider.code, fresh: true, quote };
   }
 
-  private async fetch(provider: UsableProvider, asset: PricedAsset, today: IsoDate): Promise<Quote | null> {
+  private async fetch(provider: UsableProvider, asset: PricedAsset, today: IsoDate): Promise<Quote | Refusal | null> {
     const identifier = asset.assignment!.identifier;
     try {
       if (provider.kind === "scheduled") {
@@ -120,8 +135,10 @@ export class CurrentPriceService {
       const outcomes = await this.limiter.run(() => withTimeout(this.providers.timeoutMs(provider.code),
         (signal) => provider.provider.getQuotes({ identifiers: [identifier], providerParams, signal })));
       const outcome = outcomes[0];
+      if (outcome && !outcome.ok && outcome.error.reason === "blocked") return { refused: `Provider request refused: ${outcome.error.message}` };
       return outcome?.ok ? checkedQuote(outcome.value) : null;
-    } catch {
+    } catch (error) {
+      if (isPluginError(error) && error.reason === "blocked") return { refused: `Provider request refused: ${error.message}` };
       return null; // a thrown failure or a timeout falls back like a failed outcome (rule 3)
     }
   }

@@ -1,3 +1,4 @@
+import { addDays } from "../dates/calendar.ts";
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import {
@@ -57,7 +58,7 @@ const blank = (assetId: number, status: SyncStatus, message: string, providerUse
   pointsFetched: 0, pointsChanged: 0, insertedCount: 0, updatedCount: 0, eventsFetched: 0, eventsChanged: 0,
 });
 
-const nextDay = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10) as IsoDate;
+const nextDay = (date: string) => addDays(date, 1) as IsoDate;
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** `POST /assets/prices/sync`: provider history and provider events into the database. */

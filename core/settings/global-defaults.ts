@@ -7,6 +7,9 @@ export interface GlobalDefault {
   readonly description: string;
 }
 
+/** Allow-list of internal destinations for plugins' HTTP calls (docs/security.md). */
+export const OUTBOUND_ALLOWED_HOSTS = "outbound_allowed_hosts";
+
 /** The spec's global settings: key, type and default (SPEC, Global setting). */
 export const GLOBAL_DEFAULTS: readonly GlobalDefault[] = [
   { key: "session_ttl_hours", value: "24", valueType: "int", description: "Session token and cookie lifetime in hours, read at login" },
@@ -22,6 +25,10 @@ export const GLOBAL_DEFAULTS: readonly GlobalDefault[] = [
   { key: "default_currency", value: "EUR", valueType: "str", description: "Base currency seeded into new user settings" },
   { key: "default_language", value: "en", valueType: "str", description: "Language seeded into new user settings" },
   { key: "default_theme", value: "auto", valueType: "str", description: "Theme seeded into new user settings" },
+  {
+    key: "outbound_allowed_hosts", value: "", valueType: "str",
+    description: "Internal hosts, addresses, host:port or CIDR ranges plugins may fetch from (comma separated); everything else internal is refused",
+  },
 ];
 
 export const GLOBAL_DEFAULTS_BY_KEY = new Map(GLOBAL_DEFAULTS.map((d) => [d.key, d]));

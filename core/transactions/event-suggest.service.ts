@@ -1,3 +1,4 @@
+import { addDays, daysBetween } from "../dates/calendar.ts";
 import { inject, injectable } from "tsyringe";
 import { Database } from "../db/database.ts";
 import type { AssetEventType } from "../events/asset-event.entity.ts";
@@ -28,9 +29,9 @@ export interface EventSuggestResult extends Omit<EventSuggestRequest, "tolerance
   skippedReason?: "type_not_event_compatible";
 }
 
-const DAY_MS = 86_400_000;
-export const addDays = (date: string, days: number): string => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-export const daysBetween = (a: string, b: string): number => Math.round(Math.abs(Date.parse(`${a}T00:00:00Z`) - Date.parse(`${b}T00:00:00Z`)) / DAY_MS);
+/** Days between two dates in either order. */
+export const daysApart = (a: string, b: string): number => Math.abs(daysBetween(a, b));
+export { addDays };
 
 /**
  * `POST /transactions/events/suggest`: asset events a transaction could link to, of a type
@@ -58,7 +59,7 @@ export class EventSuggestService {
     );
     const candidates = rows.map((e) => ({
       id: e.id, assetId: e.asset_id, date: e.date, type: e.type, value: e.value, currency: e.currency,
-      isAuto: e.provider_assignment_id !== null, distanceDays: daysBetween(e.date, r.date),
+      isAuto: e.provider_assignment_id !== null, distanceDays: daysApart(e.date, r.date),
     }));
     candidates.sort((a, b) => a.distanceDays - b.distanceDays || a.date.localeCompare(b.date) || a.id - b.id);
     return { ...base, candidates };

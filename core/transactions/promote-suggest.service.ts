@@ -1,7 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import { Database } from "../db/database.ts";
-import { addDays, daysBetween } from "./event-suggest.service.ts";
+import { addDays } from "../dates/calendar.ts";
+import { daysApart } from "./event-suggest.service.ts";
 import { promoteMatch, type PromoteProbe } from "./promote-match.calc.ts";
 
 export interface PromoteCandidate {
@@ -36,10 +37,10 @@ export class PromoteSuggestService {
       const ok = writable.includes(probe.brokerId) && PROMOTABLE.includes(probe.type);
       if (!ok) { out.set(probe.id, []); continue; }
       const stored = await this.stored(writable, probe, toleranceDays);
-      const others = probes.filter((p) => p !== probe && p.id < 0 && writable.includes(p.brokerId) && daysBetween(p.date, probe.date) <= toleranceDays);
+      const others = probes.filter((p) => p !== probe && p.id < 0 && writable.includes(p.brokerId) && daysApart(p.date, probe.date) <= toleranceDays);
       const matches = [...stored, ...others].filter((c) => c.id !== probe.id && promoteMatch(probe, c));
       const unique = [...new Map(matches.map((m) => [m.id, m])).values()];
-      unique.sort((a, b) => daysBetween(a.date, probe.date) - daysBetween(b.date, probe.date) || a.id - b.id);
+      unique.sort((a, b) => daysApart(a.date, probe.date) - daysApart(b.date, probe.date) || a.id - b.id);
       out.set(probe.id, unique.map(({ id, brokerId, date, type, currency, assetId }) => ({ id, brokerId, date, type, currency: currency ?? null, assetId: assetId ?? null })));
     }
     return out;

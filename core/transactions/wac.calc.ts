@@ -1,3 +1,4 @@
+import { CostPool } from "../money/cost-pool.ts";
 import { Decimal } from "../money/decimal.ts";
 
 /** What the weighted average cost reads of one transaction of one asset in one broker. */
@@ -21,41 +22,30 @@ export interface WacPool {
 
 /**
  * The running weighted-average-cost pool of one asset in one broker over rows sorted by
- * (date, id). BUY adds the cash paid; an inbound TRANSFER or ADJUSTMENT adds its per-unit
- * `cost_basis_override` times the quantity (nothing without one, as for a split); any outflow
- * removes cost at the current average, so the average itself is unchanged (it is kept, not
- * recomputed, so a sale adds no rounding). An emptied pool starts again from zero. Costs in
- * another currency than `costCurrency` are not converted (there is no FX here) and mark the
- * pool as mixed.
+ * (date, id), on the one {@link CostPool} (core/money/cost-pool.ts): BUY adds the cash paid; an
+ * inbound TRANSFER or ADJUSTMENT adds its per-unit `cost_basis_override` times the quantity
+ * (nothing without one, as for a split); any outflow removes cost at the current average, which
+ * is kept exactly. Units bought back after a short cover it first. Costs in another currency than
+ * `costCurrency` are not converted (there is no FX here) and mark the pool as mixed.
  */
 export function wacPool(rows: WacRow[], costCurrency: string): WacPool {
-  let pool: WacPool = { quantity: new Decimal(0), totalCost: new Decimal(0), average: null, mixedCurrencies: false };
+  const pool = new CostPool("carry");
+  let mixedCurrencies = false;
   for (const r of rows) {
     const q = new Decimal(r.quantity);
-    if (q.gt(0)) pool = addInflow(pool, r, q, costCurrency);
-    else if (q.lt(0)) pool = removeOutflow(pool, q);
+    if (q.gt(0)) {
+      const added = inflowCost(r, q);
+      const foreign = added !== null && added.currency !== costCurrency;
+      if (pool.quantity.lte(0)) mixedCurrencies = false;
+      pool.add(q, added && !foreign ? added.cost : new Decimal(0));
+      mixedCurrencies ||= foreign;
+    } else if (q.lt(0)) {
+      pool.remove(q.neg(), r.amount !== null && r.type === "SELL" ? new Decimal(r.amount) : null);
+    }
+    if (pool.quantity.lte(0)) mixedCurrencies = false;
   }
-  return pool;
-}
-
-function addInflow(pool: WacPool, r: WacRow, q: Decimal, costCurrency: string): WacPool {
-  const added = inflowCost(r, q);
-  const foreign = added !== null && added.currency !== costCurrency;
-  const cost = added && !foreign ? added.cost : new Decimal(0);
-  const quantity = pool.quantity.plus(q);
-  if (quantity.lte(0)) return { quantity, totalCost: new Decimal(0), average: null, mixedCurrencies: false };
-  if (pool.quantity.lte(0)) {
-    const average = cost.dividedBy(q);
-    return { quantity, totalCost: average.times(quantity), average, mixedCurrencies: foreign };
-  }
-  const totalCost = pool.totalCost.plus(cost);
-  return { quantity, totalCost, average: totalCost.dividedBy(quantity), mixedCurrencies: pool.mixedCurrencies || foreign };
-}
-
-function removeOutflow(pool: WacPool, q: Decimal): WacPool {
-  const quantity = pool.quantity.plus(q);
-  if (quantity.lte(0) || pool.average === null) return { quantity, totalCost: new Decimal(0), average: null, mixedCurrencies: false };
-  return { ...pool, quantity, totalCost: pool.average.times(quantity) };
+  const held = pool.quantity.gt(0);
+  return { quantity: pool.quantity, totalCost: held ? pool.cost : new Decimal(0), average: pool.average(), mixedCurrencies: held && mixedCurrencies };
 }
 
 function inflowCost(r: WacRow, q: Decimal): { cost: Decimal; currency: string } | null {

@@ -20,6 +20,10 @@ export class User {
   @Column({ name: "is_superuser", type: "boolean", default: false })
   isSuperuser: boolean;
 
+  /** Raised to end every session issued before (password change or reset, admin); tokens carry it. */
+  @Column({ name: "session_epoch", type: "integer", default: 0 })
+  sessionEpoch: number;
+
   @CreateDateColumn({ name: "created_at", type: "datetime" })
   createdAt: Date;
 }

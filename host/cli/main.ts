@@ -1,24 +1,30 @@
 import "reflect-metadata";
+import { resolve } from "node:path";
 import { z } from "zod";
 import { DomainError } from "../../core/errors/domain-error.ts";
 import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
 import { strictPasswordProblems } from "../../core/users/password.ts";
 import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
+import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
 import { createContainer } from "../container.ts";
 import { openDatabase } from "../db/data-source.ts";
 import { createLogger } from "../logger.ts";
 
-const USAGE = `Usage: npm run cli -- user <command>
+const USAGE = `Usage: npm run cli -- user <command> | backup <command>
 
 Commands:
   user create <username> <email> <password>   create a superuser account
-  user reset-password <username> <password>   set a new password (sessions stay valid until they expire)
+  user reset-password <username> <password>   set a new password; ends every session of the account
   user deactivate <username>                  disable an account (its next request gets 401)
   user activate <username>                    re-enable an account
   user promote <username>                     make an account superuser
   user demote <username>                      remove superuser rights
   user list                                   list every account
+  backup create <file.tar.gz>                 archive the database (a consistent snapshot), uploads, BRIM files
+                                              and plugin configuration, also while the server runs
+  backup restore <file.tar.gz> [--force]      restore an archive into an empty DATA_DIR (--force replaces
+                                              those parts of a non-empty one; stop the server first)
 
 Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol.`;
@@ -37,6 +43,7 @@ function checkPassword(password: string): void {
 
 export async function runCli(argv: string[], out: (line: string) => void): Promise<number> {
   const [area, command, ...args] = argv;
+  if (area === "backup") return runBackup(command, args, out);
   if (area !== "user" || !command) throw new UsageError(USAGE);
   const config = loadConfig();
   const db = await openDatabase(config.dataDir);
@@ -92,11 +99,23 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
   }
 }
 
+/** Backup commands never open the database through TypeORM (that would create and migrate one in an empty DATA_DIR). */
+async function runBackup(command: string | undefined, args: string[], out: (line: string) => void): Promise<number> {
+  const config = loadConfig();
+  const force = args.includes("--force");
+  // `npm run` starts us in the package root; a relative archive path means the caller's directory.
+  const paths = args.filter((a) => a !== "--force").map((a) => resolve(process.env.INIT_CWD ?? process.cwd(), a));
+  if (command === "create" && paths.length === 1 && !force) await createArchive(config, paths[0]!, out);
+  else if (command === "restore" && paths.length === 1) await restoreArchive(config, paths[0]!, force, out);
+  else throw new UsageError(`Expected: backup create <file.tar.gz> | backup restore <file.tar.gz> [--force]\n\n${USAGE}`);
+  return 0;
+}
+
 if (import.meta.main) {
   try {
     process.exitCode = await runCli(process.argv.slice(2), (line) => console.log(line));
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof DomainError;
+    const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError;
     console.error(`Error: ${known ? (error as Error).message : String(error)}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   }

@@ -3,6 +3,7 @@ import { aiExportRoutes } from "./ai-export/ai-export.routes.ts";
 import { assetsRoutes } from "./assets/assets.routes.ts";
 import { providersRoutes } from "./assets/providers.routes.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
+import { backupRoutes } from "./backup/backup.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
 import { pricesRoutes } from "./assets/prices.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
@@ -41,6 +42,7 @@ export function createApp(deps: HttpDeps) {
     .use(providersRoutes(deps, session))
     .use(pricesRoutes(deps, session))
     .use(eventsRoutes(deps, session))
+    .use(backupRoutes(deps, session))
     .use(fxProvidersRoutes(deps, session))
     .use(fxCurrenciesRoutes(deps, session))
     .use(reportRoutes(deps, session))

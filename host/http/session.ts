@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { jwtVerify, SignJWT } from "jose";
 import { UnauthenticatedError, NotAllowedError } from "../../core/errors/domain-error.ts";
 import type { User } from "../../core/users/user.entity.ts";
+import { SessionRevocationService } from "../../core/users/session-revocation.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
 import type { HttpDeps } from "./deps.ts";
 
@@ -13,22 +14,39 @@ export function sessionKey(secret: string): Uint8Array {
   return secret ? new TextEncoder().encode(secret) : crypto.getRandomValues(new Uint8Array(32));
 }
 
-export async function issueToken(key: Uint8Array, userId: number, ttlSeconds: number, now = Date.now()) {
+/**
+ * Signs a session token: the spec's claims (`sub`, `iat`, `exp`) plus `jti` (a random id, so a
+ * logout can revoke this token alone) and `sv` (the account's session epoch when issued: raising
+ * the epoch ends every earlier token).
+ */
+export async function issueToken(key: Uint8Array, userId: number, ttlSeconds: number, epoch = 0, now = Date.now()) {
   const iat = Math.floor(now / 1000);
-  return new SignJWT({})
+  return new SignJWT({ sv: epoch })
     .setProtectedHeader({ alg: ALG, typ: "JWT" })
     .setSubject(String(userId))
+    .setJti(crypto.randomUUID())
     .setIssuedAt(iat)
     .setExpirationTime(iat + ttlSeconds)
     .sign(key);
 }
 
-/** The user id of a valid, unexpired token, or null. */
-export async function verifyToken(key: Uint8Array, token: string): Promise<number | null> {
+/** What a valid token says: its account, id (absent on tokens older than issue 10), epoch and expiry. */
+export interface SessionClaims {
+  readonly epoch: number;
+  readonly exp: number;
+  readonly jti: string | null;
+  readonly userId: number;
+}
+
+/** The claims of a valid, unexpired token, or null. Tokens without `sv` were issued in epoch 0. */
+export async function verifyToken(key: Uint8Array, token: string): Promise<SessionClaims | null> {
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: [ALG] });
     const id = Number(payload.sub);
-    return Number.isSafeInteger(id) && id > 0 ? id : null;
+    if (!Number.isSafeInteger(id) || id <= 0) return null;
+    const epoch = payload.sv === undefined ? 0 : payload.sv;
+    if (typeof epoch !== "number" || !Number.isSafeInteger(epoch)) return null;
+    return { epoch, exp: payload.exp!, jti: typeof payload.jti === "string" ? payload.jti : null, userId: id };
   } catch {
     return null;
   }
@@ -51,6 +69,7 @@ const notAuthenticated = () => new UnauthenticatedError("NOT_AUTHENTICATED", "No
  */
 export function sessionPlugin(deps: HttpDeps) {
   const users = deps.container.resolve(UserService);
+  const revocations = deps.container.resolve(SessionRevocationService);
   const key = deps.sessionKey;
   const checked = new WeakMap<Request, User>();
 
@@ -58,9 +77,12 @@ export function sessionPlugin(deps: HttpDeps) {
     if (checked.has(request)) return;
     const token = cookie[SESSION_COOKIE]?.value;
     if (typeof token !== "string" || token === "") throw notAuthenticated();
-    const id = await verifyToken(key, token);
-    const user = id === null ? null : await users.findById(id);
-    if (!user) throw notAuthenticated();
+    const claims = await verifyToken(key, token);
+    const user = claims === null ? null : await users.findById(claims.userId);
+    // An ended session (issue 10.4): an earlier epoch, or this token revoked by its logout.
+    if (!user || claims!.epoch !== user.sessionEpoch || (claims!.jti !== null && revocations.isRevoked(claims!.jti))) {
+      throw notAuthenticated();
+    }
     if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");
     checked.set(request, user);
   };

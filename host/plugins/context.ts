@@ -7,8 +7,12 @@ import {
   toIsoDate,
 } from "../../sdk/index.ts";
 
-/** Options of `createPluginContext`: test seams for the HTTP client. */
+/**
+ * Options of `createPluginContext`: `allowedDestinations` (the admin's outbound allow-list, read on
+ * every call; none by default), and test seams for the HTTP client.
+ */
 export interface PluginContextOptions {
+  allowedDestinations?: () => Promise<readonly string[]>;
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
   timeoutMs?: number;
 }
@@ -36,7 +40,14 @@ export function createPluginContext(
   return {
     clock: { now: () => new Date(), today: () => toIsoDate(new Date()) },
     config,
-    http: createHttpClient({ baseUrl: baseUrlOf(config), fetch: options.fetch, timeoutMs: options.timeoutMs }),
+    http: createHttpClient({
+      allowedDestinations: options.allowedDestinations,
+      baseUrl: baseUrlOf(config),
+      fetch: options.fetch,
+      // The one log line of a refused destination; the caller reports it per item.
+      onRefused: (error) => logger.warn(prefix + error.message, fields({ reason: error.reason })),
+      timeoutMs: options.timeoutMs,
+    }),
     logger: {
       debug: (message, extra) => logger.debug(prefix + message, fields(extra)),
       error: (message, extra) => logger.error(prefix + message, fields(extra)),

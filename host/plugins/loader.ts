@@ -1,3 +1,4 @@
+import { withTimeout } from "../../core/async/with-timeout.ts";
 import { pathToFileURL } from "node:url";
 import {
   describeZodError,
@@ -62,18 +63,6 @@ function messageOf(error: unknown): string {
   }
 }
 
-async function withTimeout<T>(ms: number, work: () => T | Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not finish within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([Promise.resolve().then(work), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 // Best-effort identity for diagnostics of plugins whose manifest is invalid.
 function identify(value: unknown, diagnostic: PluginDiagnostic): void {
   try {
@@ -123,8 +112,7 @@ async function instantiate(accepted: Accepted, session: Session): Promise<Loaded
   const { config, diagnostic, manifest, plugin } = accepted;
   try {
     const instance = await withTimeout(session.timeoutMs, () =>
-      plugin.create(session.options.createContext(manifest, config)),
-    );
+      plugin.create(session.options.createContext(manifest, config)), () => new Error(`did not finish within ${session.timeoutMs} ms`));
     const missing = missingMembers(manifest.kind, instance);
     if (missing.length) throw new Error(`returned an instance without ${missing.join(", ")}`);
     diagnostic.status = "loaded";
@@ -141,7 +129,7 @@ function externalCandidate(folder: string, entry: () => Promise<string>, timeout
     load: async () => {
       const file = await entry();
       candidate.path = file;
-      const module = await withTimeout(timeoutMs, () => import(pathToFileURL(file).href)).catch((error: unknown) => {
+      const module = await withTimeout(timeoutMs, () => import(pathToFileURL(file).href), () => new Error(`did not finish within ${timeoutMs} ms`)).catch((error: unknown) => {
         throw new Error(`import failed: ${messageOf(error)}`);
       });
       if (!("default" in module)) throw new Error("the module has no default export");

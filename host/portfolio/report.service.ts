@@ -1,3 +1,4 @@
+import { today as calendarToday } from "../../core/dates/calendar.ts";
 import { BrokerAccess } from "../../core/brokers/broker-access.entity.ts";
 import { brokerNotFound } from "../../core/brokers/broker-access.service.ts";
 import { aggregationScale } from "../../core/brokers/share-scale.ts";
@@ -48,7 +49,7 @@ export class PortfolioReportService {
       if (!row) throw brokerNotFound(id);
       scales[id] = aggregationScale(row).toFixed();
     }
-    const today = new Date().toISOString().slice(0, 10);
+    const today = calendarToday();
     const start = q.start === null || q.start === "min" ? null : q.start;
     const end = q.end === null || q.end === "max" ? today : q.end;
     if (start !== null && end < start) {

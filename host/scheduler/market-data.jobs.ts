@@ -1,8 +1,9 @@
+import { addDays, today } from "../../core/dates/calendar.ts";
 import type { Database } from "../../core/db/database.ts";
 import type { FxProviderLookup, FxSyncService } from "../../core/fx/fx-sync.service.ts";
 import type { CurrentPriceService } from "../../core/prices/current-price.service.ts";
 import type { PriceSyncService } from "../../core/prices/price-sync.service.ts";
-import { toIsoDate } from "../../sdk/index.ts";
+import type { IsoDate } from "../../sdk/index.ts";
 import type { Logger } from "../logger.ts";
 import type { JobOutcome } from "./scheduler.ts";
 
@@ -43,8 +44,8 @@ export interface FxSyncDeps {
 export function historySyncJob(db: Database, syncs: PriceSyncService, fx: FxSyncDeps, logger: Logger) {
   return async (horizonDays: number): Promise<JobOutcome> => {
     const ids = await assignedAssetIds(db);
-    const end = toIsoDate(new Date());
-    const start = toIsoDate(new Date(Date.now() - horizonDays * 86_400_000));
+    const end = today() as IsoDate;
+    const start = addDays(end, -horizonDays) as IsoDate;
     let itemsOk = 0;
     let itemsErr = 0;
     for (let i = 0; i < ids.length; i += SYNC_SLICE) {

@@ -2,7 +2,6 @@ import { threadId } from "node:worker_threads";
 import { portfolioReport } from "./portfolio-report.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
-import { xirr } from "../../core/portfolio/xirr.calc.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
@@ -12,7 +11,6 @@ const CALCULATIONS = {
   lotsAnalysis: analyseLots,
   portfolioReport,
   wacSeries,
-  xirr: (input: { cashFlows: Parameters<typeof xirr>[0]; guess?: string }) => xirr(input.cashFlows, input.guess),
 } as const;
 
 export type CalculationName = keyof typeof CALCULATIONS;

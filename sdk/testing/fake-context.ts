@@ -18,13 +18,16 @@ export interface FakePluginContext<C> extends PluginContext<C> {
 }
 
 /**
- * Options of {@link createFakeContext}: `baseUrl?` (point the real HTTP client
- * at a fake upstream), `config?` (the parsed config the plugin gets, default
+ * Options of {@link createFakeContext}: `allowedDestinations?` (internal
+ * hosts the HTTP client may reach, e.g. `["127.0.0.1:4010"]` for a local fake
+ * upstream; the destination check stays on for everything else, since 1.2),
+ * `baseUrl?` (point the real HTTP client at a fake upstream), `config?` (the parsed config the plugin gets, default
  * `{}`), `fetch?` (replace fetch entirely), `now?` (the fixed instant of the
  * clock, default 2024-01-02T12:00:00Z), `timeoutMs?` (HTTP time limit, default
  * 2000 ms so a hanging fake fails a test fast).
  */
 export interface FakeContextOptions<C> {
+  allowedDestinations?: readonly string[];
   baseUrl?: string;
   config?: C;
   fetch?: HttpClientOptions["fetch"];
@@ -51,7 +54,12 @@ export function createFakeContext<C = Readonly<Record<string, never>>>(
   return {
     clock: { now: () => new Date(instant), today: () => toIsoDate(instant) },
     config: (options.config ?? {}) as C,
-    http: createHttpClient({ baseUrl: options.baseUrl, fetch: options.fetch, timeoutMs: options.timeoutMs ?? 2000 }),
+    http: createHttpClient({
+      allowedDestinations: () => options.allowedDestinations ?? [],
+      baseUrl: options.baseUrl,
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs ?? 2000,
+    }),
     logger,
     logs,
   };

@@ -18,7 +18,7 @@ export async function startServerWithFakeFx(): Promise<{ server: TestServer; ups
   }
   const configFile = join(dir, "plugins.json");
   writeFileSync(configFile, JSON.stringify({ ...OFFLINE_PLUGIN_CONFIG, fakefx: { baseUrl: upstream.url }, fakefx2: { baseUrl: upstream.url } }));
-  const server = await startServer({ env: { PLUGINS_DIR: join(dir, "plugins"), PLUGINS_CONFIG: configFile } });
+  const server = await startServer({ allowOutbound: [new URL(upstream.url).host], env: { PLUGINS_DIR: join(dir, "plugins"), PLUGINS_CONFIG: configFile } });
   return { server, upstream };
 }
 

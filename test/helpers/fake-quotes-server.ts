@@ -15,6 +15,6 @@ export async function startServerWithFakeQuotes(config: { timeoutMs?: number } =
   cpSync(join(import.meta.dir, "../fixtures/plugins/fake-quotes"), join(dir, "plugins", "fake-quotes"), { recursive: true });
   const configFile = join(dir, "plugins.json");
   writeFileSync(configFile, JSON.stringify({ ...OFFLINE_PLUGIN_CONFIG, fakequotes: { baseUrl: upstream.url, ...config } }));
-  const server = await startServer({ env: { PLUGINS_DIR: join(dir, "plugins"), PLUGINS_CONFIG: configFile } });
+  const server = await startServer({ allowOutbound: [new URL(upstream.url).host], env: { PLUGINS_DIR: join(dir, "plugins"), PLUGINS_CONFIG: configFile } });
   return { server, upstream };
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll } from "bun:test";
 import { ApiClient } from "./client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
@@ -23,10 +24,28 @@ export interface TestServer {
 }
 
 /**
- * Starts the real server (`bun host/main.ts`) as a child process on a free port with its own
- * DATA_DIR, and waits for its "listening" log line.
+ * Sets the admin's outbound allow-list (`outbound_allowed_hosts`) of a running test server, the
+ * way an administrator would store it: tests list exactly their local fakes (`127.0.0.1:<port>`),
+ * so the SDK's destination check stays on for every other address.
  */
-export async function startServer(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<TestServer> {
+export function allowOutbound(dataDir: string, hosts: readonly string[]): void {
+  const db = new Database(join(dataDir, "portfolio.sqlite"));
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.run(`UPDATE global_settings SET value = ? WHERE key = 'outbound_allowed_hosts'`, [hosts.join(",")]);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Starts the real server (`bun host/main.ts`) as a child process on a free port with its own
+ * DATA_DIR, and waits for its "listening" log line. `allowOutbound` lists the local fakes its
+ * plugins may reach (see {@link allowOutbound}).
+ */
+export async function startServer(
+  opts: { allowOutbound?: readonly string[]; dataDir?: string; env?: Record<string, string> } = {},
+): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   // Built-in network plugins read DATA_DIR/plugins.json unless PLUGINS_CONFIG names another file.
   if (!opts.env?.PLUGINS_CONFIG && !existsSync(join(dataDir, "plugins.json"))) {
@@ -71,6 +90,7 @@ export async function startServer(opts: { dataDir?: string; env?: Record<string,
     })().catch(reject);
   });
   const url = `http://127.0.0.1:${port}`;
+  if (opts.allowOutbound) allowOutbound(dataDir, opts.allowOutbound);
   return {
     url,
     base: `${url}/api/v1`,

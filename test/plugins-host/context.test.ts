@@ -17,7 +17,9 @@ afterAll(() => server.stop(true));
 
 test("the plugin's config key baseUrl becomes the HTTP client's base URL", async () => {
   const { logger } = recordingLogger();
-  const ctx = createPluginContext(manifest, { baseUrl: `${server.url.origin}/ecb` }, logger);
+  const ctx = createPluginContext(manifest, { baseUrl: `${server.url.origin}/ecb` }, logger, {
+    allowedDestinations: async () => [server.url.host],
+  });
   expect(ctx.http.baseUrl).toBe(`${server.url.origin}/ecb`);
   expect(await ctx.http.getJson("/daily")).toEqual({ path: "/ecb/daily" });
 });

@@ -15,7 +15,7 @@ afterEach(() => fake.reset());
 const pair = (base: string, quote: string) => ({ base, quote }) as FxPair;
 const day = (text: string) => text as IsoDate;
 const contextFor = (extra: Record<string, unknown> = {}) =>
-  createFakeContext({ config: BoeConfigSchema.parse({ baseUrl: fake.url, ...extra }) });
+  createFakeContext({ allowedDestinations: [new URL(fake.url).host], config: BoeConfigSchema.parse({ baseUrl: fake.url, ...extra }) });
 const provider = async (extra: Record<string, unknown> = {}): Promise<FxProvider> => boePlugin.create(contextFor(extra));
 const FIRST_WEEK = { from: day("2024-01-01"), to: day("2024-01-09") };
 

@@ -15,7 +15,7 @@ const UNKNOWN_ISIN = "IT0000000001";
 const PRICELESS_ISIN = "IT0000000002";
 const HISTORY_PATH = `/api/instruments/${RECORDED_ISIN},XMIL,ISIN/history/period`;
 const contextWith = (config: Record<string, unknown> = {}) =>
-  createFakeContext({ config: ConfigSchema.parse({ baseUrl: fake.url, chartsBaseUrl: fake.url, ...config }), now: "2024-01-02T16:00:00Z" });
+  createFakeContext({ allowedDestinations: [new URL(fake.url).host], config: ConfigSchema.parse({ baseUrl: fake.url, chartsBaseUrl: fake.url, ...config }), now: "2024-01-02T16:00:00Z" });
 const provider = (config: Record<string, unknown> = {}) => borsaItalianaPlugin.create(contextWith(config)) as QuoteProvider;
 const range = (from: string, to: string) => ({ from, to }) as IsoDateRange;
 const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: PluginError) => error);

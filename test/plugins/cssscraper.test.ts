@@ -15,7 +15,7 @@ const FUND = fake.page("fund-us.html");
 const QUOTE_EU = fake.page("quote-eu.html");
 const NAV = { current_css_selector: "[data-testid=nav]", currency: "USD" };
 const contextWith = (config: Record<string, unknown> = {}) =>
-  createFakeContext({ config: ConfigSchema.parse(config), now: "2024-01-02T23:30:00Z" });
+  createFakeContext({ allowedDestinations: [new URL(fake.url).host], config: ConfigSchema.parse(config), now: "2024-01-02T23:30:00Z" });
 const provider = (config: Record<string, unknown> = {}) => cssscraperPlugin.create(contextWith(config)) as QuoteProvider;
 
 /** The outcome of one page, read with `params`: the price, or the failure's reason. */

@@ -11,7 +11,7 @@ afterEach(() => fake.reset());
 
 const NOW = "2024-01-02T18:00:00Z";
 const contextWith = (config: Record<string, unknown> = {}) =>
-  createFakeContext({ config: ConfigSchema.parse({ baseUrl: fake.url, ...config }), now: NOW });
+  createFakeContext({ allowedDestinations: [new URL(fake.url).host], config: ConfigSchema.parse({ baseUrl: fake.url, ...config }), now: NOW });
 const provider = (config: Record<string, unknown> = {}) => justetfPlugin.create(contextWith(config)) as QuoteProvider;
 const range = (from: string, to: string) => ({ from, to }) as IsoDateRange;
 const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: PluginError) => error);

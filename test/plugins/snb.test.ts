@@ -15,7 +15,7 @@ afterEach(() => fake.reset());
 const pair = (base: string, quote: string) => ({ base, quote }) as FxPair;
 const day = (text: string) => text as IsoDate;
 const contextFor = (extra: Record<string, unknown> = {}) =>
-  createFakeContext({ config: SnbConfigSchema.parse({ baseUrl: fake.url, ...extra }) });
+  createFakeContext({ allowedDestinations: [new URL(fake.url).host], config: SnbConfigSchema.parse({ baseUrl: fake.url, ...extra }) });
 const provider = async (extra: Record<string, unknown> = {}): Promise<FxProvider> => snbPlugin.create(contextFor(extra));
 const WINTER = { from: day("2023-12-15"), to: day("2024-02-29") };
 

@@ -16,7 +16,7 @@ const range = (from: string, to: string) => ({ from, to }) as IsoDateRange;
 const AUGUST_2020 = range("2020-08-03", "2020-09-04");
 
 function contextFor(extra: Record<string, unknown> = {}) {
-  return createFakeContext({ config: YfinanceConfigSchema.parse({ baseUrl: fake.url, searchBaseUrl: fake.url, ...extra }) });
+  return createFakeContext({ allowedDestinations: [new URL(fake.url).host], config: YfinanceConfigSchema.parse({ baseUrl: fake.url, searchBaseUrl: fake.url, ...extra }) });
 }
 
 async function provider(extra: Record<string, unknown> = {}): Promise<QuoteProvider> {

@@ -28,6 +28,7 @@ import { fixture as withdrawingMoreThanInvested } from "../fixtures/portfolios/w
 import { fixture as cashTransferInTransit } from "../fixtures/portfolios/cash-transfer-in-transit.ts";
 import { fixture as reportScopedToTheReceivingBroker } from "../fixtures/portfolios/report-scoped-to-the-receiving-broker.ts";
 import { fixture as staleOrTradeValued } from "../fixtures/portfolios/stale-or-trade-valued.ts";
+import { fixture as shortCoveredByALargerBuy } from "../fixtures/portfolios/short-covered-by-a-larger-buy.ts";
 
 const FIXTURES: PortfolioFixture[] = [
   singleBuyAndHold,
@@ -52,6 +53,7 @@ const FIXTURES: PortfolioFixture[] = [
   cashTransferInTransit,
   reportScopedToTheReceivingBroker,
   staleOrTradeValued,
+  shortCoveredByALargerBuy,
 ];
 
 for (const fx of FIXTURES) {

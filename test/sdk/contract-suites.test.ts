@@ -47,7 +47,7 @@ const fxPlugin = definePlugin({
   kind: "fx-provider",
 });
 runFxProviderContract(fxPlugin, {
-  context: createFakeContext({ baseUrl: bank.url.origin, config: { baseUrl: bank.url.origin } }),
+  context: createFakeContext({ allowedDestinations: [bank.url.host], baseUrl: bank.url.origin, config: { baseUrl: bank.url.origin } }),
   sample: { from: day("2024-01-01"), pairs: [{ base: EUR, quote: "USD" as never }, { base: EUR, quote: "JPY" as never }], to: day("2024-01-05") },
 });
 

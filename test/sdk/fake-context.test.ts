@@ -28,6 +28,6 @@ test("config defaults to {} and is passed through otherwise", () => {
 });
 
 test("the real HTTP client is pointed at the given base URL", async () => {
-  const ctx = createFakeContext({ baseUrl: `${upstream.url.origin}/fake` });
+  const ctx = createFakeContext({ allowedDestinations: [upstream.url.host], baseUrl: `${upstream.url.origin}/fake` });
   expect(await ctx.http.getJson("/latest")).toEqual({ path: "/fake/latest" });
 });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createHttpClient, DEFAULT_HTTP_TIMEOUT_MS, PluginError, z } from "../../sdk/index.ts";
+import { createHttpClient as createClient, DEFAULT_HTTP_TIMEOUT_MS, PluginError, z } from "../../sdk/index.ts";
 
 const seen: string[] = [];
 const upstream = Bun.serve({
@@ -15,6 +15,9 @@ const upstream = Bun.serve({
 });
 afterAll(() => upstream.stop(true));
 const origin = upstream.url.origin;
+/** The client with the local fake upstream (and only it) on the allow-list. */
+const createHttpClient = (options: Parameters<typeof createClient>[0] = {}) =>
+  createClient({ allowedDestinations: () => [upstream.url.host], ...options });
 
 async function caught(promise: Promise<unknown>): Promise<PluginError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
@@ -82,7 +85,7 @@ describe("failures become PluginErrors", () => {
     const closed = Bun.serve({ fetch: () => new Response("bye"), port: 0 });
     const url = closed.url.origin;
     closed.stop(true);
-    const error = await caught(createHttpClient({ baseUrl: url }).fetch("/x"));
+    const error = await caught(createHttpClient({ allowedDestinations: () => [closed.url.host], baseUrl: url }).fetch("/x"));
     expect([error.reason, error.retryable]).toEqual(["unavailable", true]);
   });
 

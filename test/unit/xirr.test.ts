@@ -1,22 +1,22 @@
 import { describe, expect, test } from "bun:test";
-import { xirr } from "../../core/portfolio/xirr.calc.ts";
+import { solveXirr } from "../../core/portfolio/returns.calc.ts";
 
+// The one XIRR solver (core/portfolio/returns.calc.ts): −navStart at t = 0, flows, +navEnd at tEnd (years).
 describe("xirr", () => {
   test("one year, +10 % gives 0.1", () => {
-    expect(xirr([{ date: "2021-01-01", amount: "-100" }, { date: "2022-01-01", amount: "110" }]).rate).toBe("0.100000000000");
+    expect(solveXirr(100, [], [], 1, 110, 0.1)).toBeCloseTo(0.1, 12);
   });
 
   test("a loss gives a negative rate", () => {
-    expect(Number(xirr([{ date: "2021-01-01", amount: "-100" }, { date: "2022-01-01", amount: "80" }]).rate)).toBeCloseTo(-0.2, 10);
+    expect(solveXirr(100, [], [], 1, 80, 0.1)).toBeCloseTo(-0.2, 10);
   });
 
   test("flows of one sign only have no rate", () => {
-    expect(xirr([{ date: "2021-01-01", amount: "-100" }, { date: "2022-01-01", amount: "-80" }]).rate).toBeNull();
-    expect(xirr([{ date: "2021-01-01", amount: "-100" }]).rate).toBeNull();
+    expect(solveXirr(100, [], [], 1, -80, 0.1)).toBeNull();
   });
 
-  test("order of input does not matter", () => {
-    const a = [{ date: "2022-01-01", amount: "110" }, { date: "2021-01-01", amount: "-100" }];
-    expect(xirr(a).rate).toBe("0.100000000000");
+  test("an intermediate flow is discounted at its own time", () => {
+    const r = solveXirr(1000, [182 / 365], [-500], 366 / 365, 1650, 0.1)!;
+    expect(Math.abs(-1000 - 500 * (1 + r) ** (-182 / 365) + 1650 * (1 + r) ** (-366 / 365))).toBeLessThan(1e-6);
   });
 });

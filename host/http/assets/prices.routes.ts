@@ -1,3 +1,4 @@
+import { today } from "../../../core/dates/calendar.ts";
 import { Elysia } from "elysia";
 import type { IsoDate } from "../../../sdk/index.ts";
 import { CurrentPriceService } from "../../../core/prices/current-price.service.ts";
@@ -12,7 +13,6 @@ import {
   volumeOf, WipeParams, WipeResponse,
 } from "./prices.schema.ts";
 
-const today = () => new Date().toISOString().slice(0, 10) as IsoDate;
 
 /** `/assets/prices`: manual prices, queries, current prices and provider sync; plus the market-data wipe. */
 export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {

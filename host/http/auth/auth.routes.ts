@@ -3,22 +3,40 @@ import { uploadsDir } from "../../../core/uploads/paths.ts";
 import { UploadService } from "../../../core/uploads/upload.service.ts";
 import { GlobalSettingsService } from "../../../core/settings/global-settings.service.ts";
 import { UserSettingsService } from "../../../core/settings/user-settings.service.ts";
+import { SessionRevocationService } from "../../../core/users/session-revocation.service.ts";
+import type { User } from "../../../core/users/user.entity.ts";
 import { UserService } from "../../../core/users/user.service.ts";
 import { errorResponses } from "../errors.ts";
 import type { HttpDeps } from "../deps.ts";
-import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin } from "../session.ts";
+import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin, verifyToken } from "../session.ts";
 import {
-  AuthResponse, LoginRequest, MeResponse, MessageResponse, PreferencesRequest, PreferencesResponse,
+  AuthResponse, ChangePasswordRequest, LoginRequest, MeResponse, MessageResponse, PreferencesRequest, PreferencesResponse,
   RegisterRequest, toAccount, toUserSettings,
 } from "./auth.schema.ts";
 
 const DEFAULT_TTL_HOURS = 24;
+
+type CookieJar = Record<string, { value?: unknown; set(options: Record<string, unknown>): unknown }>;
 
 export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
   const users = deps.container.resolve(UserService);
   const globals = deps.container.resolve(GlobalSettingsService);
   const userSettings = deps.container.resolve(UserSettingsService);
   const uploads = deps.container.resolve(UploadService);
+  const revocations = deps.container.resolve(SessionRevocationService);
+
+  /** Issues a session for `user` (TTL read now, SPEC Authentication 2) and sets the cookie. */
+  async function startSession(user: User, cookie: CookieJar, request: Request): Promise<void> {
+    let hours = await globals.int("session_ttl_hours");
+    if (hours < 1) {
+      deps.logger.warn("session_ttl_hours is below 1; using the default", { value: hours });
+      hours = DEFAULT_TTL_HOURS;
+    }
+    const token = await issueToken(deps.sessionKey, user.id, hours * 3600, user.sessionEpoch);
+    cookie[SESSION_COOKIE]!.set({
+      value: token, httpOnly: true, sameSite: "lax", path: "/", maxAge: hours * 3600, secure: isHttps(request),
+    });
+  }
 
   return new Elysia({ prefix: "/auth", tags: ["auth"] })
     .use(session)
@@ -33,30 +51,37 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
     })
     .post("/login", async ({ body, cookie, request }) => {
       const user = await users.authenticate(body.username, body.password);
-      // TTL is read at login; a changed value applies from the next login (SPEC Authentication 2).
-      let hours = await globals.int("session_ttl_hours");
-      if (hours < 1) {
-        deps.logger.warn("session_ttl_hours is below 1; using the default", { value: hours });
-        hours = DEFAULT_TTL_HOURS;
-      }
-      const token = await issueToken(deps.sessionKey, user.id, hours * 3600);
-      cookie[SESSION_COOKIE].set({
-        value: token, httpOnly: true, sameSite: "lax", path: "/", maxAge: hours * 3600, secure: isHttps(request),
-      });
+      await startSession(user, cookie as CookieJar, request);
       return { user: toAccount(user), user_settings: toUserSettings(await userSettings.get(user.id)), message: "Login successful" };
     }, {
       body: LoginRequest,
       response: { 200: AuthResponse, ...errorResponses },
       detail: { summary: "Log in with username or email; sets the HTTP-only session cookie" },
     })
-    .post("/logout", ({ cookie, request }) => {
+    .post("/logout", async ({ cookie, request }) => {
+      // The token itself is revoked until it expires (issue 10.4), not only the cookie cleared.
+      const token = cookie[SESSION_COOKIE].value;
+      const claims = typeof token === "string" && token !== "" ? await verifyToken(deps.sessionKey, token) : null;
+      if (claims?.jti) await revocations.revoke(claims.jti, claims.userId, claims.exp);
       cookie[SESSION_COOKIE].set({
         value: "", httpOnly: true, sameSite: "lax", path: "/", maxAge: 0, secure: isHttps(request),
       });
       return { message: "Logged out" };
     }, {
       response: { 200: MessageResponse },
-      detail: { summary: "Clear the session cookie (the token itself stays valid until it expires)" },
+      detail: { summary: "End the session: the token is revoked until it expires and the cookie cleared" },
+    })
+    .post("/change-password", async ({ body, cookie, request, user }) => {
+      const changed = await users.changePassword(user.id, body.current_password, body.new_password);
+      // Every earlier session ends; the caller continues in a new one.
+      await startSession(changed, cookie as CookieJar, request);
+      deps.logger.info("password changed", { user_id: user.id, username: user.username });
+      return { message: "Password changed; other sessions were ended" };
+    }, {
+      auth: true,
+      body: ChangePasswordRequest,
+      response: { 200: MessageResponse, ...errorResponses },
+      detail: { summary: "Change the own password (current password required); ends every other session" },
     })
     .get("/me", ({ user }) => ({ user: toAccount(user) }), {
       auth: true,

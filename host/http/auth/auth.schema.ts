@@ -30,6 +30,11 @@ export const LoginRequest = z.object({
   password: z.string().min(1).max(1024),
 }).strict();
 
+export const ChangePasswordRequest = z.object({
+  current_password: z.string().min(1).max(1024),
+  new_password: z.string().min(8).max(1024),
+}).strict();
+
 export const AuthResponse = z.object({
   user: Account,
   user_settings: UserSettingsBody.optional(),

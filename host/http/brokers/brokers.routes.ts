@@ -1,3 +1,4 @@
+import { today } from "../../../core/dates/calendar.ts";
 import { Elysia } from "elysia";
 import { BrokerSummaryService } from "../../../core/brokers/broker-summary.service.ts";
 import { BrokerService } from "../../../core/brokers/broker.service.ts";
@@ -12,7 +13,6 @@ import {
 } from "./brokers.schema.ts";
 import { z } from "zod";
 
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** Brokers: the unit of ownership and sharing. Visible only through access rows (404 otherwise). */
 export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { NotAllowedError } from "../../../core/errors/domain-error.ts";
 import { UserSettingsService } from "../../../core/settings/user-settings.service.ts";
+import { SessionRevocationService } from "../../../core/users/session-revocation.service.ts";
 import { UserService } from "../../../core/users/user.service.ts";
 import { Account, toAccount } from "../auth/auth.schema.ts";
 import type { HttpDeps } from "../deps.ts";
@@ -25,6 +26,7 @@ const UserSearchItem = z.object({
 export function usersRoutes(deps: HttpDeps, session: SessionPlugin) {
   const users = deps.container.resolve(UserService);
   const settings = deps.container.resolve(UserSettingsService);
+  const revocations = deps.container.resolve(SessionRevocationService);
 
   return new Elysia({ prefix: "/users", tags: ["users"] })
     .use(session)
@@ -52,5 +54,15 @@ export function usersRoutes(deps: HttpDeps, session: SessionPlugin) {
       query: SearchQuery,
       response: { 200: z.object({ items: z.array(UserSearchItem) }), ...errorResponses },
       detail: { summary: "Search active users by username (for sharing); admins=true lists superusers with email" },
+    })
+    .delete("/:user_id/sessions", async ({ params, user }) => {
+      await revocations.endAll(params.user_id);
+      deps.audit.record("sessions.end_all", user, { target_user_id: params.user_id });
+      return { message: "All sessions of the user were ended" };
+    }, {
+      admin: true,
+      params: z.object({ user_id: z.coerce.number().int().positive() }),
+      response: { 200: z.object({ message: z.string() }), ...errorResponses },
+      detail: { summary: "End every session of a user (admin only); the user logs in again" },
     });
 }

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { createAsset } from "./assets-helpers.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("classifier");
 });
-afterAll(() => server.stop(true));
 
 const classificationOf = async (id: number) => (await (await c.get(`/assets/${id}`)).json()).classification_params;
 

@@ -1,22 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAssetEvent, seedTransactions } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { createBroker } from "../brokers/helpers.ts";
 import { createAsset, createAssets, seedPrice, uniqueName } from "./assets-helpers.ts";
 
+const api = useApi();
 let server: TestServer;
 let alice: ApiClient;
 let bob: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   alice = new ApiClient(server.base);
   bob = new ApiClient(server.base);
   await alice.signUp("alice");
   await bob.signUp("bob");
 });
-afterAll(() => server.stop(true));
 
 describe("POST /assets: bulk create", () => {
   test("answers 201 with one result per item and stores every field as sent", async () => {

@@ -61,7 +61,7 @@ export async function startAssetsServer(opts: { slowSearchMs?: number } = {}): P
   writeFileSync(configFile, JSON.stringify({
     ...OFFLINE_PLUGIN_CONFIG, fakequotes: { baseUrl: upstream.url }, slowquotes: { delayMs: opts.slowSearchMs ?? 0 },
   }));
-  const started = await startServer({ env: { PLUGINS_DIR: plugins, PLUGINS_CONFIG: configFile } });
+  const started = await startServer({ allowOutbound: [new URL(upstream.url).host], env: { PLUGINS_DIR: plugins, PLUGINS_CONFIG: configFile } });
   const server: TestServer = {
     ...started,
     async stop(cleanup = false) {

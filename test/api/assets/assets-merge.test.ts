@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAssetEvent, seedTransactions } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { createBroker } from "../brokers/helpers.ts";
 import { createAsset, execDb, seedPrice, uniqueName } from "./assets-helpers.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let broker: number;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("merger");
   broker = await createBroker(c, "Merge broker");
 });
-afterAll(() => server.stop(true));
 
 const db = () => server.dataDir;
 

@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { createAsset, seedPrice, uniqueName } from "./assets-helpers.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("patcher");
 });
-afterAll(() => server.stop(true));
 
 const read = async (id: number) => (await c.get(`/assets/${id}`)).json();
 

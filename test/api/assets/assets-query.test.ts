@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { createAssets } from "./assets-helpers.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let ids: Record<string, number>;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("querier");
   const [apple, vwce, bond, oldEtf] = await createAssets(c, [
@@ -19,7 +20,6 @@ beforeAll(async () => {
   ]);
   ids = { apple: apple!, vwce: vwce!, bond: bond!, oldEtf: oldEtf! };
 });
-afterAll(() => server.stop(true));
 
 async function names(query: string): Promise<string[]> {
   const res = await c.get(`/assets/query${query}`);

@@ -1,22 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAsset, seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { looseBroker } from "../transactions/fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let broker = 0;
 let assetId = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("deleter");
   broker = await looseBroker(c, "Deletes");
   assetId = seedAsset(server.dataDir, { name: "Delete asset", currency: "EUR" });
 });
-afterAll(() => server.stop(true));
 
 const manual = (date = "2024-01-01") => seedAssetEvent(server.dataDir, { assetId, date, type: "DIVIDEND", value: "1", currency: "EUR" });
 const exists = (id: number) => queryDb(server.dataDir, "SELECT id FROM asset_events WHERE id = ?", id).length === 1;

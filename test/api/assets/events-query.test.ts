@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAsset, seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let assetId = 0;
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("reader");
   assetId = seedAsset(server.dataDir, { name: "Query asset", currency: "EUR" });
@@ -21,7 +22,6 @@ beforeAll(async () => {
   ids.outside = seed("2023-12-31", "INTEREST", "1");
   queryDb(server.dataDir, "UPDATE asset_events SET notes = 'manual note' WHERE id = ?", ids.split);
 });
-afterAll(() => server.stop(true));
 
 const query = async (body: unknown) => {
   const res = await c.post("/assets/events/query", body);

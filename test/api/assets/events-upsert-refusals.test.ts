@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAsset, seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let n = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("refuser");
 });
-afterAll(() => server.stop(true));
 
 type Row = { id: number; date: string; type: string; value: string };
 const asset = () => seedAsset(server.dataDir, { name: `Refusal asset ${++n}`, currency: "EUR" });

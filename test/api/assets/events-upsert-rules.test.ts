@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAsset, seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { codes, commitOk, looseBroker, validate } from "../transactions/fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let broker = 0;
 let n = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("eventer");
   broker = await looseBroker(c, "Events");
 });
-afterAll(() => server.stop(true));
 
 type Row = { id: number; date: string; type: string; value: string; currency: string; notes: string | null; provider_assignment_id: number | null; updated_at: string };
 const asset = (currency = "EUR") => seedAsset(server.dataDir, { name: `Events asset ${++n}`, currency });

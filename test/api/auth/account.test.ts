@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   await admin.signUp("admin");
 });
-afterAll(() => server.stop(true));
 
 describe("preferences", () => {
   test("PATCH /auth/users/me/preferences updates language and base currency of the caller only", async () => {

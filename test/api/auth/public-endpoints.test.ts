@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let paths: Record<string, Record<string, unknown>>;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   paths = (await (await fetch(`${server.base}/openapi.json`)).json()).paths;
 });
-afterAll(() => server.stop(true));
 
 /** SPEC Authentication 7: exactly these need no cookie. */
 function isPublic(method: string, path: string): boolean {

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { startServer, type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
 });
-afterAll(() => server.stop(true));
 
 describe("registration", () => {
   test("first account becomes superuser even when enable_registration is false", async () => {

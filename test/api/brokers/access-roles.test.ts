@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { accessByName, createBroker } from "./helpers.ts";
 
+const api = useApi();
 let server: TestServer;
 const c: Record<string, ApiClient> = {};
 const id: Record<string, number> = {};
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   for (const name of ["owner", "other", "third"]) {
     c[name] = new ApiClient(server.base);
     id[name] = (await c[name]!.signUp(name)).id;
   }
 });
-afterAll(() => server.stop(true));
 
 const owner = () => c.owner!;
 const other = () => c.other!;

@@ -1,22 +1,22 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAsset, seedTransactions } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { createBroker } from "./helpers.ts";
 
+const api = useApi();
 let server: TestServer;
 let owner: ApiClient;
 let viewer: ApiClient;
 let viewerId: number;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   owner = new ApiClient(server.base);
   await owner.signUp("owner");
   viewer = new ApiClient(server.base);
   viewerId = (await viewer.signUp("viewer")).id;
 });
-afterAll(() => server.stop(true));
 
 describe("broker summary", () => {
   test("cash per currency and open positions with quantity and weighted average cost, exact decimals", async () => {

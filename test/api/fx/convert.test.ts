@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
 import { seedFxRates, seedFxRoute } from "../../helpers/fake-fx-server.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const started = useApi();
 let server: TestServer;
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = started.server;
   api = new ApiClient(server.base);
   await api.signUp("fxconvert");
   seedFxRates(server.dataDir, [
@@ -27,7 +28,6 @@ beforeAll(async () => {
   seedFxRoute(server.dataDir, { base: "GBP", quote: "USD", priority: 1, steps: [{ from: "GBP", to: "USD", provider: "PRIMARY" }] });
   seedFxRoute(server.dataDir, { base: "GBP", quote: "USD", priority: 2, steps: [{ from: "GBP", to: "USD", provider: "BACKUP" }] });
 });
-afterAll(() => server.stop(true));
 
 const convert = (items: unknown[]) => api.post("/fx/currencies/convert", items);
 

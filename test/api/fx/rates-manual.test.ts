@@ -1,18 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
 import { seedFxRates } from "../../helpers/fake-fx-server.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const started = useApi();
 let server: TestServer;
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = started.server;
   api = new ApiClient(server.base);
   await api.signUp("fxrates");
 });
-afterAll(() => server.stop(true));
 
 const stored = (base: string, quote: string) =>
   queryDb<{ date: string; rate: string; provider: string; source: string }>(server.dataDir,

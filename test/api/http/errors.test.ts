@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { errorHandler } from "../../../host/http/errors.ts";
 import { createLogger } from "../../../host/logger.ts";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
 });
-afterAll(() => server.stop(true));
 
 describe("one error body everywhere", () => {
   test("unknown routes are 404 with the error body", async () => {

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { gunzipSync } from "node:zlib";
 import { ApiClient } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
 });
-afterAll(() => server.stop(true));
 
 /** fetch() would transparently decompress; read the raw bytes instead. */
 async function raw(path: string, headers: Record<string, string> = {}) {

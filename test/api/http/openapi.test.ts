@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let doc: any;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   doc = await (await fetch(`${server.base}/openapi.json`)).json();
 });
-afterAll(() => server.stop(true));
 
 function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) => void, path = ""): void {
   if (Array.isArray(node)) node.forEach((n, i) => walk(n, visit, `${path}/${i}`));

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
 import { seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, commit, commitOk, createAsset, looseBroker } from "../transactions/fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let other: ApiClient;
@@ -12,7 +13,7 @@ let broker = 0;
 let asset = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("invalidator");
   other = new ApiClient(server.base);
@@ -21,7 +22,6 @@ beforeAll(async () => {
   asset = createAsset(server.dataDir);
   await commitOk(c, { creates: [buy(broker, asset, "2", "-20", "2024-01-02")] });
 });
-afterAll(() => server.stop(true));
 
 async function wacCacheSize(): Promise<number> {
   const status = await (await c.get("/settings/cache/status")).json();

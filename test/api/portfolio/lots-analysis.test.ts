@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, commitOk, eur, looseBroker, type Row, share } from "../transactions/fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let alice: ApiClient;
 let bob: ApiClient;
@@ -17,7 +18,7 @@ const ALL = ["LOT_SUMMARY", "GANTT_TOPOLOGY", "CUSTODY_HISTORY", "EVENT_HISTORY"
   "BROKER_WAC_HISTORY", "CUMULATIVE_WAC_HISTORY", "PERFORMANCE_HISTORY", "INCOME_EVENTS"];
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   alice = new ApiClient(server.base);
   bob = new ApiClient(server.base);
   aliceId = (await alice.signUp("lots-alice")).id;
@@ -25,7 +26,6 @@ beforeAll(async () => {
   a = await looseBroker(alice, "Lots A");
   b = await looseBroker(alice, "Lots B");
 });
-afterAll(() => server.stop(true));
 
 async function asset(currency = "EUR"): Promise<number> {
   const res = await alice.post("/assets", [{ name: `Lots asset ${++names}`, currency }]);

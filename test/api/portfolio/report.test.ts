@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { execDb } from "../assets/assets-helpers.ts";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { seedTransactions } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, commitOk, createAsset, deposit, eur, looseBroker, type Row } from "../transactions/fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("reporter");
 });
-afterAll(() => server.stop(true));
 
 async function prices(asset_id: number, rows: [string, string][]) {
   const res = await c.post("/assets/prices", [{ asset_id, prices: rows.map(([date, close]) => ({ date, close })) }]);

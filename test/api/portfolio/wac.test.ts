@@ -1,23 +1,23 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { seedTransactions } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, commitOk, createAsset, eur, looseBroker, type Row, usd } from "../transactions/fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let other: ApiClient;
 let broker = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("waccer");
   other = new ApiClient(server.base);
   await other.signUp("stranger");
   broker = await looseBroker(c, "WAC");
 });
-afterAll(() => server.stop(true));
 
 const sell = (asset_id: number, quantity: string, amount: string, date: string): Row =>
   ({ broker_id: broker, asset_id, type: "SELL", date, quantity: `-${quantity}`, cash: eur(amount) });

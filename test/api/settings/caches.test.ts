@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 let user: ApiClient;
 let adminId: number;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   adminId = (await admin.signUp("root")).id;
   user = new ApiClient(server.base);
   await user.signUp("user");
 });
-afterAll(() => server.stop(true));
 
 function auditLines(): any[] {
   return readFileSync(`${server.dataDir}/logs/audit.jsonl`, "utf8").trim().split("\n").map((l) => JSON.parse(l));

@@ -1,30 +1,30 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
 const KEYS = [
   "default_currency", "default_language", "default_theme", "enable_registration", "max_file_upload_mb",
-  "require_email_verification", "scheduler_current_price_frequency_minutes", "scheduler_enabled",
+  "outbound_allowed_hosts", "require_email_verification", "scheduler_current_price_frequency_minutes", "scheduler_enabled",
   "scheduler_history_sync_days", "scheduler_history_sync_horizon_days", "scheduler_history_sync_times",
   "scheduler_timezone", "session_ttl_hours",
 ];
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 let user: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   await admin.signUp("admin");
   user = new ApiClient(server.base);
   await user.signUp("user");
 });
-afterAll(() => server.stop(true));
 
 describe("global settings", () => {
-  test("the 13 keys exist from start with their spec defaults and types", async () => {
+  test("the 13 spec keys and outbound_allowed_hosts (empty: no internal destination) exist from start with their defaults and types", async () => {
     const body = await (await user.get("/settings/global")).json();
     expect(body.items.map((i: any) => i.key).sort()).toEqual(KEYS);
     const byKey = Object.fromEntries(body.items.map((i: any) => [i.key, i]));
@@ -33,6 +33,7 @@ describe("global settings", () => {
     expect(byKey.scheduler_history_sync_times).toMatchObject({ value: "06:00,23:00", value_type: "str" });
     expect(byKey.scheduler_history_sync_days).toMatchObject({ value: "mon,tue,wed,thu,fri,sat" });
     expect(byKey.default_theme).toMatchObject({ value: "auto" });
+    expect(byKey.outbound_allowed_hosts).toMatchObject({ value: "", value_type: "str" });
   });
 
   test("GET /settings/global needs a session", async () => {
@@ -83,7 +84,7 @@ describe("global settings", () => {
     expect(first.created.sort()).toEqual(["default_theme", "scheduler_timezone"]);
     const second = await (await admin.post("/settings/global/initialize")).json();
     expect(second.created).toEqual([]);
-    expect((await (await user.get("/settings/global")).json()).items).toHaveLength(13);
+    expect((await (await user.get("/settings/global")).json()).items).toHaveLength(KEYS.length);
   });
 });
 

@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
 });
-afterAll(() => server.stop(true));
 
 describe("command-line tool", () => {
   test("user create makes a superuser that can log in to the running server", async () => {

@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   await admin.signUp("admin");
 });
-afterAll(() => server.stop(true));
 
 describe("serialised writes", () => {
   test("50 concurrent registrations all succeed and none is lost", async () => {

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { codes, commitOk, createAsset, eur, getTx, looseBroker, validate } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let broker = 0;
@@ -12,7 +13,7 @@ let other = 0;
 const ev: Record<string, number> = {};
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("linker");
   broker = await looseBroker(c, "A");
@@ -23,7 +24,6 @@ beforeAll(async () => {
   ev.interest = seedAssetEvent(server.dataDir, { assetId: asset, date: "2024-03-10", type: "INTEREST", value: "1", currency: "EUR" });
   ev.otherAsset = seedAssetEvent(server.dataDir, { assetId: other, date: "2024-03-10", type: "DIVIDEND", value: "1", currency: "EUR" });
 });
-afterAll(() => server.stop(true));
 
 const dividend = (extra: Record<string, unknown> = {}) =>
   ({ broker_id: broker, asset_id: asset, type: "DIVIDEND", date: "2024-03-10", cash: eur("5"), ...extra });

@@ -1,20 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, codes, commit, commitOk, createAsset, createBroker, deposit, eur, validate, withdrawal } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let asset = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("balancer");
   asset = createAsset(server.dataDir);
 });
-afterAll(() => server.stop(true));
 
 const sell = (broker_id: number, quantity: string, amount: string, date = "2024-01-03") =>
   ({ broker_id, asset_id: asset, type: "SELL", date, quantity, cash: eur(amount) });

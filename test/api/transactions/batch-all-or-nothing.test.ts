@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import {
   buy, codes, commit, commitOk, countRows, createAsset, createBroker, deposit, eur, list, transferPair, validate,
 } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let broker = 0;
@@ -13,7 +14,7 @@ let other = 0;
 let asset = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("batcher");
   broker = await createBroker(c, "Main");
@@ -21,7 +22,6 @@ beforeAll(async () => {
   asset = createAsset(server.dataDir);
   await commitOk(c, { creates: [deposit(broker, "1000")] });
 });
-afterAll(() => server.stop(true));
 
 describe("all-or-nothing commit", () => {
   test("one bad row among good ones leaves nothing written", async () => {

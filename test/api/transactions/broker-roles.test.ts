@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { codes, commit, commitOk, createAsset, deposit, eur, list, looseBroker, share, transferPair, validate, withdrawal } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 const c: Record<"owner" | "editor" | "viewer", ApiClient> = {} as never;
 const id: Record<string, number> = {};
@@ -11,7 +12,7 @@ let half = 0;
 let asset = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   for (const name of ["owner", "editor", "viewer"] as const) {
     c[name] = new ApiClient(server.base);
     id[name] = (await c[name].signUp(`role-${name}`)).id;
@@ -23,7 +24,6 @@ beforeAll(async () => {
   await share(c.owner, half, id.editor!, "VIEWER");
   asset = createAsset(server.dataDir);
 });
-afterAll(() => server.stop(true));
 
 describe("VIEWER reads but cannot write", () => {
   test("a VIEWER lists the broker's transactions, with and without broker_id", async () => {

@@ -1,23 +1,23 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { Decimal } from "../../../core/money/decimal.ts";
 import { ApiClient } from "../../helpers/client.ts";
 import { queryDb, seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, codes, commit, commitOk, createAsset, createBroker, eur, getTx, looseBroker, type Row, transferPair, usd, validate } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let a = 0;
 let b = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("coster");
   a = await looseBroker(c, "A");
   b = await looseBroker(c, "B");
 });
-afterAll(() => server.stop(true));
 
 const adjustment = (broker_id: number, asset_id: number, quantity: string, extra: Row = {}): Row =>
   ({ broker_id, asset_id, type: "ADJUSTMENT", date: "2024-02-01", quantity, ...extra });

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import {
   buy, commit, commitOk, createAsset, deposit, eur, list, looseBroker, type Row, share, transferPair, withdrawal,
 } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let owner: ApiClient;
 let stranger: ApiClient;
@@ -17,7 +18,7 @@ let asset = 0;
 const t: Record<string, number> = {};
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   stranger = new ApiClient(server.base);
   const first = await stranger.signUp("stranger");
   expect(first.is_superuser).toBe(true);
@@ -34,7 +35,6 @@ beforeAll(async () => {
   ] });
   [t.adj] = await commitOk(owner, { creates: [{ broker_id: q, asset_id: asset, type: "ADJUSTMENT", date: "2024-05-04", quantity: "-1" }] });
 });
-afterAll(() => server.stop(true));
 
 const snapshot = () => queryDb(server.dataDir, "SELECT * FROM transactions WHERE broker_id IN (?, ?) ORDER BY id", p, q);
 

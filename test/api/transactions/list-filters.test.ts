@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, commitOk, createAsset, deposit, eur, list, looseBroker, transferPair, usd, withdrawal } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let a = 0;
@@ -12,7 +13,7 @@ let y = 0;
 const t: Record<string, number> = {};
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("lister");
   a = await looseBroker(c, "A");
@@ -29,7 +30,6 @@ beforeAll(async () => {
     deposit(a, "0.000000000000000001", "2024-03-01"),
   ] });
 });
-afterAll(() => server.stop(true));
 
 const ids = async (query: string) => (await list(c, query)).map((r) => r.id);
 

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, codes, commit, commitOk, createAsset, eur, list, looseBroker, type Row, transferPair, usd, validate } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let a = 0;
@@ -11,14 +12,13 @@ let b = 0;
 let asset = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("pairer");
   a = await looseBroker(c, "A");
   b = await looseBroker(c, "B");
   asset = createAsset(server.dataDir);
 });
-afterAll(() => server.stop(true));
 
 const cashLeg = (type: string, broker_id: number, cash: Row, link_uuid: string, date = "2024-02-01"): Row => ({ broker_id, type, date, cash, link_uuid });
 

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import {
   buy, codes, commit, commitOk, createAsset, deposit, eur, list, looseBroker, type Row, transferPair, usd, validate, withdrawal,
 } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let a = 0;
@@ -12,14 +13,13 @@ let b = 0;
 let asset = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("splitter");
   a = await looseBroker(c, "A");
   b = await looseBroker(c, "B");
   asset = createAsset(server.dataDir);
 });
-afterAll(() => server.stop(true));
 
 const types = async (...ids: number[]) => (await list(c, ids.map((i) => `ids=${i}`).join("&"))).map((t) => [t.type, t.related_transaction_id]);
 const adjustment = (broker_id: number, quantity: string, extra: Row = {}): Row =>

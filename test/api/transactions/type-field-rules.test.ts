@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { TRANSACTION_TYPES, type TransactionType } from "../../../core/transactions/transaction.entity.ts";
 import { ApiClient } from "../../helpers/client.ts";
 import { seedAssetEvent } from "../../helpers/seed.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { type CaseRow, type EventKind, TYPE_CASES, variant } from "../../unit/transactions/type-cases.ts";
 import { codes, createAsset, looseBroker, type Row, validate } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 const c = () => client;
 let client: ApiClient;
@@ -15,7 +16,7 @@ let asset = 0;
 const events: Partial<Record<EventKind, number>> = { missing: 999_999 };
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   client = new ApiClient(server.base);
   await client.signUp("rules");
   brokerA = await looseBroker(client, "A");
@@ -27,7 +28,6 @@ beforeAll(async () => {
   }
   events["other-asset"] = seedAssetEvent(server.dataDir, { assetId: other, date: "2024-03-01", type: "DIVIDEND", value: "1", currency: "EUR" });
 });
-afterAll(() => server.stop(true));
 
 const neg = (s: string) => (s.startsWith("-") ? s.slice(1) : s === "0" ? s : `-${s}`);
 

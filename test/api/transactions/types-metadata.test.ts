@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let body: any;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   const c = new ApiClient(server.base);
   await c.signUp("typer");
   const res = await c.get("/transactions/types");
   expect(res.status).toBe(200);
   body = await res.json();
 });
-afterAll(() => server.stop(true));
 
 const type = (code: string) => body.transaction_types.find((t: { code: string }) => t.code === code);
 

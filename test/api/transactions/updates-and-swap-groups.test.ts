@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, codes, commit, commitOk, createAsset, deposit, eur, getTx, looseBroker, transferPair, validate } from "./fixtures.ts";
 
+const api = useApi();
 let server: TestServer;
 let c: ApiClient;
 let a = 0;
@@ -10,14 +11,13 @@ let b = 0;
 let asset = 0;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   c = new ApiClient(server.base);
   await c.signUp("updater");
   a = await looseBroker(c, "A");
   b = await looseBroker(c, "B");
   asset = createAsset(server.dataDir);
 });
-afterAll(() => server.stop(true));
 
 describe("swap groups: type changes only by a sign flip within its group", () => {
   const rows = {

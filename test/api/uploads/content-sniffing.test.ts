@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { CLEAN_SVG, ELF_HEADER, PNG_1X1, SCRIPTED_SVG, storedFiles, uploadForm } from "../../fixtures/uploads/files.ts";
 
+const api = useApi();
 let server: TestServer;
 let client: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   client = new ApiClient(server.base);
   await client.signUp("sniffer");
 });
-afterAll(() => server.stop(true));
 
 async function listIds(): Promise<number[]> {
   return (await (await client.get("/uploads")).json()).items.map((i: { id: number }) => i.id);

@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { PNG_1X1, uploadForm } from "../../fixtures/uploads/files.ts";
 
+const api = useApi();
 let server: TestServer;
 let client: ApiClient;
 let id: number;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   client = new ApiClient(server.base);
   await client.signUp("server-user");
   id = (await (await client.post("/uploads", uploadForm(PNG_1X1, "Kontoauszug März.png"))).json()).id;
 });
-afterAll(() => server.stop(true));
 
 describe("files are served with safe headers", () => {
   test("inline by default, with nosniff, a sandboxing CSP, private caching and the length", async () => {

@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { PNG_1X1, storedFiles, uploadForm } from "../../fixtures/uploads/files.ts";
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 let alice: ApiClient;
 let bob: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   await admin.signUp("owner-admin");
   alice = new ApiClient(server.base);
@@ -17,7 +18,6 @@ beforeAll(async () => {
   bob = new ApiClient(server.base);
   await bob.signUp("bob");
 });
-afterAll(() => server.stop(true));
 
 async function upload(client: ApiClient, name: string): Promise<number> {
   const res = await client.post("/uploads", uploadForm(PNG_1X1, name));

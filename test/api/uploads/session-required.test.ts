@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { expectError } from "../../helpers/client.ts";
 import { PNG_1X1, storedFiles, uploadForm } from "../../fixtures/uploads/files.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
 });
-afterAll(() => server.stop(true));
 
 describe("every /uploads route needs a session (SPEC Authentication 7)", () => {
   test("an upload without a session cookie is 401 NOT_AUTHENTICATED and stores nothing", async () => {

@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 import { bytesOf, storedFiles, uploadForm } from "../../fixtures/uploads/files.ts";
 
 const MIB = 1024 * 1024;
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   await admin.signUp("cap-admin");
   const res = await admin.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "1" }] });
   expect(res.status).toBe(200);
 });
-afterAll(() => server.stop(true));
 
 /** A multipart request streamed without Content-Length, so only the size after reading can refuse it. */
 async function streamedUpload(form: FormData): Promise<Response> {

@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { runCli } from "../../helpers/cli.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const api = useApi();
 let server: TestServer;
 let admin: ApiClient;
 let user: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = api.server;
   admin = new ApiClient(server.base);
   await admin.signUp("admin");
   user = new ApiClient(server.base);
@@ -16,7 +17,6 @@ beforeAll(async () => {
   await new ApiClient(server.base).signUp("mario");
   await new ApiClient(server.base).signUp("zed");
 });
-afterAll(() => server.stop(true));
 
 describe("users", () => {
   test("listing all accounts is admin-only and includes inactive ones", async () => {

@@ -1,15 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
-import { startServer, type TestServer } from "../../helpers/server.ts";
+import { type TestServer, useApi } from "../../helpers/server.ts";
 
+const started = useApi();
 let server: TestServer;
 let api: ApiClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = started.server;
   api = new ApiClient(server.base);
 });
-afterAll(() => server.stop(true));
 
 type Country = { iso3: string; iso2: string; name: string; flag_emoji: string };
 

@@ -1,0 +1,66 @@
+import type { EntityManager } from "typeorm";
+
+/**
+ * What the stages of one restore share, inside its single write transaction: the rows of every
+ * section, the id maps (document id → stored id) each stage fills for the ones below it, and
+ * the counts and warnings of the answer.
+ */
+export class RestoreContext {
+  readonly ids = new Map<string, Map<number, number>>();
+  readonly restored: Record<string, number> = {};
+  readonly skipped: Record<string, number> = {};
+  readonly warnings: string[] = [];
+  /** Document ids of brokers kept as they were (a duplicate without overwrite): their transactions are skipped. */
+  readonly keptBrokers = new Set<number>();
+  /** Stored ids of brokers this restore created. */
+  readonly createdBrokers = new Set<number>();
+  /** Stored ids of assets that existed before the restore (matched, not created). */
+  readonly matchedAssets = new Set<number>();
+
+  constructor(
+    readonly tx: EntityManager,
+    readonly userId: number,
+    readonly overwrite: boolean,
+    readonly sections: Record<string, Record<string, any>[]>,
+  ) {}
+
+  rows(section: string): Record<string, any>[] {
+    return this.sections[section] ?? [];
+  }
+
+  map(section: string): Map<number, number> {
+    let m = this.ids.get(section);
+    if (!m) this.ids.set(section, (m = new Map()));
+    return m;
+  }
+
+  /** The stored id of a document id, or null for null. */
+  mapped(section: string, id: number | null): number | null {
+    return id === null ? null : this.map(section).get(id) ?? null;
+  }
+
+  count(section: string, restored: number, skipped: number): void {
+    this.restored[section] = (this.restored[section] ?? 0) + restored;
+    this.skipped[section] = (this.skipped[section] ?? 0) + skipped;
+  }
+
+  /** The first free id of an AUTOINCREMENT table: ids are handed out before rows are written, so links are set in one pass. */
+  async nextId(table: string): Promise<number> {
+    const [row] = await this.tx.query(
+      `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(id) FROM "${table}"), 0)) + 1 AS next`,
+      [table],
+    );
+    return Number(row.next);
+  }
+
+  /** Multi-row INSERTs of at most 200 rows each. */
+  async insert(table: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
+    const per = Math.max(1, Math.min(200, Math.floor(8_000 / columns.length)));
+    const cols = columns.map((c) => `"${c}"`).join(", ");
+    const one = `(${columns.map(() => "?").join(", ")})`;
+    for (let i = 0; i < rows.length; i += per) {
+      const chunk = rows.slice(i, i + per);
+      await this.tx.query(`INSERT INTO "${table}" (${cols}) VALUES ${chunk.map(() => one).join(", ")}`, chunk.flat());
+    }
+  }
+}

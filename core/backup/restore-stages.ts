@@ -1,0 +1,310 @@
+import { ConflictError, NotAllowedError } from "../errors/domain-error.ts";
+import type { RestoreContext } from "./restore-context.ts";
+
+/**
+ * The writing stages of a restore, one per section (sections.ts lists them in order). Each maps
+ * document ids to stored ids for the stages below it, and counts restored and skipped rows.
+ * A duplicate is kept as stored unless `overwrite_existing`, which replaces it.
+ */
+export type RestoreStage = (ctx: RestoreContext, rows: Record<string, any>[]) => Promise<void>;
+
+const nowStamp = () => new Date().toISOString().replace("T", " ").slice(0, 19);
+const lower = (s: string) => s.trim().toLowerCase();
+
+const ASSET_FIELDS = ["active", "asset_type", "icon_url", "user_url", "quote_base_quantity", "identifier_isin", "identifier_ticker",
+  "identifier_cusip", "identifier_sedol", "identifier_figi", "identifier_uuid", "identifier_other", "classification_params"] as const;
+
+/** Assets are matched by ISIN, then ticker, then name (names are unique), each in the same currency; otherwise created. */
+export const restoreAssets: RestoreStage = async (ctx, rows) => {
+  const map = ctx.map("assets");
+  const stored: { id: number; name: string; currency: string; identifier_isin: string | null; identifier_ticker: string | null }[] =
+    await ctx.tx.query(`SELECT id, name, currency, identifier_isin, identifier_ticker FROM assets`);
+  const names = new Map(stored.map((a) => [lower(a.name), a]));
+  const find = (row: Record<string, any>) => {
+    const same = (a: (typeof stored)[number]) => a.currency === row.currency;
+    const isin = row.identifier_isin ? stored.find((a) => same(a) && a.identifier_isin?.toUpperCase() === row.identifier_isin.toUpperCase()) : undefined;
+    if (isin) return isin;
+    const ticker = row.identifier_ticker ? stored.find((a) => same(a) && a.identifier_ticker?.toUpperCase() === row.identifier_ticker.toUpperCase()) : undefined;
+    return ticker ?? names.get(lower(row.name));
+  };
+  let next = await ctx.nextId("assets");
+  const created: unknown[][] = [];
+  let restored = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const match = find(row);
+    if (match && match.currency !== row.currency) {
+      throw new ConflictError("BACKUP_ASSET_CONFLICT", `Asset "${row.name}" exists in ${match.currency}, the export has it in ${row.currency}`,
+        { name: row.name, stored_currency: match.currency, export_currency: row.currency });
+    }
+    if (match) {
+      map.set(row.id, match.id);
+      ctx.matchedAssets.add(match.id);
+      if (ctx.overwrite) {
+        await ctx.tx.query(`UPDATE assets SET ${ASSET_FIELDS.map((f) => `"${f}" = ?`).join(", ")}, updated_at = datetime('now') WHERE id = ?`,
+          [...ASSET_FIELDS.map((f) => row[f]), match.id]);
+        restored++;
+      } else skipped++;
+      continue;
+    }
+    const newId = next++;
+    map.set(row.id, newId);
+    const entry = { id: newId, name: row.name, currency: row.currency, identifier_isin: row.identifier_isin, identifier_ticker: row.identifier_ticker };
+    stored.push(entry);
+    names.set(lower(row.name), entry);
+    created.push([newId, row.name, row.currency, ...ASSET_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
+    restored++;
+  }
+  await ctx.insert("assets", ["id", "name", "currency", ...ASSET_FIELDS, "created_at", "updated_at"], created);
+  ctx.count("assets", restored, skipped);
+};
+
+/** One assignment per asset: an asset that already has one keeps it (or gets the export's fields with overwrite). */
+export const restoreAssignments: RestoreStage = async (ctx, rows) => {
+  const map = ctx.map("provider_assignments");
+  const existing = new Map<number, number>();
+  for (const r of await ctx.tx.query(`SELECT id, asset_id FROM asset_provider_assignments`) as { id: number; asset_id: number }[]) existing.set(r.asset_id, r.id);
+  let next = await ctx.nextId("asset_provider_assignments");
+  const created: unknown[][] = [];
+  let restored = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const assetId = ctx.mapped("assets", row.asset_id)!;
+    const current = existing.get(assetId);
+    if (current !== undefined) {
+      map.set(row.id, current);
+      if (ctx.overwrite) {
+        await ctx.tx.query(`UPDATE asset_provider_assignments SET provider_code = ?, identifier = ?, identifier_type = ?, provider_params = ?,
+          updated_at = datetime('now') WHERE id = ?`, [row.provider_code, row.identifier, row.identifier_type, row.provider_params, current]);
+        restored++;
+      } else skipped++;
+      continue;
+    }
+    const newId = next++;
+    map.set(row.id, newId);
+    existing.set(assetId, newId);
+    created.push([newId, assetId, row.provider_code, row.identifier, row.identifier_type, row.provider_params, row.last_fetch_at ?? null,
+      row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
+    restored++;
+  }
+  await ctx.insert("asset_provider_assignments", ["id", "asset_id", "provider_code", "identifier", "identifier_type", "provider_params",
+    "last_fetch_at", "created_at", "updated_at"], created);
+  ctx.count("provider_assignments", restored, skipped);
+};
+
+/** An event duplicates a stored one of the same asset, day, type and origin (manual or provider). */
+export const restoreEvents: RestoreStage = async (ctx, rows) => {
+  const map = ctx.map("asset_events");
+  const key = (assetId: number, r: Record<string, any>) =>
+    `${assetId}|${r.date}|${r.type}|${r.provider_assignment_id === null ? "M" : "P"}`;
+  const existing = new Map<string, number>();
+  const matched = [...ctx.matchedAssets];
+  for (let i = 0; i < matched.length; i += 500) {
+    const ids = matched.slice(i, i + 500);
+    const stored = await ctx.tx.query(`SELECT id, asset_id, date, type, provider_assignment_id FROM asset_events WHERE asset_id IN (${ids.map(() => "?").join(", ")})`, ids);
+    for (const e of stored) existing.set(key(e.asset_id, e), e.id);
+  }
+  let next = await ctx.nextId("asset_events");
+  const created: unknown[][] = [];
+  let restored = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const assetId = ctx.mapped("assets", row.asset_id)!;
+    const assignment = ctx.mapped("provider_assignments", row.provider_assignment_id);
+    const current = existing.get(key(assetId, row));
+    if (current !== undefined) {
+      map.set(row.id, current);
+      if (ctx.overwrite) {
+        await ctx.tx.query(`UPDATE asset_events SET value = ?, currency = ?, notes = ?, provider_assignment_id = ?, updated_at = datetime('now') WHERE id = ?`,
+          [row.value, row.currency, row.notes, assignment, current]);
+        restored++;
+      } else skipped++;
+      continue;
+    }
+    const newId = next++;
+    map.set(row.id, newId);
+    existing.set(key(assetId, row), newId);
+    created.push([newId, assetId, row.date, row.type, row.value, row.currency, assignment, row.notes, row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
+    restored++;
+  }
+  await ctx.insert("asset_events", ["id", "asset_id", "date", "type", "value", "currency", "provider_assignment_id", "notes", "created_at", "updated_at"], created);
+  ctx.count("asset_events", restored, skipped);
+};
+
+const PRICE_COLUMNS = ["asset_id", "date", "open", "high", "low", "close", "volume", "currency", "source_plugin_key", "provider_assignment_id", "updated_at"];
+
+/** Prices are keyed by (asset, day). */
+export const restorePrices: RestoreStage = async (ctx, rows) => {
+  const existing = new Set<string>();
+  const matched = [...ctx.matchedAssets];
+  for (let i = 0; i < matched.length; i += 500) {
+    const ids = matched.slice(i, i + 500);
+    const stored = await ctx.tx.query(`SELECT asset_id, date FROM price_history WHERE asset_id IN (${ids.map(() => "?").join(", ")})`, ids);
+    for (const p of stored) existing.add(`${p.asset_id}|${p.date}`);
+  }
+  const fresh: unknown[][] = [];
+  const replace: unknown[][] = [];
+  let skipped = 0;
+  for (const row of rows) {
+    const assetId = ctx.mapped("assets", row.asset_id)!;
+    const values = [assetId, row.date, row.open, row.high, row.low, row.close, row.volume, row.currency, row.source_plugin_key,
+      ctx.mapped("provider_assignments", row.provider_assignment_id), row.updated_at ?? nowStamp()];
+    if (!existing.has(`${assetId}|${row.date}`)) fresh.push(values);
+    else if (ctx.overwrite) replace.push(values);
+    else skipped++;
+  }
+  await ctx.insert("price_history", PRICE_COLUMNS, fresh);
+  for (const values of replace) {
+    await ctx.tx.query(`UPDATE price_history SET open = ?, high = ?, low = ?, close = ?, volume = ?, currency = ?, source_plugin_key = ?,
+      provider_assignment_id = ?, updated_at = ? WHERE asset_id = ? AND date = ?`, [...values.slice(2), values[0], values[1]]);
+  }
+  ctx.count("prices", fresh.length + replace.length, skipped);
+};
+
+/** Routes are keyed by (pair, priority). */
+export const restoreFxRoutes: RestoreStage = async (ctx, rows) => {
+  const existing = new Map<string, number>();
+  for (const r of await ctx.tx.query(`SELECT id, base, quote, priority FROM fx_routes`)) existing.set(`${r.base}|${r.quote}|${r.priority}`, r.id);
+  let restored = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const current = existing.get(`${row.base}|${row.quote}|${row.priority}`);
+    if (current === undefined) {
+      await ctx.tx.query(`INSERT INTO fx_routes (base, quote, priority, chain_steps) VALUES (?, ?, ?, ?)`, [row.base, row.quote, row.priority, row.chain_steps]);
+      restored++;
+    } else if (ctx.overwrite) {
+      await ctx.tx.query(`UPDATE fx_routes SET chain_steps = ?, updated_at = datetime('now') WHERE id = ?`, [row.chain_steps, current]);
+      restored++;
+    } else skipped++;
+  }
+  ctx.count("fx_routes", restored, skipped);
+};
+
+/** Rates are keyed by (pair, provider, day). */
+export const restoreFxRates: RestoreStage = async (ctx, rows) => {
+  const existing = new Set<string>();
+  const pairs = new Set(rows.map((r) => `${r.base}|${r.quote}`));
+  for (const pair of pairs) {
+    const [base, quote] = pair.split("|");
+    for (const r of await ctx.tx.query(`SELECT provider, date FROM fx_rates WHERE base = ? AND quote = ?`, [base, quote])) existing.add(`${pair}|${r.provider}|${r.date}`);
+  }
+  const fresh: unknown[][] = [];
+  let replaced = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const values = [row.base, row.quote, row.provider, row.date, row.rate, row.source, row.updated_at ?? nowStamp()];
+    if (!existing.has(`${row.base}|${row.quote}|${row.provider}|${row.date}`)) fresh.push(values);
+    else if (ctx.overwrite) {
+      await ctx.tx.query(`UPDATE fx_rates SET rate = ?, source = ?, updated_at = ? WHERE base = ? AND quote = ? AND provider = ? AND date = ?`,
+        [row.rate, row.source, values[6], row.base, row.quote, row.provider, row.date]);
+      replaced++;
+    } else skipped++;
+  }
+  await ctx.insert("fx_rates", ["base", "quote", "provider", "date", "rate", "source", "updated_at"], fresh);
+  ctx.count("fx_rates", fresh.length + replaced, skipped);
+};
+
+const BROKER_FIELDS = ["description", "portal_url", "icon_url", "default_import_plugin", "allow_cash_overdraft", "allow_asset_shorting",
+  "is_active", "opened_at"] as const;
+
+/**
+ * Brokers are recreated with the caller as OWNER. A broker the caller already sees under the same
+ * name (case-insensitive) is a duplicate: kept with its transactions, or, with overwrite, given
+ * the export's fields and transactions (its own are deleted), which needs OWNER on it.
+ */
+export const restoreBrokers: RestoreStage = async (ctx, rows) => {
+  const map = ctx.map("brokers");
+  const visible = new Map<string, { id: number; role: string }>();
+  for (const b of await ctx.tx.query(`SELECT b.id, b.name, a.role FROM brokers b JOIN broker_access a ON a.broker_id = b.id AND a.user_id = ?`, [ctx.userId])) {
+    visible.set(lower(b.name), { id: b.id, role: b.role });
+  }
+  let next = await ctx.nextId("brokers");
+  const created: unknown[][] = [];
+  let restored = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const current = visible.get(lower(row.name));
+    if (current) {
+      map.set(row.id, current.id);
+      if (!ctx.overwrite) {
+        ctx.keptBrokers.add(row.id);
+        skipped++;
+        continue;
+      }
+      if (current.role !== "OWNER") {
+        throw new NotAllowedError("BROKER_ROLE_REQUIRED", `Replacing broker "${row.name}" needs the OWNER role on it`, { broker_id: current.id });
+      }
+      await ctx.tx.query(`DELETE FROM transactions WHERE broker_id = ?`, [current.id]);
+      await ctx.tx.query(`UPDATE brokers SET ${BROKER_FIELDS.map((f) => `"${f}" = ?`).join(", ")}, updated_at = datetime('now') WHERE id = ?`,
+        [...BROKER_FIELDS.map((f) => row[f]), current.id]);
+      restored++;
+      continue;
+    }
+    const newId = next++;
+    map.set(row.id, newId);
+    visible.set(lower(row.name), { id: newId, role: "OWNER" });
+    created.push([newId, row.name, ...BROKER_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
+    restored++;
+  }
+  await ctx.insert("brokers", ["id", "name", ...BROKER_FIELDS, "created_at", "updated_at"], created);
+  // Every created broker gets the caller as OWNER now; the access stage sets the share.
+  await ctx.insert("broker_access", ["user_id", "broker_id", "role", "share_percentage"],
+    created.map((values) => [ctx.userId, values[0], "OWNER", "1.000000"]));
+  for (const values of created) ctx.createdBrokers.add(values[0] as number);
+  ctx.count("brokers", restored, skipped);
+};
+
+/**
+ * The caller's exported row gives the share of the OWNER row of a created broker, so portfolio
+ * figures scale as before: an OWNER's share stays, an EDITOR or VIEWER (who saw full figures)
+ * becomes OWNER with share 1. Access of replaced and kept brokers is left as stored.
+ */
+export const restoreBrokerAccess: RestoreStage = async (ctx, rows) => {
+  let restored = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const brokerId = ctx.mapped("brokers", row.broker_id)!;
+    if (!ctx.createdBrokers.has(brokerId)) {
+      skipped++;
+      continue;
+    }
+    const share = row.role === "OWNER" ? row.share_percentage : "1.000000";
+    await ctx.tx.query(`UPDATE broker_access SET share_percentage = ? WHERE user_id = ? AND broker_id = ?`, [share, ctx.userId, brokerId]);
+    restored++;
+  }
+  ctx.count("broker_access", restored, skipped);
+};
+
+const TX_COLUMNS = ["id", "broker_id", "asset_id", "type", "date", "quantity", "amount", "currency", "related_transaction_id", "tags",
+  "description", "cost_basis_override", "cost_basis_currency", "cost_basis_mode", "asset_event_id", "created_at", "updated_at"];
+
+/** Transactions of created and replaced brokers; a pair's partner outside the document leaves the leg unlinked (warning). */
+export const restoreTransactions: RestoreStage = async (ctx, rows) => {
+  const map = ctx.map("transactions");
+  const kept = rows.filter((r) => !ctx.keptBrokers.has(r.broker_id));
+  let next = await ctx.nextId("transactions");
+  for (const row of kept) map.set(row.id, next++);
+  let unlinked = 0;
+  const values = kept.map((row) => {
+    const related = ctx.mapped("transactions", row.related_transaction_id);
+    if (row.related_transaction_id !== null && related === null) unlinked++;
+    return [map.get(row.id), ctx.mapped("brokers", row.broker_id), ctx.mapped("assets", row.asset_id), row.type, row.date, row.quantity,
+      row.amount, row.currency, related, row.tags, row.description, row.cost_basis_override, row.cost_basis_currency, row.cost_basis_mode,
+      ctx.mapped("asset_events", row.asset_event_id), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()];
+  });
+  await ctx.insert("transactions", TX_COLUMNS, values);
+  if (unlinked) ctx.warnings.push(`${unlinked} transaction(s) lost their pair link: the partner leg was not in the export`);
+  ctx.count("transactions", kept.length, rows.length - kept.length);
+};
+
+/** The caller's settings row (one): kept when it exists, unless overwrite. */
+export const restoreUserSettings: RestoreStage = async (ctx, rows) => {
+  const row = rows[0];
+  if (!row) return;
+  const [current] = await ctx.tx.query(`SELECT user_id FROM user_settings WHERE user_id = ?`, [ctx.userId]);
+  if (current && !ctx.overwrite) return ctx.count("user_settings", 0, 1);
+  await ctx.tx.query(`INSERT INTO user_settings (user_id, base_currency, language, theme, avatar_url) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT (user_id) DO UPDATE SET base_currency = excluded.base_currency, language = excluded.language, theme = excluded.theme,
+    avatar_url = excluded.avatar_url, updated_at = datetime('now')`, [ctx.userId, row.base_currency, row.language, row.theme, row.avatar_url]);
+  ctx.count("user_settings", 1, rows.length - 1);
+};

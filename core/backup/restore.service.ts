@@ -1,0 +1,163 @@
+import { readFile } from "node:fs/promises";
+import { inject, injectable } from "tsyringe";
+import { CacheRegistry } from "../cache/cache-registry.ts";
+import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { Database } from "../db/database.ts";
+import { InputError, NotFoundError } from "../errors/domain-error.ts";
+import { UploadService } from "../uploads/upload.service.ts";
+import { BACKUP_SCHEMA_VERSION, documentHead, EXPORT_FORMAT } from "./document.ts";
+import { RestoreContext } from "./restore-context.ts";
+import { SECTIONS } from "./sections.ts";
+
+export interface RestoreInput {
+  fileId: number;
+  /** Called before each named stage (logging; tests hold a restore mid-way with it). */
+  onStage?: (stage: string) => Promise<void> | void;
+  overwrite: boolean;
+  /** DATA_DIR/uploads. */
+  uploadsDir: string;
+  userId: number;
+}
+
+export interface RestoreOutcome {
+  restored: Record<string, number>;
+  skipped: Record<string, number>;
+  warnings: string[];
+}
+
+type Sections = Record<string, Record<string, any>[]>;
+
+const corrupt = (detail: string, params?: Record<string, unknown>) => new InputError("BACKUP_DOCUMENT_CORRUPT", detail, params);
+
+/**
+ * `POST /backup/restore` (API-SHAPES "Backup"): a JSON export uploaded through /uploads, written
+ * all or nothing. A pipeline of named stages, like the transaction batch: read → parse → check
+ * rows → check references run before anything is written and refuse with a 4xx; then one stage
+ * per section (sections.ts order) inside ONE serialised write transaction, so a refusal, an
+ * error or a killed process leaves the database exactly as it was.
+ */
+@injectable()
+export class BackupRestoreService {
+  constructor(
+    @inject(Database) private readonly db: Database,
+    @inject(UploadService) private readonly uploads: UploadService,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
+  ) {}
+
+  async restore(input: RestoreInput): Promise<RestoreOutcome> {
+    const stage = async (name: string) => { await input.onStage?.(name); };
+    await stage("read");
+    const text = await this.readUpload(input);
+    await stage("parse");
+    const sections = parseDocument(text);
+    await stage("check-rows");
+    const warnings = checkRows(sections);
+    await stage("check-references");
+    checkReferences(sections);
+    const outcome = await this.db.write(async (tx) => {
+      const ctx = new RestoreContext(tx, input.userId, input.overwrite, sections);
+      for (const section of SECTIONS) {
+        if (!(section.name in sections)) continue;
+        await stage(`write:${section.name}`);
+        await section.restore(ctx, sections[section.name]!);
+      }
+      await stage("commit");
+      return { restored: ctx.restored, skipped: ctx.skipped, warnings: [...warnings, ...ctx.warnings] };
+    });
+    clearPortfolioCaches(this.caches);
+    this.caches.clearAll();
+    return outcome;
+  }
+
+  /** Only the uploader may restore a file: another user's export is their data (404, as if absent). */
+  private async readUpload(input: RestoreInput): Promise<string> {
+    const record = await this.uploads.get(input.fileId);
+    if (record.userId !== input.userId) throw new NotFoundError("UPLOAD_NOT_FOUND", `Upload ${input.fileId} not found`, { file_id: input.fileId });
+    try {
+      return await readFile(this.uploads.pathOf(input.uploadsDir, record), "utf8");
+    } catch {
+      throw new NotFoundError("UPLOAD_NOT_FOUND", `Upload ${input.fileId} not found`, { file_id: input.fileId });
+    }
+  }
+}
+
+/** Not JSON, or a document cut short → corrupt; JSON without our marker → not an export; a newer schema → refused. */
+export function parseDocument(text: string): Sections {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    if (text.trimStart().startsWith(`{"format":"${EXPORT_FORMAT}"`)) throw corrupt("The export is not valid JSON (truncated or damaged)");
+    throw new InputError("BACKUP_NOT_AN_EXPORT", "The file is not a JSON export of this application");
+  }
+  if (typeof doc !== "object" || doc === null || (doc as Record<string, unknown>).format !== EXPORT_FORMAT) {
+    throw new InputError("BACKUP_NOT_AN_EXPORT", "The file is not a JSON export of this application");
+  }
+  const version = (doc as Record<string, unknown>).schema_version;
+  if (typeof version === "number" && version > BACKUP_SCHEMA_VERSION) {
+    throw new InputError("BACKUP_SCHEMA_TOO_NEW", `The export has schema_version ${version}; this server reads up to ${BACKUP_SCHEMA_VERSION}`,
+      { schema_version: version, supported: BACKUP_SCHEMA_VERSION });
+  }
+  const head = documentHead.safeParse(doc);
+  if (!head.success) throw corrupt("The export's header is damaged", { issues: head.error.issues.map((i) => ({ path: i.path, msg: i.message })) });
+  for (const [name, rows] of Object.entries(head.data.sections)) {
+    if (head.data.row_counts[name] !== rows.length) {
+      throw corrupt(`Section ${name} has ${rows.length} rows, the export recorded ${head.data.row_counts[name] ?? "none"}`, { section: name });
+    }
+  }
+  return head.data.sections as Sections;
+}
+
+/** Every row of a known section against its schema (first failure reported); unknown sections are ignored with a warning. */
+function checkRows(sections: Sections): string[] {
+  const warnings: string[] = [];
+  const known = new Set(SECTIONS.map((s) => s.name));
+  for (const name of Object.keys(sections)) {
+    if (!known.has(name)) {
+      warnings.push(`Section ${name} is not known to this server and was ignored`);
+      delete sections[name];
+    }
+  }
+  for (const section of SECTIONS) {
+    const rows = sections[section.name];
+    if (!rows) continue;
+    for (let i = 0; i < rows.length; i++) {
+      const parsed = section.row.safeParse(rows[i]);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        throw corrupt(`Row ${i} of ${section.name} is invalid: ${issue.path.join(".")}: ${issue.message}`,
+          { section: section.name, index: i, field: issue.path.join(".") });
+      }
+      rows[i] = parsed.data;
+    }
+  }
+  return warnings;
+}
+
+/** Ids a row refers to must be in the document (optional references may point outside it). */
+function checkReferences(sections: Sections): void {
+  const ids = new Map<string, Set<number>>();
+  const idsOf = (name: string) => {
+    let set = ids.get(name);
+    if (!set) ids.set(name, (set = new Set((sections[name] ?? []).map((r) => r.id as number))));
+    return set;
+  };
+  for (const section of SECTIONS) {
+    const rows = sections[section.name] ?? [];
+    if (rows.length && "id" in rows[0]! && idsOf(section.name).size !== rows.length) {
+      throw corrupt(`Section ${section.name} repeats an id`, { section: section.name });
+    }
+  }
+  for (const section of SECTIONS) {
+    for (const [column, ref] of Object.entries(section.refs ?? {})) {
+      if (ref.optional) continue;
+      const target = idsOf(ref.section);
+      const rows = sections[section.name] ?? [];
+      const bad = rows.findIndex((r) => r[column] !== null && r[column] !== undefined && !target.has(r[column]));
+      if (bad >= 0) {
+        throw corrupt(`Row ${bad} of ${section.name} refers to ${ref.section} ${rows[bad]![column]}, which is not in the export`,
+          { section: section.name, index: bad, field: column });
+      }
+    }
+  }
+}

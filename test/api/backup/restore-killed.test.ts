@@ -1,0 +1,91 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ApiClient } from "../../helpers/client.ts";
+import { OFFLINE_PLUGIN_CONFIG } from "../../helpers/offline-plugins.ts";
+import { ROOT, startServer, tempDataDir } from "../../helpers/server.ts";
+import { exportJson, uploadText } from "./backup-helpers.ts";
+import { buildRichPortfolio } from "./rich-portfolio.ts";
+
+const dataDir = tempDataDir("pt-restore-killed-");
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Every row of every table, for an exact before/after comparison. */
+function dump(dir: string): Record<string, unknown[]> {
+  const db = new Database(join(dir, "portfolio.sqlite"), { readonly: true });
+  try {
+    const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    return Object.fromEntries(tables.map(({ name }) => [name, db.query(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * The real server, with BACKUP_TEST_HOLD_STAGE set: the restore stops inside its write
+ * transaction (after assets, events, prices, rates and brokers were written) and logs
+ * "backup restore held". Resolves once listening; `held` resolves at that log line.
+ */
+async function startHoldingServer(dir: string) {
+  const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "info",
+      BACKUP_TEST_HOLD_STAGE: "write:transactions" },
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  let onHeld: () => void = () => {};
+  const held = new Promise<void>((resolve) => { onHeld = resolve; });
+  const port = await new Promise<number>((resolve, reject) => {
+    void (async () => {
+      let buffer = "";
+      for await (const chunk of child.stdout) {
+        buffer += new TextDecoder().decode(chunk);
+        let nl: number;
+        while ((nl = buffer.indexOf("\n")) >= 0) {
+          const line = buffer.slice(0, nl);
+          buffer = buffer.slice(nl + 1);
+          if (line.includes('"msg":"listening"')) resolve(JSON.parse(line).port);
+          if (line.includes('"msg":"backup restore held"')) onHeld();
+        }
+      }
+      reject(new Error("server exited"));
+    })();
+  });
+  return { child, held, base: `http://127.0.0.1:${port}/api/v1` };
+}
+
+describe("a restore killed halfway", () => {
+  test("leaves the database exactly as before it started (one write transaction, never committed)", async () => {
+    writeFileSync(join(dataDir, "plugins.json"), JSON.stringify(OFFLINE_PLUGIN_CONFIG));
+    const server = await startHoldingServer(dataDir);
+    const alice = new ApiClient(server.base);
+    const bob = new ApiClient(server.base);
+    const dave = new ApiClient(server.base);
+    const ids = { alice: (await alice.signUp("alice")).id, bob: (await bob.signUp("bob")).id };
+    await dave.signUp("dave");
+    await buildRichPortfolio(alice, bob, ids);
+    const fileId = await uploadText(dave, await exportJson(alice, { include_price_history: true }));
+    const before = dump(dataDir);
+
+    const pending = dave.post("/backup/restore", { file_id: fileId }).catch(() => null);
+    await server.held;
+    server.child.kill("SIGKILL");
+    await server.child.exited;
+    expect(await pending).toBeNull();
+
+    expect(dump(dataDir)).toEqual(before);
+    // The server starts again on that database and the same restore then goes through.
+    const again = await startServer({ dataDir });
+    try {
+      const client = new ApiClient(again.base);
+      expect((await client.login("dave")).status).toBe(200);
+      const res = await client.post("/backup/restore", { file_id: fileId });
+      expect(res.status).toBe(200);
+      expect((await res.json()).restored).toMatchObject({ brokers: 3, transactions: 18 });
+    } finally {
+      await again.stop();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,151 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { type ApiClient, expectError } from "../../helpers/client.ts";
+import { queryDb } from "../../helpers/seed.ts";
+import { useApi } from "../../helpers/server.ts";
+import { exportJson, uploadText } from "./backup-helpers.ts";
+import { buildRichPortfolio, type RichPortfolio } from "./rich-portfolio.ts";
+
+// alice holds the rich portfolio (bob co-owns RT Main and shares Bob Shared with her); dave starts empty.
+const api = useApi({ users: ["alice", "bob", "dave"] });
+let alice: ApiClient;
+let bob: ApiClient;
+let dave: ApiClient;
+let p: RichPortfolio;
+let exported: string;
+
+const counts = () => Object.fromEntries(["assets", "brokers", "broker_access", "transactions", "asset_events", "price_history", "fx_rates",
+  "asset_provider_assignments", "user_settings"].map((t) => [t, queryDb<{ n: number }>(api.dataDir, `SELECT count(*) AS n FROM ${t}`)[0]!.n]));
+
+async function restore(c: ApiClient, text: string, body: Record<string, unknown> = {}) {
+  const fileId = await uploadText(c, text);
+  return c.post("/backup/restore", { file_id: fileId, ...body });
+}
+
+beforeAll(async () => {
+  ({ alice, bob, dave } = api.as as Record<string, ApiClient>);
+  p = await buildRichPortfolio(alice, bob, { alice: api.users.alice!.id, bob: api.users.bob!.id });
+  exported = await exportJson(alice, { include_price_history: true });
+}, 60_000);
+
+describe("refused documents write nothing", () => {
+  test("a file that is not an export is 400 BACKUP_NOT_AN_EXPORT", async () => {
+    const before = counts();
+    await expectError(await restore(dave, "date,close\r\n2024-01-01,1\r\n"), 400, "BACKUP_NOT_AN_EXPORT");
+    await expectError(await restore(dave, JSON.stringify({ items: [] })), 400, "BACKUP_NOT_AN_EXPORT");
+    expect(counts()).toEqual(before);
+  });
+
+  test("a newer schema_version is 400 BACKUP_SCHEMA_TOO_NEW", async () => {
+    const doc = JSON.parse(exported);
+    doc.schema_version = 99;
+    const body = await expectError(await restore(dave, JSON.stringify(doc)), 400, "BACKUP_SCHEMA_TOO_NEW");
+    expect(body.params).toEqual({ schema_version: 99, supported: 1 });
+  });
+
+  test("a corrupt document (cut short, a float amount, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
+    const before = counts();
+    await expectError(await restore(dave, exported.slice(0, Math.floor(exported.length / 2))), 400, "BACKUP_DOCUMENT_CORRUPT");
+    const float = JSON.parse(exported);
+    float.sections.transactions[3].amount = -4057.33;
+    const body = await expectError(await restore(dave, JSON.stringify(float)), 400, "BACKUP_DOCUMENT_CORRUPT");
+    expect(body.params).toMatchObject({ section: "transactions", index: 3, field: "amount" });
+    const dangling = JSON.parse(exported);
+    dangling.sections.transactions[0].broker_id = 99999;
+    await expectError(await restore(dave, JSON.stringify(dangling)), 400, "BACKUP_DOCUMENT_CORRUPT");
+    const short = JSON.parse(exported);
+    short.sections.transactions.pop();
+    await expectError(await restore(dave, JSON.stringify(short)), 400, "BACKUP_DOCUMENT_CORRUPT");
+    expect(counts()).toEqual(before);
+  });
+
+  test("someone else's upload is 404 UPLOAD_NOT_FOUND; an unknown id too; bad bodies 422", async () => {
+    const fileId = await uploadText(alice, exported);
+    await expectError(await dave.post("/backup/restore", { file_id: fileId }), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await dave.post("/backup/restore", { file_id: 987654 }), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await dave.post("/backup/restore", { file_id: fileId, overwrite_existing: "yes" }), 422, "VALIDATION_ERROR");
+  });
+
+  test("an asset that exists in another currency is 409 BACKUP_ASSET_CONFLICT and nothing is written", async () => {
+    const doc = JSON.parse(exported);
+    doc.sections.brokers.forEach((b: any) => { b.name = `${b.name} (conflict)`; });
+    doc.sections.assets.find((a: any) => a.name === "RT Stock USD").currency = "GBP";
+    doc.sections.prices = doc.sections.prices.filter((r: any) => r.asset_id !== p.assets.usd);
+    doc.row_counts.prices = doc.sections.prices.length;
+    const before = counts();
+    await expectError(await restore(dave, JSON.stringify(doc)), 409, "BACKUP_ASSET_CONFLICT");
+    expect(counts()).toEqual(before);
+  });
+});
+
+describe("restoring into a server that holds data", () => {
+  test("ids are remapped: dave gets new brokers as OWNER and new transactions whose pair links point at each other", async () => {
+    const res = await restore(dave, exported);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    // The assets exist (matched by ISIN, ticker, name): reused, not duplicated.
+    expect(body.restored).toMatchObject({ brokers: 3, transactions: 18, assets: 0 });
+    expect(body.skipped).toMatchObject({ assets: 3, prices: body.skipped.prices, fx_rates: 110 });
+    const brokers = (await (await dave.get("/brokers")).json()).items;
+    expect(brokers.map((b: any) => [b.name, b.user_role, b.user_share_percentage]).sort()).toEqual([
+      ["Bob Shared", "OWNER", "1.000000"], ["RT Main", "OWNER", "0.600000"], ["RT Second", "OWNER", "1.000000"],
+    ]);
+    expect(brokers.every((b: any) => ![p.brokers.main, p.brokers.second, p.brokers.shared].includes(b.id))).toBe(true);
+    const txs = await (await dave.get("/transactions?limit=1000")).json();
+    expect(txs).toHaveLength(18);
+    const byId = new Map(txs.map((t: any) => [t.id, t]));
+    for (const t of txs.filter((t: any) => ["TRANSFER", "FX_CONVERSION"].includes(t.type))) {
+      expect((byId.get(t.related_transaction_id) as any).related_transaction_id).toBe(t.id);
+    }
+    const assets = new Set(txs.map((t: any) => t.asset_id).filter(Boolean));
+    expect(assets).toEqual(new Set([p.assets.stock, p.assets.usd, p.assets.bond]));
+    // Linked events are the stored ones of the matched assets.
+    const split = txs.find((t: any) => t.type === "ADJUSTMENT");
+    expect(queryDb<any>(api.dataDir, "SELECT type, asset_id FROM asset_events WHERE id = ?", split.asset_event_id)).toEqual([{ type: "SPLIT", asset_id: p.assets.stock }]);
+    // The access rows of the others are untouched; only dave was added.
+    expect(queryDb<any>(api.dataDir, "SELECT DISTINCT user_id FROM broker_access WHERE broker_id IN (SELECT broker_id FROM broker_access WHERE user_id = ?)", api.users.dave!.id))
+      .toEqual([{ user_id: api.users.dave!.id }]);
+  });
+
+  test("duplicates are skipped when overwrite_existing is false: a second restore changes nothing", async () => {
+    const before = counts();
+    const body = await (await restore(dave, exported)).json();
+    expect(body.restored).toEqual(Object.fromEntries(Object.keys(body.restored).map((k) => [k, 0])));
+    expect(body.skipped).toMatchObject({ brokers: 3, transactions: 18, assets: 3, fx_rates: 110, user_settings: 1 });
+    expect(counts()).toEqual(before);
+  });
+
+  test("duplicates are replaced when overwrite_existing is true: a broker gets the export's transactions back", async () => {
+    const main = (await (await dave.get("/brokers")).json()).items.find((b: any) => b.name === "RT Second");
+    const own = await (await dave.get(`/transactions?broker_id=${main.id}`)).json();
+    const sell = own.find((t: any) => t.type === "SELL");
+    const tax = own.find((t: any) => t.type === "TAX");
+    const deleted = await (await dave.post("/transactions/commit", { deletes: [sell.id, tax.id] })).json();
+    expect(deleted.committed).toBe(true);
+    const changedPrice = await dave.post("/assets/prices", [{ asset_id: p.assets.stock, prices: [{ date: "2024-01-02", close: "1" }] }]);
+    expect(changedPrice.status).toBe(200);
+    const body = await (await restore(dave, exported, { overwrite_existing: true })).json();
+    expect(body.restored).toMatchObject({ brokers: 3, transactions: 18, assets: 3 });
+    const after = await (await dave.get(`/transactions?broker_id=${main.id}`)).json();
+    expect(after.map((t: any) => [t.type, t.date, t.quantity, t.cash?.amount ?? null]).sort())
+      .toEqual(own.map((t: any) => [t.type, t.date, t.quantity, t.cash?.amount ?? null]).sort());
+    expect(queryDb<any>(api.dataDir, "SELECT close FROM price_history WHERE asset_id = ? AND date = '2024-01-02'", p.assets.stock)).toEqual([{ close: "100.3700" }]);
+    expect((await (await dave.get("/transactions?limit=1000")).json())).toHaveLength(18);
+  });
+
+  test("replacing a broker the caller does not own is 403 BROKER_ROLE_REQUIRED and writes nothing", async () => {
+    // alice is only EDITOR of "Bob Shared": an export naming it, restored by her with overwrite, may not replace it.
+    const doc = JSON.parse(exported);
+    doc.sections.brokers = doc.sections.brokers.filter((b: any) => b.name === "Bob Shared");
+    doc.sections.broker_access = doc.sections.broker_access.filter((a: any) => a.broker_id === p.brokers.shared);
+    doc.sections.transactions = doc.sections.transactions.filter((t: any) => t.broker_id === p.brokers.shared);
+    for (const k of ["brokers", "broker_access", "transactions"]) doc.row_counts[k] = doc.sections[k].length;
+    const before = counts();
+    await expectError(await restore(alice, JSON.stringify(doc), { overwrite_existing: true }), 403, "BROKER_ROLE_REQUIRED");
+    expect(counts()).toEqual(before);
+  });
+
+  test("status records the caller's last restore", async () => {
+    const status = await (await dave.get("/backup/status")).json();
+    expect(Number.isNaN(Date.parse(status.last_restore_at))).toBe(false);
+  });
+});

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ApiClient } from "../../helpers/client.ts";
+import { startServer, type TestServer, useApi } from "../../helpers/server.ts";
+import { snapshotOf, type Snapshot } from "./compare.ts";
+import { buildRichPortfolio } from "./rich-portfolio.ts";
+import { exportJson, uploadText } from "./backup-helpers.ts";
+
+// Server A holds the rich portfolio; alice's export is restored into a fresh server B by a new alice.
+const api = useApi({ users: ["alice", "bob"] });
+let before: Snapshot;
+let exported: string;
+let fresh: TestServer;
+let restoredBy: ApiClient;
+let answer: any;
+
+beforeAll(async () => {
+  await buildRichPortfolio(api.as.alice!, api.as.bob!, { alice: api.users.alice!.id, bob: api.users.bob!.id });
+  before = await snapshotOf(api.as.alice!);
+  exported = await exportJson(api.as.alice!, { scope: ["all"], include_price_history: true });
+  fresh = await startServer();
+  restoredBy = new ApiClient(fresh.base);
+  await restoredBy.signUp("alice");
+  const fileId = await uploadText(restoredBy, exported, "alice-export.json");
+  const res = await restoredBy.post("/backup/restore", { file_id: fileId });
+  answer = await res.json();
+  expect(res.status).toBe(200);
+}, 60_000);
+
+afterAll(async () => { await fresh?.stop(true); });
+
+describe("a JSON export restored into a fresh server reproduces what the user reads", () => {
+  test("the restore counts every row it wrote; only the new account's own settings row is kept (no overwrite asked)", () => {
+    expect(answer.skipped).toEqual({ ...Object.fromEntries(Object.keys(answer.restored).map((k) => [k, 0])), user_settings: 1 });
+    expect(answer.restored).toMatchObject({ assets: 3, provider_assignments: 1, brokers: 3, broker_access: 3, transactions: 18, user_settings: 0 });
+    expect(answer.restored.prices).toBeGreaterThan(300);
+    expect(answer.restored.asset_events).toBeGreaterThan(2);
+    expect(answer.restored.fx_rates).toBe(110);
+    expect(answer.warnings).toEqual([]);
+  });
+
+  test("reports, lots analyses, broker summaries and every list endpoint are equal field by field", async () => {
+    const after = await snapshotOf(restoredBy);
+    // The comparison is not vacuous: the portfolio has value, history, lots and all its rows.
+    const source = before as any;
+    expect(Number(source.report.summary.net_worth.amount)).toBeGreaterThan(1000);
+    expect(source.report.history.length).toBeGreaterThan(100);
+    expect(source.transactions.length).toBe(18);
+    expect(Object.keys(source).filter((k) => k.startsWith("lots_") && source[k].lots?.length > 0).length).toBe(3);
+    // By design: the restorer becomes OWNER of every broker; an EDITOR (scale 1) becomes OWNER at share 1.
+    const expected = structuredClone(before) as any;
+    const promoted = [...expected.brokers.items, ...Object.keys(expected).filter((k) => k.startsWith("broker_summary_")).map((k) => expected[k])];
+    for (const b of promoted) {
+      if (b.user_role !== "OWNER") Object.assign(b, { user_role: "OWNER", user_share_percentage: "1.000000" });
+    }
+    expect(Object.keys(after).sort()).toEqual(Object.keys(expected).sort());
+    for (const key of Object.keys(expected)) expect({ key, value: after[key] }).toEqual({ key, value: expected[key] });
+  });
+});
