@@ -46,8 +46,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Clear the session cookie (the token itself stays valid until it expires) */
+        /** End the session: the token is revoked until it expires and the cookie cleared */
         post: operations["postApiV1AuthLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/change-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the own password (current password required); ends every other session */
+        post: operations["postApiV1AuthChange-password"];
         delete?: never;
         options?: never;
         head?: never;
@@ -134,6 +151,23 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End every session of a user (admin only); the user logs in again */
+        delete: operations["deleteApiV1UsersByUser_idSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -972,6 +1006,125 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/backup/asset/{asset_id}/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An asset's price history (any signed-in user: assets are shared), CSV or JSON envelope, streamed */
+        get: operations["getApiV1BackupAssetByAsset_idPrices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/backup/asset/{asset_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An asset's events, manual and provider (source MANUAL|PROVIDER), CSV or JSON envelope, streamed */
+        get: operations["getApiV1BackupAssetByAsset_idEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/backup/fx/{base}/{quote}/rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pair's stored rates, every provider, in the stored orientation (base < quote); the JSON envelope flags `inverted` when the path named the pair the other way round. Streamed */
+        get: operations["getApiV1BackupFxByBaseByQuoteRates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/backup/formats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export formats: json for everybody, sqlite for administrators */
+        get: operations["getApiV1BackupFormats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/backup/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Backup availability and the caller's last export and restore through this server process */
+        get: operations["getApiV1BackupStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/backup/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Download an export: json (any user; everything the caller owns or can read in scope, streamed) or sqlite (administrators; a consistent snapshot of the whole database while writes continue) */
+        post: operations["postApiV1BackupExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/backup/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Restore a json export uploaded through /uploads (by the caller), all or nothing: ids remapped, assets matched by ISIN, ticker or name, brokers recreated with the caller as OWNER; duplicates skipped, or replaced with overwrite_existing */
+        post: operations["postApiV1BackupRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fx/providers": {
         parameters: {
             query?: never;
@@ -1600,6 +1753,157 @@ export interface operations {
             };
         };
     };
+    "postApiV1AuthChange-password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    current_password: string;
+                    new_password: string;
+                };
+                "multipart/form-data": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
+                    };
+                };
+            };
+            /** @description Response for status 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 422 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
     getApiV1AuthMe: {
         parameters: {
             query?: never;
@@ -2201,6 +2505,144 @@ export interface operations {
                             is_admin?: boolean;
                             email?: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Response for status 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 422 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    deleteApiV1UsersByUser_idSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        message: string;
                     };
                 };
             };
@@ -12511,6 +12953,596 @@ export interface operations {
                             }[];
                             errors: string[];
                         }[];
+                    };
+                };
+            };
+            /** @description Response for status 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 422 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiV1BackupAssetByAsset_idPrices: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+        };
+    };
+    getApiV1BackupAssetByAsset_idEvents: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                asset_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+        };
+    };
+    getApiV1BackupFxByBaseByQuoteRates: {
+        parameters: {
+            query?: {
+                format?: "csv" | "json";
+            };
+            header?: never;
+            path: {
+                base: string;
+                quote: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+        };
+    };
+    getApiV1BackupFormats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            format: string;
+                            available: boolean;
+                            description: string;
+                            admin_only: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Response for status 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 422 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getApiV1BackupStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                        formats: {
+                            format: string;
+                            available: boolean;
+                            description: string;
+                            admin_only: boolean;
+                        }[];
+                        last_export_at: string | null;
+                        last_restore_at: string | null;
+                    };
+                };
+            };
+            /** @description Response for status 400 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 401 */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 403 */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 404 */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 409 */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description Response for status 422 */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string | {
+                            loc: (string | number)[];
+                            msg: string;
+                            type: string;
+                        }[];
+                        code: string;
+                        params?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    postApiV1BackupExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default json
+                     * @enum {string}
+                     */
+                    format?: "json" | "sqlite";
+                    /**
+                     * @default [
+                     *       "all"
+                     *     ]
+                     */
+                    scope?: ("all" | "transactions" | "assets" | "brokers" | "settings")[];
+                    /** @default false */
+                    include_price_history?: boolean;
+                    broker_ids?: number[] | null;
+                };
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @default json
+                     * @enum {string}
+                     */
+                    format?: "json" | "sqlite";
+                    /**
+                     * @default [
+                     *       "all"
+                     *     ]
+                     */
+                    scope?: ("all" | "transactions" | "assets" | "brokers" | "settings")[];
+                    /** @default false */
+                    include_price_history?: boolean;
+                    broker_ids?: number[] | null;
+                };
+                "multipart/form-data": {
+                    /**
+                     * @default json
+                     * @enum {string}
+                     */
+                    format?: "json" | "sqlite";
+                    /**
+                     * @default [
+                     *       "all"
+                     *     ]
+                     */
+                    scope?: ("all" | "transactions" | "assets" | "brokers" | "settings")[];
+                    /** @default false */
+                    include_price_history?: boolean;
+                    broker_ids?: number[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The file, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+        };
+    };
+    postApiV1BackupRestore: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    file_id: number;
+                    /** @default false */
+                    overwrite_existing?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    file_id: number;
+                    /** @default false */
+                    overwrite_existing?: boolean;
+                };
+                "multipart/form-data": {
+                    file_id: number;
+                    /** @default false */
+                    overwrite_existing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Response for status 200 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        restored: {
+                            [key: string]: number;
+                        };
+                        skipped: {
+                            [key: string]: number;
+                        };
+                        warnings: string[];
                     };
                 };
             };
