@@ -161,7 +161,7 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
       </section>
       <section class="card wide" aria-labelledby="h-rate">
-        <h2 id="h-rate">1 {base} in {quote}</h2>
+        <h2 id="h-rate">Rate history: {base} to {quote}</h2>
         <TimeChart title={`${base} to ${quote} rate`} dates={chart.dates} series={chart.series} format={fmt} />
       </section>
       <ManualRate base={base} quote={quote} onSaved={rates.reload} />

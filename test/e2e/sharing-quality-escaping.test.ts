@@ -1,0 +1,97 @@
+import { beforeAll, expect, test } from "bun:test";
+import { useBrowser } from "../helpers/browser.ts";
+
+// Three things a second person or a hostile name must never break: a shared broker is read-only
+// for a VIEWER, a data-quality issue leads to the page that fixes it, and user text stays text.
+const b = useBrowser({ name: "sharing", users: ["alice", "bob"] });
+const XSS = "<img src=x onerror=alert(1)>";
+const today = new Date().toISOString().slice(0, 10);
+let brokerId = 0;
+let pricedId = 0;
+let usdId = 0;
+
+beforeAll(async () => {
+  const alice = b.api.as.alice!;
+  const broker = await (await alice.post("/brokers", [{ name: "Family account", initial_balances: [{ code: "EUR", amount: "5000" }, { code: "USD", amount: "1000" }] }])).json();
+  brokerId = broker.results[0].broker_id;
+  const assets = await (await alice.post("/assets", [{ name: XSS, currency: "EUR", asset_type: "STOCK" }, { name: "US Tech", currency: "USD", asset_type: "FUND" }])).json();
+  [pricedId, usdId] = assets.results.map((r: { asset_id: number }) => r.asset_id);
+  expect((await alice.post("/assets/prices", [{ asset_id: pricedId, prices: [{ date: today, close: "20" }] }, { asset_id: usdId, prices: [{ date: today, close: "50" }] }])).status).toBe(200);
+  const commit = await (await alice.post("/transactions/commit", { creates: [
+    { broker_id: brokerId, type: "BUY", date: today, asset_id: pricedId, quantity: "10", cash: { code: "EUR", amount: "-150" }, description: XSS },
+    { broker_id: brokerId, type: "BUY", date: today, asset_id: usdId, quantity: "2", cash: { code: "USD", amount: "-80" } },
+  ] })).json();
+  expect(commit.committed).toBe(true);
+}, 30_000);
+
+const scriptRan = () => b.errors.filter((e) => e.startsWith("dialog") || e.startsWith("page:"));
+
+test("an owner shares a broker with a VIEWER, who sees it and cannot change it", async () => {
+  const page = await b.page({ user: "alice" });
+  await page.goto(b.url(`/brokers/${brokerId}`));
+  await page.getByRole("heading", { name: "Family account" }).waitFor();
+  const share = page.getByRole("form", { name: "Share with a user" });
+  await share.getByLabel("Find a user").fill("bo");
+  await page.getByRole("option", { name: "bob" }).click();
+  await share.getByLabel("Role").selectOption("VIEWER");
+  await share.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("row").filter({ hasText: "bob" }).getByLabel("Role of bob").waitFor();
+  expect(await page.getByLabel("Role of bob").inputValue()).toBe("VIEWER");
+  // A share that would push the total over 1 is refused in words.
+  await page.getByLabel("Share of bob (0 to 1)").fill("0.5");
+  await page.getByLabel("Share of bob (0 to 1)").press("Tab");
+  await page.getByRole("alert").getByText("must add up to at most 1").waitFor();
+  await b.shot(page, "broker-owner");
+
+  const bob = await b.page({ user: "bob" });
+  await bob.goto(b.url("/brokers"));
+  const card = bob.locator(".broker-card", { hasText: "Family account" });
+  await card.getByText("VIEWER").waitFor();
+  expect(await card.getByRole("button", { name: /Edit/ }).count()).toBe(0);
+  await card.getByRole("link", { name: "Family account" }).click();
+  await bob.getByText("You can view this broker; only its owners and editors can change it.").waitFor();
+  await bob.getByText("Your role: VIEWER").waitFor();
+  expect(await bob.getByRole("button", { name: "Edit broker" }).count()).toBe(0);
+  expect(await bob.getByRole("form", { name: "Share with a user" }).count()).toBe(0);
+  await bob.getByRole("link", { name: "Transactions" }).last().click();
+  await bob.getByText("4 transactions").waitFor();
+  expect(await bob.getByRole("button", { name: "New transaction" }).count()).toBe(0);
+  expect(await bob.getByRole("button", { name: /Edit transaction|Delete transaction/ }).count()).toBe(0);
+  await b.shot(bob, "broker-viewer");
+}, 60_000);
+
+test("the missing FX pair issue on the dashboard opens the add-pair dialog with the pair filled in", async () => {
+  const page = await b.page({ user: "alice" });
+  await page.goto(b.url("/"));
+  const panel = page.getByRole("region", { name: "Data quality" });
+  const issue = panel.getByRole("listitem").filter({ hasText: "No exchange rate pair is configured" });
+  await issue.waitFor();
+  await b.shot(page, "dashboard-data-quality");
+  await issue.getByRole("link", { name: "Add the pair EUR-USD" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a currency pair" });
+  await dialog.waitFor();
+  expect(await dialog.getByLabel("Base currency").inputValue()).toBe("EUR");
+  expect(await dialog.getByLabel("Quote currency").inputValue()).toBe("USD");
+  await b.shot(page, "fx-add-pair");
+  // Fix it there: a manual pair with today's rate, and the dashboard values the USD positions.
+  await dialog.getByRole("button", { name: "Enter rates by hand instead" }).click();
+  await page.getByRole("heading", { name: "EUR-USD: routes" }).waitFor();
+  await page.getByRole("textbox", { name: "1 EUR in USD" }).fill("1.25");
+  await page.getByRole("button", { name: "Save rate" }).click();
+  await page.getByText("Saved 1 EUR = 1.25 USD").waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+  // 5,000 − 150 + 10 × 20 EUR, and (1,000 − 80 + 2 × 50) USD / 1.25 = 816 EUR.
+  await page.getByTestId("net-worth").getByText("€5,866.00").waitFor();
+  expect(await panel.getByText("No exchange rate pair is configured").count()).toBe(0);
+}, 60_000);
+
+test(`an asset named ${XSS} is shown as text on every page and runs nothing`, async () => {
+  const page = await b.page({ user: "alice" });
+  for (const path of ["/", "/assets", `/assets/${pricedId}`, `/brokers/${brokerId}`, "/transactions"]) {
+    await page.goto(b.url(path));
+    await page.getByText(XSS).filter({ visible: true }).first().waitFor();
+    expect(await page.locator("img[src='x']").count()).toBe(0);
+  }
+  await b.shot(page, "escaped-name");
+  expect(scriptRan()).toEqual([]);
+}, 60_000);
