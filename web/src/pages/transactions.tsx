@@ -82,7 +82,7 @@ export function TransactionsPage() {
       {rows.loading && !rows.data && <Loading label="Loading transactions…" />}
       {rows.data && (
         <>
-          <p class="muted" role="status" aria-live="polite">{formatDecimal(String(rows.data.length), locale)} transactions</p>
+          <p class="muted" role="status" aria-live="polite">{formatDecimal(String(rows.data.length), locale)} {rows.data.length === 1 ? "transaction" : "transactions"}</p>
           <VirtualTable
             rows={rows.data}
             render={(tx) => {
