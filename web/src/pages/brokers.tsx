@@ -9,11 +9,7 @@ import { useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 
 export function BrokersPage() {
-  const list = useAsync(async (signal) => {
-    const { items } = await api.get("/brokers", { signal });
-    const summaries = await Promise.all(items.map((b) => api.get("/brokers/{id}/summary", { path: { id: b.id }, signal }).catch(() => null)));
-    return items.map((b, i) => ({ broker: b, summary: summaries[i] }));
-  }, []);
+  const list = useAsync(async (signal) => (await api.get("/brokers", { signal })).items.map((broker) => ({ broker })), []);
   const [editing, setEditing] = useState<Broker | "new" | null>(null);
 
   return (
@@ -22,18 +18,12 @@ export function BrokersPage() {
       {list.loading && !list.data && <Loading />}
       {list.data?.length === 0 && <p class="note">No broker yet. A broker is an account at a bank or trading platform: create one to record its transactions.</p>}
       <ul class="cards">
-        {list.data?.map(({ broker: b, summary }) => (
+        {list.data?.map(({ broker: b }) => (
           <li key={b.id} class="card broker-card">
             <h2><Link href={`/brokers/${b.id}`}>{b.name}</Link></h2>
             <p><Badge>{b.user_role}</Badge> {!b.is_active && <Badge kind="warning">inactive</Badge>}</p>
             {b.description && <p class="muted">{b.description}</p>}
-            <dl class="balances">
-              {(summary?.cash_balances ?? []).map((c) => (
-                <div key={c.code}><dt>{c.code}</dt><dd><Money amount={c.amount} currency={c.code} /></dd></div>
-              ))}
-              {summary && summary.cash_balances.length === 0 && <div><dt>Cash</dt><dd class="muted">none</dd></div>}
-              {summary && <div><dt>Positions</dt><dd>{summary.holdings.length}</dd></div>}
-            </dl>
+            <Balances brokerId={b.id} />
             {b.user_role !== "VIEWER" && (
               <button type="button" class="ghost" onClick={() => setEditing(b)} aria-label={`Edit ${b.name}`}>Edit</button>
             )}
@@ -42,6 +32,22 @@ export function BrokersPage() {
       </ul>
       <BrokerForm broker={editing} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); list.reload(); }} />
     </Page>
+  );
+}
+
+/** A card's balances, loaded on their own so the cards show before every summary is computed. */
+function Balances(props: { brokerId: number }) {
+  const summary = useAsync((signal) => api.get("/brokers/{id}/summary", { path: { id: props.brokerId }, signal }), [props.brokerId]);
+  if (summary.error) return <p class="muted">Balances unavailable.</p>;
+  if (!summary.data) return <p class="muted" aria-busy="true">Loading balances…</p>;
+  return (
+    <dl class="balances">
+      {summary.data.cash_balances.map((c) => (
+        <div key={c.code}><dt>{c.code}</dt><dd><Money amount={c.amount} currency={c.code} /></dd></div>
+      ))}
+      {summary.data.cash_balances.length === 0 && <div><dt>Cash</dt><dd class="muted">none</dd></div>}
+      <div><dt>Positions</dt><dd>{summary.data.holdings.length}</dd></div>
+    </dl>
   );
 }
 

@@ -18,7 +18,45 @@ import {
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
 
+const FIRST_PAGE = 500;
 const PAGE = 10_000;
+
+interface Loaded { data?: Transaction[]; done: boolean; error?: unknown; loading: boolean; reload(): void }
+
+/**
+ * Loads every matching row: a first small page is shown at once, the rest follows in pages of
+ * 10,000 (the API's maximum) appended as they arrive, so a long ledger is usable before it is whole.
+ */
+function useTransactions(filters: Record<string, string>, key: string): Loaded {
+  const [state, setState] = useState<{ data?: Transaction[]; done: boolean; error?: unknown }>({ done: false });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    const controller = new AbortController();
+    const query = {
+      broker_id: filters.broker_id ? Number(filters.broker_id) : undefined,
+      asset_id: filters.asset_id ? Number(filters.asset_id) : undefined,
+      types: filters.type ? [filters.type as TxType] : undefined,
+      date_start: filters.date_start || undefined, date_end: filters.date_end || undefined,
+    };
+    setState((s) => ({ data: s.data, done: false }));
+    (async () => {
+      let out: Transaction[] = [];
+      let offset = 0;
+      let limit = FIRST_PAGE;
+      while (true) {
+        const page = await api.get("/transactions", { signal: controller.signal, query: { ...query, limit, offset } });
+        out = offset === 0 ? page : out.concat(page);
+        const done = page.length < limit;
+        setState({ data: out, done });
+        if (done) return;
+        offset += limit;
+        limit = PAGE;
+      }
+    })().catch((error) => { if ((error as Error).name !== "AbortError") setState((s) => ({ ...s, error, done: true })); });
+    return () => controller.abort();
+  }, [key, tick]);
+  return { ...state, loading: !state.done, reload: () => setTick((t) => t + 1) };
+}
 const ROW_HEIGHT = 40;
 
 export function TransactionsPage() {
@@ -37,23 +75,7 @@ export function TransactionsPage() {
   };
   const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
-  const rows = useAsync(async (signal) => {
-    const out: Transaction[] = [];
-    for (let offset = 0; ; offset += PAGE) {
-      const page = await api.get("/transactions", {
-        signal,
-        query: {
-          broker_id: filters.broker_id ? Number(filters.broker_id) : undefined,
-          asset_id: filters.asset_id ? Number(filters.asset_id) : undefined,
-          types: filters.type ? [filters.type as TxType] : undefined,
-          date_start: filters.date_start || undefined, date_end: filters.date_end || undefined,
-          limit: PAGE, offset,
-        },
-      });
-      out.push(...page);
-      if (page.length < PAGE) return out;
-    }
-  }, [loc.query.toString()]);
+  const rows = useTransactions(filters, loc.query.toString());
   const [editing, setEditing] = useState<Transaction | "new" | null>(null);
   const brokerName = useMemo(() => new Map((brokers.data?.items ?? []).map((b) => [b.id, b.name])), [brokers.data]);
   const assetById = useMemo(() => new Map((assets.data ?? []).map((a) => [a.id, a])), [assets.data]);
@@ -82,7 +104,9 @@ export function TransactionsPage() {
       {rows.loading && !rows.data && <Loading label="Loading transactions…" />}
       {rows.data && (
         <>
-          <p class="muted" role="status" aria-live="polite">{formatDecimal(String(rows.data.length), locale)} {rows.data.length === 1 ? "transaction" : "transactions"}</p>
+          <p class="muted" role="status" aria-live="polite">
+            {formatDecimal(String(rows.data.length), locale)} {rows.data.length === 1 ? "transaction" : "transactions"}{rows.done ? "" : " so far, loading more…"}
+          </p>
           <VirtualTable
             rows={rows.data}
             render={(tx) => {
