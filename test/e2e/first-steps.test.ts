@@ -104,3 +104,58 @@ test("the dashboard fits a phone screen", async () => {
   await b.shot(page, "dashboard-phone");
   expect(pageErrors()).toEqual([]);
 }, 60_000);
+
+test("preferences: German formats, dark theme; an expired session returns to the same page after sign-in", async () => {
+  const page = await b.page();
+  await page.goto(b.url("/settings"));
+  await page.getByLabel("User name or e-mail").fill("alice");
+  await page.getByLabel("Password").fill("Secret-pass1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Preferences" }).waitFor();
+  await page.getByLabel("Language", { exact: true }).selectOption("de");
+  await page.getByLabel("Theme", { exact: true }).selectOption("dark");
+  await page.getByRole("button", { name: "Save preferences" }).click();
+  await page.getByText("Preferences saved.").waitFor();
+  expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+  await page.getByTestId("net-worth").getByText("10.250,00\u00a0€").waitFor();
+  await b.shot(page, "dashboard-dark-de");
+
+  // The session cookie disappears (expiry): the next API call sends the user to sign in, then back.
+  await page.context().clearCookies();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Brokers" }).click();
+  await page.getByText("Your session has expired. Sign in again to continue.").waitFor();
+  await page.getByLabel("User name or e-mail").fill("alice");
+  await page.getByLabel("Password").fill("Secret-pass1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Brokers" }).waitFor();
+  expect(new URL(page.url()).pathname).toBe("/brokers");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel("Language", { exact: true }).selectOption("en");
+  await page.getByLabel("Theme", { exact: true }).selectOption("light");
+  await page.getByRole("button", { name: "Save preferences" }).click();
+  await page.getByText("Preferences saved.").waitFor();
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
+
+test("registration disabled by the administrator: a new visitor is told so in words", async () => {
+  const admin = await b.page();
+  await admin.goto(b.url("/login?next=/settings"));
+  await admin.getByLabel("User name or e-mail").fill("alice");
+  await admin.getByLabel("Password").fill("Secret-pass1");
+  await admin.getByRole("button", { name: "Sign in" }).click();
+  await admin.getByRole("heading", { name: "Server settings" }).waitFor();
+  await admin.getByLabel("enable_registration").selectOption("false");
+  await admin.getByRole("button", { name: "Save server settings" }).click();
+  await admin.getByText("Settings saved.").waitFor();
+  await b.shot(admin, "settings-admin");
+
+  const visitor = await b.page();
+  await visitor.goto(b.url("/register"));
+  await visitor.getByLabel("User name").fill("mallory");
+  await visitor.getByLabel("E-mail").fill("mallory@example.com");
+  await visitor.getByLabel("Password").fill("Secret-pass1");
+  await visitor.getByRole("button", { name: "Create account" }).click();
+  await visitor.getByRole("alert").getByText("Registration is disabled on this server. Ask the administrator to create an account for you.").waitFor();
+  expect(pageErrors()).toEqual([]);
+}, 60_000);

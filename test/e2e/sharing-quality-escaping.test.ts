@@ -91,6 +91,15 @@ test(`an asset named ${XSS} is shown as text on every page and runs nothing`, as
     await page.goto(b.url(path));
     await page.getByText(XSS).filter({ visible: true }).first().waitFor();
     expect(await page.locator("img[src='x']").count()).toBe(0);
+    // Every form control on the page has an accessible name (a label or aria-label).
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll("input, select, textarea, button")]
+      .filter((el) => {
+        const e = el as HTMLInputElement;
+        if (e.type === "hidden" || e.closest("[aria-hidden=true]")) return false;
+        const labelled = (e.labels?.length ?? 0) > 0 || e.getAttribute("aria-label") || e.getAttribute("aria-labelledby");
+        return !labelled && !(e.tagName === "BUTTON" && e.textContent!.trim());
+      }).map((e) => e.outerHTML.slice(0, 80)));
+    expect({ path, unnamed }).toEqual({ path, unnamed: [] });
   }
   await b.shot(page, "escaped-name");
   expect(scriptRan()).toEqual([]);
