@@ -104,3 +104,28 @@ test(`an asset named ${XSS} is shown as text on every page and runs nothing`, as
   await b.shot(page, "escaped-name");
   expect(scriptRan()).toEqual([]);
 }, 60_000);
+
+test("every page renders at desktop and phone size without sideways scrolling (screenshots for review)", async () => {
+  const pages: [string, string, string][] = [
+    ["dashboard", "/", "Dashboard"], ["brokers", "/brokers", "Brokers"], ["broker", `/brokers/${brokerId}`, "Family account"],
+    ["transactions", "/transactions", "Transactions"], ["assets", "/assets", "Assets"],
+    ["asset-overview", `/assets/${usdId}`, "US Tech"], ["asset-prices", `/assets/${usdId}?tab=prices`, "US Tech"],
+    ["asset-events", `/assets/${usdId}?tab=events`, "US Tech"], ["asset-source", `/assets/${usdId}?tab=source`, "US Tech"],
+    ["fx", "/fx/EUR-USD", "Exchange rates"], ["import", "/import", "Import"], ["uploads", "/uploads", "Uploads"],
+    ["settings", "/settings", "Settings"], ["not-found", "/no/such/page", "Page not found"],
+  ];
+  for (const [size, viewport] of [["desktop", undefined], ["phone", { width: 390, height: 844 }]] as const) {
+    const page = await b.page({ user: "alice", viewport });
+    for (const [name, path, heading] of pages) {
+      await page.goto(b.url(path));
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await page.waitForLoadState("networkidle");
+      if (size === "phone") {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect({ name, overflow }).toEqual({ name, overflow: 0 });
+      }
+      await b.shot(page, `${size}-${name}`);
+    }
+  }
+  expect(scriptRan()).toEqual([]);
+}, 120_000);

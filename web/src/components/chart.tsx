@@ -33,7 +33,7 @@ export function TimeChart(props: {
       height: props.height ?? 280,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"),
       // A single day would otherwise be stretched over years; show a month around it instead.
-      scales: { x: { time: true, range: (_u, min, max) => min === max ? [min - 15 * 86400, max + 15 * 86400] : [min, max] } },
+      scales: xs.length === 1 ? { x: { time: true, auto: false, range: [xs[0]! - 15 * 86400, xs[0]! + 15 * 86400] } } : {},
       series: [
         { label: "Date", value: (_u, v) => v == null ? "—" : new Date(v * 1000).toISOString().slice(0, 10) },
         ...props.series.map((s) => ({

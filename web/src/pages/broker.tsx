@@ -143,7 +143,7 @@ function Sharing(props: { brokerId: number; role: string }) {
   return (
     <div>
       <ErrorNote error={access.error} />
-      <table class="table compact">
+      <div class="table-wrap"><table class="table compact">
         <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col" class="num">Share (0–1)</th>{owner && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
         <tbody>
           {access.data?.items.map((a) => (
@@ -160,7 +160,7 @@ function Sharing(props: { brokerId: number; role: string }) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></div>
       {error && <p class="note error" role="alert">{error}</p>}
       {owner && (
         <form class="form share-form" onSubmit={add} aria-label="Share with a user">

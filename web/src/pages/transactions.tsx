@@ -159,16 +159,16 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
   const visible = props.rows.slice(first, last);
   return (
     <div class="vtable" role="table" aria-label="Transactions" aria-rowcount={props.rows.length + 1}>
-      <div class="vrow vhead" role="row" aria-rowindex={1}>
-        {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c || <span class="sr-only">Actions</span>}</div>)}
-      </div>
       <div class="vbody" ref={box} tabIndex={0} aria-label="Transaction rows, scroll for more"
         onScroll={(e) => setScroll((e.target as HTMLDivElement).scrollTop)}>
-        <div style={{ height: `${props.rows.length * ROW_HEIGHT}px`, position: "relative" }}>
+        <div class="vrow vhead" role="row" aria-rowindex={1}>
+          {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c || <span class="sr-only">Actions</span>}</div>)}
+        </div>
+        <div class="vspace" style={{ height: `${props.rows.length * ROW_HEIGHT}px` }}>
           {visible.map((row, i) => (
             <div key={row.id} class="vrow" role="row" aria-rowindex={first + i + 2} data-id={row.id}
               style={{ top: `${(first + i) * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` }}>
-              {props.render(row).map((cell, c) => <div key={c} role="cell" class={`c${c}`}>{cell}</div>)}
+              {props.render(row).map((cell, c) => <div key={c} role="cell" class={`c${c}`} title={typeof cell === "string" ? cell : undefined}>{cell}</div>)}
             </div>
           ))}
         </div>
