@@ -105,6 +105,34 @@ test(`an asset named ${XSS} is shown as text on every page and runs nothing`, as
   expect(scriptRan()).toEqual([]);
 }, 60_000);
 
+test("manual asset events are added and edited; the provider search streams to its end", async () => {
+  const page = await b.page({ user: "alice" });
+  await page.goto(b.url(`/assets/${usdId}?tab=events`));
+  await page.getByText("No events.").waitFor();
+  await page.getByLabel("Date").fill("2024-06-14");
+  await page.getByLabel("Type").selectOption("DIVIDEND");
+  await page.getByLabel("Value (USD)").fill("0.42");
+  await page.getByRole("button", { name: "Add event" }).click();
+  const row = page.getByRole("row").filter({ hasText: "Jun 14, 2024" });
+  await row.getByText("$0.42").waitFor();
+  await row.getByRole("button", { name: "Edit the event of 2024-06-14" }).click();
+  await page.getByRole("heading", { name: "Edit the manual event" }).waitFor();
+  await page.getByLabel("Value (USD)").fill("0.45");
+  await page.getByLabel("Notes").fill("Q2 dividend");
+  await page.getByRole("button", { name: "Save event" }).click();
+  await row.getByText("$0.45").waitFor();
+  await row.getByText("Q2 dividend").waitFor();
+  expect(await page.getByRole("row").filter({ hasText: "DIVIDEND" }).count()).toBe(1);
+
+  await page.getByRole("tab", { name: "Price source" }).click();
+  await page.getByText("Prices are entered by hand.").waitFor();
+  await page.getByLabel("Search providers").fill("ACME");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  // The test server's providers are offline: every one reports its failure, then the search ends.
+  await page.getByText("No result.").waitFor({ timeout: 30_000 });
+  expect(await page.getByText("Asking the providers…").count()).toBe(0);
+}, 60_000);
+
 test("every page renders at desktop and phone size without sideways scrolling (screenshots for review)", async () => {
   const pages: [string, string, string][] = [
     ["dashboard", "/", "Dashboard"], ["brokers", "/brokers", "Brokers"], ["broker", `/brokers/${brokerId}`, "Family account"],

@@ -174,19 +174,27 @@ function Events(props: { assetId: number; currency: string }) {
   const events = useAsync(async (signal) => (await api.post("/assets/events/query", {
     signal, body: [{ asset_id: props.assetId, date_range: { start: "1900-01-01", end: today() } }],
   })).items[0]?.events ?? [], [props.assetId]);
+  const [editing, setEditing] = useState<number | null>(null);
   const [date, setDate] = useState(today());
   const [type, setType] = useState<string>("DIVIDEND");
   const [value, setValue] = useState("");
+  const [notes, setNotes] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const add = async (e: Event) => {
+  const reset = () => { setEditing(null); setDate(today()); setType("DIVIDEND"); setValue(""); setNotes(""); };
+  const save = async (e: Event) => {
     e.preventDefault();
     setError(null);
     if (!isDecimal(value)) { setError("The value must be a number."); return; }
     try {
-      const r = await api.post("/assets/events", { body: [{ asset_id: props.assetId, events: [{ date, type: type as "DIVIDEND", value: { code: props.currency, amount: value } }] }] });
+      const event = { date, type: type as "DIVIDEND", value: { code: props.currency, amount: value.trim() }, notes: notes.trim() || null, ...(editing ? { id: editing } : {}) };
+      const r = await api.post("/assets/events", { body: [{ asset_id: props.assetId, events: [event] }] });
       if (r.errors.length) throw new Error(r.errors.join("; "));
-      setValue(""); events.reload();
+      reset(); events.reload();
     } catch (err) { setError(errorText(err)); }
+  };
+  const remove = async (id: number) => {
+    try { await api.delete("/assets/events", { query: { ids: [id] } }); events.reload(); }
+    catch (err) { setError(errorText(err)); }
   };
   return (
     <div class="grid-2">
@@ -195,25 +203,37 @@ function Events(props: { assetId: number; currency: string }) {
         <ErrorNote error={events.error} />
         {(events.data ?? []).length === 0 ? <p class="muted">No events.</p> : (
           <div class="table-wrap"><table class="table compact">
-            <thead><tr><th scope="col">Date</th><th scope="col">Type</th><th scope="col" class="num">Value</th><th scope="col">Source</th><th scope="col">Notes</th></tr></thead>
+            <thead><tr><th scope="col">Date</th><th scope="col">Type</th><th scope="col" class="num">Value</th><th scope="col">Source</th><th scope="col">Notes</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
             <tbody>{events.data!.map((ev) => (
               <tr key={ev.id}>
                 <td>{formatDate(ev.date, locale)}</td><td>{ev.type}</td>
                 <td class="num">{formatMoney(ev.value.amount, ev.value.code, locale)}</td>
                 <td>{ev.is_auto ? "provider (read-only)" : "manual"}</td><td>{ev.notes ?? ""}</td>
+                <td>{!ev.is_auto && (
+                  <span class="row-actions">
+                    <button type="button" class="ghost" aria-label={`Edit the event of ${ev.date}`} onClick={() => {
+                      setEditing(ev.id); setDate(ev.date); setType(ev.type); setValue(ev.value.amount); setNotes(ev.notes ?? "");
+                    }}>Edit</button>
+                    <button type="button" class="ghost" aria-label={`Delete the event of ${ev.date}`} onClick={() => remove(ev.id)}>Delete</button>
+                  </span>
+                )}</td>
               </tr>
             ))}</tbody>
           </table></div>
         )}
       </section>
       <section class="card">
-        <h2>Add a manual event</h2>
-        <form class="form" onSubmit={add}>
+        <h2>{editing ? "Edit the manual event" : "Add a manual event"}</h2>
+        <form class="form" onSubmit={save}>
           <Field label="Date">{(id) => <input id={id} type="date" required value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
           <Field label="Type">{(id) => <Select id={id} value={type} options={EVENT_TYPES.map((t) => ({ value: t, label: t }))} onChange={setType} />}</Field>
           <Field label={`Value (${props.currency})`}>{(id) => <input id={id} inputMode="decimal" required value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label="Notes">{(id) => <input id={id} maxLength={500} value={notes} onInput={(e) => setNotes((e.target as HTMLInputElement).value)} />}</Field>
           {error && <p class="note error" role="alert">{error}</p>}
-          <button type="submit" class="primary">Add event</button>
+          <div class="form-actions">
+            {editing && <button type="button" onClick={reset}>Cancel</button>}
+            <button type="submit" class="primary">{editing ? "Save event" : "Add event"}</button>
+          </div>
         </form>
       </section>
     </div>

@@ -1,6 +1,6 @@
 /** Assets: search the list, create an asset, search providers for an instrument. */
-import { useState } from "preact/hooks";
-import { api, errorText } from "../api/client.ts";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { api, buildUrl, errorText } from "../api/client.ts";
 import { Badge, Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { Link, navigate } from "../lib/router.tsx";
 import { useApp } from "../lib/store.ts";
@@ -83,32 +83,53 @@ function NewAsset(props: { open: boolean; onClose(): void }) {
   );
 }
 
-/** Searches every provider for an instrument; used by the asset page to assign a price source. */
-export function ProviderSearch(props: { onPick(r: { provider_code: string; identifier: string; identifier_type: string | null }): void }) {
+interface Hit { provider_code: string; identifier: string; name: string; currency: string | null; identifier_type: string | null }
+
+/**
+ * Searches every provider for an instrument through the streamed endpoint: each provider's
+ * results appear as it answers (a slow provider holds up nobody), then `done` ends the search.
+ */
+export function ProviderSearch(props: { onPick(r: Hit): void }) {
   const [q, setQ] = useState("");
-  const [submitted, setSubmitted] = useState("");
-  const res = useAsync(async (signal) => submitted ? api.get("/assets/provider/search", { query: { q: submitted }, signal }) : null, [submitted]);
+  const [hits, setHits] = useState<Hit[]>([]);
+  const [failures, setFailures] = useState<string[]>([]);
+  const [state, setState] = useState<"idle" | "searching" | "done">("idle");
+  const source = useRef<EventSource | null>(null);
+  useEffect(() => () => source.current?.close(), []);
+  const search = (e: Event) => {
+    e.preventDefault();
+    source.current?.close();
+    if (!q.trim()) return;
+    setHits([]); setFailures([]); setState("searching");
+    const es = new EventSource(buildUrl("/assets/provider/search/stream", undefined, { q: q.trim() }));
+    source.current = es;
+    es.addEventListener("provider_results", (ev) => {
+      const data = JSON.parse((ev as MessageEvent).data) as { provider_code: string; results: Hit[] };
+      setHits((h) => [...h, ...data.results.map((r) => ({ ...r, provider_code: r.provider_code ?? data.provider_code }))]);
+    });
+    es.addEventListener("provider_error", (ev) => {
+      const data = JSON.parse((ev as MessageEvent).data) as { provider_code: string; error?: string };
+      setFailures((f) => [...f, `${data.provider_code}: ${data.error ?? "failed"}`]);
+    });
+    es.addEventListener("done", () => { es.close(); setState("done"); });
+    es.onerror = () => { es.close(); setState("done"); };
+  };
   return (
     <div>
-      <form class="row" onSubmit={(e) => { e.preventDefault(); setSubmitted(q.trim()); }}>
+      <form class="row" onSubmit={search}>
         <Field label="Search providers">{(id) => <input id={id} type="search" value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />}</Field>
         <button type="submit">Search</button>
       </form>
-      {res.loading && submitted && <Loading label="Asking the providers…" />}
-      <ErrorNote error={res.error} />
-      {res.data && (
-        <>
-          <ul class="picker">
-            {res.data.results.map((r) => (
-              <li key={`${r.provider_code}:${r.identifier}`}>
-                <button type="button" onClick={() => props.onPick(r)}>{r.name} — {r.identifier} ({r.provider_code}{r.currency ? `, ${r.currency}` : ""})</button>
-              </li>
-            ))}
-          </ul>
-          {res.data.results.length === 0 && <p class="muted">No result.</p>}
-          {res.data.providers.filter((p) => !p.success).map((p) => <p key={p.provider_code} class="muted">{p.provider_code}: {p.error ?? "failed"}</p>)}
-        </>
-      )}
+      {state === "searching" && <Loading label="Asking the providers…" />}
+      <ul class="picker" aria-live="polite">
+        {hits.map((r) => (
+          <li key={`${r.provider_code}:${r.identifier}`}>
+            <button type="button" onClick={() => props.onPick(r)}>{r.name} — {r.identifier} ({r.provider_code}{r.currency ? `, ${r.currency}` : ""})</button>
+          </li>
+        ))}
+      </ul>
+      {state === "done" && hits.length === 0 && <p class="muted">No result.</p>}
+      {failures.map((f) => <p key={f} class="muted">{f}</p>)}
     </div>
   );
 }
