@@ -1,5 +1,6 @@
 import { Asset } from "./assets/asset.entity.ts";
 import { ProviderAssignment } from "./assets/provider-assignment.entity.ts";
+import { BrimFile } from "./brim/brim-file.entity.ts";
 import { BrokerAccess } from "./brokers/broker-access.entity.ts";
 import { Broker } from "./brokers/broker.entity.ts";
 import { AssetEvent } from "./events/asset-event.entity.ts";
@@ -14,6 +15,6 @@ import { User } from "./users/user.entity.ts";
 
 /** Every entity the data source maps. */
 export const entities = [
-  Asset, AssetEvent, Broker, BrokerAccess, FxRateRow, FxRoute, GlobalSetting, PriceHistory, ProviderAssignment, Transaction, UploadedFile, User,
+  Asset, AssetEvent, BrimFile, Broker, BrokerAccess, FxRateRow, FxRoute, GlobalSetting, PriceHistory, ProviderAssignment, Transaction, UploadedFile, User,
   UserSettings,
 ];

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { type ToolPolicy, toolPolicyFrom } from "./tools/tool-policy.ts";
 
 /** Process configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -14,6 +15,8 @@ export interface AppConfig {
   /** Container registry queried by /system/container-image-status. */
   readonly registryUrl: string;
   readonly registryRepository: string;
+  /** Calculation-tool executor limits (TOOLS_* variables, docs/tools.md). */
+  readonly tools: ToolPolicy;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -41,5 +44,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     registryUrl: (env.CONTAINER_REGISTRY_URL || DEFAULT_REGISTRY_URL).replace(/\/+$/, ""),
     registryRepository: env.CONTAINER_IMAGE_REPOSITORY || DEFAULT_REGISTRY_REPOSITORY,
+    tools: toolPolicyFrom(env),
   };
 }

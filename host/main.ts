@@ -15,6 +15,8 @@ import { serveHttp } from "./http/server.ts";
 import { sessionKey } from "./http/session.ts";
 import { createLogger } from "./logger.ts";
 import { fxProviderLookup, registerMarketData } from "./market-data.ts";
+import { registerBrim } from "./brim.ts";
+import { brimDir, BrimFileService } from "../core/brim/brim-file.service.ts";
 import { loadPluginConfig } from "./plugin-config.ts";
 import { createPluginContext } from "./plugins/context.ts";
 import { loadPlugins } from "./plugins/loader.ts";
@@ -42,6 +44,8 @@ export async function boot(config: AppConfig = loadConfig()) {
     acceptedApiVersions: [SDK_API_VERSION],
   });
   registerMarketData(container, plugins, pluginConfig);
+  registerBrim(container, plugins, pluginConfig);
+  await container.resolve(BrimFileService).sweep(brimDir(config.dataDir));
   const scheduler = new Scheduler(config.dataDir, logger);
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {
     currentPrice: currentPriceJob(db, container.resolve(CurrentPriceService)),

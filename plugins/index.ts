@@ -1,10 +1,14 @@
 import type { Plugin } from "../sdk/index.ts";
 import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
+import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
+import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
+import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
 import { ecbPlugin } from "./ecb/index.ts";
 import { fedPlugin } from "./fed/index.ts";
 import { justetfPlugin } from "./justetf/index.ts";
+import { riskPlugins } from "./risk/index.ts";
 import { scheduledInvestmentPlugin } from "./scheduled-investment/index.ts";
 import { snbPlugin } from "./snb/index.ts";
 import { yfinancePlugin } from "./yfinance/index.ts";
@@ -15,6 +19,8 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
+  boePlugin, borsaItalianaPlugin, brokerDegiroPlugin, brokerGenericCsvPlugin, brokerIbkrPlugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
+  // The risk analytics (one risk-tool plugin each) share one folder and its statistics.
+  ...riskPlugins,
 ];

@@ -43,5 +43,14 @@ export class UnauthenticatedError extends DomainError {}
 /** A body or upload over a configured limit (413). */
 export class PayloadTooLargeError extends DomainError {}
 
+/** Content of a kind the endpoint refuses, e.g. an executable sent as a broker report (415). */
+export class UnsupportedMediaError extends DomainError {}
+
 /** The server cannot satisfy the request because an upstream failed (502). */
 export class UpstreamError extends DomainError {}
+
+/** Too much work queued right now; try again shortly (429). */
+export class BusyError extends DomainError {}
+
+/** The service cannot take the request now (shutting down, a source failed) (503). */
+export class UnavailableError extends DomainError {}

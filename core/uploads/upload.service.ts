@@ -152,7 +152,7 @@ function notFound(id: number): NotFoundError {
   return new NotFoundError("UPLOAD_NOT_FOUND", `Upload ${id} not found`, { file_id: id });
 }
 
-function tooLarge(maxMb: number, maxBytes: number): PayloadTooLargeError {
+export function tooLarge(maxMb: number, maxBytes: number): PayloadTooLargeError {
   return new PayloadTooLargeError("FILE_TOO_LARGE", `File exceeds the upload limit of ${maxMb} MB`, {
     max_bytes: maxBytes, max_file_upload_mb: maxMb,
   });

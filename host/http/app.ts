@@ -6,6 +6,7 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { backupRoutes } from "./backup/backup.routes.ts";
 import { eventsRoutes } from "./assets/events.routes.ts";
 import { pricesRoutes } from "./assets/prices.routes.ts";
+import { brimRoutes } from "./brokers/brim.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "./deps.ts";
 import { docsRoutes } from "./docs.ts";
@@ -14,10 +15,13 @@ import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler } from "./errors.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
+import { riskRoutes } from "./risk/risk.routes.ts";
 import { wacRoutes } from "./portfolio/wac.routes.ts";
 import { sessionPlugin } from "./session.ts";
 import { settingsRoutes } from "./settings/settings.routes.ts";
+import { signalsRoutes } from "./signals/signals.routes.ts";
 import { systemRoutes } from "./system/system.routes.ts";
+import { toolsRoutes } from "./tools/tools.routes.ts";
 import { transactionsRoutes } from "./transactions/transactions.routes.ts";
 import { uploadsRoutes } from "./uploads/uploads.routes.ts";
 import { usersRoutes } from "./users/users.routes.ts";
@@ -37,6 +41,7 @@ export function createApp(deps: HttpDeps) {
     .use(systemRoutes(deps, session))
     .use(uploadsRoutes(deps, session))
     .use(transactionsRoutes(deps, session))
+    .use(brimRoutes(deps, session))
     .use(brokersRoutes(deps, session))
     .use(assetsRoutes(deps, session))
     .use(providersRoutes(deps, session))
@@ -48,7 +53,10 @@ export function createApp(deps: HttpDeps) {
     .use(reportRoutes(deps, session))
     .use(wacRoutes(deps, session))
     .use(lotsRoutes(deps, session))
+    .use(riskRoutes(deps, session))
+    .use(signalsRoutes(deps, session))
     .use(aiExportRoutes())
+    .use(toolsRoutes(deps, session))
     .use(utilitiesRoutes());
 }
 

@@ -1,7 +1,9 @@
-import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import { z } from "zod";
 import pkg from "../../package.json" with { type: "json" };
+import { ErrorBody, ValidationErrorBody } from "./errors.ts";
+import { registerComponentSchemas } from "./openapi/components.ts";
+import { buildOpenApiDocument } from "./openapi/document.ts";
+import { BATCH_ROW_SCHEMAS } from "./transactions/transaction-rows.schema.ts";
 
 const ASSETS: Record<string, { module: string; type: string }> = {
   "swagger-ui-bundle.js": { module: "swagger-ui-dist/swagger-ui-bundle.js", type: "text/javascript; charset=utf-8" },
@@ -9,39 +11,86 @@ const ASSETS: Record<string, { module: string; type: string }> = {
   "redoc.standalone.js": { module: "redoc/bundles/redoc.standalone.js", type: "text/javascript; charset=utf-8" },
 };
 
+const SPEC_URL = "/api/v1/openapi.json";
+
+const html = (body: string) => new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
+
+// Absolute URLs, so the pages work with and without a trailing slash.
+const SWAGGER_PAGE = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Portfolio Tracker API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/api/v1/docs-assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/api/v1/docs-assets/swagger-ui-bundle.js"></script>
+<script>window.onload = () => { window.ui = SwaggerUIBundle({ url: "${SPEC_URL}", dom_id: "#swagger-ui" }); };</script>
+</body></html>`;
+
 const REDOC_PAGE = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Portfolio Tracker API — ReDoc</title>
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><redoc spec-url="/api/v1/openapi.json"></redoc>
+<body><redoc spec-url="${SPEC_URL}"></redoc>
 <script src="/api/v1/docs-assets/redoc.standalone.js"></script></body></html>`;
 
+const TAGS = [
+  ["auth", "Login, logout, registration, the current account, its preferences and personal access tokens"],
+  ["users", "User management and user search"],
+  ["settings", "Per-user settings, global settings (admin), scheduler state and logs, caches"],
+  ["system", "Health, version, plugin diagnostics, container-image status"],
+  ["uploads", "File uploads, file serving, plugin assets"],
+  ["transactions", "The ledger: validate and commit batches, list, type metadata, pairing helpers"],
+  ["brokers", "Brokers, their summaries and sharing (access rows)"],
+  ["assets", "Assets, prices, provider assignments and search, asset events"],
+  ["fx", "FX providers, conversion routes, rates, sync and conversion"],
+  ["portfolio", "Portfolio report, weighted average cost, FIFO lots"],
+  ["ai-export", "AI-export datasets"],
+  ["utilities", "Reference data: countries, currencies, sectors"],
+].map(([name, description]) => ({ name: name!, description: description! }));
+
 /**
- * OpenAPI 3 document generated from the running routes, Swagger UI and ReDoc. The UI
- * bundles are served from node_modules so the pages render without internet access.
+ * The OpenAPI document of the running routes (openapi/document.ts), Swagger UI at `/docs` and
+ * ReDoc at `/redoc`, both with or without a trailing slash, and `GET /api/v1` linking to them.
+ * The UI bundles are served from node_modules so the pages render without internet access.
  */
 export function docsRoutes() {
-  return new Elysia({ name: "docs" })
-    .use(openapi({
-      path: "/docs",
-      specPath: "/openapi.json",
-      provider: "swagger-ui",
-      swagger: { cdn: "/api/v1/docs-assets/swagger-ui-bundle.js", theme: "/api/v1/docs-assets/swagger-ui.css" },
-      exclude: { paths: [/^\/api\/v1\/docs-assets\//, "/api/v1/redoc"] },
-      documentation: {
-        info: {
-          title: "Portfolio Tracker API",
-          version: pkg.version,
-          description: "Self-hosted multi-user portfolio tracker. Decimals travel as strings, dates as YYYY-MM-DD. "
-            + "Authenticate with POST /auth/login; the HTTP-only `session` cookie carries the session.",
-        },
-        components: {
-          securitySchemes: { session: { type: "apiKey", in: "cookie", name: "session" } },
-        },
+  let cached: { routes: number; doc: unknown } | undefined;
+  const app = new Elysia({ name: "docs" });
+  return app
+    .get("/openapi.json", async () => {
+      const routes = (app as unknown as { getGlobalRoutes(): unknown[] }).getGlobalRoutes().length;
+      if (cached?.routes !== routes) {
+        await registerComponentSchemas({ ErrorBody, ValidationErrorBody });
+        cached = { routes, doc: buildOpenApiDocument(app, {
+          info: {
+            title: "Portfolio Tracker API",
+            version: pkg.version,
+            license: { name: "Proprietary (self-hosted)", identifier: "LicenseRef-Proprietary" },
+            description: "Self-hosted multi-user portfolio tracker. Decimals travel as strings, dates as YYYY-MM-DD. "
+              + "Authenticate with POST /auth/login (the HTTP-only `session` cookie carries the session) or send a "
+              + "personal access token as `Authorization: Bearer <token>`. Every error has one body (`ErrorBody`; "
+              + "request validation: `ValidationErrorBody`).",
+          },
+          tags: TAGS,
+          securitySchemes: {
+            session: { type: "apiKey", in: "cookie", name: "session", description: "Set by POST /auth/login." },
+            bearer: { type: "http", scheme: "bearer", description: "A personal access token from POST /auth/tokens: `Authorization: Bearer <token>`." },
+          },
+          extraSchemas: BATCH_ROW_SCHEMAS,
+          exclude: [/^\/api\/v1\/docs/, /^\/api\/v1\/redoc/, "/api/v1/openapi.json", "/api/v1", "/api/v1/"],
+        }) };
+      }
+      return cached.doc;
+    }, { detail: { hide: true } })
+    .get("", () => ({
+      name: "Portfolio Tracker API",
+      version: pkg.version,
+      links: {
+        openapi: SPEC_URL, docs: "/api/v1/docs", redoc: "/api/v1/redoc", health: "/api/v1/system/health",
       },
-    }))
-    .get("/redoc", () => new Response(REDOC_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }), {
-      detail: { hide: true },
-    })
+    }), { detail: { hide: true } })
+    .get("/docs", () => html(SWAGGER_PAGE), { detail: { hide: true } })
+    .get("/docs/", () => html(SWAGGER_PAGE), { detail: { hide: true } })
+    .get("/redoc", () => html(REDOC_PAGE), { detail: { hide: true } })
+    .get("/redoc/", () => html(REDOC_PAGE), { detail: { hide: true } })
     .get("/docs-assets/:file", ({ params, status }) => {
       const asset = ASSETS[params.file];
       if (!asset) return status(404, { detail: "Not Found", code: "NOT_FOUND" });

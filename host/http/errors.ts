@@ -1,22 +1,38 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import {
-  ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
-  PayloadTooLargeError, UnauthenticatedError, UpstreamError, ValidationError,
+  BusyError, ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
+  PayloadTooLargeError, UnauthenticatedError, UnavailableError, UnsupportedMediaError, UpstreamError, ValidationError,
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
 
+const ErrorParams = z.record(z.string(), z.unknown()).optional()
+  .describe("Context for the error (the limit exceeded, the unknown key, ...); present only when useful");
+
+/** One issue of a refused request: where (`loc`) and what to change (`msg`). */
+export const ValidationIssue = z.object({
+  loc: z.array(z.union([z.string(), z.number()]))
+    .describe("Where the value is: `body`, `query` or `params`, then the path inside it (keys and array indexes)"),
+  msg: z.string().describe("What is wrong and, where possible, how to fix it"),
+  type: z.string().describe("Stable issue kind (`invalid_type`, `unrecognized_keys`, `too_small`, ...)"),
+}).meta({ id: "ValidationIssue" });
+
 /** The one error body (docs/errors.md). */
 export const ErrorBody = z.object({
-  detail: z.union([
-    z.string(),
-    z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })),
-  ]),
-  code: z.string(),
-  params: z.record(z.string(), z.unknown()).optional(),
-});
-export type ErrorBody = z.infer<typeof ErrorBody>;
+  detail: z.string().describe("A message for people; it may change between versions"),
+  code: z.string().describe("Stable error code; clients branch on it (docs/errors.md)"),
+  params: ErrorParams,
+}).meta({ id: "ErrorBody", description: "Every error response except request validation" });
+
+/** The error body of request validation (422): the issues instead of one message. */
+export const ValidationErrorBody = z.object({
+  detail: z.array(ValidationIssue).describe("One entry per problem found"),
+  code: z.string().describe("`VALIDATION_ERROR`, or a rule code with the same layout such as `SHARE_INVALID`"),
+  params: ErrorParams,
+}).meta({ id: "ValidationErrorBody", description: "A request that does not match the schema (422)" });
+
+export type ErrorBody = { detail: string | z.infer<typeof ValidationIssue>[]; code: string; params?: Record<string, unknown> };
 
 /** Category → status: the only place that knows HTTP statuses of domain errors. */
 const STATUS_BY_CATEGORY: [Function, number][] = [
@@ -28,7 +44,10 @@ const STATUS_BY_CATEGORY: [Function, number][] = [
   [NotFoundError, 404],
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
+  [UnsupportedMediaError, 415],
   [UpstreamError, 502],
+  [BusyError, 429],
+  [UnavailableError, 503],
 ];
 
 export function statusOf(error: DomainError): number {
@@ -94,5 +113,5 @@ export function errorHandler(logger: Logger) {
 
 /** Standard error responses for a route's OpenAPI declaration. */
 export const errorResponses = {
-  400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ErrorBody,
+  400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ValidationErrorBody,
 } as const;

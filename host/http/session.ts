@@ -4,6 +4,7 @@ import { UnauthenticatedError, NotAllowedError } from "../../core/errors/domain-
 import type { User } from "../../core/users/user.entity.ts";
 import { SessionRevocationService } from "../../core/users/session-revocation.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
+import { bearerAuthenticator } from "./bearer.ts";
 import type { HttpDeps } from "./deps.ts";
 
 export const SESSION_COOKIE = "session";
@@ -72,9 +73,12 @@ export function sessionPlugin(deps: HttpDeps) {
   const revocations = deps.container.resolve(SessionRevocationService);
   const key = deps.sessionKey;
   const checked = new WeakMap<Request, User>();
+  const bearer = bearerAuthenticator(deps);
 
   const authenticate = async ({ cookie, request }: { cookie: Record<string, { value?: unknown }>; request: Request }) => {
     if (checked.has(request)) return;
+    const viaToken = await bearer.authenticate(request);
+    if (viaToken) return void checked.set(request, viaToken);
     const token = cookie[SESSION_COOKIE]?.value;
     if (typeof token !== "string" || token === "") throw notAuthenticated();
     const claims = await verifyToken(key, token);
@@ -88,16 +92,19 @@ export function sessionPlugin(deps: HttpDeps) {
   };
   const authenticateAdmin = async (ctx: Parameters<typeof authenticate>[0]) => {
     await authenticate(ctx);
+    bearer.requireAdminScope(ctx.request);
     if (!checked.get(ctx.request)!.isSuperuser) throw new NotAllowedError("ADMIN_REQUIRED", "Admin access required");
   };
   const resolveUser = ({ request }: { request: Request }) => ({ user: checked.get(request)! });
 
   return new Elysia({ name: "session" }).macro({
     auth: {
+      detail: { security: [{ session: [] }, { bearer: [] }], "x-access": "user" } as {},
       transform: authenticate,
       resolve: resolveUser,
     },
     admin: {
+      detail: { security: [{ session: [] }, { bearer: [] }], "x-access": "admin" } as {},
       transform: authenticateAdmin,
       resolve: resolveUser,
     },

@@ -33,3 +33,8 @@ export async function shutdownWorkerPool(): Promise<void> {
   pool = undefined;
   await p?.destroy();
 }
+
+/** Tasks waiting for a free thread (0 before the pool starts): the risk routes refuse work beyond a limit. */
+export function poolQueueSize(): number {
+  return pool?.queueSize ?? 0;
+}

@@ -5,7 +5,7 @@ import { buildReport } from "../../core/portfolio/report.calc.ts";
 /** One read-only connection per database file and worker thread, kept open between tasks. */
 const connections = new Map<string, Database>();
 
-function readOnly(file: string): Database {
+export function readOnly(file: string): Database {
   let db = connections.get(file);
   if (!db) {
     db = new Database(file, { readonly: true });

@@ -4,12 +4,14 @@ import type { z } from "zod";
  * How a calculation tool appears in the tools catalog (besides the manifest's
  * `name` and `description`): `category` (e.g. `"savings"`), `contractVersion`
  * (semver of the input/output shape; bump the major when it breaks clients),
- * `iconKey?` (an icon name the UI knows).
+ * `iconKey?` (an icon name the UI knows), `operation?` (what the tool does, e.g.
+ * `"plan"`; default `"compute"`).
  */
 export interface CalculationToolCatalogEntry {
   readonly category: string;
   readonly contractVersion: string;
   readonly iconKey?: string;
+  readonly operation?: string;
 }
 
 /**

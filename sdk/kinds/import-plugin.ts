@@ -1,15 +1,18 @@
 import type { IsoDate } from "../dates.ts";
-import type { Money, DecimalString } from "../money.ts";
+import type { CurrencyCode, DecimalString, Money } from "../money.ts";
 
 /**
  * What the host knows about an uploaded broker report before parsing it:
  * `extension` (lower case, without the dot, e.g. `"csv"`), `filename`,
- * `head` (up to the first 4 KiB decoded as UTF-8, for sniffing headers),
- * `mimeType?` and `sizeBytes`.
+ * `head` (up to the first 4 KiB of text decoded with the sniffed encoding,
+ * BOM removed, for sniffing headers; empty for XLSX/XLS, PDF and binaries),
+ * `format?` (what the magic bytes say: `text`, `xml`, `xlsx`, `xls`, `pdf`,
+ * `binary`), `mimeType?` and `sizeBytes`.
  */
 export interface ImportFileMeta {
   readonly extension: string;
   readonly filename: string;
+  readonly format?: "binary" | "pdf" | "text" | "xls" | "xlsx" | "xml";
   readonly head: string;
   readonly mimeType?: string;
   readonly sizeBytes: number;
@@ -32,19 +35,32 @@ export type ImportTransactionType =
 
 /**
  * One transaction read from a report. `quantity` is signed units (positive
- * in, negative out), `cash` the signed cash movement; asset hints (`isin`,
- * `assetName`, `symbol`) let the host match an asset. `row` is the 1-based
- * source line, for messages. Likely to gain fields (fees, link ids).
+ * in, negative out), `cash` the signed cash movement, both in the ledger's
+ * sign conventions (BUY quantity > 0 and cash < 0, SELL the reverse,
+ * DIVIDEND/INTEREST/DEPOSIT cash > 0, WITHDRAWAL/FEE/TAX cash < 0); asset
+ * hints (`isin`, `assetName`, `symbol`, `assetCurrency`) let the host match an
+ * asset. `row` is the 1-based source line, for messages.
+ *
+ * Since 1.3: `orderId` (the broker's order or execution group: fills of one
+ * order with the same type, day, asset and currency are merged into one row
+ * by the host), `pairKey` (two FX_CONVERSION rows of one exchange share it;
+ * the host links them), `costBasis` (per unit, for inbound ADJUSTMENT or
+ * TRANSFER rows), `tags`.
  */
 export interface ImportedTransaction {
+  readonly assetCurrency?: CurrencyCode;
   readonly assetName?: string;
   readonly cash?: Money;
+  readonly costBasis?: Money;
   readonly date: IsoDate;
   readonly description?: string;
   readonly isin?: string;
+  readonly orderId?: string;
+  readonly pairKey?: string;
   readonly quantity?: DecimalString;
   readonly row?: number;
   readonly symbol?: string;
+  readonly tags?: readonly string[];
   readonly type: ImportTransactionType;
 }
 
@@ -62,10 +78,15 @@ export interface ImportResult {
   readonly warnings: readonly ImportWarning[];
 }
 
-/** Parameters of {@link ImportPlugin.parse}: the whole file and its meta. */
+/**
+ * Parameters of {@link ImportPlugin.parse}: the whole file and its meta, and
+ * `options` (since 1.3): free settings a user passes for this parse, e.g. the
+ * generic CSV's column mapping; plugins ignore what they don't know.
+ */
 export interface ImportParseParams {
   readonly bytes: Uint8Array;
   readonly file: ImportFileMeta;
+  readonly options?: Readonly<Record<string, unknown>>;
   readonly signal?: AbortSignal;
 }
 
@@ -73,10 +94,15 @@ export interface ImportParseParams {
  * Contract of kind `import-plugin`: a broker-report importer (BRIM). The host
  * asks every importer how confident it is and parses with the best one (or
  * the one the user picked). Parsing only reads: nothing is stored until the
- * user commits the preview. Likely to gain members (supported extensions,
- * detection priority) in later minor versions.
+ * user commits the preview. Optional members since 1.3: `supportedExtensions`
+ * (lower case, no dot; default `["csv"]`), `detectionPriority` (ties between
+ * equal confidences go to the lower number; default 100), `docsUrl`, `iconUrl`.
  */
 export interface ImportPlugin {
+  readonly detectionPriority?: number;
+  readonly docsUrl?: string;
+  readonly iconUrl?: string;
+  readonly supportedExtensions?: readonly string[];
   /** Confidence from 0 (not mine) to 1 (certainly mine); cheap and synchronous. */
   accepts(file: ImportFileMeta): number;
   /**

@@ -8,7 +8,7 @@ export { runCalculationToolContract } from "./calculation-tool.contract.ts";
 export type { ContractOptions, PureToolSample } from "./contract-common.ts";
 export { createFakeContext, type FakeContextOptions, type FakePluginContext, type LogRecord } from "./fake-context.ts";
 export { runFxProviderContract } from "./fx-provider.contract.ts";
-export { runImportPluginContract, type ImportPluginSample } from "./import-plugin.contract.ts";
+export { ledgerSignIssue, runImportPluginContract, type ImportPluginSample } from "./import-plugin.contract.ts";
 export { runQuoteProviderContract, type QuoteProviderSample } from "./quote-provider.contract.ts";
 export { runRiskToolContract } from "./risk-tool.contract.ts";
 export {

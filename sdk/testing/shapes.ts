@@ -45,14 +45,19 @@ export const ScheduledPriceSchema = z.object({ date: IsoDateSchema, value: Decim
 export const ImportResultSchema = z.object({
   transactions: z.array(
     z.object({
+      assetCurrency: CurrencyCodeSchema.optional(),
       assetName: z.string().optional(),
       cash: MoneySchema.optional(),
+      costBasis: MoneySchema.optional(),
       date: IsoDateSchema,
       description: z.string().optional(),
       isin: z.string().optional(),
+      orderId: z.string().optional(),
+      pairKey: z.string().optional(),
       quantity: DecimalStringSchema.optional(),
       row: z.number().int().positive().optional(),
       symbol: z.string().optional(),
+      tags: z.array(z.string()).optional(),
       type: z.enum([
         "ADJUSTMENT", "BUY", "CASH_TRANSFER", "DEPOSIT", "DIVIDEND", "FEE",
         "FX_CONVERSION", "INTEREST", "SELL", "TAX", "TRANSFER", "WITHDRAWAL",

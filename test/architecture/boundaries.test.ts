@@ -41,13 +41,29 @@ const inside = (path: string, folder: string) => path === folder || path.startsW
  * Third-party libraries a built-in plugin may use besides the SDK (a parser is a library's job,
  * not ours). Each entry is a deliberate decision; nothing of ours outside sdk/ is ever allowed.
  */
-const PLUGIN_LIBRARIES = ["node-html-parser"];
+const PLUGIN_LIBRARIES = [
+  "node-html-parser",
+  // Risk analytics (plugins/risk): exact normal quantiles (jstat), a dense convex QP solver (quadprog),
+  // Cholesky/eigen checks (ml-matrix) and a seedable PRNG (pure-rand). Numerical kernels are a library's job.
+  "jstat", "quadprog", "ml-matrix", "pure-rand/generator/xoroshiro128plus", "pure-rand/distribution/uniformFloat64",
+];
+
+/**
+ * Parser libraries of the SDK's import helpers (`sdk/import/`, entry `@portfolio-tracker/sdk/import`):
+ * optional peer dependencies, so only importers load them (LIBS.md section 1); the SDK's main entry
+ * never reaches them.
+ */
+const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser"];
 
 function violation(file: string, specifier: string): string | null {
   const to = isRelative(specifier) ? target(file, specifier) : null;
   if (inside(file, "sdk")) {
+    if (to !== null && inside(to, "sdk/import") && !inside(file, "sdk/import") && !inside(file, "sdk/testing")) {
+      return "the SDK's main entry never imports sdk/import/ (its parser libraries are optional)";
+    }
     if (to !== null) return inside(to, "sdk") ? null : "sdk/ may import only files inside sdk/";
     if (specifier === "zod" || specifier === "decimal.js") return null;
+    if (inside(file, "sdk/import") && SDK_IMPORT_LIBRARIES.includes(specifier)) return null;
     if (specifier === "bun:test" && inside(file, "sdk/testing")) return null;
     return "sdk/ may import only zod and decimal.js (and bun:test in sdk/testing)";
   }
@@ -88,6 +104,10 @@ const url = "http://example.com"; // import x from "./commented.ts"
     expect(violation("sdk/money.ts", "../core/money/decimal.ts")).not.toBeNull();
     expect(violation("sdk/money.ts", "bun:test")).not.toBeNull();
     expect(violation("sdk/testing/x.ts", "bun:test")).toBeNull();
+    expect(violation("sdk/import/csv.ts", "papaparse")).toBeNull();
+    expect(violation("sdk/money.ts", "papaparse")).not.toBeNull();
+    expect(violation("sdk/index.ts", "./import/csv.ts")).not.toBeNull();
+    expect(violation("plugins/broker-degiro/parse.ts", "../../sdk/import/index.ts")).toBeNull();
     expect(violation("plugins/ecb/index.ts", "../../sdk/index.ts")).toBeNull();
     expect(violation("plugins/ecb/index.ts", "./client.ts")).toBeNull();
     expect(violation("plugins/ecb/index.ts", "../yahoo/client.ts")).not.toBeNull();

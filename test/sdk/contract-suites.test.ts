@@ -93,6 +93,7 @@ runImportPluginContract(
     create: () => ({
       accepts: (file) => (file.head.startsWith("date,type,amount") ? 0.9 : 0),
       parse: async ({ bytes }) => {
+        if (bytes.length === 0) throw new PluginError("invalid-input", "the file is empty");
         const [, line] = new TextDecoder().decode(bytes).split("\n");
         const [date, , amount] = line!.split(",");
         const cash = { amount: d(amount!), currency: EUR };

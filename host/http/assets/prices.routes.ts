@@ -7,6 +7,7 @@ import { PriceService } from "../../../core/prices/price.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
+import { withPriceSignals } from "../../signals/signals.ts";
 import {
   CurrentPriceRequest, CurrentPriceResponse, PriceDeleteRequest, PriceDeleteResponse, PriceQueryRequest, PriceQueryResponse,
   PriceSyncRequest, PriceSyncResponse, PriceUpsertRequest, PriceUpsertResponse, toCurrentItem, toQueryItem, toSyncItem,
@@ -52,9 +53,9 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: { summary: "Delete prices within inclusive date ranges (JSON body)" },
     })
     .post("/query", async ({ body }) => ({
-      items: (await prices.query(body.map((i) => ({
-        assetId: i.asset_id, range: i.date_range, prices: i.include_prices, events: i.include_events,
-      })))).map(toQueryItem),
+      items: await Promise.all((await prices.query(body.map((i) => ({
+        assetId: i.asset_id, range: i.date_range, prices: i.include_prices || (i.signals?.length ?? 0) > 0, events: i.include_events,
+      })))).map((r, k) => withPriceSignals(toQueryItem(r), r.prices, body[k]!))),
     }), {
       auth: true,
       body: PriceQueryRequest,

@@ -4,6 +4,7 @@ import type { SyncResult } from "../../../core/prices/price-sync.service.ts";
 import type { PriceQueryResult } from "../../../core/prices/price.service.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { CurrencyField } from "../fields.ts";
+import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
@@ -128,6 +129,7 @@ export const PriceQueryRequest = z.array(z.object({
   date_range: DateRangeInput,
   include_prices: z.boolean().default(true),
   include_events: z.boolean().default(false),
+  signals: SignalList.optional().describe("Signals computed on the item's prices, returned beside them"),
 }).strict()).min(1).max(1000);
 
 /** SPEC: a JSON array of integer asset ids (1 to 1000 of them). */
@@ -166,7 +168,9 @@ const EventOut = z.object({
   notes: Nullable, is_auto: z.boolean(),
 });
 export const PriceQueryResponse = z.object({
-  items: z.array(z.object({ asset_id: z.number(), prices: z.array(PriceOut), events: z.array(EventOut), errors: z.array(z.string()) })),
+  items: z.array(z.object({
+    asset_id: z.number(), prices: z.array(PriceOut), events: z.array(EventOut), errors: z.array(z.string()), signals: z.array(SignalResult).optional(),
+  })),
 });
 
 export const CurrentPriceResponse = z.object({

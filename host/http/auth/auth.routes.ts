@@ -9,6 +9,7 @@ import { UserService } from "../../../core/users/user.service.ts";
 import { errorResponses } from "../errors.ts";
 import type { HttpDeps } from "../deps.ts";
 import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin, verifyToken } from "../session.ts";
+import { tokensRoutes } from "./tokens.routes.ts";
 import {
   AuthResponse, ChangePasswordRequest, LoginRequest, MeResponse, MessageResponse, PreferencesRequest, PreferencesResponse,
   RegisterRequest, toAccount, toUserSettings,
@@ -109,5 +110,6 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       response: { 200: MessageResponse, ...errorResponses },
       detail: { summary: "Delete the current account; refused for the only superuser" },
-    });
+    })
+    .use(tokensRoutes(deps, session));
 }

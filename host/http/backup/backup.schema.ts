@@ -31,7 +31,7 @@ export const RestoreResponse = z.object({
 export const FormatItem = z.object({ format: z.string(), available: z.boolean(), description: z.string(), admin_only: z.boolean() });
 export const FormatList = z.object({ items: z.array(FormatItem) });
 export const StatusResponse = z.object({
-  status: z.literal("ready"),
+  status: z.enum(["ready"]),
   formats: z.array(FormatItem),
   last_export_at: z.string().nullable(),
   last_restore_at: z.string().nullable(),

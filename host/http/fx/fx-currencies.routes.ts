@@ -7,6 +7,9 @@ import { fxProviderLookup } from "../../market-data.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
+import { signalCatalog } from "../../../core/signals/signals.calc.ts";
+import { convertSignals } from "../../signals/signals.ts";
+import { SignalCatalogResponse } from "../signals/signals.schema.ts";
 import {
   ConvertRequest, ConvertResponse, FxSyncRequest, FxSyncResponse, RateDeleteRequest, RateDeleteResponse, RateUpsertRequest,
   RateUpsertResponse, toConvertItem, toDeleteItem, toSyncItem, toUpsertItem,
@@ -69,11 +72,18 @@ export function fxCurrenciesRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: RateDeleteResponse, ...errorResponses },
       detail: { summary: "Delete a pair's rates (every provider) within a date range, or all with delete_all (JSON body)" },
     })
+    .get("/signals", () => ({ items: signalCatalog().filter((s) => s.domains.includes("fx")) }), {
+      auth: true,
+      response: { 200: SignalCatalogResponse, ...errorResponses },
+      detail: { summary: "Signals available on FX rate series (the signal catalog's fx domain)" },
+    })
     .post("/convert", async ({ body }) => {
-      const out = await converter.convert(body.map((i) => ({
+      const input = body.map((i) => ({
         amount: i.from_amount.amount, end: i.date_range.end, from: i.from_amount.code, start: i.date_range.start, to: i.to,
-      })));
-      return { results: out.results.map(toConvertItem), success_count: out.results.length, errors: out.errors };
+      }));
+      const out = await converter.convert(input);
+      const signals = await convertSignals(body, async (k) => (await converter.convert([input[k]!])).results);
+      return { results: out.results.map(toConvertItem), success_count: out.results.length, errors: out.errors, ...(signals ? { signals } : {}) };
     }, {
       auth: true,
       body: ConvertRequest,

@@ -4,6 +4,7 @@ import type { ManualRateOutcome, RateDeleteOutcome } from "../../../core/fx/fx-r
 import type { FxSyncResult } from "../../../core/fx/fx-sync.service.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { CurrencyField } from "../fields.ts";
+import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 /** A decimal as a plain string or a JSON number (written in fixed notation from its shortest form). */
@@ -82,6 +83,7 @@ export const ConvertRequest = z.array(z.object({
   from_amount: z.object({ code: CurrencyField, amount: DecimalInput }),
   to: CurrencyField,
   date_range: DateRange,
+  signals: SignalList.optional().describe("Signals on this item's daily rates, returned in the top-level `signals`"),
 })).min(1);
 
 export const ConvertResponse = z.object({
@@ -91,6 +93,7 @@ export const ConvertResponse = z.object({
   })),
   success_count: z.number(),
   errors: z.array(z.string()),
+  signals: z.array(z.object({ item_index: z.number().int(), signals: z.array(SignalResult) })).optional(),
 });
 
 export const toConvertItem = (r: ConvertResult) => ({

@@ -7,7 +7,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import { ContainerImageService } from "../../../core/system/container-image.service.ts";
 import { systemOf } from "../../plugins/diagnostics.ts";
 import type { HttpDeps } from "../deps.ts";
-import { errorResponses } from "../errors.ts";
+import { ErrorBody, errorResponses, ValidationErrorBody } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
 import { ContainerImageQuery, ContainerImageStatusBody, toContainerImageStatus } from "./container-image.schema.ts";
 
@@ -100,7 +100,8 @@ export function systemRoutes(deps: HttpDeps, session: SessionPlugin) {
     .get("/container-image-status", async ({ query }) => toContainerImageStatus(await images.check(query.tag)), {
       auth: true,
       query: ContainerImageQuery,
-      response: { 200: ContainerImageStatusBody, ...errorResponses },
+      // 422 is INVALID_TAG (one message) or a query that does not match the schema (the issues).
+      response: { 200: ContainerImageStatusBody, ...errorResponses, 422: z.union([ErrorBody, ValidationErrorBody]) },
       detail: {
         summary: "Whether the container image of release tag X.Y.Z is published, pending or could not be checked",
       },

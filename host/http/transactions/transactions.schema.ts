@@ -85,16 +85,18 @@ export const PromoteRow = z.object({
 
 export const DeleteId = Id;
 
-const rows = (what: string, max: number) => z.array(z.unknown()).max(max).default([])
-  .describe(`${what}; each row is validated on its own and a bad row comes back as an issue`);
+/** Rows stay unparsed; the OpenAPI document still types them (`items`, see transaction-rows.schema.ts). */
+const rows = (what: string, max: number, items: Record<string, unknown>) => z.array(z.unknown()).max(max).default([])
+  .meta({ items, description: `${what}; each row is validated on its own and a bad row comes back as an issue` });
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 /** The batch envelope. Rows stay unparsed here so one bad row is an issue, not a 422. */
 export const BatchRequest = z.object({
-  creates: rows("TXCreate rows", MAX_ROWS),
-  updates: rows("TXUpdate rows", MAX_ROWS),
-  deletes: rows("Transaction ids", MAX_ROWS),
-  splits: rows("TXSplit rows", MAX_PAIR_OPS),
-  promotes: rows("TXPromote rows", MAX_PAIR_OPS),
+  creates: rows("Transactions to create", MAX_ROWS, ref("TxCreateRow")),
+  updates: rows("Changes to stored transactions", MAX_ROWS, ref("TxUpdateRow")),
+  deletes: rows("Ids of transactions to delete (a paired transaction takes its partner with it)", MAX_ROWS, { type: "integer", minimum: 1 }),
+  splits: rows("Paired transactions to unpair", MAX_PAIR_OPS, ref("TxSplitRow")),
+  promotes: rows("Independent rows to pair", MAX_PAIR_OPS, ref("TxPromoteRow")),
 }).strict();
 
 const Money = z.object({ code: z.string(), amount: z.string() });

@@ -59,7 +59,7 @@ function fileResponse(file: Bun.BunFile, contentType: string, extra: Record<stri
 }
 
 /** Stands in for a body refused while parsing; raised in transform, once the session is checked. */
-class RefusedBody {
+export class RefusedBody {
   constructor(readonly error: Error) {}
 }
 
@@ -93,7 +93,7 @@ function declaredLength(request: Request): number | null {
  * session check. A declared length over the cap is refused unread; a body that is not multipart is
  * left unread and empty, so validation reports the missing file (422).
  */
-async function readUploadBody(request: Request, uploads: UploadService): Promise<Record<string, unknown> | RefusedBody> {
+export async function readUploadBody(request: Request, uploads: UploadService): Promise<Record<string, unknown> | RefusedBody> {
   const tooLarge = await uploads.checkDeclaredLength(declaredLength(request));
   if (tooLarge) return new RefusedBody(tooLarge);
   if (!/^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "")) return {};

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { listCountries, normalizeCountry } from "../../../core/reference/countries.ts";
 import { listCurrencies, normalizeCurrency } from "../../../core/reference/currencies.ts";
 import { listSectors } from "../../../core/reference/sectors.ts";
-import { ErrorBody } from "../errors.ts";
+import { ValidationErrorBody } from "../errors.ts";
 import {
   CountryList, CountryNormalizeQuery, CountryNormalizeResult, CurrencyList, CurrencyNormalizeQuery,
   CurrencyNormalizeResult, LanguageQuery, SectorList, SectorsQuery, flagOf, languageOf, toCountry,
@@ -17,7 +17,7 @@ export function utilitiesRoutes() {
       return { currencies, count: currencies.length, language };
     }, {
       query: LanguageQuery,
-      response: { 200: CurrencyList, 422: ErrorBody },
+      response: { 200: CurrencyList, 422: ValidationErrorBody },
       detail: { summary: "Active ISO 4217 currencies with name and symbol in the language (public)" },
     })
     .get("/currencies/normalize", ({ query }) => {
@@ -30,7 +30,7 @@ export function utilitiesRoutes() {
       };
     }, {
       query: CurrencyNormalizeQuery,
-      response: { 200: CurrencyNormalizeResult, 422: ErrorBody },
+      response: { 200: CurrencyNormalizeResult, 422: ValidationErrorBody },
       detail: { summary: "Resolve a currency code, name or symbol to ISO 4217 codes (public)" },
     })
     .get("/countries", ({ query }) => {
@@ -39,7 +39,7 @@ export function utilitiesRoutes() {
       return { countries, count: countries.length, language };
     }, {
       query: LanguageQuery,
-      response: { 200: CountryList, 422: ErrorBody },
+      response: { 200: CountryList, 422: ValidationErrorBody },
       detail: { summary: "ISO 3166 countries with name in the language and flag emoji, sorted by name (public)" },
     })
     .get("/countries/normalize", ({ query }) => {
@@ -52,7 +52,7 @@ export function utilitiesRoutes() {
       };
     }, {
       query: CountryNormalizeQuery,
-      response: { 200: CountryNormalizeResult, 422: ErrorBody },
+      response: { 200: CountryNormalizeResult, 422: ValidationErrorBody },
       detail: { summary: "Resolve a country code, name or named region (EU, Eurozone, ...) to ISO alpha-3 codes (public)" },
     })
     .get("/sectors", ({ query }) => {
@@ -60,7 +60,7 @@ export function utilitiesRoutes() {
       return { sectors, count: sectors.length };
     }, {
       query: SectorsQuery,
-      response: { 200: SectorList, 422: ErrorBody },
+      response: { 200: SectorList, 422: ValidationErrorBody },
       detail: { summary: "The 11 GICS sectors, plus Other when include_other=true (public)" },
     });
 }

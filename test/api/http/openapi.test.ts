@@ -18,6 +18,11 @@ function walk(node: unknown, visit: (n: Record<string, unknown>, path: string) =
   }
 }
 
+/** A schema with its top-level `$ref` followed. */
+function resolve(schema: any): any {
+  return schema?.$ref ? schema.$ref.replace(/^#\//, "").split("/").reduce((n: any, k: string) => n?.[k], doc) : schema;
+}
+
 describe("OpenAPI document", () => {
   test("is OpenAPI 3 generated from the running routes, all under /api/v1", () => {
     expect(doc.openapi).toMatch(/^3\./);
@@ -36,6 +41,7 @@ describe("OpenAPI document", () => {
       for (const [method, op] of Object.entries<any>(ops)) {
         if (path.startsWith("/api/v1/uploads/file/") || path.startsWith("/api/v1/uploads/plugin/")) continue; // binary
         const ok = op.responses?.["200"] ?? op.responses?.["201"];
+        if (ok?.content && !ok.content["application/json"] && Object.values<any>(ok.content).every((m) => m.schema?.format === "binary")) continue; // a download
         const schema = ok?.content?.["application/json"]?.schema;
         if (!schema || Object.keys(schema).length === 0) missing.push(`${method.toUpperCase()} ${path}`);
       }
@@ -61,9 +67,9 @@ describe("OpenAPI document", () => {
 
   test("request bodies are typed, on public and session routes alike", () => {
     const login = doc.paths["/api/v1/auth/login"].post;
-    expect(JSON.stringify(login.requestBody.content["application/json"].schema)).toContain("password");
+    expect(JSON.stringify(resolve(login.requestBody.content["application/json"].schema))).toContain("password");
     const bulk = doc.paths["/api/v1/settings/global/bulk"].patch;
-    expect(JSON.stringify(bulk.requestBody.content["application/json"].schema)).toContain("items");
+    expect(JSON.stringify(resolve(bulk.requestBody.content["application/json"].schema))).toContain("items");
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
         if (op.requestBody) expect({ path, method, types: Object.keys(op.requestBody.content ?? {}) }).not.toEqual({ path, method, types: [] });
@@ -97,5 +103,129 @@ describe("documentation pages", () => {
     const js = await fetch(`${server.base}/docs-assets/redoc.standalone.js`);
     expect(js.status).toBe(200);
     expect(js.headers.get("content-type")).toContain("javascript");
+  });
+});
+
+const operations = () => Object.entries<any>(doc.paths).flatMap(([path, ops]) =>
+  Object.entries<any>(ops).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, "")}`, method, op })));
+
+describe("OpenAPI document for client generation", () => {
+  test("resources and error bodies are named component schemas, referenced by $ref rather than inlined", () => {
+    const schemas = doc.components.schemas;
+    for (const name of ["ErrorBody", "ValidationErrorBody", "BrokerRead", "TxRead", "AssetDetail", "Account", "BatchRequest", "BatchResponse", "TxCreateRow"]) {
+      expect(schemas[name]).toBeDefined();
+    }
+    expect(Object.keys(schemas).length).toBeGreaterThan(100);
+    const paths = JSON.stringify(doc.paths);
+    const inlined = Object.entries<any>(schemas)
+      .filter(([, s]) => s.type === "object" && Object.keys(s.properties ?? {}).length > 2)
+      .filter(([, s]) => paths.includes(JSON.stringify(s)))
+      .map(([name]) => name);
+    expect(inlined).toEqual([]);
+  });
+
+  test("every error response is ErrorBody, request validation (422) is ValidationErrorBody", () => {
+    const wrong: string[] = [];
+    for (const { key, op } of operations()) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        if (Number(status) < 400) continue;
+        const ref = response.content?.["application/json"]?.schema?.$ref ?? "";
+        const want = status === "422" ? /ValidationErrorBody$/ : /\/ErrorBody$/;
+        const either = JSON.stringify(response.content?.["application/json"]?.schema?.anyOf?.map((s: any) => s.$ref));
+        if (key.includes("container-image") && status === "422") {
+          expect(either).toBe(JSON.stringify(["#/components/schemas/ErrorBody", "#/components/schemas/ValidationErrorBody"]));
+        } else if (!want.test(ref)) wrong.push(`${key} ${status} ${ref}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(doc.components.schemas.ErrorBody.properties.detail.type).toBe("string");
+    expect(doc.components.schemas.ValidationErrorBody.properties.detail.type).toBe("array");
+  });
+
+  test("every operation declares its security: none for the spec's public endpoints, the session otherwise", () => {
+    for (const { key, op } of operations()) {
+      const pub = /^(POST \/auth\/(login|logout|register)|GET \/system\/(health|info)|GET \/utilities\/|GET \/ai-export\/catalog)/.test(key);
+      expect({ key, security: op.security }).toEqual({ key, security: pub ? [] : expect.arrayContaining([{ session: [] }]) });
+      if (!pub) expect({ key, has401: "401" in op.responses }).toEqual({ key, has401: true });
+    }
+  });
+
+  test("every operation says what it does, who may call it and, for writes, what it changes", () => {
+    const missing = operations().filter(({ method, op }) => !op.summary || !/\*\*Who may call:\*\*/.test(op.description ?? "")
+      || (method !== "get" && !/\*\*Changes:\*\*/.test(op.description))).map(({ key }) => key);
+    expect(missing).toEqual([]);
+  });
+
+  test("every write has an example request (for a JSON body) and an example response", () => {
+    const missing: string[] = [];
+    for (const { key, method, op } of operations()) {
+      if (method === "get") continue;
+      const json = op.requestBody?.content?.["application/json"];
+      if (json && json.example === undefined) missing.push(`${key} request`);
+      const ok = op.responses["200"] ?? op.responses["201"];
+      if (ok?.content?.["application/json"] && ok.content["application/json"].example === undefined) missing.push(`${key} response`);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test("JSON request bodies are documented as JSON only", () => {
+    for (const { key, op } of operations()) {
+      const types = Object.keys(op.requestBody?.content ?? {});
+      if (types.length) expect({ key, types }).toEqual({ key, types: key === "POST /uploads" ? ["multipart/form-data"] : ["application/json"] });
+    }
+  });
+
+  test("commit and validate rows are typed: creates are a union discriminated by type, one member per transaction type", () => {
+    for (const path of ["/api/v1/transactions/commit", "/api/v1/transactions/validate"]) {
+      const body = resolve(doc.paths[path].post.requestBody.content["application/json"].schema);
+      expect(body.properties.creates.items).toEqual({ $ref: "#/components/schemas/TxCreateRow" });
+      expect(body.properties.updates.items).toEqual({ $ref: "#/components/schemas/TxUpdateRow" });
+    }
+    const union = doc.components.schemas.TxCreateRow;
+    expect(union.discriminator.propertyName).toBe("type");
+    expect(Object.keys(union.discriminator.mapping).sort()).toEqual(["ADJUSTMENT", "BUY", "CASH_TRANSFER", "DEPOSIT", "DIVIDEND", "FEE", "FX_CONVERSION", "INTEREST", "SELL", "TAX", "TRANSFER", "WITHDRAWAL"]);
+    for (const [type, ref] of Object.entries<string>(union.discriminator.mapping)) {
+      const member = resolve({ $ref: ref });
+      expect(member.properties.type.enum).toEqual([type]);
+    }
+    expect(resolve({ $ref: union.discriminator.mapping.DEPOSIT }).properties.asset_id).toBeUndefined();
+    expect(resolve({ $ref: union.discriminator.mapping.BUY }).required).toEqual(expect.arrayContaining(["asset_id", "quantity", "cash"]));
+  });
+});
+
+describe("documentation entry points", () => {
+  test("/api/v1/docs/ with a trailing slash serves the same page, loading the spec by absolute URL", async () => {
+    for (const p of ["/docs", "/docs/", "/redoc/"]) {
+      const res = await fetch(server.base + p);
+      expect({ p, status: res.status }).toEqual({ p, status: 200 });
+      expect(await res.text()).toContain("/api/v1/openapi.json");
+    }
+  });
+
+  test("GET /api/v1 answers with links to the docs and health", async () => {
+    const res = await fetch(server.base);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.links).toMatchObject({ docs: "/api/v1/docs", openapi: "/api/v1/openapi.json", health: "/api/v1/system/health" });
+    expect((await fetch(body.links.health.replace("/api/v1", server.base))).status).toBe(200);
+  });
+});
+
+describe("OpenAPI field documentation", () => {
+  test("every field and every parameter has a description", () => {
+    const bare: string[] = [];
+    walk(doc, (n, p) => {
+      if (p.includes("/example")) return;
+      for (const [name, prop] of Object.entries<any>(n.properties && typeof n.properties === "object" && !Array.isArray(n.properties) ? n.properties : {})) {
+        if (prop && typeof prop === "object" && !prop.description) bare.push(`${p}/${name}`);
+      }
+    });
+    for (const { key, op } of operations()) for (const param of op.parameters ?? []) if (!param.description) bare.push(`${key} ${param.name}`);
+    expect(bare).toEqual([]);
+  });
+
+  test("initial_balances documents that the DEPOSITs are dated opened_at", () => {
+    const item = doc.components.schemas.BrokerCreateItem;
+    expect(item.properties.initial_balances.description).toContain("opened_at");
   });
 });

@@ -37,28 +37,28 @@ describe("portfolio caches on rate writes", () => {
   test("a manual upsert clears them; re-posting the same value does not", async () => {
     const rates = new FxRateService(db, caches);
     await rates.upsert([{ base: "EUR", date: "2024-01-01", quote: "GBP", rate: "0.9" }]);
-    expect(sizes()).toEqual([0, 0, 0]);
+    expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 0));
     fill();
     await rates.upsert([{ base: "EUR", date: "2024-01-01", quote: "GBP", rate: "0.90" }]);
-    expect(sizes()).toEqual([1, 1, 1]);
+    expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 1));
   });
 
   test("a delete that removed rows clears them; one that removed nothing does not", async () => {
     const rates = new FxRateService(db, caches);
     await rates.delete([{ from: "CAD", to: "SEK", deleteAll: true }]);
-    expect(sizes()).toEqual([1, 1, 1]);
+    expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 1));
     await rates.delete([{ from: "GBP", to: "EUR", dateRange: { start: "2024-01-01", end: "2024-01-01" } }]);
-    expect(sizes()).toEqual([0, 0, 0]);
+    expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 0));
   });
 
   test("a sync that changed points clears them; a sync that changed nothing does not", async () => {
     const sync = new FxSyncService(db, caches);
     const out = await sync.sync({ end: "2024-01-05", pairs: ["EUR-USD"], start: "2024-01-01" }, (code) => (code === "P" ? provider : undefined), "2024-02-01");
     expect(out.totalPointsChanged).toBe(1);
-    expect(sizes()).toEqual([0, 0, 0]);
+    expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 0));
     fill();
     await new FxSyncService(db, caches).sync({ end: "2024-01-05", pairs: ["EUR-USD"], start: "2024-01-01" }, () => provider, "2024-02-01");
-    expect(sizes()).toEqual([1, 1, 1]);
+    expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 1));
   });
 
   test("clearing never creates a portfolio cache that did not exist", async () => {

@@ -1,0 +1,60 @@
+import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
+
+/** A plugin as detection needs it. */
+export interface DetectCandidate {
+  readonly code: string;
+  readonly detectionPriority: number;
+  readonly instance: Pick<ImportPlugin, "accepts">;
+  readonly supportedExtensions: readonly string[];
+}
+
+/** One plugin's verdict on one file, with the reason in words (shown by the preview and the docs). */
+export interface DetectVerdict {
+  readonly code: string;
+  readonly confidence: number;
+  readonly priority: number;
+  readonly reason: string;
+}
+
+/** One check of the chain: a reason to stop (confidence 0), or null to go on. */
+type Check = (file: ImportFileMeta, plugin: DetectCandidate) => string | null;
+
+const CHECKS: readonly Check[] = [
+  (file) => (file.sizeBytes === 0 ? "the file is empty" : null),
+  (file) => (file.format === "pdf" ? "PDF statements cannot be imported; export the CSV or spreadsheet instead" : null),
+  (file) => (file.format === "binary" ? "the file is neither text nor a spreadsheet" : null),
+  (file, plugin) => (file.format === "xlsx" || file.format === "xls") && !plugin.supportedExtensions.some((e) => e === "xlsx" || e === "xls")
+    ? "the plugin reads no spreadsheets" : null,
+  (file, plugin) => (file.format === "text" || file.format === "xml") && !plugin.supportedExtensions.some((e) => e !== "xlsx" && e !== "xls")
+    ? "the plugin reads only spreadsheets" : null,
+];
+
+function confidenceOf(file: ImportFileMeta, plugin: DetectCandidate): { confidence: number; reason: string } {
+  let value: number;
+  try {
+    value = plugin.instance.accepts(file);
+  } catch (error) {
+    return { confidence: 0, reason: `accepts() failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return { confidence: 0, reason: "the plugin does not recognise the content" };
+  return { confidence: Math.min(1, value), reason: "recognised by its content" };
+}
+
+/**
+ * Every plugin's verdict on `file`, best first: confidence descending, then `detection_priority`
+ * ascending, then code. A chain of checks runs before `accepts()`, each with the reason it stops.
+ */
+export function detect(file: ImportFileMeta, plugins: readonly DetectCandidate[]): DetectVerdict[] {
+  return plugins.map((plugin) => {
+    for (const check of CHECKS) {
+      const reason = check(file, plugin);
+      if (reason) return { code: plugin.code, confidence: 0, priority: plugin.detectionPriority, reason };
+    }
+    return { code: plugin.code, priority: plugin.detectionPriority, ...confidenceOf(file, plugin) };
+  }).sort((a, b) => b.confidence - a.confidence || a.priority - b.priority || a.code.localeCompare(b.code));
+}
+
+/** The codes of plugins with a confidence above zero, best first. */
+export function compatibleCodes(verdicts: readonly DetectVerdict[]): string[] {
+  return verdicts.filter((v) => v.confidence > 0).map((v) => v.code);
+}

@@ -1,0 +1,34 @@
+import type { ImportFileMeta, ImportPlugin, ImportResult } from "../../sdk/index.ts";
+
+/** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/brim.ts). */
+export const IMPORT_PLUGINS = Symbol("ImportPluginDirectory");
+
+/** One loaded import plugin as the BRIM service sees it. */
+export interface ImportPluginInfo {
+  readonly code: string;
+  readonly description: string;
+  readonly detectionPriority: number;
+  readonly docsUrl: string | null;
+  readonly iconUrl: string | null;
+  readonly instance: ImportPlugin;
+  readonly name: string;
+  readonly supportedExtensions: readonly string[];
+  readonly version: string;
+}
+
+/** What one parse run gave: the plugin's result, or a message for the user (bad file, time limit). */
+export type ParseRun = { ok: true; result: ImportResult } | { message: string; ok: false };
+
+/**
+ * The import plugins and how to run one. `parse` runs off the request thread (the host uses its
+ * worker pool) and ends a run that exceeds the plugin's time limit: a hostile file cannot stall
+ * requests.
+ */
+export interface ImportPluginDirectory {
+  get(code: string): ImportPluginInfo | undefined;
+  list(): ImportPluginInfo[];
+  parse(code: string, input: { bytes: Uint8Array; file: ImportFileMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
+}
+
+/** The fallback plugin of `plugin_code: "auto"` when nothing claims a file. */
+export const GENERIC_PLUGIN_CODE = "broker_generic_csv";

@@ -1,0 +1,102 @@
+/**
+ * The parse result of REFERENCE-API 2.9, built by the BRIM pipeline and stored as the file's
+ * last parse. It is a document served as written (snake_case, like the wire), so `last-parse`
+ * answers exactly what the parse answered.
+ */
+export interface CashDoc {
+  amount: string;
+  code: string;
+}
+
+/** A `POST /transactions/commit` create; `asset_id` may be a fake id (≥ {@link FAKE_ASSET_ID_BASE}). */
+export interface TxCreateDoc {
+  asset_id?: number;
+  broker_id: number;
+  cash?: CashDoc;
+  cost_basis_override?: CashDoc;
+  date: string;
+  description?: string;
+  link_uuid?: string;
+  quantity: string;
+  tags?: string[];
+  type: string;
+}
+
+export type MatchConfidence = "exact" | "high" | "medium" | "low";
+
+export interface AssetCandidateDoc {
+  asset_id: number;
+  isin: string | null;
+  match_confidence: MatchConfidence;
+  name: string;
+  symbol: string | null;
+}
+
+export interface AssetMappingDoc {
+  candidates: AssetCandidateDoc[];
+  extracted_isin?: string;
+  extracted_name?: string;
+  extracted_symbol?: string;
+  fake_asset_id: number;
+  notices: { kind: string; reason: string; transaction_indexes: number[] }[];
+  selected_asset_id: number | null;
+}
+
+export type DuplicateLevel = "possible" | "possible_with_asset" | "likely" | "likely_with_asset";
+
+export interface DuplicateMatchDoc {
+  existing_transaction_ids: number[];
+  match_level: DuplicateLevel;
+  tx_index: number;
+}
+
+export interface DuplicateReportDoc {
+  tx_likely_duplicates: DuplicateMatchDoc[];
+  tx_possible_duplicates: DuplicateMatchDoc[];
+  tx_unique_indices: number[];
+}
+
+export interface WarningDoc {
+  code: string;
+  context?: Record<string, unknown>;
+  evidence: string[];
+  message: string;
+  severity: "info" | "warning";
+}
+
+export interface ValidationIssueDoc {
+  code: string;
+  context?: Record<string, unknown>;
+  field?: string;
+  message: string;
+  params?: Record<string, unknown>;
+  row: number;
+}
+
+export interface FieldTodoDoc {
+  context?: Record<string, unknown>;
+  evidence: string[];
+  field: string;
+  message: string;
+  reason_code: string;
+  severity: "blocker" | "warning";
+  tx_index: number;
+}
+
+export interface ParseResultDoc {
+  asset_mappings: AssetMappingDoc[];
+  broker_id: number;
+  duplicates: DuplicateReportDoc;
+  field_todos: FieldTodoDoc[];
+  file_id: string;
+  plugin_code: string;
+  plugin_version: string;
+  transactions: TxCreateDoc[];
+  validation_issues: ValidationIssueDoc[];
+  warnings: WarningDoc[];
+}
+
+/** Fake asset ids count up from 2^31 − 1 − 10,000 (REFERENCE-API 2.9). */
+export const FAKE_ASSET_ID_BASE = 2147473647;
+
+export const isFakeAssetId = (id: number | undefined): boolean => id !== undefined && id >= FAKE_ASSET_ID_BASE;

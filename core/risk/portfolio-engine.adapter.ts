@@ -1,0 +1,152 @@
+/**
+ * The one place risk analytics touch the portfolio engine (core/portfolio): its input loader, the
+ * daily replay, the price book and the FX table. A refactor of the engine changes this file only.
+ * Everything here runs inside a worker on the worker's read-only connection.
+ */
+import type { ChainStep } from "../fx/fx-route.entity.ts";
+import { normalisePair } from "../fx/pair.ts";
+import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
+import type { Decimal } from "../money/decimal.ts";
+import { FxTable } from "../portfolio/fx-table.calc.ts";
+import { PriceBook } from "../portfolio/price-book.calc.ts";
+import {
+  type AssetInfo, type FxPairConfig, fxSeriesKey, type QuoteSeries, type RateSeriesInput, type ReportInput, type SplitEvent,
+} from "../portfolio/report-input.ts";
+import { loadReportInput, type SqlReader } from "../portfolio/report-input.loader.ts";
+import { replay } from "../portfolio/replay.calc.ts";
+
+export type { SqlReader };
+
+/** One calendar day of the portfolio as the engine replays it. */
+export interface EngineDay {
+  date: string;
+  nav: Decimal;
+  /** Net external flow of the day (positive = money in), target currency. */
+  flow: Decimal;
+  /** A held asset had no price that day. */
+  incomplete: boolean;
+  /** Value per asset at the end of the day (only when asked for). */
+  assetValues: Map<number, Decimal> | null;
+}
+
+export interface EnginePosition {
+  assetId: number;
+  /** Share-weighted quantity summed over the brokers in scope. */
+  quantity: Decimal;
+}
+
+/** What the risk layer needs from the engine for a portfolio scope. */
+export interface PortfolioView {
+  days: EngineDay[];
+  positions: EnginePosition[];
+  /** The replay's input: assets, quotes, splits, trades and FX of the scope (for pricing). */
+  input: ReportInput;
+  prices: Pricer;
+}
+
+/** Prices an asset in the target currency on a day, asked in increasing date order per asset. */
+export interface Pricer {
+  /** Unit value in the target currency, or `{ missing: "price" | "fx" }`. */
+  value(assetId: number, day: string): { value: Decimal; fxPair: null } | { value: null; fxPair: string | null };
+  missingFxPairs(): string[];
+}
+
+function pricer(input: ReportInput): Pricer {
+  const book = new PriceBook(input.assets, input.quotes, input.splits, input.transactions);
+  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries);
+  return {
+    value(assetId, day) {
+      const obs = book.at(assetId, day);
+      if (!obs) return { value: null, fxPair: null };
+      const rate = fx.rate(obs.currency, day);
+      return rate ? { value: obs.price.times(rate), fxPair: null } : { value: null, fxPair: `${obs.currency}/${input.target}` };
+    },
+    missingFxPairs: () => fx.missing().map((m) => m.slug),
+  };
+}
+
+/**
+ * Replays the caller's share-weighted portfolio (brokers → scale) up to `end`; `assetValues` is
+ * filled per day when `perAsset` (needed for an asset slice of the history).
+ */
+export function portfolioView(db: SqlReader, req: { scales: Record<number, string>; target: string; start: string | null; end: string; perAsset: boolean }): PortfolioView {
+  const input = loadReportInput(db, {
+    scales: req.scales, target: req.target, start: req.start, end: req.end,
+    flags: { summary: false, history: false, allocationHistory: req.perAsset, breakdown: false, positionsContribution: false },
+    requested: { start: req.start, end: req.end, brokerIds: null }, generatedAt: new Date(0).toISOString(),
+  });
+  const r = replay(input);
+  const byAsset = new Map<number, Decimal>();
+  for (const p of r.positions) byAsset.set(p.assetId, byAsset.has(p.assetId) ? byAsset.get(p.assetId)!.plus(p.quantity) : p.quantity);
+  return {
+    days: r.days.map((d) => ({ date: d.date, nav: d.nav, flow: d.flow, incomplete: d.incomplete, assetValues: d.assetValues ?? null })),
+    positions: [...byAsset].filter(([, q]) => !q.isZero()).map(([assetId, quantity]) => ({ assetId, quantity })).sort((a, b) => a.assetId - b.assetId),
+    input,
+    prices: pricer(input),
+  };
+}
+
+function placeholders(n: number): string {
+  return Array.from({ length: n }, () => "?").join(",");
+}
+
+/**
+ * The engine's pricing input for a list of assets without any position (asset and asset-set
+ * scopes): the same assets, quotes, splits and FX routes the report reads.
+ */
+export function assetView(db: SqlReader, assetIds: number[], target: string, end: string): { input: ReportInput; prices: Pricer } {
+  const rows = assetIds.length === 0 ? [] : db.query(`
+    SELECT a.id, a.name, a.identifier_ticker, a.asset_type, a.currency, a.quote_base_quantity, a.classification_params
+      FROM assets a WHERE a.id IN (${placeholders(assetIds.length)}) ORDER BY a.id`).all(...assetIds) as {
+    id: number; name: string; identifier_ticker: string | null; asset_type: string | null; currency: string; quote_base_quantity: string;
+    classification_params: string | null;
+  }[];
+  const assets: AssetInfo[] = rows.map((r) => {
+    const c = r.classification_params ? JSON.parse(r.classification_params) as {
+      geographic_area?: { distribution?: Record<string, string> }; sector_area?: { distribution?: Record<string, string> };
+    } : {};
+    return {
+      id: r.id, name: r.name, ticker: r.identifier_ticker, type: r.asset_type, currency: r.currency, quoteBaseQuantity: r.quote_base_quantity || "1",
+      hasProvider: false, sectors: c.sector_area?.distribution ?? null, geography: c.geographic_area?.distribution ?? null,
+    };
+  });
+  const quotes: Record<number, QuoteSeries> = {};
+  const splits: SplitEvent[] = [];
+  if (assets.length > 0) {
+    const inList = `(${placeholders(assets.length)})`;
+    const ids = assets.map((a) => a.id);
+    for (const p of db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`)
+      .all(...ids, end) as { asset_id: number; date: string; close: string }[]) {
+      const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
+      q.dates.push(p.date);
+      q.closes.push(p.close);
+    }
+    for (const s of db.query(`SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`)
+      .all(...ids, end) as { asset_id: number; date: string; value: string }[]) splits.push({ assetId: s.asset_id, date: s.date, ratio: s.value });
+  }
+  const currencies = [...new Set(assets.map((a) => a.currency))].filter((c) => c !== target);
+  const fxPairs: FxPairConfig[] = [];
+  const fxSeries: Record<string, RateSeriesInput> = {};
+  const stmt = db.query(`SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`);
+  for (const c of currencies) {
+    const pair = normalisePair(c, target);
+    if (!pair) continue;
+    const routes = (db.query(`SELECT chain_steps FROM fx_routes WHERE base = ? AND quote = ? ORDER BY priority, id`)
+      .all(pair.base, pair.quote) as { chain_steps: string }[]).map((r) => JSON.parse(r.chain_steps) as ChainStep[]);
+    fxPairs.push({ base: pair.base, quote: pair.quote, routes });
+    const steps = routes.length > 0 ? routes.flat() : [{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }];
+    for (const s of steps) {
+      const [b, q] = s.from < s.to ? [s.from, s.to] : [s.to, s.from];
+      const key = fxSeriesKey(b, q, s.provider);
+      if (fxSeries[key]) continue;
+      const rates = stmt.all(b, q, s.provider, end) as { date: string; rate: string }[];
+      fxSeries[key] = { dates: rates.map((r) => r.date), rates: rates.map((r) => r.rate) };
+    }
+  }
+  const input: ReportInput = {
+    brokers: [], transactions: [], assets, quotes, splits, fxPairs, fxSeries, target, start: null, end,
+    flags: { summary: false, history: false, allocationHistory: false, breakdown: false, positionsContribution: false },
+    requested: { start: null, end, brokerIds: null }, generatedAt: new Date(0).toISOString(),
+  };
+  return { input, prices: pricer(input) };
+}

@@ -1,0 +1,63 @@
+import type { DependencyContainer } from "tsyringe";
+import { BrimFileService } from "../core/brim/brim-file.service.ts";
+import { BrimParseService } from "../core/brim/brim-parse.service.ts";
+import { IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "../core/brim/import-plugins.ts";
+import type { PluginRegistry } from "./plugins/registry.ts";
+import { runCalculation } from "./workers/pool.ts";
+
+/**
+ * Registers the BRIM port over the plugin registry: the loaded `import-plugin`s (hidden ones left
+ * out of lists but usable by code), and `parse` run in the worker pool under a time limit (the
+ * plugin config's `timeoutMs` when set, else 60 s). A run past the limit is aborted, which ends
+ * its worker thread, so a parser stuck in a loop cannot hold a thread either.
+ */
+export function registerBrim(container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>): void {
+  const infoOf = (entry: ReturnType<PluginRegistry["list"]>[number] & { manifest: { kind: "import-plugin" } }): ImportPluginInfo => {
+    const instance = entry.instance as ImportPluginInfo["instance"];
+    return {
+      code: entry.manifest.id,
+      name: entry.manifest.name,
+      description: entry.manifest.description,
+      version: entry.manifest.version,
+      detectionPriority: instance.detectionPriority ?? 100,
+      supportedExtensions: instance.supportedExtensions ?? ["csv"],
+      docsUrl: instance.docsUrl ?? null,
+      iconUrl: instance.iconUrl ?? null,
+      instance,
+    };
+  };
+  const timeoutOf = brimTimeout(pluginConfig);
+  const pathOf = (code: string) => plugins.get("import-plugin", code)?.path ?? null;
+  const port: ImportPluginDirectory = {
+    get: (code) => {
+      const entry = plugins.get("import-plugin", code);
+      return entry ? infoOf(entry) : undefined;
+    },
+    list: () => plugins.list("import-plugin").filter((p) => !p.manifest.hidden).map(infoOf),
+    parse: async (code, input) => {
+      const timeoutMs = timeoutOf(code);
+      const signal = AbortSignal.timeout(timeoutMs);
+      try {
+        const { result } = await runCalculation("brimParse", { ...input, code, path: pathOf(code) }, signal);
+        return result;
+      } catch (error) {
+        if (signal.aborted) return { ok: false, message: `the parse took longer than ${Math.round(timeoutMs / 1000)} s and was stopped` };
+        throw error;
+      }
+    },
+  };
+  container.registerInstance(IMPORT_PLUGINS, port);
+  container.registerSingleton(BrimFileService);
+  container.registerSingleton(BrimParseService);
+}
+
+/** Default time limit of one parse in the worker pool. */
+export const DEFAULT_PARSE_TIMEOUT_MS = 60_000;
+
+/** A plugin's parse time limit: its config's `timeoutMs` when a positive number, else the default. */
+export function brimTimeout(pluginConfig: Record<string, unknown>): (code: string) => number {
+  return (code) => {
+    const value = (pluginConfig[code] as { timeoutMs?: unknown } | undefined)?.timeoutMs;
+    return typeof value === "number" && value > 0 ? value : DEFAULT_PARSE_TIMEOUT_MS;
+  };
+}

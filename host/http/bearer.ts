@@ -1,0 +1,59 @@
+import { NotAllowedError, UnauthenticatedError } from "../../core/errors/domain-error.ts";
+import { AccessTokenService, type TokenGrant } from "../../core/users/access-token.service.ts";
+import type { User } from "../../core/users/user.entity.ts";
+import { UserService } from "../../core/users/user.service.ts";
+import type { HttpDeps } from "./deps.ts";
+
+const API = "/api/v1";
+
+/** POST routes that only read (a query in a body): a read-only token may call them. */
+const READ_POSTS = new Set([
+  "/assets/prices/query", "/assets/prices/current", "/assets/events/query",
+  "/transactions/validate", "/transactions/events/suggest", "/transactions/promote-suggest",
+  "/fx/currencies/convert", "/portfolio/report", "/portfolio/wac", "/portfolio/lots/analysis",
+  "/brokers/import/duplicates", "/brokers/import/asset-candidates",
+  "/ai-export/snapshot", "/risk/query", "/risk/eligibility", "/signals/preview", "/tools/compute",
+]);
+
+/** Routes a token never reaches, whatever its scope: managing tokens and the account's own credentials. */
+const COOKIE_ONLY = [/^\/auth\/tokens(\/|$)/, /^\/auth\/change-password$/, /^\/auth\/users\/me$/];
+
+/**
+ * `Authorization: Bearer <personal access token>` (issue 11): the token's user is then checked
+ * exactly like a session's (reloaded, active, session epoch), with the token's scope on top.
+ * The session plugin asks this module first and falls back to the cookie.
+ */
+export function bearerAuthenticator(deps: HttpDeps) {
+  const tokens = deps.container.resolve(AccessTokenService);
+  const users = deps.container.resolve(UserService);
+  const grants = new WeakMap<Request, TokenGrant>();
+  const notAuthenticated = () => new UnauthenticatedError("NOT_AUTHENTICATED", "Not authenticated");
+
+  return {
+    /** The user of a valid bearer token; undefined when the request carries none. */
+    async authenticate(request: Request): Promise<User | undefined> {
+      const header = request.headers.get("authorization");
+      if (!header) return undefined;
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      const grant = match ? tokens.check(match[1]!) : null;
+      const user = grant ? await users.findById(grant.userId) : null;
+      if (!grant || !user || user.sessionEpoch !== grant.epoch) throw notAuthenticated();
+      if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");
+      const { method, path } = { method: request.method, path: new URL(request.url).pathname.slice(API.length) };
+      if (COOKIE_ONLY.some((re) => re.test(path))) {
+        throw new NotAllowedError("TOKEN_NOT_ALLOWED", "Access tokens cannot manage tokens or the account's credentials; sign in");
+      }
+      const reads = method === "GET" || method === "HEAD" || (method === "POST" && READ_POSTS.has(path));
+      if (!reads && grant.scope !== "read-write") {
+        throw new NotAllowedError("TOKEN_READ_ONLY", "This access token is read-only");
+      }
+      grants.set(request, grant);
+      return user;
+    },
+    /** Admin-only routes: a token needs the admin scope (only superusers can create one). */
+    requireAdminScope(request: Request) {
+      const grant = grants.get(request);
+      if (grant && !grant.admin) throw new NotAllowedError("ADMIN_REQUIRED", "This access token has no admin scope");
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { Elysia } from "elysia";
+import { brimDir, BrimFileService } from "../../../core/brim/brim-file.service.ts";
+import { BrimParseService } from "../../../core/brim/brim-parse.service.ts";
+import { IMPORT_PLUGINS, type ImportPluginDirectory } from "../../../core/brim/import-plugins.ts";
+import { InputError, NotFoundError } from "../../../core/errors/domain-error.ts";
+import { UploadService } from "../../../core/uploads/upload.service.ts";
+import type { HttpDeps } from "../deps.ts";
+import { ErrorBody, errorResponses } from "../errors.ts";
+import type { SessionPlugin } from "../session.ts";
+import { contentDisposition, readUploadBody, RefusedBody } from "../uploads/uploads.routes.ts";
+import {
+  CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, FileInfo, FileList, FileParams,
+  ListQuery, ParseBody, ParseResult, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
+} from "./brim.schema.ts";
+
+/** Downloads never run as a page of our origin and are never sniffed into something else. */
+const SAFE_HEADERS = {
+  "cache-control": "private, no-store",
+  "content-security-policy": "default-src 'none'; sandbox",
+  "x-content-type-options": "nosniff",
+} as const;
+
+/** Types served as they are; anything else goes out as an opaque octet stream. */
+const SERVABLE = new Set(["text/csv", "text/plain", "application/json", "application/zip", "application/pdf",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
+
+const binaryResponse = {
+  200: { description: "The file's bytes", content: { "*/*": { schema: { type: "string", format: "binary" } } } },
+} as const;
+
+/**
+ * Broker report import (BRIM) under /brokers/import (API-SHAPES "Broker report import"): VIEWER
+ * reads, EDITOR uploads, parses and deletes; a file of a broker without an access row is 404.
+ */
+export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const files = deps.container.resolve(BrimFileService);
+  const parser = deps.container.resolve(BrimParseService);
+  const plugins = deps.container.resolve<ImportPluginDirectory>(IMPORT_PLUGINS);
+  const uploads = deps.container.resolve(UploadService);
+  const dir = brimDir(deps.config.dataDir);
+  const info = (f: Parameters<typeof toFileInfo>[0]) => toFileInfo(f, files.isStale(f));
+
+  return new Elysia({ prefix: "/brokers/import", tags: ["brokers"] })
+    .use(session)
+    .macro({
+      brimUploadBody: {
+        parse: ({ request }) => readUploadBody(request, uploads),
+        transform: ({ body }) => {
+          if (body instanceof RefusedBody) throw body.error;
+        },
+      },
+      multipart: { parse: "multipart/form-data" as unknown as () => void },
+    })
+    .post("/upload", async ({ body, query, status, user }) => {
+      const brokerId = query.broker_id ?? body.broker_id;
+      if (brokerId === undefined) throw new InputError("BROKER_ID_REQUIRED", "broker_id is required (query or form field)");
+      const file = await files.upload(dir, {
+        brokerId,
+        bytes: new Uint8Array(await body.file.arrayBuffer()),
+        filename: body.custom_filename?.trim() || body.file.name,
+        userId: user.id,
+      });
+      return status(201, info(file));
+    }, {
+      auth: true,
+      brimUploadBody: true,
+      multipart: true,
+      query: UploadQuery,
+      body: UploadBody,
+      response: { 201: FileInfo, 413: ErrorBody, 415: ErrorBody, ...errorResponses },
+      detail: {
+        summary: "Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. "
+          + "Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED",
+      },
+    })
+    .get("/files", async ({ query, user }) => {
+      void files.sweep(dir).catch(() => undefined);
+      return { items: (await files.list(user.id, { status: query.status, brokerIds: query.broker_ids })).map(info) };
+    }, {
+      auth: true,
+      query: ListQuery,
+      response: { 200: FileList, ...errorResponses },
+      detail: { summary: "Import files of the brokers the caller can access, newest first (filters: status, broker_ids repeated)" },
+    })
+    .get("/files/:file_id", async ({ params, user }) => info(await files.get(user.id, params.file_id)), {
+      auth: true,
+      params: FileParams,
+      response: { 200: FileInfo, ...errorResponses },
+      detail: { summary: "One import file (VIEWER or better; 404 BRIM_FILE_NOT_FOUND without access)" },
+    })
+    .get("/files/:file_id/preview", async ({ params, query, user }) => files.preview(dir, user.id, params.file_id, query.sheet_name), {
+      auth: true,
+      params: FileParams,
+      query: PreviewQuery,
+      response: { 200: PreviewAnswer, ...errorResponses },
+      detail: { summary: "The first 100 rows as a table (spreadsheets: sheets listed, sheet_name picks one)" },
+    })
+    .get("/files/:file_id/download", async ({ params, query, user }) => {
+      const record = await files.get(user.id, params.file_id);
+      const bytes = Bun.file(files.pathOf(dir, record));
+      if (!(await bytes.exists())) throw new NotFoundError("BRIM_FILE_NOT_FOUND", `Import file ${record.id} not found`, { file_id: record.id });
+      const type = SERVABLE.has(record.contentType) ? record.contentType : "application/octet-stream";
+      return new Response(bytes, {
+        headers: {
+          ...SAFE_HEADERS,
+          "content-type": type.startsWith("text/") ? `${type}; charset=utf-8` : type,
+          "content-length": String(bytes.size),
+          "content-disposition": contentDisposition(query.download === false && type !== "application/octet-stream" ? "inline" : "attachment", record.filename),
+        },
+      });
+    }, {
+      auth: true,
+      params: FileParams,
+      query: DownloadQuery,
+      detail: { summary: "The stored bytes (attachment unless download=false); nosniff, sandboxed, safe content type", responses: binaryResponse },
+    })
+    .get("/files/:file_id/last-parse", async ({ params, user }) => files.lastParse(dir, user.id, params.file_id), {
+      auth: true,
+      params: FileParams,
+      response: { 200: ParseResult.nullable(), ...errorResponses },
+      detail: { summary: "The last parse result of the file, or null" },
+    })
+    .delete("/files/:file_id", async ({ params, user }) => {
+      await files.delete(dir, user.id, params.file_id);
+      return { success: true, file_id: params.file_id };
+    }, {
+      auth: true,
+      params: FileParams,
+      response: { 200: DeleteAnswer, ...errorResponses },
+      detail: { summary: "Delete an import file, its bytes and its last parse (EDITOR or OWNER)" },
+    })
+    .post("/files/:file_id/parse", async ({ body, params, user }) => parser.parse(dir, {
+      userId: user.id, fileId: params.file_id, brokerId: body.broker_id, pluginCode: body.plugin_code, options: body.options,
+    }), {
+      auth: true,
+      params: FileParams,
+      body: ParseBody,
+      response: { 200: ParseResult, ...errorResponses },
+      detail: {
+        summary: "Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, "
+          + "warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read "
+          + "→ 400 PARSE_FAILED and the file's status failed",
+      },
+    })
+    .post("/duplicates", async ({ body, user }) => parser.duplicates(user.id, body.broker_id, body.transactions.map((t) => ({
+      broker_id: body.broker_id,
+      ...(typeof t.asset_id === "number" ? { asset_id: t.asset_id } : {}),
+      type: t.type, date: t.date, quantity: t.quantity ?? "0",
+      ...(t.cash ? { cash: { code: t.cash.code.toUpperCase(), amount: t.cash.amount } } : {}),
+    })), body.asset_mappings.map((m) => ({ fake_asset_id: m.fake_asset_id, selected_asset_id: m.selected_asset_id ?? null }))), {
+      auth: true,
+      body: DuplicatesBody,
+      response: { 200: DuplicateReport, ...errorResponses },
+      detail: { summary: "Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)" },
+    })
+    .post("/asset-candidates", async ({ body }) => ({ items: await parser.candidates(body.items) }), {
+      auth: true,
+      body: CandidatesBody,
+      response: { 200: CandidatesAnswer, ...errorResponses },
+      detail: { summary: "Asset candidates per hint: ISIN → exact, ticker → high, name similarity → medium or low" },
+    })
+    .get("/plugins", () => ({
+      items: plugins.list().sort((a, b) => a.detectionPriority - b.detectionPriority || a.code.localeCompare(b.code)).map((p) => ({
+        code: p.code, name: p.name, description: p.description, supported_extensions: [...p.supportedExtensions],
+        icon_url: p.iconUrl, docs_url: p.docsUrl, plugin_version: p.version, detection_priority: p.detectionPriority,
+      })),
+    }), {
+      auth: true,
+      response: { 200: PluginList, ...errorResponses },
+      detail: { summary: "The import plugins (codes broker_<name>, fallback broker_generic_csv)" },
+    });
+}

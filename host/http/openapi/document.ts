@@ -1,0 +1,265 @@
+import { toOpenAPISchema } from "@elysiajs/openapi";
+import type { AnyElysia } from "elysia";
+import { fieldDescription } from "./glossary.ts";
+import { OPERATIONS, operationKey } from "./operations.ts";
+
+type Json = Record<string, any>;
+
+const SCHEMA_REF = "#/components/schemas/";
+const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"];
+
+const STATUS_TEXT: Record<string, string> = {
+  200: "Success.",
+  201: "Created.",
+  204: "No content.",
+  400: "The request is well-formed but breaks a rule; `code` says which (docs/errors.md).",
+  401: "No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`).",
+  403: "Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write.",
+  404: "Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404).",
+  409: "Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...).",
+  413: "The upload is larger than `max_file_upload_mb`.",
+  415: "The upload's content type is refused.",
+  422: "The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change).",
+  500: "Unexpected server failure; the body never carries internals.",
+  502: "An upstream provider failed.",
+};
+
+export interface DocumentOptions {
+  readonly info: Json;
+  readonly tags: { name: string; description: string }[];
+  readonly securitySchemes: Json;
+  readonly exclude: (string | RegExp)[];
+  /** Named schemas that routes refer to only by `$ref` (documentation of unparsed rows). */
+  readonly extraSchemas?: readonly unknown[];
+}
+
+/**
+ * The OpenAPI 3.1 document of the running routes. @elysiajs/openapi turns each route's zod
+ * schemas into JSON Schema; this pass makes it usable for client generation: named schemas
+ * (`.meta({ id })`, see components.ts) move from per-operation `$defs` to `components.schemas`
+ * and are referenced by `$ref`; JSON bodies are documented as JSON only; every operation gets
+ * its security (from the session macro's `x-access`), its error responses, a description that
+ * says what it does, who may call it and what it changes, and examples for writes
+ * (operations.ts); every field gets a description (glossary.ts).
+ */
+export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Json {
+  const raw = toOpenAPISchema(app, { paths: opts.exclude }, undefined, undefined, "3.1.0") as Json;
+  const components: Json = {};
+  const paths: Json = {};
+  const ops: { key: string; op: Json; path: string }[] = [];
+  for (const [rawPath, item] of Object.entries<Json>(raw.paths)) {
+    const path = rawPath.replace(/\/\*$/, "/{path}");
+    paths[path] = item;
+    for (const method of METHODS) if (item[method]) ops.push({ key: operationKey(method, path), op: item[method], path });
+  }
+  for (const schema of opts.extraSchemas ?? []) {
+    hoist((schema as any)["~standard"].jsonSchema.input({ target: "draft-2020-12" }), "input", components);
+  }
+  // Responses first, so a schema whose request form differs is the one renamed `<Id>Input`.
+  for (const { op } of ops) for (const response of Object.values<Json>(op.responses ?? {})) hoistContent(response.content, "output", components);
+  for (const { op } of ops) {
+    for (const p of op.parameters ?? []) {
+      if (p.in === "path" && p.name === "*") p.name = "path";
+      p.schema = hoist(p.schema, "input", components);
+    }
+    if (op.requestBody) hoistContent(op.requestBody.content, "input", components);
+  }
+  for (const { key, op } of ops) finishOperation(key, op);
+  const schemas = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.schema]));
+  const doc: Json = {
+    openapi: "3.1.0",
+    info: opts.info,
+    servers: [{ url: "/", description: "This server (paths carry the /api/v1 prefix)" }],
+    tags: opts.tags,
+    paths,
+    components: { schemas, securitySchemes: opts.securitySchemes },
+  };
+  walkSchemas(doc, constToEnum);
+  walkSchemas(doc, nullableEnum);
+  walkSchemas(doc, describeFields);
+  walkSchemas(doc, addDiscriminator);
+  // Generators read `default` as "always present" (openapi-typescript makes such fields required),
+  // which is true of answers but not of requests: there the default goes into the description.
+  for (const { op } of ops) {
+    for (const p of op.parameters ?? []) defaultsToText(p.schema);
+    for (const media of Object.values<Json>(op.requestBody?.content ?? {})) defaultsToText(media.schema);
+  }
+  for (const entry of Object.values<Json>(components)) if (entry.io === "input") defaultsToText(entry.schema);
+  return doc;
+}
+
+function hoistContent(content: Json | undefined, io: "input" | "output", components: Json) {
+  for (const media of Object.values<Json>(content ?? {})) media.schema = hoist(media.schema, io, components);
+}
+
+/**
+ * Moves a converted schema's `$defs` into the shared components and points its refs there. A
+ * definition already stored under the same id with a different body (a request form with
+ * defaults or coercions) is stored as `<Id>Input`; renaming repeats until stable, since a
+ * renamed definition changes the bodies that refer to it.
+ */
+function hoist(schema: Json | undefined, io: "input" | "output", components: Json): Json | undefined {
+  if (!schema || typeof schema !== "object") return schema;
+  const { $schema: _, $defs = {}, ...rest } = schema;
+  const defs: Json = stripSchemaKeys($defs);
+  const names: Record<string, string> = Object.fromEntries(Object.keys(defs).map((id) => [id, id]));
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const id of Object.keys(defs)) {
+      const body = rewriteRefs(defs[id], names);
+      const stored = components[id];
+      const name = !stored || same(stored.schema, body) ? id : `${id}Input`;
+      if (names[id] !== name) { names[id] = name; changed = true; }
+    }
+  }
+  for (const [id, def] of Object.entries(defs)) {
+    const name = names[id]!;
+    const body = rewriteRefs(def, names);
+    if (components[name] && !same(components[name].schema, body) && io === "input") {
+      throw new Error(`OpenAPI: two request forms of schema ${id}`);
+    }
+    components[name] ??= { schema: body, io };
+  }
+  return rewriteRefs(stripSchemaKeys(rest), names);
+}
+
+function stripSchemaKeys(node: any): any {
+  if (Array.isArray(node)) return node.map(stripSchemaKeys);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) if (k !== "$schema") out[k] = stripSchemaKeys(v);
+  return out;
+}
+
+function rewriteRefs(node: any, names: Record<string, string>): any {
+  if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, names));
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")) {
+      const id = decodeURIComponent(v.slice("#/$defs/".length));
+      out[k] = SCHEMA_REF + (names[id] ?? id);
+    } else out[k] = rewriteRefs(v, names);
+  }
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function finishOperation(key: string, op: Json) {
+  const access: "public" | "user" | "admin" = op["x-access"] ?? "public";
+  delete op["x-access"];
+  op.security = access === "public" ? [] : op.security;
+  const doc = OPERATIONS[key];
+  // JSON bodies: Elysia would also accept form encodings, but clients should send JSON.
+  const content = op.requestBody?.content as Json | undefined;
+  if (content?.["application/json"]) {
+    for (const type of Object.keys(content)) if (type !== "application/json") delete content[type];
+  }
+  if (op.requestBody) {
+    op.requestBody.description ??= "The request body.";
+    if (doc?.request !== undefined && content?.["application/json"]) content["application/json"].example = doc.request;
+  }
+  op.responses ??= {};
+  if (access !== "public") op.responses[401] ??= errorResponse("ErrorBody");
+  if (access === "admin") op.responses[403] ??= errorResponse("ErrorBody");
+  if (op.parameters?.length || op.requestBody) op.responses[422] ??= errorResponse("ValidationErrorBody");
+  for (const [status, response] of Object.entries<Json>(op.responses)) {
+    if (!response.description || /^Response for status/.test(response.description)) {
+      response.description = STATUS_TEXT[status] ?? `Status ${status}.`;
+    }
+    const okBody = response.content?.["application/json"];
+    if (doc?.response !== undefined && okBody && /^2/.test(status)) okBody.example = doc.response;
+  }
+  op.responses = Object.fromEntries(Object.entries(op.responses).sort(([a], [b]) => a.localeCompare(b)));
+  const read = key.startsWith("GET ") || key.startsWith("HEAD ");
+  const what = [op.summary, op.description].filter(Boolean).join(". ").replace(/\.?$/, ".");
+  const who = access === "public"
+    ? "Anyone: a public endpoint, no session needed."
+    : access === "admin"
+      ? "Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope."
+      : doc?.who?.startsWith("Any signed-in user") ? doc.who
+        : "Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads."
+          + (doc?.who ? ` ${doc.who}` : "");
+  const changes = read ? "Nothing: it only reads." : doc?.changes;
+  op.description = [what, `**Who may call:** ${who}`, ...(changes ? [`**Changes:** ${changes}`] : [])].join("\n\n");
+}
+
+function errorResponse(name: string): Json {
+  return { content: { "application/json": { schema: { $ref: SCHEMA_REF + name } } } };
+}
+
+/** Visits every schema object of the document (component schemas, parameters, bodies, responses). */
+function walkSchemas(doc: Json, visit: (schema: Json) => void) {
+  const seen = new Set<object>();
+  const inSchema = (node: any) => {
+    if (!node || typeof node !== "object" || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) return node.forEach(inSchema);
+    visit(node);
+    for (const [k, v] of Object.entries(node)) if (k !== "example" && k !== "examples" && k !== "enum" && k !== "default") inSchema(v);
+  };
+  Object.values<Json>(doc.components.schemas).forEach(inSchema);
+  for (const item of Object.values<Json>(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      for (const p of op.parameters ?? []) {
+        inSchema(p.schema);
+        if (!p.description) p.description = p.schema?.description ?? fieldDescription(p.name);
+      }
+      for (const media of Object.values<Json>(op.requestBody?.content ?? {})) inSchema(media.schema);
+      for (const r of Object.values<Json>(op.responses ?? {})) for (const media of Object.values<Json>(r.content ?? {})) inSchema(media.schema);
+    }
+  }
+}
+
+function defaultsToText(node: any) {
+  if (!node || typeof node !== "object") return;
+  if (Array.isArray(node)) return node.forEach(defaultsToText);
+  if ("default" in node && (node.type !== undefined || node.anyOf || node.oneOf || node.$ref)) {
+    const text = `Default: ${JSON.stringify(node.default)}.`;
+    node.description = node.description ? `${node.description.replace(/\.?$/, ".")} ${text}` : text;
+    delete node.default;
+  }
+  for (const [k, v] of Object.entries(node)) if (k !== "example" && k !== "examples" && k !== "enum") defaultsToText(v);
+}
+
+/** SPEC Versioning 2: a pinned value is a single-value enumeration, never `const` (`z.literal`). */
+function constToEnum(schema: Json) {
+  if (!("const" in schema)) return;
+  schema.enum = [schema.const];
+  delete schema.const;
+}
+
+/** Elysia folds `anyOf [enum, null]` into `type: [string, null]` but leaves null out of the enum. */
+function nullableEnum(schema: Json) {
+  if (Array.isArray(schema.type) && schema.type.includes("null") && Array.isArray(schema.enum) && !schema.enum.includes(null)) {
+    schema.enum = [...schema.enum, null];
+  }
+}
+
+function describeFields(schema: Json) {
+  if (!schema.properties) return;
+  for (const [name, prop] of Object.entries<Json>(schema.properties)) {
+    if (prop && typeof prop === "object" && !prop.description) {
+      const text = fieldDescription(name);
+      if (text) prop.description = text;
+    }
+  }
+}
+
+/** A `oneOf` whose members all pin one property to a single value gets an OpenAPI discriminator. */
+function addDiscriminator(schema: Json) {
+  if (!Array.isArray(schema.oneOf) || schema.discriminator) return;
+  const members: Json[] = schema.oneOf;
+  if (members.length < 2) return;
+  const first = members[0]!.properties ?? {};
+  for (const prop of Object.keys(first)) {
+    const values = members.map((m) => m.properties?.[prop]?.enum);
+    if (values.every((v) => Array.isArray(v) && v.length === 1)) {
+      schema.discriminator = { propertyName: prop };
+      return;
+    }
+  }
+}

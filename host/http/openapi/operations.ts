@@ -1,0 +1,289 @@
+import RESPONSES from "./response-examples.json" with { type: "json" };
+
+/** What each write changes, who beyond the session may call it, and its example request and response. */
+export interface OperationDoc {
+  /** Stored state the call changes (writes only). */
+  readonly changes?: string;
+  /** Role or ownership rules beyond "signed in". */
+  readonly who?: string;
+  /** Example request body (JSON). */
+  readonly request?: unknown;
+  /** Example success response body (JSON); captured from a real server into response-examples.json. */
+  readonly response?: unknown;
+}
+
+const EDITOR = "Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.";
+const OWNER = "Needs the OWNER role on the broker; a broker without an access row is 404.";
+const ANY_ASSET = "Assets are shared by all users: any signed-in user may change them.";
+
+/**
+ * `METHOD /path` (without the /api/v1 prefix) → its documentation, in an order that works on an
+ * empty database (the example capture replays them in this order: alice is user 1, bob user 2).
+ */
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  "POST /auth/register": {
+    changes: "Creates an account and its settings row. The first account becomes a superuser, even when registration is disabled.",
+    request: { username: "carol", email: "carol@example.com", password: "correct horse 9" },
+  },
+  "POST /auth/login": {
+    changes: "Nothing stored; sets the `session` cookie (HTTP-only, lifetime `session_ttl_hours`).",
+    request: { username: "carol", password: "correct horse 9" },
+  },
+  "PATCH /auth/users/me/preferences": {
+    changes: "The caller's language and base currency (settings row).",
+    request: { language: "en", currency: "EUR" },
+  },
+  "POST /auth/tokens": {
+    who: "Any signed-in user, by session cookie only (a token cannot create tokens). The admin scope needs a superuser.",
+    changes: "Creates a personal access token; only the SHA-256 of its secret is stored. Password changes and resets, and an admin ending the user's sessions, end it too.",
+    request: { name: "home-assistant", scope: "read", expires_at: "2030-01-01T00:00:00Z" },
+  },
+  "GET /auth/tokens": {
+    who: "Any signed-in user, by session cookie only (a token cannot list tokens).",
+  },
+  "DELETE /auth/tokens/{id}": {
+    who: "The token's owner, by session cookie only.",
+    changes: "Deletes the token; requests carrying it get 401 at once.",
+  },
+  "PUT /settings/user": {
+    changes: "The caller's settings row; fields left out stay as they are.",
+    request: { language: "en", base_currency: "EUR", theme: "dark" },
+  },
+  "PATCH /settings/global/bulk": {
+    changes: "Global setting rows, all or nothing; values are stored as sent. Scheduler changes apply at once.",
+    request: { items: [{ key: "session_ttl_hours", value: "48" }, { key: "enable_registration", value: "false" }] },
+  },
+  "POST /settings/global/initialize": {
+    changes: "Creates the missing global setting rows with their defaults; existing rows are kept (idempotent).",
+  },
+  "POST /settings/cache/clear/{name}": {
+    changes: "Empties one in-memory cache of the process that served the request. No stored data changes.",
+  },
+  "POST /settings/cache/clear-all": {
+    changes: "Empties every in-memory cache of the process that served the request. No stored data changes.",
+  },
+  "POST /brokers": {
+    changes: "Creates brokers, an OWNER access row (share 1.000000) for the caller on each, and one DEPOSIT per positive initial balance, dated `opened_at` (today when absent). Items are independent: a refused item does not stop the others.",
+    request: [{ name: "Degiro", opened_at: "2024-01-02", initial_balances: [{ code: "EUR", amount: "1000.00" }] }, { name: "Scalable" }],
+  },
+  "PATCH /brokers/{id}": {
+    who: EDITOR,
+    changes: "The broker's fields. Turning off overdraft or shorting re-validates the ledger and is refused per item when a balance would go negative.",
+    request: { name: "Degiro (main)", allow_cash_overdraft: true },
+  },
+  "POST /brokers/{id}/access": {
+    who: OWNER,
+    changes: "Creates an access row for another user. Shares of one broker sum to at most 1.00.",
+    request: { user_id: 2, role: "VIEWER" },
+  },
+  "PATCH /brokers/{id}/access/{user_id}": {
+    who: OWNER,
+    changes: "The user's role or share; the last OWNER cannot be downgraded (409 LAST_OWNER).",
+    request: { role: "EDITOR" },
+  },
+  "POST /assets": {
+    changes: "Creates shared assets. Items are independent: a refused item does not stop the others.",
+    who: ANY_ASSET,
+    request: [{ name: "Apple Inc.", currency: "USD", asset_type: "STOCK", identifier_isin: "US0378331005", identifier_ticker: "AAPL" }, { name: "Vanguard FTSE All-World", currency: "EUR", asset_type: "ETF" }],
+  },
+  "PATCH /assets": {
+    who: ANY_ASSET,
+    changes: "The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.",
+    request: [{ asset_id: 1, user_url: "https://www.apple.com/investor/", icon_url: null }],
+  },
+  "POST /assets/provider": {
+    who: ANY_ASSET,
+    changes: "Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).",
+    request: [{ asset_id: 1, provider_code: "yfinance", identifier: "AAPL", identifier_type: "TICKER" }],
+  },
+  "POST /assets/prices": {
+    who: ANY_ASSET,
+    changes: "Stores manual daily prices; a price of the same asset and date is replaced.",
+    request: [{ asset_id: 2, prices: [{ date: "2024-01-02", close: "101.25" }, { date: "2024-01-03", open: "101.25", high: "103", low: "100.5", close: "102.80", volume: "15000" }] }],
+  },
+  "POST /assets/prices/query": {
+    changes: "Nothing: a read with a body.",
+    request: [{ asset_id: 2, date_range: { start: "2024-01-01", end: "2024-01-31" }, include_events: true }],
+  },
+  "POST /assets/prices/current": {
+    changes: "A provider quote dated today creates or extends today's price row; a database fallback is never written back.",
+    request: [2, 999],
+  },
+  "POST /assets/prices/sync": {
+    who: ANY_ASSET,
+    changes: "Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).",
+    request: [{ asset_id: 1, date_range: { start: "2024-01-01", end: "2024-01-31" } }],
+    response: {
+      results: [{
+        asset_id: 1, status: "ok", provider_used: "yfinance", points_fetched: 21, points_changed: 21, inserted_count: 21,
+        updated_count: 0, events_fetched: 0, events_changed: 0, message: "Stored 21 prices and 0 events", errors: [],
+      }],
+      success_count: 1, errors: [], total_points_changed: 21,
+    },
+  },
+  "POST /assets/events": {
+    who: ANY_ASSET,
+    changes: "Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.",
+    request: [{ asset_id: 2, events: [{ date: "2024-03-15", type: "DIVIDEND", value: { code: "USD", amount: "0.24" }, notes: "Q1 dividend" }] }],
+  },
+  "POST /assets/events/query": {
+    changes: "Nothing: a read with a body.",
+    request: [{ asset_id: 2, date_range: { start: "2024-01-01", end: "2024-12-31" } }],
+  },
+  "POST /transactions/validate": {
+    who: EDITOR,
+    changes: "Nothing: every check of a commit runs, nothing is kept (`committed` is always false).",
+    request: { creates: [{ type: "BUY", broker_id: 1, asset_id: 2, date: "2024-01-03", quantity: "10", cash: { code: "EUR", amount: "-1028.00" } }] },
+  },
+  "POST /transactions/commit": {
+    who: EDITOR,
+    changes: "Applies deletes, updates, creates, splits and promotes in one database transaction, all or nothing: any issue keeps nothing and the answer lists the issues (status 200 either way).",
+    request: {
+      creates: [
+        { type: "BUY", broker_id: 1, asset_id: 2, date: "2024-01-03", quantity: "10", cash: { code: "EUR", amount: "-1028.00" }, tags: ["core"] },
+        { type: "DIVIDEND", broker_id: 1, asset_id: 2, date: "2024-03-15", cash: { code: "EUR", amount: "8.50" } },
+        { type: "WITHDRAWAL", broker_id: 1, date: "2024-04-01", cash: { code: "EUR", amount: "-100.00" } },
+        { type: "DEPOSIT", broker_id: 2, date: "2024-04-01", cash: { code: "EUR", amount: "100.00" } },
+      ],
+    },
+  },
+  "POST /transactions/events/suggest": {
+    changes: "Nothing: a read with a body.",
+    request: [{ asset_id: 2, date: "2024-03-15", type: "DIVIDEND", tolerance_days: 3 }],
+  },
+  "POST /transactions/promote-suggest": {
+    changes: "Nothing: a read with a body.",
+    request: [{ id: 4, type: "WITHDRAWAL", broker_id: 1, date: "2024-04-01", currency: "EUR", amount: "-100.00" }],
+  },
+  "POST /transactions/transfers/promote": {
+    who: EDITOR + " Applies to both brokers.",
+    changes: "Replaces the WITHDRAWAL and the DEPOSIT with one paired operation, atomically (rolled back on any issue).",
+    request: { from_tx_id: 4, to_tx_id: 5, new_type: "CASH_TRANSFER" },
+  },
+
+  "POST /fx/currencies/rate": {
+    changes: "Stores manual rates (alphabetical pair order; a rate posted the other way round is inverted) and clears the portfolio caches.",
+    request: [{ date: "2024-01-02", base: "EUR", quote: "USD", rate: "1.0950" }],
+  },
+
+  "POST /fx/currencies/convert": {
+    changes: "Nothing: a read with a body.",
+    request: [{ from_amount: { code: "EUR", amount: "100" }, to: "USD", date_range: { start: "2024-01-02", end: "2024-01-03" } }],
+  },
+  "POST /fx/providers/routes": {
+    changes: "Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users.",
+    request: [{ base: "EUR", quote: "USD", priority: 1, chain_steps: [{ from: "EUR", to: "USD", provider: "ECB" }] }],
+  },  "POST /fx/currencies/sync": {
+    changes: "Stores the provider rates of each pair through its routes, by priority, and clears the portfolio caches when rates changed.",
+    request: { pairs: ["EUR-USD"], start: "2024-01-01", end: "2024-01-31" },
+    response: {
+      results: [{
+        pair: "EUR-USD", status: "ok", points_fetched: 22, points_changed: 22, message: "Stored 22 rates", errors: [],
+        detail: [{ provider: "ECB", leg: "EUR-USD", dates_available: 22 }], elapsed_ms: 412,
+      }],
+      success_count: 1, errors: [], date_range: { start: "2024-01-01", end: "2024-01-31" }, total_points_changed: 22,
+    },
+  },  "POST /portfolio/report": {
+    changes: "Nothing stored; the result is cached until the next write.",
+    request: { broker_ids: [1], date_range: { start: "2024-01-01", end: "2024-06-30" }, target_currency: "EUR", include_summary: true, include_history: false },
+  },
+  "POST /portfolio/wac": {
+    changes: "Nothing: a read with a body.",
+    request: { queries: [{ broker_id: 1, asset_id: 2 }] },
+  },
+  "POST /portfolio/lots/analysis": {
+    changes: "Nothing stored; the result is cached until the next write (`force` bypasses the cache).",
+    request: { asset_id: 2, broker_ids: [1], target_currency: "EUR", requested_analyses: ["LOT_SUMMARY"] },
+  },
+  "POST /assets/merge": {
+    who: ANY_ASSET,
+    changes: "Moves the source asset's transactions, prices and events to the target and deletes the source; `dry_run` only previews.",
+    request: { source_asset_id: 1, target_asset_id: 2, dry_run: true },
+  },
+  "POST /uploads": {
+    changes: "Stores the file under DATA_DIR and a record owned by the caller.",
+  },
+  "DELETE /uploads/{file_id}": {
+    who: "The uploader or a superuser (403 otherwise).",
+    changes: "Deletes the record and its bytes.",
+  },
+  "DELETE /fx/currencies/rate": {
+    changes: "Deletes a pair's rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches.",
+    request: [{ from: "EUR", to: "USD", date_range: { start: "2024-01-02", end: "2024-01-02" } }],
+  },
+  "DELETE /fx/providers/routes": {
+    changes: "Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back.",
+    request: [{ base: "EUR", quote: "USD", priority: 1 }],
+  },
+  "DELETE /assets/events": {
+    who: ANY_ASSET,
+    changes: "Deletes manual events; one linked by a transaction is reported `in_use` and kept.",
+  },
+  "DELETE /assets/prices": {
+    who: ANY_ASSET,
+    changes: "Deletes the asset's prices within the inclusive date ranges.",
+    request: [{ asset_id: 2, date_ranges: [{ start: "2024-01-02", end: "2024-01-02" }] }],
+  },
+  "POST /assets/{asset_id}/market-data/wipe": {
+    who: ANY_ASSET,
+    changes: "Deletes every price and every event (manual included) of the asset, unlinking transactions first.",
+  },
+  "DELETE /assets/provider": {
+    who: ANY_ASSET,
+    changes: "Removes the assignments; the provider's prices and events go with them (manual ones stay).",
+  },
+  "DELETE /assets": {
+    who: ANY_ASSET,
+    changes: "Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).",
+  },
+  "PATCH /brokers/{id}/access/me": {
+    changes: "Lowers the caller's own role (an OWNER's share becomes 0); the last OWNER cannot (409 LAST_OWNER).",
+    request: { role: "VIEWER" },
+  },
+  "DELETE /brokers/{id}/access/me": {
+    changes: "Removes the caller's access row; when the last OWNER leaves, the broker is deleted with its transactions and broker-report files.",
+  },  "DELETE /brokers/{id}/access/{user_id}": {
+    who: "The broker's OWNER, or the user themself.",
+    changes: "Removes the access row; the last OWNER cannot be removed (409 LAST_OWNER).",
+  },
+
+  "DELETE /brokers/{id}": {
+    who: OWNER,
+    changes: "Deletes the broker, all its transactions, its access rows and its broker-report files.",
+  },
+  "DELETE /auth/users/me": {
+    who: "Any signed-in user, by session cookie only.",
+    changes: "Deletes the caller's account, settings and access rows; brokers where the caller was the last OWNER are deleted with their transactions. Refused for the only superuser (400 LAST_SUPERUSER).",
+  },  "POST /backup/export": {
+    who: "Any signed-in user for `json` (only what the caller owns or can read); superusers only for `sqlite` (the whole database).",
+    changes: "Nothing stored; answers with the export file as a download.",
+    request: { format: "json", scope: ["all"], include_price_history: false },
+  },
+  "POST /backup/restore": {
+    who: "The uploader of the file; replacing existing data (`overwrite_existing`) needs the OWNER role on the brokers concerned.",
+    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN then ticker or created, duplicates skipped (or replaced with `overwrite_existing`).",
+    request: { file_id: 7, overwrite_existing: false },
+    response: { restored: { brokers: 2, assets: 5, transactions: 148, asset_prices: 0 }, skipped: { assets: 1 }, warnings: [] },
+  },
+  "DELETE /users/{user_id}/sessions": {
+    changes: "Revokes every session of the user (cookies and tokens issued before now stop working); the user logs in again.",
+  },
+  "POST /auth/change-password": {
+    who: "Any signed-in user, by session cookie only.",
+    changes: "The caller's password hash; every earlier session of the caller ends and the answer sets a new session cookie.",
+    request: { current_password: "correct horse 9", new_password: "battery staple 10" },
+  },
+  "POST /auth/logout": {
+    changes: "Nothing stored; clears the `session` cookie (the token itself stays valid until it expires).",
+  },
+
+};
+
+/** A response written here wins over the captured one (sync answers: the capture runs offline). */
+export const OPERATIONS: Record<string, OperationDoc> = Object.fromEntries(Object.entries(OPERATION_DOCS).map(([key, doc]) => [
+  key, { ...(key in RESPONSES ? { response: (RESPONSES as Record<string, unknown>)[key] } : {}), ...doc },
+]));
+
+export function operationKey(method: string, path: string): string {
+  return `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, "") || "/"}`;
+}

@@ -1,0 +1,85 @@
+import Papa from "papaparse";
+import { decodeText, type DecodedText, type Separator, sniffSeparator } from "./text.ts";
+
+/**
+ * A delimited report read into rows of strings: the decoding and separator found, every row as
+ * written (quotes removed, `""` unescaped), blank lines dropped. Cells are never typed: amounts stay
+ * text until `parseDecimal` reads them.
+ */
+export interface CsvTable {
+  readonly encoding: DecodedText["encoding"];
+  readonly rows: readonly (readonly string[])[];
+  readonly separator: Separator;
+}
+
+/** Options of {@link readCsv}: force a `separator` instead of sniffing it. */
+export interface ReadCsvOptions {
+  readonly separator?: Separator;
+}
+
+/**
+ * Decodes (see `decodeText`) and splits a delimited file with papaparse. Quoted fields may hold
+ * separators and line breaks. Accepts the bytes or already-decoded text.
+ * Example: `readCsv(bytes).rows[0]` is the header row.
+ */
+export function readCsv(input: Uint8Array | string, options: ReadCsvOptions = {}): CsvTable {
+  const decoded = typeof input === "string" ? { encoding: "utf-8" as const, text: input.replace(/^\uFEFF/, "") } : decodeText(input);
+  const separator = options.separator ?? sniffSeparator(decoded.text);
+  const parsed = Papa.parse<string[]>(decoded.text, { delimiter: separator, skipEmptyLines: "greedy", dynamicTyping: false });
+  return { encoding: decoded.encoding, rows: parsed.data, separator };
+}
+
+/** Lower-cases, strips accents, quotes, brackets and punctuation, and squeezes spaces: `"Datum (UTC)"` → `"datum utc"`. */
+export function normalizeHeader(header: string): string {
+  return header.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+    .replace(/[^a-z0-9%]+/g, " ").trim();
+}
+
+/**
+ * The index of the first header row within the first `maxScan` rows that contains all `required`
+ * names (compared with {@link normalizeHeader}), or -1. Reports often start with a title block.
+ */
+export function findHeaderRow(rows: readonly (readonly string[])[], required: readonly string[], maxScan = 30): number {
+  const want = required.map(normalizeHeader);
+  for (let i = 0; i < Math.min(rows.length, maxScan); i++) {
+    const have = new Set(rows[i]!.map(normalizeHeader));
+    if (want.every((w) => have.has(w))) return i;
+  }
+  return -1;
+}
+
+/**
+ * A row reader over a header: `get(row, ...names)` gives the trimmed cell of the first of `names`
+ * present in the header (normalised), or `""`. Example: `cols.get(row, "Date", "Datum")`.
+ */
+export interface Columns {
+  get(row: readonly string[], ...names: string[]): string;
+  has(...names: string[]): boolean;
+  index(...names: string[]): number;
+  readonly names: readonly string[];
+}
+
+/** Builds {@link Columns} over `header`; the first occurrence of a repeated name wins. */
+export function columns(header: readonly string[]): Columns {
+  const at = new Map<string, number>();
+  header.forEach((h, i) => {
+    const key = normalizeHeader(h);
+    if (!at.has(key)) at.set(key, i);
+  });
+  const index = (...names: string[]) => {
+    for (const n of names) {
+      const i = at.get(normalizeHeader(n));
+      if (i !== undefined) return i;
+    }
+    return -1;
+  };
+  return {
+    get: (row, ...names) => {
+      const i = index(...names);
+      return i < 0 ? "" : (row[i] ?? "").trim();
+    },
+    has: (...names) => index(...names) >= 0,
+    index,
+    names: header,
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * Helpers for `import-plugin` authors (`@portfolio-tracker/sdk/import`), kept out of the SDK's main
+ * entry so plugins of other kinds never load a CSV, XML or spreadsheet reader: decoding with a
+ * sniffed encoding and separator, CSV rows and header lookup, locale decimals and dates, format
+ * sniffing by magic bytes, XML and XLSX/XLS readers (the spreadsheet library loads on first use).
+ */
+export { columns, type Columns, type CsvTable, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions } from "./csv.ts";
+export { type DateOrder, detectDateOrder, parseDate } from "./dates.ts";
+export { type FileFormat, sniffFormat } from "./magic.ts";
+export { type DecimalMark, detectDecimalMark, parseDecimal } from "./numbers.ts";
+export { decodeText, type DecodedText, type Separator, sniffSeparator, type TextEncodingName, utf16Without } from "./text.ts";
+export { readWorkbook, type Sheet, type SheetCell } from "./xlsx.ts";
+export { parseXml } from "./xml.ts";
+export { describeFile, extensionOf } from "./meta.ts";

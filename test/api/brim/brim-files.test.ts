@@ -1,0 +1,152 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type ApiClient, expectError } from "../../helpers/client.ts";
+import { useApi } from "../../helpers/server.ts";
+import { createBroker, sample, upload, uploaded } from "./helpers.ts";
+
+const api = useApi({ users: ["alice", "bob", "carol"] });
+let alice: ApiClient;
+let bob: ApiClient;
+let carol: ApiClient;
+let broker: number;
+const account = sample("degiro", "Account.csv");
+
+beforeAll(async () => {
+  ({ alice, bob, carol } = api.as);
+  broker = await createBroker(alice, "Degiro");
+  // bob is VIEWER, carol has no access row
+  expect((await alice.post(`/brokers/${broker}/access`, { user_id: api.users.bob!.id, role: "VIEWER" })).status).toBe(201);
+});
+
+describe("upload", () => {
+  test("an EDITOR's upload is stored under DATA_DIR/brim/<uuid>, and detection lists compatible plugins best first", async () => {
+    const file = await uploaded(alice, broker, "Account.csv", account);
+    expect(file).toMatchObject({
+      filename: "Account.csv", size_bytes: account.length, status: "uploaded", target_broker_id: broker,
+      uploaded_by_user_id: api.users.alice!.id, compatible_plugins: ["broker_degiro", "broker_generic_csv"],
+      error_message: null, parsed_plugin_code: null, parse_is_stale: false, processed_at: null,
+    });
+    expect(file.file_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(readdirSync(join(api.dataDir, "brim"))).toContain(file.file_id);
+    expect(existsSync(join(api.dataDir, "brim", "Account.csv"))).toBe(false);
+  });
+
+  test("broker_id may come as a form field, and custom_filename names the file", async () => {
+    const res = await upload(alice, null, "x.csv", account, { broker_id: String(broker), custom_filename: "degiro-2024.csv" });
+    expect(res.status).toBe(201);
+    expect((await res.json()).filename).toBe("degiro-2024.csv");
+  });
+
+  test("a VIEWER may not upload (403), a user without access gets 404, nothing is stored", async () => {
+    const before = readdirSync(join(api.dataDir, "brim")).length;
+    await expectError(await upload(bob, broker, "a.csv", account), 403, "BROKER_ROLE_REQUIRED");
+    await expectError(await upload(carol, broker, "a.csv", account), 404, "BROKER_NOT_FOUND");
+    expect(readdirSync(join(api.dataDir, "brim")).length).toBe(before);
+  });
+
+  test("bad uploads get clear errors: no broker_id 400, empty file 400, executable 415, no file 422", async () => {
+    await expectError(await upload(alice, null, "a.csv", account), 400, "BROKER_ID_REQUIRED");
+    await expectError(await upload(alice, broker, "empty.csv", ""), 400, "EMPTY_FILE");
+    await expectError(await upload(alice, broker, "report.csv", new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1])), 415, "UPLOAD_REFUSED");
+    await expectError(await upload(alice, broker, "run.sh", "date,type\n"), 415, "UPLOAD_REFUSED");
+    await expectError(await alice.post(`/brokers/import/upload?broker_id=${broker}`, {}), 422, "VALIDATION_ERROR");
+  });
+
+  test("a file over max_file_upload_mb is refused with 413 FILE_TOO_LARGE", async () => {
+    expect((await alice.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "1" }] })).status).toBe(200);
+    try {
+      const big = new Uint8Array(1024 * 1024 + 1).fill(0x41);
+      const body = await expectError(await upload(alice, broker, "big.csv", big), 413, "FILE_TOO_LARGE");
+      expect(body.params).toMatchObject({ max_file_upload_mb: 1 });
+    } finally {
+      await alice.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "10" }] });
+    }
+  });
+
+  test("a 100 MB file is refused with 413 before it is read", async () => {
+    const big = new Uint8Array(100 * 1024 * 1024);
+    await expectError(await upload(alice, broker, "huge.csv", big), 413, "FILE_TOO_LARGE");
+  });
+});
+
+describe("reading files: VIEWER reads, no access row → 404", () => {
+  let fileId: string;
+  beforeAll(async () => {
+    fileId = (await uploaded(alice, broker, "Account.csv", account)).file_id;
+  });
+
+  test("the list holds files of accessible brokers only, filtered by status and broker_ids", async () => {
+    const other = await createBroker(carol, "Carol's");
+    await uploaded(carol, other, "c.csv", account);
+    const mine = (await (await bob.get("/brokers/import/files")).json()).items;
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((f: any) => f.target_broker_id === broker)).toBe(true);
+    expect((await (await carol.get(`/brokers/import/files?broker_ids=${broker}&broker_ids=${other}`)).json()).items.map((f: any) => f.target_broker_id)).toEqual([other]);
+    expect((await (await bob.get("/brokers/import/files?status=parsed")).json()).items).toEqual([]);
+    await expectError(await bob.get("/brokers/import/files?status=bogus"), 422, "VALIDATION_ERROR");
+  });
+
+  test("a file of a broker without an access row is 404 everywhere", async () => {
+    for (const path of ["", "/preview", "/download", "/last-parse"]) {
+      await expectError(await carol.get(`/brokers/import/files/${fileId}${path}`), 404, "BRIM_FILE_NOT_FOUND");
+    }
+    await expectError(await carol.delete(`/brokers/import/files/${fileId}`), 404, "BRIM_FILE_NOT_FOUND");
+    await expectError(await carol.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: "auto", broker_id: broker }), 404, "BRIM_FILE_NOT_FOUND");
+    await expectError(await bob.get("/brokers/import/files/not-a-uuid"), 404, "BRIM_FILE_NOT_FOUND");
+  });
+
+  test("preview: the first rows as a table", async () => {
+    const preview = await (await bob.get(`/brokers/import/files/${fileId}/preview`)).json();
+    expect(preview.kind).toBe("table");
+    expect(preview.columns.slice(0, 6)).toEqual(["Date", "Time", "Value date", "Product", "ISIN", "Description"]);
+    expect(preview.rows).toHaveLength(18);
+    expect(preview.rows[17].slice(5, 9)).toEqual(["iDEAL Deposit", "", "EUR", "2500,00"]);
+  });
+
+  test("download: attachment with the user's name, a safe content type and nosniff", async () => {
+    const res = await bob.get(`/brokers/import/files/${fileId}/download?download=true`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="Account.csv"; filename*=UTF-8''Account.csv`);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(account);
+    const inline = await bob.get(`/brokers/import/files/${fileId}/download?download=false`);
+    expect(inline.headers.get("content-disposition")).toStartWith("inline;");
+  });
+
+  test("a file whose content is not a known safe type downloads as an octet-stream attachment", async () => {
+    const odd = await uploaded(alice, broker, "notes.csv", new Uint8Array([0x01, 0x02, 0x00, 0x10]));
+    const res = await bob.get(`/brokers/import/files/${odd.file_id}/download?download=false`);
+    expect(res.headers.get("content-type")).toBe("application/octet-stream");
+    expect(res.headers.get("content-disposition")).toStartWith("attachment;");
+  });
+
+  test("last-parse is null before any parse", async () => {
+    const res = await bob.get(`/brokers/import/files/${fileId}/last-parse`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toBeNull();
+  });
+
+  test("a VIEWER may not parse or delete (403); an EDITOR deletes the row and the bytes", async () => {
+    await expectError(await bob.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: "auto", broker_id: broker }), 403, "BROKER_ROLE_REQUIRED");
+    await expectError(await bob.delete(`/brokers/import/files/${fileId}`), 403, "BROKER_ROLE_REQUIRED");
+    const res = await alice.delete(`/brokers/import/files/${fileId}`);
+    expect(await res.json()).toEqual({ success: true, file_id: fileId });
+    expect(existsSync(join(api.dataDir, "brim", fileId))).toBe(false);
+    await expectError(await alice.get(`/brokers/import/files/${fileId}`), 404, "BRIM_FILE_NOT_FOUND");
+  });
+});
+
+describe("plugins", () => {
+  test("the list names every import plugin with its extensions, version and detection priority", async () => {
+    const items = (await (await bob.get("/brokers/import/plugins")).json()).items;
+    const codes = items.map((p: any) => p.code);
+    expect(codes).toContain("broker_degiro");
+    expect(codes[codes.length - 1]).toBe("broker_generic_csv");
+    expect(items.find((p: any) => p.code === "broker_degiro")).toEqual({
+      code: "broker_degiro", name: "DEGIRO", description: expect.any(String), supported_extensions: ["csv"], icon_url: null,
+      docs_url: null, plugin_version: "1.0.0", detection_priority: 50,
+    });
+  });
+});

@@ -1,0 +1,146 @@
+import { describe, expect, test } from "bun:test";
+import * as XLSX from "@e965/xlsx";
+import {
+  columns, decodeText, describeFile, detectDateOrder, detectDecimalMark, findHeaderRow, parseDate, parseDecimal, parseXml,
+  readCsv, readWorkbook, sniffFormat, sniffSeparator,
+} from "../../sdk/import/index.ts";
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const str = (d: unknown) => (d === null ? null : String(d));
+
+describe("decodeText: the encoding is sniffed from the bytes", () => {
+  test("UTF-8 with and without BOM", () => {
+    expect(decodeText(utf8("\uFEFFNestlé"))).toEqual({ bom: true, encoding: "utf-8", text: "Nestlé" });
+    expect(decodeText(utf8("Nestlé"))).toEqual({ bom: false, encoding: "utf-8", text: "Nestlé" });
+  });
+
+  test("UTF-16 LE and BE with BOM, and LE without BOM", () => {
+    const le = new Uint8Array([0xff, 0xfe, 0x41, 0x00, 0xe9, 0x00]);
+    expect(decodeText(le)).toEqual({ bom: true, encoding: "utf-16le", text: "Aé" });
+    const be = new Uint8Array([0xfe, 0xff, 0x00, 0x41, 0x00, 0xe9]);
+    expect(decodeText(be)).toEqual({ bom: true, encoding: "utf-16be", text: "Aé" });
+    const bare = new Uint8Array([...("Date;Qty\n1;2").split("").flatMap((c) => [c.charCodeAt(0), 0])]);
+    expect(decodeText(bare)).toEqual({ bom: false, encoding: "utf-16le", text: "Date;Qty\n1;2" });
+  });
+
+  test("bytes that are not UTF-8 are Windows-1252 (ISO-8859-1's printable range included)", () => {
+    const bytes = new Uint8Array([0x4b, 0x61, 0x75, 0x66, 0x20, 0x80, 0x20, 0x4e, 0x65, 0x73, 0x74, 0x6c, 0xe9]);
+    expect(decodeText(bytes)).toEqual({ bom: false, encoding: "windows-1252", text: "Kauf € Nestlé" });
+  });
+});
+
+describe("sniffSeparator and readCsv", () => {
+  test("the separator is the one with a stable count outside quotes: ; , tab |", () => {
+    expect(sniffSeparator("a;b;c\n1,5;2;3\n")).toBe(";");
+    expect(sniffSeparator("a,b\n\"1;2\",3\n")).toBe(",");
+    expect(sniffSeparator("a\tb\n1\t2")).toBe("\t");
+    expect(sniffSeparator("a|b\n1|2")).toBe("|");
+    expect(sniffSeparator("single\n1")).toBe(",");
+  });
+
+  test("quoted fields keep separators, doubled quotes and line breaks; blank lines are dropped", () => {
+    const table = readCsv(utf8('Name;Amount\n"Kauf ""Nestlé""; Aktie";"1.234,56"\n\n"two\nlines";-10.000,5\n'));
+    expect(table.separator).toBe(";");
+    expect(table.rows).toEqual([["Name", "Amount"], ['Kauf "Nestlé"; Aktie', "1.234,56"], ["two\nlines", "-10.000,5"]]);
+  });
+
+  test("headers are found below a title block and read by any of their names, accents and case ignored", () => {
+    const rows = [["Report"], ["Période", "Montant (EUR)"], ["2024-01-02", "5"]];
+    expect(findHeaderRow(rows, ["periode", "montant eur"])).toBe(1);
+    const cols = columns(rows[1]!);
+    expect(cols.get(rows[2]!, "Date", "Periode")).toBe("2024-01-02");
+    expect(cols.get(rows[2]!, "Missing")).toBe("");
+    expect(cols.has("MONTANT (eur)")).toBe(true);
+  });
+});
+
+describe("parseDecimal: locale numbers become exact decimals", () => {
+  test.each([
+    ["1,234.56", "auto", "1234.56"], ["1.234,56", "auto", "1234.56"], ["-10.000,5", ",", "-10000.5"],
+    ["1,5", "auto", "1.5"], ["1,234,567", "auto", "1234567"], ["1.234.567", "auto", "1234567"], ["(12.50)", ".", "-12.5"],
+    ["12.50-", ".", "-12.5"], ["+3", ".", "3"], ["€ 1.000,00", ",", "1000"], ["EUR 1,000.00", ".", "1000"], ["1'234.5", ".", "1234.5"],
+    ["1 234,5", ",", "1234.5"], ["1.5E-3", ".", "0.0015"], ["0.1", ".", "0.1"], ["−7", ".", "-7"], ["1,234", ".", "1234"],
+  ] as const)("%s (%s) is %s", (input, mark, expected) => {
+    expect(str(parseDecimal(input, mark)?.toFixed())).toBe(expected);
+  });
+
+  test("text that is no number is null, never NaN or a guess", () => {
+    for (const input of ["", "-", "n/a", "abc", "1.2.3,4,5", "1,23,4", null, undefined]) expect(parseDecimal(input as string)).toBeNull();
+  });
+
+  test("an Excel double goes through toPrecision(15), never the float's artefacts", () => {
+    expect(parseDecimal(0.1 + 0.2)?.toFixed()).toBe("0.3");
+  });
+
+  test("the decimal mark of a column is taken from the values that decide it", () => {
+    expect(detectDecimalMark(["1.234,5", "12"])).toBe(",");
+    expect(detectDecimalMark(["1,234.5", "7,5"])).toBe(".");
+    expect(detectDecimalMark(["12", "1,234"])).toBe(".");
+  });
+});
+
+describe("parseDate: day-first, month-first, ISO and named months", () => {
+  test.each([
+    ["2024-01-02", "auto", "2024-01-02"], ["2024-01-02T23:30:00Z", "auto", "2024-01-02"], ["2024/01/02 10:00", "auto", "2024-01-02"],
+    ["02/01/2024", "DMY", "2024-01-02"], ["02/01/2024", "MDY", "2024-02-01"], ["13/01/2024", "auto", "2024-01-13"],
+    ["01/13/2024", "auto", "2024-01-13"], ["02.01.2024", "DMY", "2024-01-02"], ["02-01-24", "DMY", "2024-01-02"],
+    ["20240102", "auto", "2024-01-02"], ["2 Jan 2024", "auto", "2024-01-02"], ["Jan 2, 2024", "auto", "2024-01-02"],
+    ["02-gen-2024", "auto", "2024-01-02"], ["3 Mär 2024", "auto", "2024-03-03"], ["02/01/2024 14:05:11", "DMY", "2024-01-02"],
+  ] as const)("%s (%s) is %s", (input, order, expected) => {
+    expect(parseDate(input, order)).toBe(expected as never);
+  });
+
+  test("impossible days and non-dates are null", () => {
+    for (const input of ["2023-02-29", "31/04/2024", "yesterday", "", "13/13/2024"]) expect(parseDate(input, "DMY")).toBeNull();
+  });
+
+  test("the order of a column is decided by a number over 12", () => {
+    expect(detectDateOrder(["01/02/2024", "13/02/2024"])).toBe("DMY");
+    expect(detectDateOrder(["01/02/2024", "02/13/2024"])).toBe("MDY");
+    expect(detectDateOrder(["01/02/2024"], "MDY")).toBe("MDY");
+  });
+});
+
+describe("sniffFormat and describeFile: magic bytes, never the extension", () => {
+  test("zip, OLE, PDF, XML, text and binary", () => {
+    expect(sniffFormat(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1]))).toBe("xlsx");
+    expect(sniffFormat(new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 1]))).toBe("xls");
+    expect(sniffFormat(utf8("%PDF-1.7\n"))).toBe("pdf");
+    expect(sniffFormat(utf8("\uFEFF  <?xml version=\"1.0\"?><a/>"))).toBe("xml");
+    expect(sniffFormat(utf8("Date,Amount\n"))).toBe("text");
+    expect(sniffFormat(new Uint8Array([0xff, 0xfe, 0x41, 0x00]))).toBe("text");
+    expect(sniffFormat(new Uint8Array([1, 2, 3, 0, 5, 6]))).toBe("binary");
+  });
+
+  test("the head is decoded with the sniffed encoding and is empty for spreadsheets", () => {
+    const latin = new Uint8Array([0x44, 0x61, 0x74, 0x75, 0x6d, 0x3b, 0x42, 0xe9]);
+    expect(describeFile(latin, "Export.CSV")).toEqual({ extension: "csv", filename: "Export.CSV", format: "text", head: "Datum;Bé", sizeBytes: 8 });
+    expect(describeFile(new Uint8Array([0x50, 0x4b, 0x03, 0x04]), "a.xlsx").head).toBe("");
+  });
+});
+
+describe("parseXml: the safe set-up", () => {
+  test("attribute values stay strings, listed tags are arrays, a DOCTYPE's entities are not expanded", () => {
+    const xml = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "AAAA">]><FlexStatement><Trades><Trade isin="1E5" q="0.10" acct="00123" n="&a;"/></Trades></FlexStatement>`;
+    const doc = parseXml(xml, ["Trade"]) as any;
+    expect(doc.FlexStatement.Trades.Trade).toEqual([{ isin: "1E5", q: "0.10", acct: "00123", n: "&a;" }]);
+  });
+
+  test("malformed XML throws", () => {
+    expect(() => parseXml("<a><b></a>", [])).toThrow();
+  });
+});
+
+describe("readWorkbook: spreadsheets as text rows", () => {
+  test("numbers are exact decimal strings and date cells UTC days, whatever the TZ", async () => {
+    const sheet = XLSX.utils.aoa_to_sheet([["Date", "Amount", "Name"], [45293, 0.1 + 0.2, "ACME"]]);
+    sheet["A2"]!.z = "yyyy-mm-dd";
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, sheet, "Movements");
+    const bytes = new Uint8Array(XLSX.write(book, { type: "array", bookType: "xlsx" }));
+    const [first] = await readWorkbook(bytes);
+    expect(first).toEqual({ name: "Movements", rows: [["Date", "Amount", "Name"], ["2024-01-02", "0.3", "ACME"]] });
+    const xls = new Uint8Array(XLSX.write(book, { type: "array", bookType: "biff8" }));
+    expect((await readWorkbook(xls))[0]!.rows[1]).toEqual(["2024-01-02", "0.3", "ACME"]);
+  });
+});
