@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
+import { join } from "node:path";
 import { PHONE, useBrowser } from "../helpers/browser.ts";
+import { ROOT } from "../helpers/server.ts";
 
 // A new self-hoster's first session, entirely in the browser: create the first account, a broker
 // with cash, an asset with two prices, a purchase, and read the net worth on the dashboard.
@@ -157,5 +159,29 @@ test("registration disabled by the administrator: a new visitor is told so in wo
   await visitor.getByLabel("Password").fill("Secret-pass1");
   await visitor.getByRole("button", { name: "Create account" }).click();
   await visitor.getByRole("alert").getByText("Registration is disabled on this server. Ask the administrator to create an account for you.").waitFor();
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
+
+test("import a broker report: upload, read, map assets, commit; the rows appear in the ledger", async () => {
+  const page = await b.page();
+  await page.goto(b.url("/login?next=/import"));
+  await page.getByLabel("User name or e-mail").fill("alice");
+  await page.getByLabel("Password").fill("Secret-pass1");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "1. Upload a broker report" }).waitFor();
+  await page.getByLabel("Into broker").selectOption({ label: "Main account" });
+  await page.getByLabel("Report file").setInputFiles(join(ROOT, "test/fixtures/brim/generic/generic-en.csv"));
+  await page.getByRole("button", { name: "Upload" }).click();
+  await page.getByText("recognised by broker_generic_csv").waitFor();
+  await page.getByRole("button", { name: "Read the report" }).click();
+  await page.getByRole("heading", { name: "3. Assets" }).waitFor();
+  const accumulating = page.getByLabel("Asset for Vanguard FTSE All-World UCITS ETF Acc", { exact: false });
+  expect(await accumulating.inputValue()).toBe("new");
+  await b.shot(page, "import-preview");
+  await page.getByRole("button", { name: /^Import \d+ rows$/ }).click();
+  await page.getByText(/^Imported \d+ transactions\./).waitFor();
+  await page.getByRole("link", { name: "See them" }).click();
+  await page.getByRole("row").filter({ hasText: "WITHDRAWAL" }).getByText("-€100.00").waitFor();
+  await page.getByRole("row").filter({ hasText: "SELL" }).getByText("Vanguard FTSE All-World UCITS ETF Acc").waitFor();
   expect(pageErrors()).toEqual([]);
 }, 60_000);
