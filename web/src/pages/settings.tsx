@@ -123,6 +123,7 @@ function Admin() {
       <section class="card" aria-labelledby="h-plugins">
         <h2 id="h-plugins">Plugins</h2>
         {info.data && <p class="muted">Version {info.data.app_version} · {info.data.runtime} {info.data.runtime_version}</p>}
+        {info.data && <ImageCheck version={info.data.app_version} />}
         <ErrorNote error={plugins.error} />
         <table class="table compact"><thead><tr><th scope="col">Plugin</th><th scope="col">Kind</th><th scope="col">Status</th></tr></thead>
           <tbody>{plugins.data?.map((p, i) => (
@@ -132,5 +133,41 @@ function Admin() {
         </table>
       </section>
     </>
+  );
+}
+
+const IMAGE_CHECK_KEY = "pt.image-check";
+const HOUR = 3_600_000;
+
+/**
+ * The update check (administrators only): whether the container image of a release tag is
+ * published. The server asks the registry; the answer is kept in this browser for an hour.
+ */
+function ImageCheck(props: { version: string }) {
+  const [tag, setTag] = useState(props.version);
+  const [result, setResult] = useState<{ tag: string; status: string; detail?: string; at: number } | null>(() => {
+    try {
+      const cached = JSON.parse(localStorage.getItem(IMAGE_CHECK_KEY) ?? "null");
+      return cached && Date.now() - cached.at < HOUR ? cached : null;
+    } catch { return null; }
+  });
+  const [error, setError] = useState<unknown>(null);
+  const check = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const r = await api.get("/system/container-image-status", { query: { tag: tag.trim() } });
+      const entry = { tag: r.tag, status: r.status, detail: "detail" in r ? r.detail : undefined, at: Date.now() };
+      localStorage.setItem(IMAGE_CHECK_KEY, JSON.stringify(entry));
+      setResult(entry);
+    } catch (err) { setError(err); }
+  };
+  return (
+    <form class="row" onSubmit={check} aria-label="Release image check">
+      <Field label="Release tag">{(id) => <input id={id} class="narrow" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />}</Field>
+      <button type="submit">Check the image</button>
+      {result && <p role="status">Image {result.tag}: {result.status === "published" ? "published" : result.status === "pending" ? "not published yet" : `could not be checked (${result.detail ?? "error"})`}</p>}
+      <ErrorNote error={error} />
+    </form>
   );
 }
