@@ -6,7 +6,7 @@ import type { ComponentType } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, ApiError } from "./api/client.ts";
 import { ErrorNote, Loading } from "./components/ui.tsx";
-import { Link, matchRoute, navigate, useLocation } from "./lib/router.tsx";
+import { Link, matchRoute, navigate, safeNext, useLocation } from "./lib/router.tsx";
 import { AppContext, applyTheme, type AppState, type Me, type Prefs } from "./lib/store.ts";
 import { AssetPage } from "./pages/asset.tsx";
 import { AssetsPage } from "./pages/assets.tsx";
@@ -106,7 +106,7 @@ export function App() {
   }
 
   if (loc.path === "/login" || loc.path === "/register") {
-    queueMicrotask(() => navigate(loc.query.get("next") || "/", { replace: true }));
+    queueMicrotask(() => navigate(safeNext(loc.query.get("next")), { replace: true }));
     return null;
   }
 

@@ -62,3 +62,8 @@ export function Link(props: {
     </a>
   );
 }
+
+/** A `next` parameter only ever names a path of this app (never another origin). */
+export function safeNext(next: string | null | undefined): string {
+  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+}

@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
 import { Field } from "../components/ui.tsx";
-import { Link, navigate, useLocation } from "../lib/router.tsx";
+import { Link, navigate, safeNext, useLocation } from "../lib/router.tsx";
 
 export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): void }) {
   const loc = useLocation();
@@ -25,7 +25,7 @@ export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): voi
         await api.post("/auth/register", { body: { username, email, password } });
       }
       await api.post("/auth/login", { body: { username, password } });
-      navigate(next.startsWith("/") && !next.startsWith("//") ? next : "/", { replace: true });
+      navigate(safeNext(next), { replace: true });
       props.onSignedIn();
     } catch (err) {
       if (err instanceof ApiError && err.code === "REGISTRATION_DISABLED") {
