@@ -183,7 +183,55 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       }],
       success_count: 1, errors: [], date_range: { start: "2024-01-01", end: "2024-01-31" }, total_points_changed: 22,
     },
-  },  "POST /portfolio/report": {
+  },  "POST /brokers/import/upload": {
+    who: EDITOR,
+    changes: "Stores the broker report under DATA_DIR/brim/ with a file record (status `uploaded`) and the plugins that can read it.",
+  },
+  "POST /brokers/import/files/{file_id}/parse": {
+    who: EDITOR,
+    changes: "Only the file's status and its last parse result; nothing enters the ledger (commit the rows with POST /transactions/commit).",
+    request: { plugin_code: "auto", broker_id: 1 },
+  },
+  "POST /brokers/import/duplicates": {
+    changes: "Nothing: a read with a body (compares parsed rows with the stored ledger).",
+    request: { broker_id: 1, transactions: [{ asset_id: 2, type: "BUY", date: "2024-01-03", quantity: "10", cash: { code: "EUR", amount: "-1028.00" } }], asset_mappings: [] },
+  },
+  "POST /brokers/import/asset-candidates": {
+    changes: "Nothing: a read with a body.",
+    request: { items: [{ extracted_symbol: "AAPL", extracted_isin: "US0378331005", extracted_name: "Apple Inc." }] },
+  },
+  "DELETE /brokers/import/files/{file_id}": {
+    who: EDITOR,
+    changes: "Deletes the broker-report file and its record.",
+  },
+  "POST /risk/eligibility": {
+    changes: "Nothing: a read with a body.",
+    request: { asset_ids: [2], date_range: { start: "2024-01-01", end: "2024-06-30" } },
+  },
+  "POST /risk/query": {
+    changes: "Nothing stored; results may be cached until the next write.",
+    request: {
+      scope: { kind: "portfolio", broker_ids: [1] }, date_range: { start: "2024-01-01", end: "2024-06-30" }, mode: "current_composition",
+      composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "rr", analytic_code: "asset_risk_return" }],
+    },
+  },
+  "POST /signals/preview": {
+    changes: "Nothing: computes signals over the points sent.",
+    request: {
+      domain: "asset", signals: [{ instance_id: "sma3", signal_code: "SMA", params: { period: 3 } }],
+      points: [{ date: "2024-01-02", value: 100 }, { date: "2024-01-03", value: 102 }, { date: "2024-01-04", value: 101 }, { date: "2024-01-05", value: 104 }],
+    },
+  },
+  "POST /tools/compute": {
+    changes: "Nothing stored: runs calculation tools in the worker pool and answers their results per item.",
+    request: {
+      request_id: "plan-2024-07", items: [{
+        correlation_id: "pac-1", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
+        schema_fingerprint: "0".repeat(64), parameters: { budget: { code: "EUR", amount: "500" }, positions: [], whole_units: true },
+      }],
+    },
+  },
+  "POST /portfolio/report": {
     changes: "Nothing stored; the result is cached until the next write.",
     request: { broker_ids: [1], date_range: { start: "2024-01-01", end: "2024-06-30" }, target_currency: "EUR", include_summary: true, include_history: false },
   },
