@@ -25,6 +25,7 @@ export type { KindInstance, KindInstanceMap, Plugin, PluginSpec } from "./define
 export { describeZodError, failure, isPluginError, ok, PLUGIN_ERROR_REASONS, PluginError } from "./errors.ts";
 export type { Outcome, PluginErrorLike, PluginErrorReason } from "./errors.ts";
 export type {
+  AiExportComponentId,
   AiExportDataset,
   AiExportDatasetDescription,
   AiExportDatasetOutput,

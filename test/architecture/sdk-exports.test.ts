@@ -38,7 +38,7 @@ const VALUE_EXPORTS = [
 ];
 
 const TYPE_EXPORTS = [
-  "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
+  "AiExportComponentId", "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
   "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "AssetMetadata", "CalculationTool",
   "CalculationToolCatalogEntry", "CurrencyCode", "DecimalString", "FxPair", "FxProvider", "FxRate", "GetHistoryParams", "GetMetadataParams",
   "GetQuotesParams", "GetRatesParams", "HttpClientOptions", "HttpRequestInit", "ImportFileMeta", "ImportParseParams",

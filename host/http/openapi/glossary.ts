@@ -554,6 +554,16 @@ const FIELDS: Record<string, string> = {
   source_file: "Name of the file the rows came from",
   warning_count: "Number of warnings",
   issue_count: "Number of issues",
+  // AI export snapshot and asset keepers
+  selection: "What the snapshot covers (domain and ids), as requested",
+  detail_level: "How much detail the dataset carries",
+  period: "Period covered {start, end}",
+  expected_catalog_version: "The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH",
+  user_notes: "Free text added to the markdown for the assistant",
+  mask_amounts: "Leave amounts out (shares and percentages stay)",
+  markdown: "The same content rendered as markdown for a chat assistant",
+  quote_currency: "Quote currency of the FX pair",
+  keeper_user_id: "Id of the asset's keeper (may change it and its market data); null: none",
   // risk, signals and tools
   analytics: "Analytics of the catalog",
   analytic_code: "Code of the analytic to run",

@@ -14,7 +14,8 @@ export interface OperationDoc {
 
 const EDITOR = "Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.";
 const OWNER = "Needs the OWNER role on the broker; a broker without an access row is 404.";
-const ANY_ASSET = "Assets are shared by all users: any signed-in user may change them.";
+const ANY_ASSET = "Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).";
+const ASSET_SHARED = "Any signed-in user: assets are shared (docs/assets.md).";
 
 /**
  * `METHOD /path` (without the /api/v1 prefix) → its documentation, in an order that works on an
@@ -83,7 +84,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /assets": {
     changes: "Creates shared assets. Items are independent: a refused item does not stop the others.",
-    who: ANY_ASSET,
+    who: ASSET_SHARED,
     request: [{ name: "Apple Inc.", currency: "USD", asset_type: "STOCK", identifier_isin: "US0378331005", identifier_ticker: "AAPL" }, { name: "Vanguard FTSE All-World", currency: "EUR", asset_type: "ETF" }],
   },
   "PATCH /assets": {
@@ -110,7 +111,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     request: [2, 999],
   },
   "POST /assets/prices/sync": {
-    who: ANY_ASSET,
+    who: ASSET_SHARED,
     changes: "Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).",
     request: [{ asset_id: 1, date_range: { start: "2024-01-01", end: "2024-01-31" } }],
     response: {
@@ -204,24 +205,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     who: EDITOR,
     changes: "Deletes the broker-report file and its record.",
   },
-  "POST /risk/eligibility": {
-    changes: "Nothing: a read with a body.",
-    request: { asset_ids: [2], date_range: { start: "2024-01-01", end: "2024-06-30" } },
-  },
-  "POST /risk/query": {
-    changes: "Nothing stored; results may be cached until the next write.",
-    request: {
-      scope: { kind: "portfolio", broker_ids: [1] }, date_range: { start: "2024-01-01", end: "2024-06-30" }, mode: "current_composition",
-      composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "rr", analytic_code: "asset_risk_return" }],
-    },
-  },
-  "POST /signals/preview": {
-    changes: "Nothing: computes signals over the points sent.",
-    request: {
-      domain: "asset", signals: [{ instance_id: "sma3", signal_code: "SMA", params: { period: 3 } }],
-      points: [{ date: "2024-01-02", value: 100 }, { date: "2024-01-03", value: 102 }, { date: "2024-01-04", value: 101 }, { date: "2024-01-05", value: 104 }],
-    },
-  },
+
+
+
   "POST /tools/compute": {
     changes: "Nothing stored: runs calculation tools in the worker pool and answers their results per item.",
     request: {
@@ -229,6 +215,18 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
         correlation_id: "pac-1", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
         schema_fingerprint: "0".repeat(64), parameters: { budget: { code: "EUR", amount: "500" }, positions: [], whole_units: true },
       }],
+    },
+  },
+  "PUT /assets/{id}/keeper": {
+    changes: "The asset's keeper: the new keeper (and superusers) may then change the asset and its market data.",
+    request: { user_id: 2 },
+  },
+  "POST /ai-export/snapshot": {
+    who: "Only brokers the caller has an access row for are read.",
+    changes: "Nothing stored: builds the dataset (`data`) and its markdown rendering for a chat assistant.",
+    request: {
+      domain: "portfolio", selection: { kind: "dataset", id: "portfolio.overview_and_history", version: 1 }, detail_level: "compact",
+      period: { start: "2024-01-01", end: "2024-06-30" }, expected_catalog_version: 1, mask_amounts: true,
     },
   },
   "POST /portfolio/report": {
@@ -309,9 +307,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /backup/restore": {
     who: "The uploader of the file; replacing existing data (`overwrite_existing`) needs the OWNER role on the brokers concerned.",
-    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN then ticker or created, duplicates skipped (or replaced with `overwrite_existing`).",
+    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN, then ticker, then name (or created), duplicates skipped (or replaced with `overwrite_existing`). Counts per section (docs/backup.md).",
     request: { file_id: 7, overwrite_existing: false },
-    response: { restored: { brokers: 2, assets: 5, transactions: 148, asset_prices: 0 }, skipped: { assets: 1 }, warnings: [] },
+    response: { restored: { assets: 4, brokers: 2, broker_access: 2, transactions: 148, prices: 0 }, skipped: { assets: 1, brokers: 0, broker_access: 0, transactions: 0, prices: 0 }, warnings: [] },
   },
   "DELETE /users/{user_id}/sessions": {
     changes: "Revokes every session of the user (cookies and tokens issued before now stop working); the user logs in again.",
@@ -325,6 +323,54 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     changes: "Nothing stored; clears the `session` cookie (the token itself stays valid until it expires).",
   },
 
+  "POST /risk/query": {
+    who: "A portfolio scope counts only brokers with an access row of the caller (share-weighted); another broker is 404.",
+    changes: "Nothing stored; simulation and optimisation results are cached (`risk_simulation`, `risk_optimization`) until the next write.",
+    request: {
+      scope: { kind: "portfolio" }, date_range: { start: "2024-01-01", end: "2024-12-31" }, target_currency: "EUR",
+      mode: "current_composition", composition_policy: "current_buy_and_hold",
+      analytics: [{ instance_id: "var", analytic_code: "historical_var", parameters: { confidence_level: 0.95, horizon_days: 1, method: "historical" } }],
+    },
+    response: {
+      items: [{
+        instance_id: "var", analytic_code: "historical_var", status: "ok",
+        output: { kind: "var_cvar", confidence_level: 0.95, horizon_days: 1, method: "historical", var: 0.0191, cvar: 0.0227, var_amount: "191.43", cvar_amount: "226.72" },
+        metadata: {
+          algorithm_version: "1.0.0", scope_kind: "portfolio", mode: "current_composition", target_currency: "EUR", requested_start: "2024-01-01",
+          requested_end: "2024-12-31", observations_start: "2024-01-02", observations_end: "2024-12-31", cached: false,
+        },
+        data_quality: {
+          data_quality_status: "ok", missing_price_assets: [], missing_fx_pairs: [], incomplete_nav_dates_count: 0,
+          observations_start: "2024-01-02", observations_end: "2024-12-31",
+        },
+        warnings: [], error: null,
+      }],
+    },
+  },
+  "POST /risk/eligibility": {
+    changes: "Nothing: a read with a body.",
+    request: { asset_ids: [1, 2], date_range: { start: "2024-01-01", end: "2024-12-31" }, target_currency: "EUR" },
+    response: {
+      items: [
+        { asset_id: 1, level: "eligible", reasons: [], first_quote: "2024-01-02", last_quote: "2024-12-31", quotes_in_period: 252 },
+        { asset_id: 2, level: "ineligible", reasons: ["no_price_history"], first_quote: null, last_quote: null, quotes_in_period: 0 },
+      ],
+      min_quotes: 20, stale_days: 7, common_range: { start: "2024-01-02", end: "2024-12-31" }, suggested_range: { start: "2024-01-02", end: "2024-12-31" },
+    },
+  },
+  "POST /signals/preview": {
+    changes: "Nothing: a calculation on the points sent.",
+    request: {
+      domain: "asset", points: [{ date: "2024-01-02", value: 10 }, { date: "2024-01-03", value: 11 }, { date: "2024-01-04", value: 12 }],
+      signals: [{ instance_id: "sma2", signal_code: "SMA", params: { period: 2 } }],
+    },
+    response: {
+      signals: [{
+        instance_id: "sma2", signal_code: "SMA", status: "ok",
+        outputs: { value: [{ date: "2024-01-02", value: null }, { date: "2024-01-03", value: 10.5 }, { date: "2024-01-04", value: 11.5 }] },
+      }],
+    },
+  },
 };
 
 /** A response written here wins over the captured one (sync answers: the capture runs offline). */
