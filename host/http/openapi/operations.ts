@@ -14,7 +14,8 @@ export interface OperationDoc {
 
 const EDITOR = "Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.";
 const OWNER = "Needs the OWNER role on the broker; a broker without an access row is 404.";
-const ANY_ASSET = "Assets are shared by all users: any signed-in user may change them.";
+const ANY_ASSET = "Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).";
+const ASSET_SHARED = "Any signed-in user: assets are shared (docs/assets.md).";
 
 /**
  * `METHOD /path` (without the /api/v1 prefix) → its documentation, in an order that works on an
@@ -83,7 +84,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /assets": {
     changes: "Creates shared assets. Items are independent: a refused item does not stop the others.",
-    who: ANY_ASSET,
+    who: ASSET_SHARED,
     request: [{ name: "Apple Inc.", currency: "USD", asset_type: "STOCK", identifier_isin: "US0378331005", identifier_ticker: "AAPL" }, { name: "Vanguard FTSE All-World", currency: "EUR", asset_type: "ETF" }],
   },
   "PATCH /assets": {
@@ -110,7 +111,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     request: [2, 999],
   },
   "POST /assets/prices/sync": {
-    who: ANY_ASSET,
+    who: ASSET_SHARED,
     changes: "Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).",
     request: [{ asset_id: 1, date_range: { start: "2024-01-01", end: "2024-01-31" } }],
     response: {
@@ -183,7 +184,52 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       }],
       success_count: 1, errors: [], date_range: { start: "2024-01-01", end: "2024-01-31" }, total_points_changed: 22,
     },
-  },  "POST /portfolio/report": {
+  },  "POST /brokers/import/upload": {
+    who: EDITOR,
+    changes: "Stores the broker report under DATA_DIR/brim/ with a file record (status `uploaded`) and the plugins that can read it.",
+  },
+  "POST /brokers/import/files/{file_id}/parse": {
+    who: EDITOR,
+    changes: "Only the file's status and its last parse result; nothing enters the ledger (commit the rows with POST /transactions/commit).",
+    request: { plugin_code: "auto", broker_id: 1 },
+  },
+  "POST /brokers/import/duplicates": {
+    changes: "Nothing: a read with a body (compares parsed rows with the stored ledger).",
+    request: { broker_id: 1, transactions: [{ asset_id: 2, type: "BUY", date: "2024-01-03", quantity: "10", cash: { code: "EUR", amount: "-1028.00" } }], asset_mappings: [] },
+  },
+  "POST /brokers/import/asset-candidates": {
+    changes: "Nothing: a read with a body.",
+    request: { items: [{ extracted_symbol: "AAPL", extracted_isin: "US0378331005", extracted_name: "Apple Inc." }] },
+  },
+  "DELETE /brokers/import/files/{file_id}": {
+    who: EDITOR,
+    changes: "Deletes the broker-report file and its record.",
+  },
+
+
+
+  "POST /tools/compute": {
+    changes: "Nothing stored: runs calculation tools in the worker pool and answers their results per item.",
+    request: {
+      request_id: "plan-2024-07", items: [{
+        correlation_id: "pac-1", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
+        schema_fingerprint: "0".repeat(64), parameters: { budget: { code: "EUR", amount: "500" }, positions: [], whole_units: true },
+      }],
+    },
+  },
+  "PUT /assets/{id}/keeper": {
+    changes: "The asset's keeper: the new keeper (and superusers) may then change the asset and its market data.",
+    request: { user_id: 2 },
+  },
+  "POST /ai-export/snapshot": {
+    who: "Only brokers the caller has an access row for are read.",
+    changes: "Nothing stored: builds the dataset (`data`) and its markdown rendering for a chat assistant.",
+    request: {
+      domain: "portfolio", selection: { kind: "dataset", id: "portfolio.overview_and_history", version: 1 }, detail_level: "compact",
+      period: { start: "2024-01-01", end: "2024-06-30" }, expected_catalog_version: 1, mask_amounts: true,
+    },
+  },
+  "POST /portfolio/report": {
     changes: "Nothing stored; the result is cached until the next write.",
     request: { broker_ids: [1], date_range: { start: "2024-01-01", end: "2024-06-30" }, target_currency: "EUR", include_summary: true, include_history: false },
   },
