@@ -24,6 +24,9 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["xtb", "account-statement.xlsx", "broker_xtb", false],
   ["bitvavo", "transactions.csv", "broker_bitvavo", false],
   ["coinbase", "transaction-history.csv", "broker_coinbase", false],
+  ["scalable", "transactions.csv", "broker_scalable", false],
+  ["schwab", "transactions.csv", "broker_schwab", false],
+  ["directa", "movimenti.csv", "broker_directa", false],
 ];
 
 const parse = async (c: ApiClient, fileId: string, broker: number) => {
