@@ -6,6 +6,7 @@ import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerDirectaPlugin } from "./broker-directa/index.ts";
 import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
+import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
@@ -29,7 +30,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
+  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,

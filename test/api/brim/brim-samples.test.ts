@@ -29,6 +29,7 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["directa", "movimenti.csv", "broker_directa", false],
   ["traderepublic", "transactions.csv", "broker_traderepublic", false],
   ["etoro", "account-statement.xlsx", "broker_etoro", false],
+  ["fineco", "movimenti-dossier-titoli.csv", "broker_fineco", true],
 ];
 
 const parse = async (c: ApiClient, fileId: string, broker: number) => {
