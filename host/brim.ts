@@ -1,5 +1,5 @@
 import type { DependencyContainer } from "tsyringe";
-import { BrimFileService } from "../core/brim/brim-file.service.ts";
+import { brimDir, BrimFileService } from "../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "../core/brim/import-plugins.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
@@ -60,4 +60,13 @@ export function brimTimeout(pluginConfig: Record<string, unknown>): (code: strin
     const value = (pluginConfig[code] as { timeoutMs?: unknown } | undefined)?.timeoutMs;
     return typeof value === "number" && value > 0 ? value : DEFAULT_PARSE_TIMEOUT_MS;
   };
+}
+
+/**
+ * Removes the stored bytes and last parses of BRIM files whose rows went with a deleted broker
+ * (the rows cascade in SQL; files on disk need this). Called after each path that deletes brokers
+ * (`DELETE /brokers/{id}`, the last OWNER leaving, an account deletion); never fails the request.
+ */
+export async function sweepBrimFiles(container: DependencyContainer, dataDir: string): Promise<void> {
+  await container.resolve(BrimFileService).sweep(brimDir(dataDir)).catch(() => undefined);
 }
