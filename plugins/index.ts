@@ -10,6 +10,7 @@ import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
+import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
 import { brokerScalablePlugin } from "./broker-scalable/index.ts";
 import { brokerSchwabPlugin } from "./broker-schwab/index.ts";
 import { brokerTraderepublicPlugin } from "./broker-traderepublic/index.ts";
@@ -31,7 +32,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  */
 export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
-  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
+  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,

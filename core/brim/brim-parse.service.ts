@@ -66,7 +66,7 @@ export class BrimParseService {
     throw new InputError("PARSE_FAILED", `${plugin.name} could not read this file: ${message}`, { plugin_code: plugin.code, file_id: file.id });
   }
 
-  /** The plugins to try: the named one; for `auto` the compatible ones best first, then the generic CSV (at most 4). */
+  /** The plugins to try: the named one; for `auto` the compatible ones best first, then the generic CSV (at most 6). */
   private candidatesFor(file: BrimFile, bytes: Uint8Array, code: string): ImportPluginInfo[] {
     if (code !== "auto") {
       const plugin = this.plugins.get(code);
@@ -75,7 +75,7 @@ export class BrimParseService {
     }
     const codes = this.files.detect(bytes, file.filename).filter((v) => v.confidence > 0).map((v) => v.code);
     if (!codes.includes(GENERIC_PLUGIN_CODE)) codes.push(GENERIC_PLUGIN_CODE);
-    const plugins = codes.slice(0, 4).map((c) => this.plugins.get(c)).filter((p): p is ImportPluginInfo => p !== undefined);
+    const plugins = codes.slice(0, 6).map((c) => this.plugins.get(c)).filter((p): p is ImportPluginInfo => p !== undefined);
     if (plugins.length === 0) throw new InputError("PLUGIN_NOT_FOUND", "No import plugin recognises this file", { plugin_code: code });
     return plugins;
   }

@@ -30,6 +30,7 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["traderepublic", "transactions.csv", "broker_traderepublic", false],
   ["etoro", "account-statement.xlsx", "broker_etoro", false],
   ["fineco", "movimenti-dossier-titoli.csv", "broker_fineco", true],
+  ["saxo", "transactions.xlsx", "broker_saxo", false],
 ];
 
 const parse = async (c: ApiClient, fileId: string, broker: number) => {
