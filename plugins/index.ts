@@ -1,4 +1,6 @@
 import type { Plugin } from "../sdk/index.ts";
+import { aiExportDatasetPlugins } from "./ai-export/index.ts";
+import { pacAllocatorPlugin, portfolioRebalancerPlugin } from "./allocation/index.ts";
 import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
 import { brokerBitvavoPlugin } from "./broker-bitvavo/index.ts";
@@ -34,8 +36,10 @@ export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
-  cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
+  cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
   // The risk analytics (one risk-tool plugin each) share one folder and its statistics.
   ...riskPlugins,
+  // The AI-export datasets compose host components; one plugin each.
+  ...aiExportDatasetPlugins,
 ];

@@ -133,6 +133,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       params: FileParams,
+      // Documents the body; the stored bytes are sent as they are (a Response is not re-validated).
       response: { 200: ParseResult.nullable(), ...errorResponses },
       detail: { summary: "The last parse result of the file exactly as the parse answered it (gzipped when accepted), or null" },
     })
