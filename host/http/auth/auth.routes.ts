@@ -9,6 +9,7 @@ import type { User } from "../../../core/users/user.entity.ts";
 import { UserService } from "../../../core/users/user.service.ts";
 import { clientAddress } from "../client-address.ts";
 import { errorResponses, throttledErrorResponses } from "../errors.ts";
+import { sweepBrimFiles } from "../../brim.ts";
 import type { HttpDeps } from "../deps.ts";
 import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin, verifyToken } from "../session.ts";
 import { tokensRoutes } from "./tokens.routes.ts";
@@ -113,6 +114,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
     .delete("/users/me", async ({ user, cookie, request }) => {
       const deletedUploads = await users.deleteSelf(user.id);
       await uploads.forget(uploadsDir(deps.config.dataDir), deletedUploads);
+      await sweepBrimFiles(deps.container, deps.config.dataDir);
       cookie[SESSION_COOKIE].set({
         value: "", httpOnly: true, sameSite: "lax", path: "/", maxAge: 0, secure: isHttps(request),
       });
