@@ -12,6 +12,11 @@ export interface AppConfig {
   /** JSON file with per-plugin configuration keyed by plugin id (default DATA_DIR/plugins.json). */
   readonly pluginsConfigFile: string | undefined;
   readonly port: number;
+  /**
+   * Reverse proxies whose `X-Forwarded-For` is believed (TRUSTED_PROXIES: comma-separated
+   * addresses or CIDR ranges; default none, so a client cannot pick its own address).
+   */
+  readonly trustedProxies: readonly string[];
   /** Container registry queried by /system/container-image-status. */
   readonly registryUrl: string;
   readonly registryRepository: string;
@@ -48,6 +53,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     registryUrl: (env.CONTAINER_REGISTRY_URL || DEFAULT_REGISTRY_URL).replace(/\/+$/, ""),
     registryRepository: env.CONTAINER_IMAGE_REPOSITORY || DEFAULT_REGISTRY_REPOSITORY,
     tools: toolPolicyFrom(env),
+    trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     riskAnalyticTimeoutMs: positiveInt(env, "RISK_ANALYTIC_TIMEOUT_MS"),
     riskMaxQueuedTasks: positiveInt(env, "RISK_MAX_QUEUED_TASKS", 0),
   };

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { DomainError } from "../../core/errors/domain-error.ts";
 import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
 import { strictPasswordProblems } from "../../core/users/password.ts";
+import { LoginThrottleService } from "../../core/users/login-throttle.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
 import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
@@ -16,6 +17,7 @@ const USAGE = `Usage: npm run cli -- user <command> | backup <command>
 Commands:
   user create <username> <email> <password>   create a superuser account
   user reset-password <username> <password>   set a new password; ends every session of the account
+                                              and clears its failed-login throttle
   user deactivate <username>                  disable an account (its next request gets 401)
   user activate <username>                    re-enable an account
   user promote <username>                     make an account superuser
@@ -64,7 +66,9 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
       case "reset-password": {
         const [username, password] = need(args, 2, "reset-password <username> <password>");
         checkPassword(password!);
-        await users.resetPassword(username!, password!);
+        const user = await users.resetPassword(username!, password!);
+        // The owner's way back in: the account's failed-login counter is cleared too.
+        await container.resolve(LoginThrottleService).clearAccount(user.id);
         out(`Password of '${username}' reset`);
         break;
       }

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import {
-  BusyError, ConflictError, DomainError, InputError, NotAllowedError, NotFoundError,
-  PayloadTooLargeError, UnauthenticatedError, UnavailableError, UnsupportedMediaError, UpstreamError, ValidationError,
+  BusyError, ConflictError, DomainError, InputError, NotAllowedError, NotFoundError, PayloadTooLargeError,
+  TooManyRequestsError, UnauthenticatedError, UnavailableError, UnsupportedMediaError, UpstreamError, ValidationError,
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
@@ -45,6 +45,7 @@ const STATUS_BY_CATEGORY: [Function, number][] = [
   [ConflictError, 409],
   [PayloadTooLargeError, 413],
   [UnsupportedMediaError, 415],
+  [TooManyRequestsError, 429],
   [UpstreamError, 502],
   [BusyError, 429],
   [UnavailableError, 503],
@@ -91,6 +92,9 @@ function validationIssues(error: any): { loc: (string | number)[]; msg: string; 
 export function errorHandler(logger: Logger) {
   return new Elysia({ name: "error-handler" })
     .onError({ as: "global" }, ({ code, error, request }) => {
+      if (error instanceof TooManyRequestsError) {
+        return errorResponse(429, domainErrorBody(error), { "retry-after": String(error.retryAfterSeconds) });
+      }
       if (error instanceof DomainError) return errorResponse(statusOf(error), domainErrorBody(error));
       switch (code) {
         case "VALIDATION": {
@@ -115,3 +119,6 @@ export function errorHandler(logger: Logger) {
 export const errorResponses = {
   400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ValidationErrorBody,
 } as const;
+
+/** `errorResponses` plus 429 (throttled login, registration and password change). */
+export const throttledErrorResponses = { ...errorResponses, 429: ErrorBody } as const;

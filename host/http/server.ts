@@ -1,13 +1,9 @@
 import type { AppConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { App } from "./app.ts";
+import { clientAddress, rememberSocketAddress } from "./client-address.ts";
 import { gzipResponse } from "./gzip.ts";
 
-/** The client address: the left-most X-Forwarded-For entry (set by the reverse proxy), else the socket's. */
-export function clientIp(request: Request, socketIp: string | undefined): string | undefined {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return forwarded || socketIp;
-}
 
 /**
  * Serves the app with Bun.serve. Wrapping fetch (rather than Elysia hooks) lets gzip and the
@@ -20,13 +16,14 @@ export function serveHttp(app: App, config: AppConfig, logger: Logger) {
     maxRequestBodySize: 1024 * 1024 * 1024,
     async fetch(request, server) {
       const started = performance.now();
+      rememberSocketAddress(request, server.requestIP(request)?.address);
       const response = await gzipResponse(request, await app.handle(request));
       logger.info("request", {
         method: request.method,
         path: new URL(request.url).pathname,
         status: response.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
-        ip: clientIp(request, server.requestIP(request)?.address),
+        ip: clientAddress(request, config.trustedProxies),
       });
       return response;
     },

@@ -3,7 +3,7 @@ import type { BrokerAccess } from "../../../core/brokers/broker-access.entity.ts
 import type { AccessListItem } from "../../../core/brokers/access-change.service.ts";
 import type { BrokerSummary } from "../../../core/brokers/broker-summary.service.ts";
 import type { BrokerView } from "../../../core/brokers/broker.service.ts";
-import { CurrencyField } from "../fields.ts";
+import { CurrencyField, limited } from "../fields.ts";
 
 const Role = z.enum(["OWNER", "EDITOR", "VIEWER"]);
 /** Decimal string (a JSON number is accepted too); checked against the share rules in core. */
@@ -25,7 +25,7 @@ const BrokerFields = {
 export const BrokerCreateItem = z.object({
   name: z.string().trim().min(1).max(100),
   ...BrokerFields,
-  initial_balances: z.array(z.object({ code: CurrencyField, amount: PositiveDecimal }).strict()).max(50).optional(),
+  initial_balances: z.array(z.object({ code: CurrencyField, amount: limited(PositiveDecimal, "amount") }).strict()).max(50).optional(),
 }).strict();
 
 export const BrokerCreateRequest = z.array(BrokerCreateItem).min(1).max(100);

@@ -3,7 +3,7 @@ import type { ConvertResult } from "../../../core/fx/fx-convert.service.ts";
 import type { ManualRateOutcome, RateDeleteOutcome } from "../../../core/fx/fx-rate.service.ts";
 import type { FxSyncResult } from "../../../core/fx/fx-sync.service.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
-import { CurrencyField } from "../fields.ts";
+import { CurrencyField, limited } from "../fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
@@ -13,6 +13,7 @@ const DecimalInput = z.union([
   z.number().refine(Number.isFinite, "a finite number").transform((n) => toDecimalString(new Decimal(String(n)))),
 ]);
 const PositiveDecimal = DecimalInput.refine((s) => s[0] !== "-" && /[1-9]/.test(s), "must be greater than 0");
+const RateField = limited(PositiveDecimal, "rate");
 const DateField = z.iso.date();
 const DateRange = z.object({ start: DateField, end: DateField.optional() }).refine((r) => !r.end || r.end >= r.start, "end must not be before start");
 
@@ -43,7 +44,7 @@ export const toSyncItem = (r: FxSyncResult) => ({
 });
 
 export const RateUpsertRequest = z.array(z.object({
-  date: DateField, base: CurrencyField, quote: CurrencyField, rate: PositiveDecimal, source: z.string().trim().min(1).max(50).optional(),
+  date: DateField, base: CurrencyField, quote: CurrencyField, rate: RateField, source: z.string().trim().min(1).max(50).optional(),
 })).min(1);
 
 export const RateUpsertResponse = z.object({

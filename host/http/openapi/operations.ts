@@ -261,9 +261,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /backup/restore": {
     who: "The uploader of the file; replacing existing data (`overwrite_existing`) needs the OWNER role on the brokers concerned.",
-    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN then ticker or created, duplicates skipped (or replaced with `overwrite_existing`).",
+    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN, then ticker, then name (or created), duplicates skipped (or replaced with `overwrite_existing`). Counts per section (docs/backup.md).",
     request: { file_id: 7, overwrite_existing: false },
-    response: { restored: { brokers: 2, assets: 5, transactions: 148, asset_prices: 0 }, skipped: { assets: 1 }, warnings: [] },
+    response: { restored: { assets: 4, brokers: 2, broker_access: 2, transactions: 148, prices: 0 }, skipped: { assets: 1, brokers: 0, broker_access: 0, transactions: 0, prices: 0 }, warnings: [] },
   },
   "DELETE /users/{user_id}/sessions": {
     changes: "Revokes every session of the user (cookies and tokens issued before now stop working); the user logs in again.",
