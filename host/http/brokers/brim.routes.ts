@@ -10,7 +10,7 @@ import type { SessionPlugin } from "../session.ts";
 import { contentDisposition, readUploadBody, RefusedBody } from "../uploads/uploads.routes.ts";
 import {
   CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, FileInfo, FileList, FileParams,
-  ListQuery, ParseBody, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
+  ListQuery, ParseBody, ParseResult, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
 } from "./brim.schema.ts";
 
 /** Downloads never run as a page of our origin and are never sniffed into something else. */
@@ -133,6 +133,8 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       params: FileParams,
+      // Documents the body; the stored bytes are sent as they are (a Response is not re-validated).
+      response: { 200: ParseResult.nullable(), ...errorResponses },
       detail: { summary: "The last parse result of the file exactly as the parse answered it (gzipped when accepted), or null" },
     })
     .delete("/files/:file_id", async ({ params, user }) => {
@@ -150,6 +152,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: FileParams,
       body: ParseBody,
+      response: { 200: ParseResult, ...errorResponses },
       detail: {
         summary: "Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, "
           + "warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read "
