@@ -94,7 +94,9 @@ export const ConvertResponse = z.object({
   })),
   success_count: z.number(),
   errors: z.array(z.string()),
-  signals: z.array(z.object({ item_index: z.number().int(), signals: z.array(SignalResult) })).optional(),
+  signals: z.array(z.object({
+    item_index: z.number().int().describe("Position of the request item, from 0"), signals: z.array(SignalResult).describe("Its signals, in request order"),
+  })).optional().describe("Signals of the items that asked for them (on their daily rates)"),
 });
 
 export const toConvertItem = (r: ConvertResult) => ({
