@@ -325,6 +325,56 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       }],
     },
   },
+  "POST /tools/compute": {
+    who: "A `positions_from` broker needs an access row (404 otherwise).",
+    changes: "Nothing stored: the tools are pure calculations run on the worker pool.",
+    request: {
+      request_id: "plan-2024-06",
+      items: [{
+        correlation_id: "pac", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
+        schema_fingerprint: "<schema_fingerprint from GET /tools/catalog>",
+        parameters: {
+          budget: { code: "EUR", amount: "300" },
+          positions: [{ key: "A", price: "100", quantity: "1", target_weight: "0.5" }, { key: "B", price: "50", quantity: "0", target_weight: "0.5" }],
+          whole_units: true,
+        },
+      }],
+    },
+    response: {
+      request_id: "plan-2024-06",
+      results: [{
+        correlation_id: "pac", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
+        schema_fingerprint: "<schema_fingerprint from GET /tools/catalog>", execution_id: "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
+        metrics: { queue_ms: 0.01, execution_ms: 3.2 }, status: "success",
+        result: {
+          orders: [{ key: "A", quantity: "1", amount: "100" }, { key: "B", quantity: "4", amount: "200" }],
+          cash_left: "0",
+          weights_after: [{ key: "A", weight: "0.5" }, { key: "B", weight: "0.5" }],
+        },
+      }],
+      metrics: { server_processing_ms: 4.1 },
+      success_count: 1,
+      failed_count: 0,
+    },
+  },
+  "POST /ai-export/snapshot": {
+    who: "Only brokers with an access row are read; asking for another is 404.",
+    changes: "Nothing stored; the portfolio report it builds on is cached until the next write.",
+    request: {
+      domain: "fx", base_currency: "EUR", quote_currency: "USD", selection: { kind: "dataset", id: "fx.market_history", version: 1 },
+      detail_level: "compact", period: { start: "2024-01-01", end: "2024-01-31" }, expected_catalog_version: 1,
+    },
+    response: {
+      selection: { kind: "dataset", id: "fx.market_history", version: 1 },
+      catalog_version: 1,
+      generated_at: "2024-02-01T08:00:00.000Z",
+      period: { start: "2024-01-01", end: "2024-01-31" },
+      target_currency: "EUR",
+      detail_level: "compact",
+      data: { "fx.market_history": { pair: "EUR/USD", rates: [{ date: "2024-01-02", rate: "1.1", change_percent: "0" }, { date: "2024-01-31", rate: "1.08", change_percent: "-1.8182" }] } },
+      markdown: "# Portfolio data for an AI assistant: Dataset fx.market_history v1\n\n- period: 2024-01-01 to 2024-01-31\n...",
+    },
+  },
 };
 
 /** A response written here wins over the captured one (sync answers: the capture runs offline). */
