@@ -2460,7 +2460,9 @@ export interface paths {
          * Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant
          * @description Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only brokers with an access row are read; asking for another is 404.
+         *
+         *     **Changes:** Nothing stored; the portfolio report it builds on is cached until the next write.
          */
         post: operations["postApiV1Ai-exportSnapshot"];
         delete?: never;
@@ -2506,7 +2508,9 @@ export interface paths {
          * Atomic batch of 1–4 tool items run on the worker pool; per-item success or error
          * @description Atomic batch of 1–4 tool items run on the worker pool; per-item success or error.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. A `positions_from` broker needs an access row (404 otherwise).
+         *
+         *     **Changes:** Nothing stored: the tools are pure calculations run on the worker pool.
          */
         post: operations["postApiV1ToolsCompute"];
         delete?: never;
@@ -3626,36 +3630,54 @@ export interface components {
             new_password: string;
         };
         ComputeItem: {
+            /** @description Caller's id of the item, echoed in its result; unique within the batch */
             correlation_id: string;
+            /** @description Code of the calculation tool (its plugin id) */
             tool_code: string;
+            /** @description Semantic version of the tool's input/output contract; must match the catalog */
             contract_version: string;
+            /** @description Version of the plugin implementing the tool; must match the catalog */
             implementation_version: string;
+            /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
             schema_fingerprint: string;
+            /** @description The tool's input, validated against its `input_schema` */
             parameters: {
                 [key: string]: unknown;
             };
+            /** @description Fill the tool's `positions` from the caller's holdings at these brokers (`{broker_ids}`; access rows apply) */
             positions_from?: {
                 /** @description Ids of brokers (only brokers the caller has an access row for are read) */
                 broker_ids: number[];
             };
         };
         ComputeRequest: {
+            /** @description Caller's id of the request, echoed in the answer */
             request_id: string;
             /** @description The records */
             items: components["schemas"]["ComputeItem"][];
         };
         ComputeResponse: {
+            /** @description Caller's id of the request, echoed in the answer */
             request_id: string;
             /** @description One result per request item, in request order */
             results: ({
+                /** @description Caller's id of the item, echoed in its result; unique within the batch */
                 correlation_id: string;
+                /** @description Code of the calculation tool (its plugin id) */
                 tool_code: string;
+                /** @description Semantic version of the tool's input/output contract; must match the catalog */
                 contract_version: string;
+                /** @description Version of the plugin implementing the tool; must match the catalog */
                 implementation_version: string;
+                /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
                 schema_fingerprint: string;
+                /** @description Server-made id of this run */
                 execution_id: string;
+                /** @description Timings in milliseconds */
                 metrics: {
+                    /** @description Milliseconds the item waited for a worker */
                     queue_ms: number;
+                    /** @description Milliseconds the item ran on a worker */
                     execution_ms: number;
                 };
                 /**
@@ -3663,16 +3685,26 @@ export interface components {
                  * @enum {string}
                  */
                 status: "success";
+                /** @description The tool's output, valid against its `output_schema` */
                 result: unknown;
             } | {
+                /** @description Caller's id of the item, echoed in its result; unique within the batch */
                 correlation_id: string;
+                /** @description Code of the calculation tool (its plugin id) */
                 tool_code: string;
+                /** @description Semantic version of the tool's input/output contract; must match the catalog */
                 contract_version: string;
+                /** @description Version of the plugin implementing the tool; must match the catalog */
                 implementation_version: string;
+                /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
                 schema_fingerprint: string;
+                /** @description Server-made id of this run */
                 execution_id: string;
+                /** @description Timings in milliseconds */
                 metrics: {
+                    /** @description Milliseconds the item waited for a worker */
                     queue_ms: number;
+                    /** @description Milliseconds the item ran on a worker */
                     execution_ms: number;
                 };
                 /**
@@ -3684,6 +3716,7 @@ export interface components {
                 error: {
                     /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                     code: string;
+                    /** @description True when the same request may succeed later */
                     retryable: boolean;
                     /** @description Problems found; each names its code and the item it is about */
                     issues: {
@@ -3692,14 +3725,18 @@ export interface components {
                         /** @description Path of the asset file inside the plugin's assets folder */
                         path: (string | number)[];
                     }[];
+                    /** @description Number of issues */
                     issue_count: number;
                 };
             })[];
+            /** @description Timings in milliseconds */
             metrics: {
+                /** @description Milliseconds the server spent on the request */
                 server_processing_ms: number;
             };
             /** @description Number of items that succeeded */
             success_count: number;
+            /** @description Number of items that ended in error */
             failed_count: number;
         };
         ContainerImageError: {
@@ -6289,6 +6326,7 @@ export interface components {
             domain: "portfolio";
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
+            /** @description The dataset or analysis asked for, with the versions the caller expects */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6318,8 +6356,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6328,9 +6370,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text from the user added to an analysis' markdown */
             user_notes?: string;
         } | {
             /**
@@ -6340,6 +6384,7 @@ export interface components {
             domain: "broker";
             /** @description Id of a broker */
             broker_id: number;
+            /** @description The dataset or analysis asked for, with the versions the caller expects */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6369,8 +6414,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6379,9 +6428,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text from the user added to an analysis' markdown */
             user_notes?: string;
         } | {
             /**
@@ -6393,6 +6444,7 @@ export interface components {
             asset_id: number;
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
+            /** @description The dataset or analysis asked for, with the versions the caller expects */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6422,8 +6474,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6432,9 +6488,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text from the user added to an analysis' markdown */
             user_notes?: string;
         } | {
             /**
@@ -6444,9 +6502,11 @@ export interface components {
             domain: "fx";
             /** @description Currency code the user's figures are shown in by default */
             base_currency: string;
+            /** @description Quote currency of the pair (ISO 4217) */
             quote_currency: string;
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
+            /** @description The dataset or analysis asked for, with the versions the caller expects */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6476,8 +6536,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6486,12 +6550,15 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text from the user added to an analysis' markdown */
             user_notes?: string;
         };
         SnapshotResponse: {
+            /** @description The dataset or analysis asked for, with the versions the caller expects */
             selection: {
                 [key: string]: unknown;
             };
@@ -6499,6 +6566,7 @@ export interface components {
             catalog_version: number;
             /** @description When this answer was computed (ISO 8601, UTC) */
             generated_at: string;
+            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6507,12 +6575,16 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency: string;
-            /** @enum {string} */
+            /**
+             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
             /** @description Payload of the event */
             data: {
                 [key: string]: unknown;
             };
+            /** @description The same content rendered for a chat assistant (with the instructions and response contract of an analysis) */
             markdown: string;
         };
         SplitRow: {
@@ -6608,58 +6680,87 @@ export interface components {
         ToolsCatalog: {
             /** @description Version of the catalog; send it back as expected_catalog_version */
             catalog_version: string;
+            /** @description Limits of the tool executor (docs/tools.md) */
             policy: {
+                /** @description Tool items that may run at once (one worker each) */
                 workers: number;
+                /** @description Most items in one compute request */
                 max_batch_items: number;
+                /** @description Most items waiting for a worker over all requests (`queue_full`) */
                 max_queue: number;
+                /** @description Longest wait for a worker, in milliseconds (`queue_timeout`) */
                 queue_timeout_ms: number;
+                /** @description Longest run of one item, in milliseconds, before it is stopped (`execution_timeout`) */
                 execution_timeout_ms: number;
+                /** @description Largest `parameters`, in bytes of JSON (`input_limit_exceeded`) */
                 max_input_bytes: number;
+                /** @description Largest output, in bytes of JSON (`output_limit_exceeded`) */
                 max_output_bytes: number;
             };
             /** @description The records */
             items: {
+                /** @description Code of the calculation tool (its plugin id) */
                 tool_code: string;
+                /** @description Semantic version of the tool's input/output contract; must match the catalog */
                 contract_version: string;
+                /** @description Version of the plugin implementing the tool; must match the catalog */
                 implementation_version: string;
+                /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
                 schema_fingerprint: string;
                 /** @description Display name */
                 name: string;
                 /** @description Free text description */
                 description: string;
+                /** @description Translation key of the name */
                 name_i18n_key: string;
                 /** @description Translation key of the description */
                 description_i18n_key: string;
+                /** @description Group the tool belongs to, e.g. `allocation` */
                 category: string;
+                /** @description Icon name the UI knows */
                 icon_key: string;
+                /** @description How the UI renders the tool */
                 ui: {
                     /**
                      * @description Kind of the item
                      * @enum {string}
                      */
                     kind: "custom";
+                    /** @description Key of the UI component that renders the tool */
                     component_key: string;
+                    /** @description Semantic version of the tool's input/output contract; must match the catalog */
                     contract_version: string;
                 };
+                /** @description Where the tool is documented: `{path, version}` */
                 documentation: {
                     /** @description Path of the asset file inside the plugin's assets folder */
                     path: string;
                     /** @description Version string */
                     version: string;
                 };
+                /** @description JSON Schema of the tool's `parameters` */
                 input_schema: unknown;
+                /** @description JSON Schema of the tool's result */
                 output_schema: unknown;
+                /** @description What the tool does, with its limits */
                 operations: {
                     /** @description Kind of batch operation: create, update, delete, split or promote */
                     operation: string;
+                    /** @description True when the tool has no side effects */
                     pure: boolean;
+                    /** @description True when the same input always gives the same output */
                     deterministic: boolean;
+                    /** @description Largest `parameters`, in bytes of JSON (`input_limit_exceeded`) */
                     max_input_bytes: number;
+                    /** @description Largest output, in bytes of JSON (`output_limit_exceeded`) */
                     max_output_bytes: number;
+                    /** @description Longest run of one item, in milliseconds, before it is stopped (`execution_timeout`) */
                     execution_timeout_ms: number;
                 }[];
             }[];
+            /** @description Tools whose plugin did not load, with the reason */
             unavailable: {
+                /** @description Code of the calculation tool (its plugin id) */
                 tool_code?: string;
                 /**
                  * @description Why the provider gave no results
@@ -6669,37 +6770,59 @@ export interface components {
             }[];
         };
         ToolsDiagnostics: {
+            /** @description Limits of the tool executor (docs/tools.md) */
             policy: {
+                /** @description Tool items that may run at once (one worker each) */
                 workers: number;
+                /** @description Most items in one compute request */
                 max_batch_items: number;
+                /** @description Most items waiting for a worker over all requests (`queue_full`) */
                 max_queue: number;
+                /** @description Longest wait for a worker, in milliseconds (`queue_timeout`) */
                 queue_timeout_ms: number;
+                /** @description Longest run of one item, in milliseconds, before it is stopped (`execution_timeout`) */
                 execution_timeout_ms: number;
+                /** @description Largest `parameters`, in bytes of JSON (`input_limit_exceeded`) */
                 max_input_bytes: number;
+                /** @description Largest output, in bytes of JSON (`output_limit_exceeded`) */
                 max_output_bytes: number;
             };
+            /** @description Tool items that may run at once (one worker each) */
             workers: {
+                /** @description Threads of the worker pool */
                 pool_size: number;
+                /** @description Tool items that may run at once */
                 tool_slots: number;
+                /** @description Items running now */
                 running: number;
             };
+            /** @description Items waiting for a worker, and the limit */
             queue: {
+                /** @description Items waiting now */
                 waiting: number;
+                /** @description Upper limit */
                 max: number;
             };
+            /** @description Tool items completed successfully since the server started */
             completed: number;
+            /** @description Failed tool items since start, counted per error code */
             failures_by_code: {
                 [key: string]: number;
             };
+            /** @description The latest failed items (newest first): time, error code and tool code only */
             recent_failures: {
+                /** @description When it happened (ISO 8601, UTC) */
                 at: string;
                 /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                 code: string;
+                /** @description Code of the calculation tool (its plugin id) */
                 tool_code: string;
             }[];
+            /** @description Tools available and unavailable */
             tools: {
                 /** @description True when the format can be used */
                 available: number;
+                /** @description Tools whose plugin did not load, with the reason */
                 unavailable: number;
             };
         };
@@ -22214,6 +22337,24 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "fx",
+                 *       "base_currency": "EUR",
+                 *       "quote_currency": "USD",
+                 *       "selection": {
+                 *         "kind": "dataset",
+                 *         "id": "fx.market_history",
+                 *         "version": 1
+                 *       },
+                 *       "detail_level": "compact",
+                 *       "period": {
+                 *         "start": "2024-01-01",
+                 *         "end": "2024-01-31"
+                 *       },
+                 *       "expected_catalog_version": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["SnapshotRequest"];
             };
         };
@@ -22224,6 +22365,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "selection": {
+                     *         "kind": "dataset",
+                     *         "id": "fx.market_history",
+                     *         "version": 1
+                     *       },
+                     *       "catalog_version": 1,
+                     *       "generated_at": "2024-02-01T08:00:00.000Z",
+                     *       "period": {
+                     *         "start": "2024-01-01",
+                     *         "end": "2024-01-31"
+                     *       },
+                     *       "target_currency": "EUR",
+                     *       "detail_level": "compact",
+                     *       "data": {
+                     *         "fx.market_history": {
+                     *           "pair": "EUR/USD",
+                     *           "rates": [
+                     *             {
+                     *               "date": "2024-01-02",
+                     *               "rate": "1.1",
+                     *               "change_percent": "0"
+                     *             },
+                     *             {
+                     *               "date": "2024-01-31",
+                     *               "rate": "1.08",
+                     *               "change_percent": "-1.8182"
+                     *             }
+                     *           ]
+                     *         }
+                     *       },
+                     *       "markdown": "# Portfolio data for an AI assistant: Dataset fx.market_history v1\n\n- period: 2024-01-01 to 2024-01-31\n..."
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotResponse"];
                 };
             };
@@ -22376,6 +22552,41 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "request_id": "plan-2024-06",
+                 *       "items": [
+                 *         {
+                 *           "correlation_id": "pac",
+                 *           "tool_code": "pac_allocator",
+                 *           "contract_version": "1.0.0",
+                 *           "implementation_version": "1.0.0",
+                 *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
+                 *           "parameters": {
+                 *             "budget": {
+                 *               "code": "EUR",
+                 *               "amount": "300"
+                 *             },
+                 *             "positions": [
+                 *               {
+                 *                 "key": "A",
+                 *                 "price": "100",
+                 *                 "quantity": "1",
+                 *                 "target_weight": "0.5"
+                 *               },
+                 *               {
+                 *                 "key": "B",
+                 *                 "price": "50",
+                 *                 "quantity": "0",
+                 *                 "target_weight": "0.5"
+                 *               }
+                 *             ],
+                 *             "whole_units": true
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ComputeRequest"];
             };
         };
@@ -22386,6 +22597,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "request_id": "plan-2024-06",
+                     *       "results": [
+                     *         {
+                     *           "correlation_id": "pac",
+                     *           "tool_code": "pac_allocator",
+                     *           "contract_version": "1.0.0",
+                     *           "implementation_version": "1.0.0",
+                     *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
+                     *           "execution_id": "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
+                     *           "metrics": {
+                     *             "queue_ms": 0.01,
+                     *             "execution_ms": 3.2
+                     *           },
+                     *           "status": "success",
+                     *           "result": {
+                     *             "orders": [
+                     *               {
+                     *                 "key": "A",
+                     *                 "quantity": "1",
+                     *                 "amount": "100"
+                     *               },
+                     *               {
+                     *                 "key": "B",
+                     *                 "quantity": "4",
+                     *                 "amount": "200"
+                     *               }
+                     *             ],
+                     *             "cash_left": "0",
+                     *             "weights_after": [
+                     *               {
+                     *                 "key": "A",
+                     *                 "weight": "0.5"
+                     *               },
+                     *               {
+                     *                 "key": "B",
+                     *                 "weight": "0.5"
+                     *               }
+                     *             ]
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metrics": {
+                     *         "server_processing_ms": 4.1
+                     *       },
+                     *       "success_count": 1,
+                     *       "failed_count": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["ComputeResponse"];
                 };
             };
