@@ -278,14 +278,18 @@ async function* fileChunks(file: Bun.BunFile): AsyncGenerator<Uint8Array> {
 }
 
 /**
- * Logs each restore stage at debug level. `BACKUP_TEST_HOLD_STAGE` (tests only) names a stage at
- * which the restore logs `backup restore held` and waits forever, so a test can kill the process
- * in the middle of the write transaction.
+ * Logs each restore stage at debug level, with the time the previous one took.
+ * `BACKUP_TEST_HOLD_STAGE` (tests only) names a stage at which the restore logs
+ * `backup restore held` and waits forever, so a test can kill the process in the middle of the
+ * write transaction.
  */
 function restoreStageHook(deps: HttpDeps) {
   const hold = process.env.BACKUP_TEST_HOLD_STAGE;
+  let previous: { stage: string; at: number } | null = null;
   return async (stage: string) => {
-    deps.logger.debug("backup restore stage", { stage });
+    const now = performance.now();
+    if (previous) deps.logger.debug("backup restore stage done", { stage: previous.stage, ms: Math.round(now - previous.at) });
+    previous = { stage, at: now };
     if (hold && stage === hold) {
       deps.logger.info("backup restore held", { stage });
       await new Promise<never>(() => {});
