@@ -1,6 +1,7 @@
 import "reflect-metadata";
 import { container as root, type DependencyContainer } from "tsyringe";
 import { Database } from "../core/db/database.ts";
+import { THROTTLE_NOW } from "../core/users/login-throttle.service.ts";
 import type { AppConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 
@@ -13,5 +14,6 @@ export function createContainer(config: AppConfig, logger: Logger, db: Database)
   c.registerInstance(CONFIG, config);
   c.registerInstance(LOGGER, logger);
   c.registerInstance(Database, db);
+  c.registerInstance(THROTTLE_NOW, () => Date.now());
   return c;
 }

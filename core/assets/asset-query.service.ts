@@ -125,7 +125,11 @@ export class AssetQueryService {
     return views.map((v) => ({ ...v, txCount: all.get(v.asset.id) ?? 0, txCountOwn: own.get(v.asset.id) ?? 0 }));
   }
 
-  async marketDataSummary(assetId: number): Promise<MarketDataSummary> {
+  /**
+   * What a wipe would delete. `linkedTransactionCount` counts only transactions in brokers
+   * `userId` can access: the others' are not revealed (issue 10.6).
+   */
+  async marketDataSummary(assetId: number, userId: number): Promise<MarketDataSummary> {
     await this.get(assetId);
     const [prices] = await this.db.reads.query(
       `SELECT COUNT(*) AS n, MIN(date) AS first, MAX(date) AS last FROM price_history WHERE asset_id = ?`, [assetId],
@@ -134,7 +138,8 @@ export class AssetQueryService {
       `SELECT COUNT(*) AS n, COALESCE(SUM(provider_assignment_id IS NULL), 0) AS manual FROM asset_events WHERE asset_id = ?`, [assetId],
     ) as { manual: number; n: number }[];
     const [linked] = await this.db.reads.query(
-      `SELECT COUNT(*) AS n FROM transactions WHERE asset_event_id IN (SELECT id FROM asset_events WHERE asset_id = ?)`, [assetId],
+      `SELECT COUNT(*) AS n FROM transactions WHERE asset_event_id IN (SELECT id FROM asset_events WHERE asset_id = ?)
+       AND broker_id IN (SELECT broker_id FROM broker_access WHERE user_id = ?)`, [assetId, userId],
     ) as { n: number }[];
     return {
       assetId,

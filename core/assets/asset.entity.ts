@@ -59,6 +59,10 @@ export class Asset {
   @Column({ name: "classification_params", type: "varchar", nullable: true })
   classificationParams: string | null;
 
+  /** Who may change the asset and its market data besides administrators (issue 10.6); null: administrators only. */
+  @Column({ name: "keeper_user_id", type: "integer", nullable: true })
+  keeperUserId: number | null;
+
   @CreateDateColumn({ name: "created_at", type: "datetime" })
   createdAt: Date;
 

@@ -54,3 +54,10 @@ export class BusyError extends DomainError {}
 
 /** The service cannot take the request now (shutting down, a source failed) (503). */
 export class UnavailableError extends DomainError {}
+
+/** Too many attempts: retry after `retryAfterSeconds` (429 with a Retry-After header). */
+export class TooManyRequestsError extends DomainError {
+  constructor(code: string, message: string, readonly retryAfterSeconds: number) {
+    super(code, message, { retry_after_seconds: retryAfterSeconds });
+  }
+}

@@ -4,7 +4,7 @@ import { isAbsolute, join, resolve, sep } from "node:path";
 import { inject, injectable } from "tsyringe";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { Database } from "../db/database.ts";
-import { InputError, NotAllowedError, NotFoundError, PayloadTooLargeError } from "../errors/domain-error.ts";
+import { InputError, NotFoundError, PayloadTooLargeError } from "../errors/domain-error.ts";
 import { GlobalSettingsService } from "../settings/global-settings.service.ts";
 import { sniffUpload } from "./mime-sniff.ts";
 import { UploadedFile } from "./uploaded-file.entity.ts";
@@ -101,6 +101,24 @@ export class UploadService {
     return row;
   }
 
+  /**
+   * The files `actor` may see, newest first (issue 10.3): a user's own only; an administrator's
+   * list covers everyone's (for cleanup) unless `mine` is set.
+   */
+  listFor(actor: UploadActor, mine = false): Promise<UploadedFile[]> {
+    return this.list(actor.isSuperuser && !mine ? {} : { userId: actor.id });
+  }
+
+  /**
+   * The record of one upload as `actor` may see it: the uploader's, or any for an administrator
+   * when `adminMay` (records, not bytes); another user's id is 404, as if it did not exist.
+   */
+  async getFor(id: number, actor: UploadActor, adminMay = true): Promise<UploadedFile> {
+    const row = await this.get(id);
+    if (row.userId === actor.id || (adminMay && actor.isSuperuser)) return row;
+    throw notFound(id);
+  }
+
   /** Every user's files, or only `userId`'s, newest first. */
   list(filter: { userId?: number } = {}): Promise<UploadedFile[]> {
     return this.db.reads.find(UploadedFile, {
@@ -123,14 +141,15 @@ export class UploadService {
     return join(dir, file.storedName);
   }
 
-  /** The uploader or a superuser only; the row goes first (in a write), then the bytes. Returns the deleted record. */
+  /**
+   * The uploader or a superuser only (another user's id is 404, issue 10.3); the row goes first
+   * (in a write), then the bytes. Returns the deleted record.
+   */
   async delete(dir: string, id: number, actor: UploadActor): Promise<UploadedFile> {
     const file = await this.db.write(async (tx) => {
       const row = await tx.findOneBy(UploadedFile, { id });
       if (!row) throw notFound(id);
-      if (row.userId !== actor.id && !actor.isSuperuser) {
-        throw new NotAllowedError("NOT_ALLOWED", "Only the uploader or an administrator may delete this file");
-      }
+      if (row.userId !== actor.id && !actor.isSuperuser) throw notFound(id);
       await tx.delete(UploadedFile, { id });
       return row;
     });

@@ -4,18 +4,21 @@ import { z } from "zod";
 import { DomainError } from "../../core/errors/domain-error.ts";
 import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
 import { strictPasswordProblems } from "../../core/users/password.ts";
+import { LoginThrottleService } from "../../core/users/login-throttle.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
 import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
+import { PluginCliError, runPlugin } from "./plugin.ts";
 import { createContainer } from "../container.ts";
 import { openDatabase } from "../db/data-source.ts";
 import { createLogger } from "../logger.ts";
 
-const USAGE = `Usage: npm run cli -- user <command> | backup <command>
+const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command>
 
 Commands:
   user create <username> <email> <password>   create a superuser account
   user reset-password <username> <password>   set a new password; ends every session of the account
+                                              and clears its failed-login throttle
   user deactivate <username>                  disable an account (its next request gets 401)
   user activate <username>                    re-enable an account
   user promote <username>                     make an account superuser
@@ -25,6 +28,10 @@ Commands:
                                               and plugin configuration, also while the server runs
   backup restore <file.tar.gz> [--force]      restore an archive into an empty DATA_DIR (--force replaces
                                               those parts of a non-empty one; stop the server first)
+  plugin new <kind> <id> [dir] [--sdk <path>] write a plugin project that passes its own contract test
+                                              (templates: calculation-tool, fx-provider, risk-tool)
+  plugin install <folder|tarball> [--force]   copy a plugin into PLUGINS_DIR with its dependencies and
+                                              validate it (manifest, API version); restart to load it
 
 Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol.`;
@@ -44,6 +51,7 @@ function checkPassword(password: string): void {
 export async function runCli(argv: string[], out: (line: string) => void): Promise<number> {
   const [area, command, ...args] = argv;
   if (area === "backup") return runBackup(command, args, out);
+  if (area === "plugin") return runPlugin(command, args, out);
   if (area !== "user" || !command) throw new UsageError(USAGE);
   const config = loadConfig();
   const db = await openDatabase(config.dataDir);
@@ -64,7 +72,9 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
       case "reset-password": {
         const [username, password] = need(args, 2, "reset-password <username> <password>");
         checkPassword(password!);
-        await users.resetPassword(username!, password!);
+        const user = await users.resetPassword(username!, password!);
+        // The owner's way back in: the account's failed-login counter is cleared too.
+        await container.resolve(LoginThrottleService).clearAccount(user.id);
         out(`Password of '${username}' reset`);
         break;
       }
@@ -115,7 +125,7 @@ if (import.meta.main) {
   try {
     process.exitCode = await runCli(process.argv.slice(2), (line) => console.log(line));
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError;
+    const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError || error instanceof PluginCliError;
     console.error(`Error: ${known ? (error as Error).message : String(error)}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   }

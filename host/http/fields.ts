@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type DecimalKind, limitMessage, withinLimits } from "../../core/money/decimal-limits.ts";
 
 /** Wire field schemas shared by several areas, so one rule reads the same everywhere. */
 
@@ -7,3 +8,11 @@ export const LanguageField = z.string().trim().min(2).max(5).regex(/^[A-Za-z]{2,
 
 /** A three-letter currency code, upper-cased. */
 export const CurrencyField = z.string().regex(/^[A-Za-z]{3}$/, "a three-letter currency code").transform((s) => s.toUpperCase());
+
+/**
+ * Refines a decimal-string schema to the supported range of `kind` (issue 10.5, docs/errors.md):
+ * a value outside it is a 422 whose message states the limit.
+ */
+export function limited<S extends z.ZodType<string, any>>(schema: S, kind: DecimalKind) {
+  return schema.refine((s) => withinLimits(s, kind), limitMessage(kind));
+}

@@ -1,11 +1,12 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
+import { AssetKeeperService } from "../../../core/assets/asset-keeper.service.ts";
 import { AssetMergeService } from "../../../core/assets/asset-merge.service.ts";
 import { AssetQueryService } from "../../../core/assets/asset-query.service.ts";
 import { AssetService, type NewAsset } from "../../../core/assets/asset.service.ts";
 import { ConflictError } from "../../../core/errors/domain-error.ts";
 import type { HttpDeps } from "../deps.ts";
-import { errorResponses } from "../errors.ts";
+import { bulkCreateStatus, errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
 import {
   AssetCreateRequest, AssetCreateResponse, AssetDeleteResponse, AssetDetail, AssetIdParams, AssetIdsQuery, AssetInfo,
@@ -16,7 +17,8 @@ import {
 const BLOCKED = "CURRENCY_CHANGE_BLOCKED_BY_MARKET_DATA";
 
 /**
- * Assets: global records any signed-in user may read and write (REFERENCE §1.6). Bulk writes
+ * Assets: global records any signed-in user may read (REFERENCE §1.6); their keeper and
+ * administrators write them (issue 10.6, docs/assets.md). Bulk writes
  * answer one result per item; only a patch whose every item was refused for a currency change
  * over existing market data is a 409.
  */
@@ -24,12 +26,13 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
   const assets = deps.container.resolve(AssetService);
   const queries = deps.container.resolve(AssetQueryService);
   const merges = deps.container.resolve(AssetMergeService);
+  const keepers = deps.container.resolve(AssetKeeperService);
 
   return new Elysia({ prefix: "/assets", tags: ["assets"] })
     .use(session)
-    .post("", async ({ body, status }) => {
-      const outcomes = await assets.create(body.map((item) => toAssetFields(item) as NewAsset));
-      return status(201, {
+    .post("", async ({ body, status, user }) => {
+      const outcomes = await assets.create(body.map((item) => toAssetFields(item) as NewAsset), user.id);
+      return status(bulkCreateStatus(outcomes.filter((o) => o.success).length), {
         results: outcomes.map((o) => (o.success
           ? { asset_id: o.assetId, success: true, message: "Asset created", name: o.name }
           : { asset_id: null, success: false, message: o.message, name: o.name, code: o.code })),
@@ -39,8 +42,8 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: AssetCreateRequest,
-      response: { 201: AssetCreateResponse, ...errorResponses },
-      detail: { summary: "Create assets; a name already used by another asset (ignoring case) is refused per item" },
+      response: { 200: AssetCreateResponse, 201: AssetCreateResponse, ...errorResponses },
+      detail: { summary: "Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item" },
     })
     .get("", async ({ query }) => (await queries.byIds(query.asset_ids)).map(toAssetDetail), {
       auth: true,
@@ -63,7 +66,8 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: z.array(AssetInfo), ...errorResponses },
       detail: { summary: "Assets matching every given filter; `search` matches the name and the identifiers, ignoring case" },
     })
-    .patch("", async ({ body }) => {
+    .patch("", async ({ body, user }) => {
+      await keepers.assertMayChange(user, body.map((item) => item.asset_id));
       const outcomes = await assets.patch(body.map((item) => ({ ...toAssetFields(item), assetId: item.asset_id })));
       const results = outcomes.map((o) => (o.success
         ? { asset_id: o.assetId, success: true, message: o.changes.length ? "Asset updated" : "Nothing to change", updated_fields: o.changes.map(toOldNew) }
@@ -78,7 +82,8 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: AssetPatchResponse, ...errorResponses },
       detail: { summary: "Edit assets: an absent key keeps the value, null clears it; classification is replaced whole" },
     })
-    .delete("", async ({ query }) => {
+    .delete("", async ({ query, user }) => {
+      await keepers.assertMayChange(user, query.asset_ids);
       const outcomes = await assets.delete(query.asset_ids);
       const deleted = outcomes.filter((o) => o.success).length;
       return {
@@ -95,10 +100,13 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: AssetDeleteResponse, ...errorResponses },
       detail: { summary: "Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS)" },
     })
-    .post("/merge", async ({ body }) => toMergeResponse(await merges.merge({
-      sourceAssetId: body.source_asset_id, targetAssetId: body.target_asset_id,
-      identifierPrimaries: body.identifier_primaries as Record<string, string> | undefined, dryRun: body.dry_run,
-    })), {
+    .post("/merge", async ({ body, user }) => {
+      await keepers.assertMayChange(user, [body.source_asset_id, body.target_asset_id]);
+      return toMergeResponse(await merges.merge({
+        sourceAssetId: body.source_asset_id, targetAssetId: body.target_asset_id,
+        identifierPrimaries: body.identifier_primaries as Record<string, string> | undefined, dryRun: body.dry_run,
+      }));
+    }, {
       auth: true,
       body: MergeRequest,
       response: { 200: MergeResponse, ...errorResponses },
@@ -110,7 +118,17 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: AssetDetail, ...errorResponses },
       detail: { summary: "One asset with its classification" },
     })
-    .get("/:id/market-data/summary", async ({ params }) => toMarketDataSummary(await queries.marketDataSummary(params.id)), {
+    .put("/:id/keeper", async ({ params, body }) => {
+      const asset = await keepers.reassign(params.id, body.user_id);
+      return { asset_id: asset.id, keeper_user_id: asset.keeperUserId };
+    }, {
+      admin: true,
+      params: AssetIdParams,
+      body: z.object({ user_id: z.number().int().positive() }).strict(),
+      response: { 200: z.object({ asset_id: z.number().int(), keeper_user_id: z.number().int().nullable() }), ...errorResponses },
+      detail: { summary: "Hand an asset to another keeper (admin only); the keeper and administrators change it and its market data" },
+    })
+    .get("/:id/market-data/summary", async ({ params, user }) => toMarketDataSummary(await queries.marketDataSummary(params.id, user.id)), {
       auth: true,
       params: AssetIdParams,
       response: { 200: MarketDataSummaryBody, ...errorResponses },

@@ -4,7 +4,7 @@ import type { AssetListItem, AssetView, MarketDataSummary } from "../../../core/
 import { IDENTIFIER_COLUMNS, type MergeResult } from "../../../core/assets/asset-merge.service.ts";
 import { type AssetFieldKey, type AssetFields, type FieldChange, parseIdentifierOther } from "../../../core/assets/asset.service.ts";
 import { type Classification, normalizeClassification, parseClassification } from "../../../core/assets/classification.ts";
-import { CurrencyField } from "../fields.ts";
+import { CurrencyField, limited } from "../fields.ts";
 
 export const AssetId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const QueryId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -54,7 +54,7 @@ const FieldsShape = {
   asset_type: z.enum(ASSET_TYPES).nullable().optional(),
   icon_url: z.string().max(1000).nullable().optional(),
   user_url: z.string().max(1000).nullable().optional(),
-  quote_base_quantity: DecimalInput.nullable().optional()
+  quote_base_quantity: limited(DecimalInput, "quantity").nullable().optional()
     .describe("Units a quote refers to (100 for bonds quoted per 100); zero, negative or null means 1"),
   active: z.boolean().optional().describe("false means archived"),
   classification_params: ClassificationField.nullable().optional(),
@@ -130,12 +130,14 @@ function commonRead(v: AssetView) {
 /** One asset with its classification (bulk read and `GET /assets/{id}`). */
 export const AssetDetail = z.object({
   asset_id: z.number().int(), ...CommonRead, classification_params: ClassificationBody.nullable(),
+  keeper_user_id: z.number().int().nullable().describe("Who may change the asset and its market data besides administrators"),
   created_at: z.string(), updated_at: z.string(),
 });
 
 export function toAssetDetail(v: AssetView): z.infer<typeof AssetDetail> {
   return {
     asset_id: v.asset.id, ...commonRead(v), classification_params: toClassificationBody(parseClassification(v.asset.classificationParams)),
+    keeper_user_id: v.asset.keeperUserId ?? null,
     created_at: new Date(v.asset.createdAt).toISOString(), updated_at: new Date(v.asset.updatedAt).toISOString(),
   };
 }

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { AssetKeeperService } from "../../../core/assets/asset-keeper.service.ts";
 import { EventService } from "../../../core/events/event.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
@@ -11,10 +12,14 @@ import {
 /** Asset events (`/assets/events`): manual upsert and delete; reads of manual and provider events. Session only. */
 export function eventsRoutes(deps: HttpDeps, session: SessionPlugin) {
   const events = deps.container.resolve(EventService);
+  const keepers = deps.container.resolve(AssetKeeperService);
 
   return new Elysia({ prefix: "/assets/events", tags: ["assets"] })
     .use(session)
-    .post("", async ({ body }) => toUpsertResponse(await events.upsert(toUpsertItems(body))), {
+    .post("", async ({ body, user }) => {
+      await keepers.assertMayChange(user, body.map((item) => item.asset_id));
+      return toUpsertResponse(await events.upsert(toUpsertItems(body)));
+    }, {
       auth: true,
       body: UpsertRequest,
       response: { 200: UpsertResponse, ...errorResponses },
@@ -24,7 +29,10 @@ export function eventsRoutes(deps: HttpDeps, session: SessionPlugin) {
           + "a duplicate id in one item refuses the whole request (422)",
       },
     })
-    .delete("", async ({ query }) => toDeleteResponse(await events.delete(query.ids)), {
+    .delete("", async ({ query, user }) => {
+      await keepers.assertMayChangeEvents(user, query.ids);
+      return toDeleteResponse(await events.delete(query.ids));
+    }, {
       auth: true,
       query: IdsQuery,
       response: { 200: DeleteResponse, ...errorResponses },

@@ -1,5 +1,6 @@
 import { today } from "../../../core/dates/calendar.ts";
 import { Elysia } from "elysia";
+import { AssetKeeperService } from "../../../core/assets/asset-keeper.service.ts";
 import type { IsoDate } from "../../../sdk/index.ts";
 import { CurrentPriceService } from "../../../core/prices/current-price.service.ts";
 import { PriceSyncService } from "../../../core/prices/price-sync.service.ts";
@@ -20,10 +21,12 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
   const prices = deps.container.resolve(PriceService);
   const current = deps.container.resolve(CurrentPriceService);
   const syncs = deps.container.resolve(PriceSyncService);
+  const keepers = deps.container.resolve(AssetKeeperService);
 
   const pricesApi = new Elysia({ prefix: "/assets/prices", tags: ["assets"] })
     .use(session)
-    .post("", async ({ body }) => {
+    .post("", async ({ body, user }) => {
+      await keepers.assertMayChange(user, body.map((item) => item.asset_id));
       const out = await prices.upsert(body.map((item) => ({
         assetId: item.asset_id,
         prices: item.prices.map((p) => ({ ...p, volume: volumeOf(p.volume) })),
@@ -39,7 +42,8 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: PriceUpsertResponse, ...errorResponses },
       detail: { summary: "Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH)" },
     })
-    .delete("", async ({ body }) => {
+    .delete("", async ({ body, user }) => {
+      await keepers.assertMayChange(user, body.map((item) => item.asset_id));
       const out = await prices.deleteRanges(body.map((i) => ({ assetId: i.asset_id, ranges: i.date_ranges })));
       return {
         results: out.map((r) => ({ asset_id: r.assetId, success: r.success, deleted_count: r.deletedCount, message: r.message })),
@@ -89,7 +93,8 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   const wipeApi = new Elysia({ prefix: "/assets", tags: ["assets"] })
     .use(session)
-    .post("/:asset_id/market-data/wipe", async ({ params }) => {
+    .post("/:asset_id/market-data/wipe", async ({ params, user }) => {
+      await keepers.assertMayChange(user, [params.asset_id]);
       const out = await prices.wipe(params.asset_id);
       return {
         asset_id: params.asset_id, prices_deleted: out.pricesDeleted, events_deleted: out.eventsDeleted,

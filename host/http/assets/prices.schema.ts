@@ -3,7 +3,8 @@ import type { CurrentPriceItem } from "../../../core/prices/current-price.servic
 import type { SyncResult } from "../../../core/prices/price-sync.service.ts";
 import type { PriceQueryResult } from "../../../core/prices/price.service.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
-import { CurrencyField } from "../fields.ts";
+import { limitMessage, withinLimits } from "../../../core/money/decimal-limits.ts";
+import { CurrencyField, limited } from "../fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
@@ -17,7 +18,7 @@ const DecimalInput = z.union([
   z.number().refine(Number.isFinite, "a finite number").transform((n) => toDecimalString(new Decimal(String(n)))),
 ]);
 const isPositive = (s: string) => s[0] !== "-" && /[1-9]/.test(s);
-const PositiveDecimal = DecimalInput.refine(isPositive, "must be greater than 0");
+const PositiveDecimal = limited(DecimalInput.refine(isPositive, "must be greater than 0"), "price");
 const DateField = z.iso.date();
 const AssetId = z.number().int();
 
@@ -28,7 +29,7 @@ export const PricePointInput = z.object({
   low: PositiveDecimal.nullable().optional(),
   close: PositiveDecimal,
   /** null or absent keeps the stored volume, -1 clears it, 0 or more is written (REFERENCE 2.4). */
-  volume: DecimalInput.refine((s) => s === "-1" || s[0] !== "-", "0 or more, or -1 to clear").nullable().optional(),
+  volume: limited(DecimalInput.refine((s) => s === "-1" || s[0] !== "-", "0 or more, or -1 to clear"), "quantity").nullable().optional(),
   currency: CurrencyField.optional(),
 }).strict();
 
@@ -62,6 +63,7 @@ function decimalField(raw: Record<string, unknown>, key: string, issue: Issue, r
   if (text === undefined) issue(key, "a plain decimal string such as 101.25");
   else if (rule === "positive" && !isPositive(text)) issue(key, "must be greater than 0");
   else if (rule === "volume" && text !== "-1" && text[0] === "-") issue(key, "0 or more, or -1 to clear");
+  else if (!withinLimits(text, rule === "volume" ? "quantity" : "price")) issue(key, limitMessage(rule === "volume" ? "quantity" : "price"));
   return text;
 }
 
@@ -169,7 +171,7 @@ const EventOut = z.object({
 });
 export const PriceQueryResponse = z.object({
   items: z.array(z.object({
-    asset_id: z.number(), prices: z.array(PriceOut), events: z.array(EventOut), errors: z.array(z.string()), signals: z.array(SignalResult).optional(),
+    asset_id: z.number(), prices: z.array(PriceOut), events: z.array(EventOut), errors: z.array(z.string()), signals: z.array(SignalResult).optional().describe("Signals on these prices, when asked for"),
   })),
 });
 

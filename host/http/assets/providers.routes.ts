@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { AssetKeeperService } from "../../../core/assets/asset-keeper.service.ts";
 import { z } from "zod";
 import type { PluginManifest } from "../../../sdk/index.ts";
 import {
@@ -66,6 +67,7 @@ export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
   const scope = deps.container.createChildContainer();
   scope.registerInstance(PROVIDER_DIRECTORY, directory);
   const assignments = scope.resolve(ProviderAssignmentService);
+  const keepers = scope.resolve(AssetKeeperService);
   const search = scope.resolve(ProviderSearchService);
 
   return new Elysia({ prefix: "/assets/provider", tags: ["assets"] })
@@ -78,7 +80,8 @@ export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: z.array(ProviderInfo), ...errorResponses },
       detail: { summary: "Quote and scheduled-investment providers (`providers` narrows to some codes); test-only ones are hidden" },
     })
-    .post("", async ({ body }) => {
+    .post("", async ({ body, user }) => {
+      await keepers.assertMayChange(user, body.map((i) => i.asset_id));
       const outcomes = await assignments.assign(body.map((i) => ({
         assetId: i.asset_id, providerCode: i.provider_code, identifier: i.identifier, identifierType: i.identifier_type,
         providerParams: i.provider_params,
@@ -93,7 +96,8 @@ export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
           + "deletes the old assignment's prices and events (transactions unlinked first; manual events stay)",
       },
     })
-    .delete("", async ({ query }) => {
+    .delete("", async ({ query, user }) => {
+      await keepers.assertMayChange(user, query.asset_ids);
       const outcomes = await assignments.remove(query.asset_ids);
       return { results: outcomes.map(toRemoveResult), success_count: outcomes.filter((o) => o.success).length, errors: [] };
     }, {

@@ -3,10 +3,12 @@ import { uploadsDir } from "../../../core/uploads/paths.ts";
 import { UploadService } from "../../../core/uploads/upload.service.ts";
 import { GlobalSettingsService } from "../../../core/settings/global-settings.service.ts";
 import { UserSettingsService } from "../../../core/settings/user-settings.service.ts";
+import { LoginThrottleService } from "../../../core/users/login-throttle.service.ts";
 import { SessionRevocationService } from "../../../core/users/session-revocation.service.ts";
 import type { User } from "../../../core/users/user.entity.ts";
 import { UserService } from "../../../core/users/user.service.ts";
-import { errorResponses } from "../errors.ts";
+import { clientAddress } from "../client-address.ts";
+import { errorResponses, throttledErrorResponses } from "../errors.ts";
 import type { HttpDeps } from "../deps.ts";
 import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin, verifyToken } from "../session.ts";
 import { tokensRoutes } from "./tokens.routes.ts";
@@ -25,6 +27,8 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
   const userSettings = deps.container.resolve(UserSettingsService);
   const uploads = deps.container.resolve(UploadService);
   const revocations = deps.container.resolve(SessionRevocationService);
+  const throttle = deps.container.resolve(LoginThrottleService);
+  const addressOf = (request: Request) => clientAddress(request, deps.config.trustedProxies);
 
   /** Issues a session for `user` (TTL read now, SPEC Authentication 2) and sets the cookie. */
   async function startSession(user: User, cookie: CookieJar, request: Request): Promise<void> {
@@ -41,22 +45,26 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/auth", tags: ["auth"] })
     .use(session)
-    .post("/register", async ({ body, status }) => {
-      const { user, first } = await users.register(body);
+    .post("/register", async ({ body, request, status }) => {
+      // Refusals that reveal an existing name or email count against the client address (issue 10.2).
+      const keys = throttle.registrationKeys(addressOf(request));
+      const { user, first } = await throttle.guard(keys, "USER_EXISTS", () => users.register(body));
       deps.logger.info("account registered", { user_id: user.id, username: user.username, superuser: first });
       return status(201, { user: toAccount(user), message: first ? "Registration successful (Admin)" : "Registration successful" });
     }, {
       body: RegisterRequest,
-      response: { 201: AuthResponse, ...errorResponses },
+      response: { 201: AuthResponse, ...throttledErrorResponses },
       detail: { summary: "Create an account; the first account ever becomes superuser" },
     })
     .post("/login", async ({ body, cookie, request }) => {
-      const user = await users.authenticate(body.username, body.password);
+      // Throttled per account and per client address (issue 10.2): 429 with Retry-After when blocked.
+      const keys = await throttle.loginKeys(body.username, addressOf(request));
+      const user = await throttle.guard(keys, "INVALID_CREDENTIALS", () => users.authenticate(body.username, body.password), [keys[0]!]);
       await startSession(user, cookie as CookieJar, request);
       return { user: toAccount(user), user_settings: toUserSettings(await userSettings.get(user.id)), message: "Login successful" };
     }, {
       body: LoginRequest,
-      response: { 200: AuthResponse, ...errorResponses },
+      response: { 200: AuthResponse, ...throttledErrorResponses },
       detail: { summary: "Log in with username or email; sets the HTTP-only session cookie" },
     })
     .post("/logout", async ({ cookie, request }) => {
@@ -73,7 +81,9 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: { summary: "End the session: the token is revoked until it expires and the cookie cleared" },
     })
     .post("/change-password", async ({ body, cookie, request, user }) => {
-      const changed = await users.changePassword(user.id, body.current_password, body.new_password);
+      const keys = [throttle.accountKey(user.id)];
+      const changed = await throttle.guard(keys, "INVALID_PASSWORD",
+        () => users.changePassword(user.id, body.current_password, body.new_password), keys);
       // Every earlier session ends; the caller continues in a new one.
       await startSession(changed, cookie as CookieJar, request);
       deps.logger.info("password changed", { user_id: user.id, username: user.username });
@@ -81,7 +91,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: ChangePasswordRequest,
-      response: { 200: MessageResponse, ...errorResponses },
+      response: { 200: MessageResponse, ...throttledErrorResponses },
       detail: { summary: "Change the own password (current password required); ends every other session" },
     })
     .get("/me", ({ user }) => ({ user: toAccount(user) }), {

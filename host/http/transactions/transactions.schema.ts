@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ASSET_EVENT_TYPES } from "../../../core/events/asset-event.entity.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
-import { CurrencyField } from "../fields.ts";
+import { CurrencyField, limited } from "../fields.ts";
 
 /** Batch limits: rows beyond these make the envelope malformed (422), not a batch issue. */
 export const MAX_ROWS = 10_000;
@@ -20,8 +20,12 @@ export const DecimalField = z.union([
 
 const NonNegativeDecimal = DecimalField.refine((s) => !s.startsWith("-"), "must not be negative");
 
-export const MoneyField = z.object({ code: CurrencyField, amount: DecimalField }).strict();
-const CostBasisField = z.object({ code: CurrencyField, amount: NonNegativeDecimal }).strict()
+/** Written amounts and quantities, within the supported range (docs/errors.md). */
+const AmountField = limited(DecimalField, "amount");
+const QuantityField = limited(DecimalField, "quantity");
+
+export const MoneyField = z.object({ code: CurrencyField, amount: AmountField }).strict();
+const CostBasisField = z.object({ code: CurrencyField, amount: limited(NonNegativeDecimal, "price") }).strict()
   .describe("Cost per unit of the quantity received");
 
 /** Tags as an array or a comma-separated string; trimmed, empty ones dropped, duplicates removed. */
@@ -37,7 +41,7 @@ export const CreateRow = z.object({
   asset_id: Id.nullable().optional(),
   type: TxType,
   date: DateField,
-  quantity: DecimalField.optional(),
+  quantity: QuantityField.optional(),
   cash: MoneyField.nullable().optional(),
   link_uuid: z.string().min(1).max(36).nullable().optional(),
   tags: TagsField.nullable().optional(),
@@ -54,7 +58,7 @@ export const UpdateRow = z.object({
   id: Id,
   type: TxType.optional(),
   date: DateField.optional(),
-  quantity: DecimalField.optional(),
+  quantity: QuantityField.optional(),
   cash: MoneyField.nullable().optional(),
   tags: TagsField.nullable().optional(),
   description: z.string().max(500).nullable().optional(),
@@ -220,7 +224,7 @@ export const TransferPromoteRequest = z.object({
   to_tx_id: Id,
   new_type: z.enum(["TRANSFER", "FX_CONVERSION", "CASH_TRANSFER"]),
   asset_id: Id.optional(),
-  quantity: DecimalField.refine((s) => !s.startsWith("-") && s !== "0", "must be positive").optional(),
+  quantity: limited(DecimalField.refine((s) => !s.startsWith("-") && s !== "0", "must be positive"), "quantity").optional(),
   cost_basis_override: CostBasisField.optional(),
 }).strict();
 

@@ -133,12 +133,12 @@ export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {
       multipart: { parse: "multipart/form-data" as unknown as () => void },
     })
     .get("", async ({ query, user }) => ({
-      items: (await uploads.list(query.my_files_only ? { userId: user.id } : {})).map(toUploadRecord),
+      items: (await uploads.listFor(user, query.my_files_only)).map(toUploadRecord),
     }), {
       auth: true,
       query: ListQuery,
       response: { 200: UploadList, ...errorResponses },
-      detail: { summary: "Uploaded files of every user, newest first; my_files_only=true keeps the caller's own" },
+      detail: { summary: "The caller's uploads, newest first; an administrator sees every user's unless my_files_only=true" },
     })
     .post("", async ({ body, status, user }) => {
       const file = await uploads.create({
@@ -161,11 +161,11 @@ export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {
           + "executables, scripts and HTML are refused (400 BLOCKED_FILE_TYPE), size capped by max_file_upload_mb (413)",
       },
     })
-    .get("/:file_id", async ({ params }) => toUploadRecord(await uploads.get(params.file_id)), {
+    .get("/:file_id", async ({ params, user }) => toUploadRecord(await uploads.getFor(params.file_id, user)), {
       auth: true,
       params: FileIdParams,
       response: { 200: UploadRecord, ...errorResponses },
-      detail: { summary: "One upload record (404 UPLOAD_NOT_FOUND)" },
+      detail: { summary: "One upload record, the caller's own (any for an administrator); 404 UPLOAD_NOT_FOUND otherwise" },
     })
     .delete("/:file_id", async ({ params, user }) => {
       const file = await uploads.delete(dir, params.file_id, user);
@@ -175,10 +175,11 @@ export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: FileIdParams,
       response: { 200: DeleteResponse, ...errorResponses },
-      detail: { summary: "Delete an upload and its bytes (the uploader or an administrator; 403 otherwise)" },
+      detail: { summary: "Delete an upload and its bytes (the uploader or an administrator; 404 otherwise)" },
     })
-    .get("/file/:file_id", async ({ params, query }) => {
-      const record = await uploads.get(params.file_id);
+    .get("/file/:file_id", async ({ params, query, user }) => {
+      // The bytes are the uploader's alone: administrators list and delete, they do not read.
+      const record = await uploads.getFor(params.file_id, user, false);
       const file = Bun.file(uploads.pathOf(dir, record));
       if (!(await file.exists())) throw new NotFoundError("UPLOAD_NOT_FOUND", `Upload ${record.id} not found`, { file_id: record.id });
       return fileResponse(file, record.contentType, {
@@ -188,7 +189,10 @@ export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: FileIdParams,
       query: DownloadQuery,
-      detail: { summary: "The stored bytes with the sniffed type; download=true sends them as an attachment", responses: binaryResponse },
+      detail: {
+        summary: "The caller's own stored bytes with the sniffed type (404 for another user's); download=true sends them as an attachment",
+        responses: binaryResponse,
+      },
     })
     .get("/plugin/:type/:pluginId/*", async ({ params }) => {
       const path = await findAsset(params.type, params.pluginId, decodePath(params["*"]));

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { jwtClaims, tokenOf } from "../../helpers/jwt.ts";
@@ -6,6 +6,9 @@ import { useApi } from "../../helpers/server.ts";
 
 // Issue 10.4: sessions that can be ended. Tokens stay stateless (signed, checked without a
 // session table) but carry a jti and the account's session epoch.
+
+// Each step hashes or verifies a password (argon2): on a loaded machine a sequence takes seconds.
+setDefaultTimeout(60_000);
 
 const api = useApi({ users: ["admin"] });
 const PASSWORD = "Secret-pass1";

@@ -5,7 +5,8 @@ import { createLogger } from "../../../host/logger.ts";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { type TestServer, useApi } from "../../helpers/server.ts";
 
-const api = useApi();
+// The test client is the reverse proxy (loopback), and 10.0.0.1 an inner proxy hop.
+const api = useApi({ env: { TRUSTED_PROXIES: "127.0.0.1,10.0.0.0/8" } });
 let server: TestServer;
 
 beforeAll(async () => {
@@ -32,7 +33,7 @@ describe("one error body everywhere", () => {
     expect(JSON.stringify(body)).not.toContain("top-secret-value");
   });
 
-  test("X-Forwarded-For gives the client IP in the access log", async () => {
+  test("X-Forwarded-For from a trusted proxy gives the client IP in the access log", async () => {
     await fetch(`${server.base}/system/health`, { headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1" } });
     await Bun.sleep(50);
     const line = server.logs().find((l) => l.msg === "request" && l.ip === "203.0.113.7");

@@ -25,13 +25,16 @@ async function upload(client: ApiClient, name: string): Promise<number> {
   return (await res.json()).id;
 }
 
-describe("uploads are shared for reading, deletable by the uploader or an administrator", () => {
-  test("another user can read my file but cannot delete it (403 NOT_ALLOWED)", async () => {
+// Issue 10.3: uploads (often broker statements) are private to their uploader.
+describe("uploads are private to their uploader; administrators list and delete them for cleanup", () => {
+  test("another user's upload is 404 for its record, its bytes and its deletion, as if it did not exist", async () => {
     const id = await upload(alice, "alice.png");
-    expect((await bob.get(`/uploads/${id}`)).status).toBe(200);
-    expect((await bob.get(`/uploads/file/${id}`)).status).toBe(200);
-    await expectError(await bob.delete(`/uploads/${id}`), 403, "NOT_ALLOWED");
+    await expectError(await bob.get(`/uploads/${id}`), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await bob.get(`/uploads/file/${id}`), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await bob.get(`/uploads/file/${id}?download=true`), 404, "UPLOAD_NOT_FOUND");
+    await expectError(await bob.delete(`/uploads/${id}`), 404, "UPLOAD_NOT_FOUND");
     expect((await alice.get(`/uploads/${id}`)).status).toBe(200);
+    expect((await alice.get(`/uploads/file/${id}`)).status).toBe(200);
   });
 
   test("the uploader deletes the record and the bytes; afterwards the id is 404", async () => {
@@ -46,8 +49,10 @@ describe("uploads are shared for reading, deletable by the uploader or an admini
     await expectError(await alice.delete(`/uploads/${id}`), 404, "UPLOAD_NOT_FOUND");
   });
 
-  test("an administrator may delete anyone's file", async () => {
+  test("an administrator sees anyone's record and may delete it, but does not read its bytes", async () => {
     const id = await upload(bob, "bob.png");
+    expect((await admin.get(`/uploads/${id}`)).status).toBe(200);
+    await expectError(await admin.get(`/uploads/file/${id}`), 404, "UPLOAD_NOT_FOUND");
     expect((await admin.delete(`/uploads/${id}`)).status).toBe(200);
     await expectError(await bob.get(`/uploads/${id}`), 404, "UPLOAD_NOT_FOUND");
   });
@@ -58,14 +63,17 @@ describe("uploads are shared for reading, deletable by the uploader or an admini
     await expectError(await alice.get("/uploads/abc"), 422, "VALIDATION_ERROR");
   });
 
-  test("the list shows every user's files newest first; my_files_only=true keeps the caller's", async () => {
+  test("a user's list holds only their own files, whatever my_files_only says; an administrator's holds everyone's", async () => {
     const first = await upload(alice, "one.png");
     const second = await upload(bob, "two.png");
-    const all = (await (await alice.get("/uploads")).json()).items.map((i: any) => i.id);
+    for (const query of ["", "?my_files_only=false", "?my_files_only=true"]) {
+      const ids = (await (await alice.get(`/uploads${query}`)).json()).items.map((i: any) => i.id);
+      expect(ids).toContain(first);
+      expect(ids).not.toContain(second);
+    }
+    const all = (await (await admin.get("/uploads")).json()).items.map((i: any) => i.id);
     expect(all.indexOf(second)).toBeLessThan(all.indexOf(first));
-    expect(all).toContain(second);
-    const mine = (await (await alice.get("/uploads?my_files_only=true")).json()).items;
-    expect(mine.map((i: any) => i.id)).toContain(first);
-    expect(mine.map((i: any) => i.id)).not.toContain(second);
+    const adminsOwn = (await (await admin.get("/uploads?my_files_only=true")).json()).items.map((i: any) => i.id);
+    expect(adminsOwn).not.toContain(first);
   });
 });

@@ -26,6 +26,13 @@ afterAll(async () => {
 });
 
 describe("plugin assets are served from the plugin's own folder only", () => {
+  test("plugin assets stay readable by any session, not only the first (admin) account (issue 10.3)", async () => {
+    const plain = new ApiClient(server.base);
+    const account = await plain.signUp("plain-asset-user");
+    expect(account.is_superuser).toBe(false);
+    expect((await plain.get(`${ASSET}/icon.svg`)).status).toBe(200);
+  });
+
   test("a plugin's icon is served as image/svg+xml with the safe headers", async () => {
     const res = await client.get(`${ASSET}/icon.svg`);
     expect(res.status).toBe(200);
