@@ -1,3 +1,4 @@
+import { KEEPER_REQUIRED } from "../assets/asset-keeper.service.ts";
 import { NotAllowedError } from "../errors/domain-error.ts";
 import type { RestoreStage } from "./restore-stages.ts";
 import { lower, nowStamp } from "./restore-stages.ts";
@@ -93,6 +94,12 @@ export const restoreTransactions: RestoreStage = async (ctx, rows) => {
   let next = await ctx.nextId("transactions");
   for (const row of kept) map.set(row.id, next++);
   let unlinked = 0;
+  const missingEvents = kept.filter((r) => r.asset_event_id !== null && ctx.mapped("asset_events", r.asset_event_id) === null);
+  if (missingEvents.length) {
+    const assets = [...new Set(missingEvents.map((r) => ctx.mapped("assets", r.asset_id)!))].sort((a, b) => a - b);
+    throw new NotAllowedError(KEEPER_REQUIRED, `Transactions need events that only the keeper of asset ${assets.join(", ")} or an administrator can add`,
+      { asset_ids: assets });
+  }
   const values = kept.map((row) => {
     const related = ctx.mapped("transactions", row.related_transaction_id);
     if (row.related_transaction_id !== null && related === null) unlinked++;

@@ -19,8 +19,9 @@ const ASSET_FIELDS = ["active", "asset_type", "icon_url", "user_url", "quote_bas
 /** Assets are matched by ISIN, then ticker, then name (names are unique), each in the same currency; otherwise created. */
 export const restoreAssets: RestoreStage = async (ctx, rows) => {
   const map = ctx.map("assets");
-  const stored: { id: number; name: string; currency: string; identifier_isin: string | null; identifier_ticker: string | null }[] =
-    await ctx.tx.query(`SELECT id, name, currency, identifier_isin, identifier_ticker FROM assets ORDER BY id`);
+  const stored: { id: number; name: string; currency: string; identifier_isin: string | null; identifier_ticker: string | null;
+    keeper_user_id: number | null }[] =
+    await ctx.tx.query(`SELECT id, name, currency, identifier_isin, identifier_ticker, keeper_user_id FROM assets ORDER BY id`);
   type Stored = (typeof stored)[number];
   const byIsin = new Map<string, Stored>();
   const byTicker = new Map<string, Stored>();
@@ -48,7 +49,12 @@ export const restoreAssets: RestoreStage = async (ctx, rows) => {
     if (match) {
       map.set(row.id, match.id);
       ctx.matchedAssets.add(match.id);
-      if (ctx.overwrite) {
+      if (!ctx.isSuperuser && match.keeper_user_id !== ctx.userId) {
+        // Someone else's asset (docs/assets.md): its fields and market data stay as they are.
+        ctx.lockedAssets.add(match.id);
+        ctx.warnings.push(`Asset "${match.name}" is kept by another user: it and its market data were left as stored`);
+        skipped++;
+      } else if (ctx.overwrite) {
         await ctx.tx.query(`UPDATE assets SET ${ASSET_FIELDS.map((f) => `"${f}" = ?`).join(", ")}, updated_at = datetime('now') WHERE id = ?`,
           [...ASSET_FIELDS.map((f) => row[f]), match.id]);
         restored++;
@@ -57,11 +63,13 @@ export const restoreAssets: RestoreStage = async (ctx, rows) => {
     }
     const newId = next++;
     map.set(row.id, newId);
-    remember({ id: newId, name: row.name, currency: row.currency, identifier_isin: row.identifier_isin, identifier_ticker: row.identifier_ticker });
-    created.push([newId, row.name, row.currency, ...ASSET_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
+    remember({ id: newId, name: row.name, currency: row.currency, identifier_isin: row.identifier_isin, identifier_ticker: row.identifier_ticker,
+      keeper_user_id: ctx.userId });
+    // The restorer keeps the assets the restore creates, as if created through POST /assets.
+    created.push([newId, row.name, row.currency, ...ASSET_FIELDS.map((f) => row[f]), ctx.userId, row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
     restored++;
   }
-  await ctx.insert("assets", ["id", "name", "currency", ...ASSET_FIELDS, "created_at", "updated_at"], created);
+  await ctx.insert("assets", ["id", "name", "currency", ...ASSET_FIELDS, "keeper_user_id", "created_at", "updated_at"], created);
   ctx.count("assets", restored, skipped);
 };
 
@@ -77,6 +85,11 @@ export const restoreAssignments: RestoreStage = async (ctx, rows) => {
   for (const row of rows) {
     const assetId = ctx.mapped("assets", row.asset_id)!;
     const current = existing.get(assetId);
+    if (ctx.lockedAssets.has(assetId)) {
+      if (current !== undefined) map.set(row.id, current);
+      skipped++;
+      continue;
+    }
     if (current !== undefined) {
       map.set(row.id, current);
       if (ctx.overwrite) {
@@ -125,6 +138,12 @@ export const restoreEvents: RestoreStage = async (ctx, rows) => {
     const assetId = ctx.mapped("assets", row.asset_id)!;
     const assignment = ctx.mapped("provider_assignments", row.provider_assignment_id);
     const current = existing.get(key(assetId, row))?.shift();
+    if (ctx.lockedAssets.has(assetId)) {
+      // Not created on someone else's asset; a transaction linked to it is refused in its stage.
+      if (current !== undefined) map.set(row.id, current);
+      skipped++;
+      continue;
+    }
     if (current !== undefined) {
       map.set(row.id, current);
       if (ctx.overwrite) {
@@ -159,6 +178,10 @@ export const restorePrices: RestoreStage = async (ctx, rows) => {
   let skipped = 0;
   for (const row of rows) {
     const assetId = ctx.mapped("assets", row.asset_id)!;
+    if (ctx.lockedAssets.has(assetId)) {
+      skipped++;
+      continue;
+    }
     const values = [assetId, row.date, row.open, row.high, row.low, row.close, row.volume, row.currency, row.source_plugin_key,
       ctx.mapped("provider_assignments", row.provider_assignment_id), row.updated_at ?? nowStamp()];
     if (!existing.has(`${assetId}|${row.date}`)) fresh.push(values);

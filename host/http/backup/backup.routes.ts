@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { randomUUID } from "node:crypto";
 import { readdirSync, rmSync, statSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
 import { resolveExportPlan } from "../../../core/backup/export-plan.ts";
@@ -200,7 +199,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
           // No content-length: the body is a marked stream, so the gzip wrapper streams it instead of buffering the database.
           "content-type": "application/vnd.sqlite3",
           "content-disposition": contentDisposition("attachment", `portfolio_${today()}.sqlite`),
-        }, () => void rm(temp, { force: true }));
+        }, () => rmSync(temp, { force: true }));
       }
       const snap = openSnapshot(dbFile);
       try {
@@ -228,6 +227,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
       const started = performance.now();
       const outcome = await restores.restore({
         fileId: body.file_id,
+        isSuperuser: user.isSuperuser,
         overwrite: body.overwrite_existing,
         uploadsDir: uploadsDir(deps.config.dataDir),
         userId: user.id,
