@@ -302,10 +302,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 }
 
 /**
- * Seeds the market data and the ledger through the API of a running server. Throws on the first
+ * Seeds the market data and the ledger through the API of a running server (closes on `priceDays`
+ * only when given, else every day). Throws on the first
  * failure (an HTTP error, a refused item, a commit with issues).
  */
-export async function seedDataset(post: Post, market: MarketData, ledger: Ledger): Promise<SeedReport> {
+export async function seedDataset(post: Post, market: MarketData, ledger: Ledger, priceDays?: readonly number[]): Promise<SeedReport> {
   const t0 = performance.now();
   const [brokerIds, brokersMs] = await timed(async () => {
     const out = await post("/brokers", Array.from({ length: BROKERS }, (_, i) => ({ name: `Bench broker ${i}`, opened_at: "2015-12-31" })));
@@ -322,7 +323,7 @@ export async function seedDataset(post: Post, market: MarketData, ledger: Ledger
   const [, pricesMs] = await timed(async () => {
     for (let k = 0; k < ASSETS; k += 10) {
       const body = assetIds.slice(k, k + 10).map((asset_id, j) => ({
-        asset_id, prices: market.closes[k + j]!.map((close, d) => ({ date: dates[d]!, close })),
+        asset_id, prices: (priceDays ?? dates.map((_, d) => d)).map((d) => ({ date: dates[d]!, close: market.closes[k + j]![d]! })),
       }));
       const out = await post("/assets/prices", body);
       if (out.success_count !== body.length) throw new Error(`prices: ${JSON.stringify(out.results.slice(0, 3))}`);

@@ -11,7 +11,7 @@ import { runCalculation } from "./workers/pool.ts";
  * plugin config's `timeoutMs` when set, else 60 s). A run past the limit is aborted, which ends
  * its worker thread, so a parser stuck in a loop cannot hold a thread either.
  */
-export function registerBrim(container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>): void {
+export function registerBrim(container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>, dbPath: string): void {
   const infoOf = (entry: ReturnType<PluginRegistry["list"]>[number] & { manifest: { kind: "import-plugin" } }): ImportPluginInfo => {
     const instance = entry.instance as ImportPluginInfo["instance"];
     return {
@@ -38,7 +38,7 @@ export function registerBrim(container: DependencyContainer, plugins: PluginRegi
       const timeoutMs = timeoutOf(code);
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const { result } = await runCalculation("brimParse", { ...input, code, path: pathOf(code) }, signal);
+        const { result } = await runCalculation("brimParse", { ...input, code, dbPath, path: pathOf(code) }, signal);
         return result;
       } catch (error) {
         if (signal.aborted) return { ok: false, message: `the parse took longer than ${Math.round(timeoutMs / 1000)} s and was stopped` };

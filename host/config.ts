@@ -22,6 +22,9 @@ export interface AppConfig {
   readonly registryRepository: string;
   /** Calculation-tool executor limits (TOOLS_* variables, docs/tools.md). */
   readonly tools: ToolPolicy;
+  /** Risk limits (docs/risk.md "Limits"): RISK_ANALYTIC_TIMEOUT_MS, RISK_MAX_QUEUED_TASKS; unset keeps the defaults. */
+  readonly riskAnalyticTimeoutMs?: number;
+  readonly riskMaxQueuedTasks?: number;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -51,5 +54,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     registryRepository: env.CONTAINER_IMAGE_REPOSITORY || DEFAULT_REGISTRY_REPOSITORY,
     tools: toolPolicyFrom(env),
     trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    riskAnalyticTimeoutMs: positiveInt(env, "RISK_ANALYTIC_TIMEOUT_MS"),
+    riskMaxQueuedTasks: positiveInt(env, "RISK_MAX_QUEUED_TASKS", 0),
   };
+}
+
+/** An optional non-negative integer setting (at least `min`), or undefined when unset. */
+function positiveInt(env: Record<string, string | undefined>, name: string, min = 1): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got "${raw}"`);
+  return n;
 }

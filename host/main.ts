@@ -9,7 +9,7 @@ import { builtinPlugins } from "../plugins/index.ts";
 import { createAuditLog } from "./audit.ts";
 import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
-import { openDatabase } from "./db/data-source.ts";
+import { databaseFile, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
 import { sessionKey } from "./http/session.ts";
@@ -44,7 +44,7 @@ export async function boot(config: AppConfig = loadConfig()) {
     acceptedApiVersions: [SDK_API_VERSION],
   });
   registerMarketData(container, plugins, pluginConfig);
-  registerBrim(container, plugins, pluginConfig);
+  registerBrim(container, plugins, pluginConfig, databaseFile(config.dataDir));
   await container.resolve(BrimFileService).sweep(brimDir(config.dataDir));
   const scheduler = new Scheduler(config.dataDir, logger);
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {

@@ -1,9 +1,16 @@
 import type { Plugin } from "../sdk/index.ts";
+import { aiExportDatasetPlugins } from "./ai-export/index.ts";
+import { pacAllocatorPlugin, portfolioRebalancerPlugin } from "./allocation/index.ts";
 import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
+import { brokerBitvavoPlugin } from "./broker-bitvavo/index.ts";
+import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
+import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
+import { brokerTrading212Plugin } from "./broker-trading212/index.ts";
+import { brokerXtbPlugin } from "./broker-xtb/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
 import { ecbPlugin } from "./ecb/index.ts";
 import { fedPlugin } from "./fed/index.ts";
@@ -19,8 +26,11 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerDegiroPlugin, brokerGenericCsvPlugin, brokerIbkrPlugin, cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, scheduledInvestmentPlugin, snbPlugin,
+  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerTrading212Plugin, brokerXtbPlugin,
+  cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
   // The risk analytics (one risk-tool plugin each) share one folder and its statistics.
   ...riskPlugins,
+  // The AI-export datasets compose host components; one plugin each.
+  ...aiExportDatasetPlugins,
 ];

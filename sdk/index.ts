@@ -25,6 +25,7 @@ export type { KindInstance, KindInstanceMap, Plugin, PluginSpec } from "./define
 export { describeZodError, failure, isPluginError, ok, PLUGIN_ERROR_REASONS, PluginError } from "./errors.ts";
 export type { Outcome, PluginErrorLike, PluginErrorReason } from "./errors.ts";
 export type {
+  AiExportComponentId,
   AiExportDataset,
   AiExportDatasetDescription,
   AiExportDatasetOutput,
@@ -75,3 +76,5 @@ export { SDK_API_VERSION } from "./version.ts";
  * Example: `const Input = z.object({ principal: DecimalStringSchema })`.
  */
 export { z } from "zod";
+/** Literal constructors for branded values: `decimal("42.00")`, `currency("USD")`, `isoDate("2024-03-01")`. */
+export { currency, decimal, isoDate } from "./literals.ts";

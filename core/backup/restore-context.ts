@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { ROWS_PER_YIELD, yieldToEventLoop } from "./snapshot-reader.ts";
 
 /**
  * What the stages of one restore share, inside its single write transaction: the rows of every
@@ -53,14 +54,24 @@ export class RestoreContext {
     return Number(row.next);
   }
 
-  /** Multi-row INSERTs of at most 200 rows each. */
+  /**
+   * Multi-row INSERTs of at most 200 rows each. bun:sqlite is synchronous, so the loop hands the
+   * event loop back every few thousand rows and the server keeps answering during a long restore
+   * (the transaction stays open; other writes wait in the writer queue, reads see the state before).
+   */
   async insert(table: string, columns: readonly string[], rows: unknown[][]): Promise<void> {
     const per = Math.max(1, Math.min(200, Math.floor(8_000 / columns.length)));
     const cols = columns.map((c) => `"${c}"`).join(", ");
     const one = `(${columns.map(() => "?").join(", ")})`;
+    let sinceYield = 0;
     for (let i = 0; i < rows.length; i += per) {
       const chunk = rows.slice(i, i + per);
       await this.tx.query(`INSERT INTO "${table}" (${cols}) VALUES ${chunk.map(() => one).join(", ")}`, chunk.flat());
+      sinceYield += chunk.length;
+      if (sinceYield >= ROWS_PER_YIELD) {
+        sinceYield = 0;
+        await yieldToEventLoop();
+      }
     }
   }
 }

@@ -1,4 +1,5 @@
 import { ConflictError, NotAllowedError } from "../errors/domain-error.ts";
+import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
 import type { RestoreContext } from "./restore-context.ts";
 
 /**
@@ -18,15 +19,21 @@ const ASSET_FIELDS = ["active", "asset_type", "icon_url", "user_url", "quote_bas
 export const restoreAssets: RestoreStage = async (ctx, rows) => {
   const map = ctx.map("assets");
   const stored: { id: number; name: string; currency: string; identifier_isin: string | null; identifier_ticker: string | null }[] =
-    await ctx.tx.query(`SELECT id, name, currency, identifier_isin, identifier_ticker FROM assets`);
-  const names = new Map(stored.map((a) => [lower(a.name), a]));
-  const find = (row: Record<string, any>) => {
-    const same = (a: (typeof stored)[number]) => a.currency === row.currency;
-    const isin = row.identifier_isin ? stored.find((a) => same(a) && a.identifier_isin?.toUpperCase() === row.identifier_isin.toUpperCase()) : undefined;
-    if (isin) return isin;
-    const ticker = row.identifier_ticker ? stored.find((a) => same(a) && a.identifier_ticker?.toUpperCase() === row.identifier_ticker.toUpperCase()) : undefined;
-    return ticker ?? names.get(lower(row.name));
+    await ctx.tx.query(`SELECT id, name, currency, identifier_isin, identifier_ticker FROM assets ORDER BY id`);
+  type Stored = (typeof stored)[number];
+  const byIsin = new Map<string, Stored>();
+  const byTicker = new Map<string, Stored>();
+  const names = new Map<string, Stored>();
+  const remember = (a: Stored) => {
+    if (a.identifier_isin) byIsin.set(`${a.currency}|${a.identifier_isin.toUpperCase()}`, byIsin.get(`${a.currency}|${a.identifier_isin.toUpperCase()}`) ?? a);
+    if (a.identifier_ticker) byTicker.set(`${a.currency}|${a.identifier_ticker.toUpperCase()}`, byTicker.get(`${a.currency}|${a.identifier_ticker.toUpperCase()}`) ?? a);
+    names.set(lower(a.name), a);
   };
+  stored.forEach(remember);
+  const find = (row: Record<string, any>) =>
+    (row.identifier_isin ? byIsin.get(`${row.currency}|${row.identifier_isin.toUpperCase()}`) : undefined)
+    ?? (row.identifier_ticker ? byTicker.get(`${row.currency}|${row.identifier_ticker.toUpperCase()}`) : undefined)
+    ?? names.get(lower(row.name));
   let next = await ctx.nextId("assets");
   const created: unknown[][] = [];
   let restored = 0;
@@ -49,9 +56,7 @@ export const restoreAssets: RestoreStage = async (ctx, rows) => {
     }
     const newId = next++;
     map.set(row.id, newId);
-    const entry = { id: newId, name: row.name, currency: row.currency, identifier_isin: row.identifier_isin, identifier_ticker: row.identifier_ticker };
-    stored.push(entry);
-    names.set(lower(row.name), entry);
+    remember({ id: newId, name: row.name, currency: row.currency, identifier_isin: row.identifier_isin, identifier_ticker: row.identifier_ticker });
     created.push([newId, row.name, row.currency, ...ASSET_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
     restored++;
   }
@@ -92,17 +97,24 @@ export const restoreAssignments: RestoreStage = async (ctx, rows) => {
   ctx.count("provider_assignments", restored, skipped);
 };
 
-/** An event duplicates a stored one of the same asset, day, type and origin (manual or provider). */
+/**
+ * An event duplicates a stored one of the same asset, day, type and origin (manual or provider).
+ * Events have no unique key (two dividends on one day are allowed), so each stored event matches
+ * at most one exported event, in id order; events created by this restore never match.
+ */
 export const restoreEvents: RestoreStage = async (ctx, rows) => {
   const map = ctx.map("asset_events");
-  const key = (assetId: number, r: Record<string, any>) =>
-    `${assetId}|${r.date}|${r.type}|${r.provider_assignment_id === null ? "M" : "P"}`;
-  const existing = new Map<string, number>();
+  const key = (assetId: number, r: Record<string, any>) => `${assetId}|${r.date}|${r.type}|${r.provider_assignment_id === null ? "M" : "P"}`;
+  const existing = new Map<string, number[]>();
   const matched = [...ctx.matchedAssets];
   for (let i = 0; i < matched.length; i += 500) {
     const ids = matched.slice(i, i + 500);
-    const stored = await ctx.tx.query(`SELECT id, asset_id, date, type, provider_assignment_id FROM asset_events WHERE asset_id IN (${ids.map(() => "?").join(", ")})`, ids);
-    for (const e of stored) existing.set(key(e.asset_id, e), e.id);
+    const stored = await ctx.tx.query(`SELECT id, asset_id, date, type, provider_assignment_id FROM asset_events
+      WHERE asset_id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`, ids);
+    for (const e of stored) {
+      const k = key(e.asset_id, e);
+      existing.set(k, [...(existing.get(k) ?? []), e.id]);
+    }
   }
   let next = await ctx.nextId("asset_events");
   const created: unknown[][] = [];
@@ -111,7 +123,7 @@ export const restoreEvents: RestoreStage = async (ctx, rows) => {
   for (const row of rows) {
     const assetId = ctx.mapped("assets", row.asset_id)!;
     const assignment = ctx.mapped("provider_assignments", row.provider_assignment_id);
-    const current = existing.get(key(assetId, row));
+    const current = existing.get(key(assetId, row))?.shift();
     if (current !== undefined) {
       map.set(row.id, current);
       if (ctx.overwrite) {
@@ -123,7 +135,6 @@ export const restoreEvents: RestoreStage = async (ctx, rows) => {
     }
     const newId = next++;
     map.set(row.id, newId);
-    existing.set(key(assetId, row), newId);
     created.push([newId, assetId, row.date, row.type, row.value, row.currency, assignment, row.notes, row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
     restored++;
   }
@@ -161,21 +172,42 @@ export const restorePrices: RestoreStage = async (ctx, rows) => {
   ctx.count("prices", fresh.length + replace.length, skipped);
 };
 
-/** Routes are keyed by (pair, priority). */
+const isManualChain = (chainSteps: string) => {
+  const steps = JSON.parse(chainSteps) as { provider: string }[];
+  return steps.length === 1 && steps[0]!.provider.toUpperCase() === MANUAL_PROVIDER;
+};
+
+/**
+ * Routes are keyed by (pair, priority). As when routes are saved through the API, a pair with a
+ * provider route keeps no MANUAL placeholder: an exported placeholder is skipped for such a pair,
+ * and a restored provider route removes the stored placeholder.
+ */
 export const restoreFxRoutes: RestoreStage = async (ctx, rows) => {
-  const existing = new Map<string, number>();
-  for (const r of await ctx.tx.query(`SELECT id, base, quote, priority FROM fx_routes`)) existing.set(`${r.base}|${r.quote}|${r.priority}`, r.id);
+  const existing = new Map<string, { id: number; manual: boolean }>();
+  const providerRouted = new Set<string>();
+  for (const r of await ctx.tx.query(`SELECT id, base, quote, priority, chain_steps FROM fx_routes`)) {
+    const manual = isManualChain(r.chain_steps);
+    existing.set(`${r.base}|${r.quote}|${r.priority}`, { id: r.id, manual });
+    if (!manual) providerRouted.add(`${r.base}|${r.quote}`);
+  }
+  for (const row of rows) if (!isManualChain(row.chain_steps)) providerRouted.add(`${row.base}|${row.quote}`);
   let restored = 0;
   let skipped = 0;
   for (const row of rows) {
-    const current = existing.get(`${row.base}|${row.quote}|${row.priority}`);
-    if (current === undefined) {
+    const pair = `${row.base}|${row.quote}`;
+    const current = existing.get(`${pair}|${row.priority}`);
+    if (isManualChain(row.chain_steps) && providerRouted.has(pair)) skipped++;
+    else if (current === undefined) {
       await ctx.tx.query(`INSERT INTO fx_routes (base, quote, priority, chain_steps) VALUES (?, ?, ?, ?)`, [row.base, row.quote, row.priority, row.chain_steps]);
       restored++;
     } else if (ctx.overwrite) {
-      await ctx.tx.query(`UPDATE fx_routes SET chain_steps = ?, updated_at = datetime('now') WHERE id = ?`, [row.chain_steps, current]);
+      await ctx.tx.query(`UPDATE fx_routes SET chain_steps = ?, updated_at = datetime('now') WHERE id = ?`, [row.chain_steps, current.id]);
       restored++;
     } else skipped++;
+  }
+  for (const [key, route] of existing) {
+    const pair = key.split("|").slice(0, 2).join("|");
+    if (route.manual && providerRouted.has(pair)) await ctx.tx.query(`DELETE FROM fx_routes WHERE id = ?`, [route.id]);
   }
   ctx.count("fx_routes", restored, skipped);
 };
@@ -218,13 +250,18 @@ export const restoreBrokers: RestoreStage = async (ctx, rows) => {
   for (const b of await ctx.tx.query(`SELECT b.id, b.name, a.role FROM brokers b JOIN broker_access a ON a.broker_id = b.id AND a.user_id = ?`, [ctx.userId])) {
     visible.set(lower(b.name), { id: b.id, role: b.role });
   }
+  const taken = new Set(visible.keys());
   let next = await ctx.nextId("brokers");
   const created: unknown[][] = [];
   let restored = 0;
   let skipped = 0;
+  const matched = new Set<number>();
   for (const row of rows) {
-    const current = visible.get(lower(row.name));
+    const found = visible.get(lower(row.name));
+    // A stored broker stands for one exported broker only; a second of the same name is created (renamed).
+    const current = found && !matched.has(found.id) ? found : undefined;
     if (current) {
+      matched.add(current.id);
       map.set(row.id, current.id);
       if (!ctx.overwrite) {
         ctx.keptBrokers.add(row.id);
@@ -242,8 +279,12 @@ export const restoreBrokers: RestoreStage = async (ctx, rows) => {
     }
     const newId = next++;
     map.set(row.id, newId);
-    visible.set(lower(row.name), { id: newId, role: "OWNER" });
-    created.push([newId, row.name, ...BROKER_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
+    // Two exported brokers may share a name (one shared with the exporter); never merge them.
+    let name = row.name;
+    for (let n = 2; taken.has(lower(name)); n++) name = `${row.name} (${n})`;
+    if (name !== row.name) ctx.warnings.push(`Broker "${row.name}" was restored as "${name}": the name was taken`);
+    taken.add(lower(name));
+    created.push([newId, name, ...BROKER_FIELDS.map((f) => row[f]), row.created_at ?? nowStamp(), row.updated_at ?? nowStamp()]);
     restored++;
   }
   await ctx.insert("brokers", ["id", "name", ...BROKER_FIELDS, "created_at", "updated_at"], created);

@@ -8,6 +8,7 @@ import { UploadService } from "../uploads/upload.service.ts";
 import { BACKUP_SCHEMA_VERSION, documentHead, EXPORT_FORMAT } from "./document.ts";
 import { RestoreContext } from "./restore-context.ts";
 import { SECTIONS } from "./sections.ts";
+import { ROWS_PER_YIELD, yieldToEventLoop } from "./snapshot-reader.ts";
 
 export interface RestoreInput {
   fileId: number;
@@ -51,7 +52,7 @@ export class BackupRestoreService {
     await stage("parse");
     const sections = parseDocument(text);
     await stage("check-rows");
-    const warnings = checkRows(sections);
+    const warnings = await checkRows(sections);
     await stage("check-references");
     checkReferences(sections);
     const outcome = await this.db.write(async (tx) => {
@@ -108,8 +109,12 @@ export function parseDocument(text: string): Sections {
   return head.data.sections as Sections;
 }
 
-/** Every row of a known section against its schema (first failure reported); unknown sections are ignored with a warning. */
-function checkRows(sections: Sections): string[] {
+/**
+ * Every row of a known section against its schema (first failure reported); unknown sections are
+ * ignored with a warning. Yields to the event loop every few thousand rows: a large export has
+ * hundreds of thousands of price rows, and the server keeps answering meanwhile.
+ */
+async function checkRows(sections: Sections): Promise<string[]> {
   const warnings: string[] = [];
   const known = new Set(SECTIONS.map((s) => s.name));
   for (const name of Object.keys(sections)) {
@@ -129,6 +134,7 @@ function checkRows(sections: Sections): string[] {
           { section: section.name, index: i, field: issue.path.join(".") });
       }
       rows[i] = parsed.data;
+      if (i % ROWS_PER_YIELD === ROWS_PER_YIELD - 1) await yieldToEventLoop();
     }
   }
   return warnings;

@@ -32,6 +32,8 @@ const text = z.string().nullable();
 const code = z.string().regex(/^[A-Z]{3}$/, "a three-letter currency code");
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform((v) => (v === true || v === 1 ? 1 : 0));
 const stamp = z.string().nullable().optional();
+/** A column holding JSON text (tags, classification, chain steps, ...): it must parse. */
+const jsonText = z.string().refine((t) => { try { JSON.parse(t); return true; } catch { return false; } }, "JSON text");
 
 const byIds = (ids: number[], sql: (list: string) => string) => (ids.length ? { sql: sql(placeholders(ids.length)), params: ids } : null);
 
@@ -42,7 +44,7 @@ export const SECTIONS: readonly BackupSection[] = [
     row: z.object({
       id, name: z.string().min(1), currency: code, active: flag, asset_type: text, icon_url: text, user_url: text,
       quote_base_quantity: decimal, identifier_isin: text, identifier_ticker: text, identifier_cusip: text, identifier_sedol: text,
-      identifier_figi: text, identifier_uuid: text, identifier_other: text, classification_params: text, created_at: stamp, updated_at: stamp,
+      identifier_figi: text, identifier_uuid: text, identifier_other: jsonText.nullable(), classification_params: jsonText.nullable(), created_at: stamp, updated_at: stamp,
     }),
     select: (p) => byIds(p.assetIds, (l) => `SELECT id, name, currency, active, asset_type, icon_url, user_url, quote_base_quantity,
       identifier_isin, identifier_ticker, identifier_cusip, identifier_sedol, identifier_figi, identifier_uuid, identifier_other,
@@ -54,7 +56,7 @@ export const SECTIONS: readonly BackupSection[] = [
     group: "assets",
     row: z.object({
       id, asset_id: id, provider_code: z.string().min(1), identifier: z.string(), identifier_type: z.string().min(1),
-      provider_params: text, last_fetch_at: stamp, created_at: stamp, updated_at: stamp,
+      provider_params: jsonText.nullable(), last_fetch_at: stamp, created_at: stamp, updated_at: stamp,
     }),
     refs: { asset_id: { section: "assets" } },
     select: (p) => byIds(p.assetIds, (l) => `SELECT id, asset_id, provider_code, identifier, identifier_type, provider_params,
@@ -88,7 +90,7 @@ export const SECTIONS: readonly BackupSection[] = [
   {
     name: "fx_routes",
     group: "assets",
-    row: z.object({ base: code, quote: code, priority: z.number().int().positive(), chain_steps: z.string() }),
+    row: z.object({ base: code, quote: code, priority: z.number().int().positive(), chain_steps: jsonText }),
     select: (p) => (p.pairs.length ? {
       sql: `SELECT base, quote, priority, chain_steps FROM fx_routes WHERE ${p.pairs.map(() => "(base = ? AND quote = ?)").join(" OR ")}
         ORDER BY base, quote, priority`,
@@ -137,7 +139,7 @@ export const SECTIONS: readonly BackupSection[] = [
     row: z.object({
       id, broker_id: id, asset_id: id.nullable(),
       type: z.enum(["BUY", "SELL", "DIVIDEND", "INTEREST", "DEPOSIT", "WITHDRAWAL", "FEE", "TAX", "ADJUSTMENT", "TRANSFER", "FX_CONVERSION", "CASH_TRANSFER"]),
-      date: day, quantity: decimal, amount: decimal.nullable(), currency: text, related_transaction_id: id.nullable(), tags: text,
+      date: day, quantity: decimal, amount: decimal.nullable(), currency: text, related_transaction_id: id.nullable(), tags: jsonText.nullable(),
       description: text, cost_basis_override: decimal.nullable(), cost_basis_currency: text, cost_basis_mode: text,
       asset_event_id: id.nullable(), created_at: stamp, updated_at: stamp,
     }),

@@ -14,7 +14,6 @@ import { describeFile } from "../../sdk/import/meta.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
 import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "./import-plugins.ts";
-import type { ParseResultDoc } from "./parse-result.ts";
 
 
 /** Folder of BRIM files under DATA_DIR. */
@@ -159,11 +158,12 @@ export class BrimFileService {
     throw new InputError("PREVIEW_UNAVAILABLE", format === "pdf" ? "A PDF has no table preview" : "The file is not text or a spreadsheet");
   }
 
-  async lastParse(dir: string, userId: number, fileId: string): Promise<ParseResultDoc | null> {
+  /** The last parse result as stored (gzipped JSON), or null when the file has none. */
+  async lastParse(dir: string, userId: number, fileId: string): Promise<Uint8Array | null> {
     const file = await this.get(userId, fileId);
     if (file.status !== "parsed") return null;
     try {
-      return JSON.parse(await readFile(lastParsePath(dir, file.id), "utf8")) as ParseResultDoc;
+      return new Uint8Array(await readFile(lastParsePath(dir, file.id)));
     } catch {
       return null;
     }
@@ -197,5 +197,5 @@ export class BrimFileService {
 
 /** Where a file's last parse result is kept. */
 export function lastParsePath(dir: string, fileId: string): string {
-  return join(dir, `${fileId}.parse.json`);
+  return join(dir, `${fileId}.parse.json.gz`);
 }

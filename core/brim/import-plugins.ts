@@ -1,4 +1,5 @@
-import type { ImportFileMeta, ImportPlugin, ImportResult } from "../../sdk/index.ts";
+import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
+import type { PipelineMeta } from "./pipeline.ts";
 
 /** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/brim.ts). */
 export const IMPORT_PLUGINS = Symbol("ImportPluginDirectory");
@@ -16,8 +17,12 @@ export interface ImportPluginInfo {
   readonly version: string;
 }
 
-/** What one parse run gave: the plugin's result, or a message for the user (bad file, time limit). */
-export type ParseRun = { ok: true; result: ImportResult } | { message: string; ok: false };
+/**
+ * What one parse run gave: the parse result as gzipped JSON (built and compressed off the request
+ * thread, so a 50,000-row result never blocks it) with its transaction count, or a message for
+ * the user (bad file, time limit).
+ */
+export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false };
 
 /**
  * The import plugins and how to run one. `parse` runs off the request thread (the host uses its
@@ -27,7 +32,7 @@ export type ParseRun = { ok: true; result: ImportResult } | { message: string; o
 export interface ImportPluginDirectory {
   get(code: string): ImportPluginInfo | undefined;
   list(): ImportPluginInfo[];
-  parse(code: string, input: { bytes: Uint8Array; file: ImportFileMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
+  parse(code: string, input: { bytes: Uint8Array; file: ImportFileMeta; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
 }
 
 /** The fallback plugin of `plugin_code: "auto"` when nothing claims a file. */

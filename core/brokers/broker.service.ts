@@ -35,8 +35,16 @@ export interface BrokerView {
   share: string;
 }
 
+/** A DEPOSIT booked from an initial balance: dated `opened_at` of the broker, else the day of creation. */
+export interface CreatedDeposit {
+  readonly amount: string;
+  readonly currency: string;
+  readonly date: string;
+  readonly transactionId: number;
+}
+
 export type CreateOutcome =
-  | { brokerId: number; depositsCreated: number; name: string; success: true }
+  | { brokerId: number; deposits: CreatedDeposit[]; depositsCreated: number; name: string; success: true }
   | { error: string; name: string; success: false };
 
 /** Brokers as their users see them: existence and contents only through access rows. */
@@ -84,14 +92,16 @@ export class BrokerService {
         taken.add(name.toLowerCase());
         const broker = await tx.save(Broker, Object.assign(new Broker(), fieldsOf({ ...item, name })));
         await tx.insert(BrokerAccess, { userId, brokerId: broker.id, role: "OWNER", sharePercentage: formatShare(1) });
-        const deposits = (item.initialBalances ?? []).filter((b) => new Decimal(b.amount).gt(0));
-        for (const b of deposits) {
-          await tx.insert(Transaction, {
-            brokerId: broker.id, type: "DEPOSIT", date: item.openedAt ?? today, quantity: "0",
-            amount: new Decimal(b.amount).toFixed(), currency: b.code, description: "Initial balance",
+        const deposits: CreatedDeposit[] = [];
+        for (const b of (item.initialBalances ?? []).filter((b) => new Decimal(b.amount).gt(0))) {
+          const deposit = { date: item.openedAt ?? today, amount: new Decimal(b.amount).toFixed(), currency: b.code };
+          const inserted = await tx.insert(Transaction, {
+            brokerId: broker.id, type: "DEPOSIT", date: deposit.date, quantity: "0",
+            amount: deposit.amount, currency: deposit.currency, description: "Initial balance",
           });
+          deposits.push({ ...deposit, transactionId: Number(inserted.identifiers[0]?.id) });
         }
-        outcomes.push({ success: true, brokerId: broker.id, name, depositsCreated: deposits.length });
+        outcomes.push({ success: true, brokerId: broker.id, name, deposits, depositsCreated: deposits.length });
       }
       return outcomes;
     }));

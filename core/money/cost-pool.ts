@@ -35,19 +35,19 @@ export class CostPool {
   cost = ZERO;
   quantity = ZERO;
   unknown = false;
-  /** cost / quantity while long; kept exactly through outflows. */
-  private unit: Decimal | null = null;
+  /** cost / quantity while long, kept exactly through outflows; undefined: not computed since the last inflow. */
+  private unitCache: Decimal | null | undefined = null;
 
   constructor(readonly shorts: ShortPolicy = "carry") {}
 
   /** Cost per unit of the long units; null when none are held or an unknown cost is in the pool. */
   average(): Decimal | null {
-    return this.quantity.gt(0) && !this.unknown ? this.unit : null;
+    return this.quantity.gt(0) && !this.unknown ? this.unit() : null;
   }
 
   /** Cost per unit of the long units, known or not (null when none are held). */
   knownAverage(): Decimal | null {
-    return this.quantity.gt(0) ? this.unit : null;
+    return this.quantity.gt(0) ? this.unit() : null;
   }
 
   /** `q` (> 0) units in, costing `cost` in all (null: unknown). Returns the P&L realised by covering a short. */
@@ -82,7 +82,7 @@ export class CostPool {
       this.cost = this.cost.plus(restCost ?? ZERO);
       this.unknown ||= restCost === null;
     }
-    this.unit = this.cost.div(this.quantity);
+    this.unitCache = undefined;
     return realized;
   }
 
@@ -95,8 +95,9 @@ export class CostPool {
     const held = this.quantity;
     if (n.lt(held)) {
       const before = this.cost;
+      const unit = this.unit()!;
       this.quantity = held.minus(n);
-      this.cost = this.unit!.times(this.quantity);
+      this.cost = unit.times(this.quantity);
       const cost = before.minus(this.cost);
       return { cost, realized: proceeds === null ? ZERO : proceeds.minus(cost) };
     }
@@ -112,7 +113,7 @@ export class CostPool {
     const quantity = this.quantity.plus(q);
     if (this.quantity.gt(0) && quantity.lte(0)) return this.reset(this.shorts === "carry" ? quantity : ZERO);
     this.quantity = quantity;
-    this.unit = quantity.gt(0) ? this.cost.div(quantity) : null;
+    this.unitCache = undefined;
   }
 
   private openShort(n: Decimal, proceeds: Decimal): void {
@@ -120,13 +121,19 @@ export class CostPool {
     this.quantity = this.quantity.minus(n);
     this.cost = this.cost.minus(proceeds);
     this.unknown = false;
-    this.unit = null;
+    this.unitCache = null;
   }
 
   private reset(quantity: Decimal): void {
     this.quantity = quantity;
     this.cost = ZERO;
     this.unknown = false;
-    this.unit = null;
+    this.unitCache = null;
+  }
+
+  /** The long units' cost per unit (computed on first use after an inflow or split). */
+  private unit(): Decimal | null {
+    if (this.unitCache === undefined) this.unitCache = this.quantity.gt(0) ? this.cost.div(this.quantity) : null;
+    return this.unitCache;
   }
 }

@@ -107,6 +107,20 @@ export class PriceBook {
     }
   }
 
+  /**
+   * Index of the quote valuing `assetId` on `day` when the valuation is a quote (not a newer
+   * trade price), else -1. Same lookup as {@link at}, without building an observation.
+   */
+  quoteIndexAt(assetId: number, day: string): number {
+    const b = this.books.get(assetId);
+    if (!b) return -1;
+    const qi = seek(b.quoteDates, day, b.qHint);
+    const ti = seek(b.tradeDates, day, b.tHint);
+    if (qi >= 0) b.qHint = qi;
+    if (ti >= 0) b.tHint = ti;
+    return qi >= 0 && (ti < 0 || b.quoteDates[qi]! >= b.tradeDates[ti]!) ? qi : -1;
+  }
+
   /** The observation valuing `assetId` on `day`, or null when there is none (source MISSING). */
   at(assetId: number, day: string): Observation | null {
     const b = this.books.get(assetId);

@@ -6,33 +6,33 @@
 import { daysBetween } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import {
-  type AssetRef, type DataQualityIssue, type DataQualityReport, dataQualityStatus, fxIssues, missingCostBasisIssues, missingFxPairs,
+  type AssetRef, type DataQualityIssue, dataQualityStatus, fxIssues, missingCostBasisIssues, missingFxPairs,
   missingPriceIssue, mwrrNotCalculableIssue, mwrrSeriesUnreliableIssue, navIncompleteIssue, type StalePrice, stalePriceIssue,
   transactionImpliedIssues,
 } from "./data-quality.calc.ts";
-import type { AssetInfo, ReportInput } from "./report-input.ts";
+import { toReportDto } from "./report.dto.ts";
+import type {
+  AllocationItem, AllocationPoint, BrokerBreakdown, ContributionRow, Dimension, HistoryPoint, HoldingRow, PortfolioReport, PositionsContribution,
+  ReportDataQuality, ReportSummary,
+} from "./report.types.ts";
+import type { AssetInfo, ReportFlags, ReportInput } from "./report-input.ts";
 import { type DayState, type Position, replay, type ReplayResult } from "./replay.calc.ts";
 import { checkMwrrSeries, type Mwrr, mwrrSeries, mwrrSummary, twrrSeries } from "./returns.calc.ts";
 
+export { dec } from "./report.dto.ts";
+export type { PortfolioReport } from "./report.types.ts";
+
 const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
-/** Decimals written for money and returns. */
-const PLACES = 10;
 /** SPEC limits: stale after more than 7 days; trade-implied after a 14-day grace. */
 export const STALE_DAYS = 7;
 export const IMPLIED_GRACE_DAYS = 14;
 
-export function dec(d: Decimal): string {
-  const r = d.decimalPlaces() > PLACES ? d.toDecimalPlaces(PLACES) : d;
-  return r.isZero() ? "0" : r.toFixed();
-}
-function num(x: number | null): string | null {
-  return x === null || !Number.isFinite(x) ? null : dec(new Decimal(x));
-}
-function ratio(a: Decimal, b: Decimal, percent = false): string | null {
+/** a / b (× 100 for a percentage); null when b is not positive. */
+function ratio(a: Decimal, b: Decimal, percent = false): Decimal | null {
   if (!b.gt(0)) return null;
   const r = a.div(b);
-  return dec(percent ? r.times(HUNDRED) : r);
+  return percent ? r.times(HUNDRED) : r;
 }
 
 interface Holding {
@@ -41,12 +41,11 @@ interface Holding {
   value: Decimal | null;
   unitPrice: Decimal | null;
   source: "MARKET_PRICE" | "LAST_TRADE_PRICE" | "MISSING";
-  row: Record<string, unknown>;
+  row: HoldingRow;
 }
 
-export function buildReport(input: ReportInput): Record<string, unknown> {
+export function computeReport(input: ReportInput): PortfolioReport {
   const r = replay(input);
-  const money = (d: Decimal) => ({ code: input.target, amount: dec(d) });
   const assets = new Map(input.assets.map((a) => [a.id, a]));
   const brokerName = new Map(input.brokers.map((b) => [b.id, b.name]));
   const days = r.days;
@@ -78,82 +77,65 @@ export function buildReport(input: ReportInput): Record<string, unknown> {
   issues.push(...fxIssues(fxMissing));
   issues.push(...navIncompleteIssue(r.incompleteDates));
 
-  let summary: Record<string, unknown> | null = null;
-  let history: Record<string, unknown>[] | null = null;
   const twrr = twrrSeries(navs, flows);
   const mwrr = days.length > 0 ? mwrrSummary(navs, flows) : null;
   if (!input.flags.summary) issues.push(mwrrNotCalculableIssue("summary_not_requested"));
   else if (mwrr === null || mwrr.rate === null) issues.push(mwrrNotCalculableIssue(mwrr?.reason ?? "zero_day_period"));
 
-  let series: Mwrr[] = [];
+  let history: HistoryPoint[] | null = null;
   if (input.flags.history) {
-    series = mwrrSeries(navs, flows, true);
+    let series = mwrrSeries(navs, flows, true);
     if (input.flags.summary && mwrr !== null) {
       const check = checkMwrrSeries(mwrr.cumulative, series, days.map((d) => d.date), () => mwrrSeries(navs, flows, false));
       series = check.series;
       if (check.unreliable) issues.push(mwrrSeriesUnreliableIssue(check.unreliable));
     }
-    history = days.map((d, i) => historyPoint(d, twrr[i]!, series[i]!, money));
+    history = days.map((d, i) => historyPoint(d, twrr[i]!, series[i]!));
   }
 
-  const dataQuality: DataQualityReport = {
+  const dataQuality: ReportDataQuality = {
     issues,
-    data_quality_status: dataQualityStatus(issues),
-    missing_price_assets: holdings.filter((h) => h.source === "MISSING").map((h) => ({
-      asset_id: h.asset.id, symbol: h.asset.ticker, name: h.asset.name, broker_id: h.position.brokerId,
-      broker_name: brokerName.get(h.position.brokerId) ?? null, first_position_date: h.position.openedOn,
-      quantity: dec(h.position.quantity), open_cost_basis: h.position.unknownCost ? null : dec(h.position.cost), currency: h.asset.currency,
+    status: dataQualityStatus(issues),
+    missingPriceAssets: holdings.filter((h) => h.source === "MISSING").map((h) => ({
+      assetId: h.asset.id, symbol: h.asset.ticker, name: h.asset.name, brokerId: h.position.brokerId,
+      brokerName: brokerName.get(h.position.brokerId) ?? null, firstPositionDate: h.position.openedOn,
+      quantity: h.position.quantity, openCostBasis: h.position.unknownCost ? null : h.position.cost, currency: h.asset.currency,
     })),
-    missing_fx_pairs: missingFxPairs(fxMissing),
-    stale_prices: stale,
-    incomplete_nav_dates: r.incompleteDates,
+    missingFxPairs: missingFxPairs(fxMissing),
+    stalePrices: stale,
+    incompleteNavDates: r.incompleteDates,
   };
 
-  if (input.flags.summary) summary = buildSummary(input, r, holdings, twrr, mwrr, money, dataQuality, brokerName);
   return {
     metadata: {
-      broker_ids: input.requested.brokerIds, target_currency: input.target,
-      requested_date_from: input.requested.start, requested_date_to: input.requested.end,
-      computed_date_from: days[0]?.date ?? null, computed_date_to: last?.date ?? null, generated_at: input.generatedAt,
-      allocation_dimensions: ["type", "sector", "geography"],
-      included_features: Object.entries(input.flags).filter(([, on]) => on).map(([k]) => FEATURE_NAMES[k as keyof typeof FEATURE_NAMES]),
+      brokerIds: input.requested.brokerIds, targetCurrency: input.target,
+      requestedDateFrom: input.requested.start, requestedDateTo: input.requested.end,
+      computedDateFrom: days[0]?.date ?? null, computedDateTo: last?.date ?? null, generatedAt: input.generatedAt,
+      allocationDimensions: ["type", "sector", "geography"],
+      includedFeatures: (Object.keys(input.flags) as (keyof ReportFlags)[]).filter((k) => input.flags[k]),
     },
-    summary,
+    summary: input.flags.summary ? buildSummary(input, r, holdings, twrr, mwrr, brokerName) : null,
     history,
-    allocation_history: input.flags.allocationHistory ? allocationHistory(days, assets) : null,
-    data_quality: dataQuality,
-    positions_contribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
+    allocationHistory: input.flags.allocationHistory ? allocationHistory(days, assets) : null,
+    dataQuality,
+    positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
   };
 }
 
-const FEATURE_NAMES = {
-  summary: "summary", history: "history", allocationHistory: "allocation_history", breakdown: "breakdown",
-  positionsContribution: "positions_contribution",
-} as const;
+/** The report on the wire (the worker's public entry point, kept for callers): `toReportDto(computeReport(input))`. */
+export function buildReport(input: ReportInput): Record<string, unknown> {
+  return toReportDto(computeReport(input));
+}
 
-function historyPoint(d: DayState, twrr: Decimal, m: Mwrr, money: (d: Decimal) => unknown): Record<string, unknown> {
-  const bookAssetLike = d.openCost.plus(d.inTransitBook);
+function historyPoint(d: DayState, twrr: Decimal, m: Mwrr): HistoryPoint {
+  const bookAssetLike = d.inTransitBook.isZero() ? d.openCost : d.openCost.plus(d.inTransitBook);
   const contributed = Decimal.max(ZERO, Decimal.min(d.cash, d.capitalBaseline.minus(bookAssetLike)));
   const totalPnl = d.nav.minus(d.capitalBaseline);
   return {
-    date: d.date,
-    cash_value: money(d.cash),
-    market_value: money(d.marketValue),
-    in_transit_market_value: money(d.inTransitMarketValue),
-    nav_value: money(d.nav),
-    open_cost_basis: money(d.openCost),
-    in_transit_book_value: money(d.inTransitBook),
-    book_value: money(bookAssetLike.plus(d.cash)),
-    capital_baseline: money(d.capitalBaseline),
-    book_asset_like: money(bookAssetLike),
-    cash_from_contributed_capital: money(contributed),
-    cash_from_generated_returns: money(d.cash.minus(contributed)),
-    total_pnl: money(totalPnl),
-    unrealized_gain_loss: money(d.unrealized),
-    twrr: dec(twrr),
-    mwrr_annualized: num(m.annualized),
-    mwrr_cumulative: num(m.cumulative),
-    roi: ratio(totalPnl, d.capitalBaseline),
+    date: d.date, cashValue: d.cash, marketValue: d.marketValue, inTransitMarketValue: d.inTransitMarketValue, navValue: d.nav,
+    openCostBasis: d.openCost, inTransitBookValue: d.inTransitBook, bookValue: bookAssetLike.plus(d.cash), capitalBaseline: d.capitalBaseline,
+    bookAssetLike, cashFromContributedCapital: contributed, cashFromGeneratedReturns: d.cash.minus(contributed), totalPnl,
+    unrealizedGainLoss: d.unrealized, twrr, mwrrAnnualized: m.annualized, mwrrCumulative: m.cumulative, roi: ratio(totalPnl, d.capitalBaseline),
   };
 }
 
@@ -169,25 +151,25 @@ function evaluateHoldings(r: ReplayResult, assets: Map<number, AssetInfo>, broke
     const knownCost = !p.unknownCost;
     const gain = value && knownCost ? value.minus(p.cost) : null;
     const held = p.openedOn ? daysBetween(p.openedOn, r.end) : 0;
-    let annualized: string | null = null;
+    let annualized: number | null = null;
     if (gain && value && knownCost && p.cost.gt(0) && value.gt(0) && held >= 30) {
-      annualized = num(Math.pow(value.div(p.cost).toNumber(), 365 / held) - 1);
+      annualized = Math.pow(value.div(p.cost).toNumber(), 365 / held) - 1;
     }
     out.push({
       position: p, asset, value, unitPrice, source: obs ? obs.source : "MISSING",
       row: {
-        asset_id: asset.id, asset_name: asset.name, asset_ticker: asset.ticker, asset_type: asset.type,
-        broker_id: p.brokerId, broker_name: brokerName.get(p.brokerId) ?? null, quantity: dec(p.quantity),
-        wac_per_unit: knownCost && p.quantity.gt(0) ? dec(p.cost.div(p.quantity)) : null,
-        open_cost_basis: knownCost ? dec(p.cost) : null,
-        current_price: unitPrice ? dec(unitPrice) : null, current_value: value ? dec(value) : null,
-        valuation_source: obs ? obs.source : "MISSING",
-        valuation_effective_unit_price: obs ? dec(obs.price) : null, valuation_effective_currency: obs?.currency ?? null,
-        valuation_reference_date: obs?.date ?? null, valuation_reference_unit_price: obs ? dec(obs.referencePrice) : null,
-        valuation_reference_currency: obs?.currency ?? null, valuation_split_adjusted: obs?.splitAdjusted ?? false,
-        missing_fx_pair: obs && !rate ? `${obs.currency}/${target}` : null,
-        gain_loss: gain ? dec(gain) : null, gain_loss_percent: gain ? ratio(gain, p.cost, true) : null, annualized_return: annualized,
-        oldest_open_lot_date: p.openedOn,
+        assetId: asset.id, assetName: asset.name, assetTicker: asset.ticker, assetType: asset.type,
+        brokerId: p.brokerId, brokerName: brokerName.get(p.brokerId) ?? null, quantity: p.quantity,
+        wacPerUnit: knownCost && p.quantity.gt(0) ? p.cost.div(p.quantity) : null,
+        openCostBasis: knownCost ? p.cost : null,
+        currentPrice: unitPrice, currentValue: value,
+        valuationSource: obs ? obs.source : "MISSING",
+        valuationEffectiveUnitPrice: obs ? obs.price : null, valuationEffectiveCurrency: obs?.currency ?? null,
+        valuationReferenceDate: obs?.date ?? null, valuationReferenceUnitPrice: obs ? obs.referencePrice : null,
+        valuationReferenceCurrency: obs?.currency ?? null, valuationSplitAdjusted: obs?.splitAdjusted ?? false,
+        missingFxPair: obs && !rate ? `${obs.currency}/${target}` : null,
+        gainLoss: gain, gainLossPercent: gain ? ratio(gain, p.cost, true) : null, annualizedReturn: annualized,
+        oldestOpenLotDate: p.openedOn, allocationPercent: null, navWeightPercent: null,
       },
     });
   }
@@ -218,9 +200,8 @@ function periodResult(r: ReplayResult): { periodFlows: Decimal; periodPnl: Decim
 }
 
 function buildSummary(
-  input: ReportInput, r: ReplayResult, holdings: Holding[], twrr: Decimal[], mwrr: Mwrr | null, money: (d: Decimal) => unknown,
-  dataQuality: DataQualityReport, brokerName: Map<number, string>,
-): Record<string, unknown> {
+  input: ReportInput, r: ReplayResult, holdings: Holding[], twrr: Decimal[], mwrr: Mwrr | null, brokerName: Map<number, string>,
+): ReportSummary {
   const first = r.days[0];
   const lastDay = r.days.at(-1);
   const endNav = lastDay?.nav ?? ZERO;
@@ -233,65 +214,61 @@ function buildSummary(
   const valued = holdings.filter((h) => h.value !== null);
   const positionsValue = valued.reduce((s, h) => s.plus(h.value!), ZERO);
   for (const h of holdings) {
-    h.row.allocation_percent = h.value ? ratio(h.value, positionsValue, true) : null;
-    h.row.nav_weight_percent = h.value ? ratio(h.value, endNav, true) : null;
+    h.row.allocationPercent = h.value ? ratio(h.value, positionsValue, true) : null;
+    h.row.navWeightPercent = h.value ? ratio(h.value, endNav, true) : null;
   }
   const cashBalances = new Map<string, Decimal>();
   for (const byCcy of r.cash.values()) for (const [ccy, a] of byCcy) cashBalances.set(ccy, (cashBalances.get(ccy) ?? ZERO).plus(a));
   const mwrrOk = mwrr !== null && mwrr.rate !== null;
+  const valuedItems = valued.map((h) => ({ asset: h.asset, value: h.value! }));
   return {
-    net_worth: money(endNav),
-    total_invested: money(baseline),
-    total_gain_loss: money(totalPnl),
-    total_gain_loss_percent: ratio(totalPnl, baseline, true),
-    cash_total: money(lastDay?.cash ?? ZERO),
-    cash_balances: [...cashBalances.entries()].filter(([, a]) => !a.isZero()).sort(([a], [b]) => a.localeCompare(b))
-      .map(([code, a]) => ({ code, amount: dec(a) })),
-    market_value: money(lastDay?.marketValue ?? ZERO),
-    in_transit_market_value: money(lastDay?.inTransitMarketValue ?? ZERO),
-    open_cost_basis: money(lastDay?.openCost ?? ZERO),
-    in_transit_book_value: money(lastDay?.inTransitBook ?? ZERO),
-    book_value: money((lastDay?.openCost ?? ZERO).plus(lastDay?.inTransitBook ?? ZERO).plus(lastDay?.cash ?? ZERO)),
-    unrealized_gain_loss: money(unrealizedEnd),
-    total_deposited: money(r.total.deposited),
-    total_withdrawn: money(r.total.withdrawn),
-    net_deposited_capital: money(r.total.deposited.minus(r.total.withdrawn)),
-    total_income: money(r.total.income),
-    total_fees: money(r.total.fees),
-    total_taxes: money(r.total.taxes),
-    realized_gain_loss: money(r.total.realized),
-    period_nav_start: money(first?.nav ?? ZERO),
-    period_market_value_start: money(first ? first.marketValue.plus(first.inTransitMarketValue) : ZERO),
-    period_book_value_start: money(first ? first.openCost.plus(first.inTransitBook).plus(first.cash) : ZERO),
-    period_net_flows: money(periodFlows),
-    period_pnl: money(periodPnl),
-    period_unrealized_gain_loss_start: money(unrealizedStart),
-    period_unrealized_gain_loss_end: money(unrealizedEnd),
-    period_unrealized_gain_loss_delta: money(unrealizedEnd.minus(unrealizedStart)),
-    period_realized_gain_loss: money(r.period.realized),
-    period_income: money(r.period.income),
-    period_fees: money(r.period.fees),
-    period_taxes: money(r.period.taxes),
-    period_fees_taxes: money(feesTaxes),
-    period_other_result: money(periodPnl.minus(unrealizedEnd.minus(unrealizedStart)).minus(r.period.realized).minus(r.period.income).plus(feesTaxes)),
-    twrr_percent: twrr.length > 0 ? dec(twrr.at(-1)!.times(HUNDRED)) : null,
-    mwrr_available: mwrrOk,
-    mwrr_annualized_percent: mwrrOk && mwrr.annualized !== null ? num(mwrr.annualized * 100) : null,
-    mwrr_cumulative_percent: mwrrOk ? num(mwrr.cumulative! * 100) : null,
-    mwrr_period_days: mwrr?.days ?? 0,
-    simple_roi_percent: ratio(totalPnl, baseline, true),
-    allocation_by_type: allocation(valued.map((h) => ({ asset: h.asset, value: h.value! })), "type"),
-    allocation_by_sector: allocation(valued.map((h) => ({ asset: h.asset, value: h.value! })), "sector"),
-    allocation_by_geography: allocation(valued.map((h) => ({ asset: h.asset, value: h.value! })), "geography"),
+    netWorth: endNav,
+    totalInvested: baseline,
+    totalGainLoss: totalPnl,
+    totalGainLossPercent: ratio(totalPnl, baseline, true),
+    cashTotal: lastDay?.cash ?? ZERO,
+    cashBalances: [...cashBalances.entries()].filter(([, a]) => !a.isZero()).sort(([a], [b]) => a.localeCompare(b))
+      .map(([code, amount]) => ({ code, amount })),
+    marketValue: lastDay?.marketValue ?? ZERO,
+    inTransitMarketValue: lastDay?.inTransitMarketValue ?? ZERO,
+    openCostBasis: lastDay?.openCost ?? ZERO,
+    inTransitBookValue: lastDay?.inTransitBook ?? ZERO,
+    bookValue: (lastDay?.openCost ?? ZERO).plus(lastDay?.inTransitBook ?? ZERO).plus(lastDay?.cash ?? ZERO),
+    unrealizedGainLoss: unrealizedEnd,
+    totalDeposited: r.total.deposited,
+    totalWithdrawn: r.total.withdrawn,
+    netDepositedCapital: r.total.deposited.minus(r.total.withdrawn),
+    totalIncome: r.total.income,
+    totalFees: r.total.fees,
+    totalTaxes: r.total.taxes,
+    realizedGainLoss: r.total.realized,
+    periodNavStart: first?.nav ?? ZERO,
+    periodMarketValueStart: first ? first.marketValue.plus(first.inTransitMarketValue) : ZERO,
+    periodBookValueStart: first ? first.openCost.plus(first.inTransitBook).plus(first.cash) : ZERO,
+    periodNetFlows: periodFlows,
+    periodPnl,
+    periodUnrealizedGainLossStart: unrealizedStart,
+    periodUnrealizedGainLossEnd: unrealizedEnd,
+    periodUnrealizedGainLossDelta: unrealizedEnd.minus(unrealizedStart),
+    periodRealizedGainLoss: r.period.realized,
+    periodIncome: r.period.income,
+    periodFees: r.period.fees,
+    periodTaxes: r.period.taxes,
+    periodFeesTaxes: feesTaxes,
+    periodOtherResult: periodPnl.minus(unrealizedEnd.minus(unrealizedStart)).minus(r.period.realized).minus(r.period.income).plus(feesTaxes),
+    twrrPercent: twrr.length > 0 ? twrr.at(-1)!.times(HUNDRED) : null,
+    mwrrAvailable: mwrrOk,
+    mwrrAnnualizedPercent: mwrrOk && mwrr.annualized !== null ? mwrr.annualized * 100 : null,
+    mwrrCumulativePercent: mwrrOk ? mwrr.cumulative! * 100 : null,
+    mwrrPeriodDays: mwrr?.days ?? 0,
+    simpleRoiPercent: ratio(totalPnl, baseline, true),
+    allocationByType: allocation(valuedItems, "type"),
+    allocationBySector: allocation(valuedItems, "sector"),
+    allocationByGeography: allocation(valuedItems, "geography"),
     holdings: holdings.map((h) => h.row),
-    by_broker: input.flags.breakdown ? byBroker(r, holdings, brokerName, money) : null,
-    missing_fx_pairs: dataQuality.missing_fx_pairs,
-    missing_price_assets: dataQuality.missing_price_assets,
-    data_quality: dataQuality,
+    byBroker: input.flags.breakdown ? byBroker(r, holdings, brokerName) : null,
   };
 }
-
-type Dimension = "type" | "sector" | "geography";
 
 /** Weights of an asset along a dimension: its type, or its classification distribution (`Unknown` when none). */
 function weights(asset: AssetInfo, dim: Dimension): [string, Decimal][] {
@@ -301,7 +278,7 @@ function weights(asset: AssetInfo, dim: Dimension): [string, Decimal][] {
   return Object.entries(dist).map(([k, w]) => [k, new Decimal(w)]);
 }
 
-function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimension): { name: string; value: string; amount: string }[] {
+function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimension): AllocationItem[] {
   const amounts = new Map<string, Decimal>();
   let total = ZERO;
   for (const { asset, value } of items) {
@@ -310,11 +287,11 @@ function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimensio
   }
   return [...amounts.entries()]
     .sort(([a, x], [b, y]) => y.cmp(x) || a.localeCompare(b))
-    .map(([name, amount]) => ({ name, value: ratio(amount, total, true) ?? "0", amount: dec(amount) }));
+    .map(([name, amount]) => ({ name, value: ratio(amount, total, true), amount }));
 }
 
-function allocationHistory(days: DayState[], assets: Map<number, AssetInfo>): Record<Dimension, unknown[]> {
-  const out: Record<Dimension, unknown[]> = { type: [], sector: [], geography: [] };
+function allocationHistory(days: DayState[], assets: Map<number, AssetInfo>): Record<Dimension, AllocationPoint[]> {
+  const out: Record<Dimension, AllocationPoint[]> = { type: [], sector: [], geography: [] };
   for (const d of days) {
     const items = [...(d.assetValues ?? new Map()).entries()].map(([id, value]) => ({ asset: assets.get(id)!, value }));
     for (const dim of ["type", "sector", "geography"] as const) out[dim].push({ date: d.date, components: allocation(items, dim) });
@@ -322,7 +299,7 @@ function allocationHistory(days: DayState[], assets: Map<number, AssetInfo>): Re
   return out;
 }
 
-function byBroker(r: ReplayResult, holdings: Holding[], brokerName: Map<number, string>, money: (d: Decimal) => unknown): unknown[] {
+function byBroker(r: ReplayResult, holdings: Holding[], brokerName: Map<number, string>): BrokerBreakdown[] {
   return [...brokerName.entries()].map(([id, name]) => {
     const byCcy = r.cash.get(id) ?? new Map<string, Decimal>();
     let cash = ZERO;
@@ -332,19 +309,18 @@ function byBroker(r: ReplayResult, holdings: Holding[], brokerName: Map<number, 
     const baseline = r.brokerBaseline.get(id) ?? ZERO;
     const gain = netWorth.minus(baseline);
     return {
-      broker_id: id, broker_name: name, net_worth: money(netWorth), gain_loss: money(gain), gain_loss_percent: ratio(gain, baseline, true),
-      cash_total: money(cash),
-      cash_balances: [...byCcy.entries()].filter(([, a]) => !a.isZero()).map(([code, a]) => ({ code, amount: dec(a) })),
+      brokerId: id, brokerName: name, netWorth, gainLoss: gain, gainLossPercent: ratio(gain, baseline, true), cashTotal: cash,
+      cashBalances: [...byCcy.entries()].filter(([, a]) => !a.isZero()).map(([code, amount]) => ({ code, amount })),
     };
   });
 }
 
-function contribution(r: ReplayResult, assets: Map<number, AssetInfo>, brokerName: Map<number, string>, holdings: Holding[]): Record<string, unknown> {
+function contribution(r: ReplayResult, assets: Map<number, AssetInfo>, brokerName: Map<number, string>, holdings: Holding[]): PositionsContribution {
   const endValue = new Map(holdings.map((h) => [h.position, h.value]));
   let grossGains = ZERO;
   let grossLosses = ZERO;
   let allocated = ZERO;
-  const positions = r.positions.filter((p) => p.everHeldInPeriod || !p.periodIncome.isZero() || !p.periodFeesTaxes.isZero()).map((p) => {
+  const positions = r.positions.filter((p) => p.everHeldInPeriod || !p.periodIncome.isZero() || !p.periodFeesTaxes.isZero()).map((p): ContributionRow => {
     const asset = assets.get(p.assetId)!;
     const startObs = p.startQuantity.isZero() ? null : r.prices.at(p.assetId, r.start);
     const startRate = startObs ? r.fx.rate(startObs.currency, r.start, false) : null;
@@ -358,23 +334,21 @@ function contribution(r: ReplayResult, assets: Map<number, AssetInfo>, brokerNam
     }
     const base = startValue && startValue.gt(0) ? startValue : p.cost;
     return {
-      asset_id: p.assetId, asset_name: asset.name, asset_ticker: asset.ticker, asset_type: asset.type, broker_id: p.brokerId,
-      broker_name: brokerName.get(p.brokerId) ?? null, period_unrealized_delta: delta ? dec(delta) : null,
-      period_realized_gain_loss: dec(p.periodRealized), period_income: dec(p.periodIncome), period_fees_taxes: dec(p.periodFeesTaxes),
-      period_pnl: pnl ? dec(pnl) : null, period_pnl_percent: pnl ? ratio(pnl, base, true) : null,
-      start_value: startValue ? dec(startValue) : null, end_value: end ? dec(end) : null, is_fully_sold: p.quantity.isZero(),
-      oldest_open_lot_date: p.openedOn,
+      assetId: p.assetId, assetName: asset.name, assetTicker: asset.ticker, assetType: asset.type, brokerId: p.brokerId,
+      brokerName: brokerName.get(p.brokerId) ?? null, periodUnrealizedDelta: delta,
+      periodRealizedGainLoss: p.periodRealized, periodIncome: p.periodIncome, periodFeesTaxes: p.periodFeesTaxes,
+      periodPnl: pnl, periodPnlPercent: pnl ? ratio(pnl, base, true) : null,
+      startValue, endValue: end, isFullySold: p.quantity.isZero(), oldestOpenLotDate: p.openedOn,
     };
   });
   const unallocated = [...r.unallocated.entries()].map(([id, u]) => {
     allocated = allocated.plus(u.income).minus(u.feesTaxes);
-    return { broker_id: id, broker_name: brokerName.get(id) ?? null, unallocated_income: dec(u.income), unallocated_fees_taxes: dec(u.feesTaxes) };
+    return { brokerId: id, brokerName: brokerName.get(id) ?? null, unallocatedIncome: u.income, unallocatedFeesTaxes: u.feesTaxes };
   });
   const other = periodResult(r).periodPnl.minus(allocated);
   return {
     positions, unallocated,
-    other_effects: other.isZero() ? [] : [{ description: "FX effects on cash and unvalued positions", category: "Other", period_pnl: dec(other) }],
-    gross_gains: dec(grossGains), gross_losses: dec(grossLosses),
-    currency: r.fx.target,
+    otherEffects: other.isZero() ? [] : [{ description: "FX effects on cash and unvalued positions", category: "Other", periodPnl: other }],
+    grossGains, grossLosses, currency: r.fx.target,
   };
 }

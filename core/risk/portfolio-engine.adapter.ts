@@ -44,30 +44,80 @@ export interface PortfolioView {
   prices: Pricer;
 }
 
-/** Prices an asset in the target currency on a day, asked in increasing date order per asset. */
+/**
+ * Values an asset in the target currency on a day by the engine's rules (valuation price: the latest
+ * quote or trade price on or before the day; FX by the pair's routes). Days are best asked in
+ * increasing order per asset (the price book seeks forward).
+ */
 export interface Pricer {
-  /** Unit value in the target currency, or `{ missing: "price" | "fx" }`. */
-  value(assetId: number, day: string): { value: Decimal; fxPair: null } | { value: null; fxPair: string | null };
+  /** Unit value as a float (statistics input), or null without a price or an FX rate. */
+  unit(assetId: number, day: string): number | null;
+  /** Unit value as an exact decimal (money), or null. */
+  exact(assetId: number, day: string): Decimal | null;
   missingFxPairs(): string[];
 }
 
 function pricer(input: ReportInput): Pricer {
   const book = new PriceBook(input.assets, input.quotes, input.splits, input.transactions);
   const fx = new FxTable(input.target, input.fxPairs, input.fxSeries);
+  // Fast path: on a day whose latest observation is a quote (no transaction of the asset since that
+  // quote), the float value is the quote over the quote base; any other day asks the price book,
+  // which owns the valuation rule (trade prices, split adjustments).
+  const fast = new Map<number, { dates: string[]; closes: Float64Array; txDates: string[]; currency: string; hint: number }>();
+  const txDates = new Map<number, string[]>();
+  for (const t of input.transactions) if (t.assetId !== null) (txDates.get(t.assetId) ?? txDates.set(t.assetId, []).get(t.assetId)!).push(t.date);
+  for (const a of input.assets) {
+    const q = input.quotes[a.id] ?? { dates: [], closes: [] };
+    const base = Number(a.quoteBaseQuantity);
+    const closes = Float64Array.from(q.closes, (c) => Number(c) / base);
+    fast.set(a.id, { dates: q.dates, closes, txDates: (txDates.get(a.id) ?? []).sort(), currency: a.currency, hint: -1 });
+  }
+  const rateOf = new Map<string, Map<string, number | null>>();
+  const rate = (currency: string, day: string) => {
+    let byDay = rateOf.get(currency);
+    if (!byDay) rateOf.set(currency, (byDay = new Map()));
+    let r = byDay.get(day);
+    if (r === undefined) { r = fx.rate(currency, day)?.toNumber() ?? null; byDay.set(day, r); }
+    return r;
+  };
+  /** A transaction of the asset dated in (after, day]: then a trade price may be newer than the quote. */
+  const traded = (dates: string[], after: string, day: string) => {
+    let lo = 0;
+    let hi = dates.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (dates[mid]! <= after) lo = mid + 1; else hi = mid; }
+    return lo < dates.length && dates[lo]! <= day;
+  };
   return {
-    value(assetId, day) {
+    unit(assetId, day) {
+      const f = fast.get(assetId);
+      if (f) {
+        let i = f.hint;
+        if (i < 0 || f.dates[i]! > day) i = -1;
+        while (i + 1 < f.dates.length && f.dates[i + 1]! <= day) i++;
+        f.hint = i;
+        if (i >= 0 && !traded(f.txDates, f.dates[i]!, day)) {
+          const r = rate(f.currency, day);
+          return r === null ? null : f.closes[i]! * r;
+        }
+      }
       const obs = book.at(assetId, day);
-      if (!obs) return { value: null, fxPair: null };
-      const rate = fx.rate(obs.currency, day);
-      return rate ? { value: obs.price.times(rate), fxPair: null } : { value: null, fxPair: `${obs.currency}/${input.target}` };
+      if (!obs) return null;
+      const r = rate(obs.currency, day);
+      return r === null ? null : obs.price.toNumber() * r;
+    },
+    exact(assetId, day) {
+      const obs = book.at(assetId, day);
+      const r = obs ? fx.rate(obs.currency, day) : null;
+      return obs && r ? obs.price.times(r) : null;
     },
     missingFxPairs: () => fx.missing().map((m) => m.slug),
   };
 }
 
 /**
- * Replays the caller's share-weighted portfolio (brokers → scale) up to `end`; `assetValues` is
- * filled per day when `perAsset` (needed for an asset slice of the history).
+ * Replays the caller's share-weighted portfolio (brokers → scale) up to `end`, valuing the days from
+ * `start` (a start equal to `end` only builds the end state: the positions held today); `assetValues`
+ * is filled per day when `perAsset` (needed for an asset slice of the history).
  */
 export function portfolioView(db: SqlReader, req: { scales: Record<number, string>; target: string; start: string | null; end: string; perAsset: boolean }): PortfolioView {
   const input = loadReportInput(db, {

@@ -69,8 +69,8 @@ function weights(map: Record<string, string> | null): Record<string, number> | n
 
 interface PriceMatrix {
   dates: string[];
-  /** asset id → unit value per date (null: no price or no FX that day). */
-  values: Map<number, (Decimal | null)[]>;
+  /** asset id → unit value per date as a float (null: no price or no FX that day). */
+  values: Map<number, (number | null)[]>;
 }
 
 /** Unit values of each asset on the union of their quote dates within [start, end]. */
@@ -78,8 +78,8 @@ function priceMatrix(prices: Pricer, assets: readonly AssetInfo[], quotes: Recor
   const set = new Set<string>();
   for (const a of assets) for (const d of quotes[a.id]?.dates ?? []) if (d >= start && d <= end) set.add(d);
   const dates = [...set].sort();
-  const values = new Map<number, (Decimal | null)[]>();
-  for (const a of assets) values.set(a.id, dates.map((d) => prices.value(a.id, d).value));
+  const values = new Map<number, (number | null)[]>();
+  for (const a of assets) values.set(a.id, dates.map((d) => prices.unit(a.id, d)));
   return { dates, values };
 }
 
@@ -120,11 +120,8 @@ function align(m: PriceMatrix, assets: readonly AssetInfo[], start: string, warn
   };
 }
 
-function assetSeries(a: AssetInfo, values: Decimal[], weight: number | null): AssetSeriesData {
-  return {
-    asset_id: a.id, name: a.name, asset_type: a.type, sectors: weights(a.sectors), geography: weights(a.geography), weight,
-    values: values.map((v) => v.toNumber()),
-  };
+function assetSeries(a: AssetInfo, values: number[], weight: number | null): AssetSeriesData {
+  return { asset_id: a.id, name: a.name, asset_type: a.type, sectors: weights(a.sectors), geography: weights(a.geography), weight, values };
 }
 
 export function loadRiskData(db: SqlReader, req: RiskDataRequest): RiskData {
@@ -147,27 +144,39 @@ export function loadRiskData(db: SqlReader, req: RiskDataRequest): RiskData {
     if (scope.kind === "asset") out.series = { dates: [], values: [] };
     if (scope.kind === "asset" && out.assets[0]) {
       out.series = { dates: al.dates, values: out.assets[0].values };
-      const last = al.values.get(out.assets[0].asset_id)!.at(-1);
-      out.end_value = last ? last.toFixed() : null;
+      const last = al.dates.at(-1);
+      out.end_value = last ? view.prices.exact(out.assets[0].asset_id, last)?.toDecimalPlaces(10).toFixed() ?? null : null;
     }
     benchmarks(view.prices, view.input.assets.filter((a) => req.benchmarkIds.includes(a.id)), view.input.quotes, req, out);
   } else {
     const perAsset = req.mode === "historical" && scope.assetIds !== null;
-    const view = portfolioView(db, { scales: scope.scales, target: req.target, start: req.start, end: req.end, perAsset });
+    // Today's composition needs only the end state: the replay then values a single day.
+    const start = req.mode === "historical" ? req.start : req.end;
+    const view = portfolioView(db, { scales: scope.scales, target: req.target, start, end: req.end, perAsset });
     const slice = scope.assetIds ? new Set(scope.assetIds) : null;
     const held = view.positions.filter((p) => !slice || slice.has(p.assetId));
     const heldAssets = view.input.assets.filter((a) => held.some((p) => p.assetId === a.id));
     const m = priceMatrix(view.prices, heldAssets, view.input.quotes, req.start, req.end);
     const al = align(m, heldAssets, req.start, warnings, dq);
-    const qty = new Map(held.map((p) => [p.assetId, p.quantity]));
-    const lastValues = al.assets.map((a) => qty.get(a.id)!.times(al.values.get(a.id)!.at(-1) ?? ZERO));
-    const total = lastValues.reduce((s, v) => s.plus(v), ZERO);
+    const qty = new Map(held.map((p) => [p.assetId, p.quantity.toNumber()]));
+    const lastValues = al.assets.map((a) => qty.get(a.id)! * (al.values.get(a.id)!.at(-1) ?? 0));
+    const total = lastValues.reduce((s, v) => s + v, 0);
     out.asset_dates = al.dates;
-    out.assets = al.assets.map((a, i) => assetSeries(a, al.values.get(a.id)!, req.mode === "current_composition" && total.gt(0) ? lastValues[i]!.div(total).toNumber() : null));
+    out.assets = al.assets.map((a, i) => assetSeries(a, al.values.get(a.id)!, req.mode === "current_composition" && total > 0 ? lastValues[i]! / total : null));
     if (req.mode === "current_composition") {
-      // Today's holdings bought and held: V_t = Σ qᵢ · Pᵢ(t) on the aligned days.
-      out.series = { dates: al.dates, values: al.dates.map((_, t) => al.assets.reduce((s, a) => s.plus(qty.get(a.id)!.times(al.values.get(a.id)![t]!)), ZERO).toNumber()) };
-      out.end_value = al.dates.length > 0 ? total.toDecimalPlaces(10).toFixed() : null;
+      // Today's holdings bought and held: V_t = Σ qᵢ · Pᵢ(t) on the aligned days (floats: statistics input).
+      const values = new Array<number>(al.dates.length).fill(0);
+      for (const a of al.assets) {
+        const q = qty.get(a.id)!;
+        const series = al.values.get(a.id)!;
+        for (let t = 0; t < values.length; t++) values[t]! += q * series[t]!;
+      }
+      out.series = { dates: al.dates, values };
+      // Money stays decimal: today's value from the exact quantities and prices.
+      const last = al.dates.at(-1);
+      out.end_value = last === undefined ? null
+        : held.filter((p) => al.assets.some((a) => a.id === p.assetId))
+          .reduce((s, p) => s.plus(p.quantity.times(view.prices.exact(p.assetId, last) ?? ZERO)), ZERO).toDecimalPlaces(10).toFixed();
     } else {
       historicalSeries(view, m, slice, req, out);
     }
@@ -220,17 +229,18 @@ function historicalSeries(view: ReturnType<typeof portfolioView>, m: PriceMatrix
     let r: number;
     if (slice) {
       // Σ aᵢ(prev) · Pᵢ(d)/Pᵢ(prev) / Σ aᵢ(prev) − 1 over the slice's assets held the day before.
-      let before = ZERO;
-      let after = ZERO;
+      let before = 0;
+      let after = 0;
       for (const [id, a] of prev.assetValues ?? []) {
         if (!slice.has(id) || a.isZero()) continue;
         const p0 = priceAt(id, prev.date);
         const p1 = priceAt(id, d.date);
-        if (!p0 || !p1 || p0.isZero()) continue;
-        before = before.plus(a);
-        after = after.plus(a.times(p1).div(p0));
+        if (p0 === null || p1 === null || p0 === 0) continue;
+        const v = a.toNumber();
+        before += v;
+        after += (v * p1) / p0;
       }
-      r = before.gt(0) ? after.div(before).toNumber() - 1 : 0;
+      r = before > 0 ? after / before - 1 : 0;
     } else {
       const base = sliceValueOrNav(prev, null);
       r = base.gt(0) ? d.nav.minus(flow).minus(base).div(base).toNumber() : 0;
@@ -268,8 +278,8 @@ function benchmarks(prices: Pricer, assets: readonly AssetInfo[], quotes: Record
     const values: number[] = [];
     for (const d of quotes[a.id]?.dates ?? []) {
       if (d < req.start || d > req.end) continue;
-      const v = prices.value(a.id, d).value;
-      if (v) { dates.push(d); values.push(v.toNumber()); }
+      const v = prices.unit(a.id, d);
+      if (v !== null) { dates.push(d); values.push(v); }
     }
     out.benchmarks[a.id] = { dates, values };
   }

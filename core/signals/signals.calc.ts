@@ -6,7 +6,7 @@
  * statistics are a few lines each. Float64; a value is null during the warm-up, never NaN.
  */
 import {
-  ADX, ATR, BollingerBands, CCI, DonchianChannels, KAMA, MFI, NATR, OBV, ROC, RSI, SMA, StochasticRSI,
+  ADX, ATR, BollingerBands, CCI, DonchianChannels, KAMA, MFI, NATR, OBV, ROC, RSI, SMA,
 } from "trading-signals";
 import { Aroon } from "trading-signals";
 import { z } from "zod";
@@ -166,8 +166,21 @@ export const SIGNALS: Record<string, SignalDef> = {
     compute: (p, { period: n }) => ({ value: stream(new RSI(n), closes(p), (r) => r) }),
   },
   STOCH_RSI: {
-    name: "Stochastic RSI (0..1, %K smoothed by SMA 3)", domains: ["asset", "fx"], params: z.object({ period: period(14) }).strict(), outputs: ["value"],
-    requiresVolume: false, compute: (p, { period: n }) => ({ value: stream(new StochasticRSI(n), closes(p), (r) => r) }),
+    name: "Stochastic RSI: (RSI − lowest RSI) / (highest − lowest) over the last `period` RSIs, 0..1", domains: ["asset", "fx"],
+    params: z.object({ period: period(14) }).strict(), outputs: ["value"], requiresVolume: false,
+    // By hand over the library's RSI: trading-signals answers 100 (not 1, nor undefined) for a flat RSI window.
+    compute: (p, { period: n }) => {
+      const rsi = stream(new RSI(n), closes(p), (r) => r);
+      return {
+        value: rsi.map((r, i) => {
+          if (r === null || i < n || rsi[i - n + 1] === null) return null;
+          const w = rsi.slice(i - n + 1, i + 1) as number[];
+          const lo = Math.min(...w);
+          const hi = Math.max(...w);
+          return hi > lo ? (r - lo) / (hi - lo) : null;
+        }),
+      };
+    },
   },
   ROC: {
     name: "Rate of change (fraction)", domains: ["asset", "fx"], params: z.object({ period: period(12) }).strict(), outputs: ["value"], requiresVolume: false,

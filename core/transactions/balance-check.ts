@@ -1,7 +1,7 @@
 import type { EntityManager } from "typeorm";
 import { selectIn } from "./batch-loader.ts";
 import type { BatchIssue, Operation } from "./batch.types.ts";
-import { type BalanceRow, findNegativeBalances } from "./balances.calc.ts";
+import { type BalanceRow, findNegativeBalances, openingBalances } from "./balances.calc.ts";
 
 interface BrokerFlags {
   allow_asset_shorting: number | boolean;
@@ -11,20 +11,27 @@ interface BrokerFlags {
 
 /**
  * Balance validation over time for the brokers a batch touched, on the state it wrote (same
- * transaction): one pass over each broker's rows in (date, id) order. A broker that allows
- * both overdraft and shorting is not read at all. Issues are broker-level (index −1) and name
- * the first kind of operation of the batch that touched the broker.
+ * transaction). History the batch cannot have changed is not re-validated: the rows dated before
+ * the earliest date the batch touched at a broker (`since`) are only summed (exactly, in scaled
+ * integers) into opening balances, and the day-by-day check walks the rows from that date on, in
+ * (date, id) order. A broker that allows both overdraft and shorting is not read at all. Issues
+ * are broker-level (index −1) and name the first kind of operation of the batch that touched the
+ * broker.
  */
-export async function checkBalances(tx: EntityManager, touched: Map<number, Operation>): Promise<BatchIssue[]> {
+export async function checkBalances(tx: EntityManager, touched: Map<number, Operation>, since: Map<number, string> = new Map()): Promise<BatchIssue[]> {
   const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...touched.keys()]);
   const issues: BatchIssue[] = [];
   for (const b of brokers.sort((x, y) => x.id - y.id)) {
     const checks = { cash: !b.allow_cash_overdraft, assets: !b.allow_asset_shorting };
     if (!checks.cash && !checks.assets) continue;
-    const rows = await tx.query(
-      `SELECT date, asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ? ORDER BY date, id`, [b.id],
+    const from = since.get(b.id) ?? "";
+    const before = from === "" ? [] : await tx.query(
+      `SELECT asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ? AND date < ?`, [b.id, from],
     ) as BalanceRow[];
-    for (const v of findNegativeBalances(rows, checks)) issues.push(toIssue(touched.get(b.id)!, b.id, v));
+    const rows = await tx.query(
+      `SELECT date, asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ? AND date >= ? ORDER BY date, id`, [b.id, from],
+    ) as BalanceRow[];
+    for (const v of findNegativeBalances(rows, checks, openingBalances(before, checks))) issues.push(toIssue(touched.get(b.id)!, b.id, v));
   }
   return issues;
 }

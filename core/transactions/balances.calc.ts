@@ -24,9 +24,9 @@ export interface BalanceChecks {
  * that recovers by the evening is fine). Reports the first negative day of each currency and
  * each asset; `rows` must already be sorted.
  */
-export function findNegativeBalances(rows: BalanceRow[], checks: BalanceChecks): BalanceViolation[] {
-  const cash = new Map<string, Decimal>();
-  const qty = new Map<number, Decimal>();
+export function findNegativeBalances(rows: BalanceRow[], checks: BalanceChecks, opening?: OpeningBalances): BalanceViolation[] {
+  const cash = new Map(opening?.cash);
+  const qty = new Map(opening?.qty);
   const reported = new Set<string>();
   const out: BalanceViolation[] = [];
   let i = 0;
@@ -41,6 +41,55 @@ export function findNegativeBalances(rows: BalanceRow[], checks: BalanceChecks):
     }
   }
   return out;
+}
+
+export interface OpeningBalances {
+  cash: Map<string, Decimal>;
+  qty: Map<number, Decimal>;
+}
+
+/** Exact sum of decimal strings as a scaled BigInt (the scale grows to the most decimals seen). */
+class ExactSum {
+  private total = 0n;
+  private scale = 0;
+
+  add(text: string): void {
+    const s = /e/i.test(text) ? new Decimal(text).toFixed() : text;
+    const dot = s.indexOf(".");
+    const decimals = dot < 0 ? 0 : s.length - dot - 1;
+    const digits = BigInt(dot < 0 ? s : s.slice(0, dot) + s.slice(dot + 1));
+    if (decimals > this.scale) {
+      this.total *= 10n ** BigInt(decimals - this.scale);
+      this.scale = decimals;
+    }
+    this.total += digits * 10n ** BigInt(this.scale - decimals);
+  }
+
+  toDecimal(): Decimal {
+    return new Decimal(`${this.total}e-${this.scale}`);
+  }
+}
+
+/** Balances at the start of a walk: the sums of the rows before it, without day-by-day checks. */
+export function openingBalances(rows: readonly BalanceRow[], checks: BalanceChecks): OpeningBalances {
+  const cash = new Map<string, ExactSum>();
+  const qty = new Map<number, ExactSum>();
+  for (const r of rows) {
+    if (checks.cash && r.amount !== null && r.currency !== null && r.amount !== "0") {
+      let s = cash.get(r.currency);
+      if (!s) cash.set(r.currency, s = new ExactSum());
+      s.add(r.amount);
+    }
+    if (checks.assets && r.asset_id !== null && r.quantity !== "0") {
+      let s = qty.get(r.asset_id);
+      if (!s) qty.set(r.asset_id, s = new ExactSum());
+      s.add(r.quantity);
+    }
+  }
+  return {
+    cash: new Map([...cash].map(([k, s]) => [k, s.toDecimal()])),
+    qty: new Map([...qty].map(([k, s]) => [k, s.toDecimal()])),
+  };
 }
 
 function applyRow(r: BalanceRow, checks: BalanceChecks, cash: Map<string, Decimal>, qty: Map<number, Decimal>, changed: Set<string>) {

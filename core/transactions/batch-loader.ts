@@ -60,6 +60,10 @@ export async function loadBatch(tx: EntityManager, access: BrokerAccessService, 
     assets: new Map(assets.map((a) => [a.id, { currency: a.currency }])),
     events: new Map(events.map((e) => [e.id, { assetId: e.asset_id, type: e.type }])),
   });
-  for (const row of stored) state.rows.set(fromStored(row).key, fromStored(row));
+  for (const row of stored) {
+    const r = fromStored(row);
+    state.rows.set(r.key, r);
+    state.stored.set(r.key, { brokerId: r.brokerId, date: r.date });
+  }
   return state;
 }

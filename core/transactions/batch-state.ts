@@ -35,6 +35,8 @@ export class BatchState {
   /** Keys of rows created by this batch, in create order. */
   readonly created: string[] = [];
   readonly touchedBy = new Map<string, OpRef[]>();
+  /** Broker and date of each stored row as loaded, before this batch changed it. */
+  readonly stored = new Map<string, { brokerId: number; date: string }>();
   readonly issues: BatchIssue[] = [];
   readonly results: ResultDraft[] = [];
   /** link_uuid → keys of valid creates carrying it; `linkCounts` counts every parsed create. */
@@ -86,6 +88,27 @@ export class BatchState {
 
   eventType(row: LedgerRow): AssetEventType | null {
     return row.assetEventId === null ? null : this.lookups.events.get(row.assetEventId)?.type ?? null;
+  }
+
+  /**
+   * Per touched broker, the earliest date whose balances this batch can change: the date of every
+   * row it writes, and the stored date of every stored row it changes or deletes (before and after
+   * a move). Balances before that date are unchanged.
+   */
+  touchedSince(): Map<number, string> {
+    const out = new Map<number, string>();
+    const note = (brokerId: number, date: string) => {
+      const d = out.get(brokerId);
+      if (d === undefined || date < d) out.set(brokerId, date);
+    };
+    const created = new Set(this.created);
+    for (const [key, row] of this.rows) {
+      if (!(this.deleted.has(key) || this.dirty.has(key) || created.has(key))) continue;
+      note(row.brokerId, row.date);
+      const before = this.stored.get(key);
+      if (before) note(before.brokerId, before.date);
+    }
+    return out;
   }
 
   /** Brokers whose rows this batch deletes, changes or creates, each with the first operation that did. */

@@ -44,7 +44,7 @@ export class TransactionBatchService {
         if (state.issues.length === 0) {
           await writeBatch(tx, state);
           wac = await applyAutoCostBasis(tx, state);
-          if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, state.touchedBrokers()));
+          if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, state.touchedBrokers(), state.touchedSince()));
         }
         const outcome = buildOutcome(state, mode === "commit", wac);
         if (!outcome.committed) throw new RollbackSentinel(outcome);

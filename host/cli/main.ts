@@ -8,11 +8,12 @@ import { LoginThrottleService } from "../../core/users/login-throttle.service.ts
 import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
 import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
+import { PluginCliError, runPlugin } from "./plugin.ts";
 import { createContainer } from "../container.ts";
 import { openDatabase } from "../db/data-source.ts";
 import { createLogger } from "../logger.ts";
 
-const USAGE = `Usage: npm run cli -- user <command> | backup <command>
+const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command>
 
 Commands:
   user create <username> <email> <password>   create a superuser account
@@ -27,6 +28,10 @@ Commands:
                                               and plugin configuration, also while the server runs
   backup restore <file.tar.gz> [--force]      restore an archive into an empty DATA_DIR (--force replaces
                                               those parts of a non-empty one; stop the server first)
+  plugin new <kind> <id> [dir] [--sdk <path>] write a plugin project that passes its own contract test
+                                              (templates: calculation-tool, fx-provider, risk-tool)
+  plugin install <folder|tarball> [--force]   copy a plugin into PLUGINS_DIR with its dependencies and
+                                              validate it (manifest, API version); restart to load it
 
 Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol.`;
@@ -46,6 +51,7 @@ function checkPassword(password: string): void {
 export async function runCli(argv: string[], out: (line: string) => void): Promise<number> {
   const [area, command, ...args] = argv;
   if (area === "backup") return runBackup(command, args, out);
+  if (area === "plugin") return runPlugin(command, args, out);
   if (area !== "user" || !command) throw new UsageError(USAGE);
   const config = loadConfig();
   const db = await openDatabase(config.dataDir);
@@ -119,7 +125,7 @@ if (import.meta.main) {
   try {
     process.exitCode = await runCli(process.argv.slice(2), (line) => console.log(line));
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError;
+    const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError || error instanceof PluginCliError;
     console.error(`Error: ${known ? (error as Error).message : String(error)}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   }

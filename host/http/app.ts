@@ -55,7 +55,7 @@ export function createApp(deps: HttpDeps) {
     .use(lotsRoutes(deps, session))
     .use(riskRoutes(deps, session))
     .use(signalsRoutes(deps, session))
-    .use(aiExportRoutes())
+    .use(aiExportRoutes(deps, session))
     .use(toolsRoutes(deps, session))
     .use(utilitiesRoutes());
 }

@@ -6,6 +6,7 @@ import {
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
+import { bulkMessage, shapeAt, unknownFieldMessage } from "./input-hints.ts";
 
 const ErrorParams = z.record(z.string(), z.unknown()).optional()
   .describe("Context for the error (the limit exceeded, the unknown key, ...); present only when useful");
@@ -69,9 +70,40 @@ function domainErrorBody(error: DomainError): ErrorBody {
   return { detail: error.message, code: error.code, ...(error.params ? { params: error.params } : {}) };
 }
 
+type Issue = { loc: (string | number)[]; msg: string; type: string };
+
+/**
+ * The zod issues of a failed request, re-read from the route's schema so each can lead to the
+ * fix: one issue per unknown key, at that key, naming the field it was probably meant for; a
+ * bulk route given anything but an array says so. Null when the validator is not zod.
+ */
+function zodIssues(on: string, validator: any, value: unknown): Issue[] | null {
+  const schema = validator instanceof z.ZodType ? validator : validator?.schema;
+  if (!(schema instanceof z.ZodType)) return null;
+  const result = schema.safeParse(value);
+  if (result.success) return null;
+  return result.error.issues.flatMap((i): Issue[] => {
+    const path = i.path.map((p) => (typeof p === "number" ? p : String(p)));
+    if (i.code === "unrecognized_keys") {
+      const shape = shapeAt(schema, path);
+      return i.keys.map((key) => ({ loc: [on, ...path, key], msg: unknownFieldMessage(shape, key), type: i.code }));
+    }
+    if (i.code === "invalid_type" && path.length === 0 && i.expected === "array" && on === "body") {
+      return [{ loc: [on], msg: bulkMessage(schema) ?? i.message, type: i.code }];
+    }
+    return [{ loc: [on, ...path], msg: i.message, type: i.code }];
+  });
+}
+
 /** Elysia's validation issues as field paths (`loc`), without echoing the submitted values. */
-function validationIssues(error: any): { loc: (string | number)[]; msg: string; type: string }[] {
+function validationIssues(error: any): Issue[] {
   const on: string = error.type ?? "body";
+  try {
+    const fromZod = zodIssues(on, error.validator, error.value);
+    if (fromZod?.length) return fromZod;
+  } catch {
+    // fall back to Elysia's own issue list below
+  }
   const all: any[] = Array.isArray(error.all) ? error.all : [];
   const issues = all.map((i) => {
     const raw = typeof i.path === "string" ? i.path : "";
@@ -122,3 +154,9 @@ export const errorResponses = {
 
 /** `errorResponses` plus 429 (throttled login, registration and password change). */
 export const throttledErrorResponses = { ...errorResponses, 429: ErrorBody } as const;
+
+/**
+ * The status of a bulk create (docs/decisions.md, issue 11): 201 when at least one item was
+ * created, 200 when none was; the per-item results say why, in the same body either way.
+ */
+export const bulkCreateStatus = (created: number): 200 | 201 => (created > 0 ? 201 : 200);

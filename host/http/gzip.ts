@@ -37,10 +37,18 @@ function addVary(headers: Headers): void {
   else if (!/(^|,)\s*(accept-encoding|\*)\s*(,|$)/i.test(vary)) headers.set("vary", `${vary}, Accept-Encoding`);
 }
 
-/** Streams (event streams, chunked generators) are never buffered: their size is unknown. */
+/**
+ * Set by a route whose Response body is a stream of unknown length (the backup downloads), and
+ * removed here. Such a route cannot say `transfer-encoding: chunked` itself: Elysia re-reads a
+ * chunked Response as text (breaking binary bodies). Bun sends a stream body chunked anyway.
+ */
+export const STREAMED_BODY_HEADER = "x-streamed-body";
+
+/** Streams (event streams, chunked generators, marked bodies) are never buffered: their size is unknown. */
 function isStreamed(headers: Headers): boolean {
   return (headers.get("content-type") ?? "").startsWith("text/event-stream")
-    || (headers.get("transfer-encoding") ?? "").toLowerCase().includes("chunked");
+    || (headers.get("transfer-encoding") ?? "").toLowerCase().includes("chunked")
+    || headers.has(STREAMED_BODY_HEADER);
 }
 
 function rebuild(response: Response, body: BodyInit | null, headers: Headers): Response {
@@ -53,6 +61,7 @@ export async function gzipResponse(request: Request, response: Response): Promis
   }
   const headers = new Headers(response.headers);
   if (isStreamed(headers)) {
+    headers.delete(STREAMED_BODY_HEADER);
     addVary(headers);
     const compress = compressibleType(headers.get("content-type")) && !headers.has("content-encoding")
       && response.status !== 206 && acceptsGzip(request);

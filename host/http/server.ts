@@ -3,29 +3,46 @@ import type { Logger } from "../logger.ts";
 import type { App } from "./app.ts";
 import { clientAddress, rememberSocketAddress } from "./client-address.ts";
 import { gzipResponse } from "./gzip.ts";
+import webApp from "../../web/index.html";
 
+/** The browser app's icon (an inline SVG), so browsers do not log a 404 on every page. */
+const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/><path d="M3 12l3-4 3 2 4-6" stroke="#fff" stroke-width="1.6" fill="none"/></svg>`;
 
 /**
  * Serves the app with Bun.serve. Wrapping fetch (rather than Elysia hooks) lets gzip and the
  * access log see every response: thrown errors, 404s and file bodies included.
  */
 export function serveHttp(app: App, config: AppConfig, logger: Logger) {
+  const api = async (request: Request, server: Bun.Server<undefined>) => {
+    const started = performance.now();
+    rememberSocketAddress(request, server.requestIP(request)?.address);
+    const response = await gzipResponse(request, await app.handle(request));
+    logger.info("request", {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      ip: clientAddress(request, config.trustedProxies),
+    });
+    return response;
+  };
   return Bun.serve({
     hostname: config.host,
     port: config.port,
     maxRequestBodySize: 1024 * 1024 * 1024,
-    async fetch(request, server) {
-      const started = performance.now();
-      rememberSocketAddress(request, server.requestIP(request)?.address);
-      const response = await gzipResponse(request, await app.handle(request));
-      logger.info("request", {
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: response.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-        ip: clientAddress(request, config.trustedProxies),
-      });
-      return response;
+    // The web app (web/index.html) is bundled by Bun on its first request: minified, with hashed
+    // immutable chunks, unless NODE_ENV=development asks for the unminified bundle with hot reload.
+    development: process.env.NODE_ENV === "development",
+    routes: {
+      // /api and everything below it is the API; every other path is a client route of the web
+      // app (deep links), whose chunks Bun registers itself.
+      "/api": api,
+      "/api/*": api,
+      "/favicon.ico": new Response(FAVICON, {
+        headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" },
+      }),
+      "/*": webApp,
     },
+    fetch: api,
   });
 }

@@ -8,7 +8,8 @@ import { CacheRegistry } from "../../core/cache/cache-registry.ts";
 import { Database } from "../../core/db/database.ts";
 import { NotFoundError } from "../../core/errors/domain-error.ts";
 import { daysBetween } from "../../core/fx/convert.calc.ts";
-import type { RiskData, RiskDataRequest, RiskScopeRequest } from "../../core/risk/risk-data.ts";
+import type { RiskDataRequest, RiskScopeRequest } from "../../core/risk/risk-data.ts";
+import type { PackedRiskData as RiskData } from "../workers/risk.task.ts";
 import { UserSettingsService } from "../../core/settings/user-settings.service.ts";
 import type { KindInstance, RiskMode, RiskScope } from "../../sdk/index.ts";
 import type { LoadedPlugin, PluginRegistry } from "../plugins/registry.ts";
@@ -16,7 +17,7 @@ import { poolQueueSize, runCalculation } from "../workers/pool.ts";
 import type { RiskQueryRequest } from "../http/risk/risk.schema.ts";
 import { loadScenarioCatalog } from "./scenario-catalog.ts";
 
-/** Limits (docs/risk.md "Limits"). */
+/** Default limits (docs/risk.md "Limits"); the first two can be set in the environment (host/config.ts). */
 export const RISK_LIMITS = {
   /** Tasks waiting for a worker beyond which analytics are refused with `worker_busy`. */
   maxQueuedTasks: 64,
@@ -85,7 +86,17 @@ export class RiskService {
   private readonly caches: CacheRegistry;
   private readonly settings: UserSettingsService;
 
-  constructor(container: DependencyContainer, private readonly dbFile: string, private readonly plugins: PluginRegistry, private readonly dataDir: string) {
+  private readonly limits: typeof RISK_LIMITS;
+
+  constructor(
+    container: DependencyContainer, private readonly dbFile: string, private readonly plugins: PluginRegistry, private readonly dataDir: string,
+    overrides: { analyticTimeoutMs?: number; maxQueuedTasks?: number } = {},
+  ) {
+    this.limits = {
+      ...RISK_LIMITS,
+      ...(overrides.analyticTimeoutMs !== undefined ? { analyticTimeoutMs: overrides.analyticTimeoutMs } : {}),
+      ...(overrides.maxQueuedTasks !== undefined ? { maxQueuedTasks: overrides.maxQueuedTasks } : {}),
+    };
     this.db = container.resolve(Database);
     this.caches = container.resolve(CacheRegistry);
     this.settings = container.resolve(UserSettingsService);
@@ -158,8 +169,8 @@ export class RiskService {
         });
       }
       const periodDays = (Date.parse(end) - Date.parse(start)) / 86_400_000;
-      if (periodDays > RISK_LIMITS.maxPeriodDays) {
-        return failed(a, "resource_limit", `The period is longer than ${RISK_LIMITS.maxPeriodDays} days`, { max_period_days: RISK_LIMITS.maxPeriodDays });
+      if (periodDays > this.limits.maxPeriodDays) {
+        return failed(a, "resource_limit", `The period is longer than ${this.limits.maxPeriodDays} days`, { max_period_days: this.limits.maxPeriodDays });
       }
       runnable.push({ index, tool, parameters: parsed.data as Record<string, unknown> });
       return null;
@@ -171,12 +182,12 @@ export class RiskService {
     if (benchmarkIds.length > 0) await this.resolveScope(userId, { kind: "asset_set", asset_ids: benchmarkIds });
     const request: RiskDataRequest = { scope, mode, target, start, end, benchmarkIds };
     let data: RiskData;
-    if (poolQueueSize() >= RISK_LIMITS.maxQueuedTasks) {
+    if (poolQueueSize() >= this.limits.maxQueuedTasks) {
       for (const r of runnable) items[r.index] = failed(body.analytics[r.index]!, "worker_busy", "The calculation workers are busy; try again shortly", { retryable: true });
       return { items: items as RiskItem[] };
     }
     try {
-      data = (await runCalculation("riskData", { dbFile: this.dbFile, request }, AbortSignal.timeout(RISK_LIMITS.dataTimeoutMs))).result;
+      data = (await runCalculation("riskData", { dbFile: this.dbFile, request }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     } catch (e) {
       const timeout = (e as Error)?.name === "AbortError" || (e as Error)?.name === "TimeoutError";
       for (const r of runnable) {
@@ -283,7 +294,7 @@ export class RiskService {
     const window = extra.length === 0 ? { benchmarks: {} } : (await runCalculation("riskData", {
       dbFile: this.dbFile,
       request: { scope: { kind: "asset_set", assetIds: extra }, mode: "historical", target: request.target, start, end, benchmarkIds: extra },
-    }, AbortSignal.timeout(RISK_LIMITS.dataTimeoutMs))).result;
+    }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     return { context: { scenario: sc, geography_groups: catalog.geography_groups, window: { start, end }, window_series: window.benchmarks } };
   }
 
@@ -292,8 +303,8 @@ export class RiskService {
     scopeKind: string, mode: string, request: RiskDataRequest,
   ): Promise<RiskItem> {
     const code = a.analytic_code;
-    if (data.assets.length > RISK_LIMITS.maxAssets) {
-      return failed(a, "resource_limit", `At most ${RISK_LIMITS.maxAssets} assets per analytic`, { assets: data.assets.length, max_assets: RISK_LIMITS.maxAssets });
+    if (data.assets.length > this.limits.maxAssets) {
+      return failed(a, "resource_limit", `At most ${this.limits.maxAssets} assets per analytic`, { assets: data.assets.length, max_assets: this.limits.maxAssets });
     }
     const benchmarkId = typeof parameters.benchmark_asset_id === "number" ? parameters.benchmark_asset_id : null;
     let context: unknown = null;
@@ -307,19 +318,23 @@ export class RiskService {
       assets: data.assets, benchmark: benchmarkId === null ? null : data.benchmarks[benchmarkId] ?? null, parameters, context,
     };
     const cacheName = CACHED[code];
-    const cacheKey = cacheName ? createHash("sha256").update(JSON.stringify({ code, input, version: tool.instance.catalog.algorithmVersion })).digest("hex") : null;
+    // Keyed by what the result depends on besides stored data (a data write clears the cache).
+    const cacheKey = cacheName ? createHash("sha256").update(JSON.stringify({
+      code, parameters, scope: request.scope, mode: request.mode, target: request.target, start: request.start, end: request.end,
+      version: tool.instance.catalog.algorithmVersion,
+    })).digest("hex") : null;
     const cache = cacheName ? this.caches.get<AnalyticResult>(cacheName) : null;
     const generation = cacheName ? this.caches.generation(cacheName) : 0;
     let result: AnalyticResult | undefined = cacheKey ? cache!.get(cacheKey) : undefined;
     const cached = result !== undefined;
     if (!result) {
-      if (poolQueueSize() >= RISK_LIMITS.maxQueuedTasks) return failed(a, "worker_busy", "The calculation workers are busy; try again shortly", { retryable: true });
+      if (poolQueueSize() >= this.limits.maxQueuedTasks) return failed(a, "worker_busy", "The calculation workers are busy; try again shortly", { retryable: true });
       try {
-        result = (await runCalculation("riskAnalytic", { id: code, input }, AbortSignal.timeout(RISK_LIMITS.analyticTimeoutMs))).result as AnalyticResult;
+        result = (await runCalculation("riskAnalytic", { id: code, path: tool.source === "builtin" ? null : tool.path, input }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
       } catch (e) {
         const name = (e as Error)?.name;
         if (name === "AbortError" || name === "TimeoutError") {
-          return failed(a, "execution_timeout", `The analytic did not finish within ${RISK_LIMITS.analyticTimeoutMs} ms`, { timeout_ms: RISK_LIMITS.analyticTimeoutMs });
+          return failed(a, "execution_timeout", `The analytic did not finish within ${this.limits.analyticTimeoutMs} ms`, { timeout_ms: this.limits.analyticTimeoutMs });
         }
         return failed(a, "execution_failed", "The analytic failed");
       }

@@ -1,20 +1,46 @@
+import { Database } from "bun:sqlite";
+import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
+import type { KnownAsset } from "../../core/brim/asset-candidates.calc.ts";
+import type { LedgerFact } from "../../core/brim/duplicates.calc.ts";
+import type { ParseRun } from "../../core/brim/import-plugins.ts";
+import { ASSETS_SQL, buildParseResult, LEDGER_SQL, type PipelineData, type PipelineMeta } from "../../core/brim/pipeline.ts";
 import { builtinPlugins } from "../../plugins/index.ts";
-import {
-  type ImportFileMeta, type ImportPlugin, type ImportResult, isPlugin, isPluginError, type Plugin, type PluginLogger,
-} from "../../sdk/index.ts";
+import { type ImportFileMeta, type ImportPlugin, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../sdk/index.ts";
 import { createPluginContext } from "../plugins/context.ts";
 
-/** Input of the worker's `brimParse`: which plugin (a built-in id, or an external plugin's entry file), the file and its meta. */
+/**
+ * Input of the worker's `brimParse`: which plugin (a built-in id, or an external plugin's entry
+ * file), the file, its meta, the pipeline's meta and the database file it reads candidates and the
+ * ledger from (a read-only connection of its own).
+ */
 export interface BrimParseInput {
   bytes: Uint8Array;
   code: string;
+  dbPath: string;
   file: ImportFileMeta;
+  meta: PipelineMeta;
   options?: Record<string, unknown>;
   path: string | null;
 }
 
-export type BrimParseOutput = { ok: true; result: ImportResult } | { message: string; ok: false };
+export type BrimParseOutput = ParseRun;
+
+const connections = new Map<string, Database>();
+
+function readsOf(dbPath: string): PipelineData {
+  let db = connections.get(dbPath);
+  if (!db) {
+    db = new Database(dbPath, { readonly: true });
+    db.exec("PRAGMA busy_timeout = 5000");
+    connections.set(dbPath, db);
+  }
+  const reader = db;
+  return {
+    assets: () => reader.query(ASSETS_SQL).all() as KnownAsset[],
+    ledger: (brokerId, from, to) => reader.query(LEDGER_SQL).all(brokerId, from, to) as LedgerFact[],
+  };
+}
 
 const instances = new Map<string, Promise<ImportPlugin>>();
 
@@ -40,17 +66,20 @@ async function pluginFor(code: string, path: string | null): Promise<ImportPlugi
 }
 
 /**
- * Runs one import plugin's `parse` in a pool worker. A `PluginError` (the plugin's verdict on a bad
- * file) comes back as its message; anything else as a generic message, since an exception's text
- * may quote the file. The pool's time limit ends a run that never finishes.
+ * Runs one import plugin's `parse` and the BRIM pipeline in a pool worker, and answers the parse
+ * result as gzipped JSON: the request thread only moves bytes. A `PluginError` (the plugin's
+ * verdict on a bad file) comes back as its message; anything else as a generic message, since an
+ * exception's text may quote the file. The pool's time limit ends a run that never finishes.
  */
 export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput> {
+  let result;
   try {
     const plugin = await pluginFor(input.code, input.path);
-    const result = await plugin.parse({ bytes: input.bytes, file: input.file, options: input.options });
-    return { ok: true, result: { transactions: [...result.transactions], warnings: [...result.warnings] } };
+    result = await plugin.parse({ bytes: input.bytes, file: input.file, options: input.options });
   } catch (error) {
     if (isPluginError(error)) return { ok: false, message: error.message };
     return { ok: false, message: "the file could not be read (the importer failed unexpectedly)" };
   }
+  const doc = buildParseResult(result, input.meta, readsOf(input.dbPath), randomUUID);
+  return { ok: true, gzipped: Bun.gzipSync(JSON.stringify(doc)), transactions: doc.transactions.length };
 }

@@ -106,7 +106,8 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
   }
   const header = rows[at]!;
   const cols: Columns = columns(header);
-  const get = (row: readonly string[], field: Field) => cols.get(row, ...namesFor(field, options));
+  const at_ = Object.fromEntries((Object.keys(HEADER_ALIASES) as Field[]).map((f) => [f, cols.index(...namesFor(f, options))])) as Record<Field, number>;
+  const get = (row: readonly string[], field: Field) => (at_[field] < 0 ? "" : (row[at_[field]] ?? "").trim());
   const data = rows.slice(at + 1);
   const mismatched = data.filter((r) => r.length !== header.length).length;
   if (data.length > 0 && mismatched > data.length / 2) {

@@ -6,8 +6,15 @@
 import { definePlugin, DecimalStringSchema, z } from "../../sdk/index.ts";
 import type { RiskMode, RiskScope } from "../../sdk/index.ts";
 
+/**
+ * Finite floats, checked in one pass: tens of thousands of values per input, where a schema per
+ * element would cost more than the analytic (NaN and ±Infinity are refused).
+ */
+const Floats = z.custom<number[]>((v) => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x)), "finite numbers");
+const Days = z.custom<string[]>((v) => Array.isArray(v) && v.every((x) => typeof x === "string"), "ISO dates");
+
 /** A value series in the target currency, oldest first. */
-export const SeriesSchema = z.object({ dates: z.array(z.string()), values: z.array(z.number()) });
+export const SeriesSchema = z.object({ dates: Days, values: Floats });
 export type Series = z.output<typeof SeriesSchema>;
 
 /** One asset of the scope: its value per unit on the shared `asset_dates` and its weight today. */
@@ -20,7 +27,7 @@ export const AssetSeriesSchema = z.object({
   geography: z.record(z.string(), z.number()).nullable(),
   /** Share of the scope's value today (current composition), or null. */
   weight: z.number().nullable(),
-  values: z.array(z.number()),
+  values: Floats,
 });
 export type AssetSeries = z.output<typeof AssetSeriesSchema>;
 
@@ -39,7 +46,7 @@ const BaseInput = {
   end_value: DecimalStringSchema.nullable(),
   /** The scope's value series (asset, portfolio); null for asset sets. */
   series: SeriesSchema.nullable(),
-  asset_dates: z.array(z.string()),
+  asset_dates: Days,
   assets: z.array(AssetSeriesSchema),
   /** The benchmark's value series on its own dates (comparison analytics), or null. */
   benchmark: SeriesSchema.nullable(),

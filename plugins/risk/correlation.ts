@@ -1,7 +1,7 @@
 import { z } from "../../sdk/index.ts";
 import { defineRiskTool, minObservationsParam, warning } from "./contract.ts";
 import { assetReturns } from "./assets.ts";
-import { finiteOrNull, pearson } from "./stats.ts";
+import { correlationMatrix, finiteOrNull } from "./stats.ts";
 
 const MIN = 20;
 
@@ -21,7 +21,8 @@ export const correlationPlugin = defineRiskTool({
   }),
   compute(input, warnings) {
     const returns = assetReturns(input.assets, input.parameters.min_observations, 1);
-    const values = returns.map((a, i) => returns.map((b, j) => (i === j ? (pearson(a, a) === pearson(a, a) ? 1 : null) : finiteOrNull(pearson(a, b)))));
+    const matrix = correlationMatrix(returns);
+    const values = matrix.map((row, i) => row.map((x, j) => (i === j ? (Number.isNaN(x) ? null : 1) : finiteOrNull(x))));
     const flat = input.assets.filter((_, i) => values[i]![i] === null).map((a) => a.asset_id);
     if (flat.length > 0) {
       warnings.push(warning("undefined_metric", "Correlation is undefined for assets whose returns never move", { asset_ids: flat }));

@@ -15,7 +15,8 @@ export const drawdownSummaryPlugin = defineRiskTool({
   description: "Maximum drawdown with its peak, trough and recovery dates, and the deepest drawdown episodes",
   outputKind: "drawdown",
   scopes: ["asset", "portfolio"],
-  modes: ["historical"],
+  // The reference lists historical only; today's holdings held over the period have drawdowns too (docs/risk.md).
+  modes: ["historical", "current_composition"],
   minObservations: MIN,
   parameters: z.object({
     max_episodes: z.number().int().min(1).max(500).default(10).describe("How many of the deepest episodes to list (by date)"),

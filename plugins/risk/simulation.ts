@@ -30,57 +30,68 @@ export interface SimulationOut {
  * Simulated growth of 1 over `horizon_days` (docs/risk.md "Simulation"). Draws come from
  * pure-rand's xoroshiro128+ seeded with `seed`, each uniform from `uniformFloat64`.
  * bootstrap: blocks of `block_size` consecutive historical returns, each starting at
- * ⌊u·(n − b + 1)⌋, concatenated until the horizon. gbm: daily log-growth m + s·z with m, s the
- * mean and sample stdev of log(1 + r), z = √(−2 ln(1 − u₁)) cos(2π u₂) (Box–Muller, one per pair).
+ * ⌊u·(n − b + 1)⌋, concatenated until the horizon; a path's value is the running product of 1 + r.
+ * gbm: daily log-growth m + s·z with m, s the mean and sample stdev of log(1 + r); normals by
+ * Box–Muller, both of a pair used in turn: ρ = √(−2 ln(1 − u₁)), z = ρ cos(2π u₂), then ρ sin(2π u₂);
+ * a path's log value is the running sum, its value exp of it (taken only where a statistic needs it).
  */
 export function simulate(returns: readonly number[], p: SimulationParameters): SimulationOut {
   const { paths, horizon_days: h } = p;
   const rng = xoroshiro128plus(p.seed);
+  // Day-major: cells[t * paths + path], growth of 1 (bootstrap) or its logarithm (gbm).
   const cells = new Float64Array(paths * h);
   const n = returns.length;
   const b = Math.min(p.block_size, n);
+  const gbm = p.method === "gbm";
   const logs = returns.map((r) => Math.log(1 + r));
   const m = mean(logs);
   const s = sampleStd(logs);
+  let spare: number | null = null;
+  const normal = () => {
+    if (spare !== null) { const z = spare; spare = null; return z; }
+    const rho = Math.sqrt(-2 * Math.log(1 - uniformFloat64(rng)));
+    const theta = 2 * Math.PI * uniformFloat64(rng);
+    spare = rho * Math.sin(theta);
+    return rho * Math.cos(theta);
+  };
   for (let path = 0; path < paths; path++) {
-    let v = 1;
-    const row = path * h;
-    if (p.method === "bootstrap") {
+    if (!gbm) {
+      let v = 1;
       let t = 0;
       while (t < h) {
         const start = Math.floor(uniformFloat64(rng) * (n - b + 1));
         for (let k = 0; k < b && t < h; k++, t++) {
           v *= 1 + returns[start + k]!;
-          cells[row + t] = v;
+          cells[t * paths + path] = v;
         }
       }
     } else {
+      let l = 0;
       for (let t = 0; t < h; t++) {
-        const u1 = uniformFloat64(rng);
-        const u2 = uniformFloat64(rng);
-        const z = Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
-        v *= Math.exp(m + s * z);
-        cells[row + t] = v;
+        l += m + s * normal();
+        cells[t * paths + path] = l;
       }
     }
   }
-  const column = new Float64Array(paths);
+  const value = (x: number) => (gbm ? Math.exp(x) : x) - 1;
+  /** Percentile q (linear interpolation) of the day's returns, from the sorted cells of that day. */
   const pct = (sorted: Float64Array, q: number) => {
     const pos = (sorted.length - 1) * q;
     const lo = Math.floor(pos);
     const hi = Math.min(lo + 1, sorted.length - 1);
-    return sorted[lo]! + (pos - lo) * (sorted[hi]! - sorted[lo]!);
+    const a = value(sorted[lo]!);
+    return a + (pos - lo) * (value(sorted[hi]!) - a);
   };
   const path_percentiles: SimulationOut["path_percentiles"] = [];
+  let day = new Float64Array(0);
   for (let t = 0; t < h; t++) {
-    for (let path = 0; path < paths; path++) column[path] = cells[path * h + t]! - 1;
-    column.sort();
-    path_percentiles.push({ day: t + 1, p5: pct(column, 0.05), p50: pct(column, 0.5), p95: pct(column, 0.95) });
+    day = cells.subarray(t * paths, (t + 1) * paths).sort();
+    path_percentiles.push({ day: t + 1, p5: pct(day, 0.05), p50: pct(day, 0.5), p95: pct(day, 0.95) });
   }
-  // After the loop `column` holds the sorted terminal returns.
-  const terminal = Array.from(column);
+  // `day` now holds the sorted terminal cells.
+  const terminal = Array.from(day, value);
   const q5 = quantileLinear(terminal, 0.05);
-  const [p5, p25, p50, p75, p95] = PERCENTILES.map((q) => pct(column, q)) as [number, number, number, number, number];
+  const [p5, p25, p50, p75, p95] = PERCENTILES.map((q) => pct(day, q)) as [number, number, number, number, number];
   return {
     terminal: {
       mean: mean(terminal), p5, p25, p50, p75, p95, probability_of_loss: terminal.filter((x) => x < 0).length / paths,

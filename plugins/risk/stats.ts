@@ -153,20 +153,35 @@ export function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
 
+/** The columns minus their means, as typed arrays (the inner loops of covariance and correlation). */
+function centered(cols: readonly (readonly number[])[]): Float64Array[] {
+  return cols.map((c) => {
+    const m = mean(c);
+    const out = new Float64Array(c.length);
+    for (let t = 0; t < c.length; t++) out[t] = c[t]! - m;
+    return out;
+  });
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let t = 0; t < a.length; t++) s += a[t]! * b[t]!;
+  return s;
+}
+
 /** Sample covariance matrix (n − 1) of column series `cols[i]` (all equally long). */
 export function covarianceMatrix(cols: readonly (readonly number[])[]): number[][] {
   const k = cols.length;
-  const means = cols.map(mean);
+  const c = centered(cols);
   const n = cols[0]?.length ?? 0;
   const out = Array.from({ length: k }, () => new Array<number>(k).fill(0));
-  for (let i = 0; i < k; i++) {
-    for (let j = i; j < k; j++) {
-      let s = 0;
-      const a = cols[i]!;
-      const b = cols[j]!;
-      for (let t = 0; t < n; t++) s += (a[t]! - means[i]!) * (b[t]! - means[j]!);
-      out[i]![j] = out[j]![i] = s / (n - 1);
-    }
-  }
+  for (let i = 0; i < k; i++) for (let j = i; j < k; j++) out[i]![j] = out[j]![i] = dot(c[i]!, c[j]!) / (n - 1);
   return out;
+}
+
+/** Pearson correlation matrix; NaN for pairs with a flat series. */
+export function correlationMatrix(cols: readonly (readonly number[])[]): number[][] {
+  const c = centered(cols);
+  const norms = c.map((x) => Math.sqrt(dot(x, x)));
+  return c.map((a, i) => c.map((b, j) => (norms[i]! > 0 && norms[j]! > 0 ? dot(a, b) / (norms[i]! * norms[j]!) : Number.NaN)));
 }

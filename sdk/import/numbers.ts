@@ -8,6 +8,8 @@ import { Decimal } from "../money.ts";
  */
 export type DecimalMark = "." | "," | "auto";
 
+const PLAIN_DOT = /^-?\d{1,15}(?:\.\d+)?$/;
+const PLAIN_COMMA = /^-?\d{1,15}(?:,\d+)?$/;
 const CURRENCY_NOISE = /[€$£¥₣₤₹\s\u00a0\u202f]|(?:^|\s)(?:[A-Z]{3})(?=\s|$)/g;
 
 /**
@@ -21,6 +23,9 @@ const CURRENCY_NOISE = /[€$£¥₣₤₹\s\u00a0\u202f]|(?:^|\s)(?:[A-Z]{3})(?
 export function parseDecimal(input: string | number | null | undefined, mark: DecimalMark = "auto"): Decimal | null {
   if (input === null || input === undefined) return null;
   if (typeof input === "number") return Number.isFinite(input) ? new Decimal(input.toPrecision(15)) : null;
+  // Fast path for the common plain forms (most cells of a large file).
+  if (mark !== "," && PLAIN_DOT.test(input)) return new Decimal(input);
+  if (mark === "," && PLAIN_COMMA.test(input)) return new Decimal(input.replace(",", "."));
   let text = input.trim().replace(CURRENCY_NOISE, "").replace(/'/g, "");
   if (text === "") return null;
   let negative = false;

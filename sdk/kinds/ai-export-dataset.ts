@@ -10,11 +10,34 @@ export type AiExportDetailLevel = "compact" | "full" | "standard";
  * the currency to report values in.
  */
 export interface AiExportQuery {
+  /** The asset of an `asset` dataset (since 1.2). */
+  readonly assetId?: number;
   readonly brokerIds: readonly number[];
   readonly detailLevel: AiExportDetailLevel;
+  /** The currency pair of an `fx` dataset (since 1.2). */
+  readonly pair?: { readonly base: CurrencyCode; readonly quote: CurrencyCode };
   readonly period: IsoDateRange;
   readonly targetCurrency: CurrencyCode;
 }
+
+/**
+ * Components the host computes with its own engines (the portfolio report, the lots analysis, stored
+ * prices and FX rates), so a dataset's numbers equal the rest of the API (since 1.2). Money in a
+ * component is always a `{code, amount}` object and units are `quantity` fields, which is how the
+ * host masks amounts on request; datasets that build their own data should follow that convention.
+ */
+export type AiExportComponentId =
+  | "asset.lots"
+  | "asset.market_history"
+  | "broker.summary"
+  | "data_quality"
+  | "fx.exposure"
+  | "fx.market_history"
+  | "portfolio.allocation"
+  | "portfolio.history"
+  | "portfolio.holdings"
+  | "portfolio.lots"
+  | "portfolio.summary";
 
 /** A position the reader reports: signed `quantity` units of one asset at one broker. */
 export interface AiExportHolding {
@@ -44,6 +67,11 @@ export interface AiExportTransaction {
 export interface AiExportReader {
   /** Positions at the end of `asOf`, per broker and asset. */
   holdings(params: { asOf: IsoDate; brokerIds: readonly number[]; signal?: AbortSignal }): Promise<readonly AiExportHolding[]>;
+  /**
+   * One component for the query (since 1.2): detail-level aware, scoped to the query's brokers;
+   * `null` when it does not apply (no asset, no pair).
+   */
+  component(params: { id: AiExportComponentId; query: AiExportQuery; signal?: AbortSignal }): Promise<unknown>;
   /** Transactions in the range, oldest first. */
   transactions(params: {
     brokerIds: readonly number[];
@@ -57,8 +85,18 @@ export interface AiExportReader {
  * period is used), `supportedDetailLevels`, and a human `title`.
  */
 export interface AiExportDatasetDescription {
+  /** When the dataset applies (`always`, `requires_position`, ...; since 1.2, default `always`). */
+  readonly applicabilityCode?: string;
+  /** UI pages that offer it (since 1.2). */
+  readonly applicablePages?: readonly string[];
   readonly domain: "asset" | "broker" | "fx" | "portfolio";
+  /** Icon name the UI knows (since 1.2). */
+  readonly icon?: string;
+  /** Components present at some detail levels only (since 1.2). */
+  readonly optionalComponentIds?: readonly AiExportComponentId[];
   readonly periodSemantics: "aggregated" | "as_of" | "none" | "windowed";
+  /** Components always present in `data` (since 1.2). */
+  readonly requiredComponentIds?: readonly AiExportComponentId[];
   readonly supportedDetailLevels: readonly AiExportDetailLevel[];
   readonly title: string;
 }

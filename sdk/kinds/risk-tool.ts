@@ -22,10 +22,13 @@ export interface RiskToolCatalogEntry {
 
 /**
  * Contract of kind `risk-tool`: one risk analytic (volatility, drawdown, VaR).
- * The host assembles the input (return series as `DecimalString`s plus the
- * user's parameters), validates it with `inputSchema`, runs `compute` in a
- * worker and validates the result with `outputSchema`. The input assembled by
- * the host is expected to grow in later minor versions.
+ * The host assembles the input — `{scope, mode, currency, end_value (DecimalString
+ * or null), series: {dates, values} | null, asset_dates, assets: [{asset_id, name,
+ * asset_type, sectors, geography, weight, values}], benchmark, context, parameters}`,
+ * values as float64 in the target currency (docs/risk.md "Series") — validates it
+ * with `inputSchema` (whose `parameters` member is published in the catalog), runs
+ * `compute` in a worker and validates the result with `outputSchema`. The input
+ * assembled by the host is expected to grow in later minor versions.
  */
 export interface RiskTool<I = unknown, O = unknown> {
   /** Catalog metadata. */

@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import type { Plugin } from "../define-plugin.ts";
 import type { AiExportQuery, AiExportReader } from "../kinds/ai-export-dataset.ts";
 import { type ContractOptions, describeContract, expectValid } from "./contract-common.ts";
@@ -11,7 +11,7 @@ export interface AiExportDatasetSample {
 }
 
 /**
- * Registers `bun:test` blocks checking an ai-export-dataset: valid branded
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking an ai-export-dataset: valid branded
  * manifest, a complete instance, a well-formed description whose domain
  * prefixes the dataset id, a positive integer `datasetVersion`, and a build of
  * the sample into JSON-serialisable data. Example:

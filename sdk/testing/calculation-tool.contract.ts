@@ -1,10 +1,10 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import { z } from "zod";
 import type { Plugin } from "../define-plugin.ts";
 import { type ContractOptions, describeContract, pureToolTests, type PureToolSample } from "./contract-common.ts";
 
 /**
- * Registers `bun:test` blocks checking a calculation-tool plugin: valid branded
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking a calculation-tool plugin: valid branded
  * manifest, a complete instance, the sample input accepted by `inputSchema`,
  * `compute` output accepted by `outputSchema` (and equal to `expectedOutput`
  * when given), determinism, an untouched input, a clonable output, and

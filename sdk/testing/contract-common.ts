@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, test } from "./runner.ts";
 import type { PluginContext } from "../context.ts";
 import { type KindInstance, isPlugin, missingMembers, type Plugin } from "../define-plugin.ts";
 import { PLUGIN_ERROR_REASONS, type Outcome } from "../errors.ts";

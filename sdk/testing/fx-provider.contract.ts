@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import type { Plugin } from "../define-plugin.ts";
 import type { GetRatesParams } from "../kinds/fx-provider.ts";
 import { CurrencyCodeSchema, Decimal } from "../money.ts";
@@ -6,7 +6,7 @@ import { type ContractOptions, describeContract, expectOutcomes, expectValid } f
 import { datesInOrderWithin, FxRateSchema } from "./shapes.ts";
 
 /**
- * Registers `bun:test` blocks checking an fx-provider plugin: valid branded
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking an fx-provider plugin: valid branded
  * manifest, a complete instance, currency lists of valid codes, and for the
  * `sample` request one outcome per pair whose rates are positive decimal
  * strings on ascending days inside the range, with at least one pair answered.

@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import type { Plugin } from "../define-plugin.ts";
 import { isPluginError } from "../errors.ts";
 import type { ImportedTransaction, ImportFileMeta } from "../kinds/import-plugin.ts";
@@ -51,7 +51,7 @@ async function rejection(run: () => Promise<unknown>): Promise<unknown> {
 }
 
 /**
- * Registers `bun:test` blocks checking an import-plugin: valid branded
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking an import-plugin: valid branded
  * manifest, a complete instance, `accepts()` confidences within 0..1 (positive
  * for the sample, lower for `foreign`, never throwing on an empty or binary
  * file), a parse of the sample into well-formed transactions in the ledger's

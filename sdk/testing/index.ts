@@ -1,7 +1,8 @@
 /**
  * Test helpers for plugin authors (`@portfolio-tracker/sdk/testing`): a fake
  * context and one contract suite per kind. Every plugin test runs its kind's
- * suite. This entry imports `bun:test`, so import it from tests only.
+ * suite. The suites run under `bun test`, `vitest` and `node:test` (see `useTestRunner`); import
+ * this entry from tests only.
  */
 export { runAiExportDatasetContract, type AiExportDatasetSample } from "./ai-export-dataset.contract.ts";
 export { runCalculationToolContract } from "./calculation-tool.contract.ts";
@@ -15,3 +16,4 @@ export {
   runScheduledInvestmentProviderContract,
   type ScheduledInvestmentSample,
 } from "./scheduled-investment-provider.contract.ts";
+export { expect, type TestRunner, useTestRunner } from "./runner.ts";

@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import type { IsoDateRange } from "../dates.ts";
 import type { Plugin } from "../define-plugin.ts";
 import { type ContractOptions, describeContract, expectOutcomes, expectValid } from "./contract-common.ts";
@@ -14,7 +14,7 @@ export interface QuoteProviderSample {
 }
 
 /**
- * Registers `bun:test` blocks checking a quote-provider plugin: valid branded
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking a quote-provider plugin: valid branded
  * manifest, a complete instance, well-formed search hits, one quote outcome
  * per identifier with decimal-string prices (at least one answered), and
  * history (and events, when offered) on ascending days inside the range for

@@ -1,9 +1,9 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import type { Plugin } from "../define-plugin.ts";
 import { type ContractOptions, describeContract, pureToolTests, type PureToolSample } from "./contract-common.ts";
 
 /**
- * Registers `bun:test` blocks checking a risk-tool plugin: valid branded
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking a risk-tool plugin: valid branded
  * manifest, a complete instance, a consistent catalog entry, the sample input
  * accepted by `inputSchema`, `compute` output accepted by `outputSchema` (and
  * equal to `expectedOutput` when given), determinism and a clonable output.

@@ -1,4 +1,4 @@
-import { expect, test } from "bun:test";
+import { expect, test } from "./runner.ts";
 import type { IsoDateRange } from "../dates.ts";
 import type { Plugin } from "../define-plugin.ts";
 import { type ContractOptions, describeContract, expectValid } from "./contract-common.ts";
@@ -11,7 +11,7 @@ export interface ScheduledInvestmentSample {
 }
 
 /**
- * Registers `bun:test` blocks checking a scheduled-investment-provider:
+ * Registers test blocks (with the runner of sdk/testing/runner.ts) checking a scheduled-investment-provider:
  * valid branded manifest, a complete instance, the sample parameters accepted
  * by `paramsSchema`, prices and events as decimal strings on ascending days
  * inside the range, and deterministic generation. Example:

@@ -76,7 +76,12 @@ export const ImportResultSchema = z.object({
 
 /** Checks an `AiExportDatasetDescription`. */
 export const AiExportDescriptionSchema = z.object({
+  applicabilityCode: z.string().min(1).optional(),
+  applicablePages: z.array(z.string()).optional(),
   domain: z.enum(["asset", "broker", "fx", "portfolio"]),
+  icon: z.string().min(1).optional(),
+  optionalComponentIds: z.array(z.string()).optional(),
+  requiredComponentIds: z.array(z.string()).optional(),
   periodSemantics: z.enum(["aggregated", "as_of", "none", "windowed"]),
   supportedDetailLevels: z.array(z.enum(["compact", "full", "standard"])).min(1),
   title: z.string().min(1),

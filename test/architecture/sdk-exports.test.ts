@@ -20,11 +20,14 @@ const VALUE_EXPORTS = [
   "PluginManifestSchema",
   "SDK_API_VERSION",
   "createHttpClient",
+  "currency",
+  "decimal",
   "definePlugin",
   "describeZodError",
   "failure",
   "isPlugin",
   "isPluginError",
+  "isoDate",
   "mapBounded",
   "missingMembers",
   "ok",
@@ -35,7 +38,7 @@ const VALUE_EXPORTS = [
 ];
 
 const TYPE_EXPORTS = [
-  "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
+  "AiExportComponentId", "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
   "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "AssetMetadata", "CalculationTool",
   "CalculationToolCatalogEntry", "CurrencyCode", "DecimalString", "FxPair", "FxProvider", "FxRate", "GetHistoryParams", "GetMetadataParams",
   "GetQuotesParams", "GetRatesParams", "HttpClientOptions", "HttpRequestInit", "ImportFileMeta", "ImportParseParams",

@@ -123,10 +123,11 @@ export default definePlugin({ id: "packaged", kind: "calculation-tool", name: "P
   });
 
   test("every folder yields exactly one diagnostic with its path, and counts add up", () => {
-    expect(diagnostics).toHaveLength(10);
+    expect(diagnostics).toHaveLength(11);
     expect(diagnostics.every((d) => d.source === "external" && d.path !== null)).toBe(true);
-    expect(registry.counts()).toMatchObject({ disabled: 0, failed: 7, incompatible: 1, loaded: 2, total: 10 });
+    expect(registry.counts()).toMatchObject({ disabled: 0, failed: 7, incompatible: 1, loaded: 3, total: 11 });
     expect(registry.counts().byKind["calculation-tool"]).toBe(2);
+    expect(registry.counts().byKind["import-plugin"]).toBe(1);
   });
 
   test("assetsDir maps the manifest assetsUrl to the plugin's local assets folder", () => {

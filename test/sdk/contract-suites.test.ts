@@ -131,6 +131,7 @@ runRiskToolContract(
 );
 
 const reader: AiExportReader = {
+  component: async () => null,
   holdings: async () => [{ assetId: 1, assetName: "Acme", brokerId: 7, currency: EUR, quantity: d("3") }],
   transactions: async () => [],
 };

@@ -1,72 +1,44 @@
 import { Elysia } from "elysia";
-import { z } from "zod";
+import { AiExportCatalog } from "../../ai-export/catalog.ts";
+import { AiExportSnapshotService } from "../../ai-export/snapshot.service.ts";
+import { PortfolioEngineAdapter } from "../../portfolio/engine-adapter.ts";
+import type { HttpDeps } from "../deps.ts";
+import { ErrorBody, errorResponses } from "../errors.ts";
+import type { SessionPlugin } from "../session.ts";
+import { AiExportCatalogResponse, SnapshotRequest, SnapshotResponse } from "./ai-export.schema.ts";
 
-const Domain = z.enum(["portfolio", "broker", "asset", "fx"]);
-const DetailLevel = z.enum(["compact", "standard", "full"]);
-
-const DatasetEntry = z.object({
-  kind: z.enum(["dataset"]),
-  id: z.string(),
-  version: z.number().int(),
-  domain: Domain,
-  display_i18n_key: z.string(),
-  description_i18n_key: z.string(),
-  icon: z.string(),
-  applicability_code: z.string(),
-  applicable_pages: z.array(z.string()),
-  supported_detail_levels: z.array(DetailLevel),
-  period_semantics: z.enum(["none", "as_of", "windowed", "aggregated"]),
-  required_component_ids: z.array(z.string()),
-  optional_component_ids: z.array(z.string()),
-});
-
-const AnalysisEntry = z.object({
-  kind: z.enum(["analysis"]),
-  id: z.string(),
-  version: z.number().int(),
-  domain: Domain,
-  display_i18n_key: z.string(),
-  description_i18n_key: z.string(),
-  icon: z.string(),
-  applicability_code: z.string(),
-  applicable_pages: z.array(z.string()),
-  supported_detail_levels: z.array(DetailLevel),
-  required_dataset_ids: z.array(z.string()),
-  optional_dataset_ids: z.array(z.string()),
-  instruction_template_id: z.string(),
-  instruction_template_version: z.number().int(),
-  response_contract_id: z.string(),
-  response_contract_version: z.number().int(),
-  supports_user_notes: z.boolean(),
-  additional_export_suggestions: z.array(z.object({
-    dataset_id: z.string(),
-    reason_i18n_key: z.string(),
-    recommended_period: z.enum(["3m", "6m", "1y", "maximum_available"]),
-    recommended_detail: DetailLevel,
-    necessity: z.string(),
-  })),
-});
-
-export const AiExportCatalog = z.object({
-  schema_version: z.number().int(),
-  catalog_version: z.number().int(),
-  datasets: z.array(DatasetEntry),
-  analyses: z.array(AnalysisEntry),
-});
+export { AiExportCatalogResponse as AiExportCatalog } from "./ai-export.schema.ts";
 
 /**
- * AI-export catalogue: public, static, no user data (SPEC). Datasets arrive with their
- * plugins; until then the catalogue is empty but fully typed.
+ * `/ai-export` (docs/ai-export.md): the catalogue is public, static and free of user data (SPEC);
+ * snapshots need a session and read only the caller's brokers.
  */
-export function aiExportRoutes() {
+export function aiExportRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const catalog = new AiExportCatalog(deps.plugins);
+  const wire = catalog.wire();
+  const snapshots = new AiExportSnapshotService(deps.container, catalog, new PortfolioEngineAdapter(deps.container, deps.config.dataDir));
   return new Elysia({ prefix: "/ai-export", tags: ["ai-export"] })
-    .get("/catalog", () => ({
-      schema_version: 1,
-      catalog_version: 1,
-      datasets: [] as z.infer<typeof DatasetEntry>[],
-      analyses: [] as z.infer<typeof AnalysisEntry>[],
-    }), {
-      response: { 200: AiExportCatalog },
+    .get("/catalog", () => wire, {
+      response: { 200: AiExportCatalogResponse },
       detail: { summary: "Versioned catalogue of AI-export datasets and analyses (public)" },
+    })
+    .use(session)
+    .post("/snapshot", ({ body, user }) => snapshots.snapshot(user.id, {
+      ...(body.domain === "asset" ? { assetId: body.asset_id } : {}),
+      ...(body.domain === "broker" ? { brokerIds: [body.broker_id] } : "broker_ids" in body && body.broker_ids ? { brokerIds: body.broker_ids } : {}),
+      detailLevel: body.detail_level,
+      domain: body.domain,
+      expectedCatalogVersion: body.expected_catalog_version,
+      maskAmounts: body.mask_amounts,
+      ...(body.domain === "fx" ? { pair: { base: body.base_currency, quote: body.quote_currency } } : {}),
+      period: body.period,
+      selection: body.selection,
+      ...(body.target_currency ? { targetCurrency: body.target_currency } : {}),
+      ...(body.user_notes ? { userNotes: body.user_notes } : {}),
+    }), {
+      auth: true,
+      body: SnapshotRequest,
+      response: { 200: SnapshotResponse, 503: ErrorBody, ...errorResponses },
+      detail: { summary: "Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant" },
     });
 }

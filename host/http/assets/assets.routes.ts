@@ -6,7 +6,7 @@ import { AssetQueryService } from "../../../core/assets/asset-query.service.ts";
 import { AssetService, type NewAsset } from "../../../core/assets/asset.service.ts";
 import { ConflictError } from "../../../core/errors/domain-error.ts";
 import type { HttpDeps } from "../deps.ts";
-import { errorResponses } from "../errors.ts";
+import { bulkCreateStatus, errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
 import {
   AssetCreateRequest, AssetCreateResponse, AssetDeleteResponse, AssetDetail, AssetIdParams, AssetIdsQuery, AssetInfo,
@@ -32,7 +32,7 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
     .use(session)
     .post("", async ({ body, status, user }) => {
       const outcomes = await assets.create(body.map((item) => toAssetFields(item) as NewAsset), user.id);
-      return status(201, {
+      return status(bulkCreateStatus(outcomes.filter((o) => o.success).length), {
         results: outcomes.map((o) => (o.success
           ? { asset_id: o.assetId, success: true, message: "Asset created", name: o.name }
           : { asset_id: null, success: false, message: o.message, name: o.name, code: o.code })),
@@ -42,7 +42,7 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: AssetCreateRequest,
-      response: { 201: AssetCreateResponse, ...errorResponses },
+      response: { 200: AssetCreateResponse, 201: AssetCreateResponse, ...errorResponses },
       detail: { summary: "Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item" },
     })
     .get("", async ({ query }) => (await queries.byIds(query.asset_ids)).map(toAssetDetail), {

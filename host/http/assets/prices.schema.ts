@@ -171,7 +171,7 @@ const EventOut = z.object({
 });
 export const PriceQueryResponse = z.object({
   items: z.array(z.object({
-    asset_id: z.number(), prices: z.array(PriceOut), events: z.array(EventOut), errors: z.array(z.string()), signals: z.array(SignalResult).optional(),
+    asset_id: z.number(), prices: z.array(PriceOut), events: z.array(EventOut), errors: z.array(z.string()), signals: z.array(SignalResult).optional().describe("Signals on these prices, when asked for"),
   })),
 });
 

@@ -30,8 +30,11 @@ export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {
       })), today());
       return {
         results: outcomes.map((o) => o.success
-          ? { success: true, broker_id: o.brokerId, name: o.name, deposits_created: o.depositsCreated }
-          : { success: false, broker_id: null, name: o.name, deposits_created: 0, error: o.error }),
+          ? {
+            success: true, broker_id: o.brokerId, name: o.name, deposits_created: o.depositsCreated,
+            deposits: o.deposits.map((d) => ({ transaction_id: d.transactionId, date: d.date, cash: { code: d.currency, amount: d.amount } })),
+          }
+          : { success: false, broker_id: null, name: o.name, deposits_created: 0, deposits: [], error: o.error }),
         success_count: outcomes.filter((o) => o.success).length,
         errors: [],
       };

@@ -25,7 +25,9 @@ const BrokerFields = {
 export const BrokerCreateItem = z.object({
   name: z.string().trim().min(1).max(100),
   ...BrokerFields,
-  initial_balances: z.array(z.object({ code: CurrencyField, amount: limited(PositiveDecimal, "amount") }).strict()).max(50).optional(),
+  initial_balances: z.array(z.object({ code: CurrencyField, amount: limited(PositiveDecimal, "amount") }).strict()).max(50).optional()
+    .describe("Cash balances at opening: each positive amount becomes a DEPOSIT dated `opened_at` (the day of creation, UTC, when "
+      + "`opened_at` is absent); zero and negative amounts are ignored. The DEPOSITs come back in the result's `deposits`"),
 }).strict();
 
 export const BrokerCreateRequest = z.array(BrokerCreateItem).min(1).max(100);
@@ -55,6 +57,11 @@ export const BrokerCreateResponse = z.object({
     broker_id: z.number().int().nullable(),
     name: z.string(),
     deposits_created: z.number().int(),
+    deposits: z.array(z.object({
+      transaction_id: z.number().int().describe("Id of the DEPOSIT transaction"),
+      date: z.string().describe("Date of the DEPOSIT: the broker's `opened_at`, else the day of creation (server date, UTC)"),
+      cash: z.object({ code: z.string(), amount: z.string() }).describe("The deposited amount {code, amount}"),
+    })).describe("The DEPOSITs booked from `initial_balances`, with their dates"),
     error: z.string().optional(),
   })),
   success_count: z.number().int(),

@@ -15,13 +15,13 @@ const DecimalInput = z.union([
 const PositiveDecimal = DecimalInput.refine((s) => s[0] !== "-" && /[1-9]/.test(s), "must be greater than 0");
 const RateField = limited(PositiveDecimal, "rate");
 const DateField = z.iso.date();
-const DateRange = z.object({ start: DateField, end: DateField.optional() }).refine((r) => !r.end || r.end >= r.start, "end must not be before start");
+const DateRange = z.object({ start: DateField, end: DateField.optional() }).strict().refine((r) => !r.end || r.end >= r.start, "end must not be before start");
 
 export const FxSyncRequest = z.object({
   pairs: z.array(z.string().regex(/^[A-Za-z]{3}-[A-Za-z]{3}$/, "a pair slug such as EUR-USD")).min(1),
   start: z.union([DateField, z.enum(["min"])]),
   end: DateField,
-});
+}).strict();
 
 const LegDetail = z.object({ provider: z.string(), leg: z.string(), dates_available: z.number(), error: z.string().optional() });
 export const FxSyncResponse = z.object({
@@ -45,7 +45,7 @@ export const toSyncItem = (r: FxSyncResult) => ({
 
 export const RateUpsertRequest = z.array(z.object({
   date: DateField, base: CurrencyField, quote: CurrencyField, rate: RateField, source: z.string().trim().min(1).max(50).optional(),
-})).min(1);
+}).strict()).min(1);
 
 export const RateUpsertResponse = z.object({
   results: z.array(z.object({
@@ -62,7 +62,7 @@ export const toUpsertItem = (o: ManualRateOutcome) => ({
 
 export const RateDeleteRequest = z.array(z.object({
   from: CurrencyField, to: CurrencyField, date_range: DateRange.optional(), delete_all: z.boolean().default(false),
-}).refine((i) => i.delete_all || i.date_range !== undefined, "give date_range or delete_all")).min(1);
+}).strict().refine((i) => i.delete_all || i.date_range !== undefined, "give date_range or delete_all")).min(1);
 
 export const RateDeleteResponse = z.object({
   results: z.array(z.object({
@@ -81,11 +81,11 @@ export const toDeleteItem = (o: RateDeleteOutcome) => ({
 
 const Cur = z.object({ code: z.string(), amount: z.string() });
 export const ConvertRequest = z.array(z.object({
-  from_amount: z.object({ code: CurrencyField, amount: DecimalInput }),
+  from_amount: z.object({ code: CurrencyField, amount: DecimalInput }).strict(),
   to: CurrencyField,
   date_range: DateRange,
   signals: SignalList.optional().describe("Signals on this item's daily rates, returned in the top-level `signals`"),
-})).min(1);
+}).strict()).min(1);
 
 export const ConvertResponse = z.object({
   results: z.array(z.object({
@@ -94,7 +94,9 @@ export const ConvertResponse = z.object({
   })),
   success_count: z.number(),
   errors: z.array(z.string()),
-  signals: z.array(z.object({ item_index: z.number().int(), signals: z.array(SignalResult) })).optional(),
+  signals: z.array(z.object({
+    item_index: z.number().int().describe("Position of the request item, from 0"), signals: z.array(SignalResult).describe("Its signals, in request order"),
+  })).optional().describe("Signals of the items that asked for them (on their daily rates)"),
 });
 
 export const toConvertItem = (r: ConvertResult) => ({

@@ -4,7 +4,7 @@ import { type FxProviderEntry, fxProviderCode, fxProviderEdges, listFxProviders 
 import { FxRouteService } from "../../../core/fx/fx-route.service.ts";
 import { searchRoutes } from "../../../core/fx/route-search.calc.ts";
 import type { HttpDeps } from "../deps.ts";
-import { errorResponses } from "../errors.ts";
+import { bulkCreateStatus, errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
 import {
   FxProviderBody, ProvidersQuery, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
@@ -48,7 +48,7 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
         base: r.base, chainSteps: r.chain_steps, priority: r.priority, quote: r.quote,
       })), known);
       const failed = outcomes.filter((o) => !o.success);
-      return status(201, {
+      return status(bulkCreateStatus(outcomes.length - failed.length), {
         results: outcomes.map(toRouteResult),
         success_count: outcomes.length - failed.length,
         errors: failed.map((o) => `${o.base}-${o.quote} priority ${o.priority}: ${o.message}`),
@@ -57,7 +57,7 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: RoutesCreateRequest,
-      response: { 201: RoutesCreateResponse, ...errorResponses },
+      response: { 200: RoutesCreateResponse, 201: RoutesCreateResponse, ...errorResponses },
       detail: { summary: "Create or update routes (atomic); an unknown provider refuses the whole batch (400)" },
     })
     .delete("/routes", async ({ body }) => {

@@ -41,8 +41,8 @@ export const RoutesCreateRequest = z.array(z.object({
   base: z.string().max(3),
   quote: z.string().max(3),
   priority: z.number().int().min(1),
-  chain_steps: z.array(z.object({ from: z.string().max(3), to: z.string().max(3), provider: z.string().min(1).max(100) })).min(1).max(20),
-})).min(1).max(MAX_ITEMS);
+  chain_steps: z.array(z.object({ from: z.string().max(3), to: z.string().max(3), provider: z.string().min(1).max(100) }).strict()).min(1).max(20),
+}).strict()).min(1).max(MAX_ITEMS);
 
 export const RouteRead = z.object({ base: z.string(), quote: z.string(), priority: z.number(), chain_steps: z.array(ChainStepBody) });
 export const toRouteRead = (r: RouteView) => ({ base: r.base, quote: r.quote, priority: r.priority, chain_steps: r.chainSteps });
@@ -66,7 +66,7 @@ export const RoutesDeleteRequest = z.array(z.object({
   base: z.string().max(3),
   quote: z.string().max(3),
   priority: z.number().int().min(1).optional(),
-})).min(1).max(MAX_ITEMS);
+}).strict()).min(1).max(MAX_ITEMS);
 export const RoutesDeleteResponse = z.object({
   results: z.array(z.object({
     success: z.boolean(),

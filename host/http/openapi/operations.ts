@@ -262,9 +262,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /backup/restore": {
     who: "The uploader of the file; replacing existing data (`overwrite_existing`) needs the OWNER role on the brokers concerned.",
-    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN then ticker or created, duplicates skipped (or replaced with `overwrite_existing`).",
+    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN, then ticker, then name (or created), duplicates skipped (or replaced with `overwrite_existing`). Counts per section (docs/backup.md).",
     request: { file_id: 7, overwrite_existing: false },
-    response: { restored: { brokers: 2, assets: 5, transactions: 148, asset_prices: 0 }, skipped: { assets: 1 }, warnings: [] },
+    response: { restored: { assets: 4, brokers: 2, broker_access: 2, transactions: 148, prices: 0 }, skipped: { assets: 1, brokers: 0, broker_access: 0, transactions: 0, prices: 0 }, warnings: [] },
   },
   "DELETE /users/{user_id}/sessions": {
     changes: "Revokes every session of the user (cookies and tokens issued before now stop working); the user logs in again.",
@@ -283,6 +283,54 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     response: { asset_id: 1, keeper_user_id: 2 },
   },
 
+  "POST /risk/query": {
+    who: "A portfolio scope counts only brokers with an access row of the caller (share-weighted); another broker is 404.",
+    changes: "Nothing stored; simulation and optimisation results are cached (`risk_simulation`, `risk_optimization`) until the next write.",
+    request: {
+      scope: { kind: "portfolio" }, date_range: { start: "2024-01-01", end: "2024-12-31" }, target_currency: "EUR",
+      mode: "current_composition", composition_policy: "current_buy_and_hold",
+      analytics: [{ instance_id: "var", analytic_code: "historical_var", parameters: { confidence_level: 0.95, horizon_days: 1, method: "historical" } }],
+    },
+    response: {
+      items: [{
+        instance_id: "var", analytic_code: "historical_var", status: "ok",
+        output: { kind: "var_cvar", confidence_level: 0.95, horizon_days: 1, method: "historical", var: 0.0191, cvar: 0.0227, var_amount: "191.43", cvar_amount: "226.72" },
+        metadata: {
+          algorithm_version: "1.0.0", scope_kind: "portfolio", mode: "current_composition", target_currency: "EUR", requested_start: "2024-01-01",
+          requested_end: "2024-12-31", observations_start: "2024-01-02", observations_end: "2024-12-31", cached: false,
+        },
+        data_quality: {
+          data_quality_status: "ok", missing_price_assets: [], missing_fx_pairs: [], incomplete_nav_dates_count: 0,
+          observations_start: "2024-01-02", observations_end: "2024-12-31",
+        },
+        warnings: [], error: null,
+      }],
+    },
+  },
+  "POST /risk/eligibility": {
+    changes: "Nothing: a read with a body.",
+    request: { asset_ids: [1, 2], date_range: { start: "2024-01-01", end: "2024-12-31" }, target_currency: "EUR" },
+    response: {
+      items: [
+        { asset_id: 1, level: "eligible", reasons: [], first_quote: "2024-01-02", last_quote: "2024-12-31", quotes_in_period: 252 },
+        { asset_id: 2, level: "ineligible", reasons: ["no_price_history"], first_quote: null, last_quote: null, quotes_in_period: 0 },
+      ],
+      min_quotes: 20, stale_days: 7, common_range: { start: "2024-01-02", end: "2024-12-31" }, suggested_range: { start: "2024-01-02", end: "2024-12-31" },
+    },
+  },
+  "POST /signals/preview": {
+    changes: "Nothing: a calculation on the points sent.",
+    request: {
+      domain: "asset", points: [{ date: "2024-01-02", value: 10 }, { date: "2024-01-03", value: 11 }, { date: "2024-01-04", value: 12 }],
+      signals: [{ instance_id: "sma2", signal_code: "SMA", params: { period: 2 } }],
+    },
+    response: {
+      signals: [{
+        instance_id: "sma2", signal_code: "SMA", status: "ok",
+        outputs: { value: [{ date: "2024-01-02", value: null }, { date: "2024-01-03", value: 10.5 }, { date: "2024-01-04", value: 11.5 }] },
+      }],
+    },
+  },
 };
 
 /** A response written here wins over the captured one (sync answers: the capture runs offline). */

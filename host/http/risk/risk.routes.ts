@@ -10,7 +10,9 @@ import {
 
 /** `/risk` (docs/risk.md): the analytics catalog, queries and per-asset eligibility. */
 export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const risk = new RiskService(deps.container, databaseFile(deps.config.dataDir), deps.plugins, deps.config.dataDir);
+  const risk = new RiskService(deps.container, databaseFile(deps.config.dataDir), deps.plugins, deps.config.dataDir, {
+    analyticTimeoutMs: deps.config.riskAnalyticTimeoutMs, maxQueuedTasks: deps.config.riskMaxQueuedTasks,
+  });
   return new Elysia({ prefix: "/risk", tags: ["risk"] })
     .use(session)
     .get("/catalog", () => ({ items: risk.catalog() }), {

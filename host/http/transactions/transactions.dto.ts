@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { ValidationError } from "../../../core/errors/domain-error.ts";
 import { isLimitMessage } from "../../../core/money/decimal-limits.ts";
+import { shapeAt, unknownFieldMessage } from "../input-hints.ts";
 import type {
   BatchInput, BatchOutcome, CreateInput, Parsed, PromoteInput, RuleError, UpdateInput,
 } from "../../../core/transactions/batch.types.ts";
@@ -20,13 +21,13 @@ const FIELD_CODES: Record<string, ValidationCode> = {
   asset_id: "assetIdInvalid", asset_event_id: "assetEventIdInvalid", broker_id: "brokerRequired",
 };
 
-function ruleErrors(error: z.ZodError, operation: Operation, raw: unknown): RuleError[] {
+function ruleErrors(error: z.ZodError, operation: Operation, raw: unknown, schema: z.ZodType): RuleError[] {
   const given = (key: string) => typeof raw === "object" && raw !== null && (raw as Record<string, unknown>)[key] != null;
   return error.issues.flatMap((issue): RuleError[] => {
     if (issue.code === "unrecognized_keys") {
       return issue.keys.map((key) => operation === "update" && NOT_UPDATABLE.includes(key)
         ? { code: "fieldNotUpdatable", field: key, msg: `${key} cannot be changed by an update` }
-        : { code: "parseError", field: key, msg: `Unknown field '${key}'` });
+        : { code: "parseError", field: [...issue.path, key].join("."), msg: unknownFieldMessage(shapeAt(schema, issue.path), key) });
     }
     const field = issue.path.join(".") || undefined;
     const top = String(issue.path[0] ?? "");
@@ -45,7 +46,7 @@ function parseRows<S extends z.ZodType, T>(raw: unknown[], schema: S, operation:
         outOfRange.push({ loc: ["body", `${operation}s`, index, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))], msg: issue.message, type: "out_of_range" });
       }
     }
-    return { ok: false, errors: ruleErrors(result.error, operation, row) };
+    return { ok: false, errors: ruleErrors(result.error, operation, row, schema) };
   });
   // Amounts outside the supported range refuse the whole request with 422 (issue 10.5), not a row issue.
   if (outOfRange.length) throw new ValidationError(outOfRange);

@@ -18,3 +18,12 @@ export async function uploadText(c: ApiClient, text: string, name = "export.json
   expect(res.status).toBe(201);
   return body.id;
 }
+
+/**
+ * Turns the scheduler off (superuser): its current-price job writes prices of assets with a
+ * provider at any minute, which would blur "nothing was written" comparisons.
+ */
+export async function disableScheduler(admin: ApiClient): Promise<void> {
+  const res = await admin.request("PATCH", "/settings/global/bulk", { items: [{ key: "scheduler_enabled", value: "false" }] });
+  expect(res.status).toBe(200);
+}

@@ -5,6 +5,7 @@ import { runCli } from "../../helpers/cli.ts";
 import { ApiClient } from "../../helpers/client.ts";
 import { startServer, type TestServer, tempDataDir, useApi } from "../../helpers/server.ts";
 import { snapshotOf, type Snapshot } from "./compare.ts";
+import { disableScheduler } from "./backup-helpers.ts";
 import { buildRichPortfolio } from "./rich-portfolio.ts";
 
 // Server A runs with the rich portfolio and an upload; the archive is made while it runs.
@@ -17,6 +18,7 @@ let uploadId: number;
 let restored: TestServer | undefined;
 
 beforeAll(async () => {
+  await disableScheduler(api.as.alice!);
   await buildRichPortfolio(api.as.alice!, api.as.bob!, { alice: api.users.alice!.id, bob: api.users.bob!.id });
   const form = new FormData();
   form.append("file", new File(["date,amount\n2024-01-01,1\n"], "statement.csv", { type: "text/csv" }));

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { exportJson } from "./backup-helpers.ts";
+import { disableScheduler, exportJson } from "./backup-helpers.ts";
 import { buildRichPortfolio, type RichPortfolio } from "./rich-portfolio.ts";
 
 // alice (superuser) holds the rich portfolio; carol has a private broker alice cannot see.
@@ -18,6 +18,7 @@ let carolBroker: number;
 
 beforeAll(async () => {
   ({ alice, bob, carol } = api.as as Record<string, ApiClient>);
+  await disableScheduler(alice);
   p = await buildRichPortfolio(alice, bob, { alice: api.users.alice!.id, bob: api.users.bob!.id });
   carolBroker = (await (await carol.post("/brokers", [{ name: "Carol private", initial_balances: [{ code: "EUR", amount: "777.77" }] }])).json()).results[0].broker_id;
 }, 60_000);
@@ -143,5 +144,36 @@ describe("POST /backup/export format sqlite", () => {
       rmSync(dir, { recursive: true, force: true });
     }
     expect((await import("node:fs")).readdirSync(api.dataDir).filter((f) => f.startsWith(".backup-"))).toEqual([]);
+  });
+});
+
+describe("downloads are byte-exact, compressed or not", () => {
+  test("the sqlite file is a valid database with and without gzip", async () => {
+    for (const encoding of ["identity", "gzip"]) {
+      const res = await fetch(`${api.base}/backup/export`, {
+        method: "POST", headers: { cookie: alice.cookie, "content-type": "application/json", "accept-encoding": encoding },
+        body: JSON.stringify({ format: "sqlite" }), decompress: false,
+      } as RequestInit);
+      expect(res.headers.get("x-streamed-body")).toBeNull();
+      let bytes = new Uint8Array(await res.arrayBuffer());
+      if (encoding === "gzip") bytes = Bun.gunzipSync(bytes);
+      const pageSize = (bytes[16]! << 8) | bytes[17]!;
+      const pages = new DataView(bytes.buffer, bytes.byteOffset).getUint32(28);
+      expect({ encoding, length: bytes.length }).toEqual({ encoding, length: pageSize * pages });
+    }
+  });
+
+  test("text outside ASCII survives the stream (a name with €, accents and an emoji)", async () => {
+    const name = "Société Générale € 📈";
+    const created = await (await alice.post("/assets", [{ name, currency: "EUR" }])).json();
+    const id = created.results[0].asset_id;
+    await alice.post("/assets/prices", [{ asset_id: id, prices: Array.from({ length: 900 }, (_, d) => ({ date: `20${String(10 + Math.floor(d / 300)).padStart(2, "0")}-${String(1 + Math.floor((d % 300) / 28)).padStart(2, "0")}-${String(1 + (d % 28)).padStart(2, "0")}`, close: "1.5" })) }]);
+    const events = await alice.post("/assets/events", [{ asset_id: id, events: [{ date: "2011-01-01", type: "DIVIDEND", value: { code: "EUR", amount: "0.1" }, notes: `${name} — dividende` }] }]);
+    expect(events.status).toBe(200);
+    const json = await (await alice.get(`/backup/asset/${id}/events?format=json`)).json();
+    expect(json.rows[0].notes).toBe(`${name} — dividende`);
+    const res = await alice.get(`/backup/asset/${id}/prices`);
+    expect(decodeURIComponent(res.headers.get("content-disposition")!.split("filename*=UTF-8''")[1]!)).toMatch(/^prices_societe-generale_/);
+    expect((await res.text()).split("\r\n").filter(Boolean)).toHaveLength(901);
   });
 });

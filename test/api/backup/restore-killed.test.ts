@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ApiClient } from "../../helpers/client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "../../helpers/offline-plugins.ts";
 import { ROOT, startServer, tempDataDir } from "../../helpers/server.ts";
-import { exportJson, uploadText } from "./backup-helpers.ts";
+import { disableScheduler, exportJson, uploadText } from "./backup-helpers.ts";
 import { buildRichPortfolio } from "./rich-portfolio.ts";
 
 const dataDir = tempDataDir("pt-restore-killed-");
@@ -65,6 +65,7 @@ describe("a restore killed halfway", () => {
     const dave = new ApiClient(server.base);
     const ids = { alice: (await alice.signUp("alice")).id, bob: (await bob.signUp("bob")).id };
     await dave.signUp("dave");
+    await disableScheduler(alice);
     await buildRichPortfolio(alice, bob, ids);
     const fileId = await uploadText(dave, await exportJson(alice, { include_price_history: true }));
     const before = dump(dataDir);

@@ -2,14 +2,15 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
 import { useApi } from "../../helpers/server.ts";
-import { exportJson, uploadText } from "./backup-helpers.ts";
+import { disableScheduler, exportJson, uploadText } from "./backup-helpers.ts";
 import { buildRichPortfolio, type RichPortfolio } from "./rich-portfolio.ts";
 
 // alice holds the rich portfolio (bob co-owns RT Main and shares Bob Shared with her); dave starts empty.
-const api = useApi({ users: ["alice", "bob", "dave"] });
+const api = useApi({ users: ["alice", "bob", "dave", "erin"] });
 let alice: ApiClient;
 let bob: ApiClient;
 let dave: ApiClient;
+let erin: ApiClient;
 let p: RichPortfolio;
 let exported: string;
 
@@ -22,7 +23,8 @@ async function restore(c: ApiClient, text: string, body: Record<string, unknown>
 }
 
 beforeAll(async () => {
-  ({ alice, bob, dave } = api.as as Record<string, ApiClient>);
+  ({ alice, bob, dave, erin } = api.as as Record<string, ApiClient>);
+  await disableScheduler(alice);
   p = await buildRichPortfolio(alice, bob, { alice: api.users.alice!.id, bob: api.users.bob!.id });
   exported = await exportJson(alice, { include_price_history: true });
 }, 60_000);
@@ -42,13 +44,16 @@ describe("refused documents write nothing", () => {
     expect(body.params).toEqual({ schema_version: 99, supported: 1 });
   });
 
-  test("a corrupt document (cut short, a float amount, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
+  test("a corrupt document (cut short, a float amount, JSON text that does not parse, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
     const before = counts();
     await expectError(await restore(dave, exported.slice(0, Math.floor(exported.length / 2))), 400, "BACKUP_DOCUMENT_CORRUPT");
     const float = JSON.parse(exported);
     float.sections.transactions[3].amount = -4057.33;
     const body = await expectError(await restore(dave, JSON.stringify(float)), 400, "BACKUP_DOCUMENT_CORRUPT");
     expect(body.params).toMatchObject({ section: "transactions", index: 3, field: "amount" });
+    const badJson = JSON.parse(exported);
+    badJson.sections.transactions.find((t: any) => t.tags !== null).tags = "[core";
+    expect((await expectError(await restore(dave, JSON.stringify(badJson)), 400, "BACKUP_DOCUMENT_CORRUPT")).params).toMatchObject({ field: "tags" });
     const dangling = JSON.parse(exported);
     dangling.sections.transactions[0].broker_id = 99999;
     await expectError(await restore(dave, JSON.stringify(dangling)), 400, "BACKUP_DOCUMENT_CORRUPT");
@@ -147,5 +152,51 @@ describe("restoring into a server that holds data", () => {
   test("status records the caller's last restore", async () => {
     const status = await (await dave.get("/backup/status")).json();
     expect(Number.isNaN(Date.parse(status.last_restore_at))).toBe(false);
+  });
+});
+
+describe("duplicates are judged against what was stored before the restore", () => {
+  test("two events of one asset on one day and type stay two, and a second restore adds none", async () => {
+    const doc = JSON.parse(exported);
+    const dividend = doc.sections.asset_events.find((e: any) => e.asset_id === p.assets.usd && e.type === "DIVIDEND");
+    doc.sections.asset_events.push({ ...dividend, id: 999_999, value: "0.10", notes: "special" });
+    doc.row_counts.asset_events++;
+    const text = JSON.stringify(doc);
+    const dividends = () => queryDb<{ n: number }>(api.dataDir, "SELECT count(*) AS n FROM asset_events WHERE asset_id = ? AND type = 'DIVIDEND'", p.assets.usd)[0]!.n;
+    expect(dividends()).toBe(1);
+    const first = await (await restore(erin, text)).json();
+    expect(first.restored.asset_events).toBe(1);
+    expect(dividends()).toBe(2);
+    const second = await (await restore(erin, text)).json();
+    expect(second.restored.asset_events).toBe(0);
+    expect(dividends()).toBe(2);
+  });
+
+  test("exported brokers sharing a name are restored as two brokers, the second renamed with a warning", async () => {
+    const doc = JSON.parse(exported);
+    for (const b of doc.sections.brokers) if (b.name !== "Bob Shared") b.name = "Twin";
+    const fileId = await uploadText(bob, JSON.stringify(doc));
+    const body = await (await bob.post("/backup/restore", { file_id: fileId })).json();
+    expect(body.warnings).toContain('Broker "Twin" was restored as "Twin (2)": the name was taken');
+    const names = (await (await bob.get("/brokers")).json()).items.map((b: any) => b.name);
+    expect(names).toEqual(expect.arrayContaining(["Twin", "Twin (2)"]));
+  });
+});
+
+describe("FX routes", () => {
+  test("a restored provider route replaces the pair's MANUAL placeholder, as saving it through the API does", async () => {
+    const placeholder = await alice.post("/fx/providers/routes", [{ base: "EUR", quote: "USD", priority: 999, chain_steps: [{ from: "EUR", to: "USD", provider: "MANUAL" }] }]);
+    expect(placeholder.status).toBe(201);
+    const doc = JSON.parse(exported);
+    doc.sections.fx_routes = [
+      { base: "EUR", quote: "USD", priority: 1, chain_steps: JSON.stringify([{ from: "EUR", provider: "ECB", to: "USD" }]) },
+      { base: "EUR", quote: "USD", priority: 999, chain_steps: JSON.stringify([{ from: "EUR", provider: "MANUAL", to: "USD" }]) },
+    ];
+    doc.row_counts.fx_routes = 2;
+    const body = await (await restore(erin, JSON.stringify(doc))).json();
+    expect(body.restored.fx_routes).toBe(1);
+    expect(body.skipped.fx_routes).toBe(1);
+    const routes = (await (await alice.get("/fx/providers/routes")).json()).filter((r: any) => r.base === "EUR" && r.quote === "USD");
+    expect(routes).toEqual([expect.objectContaining({ priority: 1, chain_steps: [expect.objectContaining({ from: "EUR", to: "USD", provider: "ECB" })] })]);
   });
 });

@@ -3,7 +3,7 @@ import { ApiClient } from "../../helpers/client.ts";
 import { startServer, type TestServer, useApi } from "../../helpers/server.ts";
 import { snapshotOf, type Snapshot } from "./compare.ts";
 import { buildRichPortfolio } from "./rich-portfolio.ts";
-import { exportJson, uploadText } from "./backup-helpers.ts";
+import { disableScheduler, exportJson, uploadText } from "./backup-helpers.ts";
 
 // Server A holds the rich portfolio; alice's export is restored into a fresh server B by a new alice.
 const api = useApi({ users: ["alice", "bob"] });
@@ -14,6 +14,7 @@ let restoredBy: ApiClient;
 let answer: any;
 
 beforeAll(async () => {
+  await disableScheduler(api.as.alice!);
   await buildRichPortfolio(api.as.alice!, api.as.bob!, { alice: api.users.alice!.id, bob: api.users.bob!.id });
   before = await snapshotOf(api.as.alice!);
   exported = await exportJson(api.as.alice!, { scope: ["all"], include_price_history: true });

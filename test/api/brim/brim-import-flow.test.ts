@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { createBroker, sample, slowPluginEnv, upload, uploaded } from "./helpers.ts";
+import { ParseResult } from "../../../host/http/brokers/brim.schema.ts";
+import { createBroker, sample, slowPluginEnv, uploaded } from "./helpers.ts";
 
 const api = useApi({ users: ["admin", "dave"], env: slowPluginEnv() });
 let dave: ApiClient;
@@ -40,7 +41,9 @@ describe("a new user imports a Degiro export through the API alone", () => {
   test("parse (auto): commit creates in the ledger's signs, fills merged, FX pairs linked, fake asset ids, todos for unmapped assets", async () => {
     const res = await parse(dave, fileId, broker);
     expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBe("gzip");
     preview = await res.json();
+    expect(ParseResult.safeParse(preview).error?.issues ?? []).toEqual([]);
     expect(preview).toMatchObject({ file_id: fileId, plugin_code: "broker_degiro", plugin_version: "1.0.0", broker_id: broker, validation_issues: [] });
     const A = FAKE;
     const B = FAKE + 1;
@@ -84,6 +87,9 @@ describe("a new user imports a Degiro export through the API alone", () => {
     expect(file).toMatchObject({ status: "parsed", parsed_plugin_code: "broker_degiro", parsed_plugin_version: "1.0.0", parse_is_stale: false, error_message: null });
     expect(file.processed_at).toEqual(expect.any(String));
     expect(await (await dave.get(`/brokers/import/files/${fileId}/last-parse`)).json()).toEqual(preview);
+    const plain = await dave.get(`/brokers/import/files/${fileId}/last-parse`, { "accept-encoding": "identity" });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.json()).toEqual(preview);
   });
 
   test("asset candidates: ISIN → exact, ticker → high, name similarity → medium or low", async () => {

@@ -75,10 +75,28 @@ describe("POST /risk/query: numbers through the real server match the Python ref
     const b2 = await looseBroker(alice, "Flows");
     await commitOk(alice, { creates: [deposit(b2, "1000", START), buy(b2, assets[0]!, "10", (-10 * Number(REF.assets[0].closes[0])).toFixed(4), START), deposit(b2, "5000", REF.dates[100])] });
     const items = await query(alice, { scope: { kind: "portfolio", broker_ids: [b2] }, mode: "historical", analytics: [kpi()] });
-    // The asset's value plus constant cash: the deposit changes the NAV but not the returns' chain at that day.
+    // NAV = 10 units + cash (0, then 5,000 from the end of day 100): the flow is not a return, and the
+    // cash dilutes the later returns: r_k = 10 (P_k − P_{k−1}) / (10 P_{k−1} + cash_{k−1}).
+    const p = REF.assets[0].closes.map(Number);
+    const returns = p.slice(1).map((v: number, i: number) => (10 * (v - p[i])) / (10 * p[i] + (i + 1 > 100 ? 5000 : 0)));
+    const m = returns.reduce((s: number, x: number) => s + x, 0) / returns.length;
+    const sd = Math.sqrt(returns.reduce((s: number, x: number) => s + (x - m) ** 2, 0) / (returns.length - 1));
     const r = items[0].output.metrics;
     expect(r.observations).toBe(REF.dates.length - 1);
-    expect(Math.abs(r.annualized_return)).toBeLessThan(1);
+    expectClose(r.annualized_volatility, sd * Math.sqrt(252));
+    expectClose(r.sharpe_ratio, (m * 252 - REF.risk_free_rate) / (sd * Math.sqrt(252)));
+  });
+
+  test("an asset slice of the portfolio's history is that asset's own returns while it was held", async () => {
+    const items = await query(alice, { scope: { kind: "portfolio", broker_ids: [broker], asset_ids: [assets[1]] }, mode: "historical", analytics: [kpi()] });
+    expect(items[0].status).toBe("ok");
+    for (const k of ["annualized_return", "annualized_volatility", "sharpe_ratio", "max_drawdown"]) expectClose(items[0].output.metrics[k], REF.kpi.Beta[k]);
+    const current = await query(alice, {
+      scope: { kind: "portfolio", broker_ids: [broker], asset_ids: [assets[0], assets[2]] }, mode: "current_composition", composition_policy: "current_buy_and_hold",
+      analytics: [{ instance_id: "c", analytic_code: "risk_contribution" }],
+    });
+    expect(current[0].output.items.map((i: any) => i.asset_id)).toEqual([assets[0], assets[2]]);
+    expectClose(current[0].output.items.reduce((s: number, i: any) => s + i.weight, 0), 1);
   });
 });
 
@@ -96,8 +114,10 @@ describe("POST /risk/query: per-analytic envelopes", () => {
     expect(items.map((i) => [i.instance_id, i.status, i.error?.code ?? null])).toEqual([
       ["a", "failed", "analytic_not_found"], ["b", "failed", "incompatible_scope"], ["c", "failed", "invalid_parameters"], ["d", "ok", null],
     ]);
-    const mode = await query(alice, { scope: { kind: "asset", asset_id: assets[0] }, mode: "current_composition", composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "x", analytic_code: "drawdown_summary" }] });
-    expect(mode[0].error.code).toBe("incompatible_mode");
+    const mode = await query(alice, { scope: { kind: "asset", asset_id: assets[0] }, mode: "current_composition", composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "x", analytic_code: "asset_set_kpi" }] });
+    expect(mode[0].error.code).toBe("incompatible_scope");
+    const set = await query(alice, { scope: { kind: "asset_set", asset_ids: [assets[0]] }, mode: "current_composition", composition_policy: "current_buy_and_hold", analytics: [{ instance_id: "x", analytic_code: "asset_set_kpi" }] });
+    expect(set[0].error.code).toBe("incompatible_mode");
   });
 
   test("too short a period is insufficient_history with status unavailable", async () => {
@@ -162,6 +182,18 @@ describe("GET /risk/catalog and POST /risk/eligibility", () => {
     expect(v).toMatchObject({ output_kind: "var_cvar", supported_scopes: ["asset", "portfolio"], min_observations: 20, algorithm_version: "1.0.0" });
     expect(Object.keys(v.parameters_schema.properties).sort()).toEqual(["confidence_level", "horizon_days", "method", "min_observations"]);
     expect(v.parameters_schema.properties.method.enum).toEqual(["historical", "parametric", "cornish_fisher"]);
+    // Every analytic publishes its parameters, each documented, and takes min_observations.
+    expect(items.map((i: any) => i.analytic_code).sort()).toEqual([
+      "asset_risk_return", "asset_set_comparison", "asset_set_drawdown", "asset_set_kpi", "asset_set_risk_return", "asset_set_var", "comparison",
+      "correlation", "drawdown_summary", "historical_kpi", "historical_var", "portfolio_optimization", "risk_contribution", "simulation", "stress",
+    ]);
+    for (const item of items) {
+      expect(item.parameters_schema.type).toBe("object");
+      if (item.analytic_code !== "stress") expect(Object.keys(item.parameters_schema.properties)).toContain("min_observations");
+      for (const [name, prop] of Object.entries(item.parameters_schema.properties as Record<string, any>)) {
+        expect(`${item.analytic_code}.${name}: ${typeof prop.description}`).toBe(`${item.analytic_code}.${name}: string`);
+      }
+    }
   });
 
   test("eligibility grades each asset with its reasons and the common range", async () => {

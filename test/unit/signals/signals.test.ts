@@ -80,3 +80,20 @@ test("unknown codes, bad parameters and FX-only refusals fail alone", () => {
     ["failed", "signal_not_found"], ["failed", "invalid_parameters"], ["failed", "incompatible_domain"], ["ok", null],
   ]);
 });
+
+describe("OHLCV signals match the Python reference (trading-signals' Wilder conventions) to 1e-9", () => {
+  const o = REF.signals_ohlcv.ohlcv;
+  const ohlcv: SignalPoint[] = closes(0).map((c, i) => ({ date: REF.dates[i], close: c, high: o.high[i], low: o.low[i], open: i === 0 ? c : closes(0)[i - 1]!, volume: o.volume[i] }));
+  for (const [code, ref] of Object.entries(REF.signals_ohlcv as Record<string, any>).filter(([k]) => k !== "ohlcv")) {
+    test(code, () => {
+      const r = run(code, ref.params, ohlcv);
+      expect(r.status).toBe("ok");
+      for (const [line, expected] of Object.entries(ref).filter(([k]) => k !== "params") as [string, (number | null)[]][]) {
+        r.outputs[line]!.forEach((p, i) => {
+          if (expected[i] === null) expect(`${i}: ${p.value}`).toBe(`${i}: null`);
+          else expectClose(p.value, expected[i]!);
+        });
+      }
+    });
+  }
+});

@@ -1,0 +1,113 @@
+/**
+ * Broker report import benchmark: starts the real server (as `npm start` would) and
+ *   1. uploads a generated generic CSV of 50,000 rows (about 5 MB) and times
+ *      `POST /brokers/import/files/{id}/parse` end to end (request sent → whole body read, gzip
+ *      accepted), while a side loop times `GET /system/health` every 25 ms (targets: parse
+ *      under 2 s, every health answer under 20 ms);
+ *   2. seeds a broker's ledger with 50,000 rows through `POST /transactions/commit` and times
+ *      `POST /brokers/import/duplicates` of 50,000 rows against it (target: under 1 s).
+ *
+ *   bun bench/import.ts
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startBenchServer } from "./server.ts";
+
+const ROWS = 50_000;
+const TYPES = ["Buy", "Sell", "Dividend", "Deposit", "Fee"] as const;
+const day = (i: number) => new Date(Date.UTC(2010, 0, 1) + Math.floor(i / 8) * 86_400_000).toISOString().slice(0, 10);
+
+function genericCsv(): string {
+  const lines = ["Date,Type,ISIN,Name,Quantity,Price,Amount,Currency,Fee,Description"];
+  for (let i = 0; i < ROWS; i++) {
+    const type = TYPES[i % TYPES.length]!;
+    const isin = `IE00BK5BQ${String(i % 20).padStart(3, "0")}`;
+    const trade = type === "Buy" || type === "Sell";
+    lines.push([
+      day(i), type, type === "Deposit" ? "" : isin, type === "Deposit" ? "" : `Bench fund ${i % 20}`, trade ? String(1 + (i % 7)) : "",
+      trade ? `${100 + (i % 50)}.${String(i % 100).padStart(2, "0")}` : "", `${10 + (i % 900)}.${String(i % 100).padStart(2, "0")}`, "EUR",
+      trade ? "1.50" : "", `bench row ${i} lorem ipsum dolor`,
+    ].join(","));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+async function session(base: string) {
+  const json = { "content-type": "application/json" };
+  await fetch(`${base}/auth/register`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", email: "bench@example.com", password: "Bench-pass1" }) });
+  const login = await fetch(`${base}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: "Bench-pass1" }) });
+  const cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}${path}`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify(body) });
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return res.json();
+  };
+  return { cookie, post };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-import-"));
+const { child, base } = await startBenchServer(dataDir);
+try {
+  const { cookie, post } = await session(base);
+  const [parseBroker, ledgerBroker] = (await post("/brokers", [
+    { name: "Parse", allow_cash_overdraft: true, allow_asset_shorting: true },
+    { name: "Ledger", allow_cash_overdraft: true },
+  ])).results.map((r: any) => r.broker_id as number);
+
+  // 1. Parse of a 50,000-row generic CSV, with /system/health timed throughout.
+  const csv = genericCsv();
+  const form = new FormData();
+  form.append("file", new File([csv], "bench.csv"));
+  const up = await fetch(`${base}/brokers/import/upload?broker_id=${parseBroker}`, { method: "POST", headers: { cookie }, body: form });
+  if (up.status !== 201) throw new Error(`upload: ${up.status} ${await up.text()}`);
+  const fileId = (await up.json()).file_id;
+  console.log(`generic CSV: ${ROWS} rows, ${(csv.length / 1e6).toFixed(2)} MB`);
+
+  for (const run of [1, 2]) {
+    let done = false;
+    const health: number[] = [];
+    const probe = (async () => {
+      while (!done) {
+        const t = performance.now();
+        await (await fetch(`${base}/system/health`)).text();
+        health.push(performance.now() - t);
+        await Bun.sleep(25);
+      }
+    })();
+    const t0 = performance.now();
+    const res = await fetch(`${base}/brokers/import/files/${fileId}/parse`, {
+      method: "POST", headers: { cookie, "content-type": "application/json", "accept-encoding": "gzip" },
+      body: JSON.stringify({ plugin_code: "broker_generic_csv", broker_id: parseBroker }),
+    });
+    const body = await res.arrayBuffer();
+    const elapsed = performance.now() - t0;
+    done = true;
+    await probe;
+    if (res.status !== 200) throw new Error(`parse: ${res.status} ${new TextDecoder().decode(body).slice(0, 300)}`);
+    const sorted = [...health].sort((a, b) => a - b);
+    console.log(`parse run ${run}: ${elapsed.toFixed(0)} ms end to end (target < 2000), body ${(body.byteLength / 1e6).toFixed(2)} MB `
+      + `content-encoding=${res.headers.get("content-encoding")}; /system/health n=${health.length} `
+      + `median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, max ${sorted[sorted.length - 1]?.toFixed(1)} ms (target < 20)`);
+  }
+
+  // 2. Duplicate detection of 50,000 rows against a 50,000-row ledger.
+  const deposits = Array.from({ length: ROWS }, (_, i) => ({ broker_id: ledgerBroker, type: "DEPOSIT", date: day(i), cash: { code: "EUR", amount: `${1 + (i % 5000)}.${String(i % 100).padStart(2, "0")}` } }));
+  const t1 = performance.now();
+  for (let i = 0; i < ROWS; i += 5000) {
+    const r = await post("/transactions/commit", { creates: deposits.slice(i, i + 5000) });
+    if (!r.committed) throw new Error(`seed: ${JSON.stringify(r.issues.slice(0, 2))}`);
+  }
+  console.log(`ledger seeded with ${ROWS} rows in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  const rows = deposits.map(({ broker_id: _, ...t }) => ({ ...t, quantity: "0" }));
+  for (const run of [1, 2, 3]) {
+    const t = performance.now();
+    const report = await post("/brokers/import/duplicates", { broker_id: ledgerBroker, transactions: rows, asset_mappings: [] });
+    const ms = performance.now() - t;
+    console.log(`duplicates run ${run}: ${ms.toFixed(0)} ms over HTTP (target < 1000); likely ${report.tx_likely_duplicates.length}, unique ${report.tx_unique_indices.length}`);
+  }
+} finally {
+  child.kill("SIGTERM");
+  await child.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,194 @@
+/**
+ * The wire form of a report (docs/portfolio.md "Report"; API-SHAPES "FX and portfolio"): pure
+ * mapping of the typed `PortfolioReport` to snake_case JSON with decimal strings. Runs in the
+ * worker, right before serialisation.
+ */
+import { Decimal } from "../money/decimal.ts";
+import type { DataQualityReport } from "./data-quality.calc.ts";
+import type {
+  AllocationItem, BrokerBreakdown, ContributionRow, HistoryPoint, HoldingRow, PortfolioReport, ReportDataQuality, ReportSummary,
+} from "./report.types.ts";
+
+/** Decimals written for money and returns. */
+const PLACES = 10;
+
+export function dec(d: Decimal): string {
+  const r = d.decimalPlaces() > PLACES ? d.toDecimalPlaces(PLACES) : d;
+  return r.isZero() ? "0" : r.toFixed();
+}
+
+/** A float statistic: never NaN or Infinity on the wire. */
+export function num(x: number | null): string | null {
+  return x === null || !Number.isFinite(x) ? null : dec(new Decimal(x));
+}
+
+const opt = (d: Decimal | null): string | null => (d === null ? null : dec(d));
+
+const FEATURE_NAMES = {
+  summary: "summary", history: "history", allocationHistory: "allocation_history", breakdown: "breakdown",
+  positionsContribution: "positions_contribution",
+} as const;
+
+type Money = { code: string; amount: string };
+
+export function toReportDto(r: PortfolioReport): Record<string, unknown> {
+  const code = r.metadata.targetCurrency;
+  const money = (d: Decimal): Money => ({ code, amount: dec(d) });
+  const dataQuality = dataQualityDto(r.dataQuality);
+  const m = r.metadata;
+  return {
+    metadata: {
+      broker_ids: m.brokerIds, target_currency: m.targetCurrency, requested_date_from: m.requestedDateFrom, requested_date_to: m.requestedDateTo,
+      computed_date_from: m.computedDateFrom, computed_date_to: m.computedDateTo, generated_at: m.generatedAt,
+      allocation_dimensions: m.allocationDimensions, included_features: m.includedFeatures.map((f) => FEATURE_NAMES[f]),
+    },
+    summary: r.summary ? summaryDto(r.summary, money, dataQuality) : null,
+    history: r.history ? historyDto(r.history, money) : null,
+    allocation_history: r.allocationHistory
+      ? Object.fromEntries(Object.entries(r.allocationHistory).map(([dim, points]) => [dim, points.map((p) => ({ date: p.date, components: p.components.map(allocationDto) }))]))
+      : null,
+    data_quality: dataQuality,
+    positions_contribution: r.positionsContribution ? {
+      positions: r.positionsContribution.positions.map(contributionDto),
+      unallocated: r.positionsContribution.unallocated.map((u) => ({
+        broker_id: u.brokerId, broker_name: u.brokerName, unallocated_income: dec(u.unallocatedIncome), unallocated_fees_taxes: dec(u.unallocatedFeesTaxes),
+      })),
+      other_effects: r.positionsContribution.otherEffects.map((o) => ({ description: o.description, category: o.category, period_pnl: dec(o.periodPnl) })),
+      gross_gains: dec(r.positionsContribution.grossGains), gross_losses: dec(r.positionsContribution.grossLosses),
+      currency: r.positionsContribution.currency,
+    } : null,
+  };
+}
+
+function dataQualityDto(q: ReportDataQuality): DataQualityReport {
+  return {
+    issues: q.issues,
+    data_quality_status: q.status,
+    missing_price_assets: q.missingPriceAssets.map((a) => ({
+      asset_id: a.assetId, symbol: a.symbol, name: a.name, broker_id: a.brokerId, broker_name: a.brokerName, first_position_date: a.firstPositionDate,
+      quantity: dec(a.quantity), open_cost_basis: opt(a.openCostBasis), currency: a.currency,
+    })),
+    missing_fx_pairs: q.missingFxPairs,
+    stale_prices: q.stalePrices,
+    incomplete_nav_dates: q.incompleteNavDates,
+  };
+}
+
+function allocationDto(a: AllocationItem) {
+  return { name: a.name, value: a.value === null ? "0" : dec(a.value), amount: dec(a.amount) };
+}
+
+function holdingDto(h: HoldingRow): Record<string, unknown> {
+  return {
+    asset_id: h.assetId, asset_name: h.assetName, asset_ticker: h.assetTicker, asset_type: h.assetType,
+    broker_id: h.brokerId, broker_name: h.brokerName, quantity: dec(h.quantity), wac_per_unit: opt(h.wacPerUnit), open_cost_basis: opt(h.openCostBasis),
+    current_price: opt(h.currentPrice), current_value: opt(h.currentValue), valuation_source: h.valuationSource,
+    valuation_effective_unit_price: opt(h.valuationEffectiveUnitPrice), valuation_effective_currency: h.valuationEffectiveCurrency,
+    valuation_reference_date: h.valuationReferenceDate, valuation_reference_unit_price: opt(h.valuationReferenceUnitPrice),
+    valuation_reference_currency: h.valuationReferenceCurrency, valuation_split_adjusted: h.valuationSplitAdjusted, missing_fx_pair: h.missingFxPair,
+    gain_loss: opt(h.gainLoss), gain_loss_percent: opt(h.gainLossPercent), annualized_return: num(h.annualizedReturn),
+    oldest_open_lot_date: h.oldestOpenLotDate, allocation_percent: opt(h.allocationPercent), nav_weight_percent: opt(h.navWeightPercent),
+  };
+}
+
+function brokerDto(b: BrokerBreakdown, money: (d: Decimal) => Money) {
+  return {
+    broker_id: b.brokerId, broker_name: b.brokerName, net_worth: money(b.netWorth), gain_loss: money(b.gainLoss), gain_loss_percent: opt(b.gainLossPercent),
+    cash_total: money(b.cashTotal), cash_balances: b.cashBalances.map((c) => ({ code: c.code, amount: dec(c.amount) })),
+  };
+}
+
+function summaryDto(s: ReportSummary, money: (d: Decimal) => Money, dataQuality: DataQualityReport): Record<string, unknown> {
+  return {
+    net_worth: money(s.netWorth),
+    total_invested: money(s.totalInvested),
+    total_gain_loss: money(s.totalGainLoss),
+    total_gain_loss_percent: opt(s.totalGainLossPercent),
+    cash_total: money(s.cashTotal),
+    cash_balances: s.cashBalances.map((c) => ({ code: c.code, amount: dec(c.amount) })),
+    market_value: money(s.marketValue),
+    in_transit_market_value: money(s.inTransitMarketValue),
+    open_cost_basis: money(s.openCostBasis),
+    in_transit_book_value: money(s.inTransitBookValue),
+    book_value: money(s.bookValue),
+    unrealized_gain_loss: money(s.unrealizedGainLoss),
+    total_deposited: money(s.totalDeposited),
+    total_withdrawn: money(s.totalWithdrawn),
+    net_deposited_capital: money(s.netDepositedCapital),
+    total_income: money(s.totalIncome),
+    total_fees: money(s.totalFees),
+    total_taxes: money(s.totalTaxes),
+    realized_gain_loss: money(s.realizedGainLoss),
+    period_nav_start: money(s.periodNavStart),
+    period_market_value_start: money(s.periodMarketValueStart),
+    period_book_value_start: money(s.periodBookValueStart),
+    period_net_flows: money(s.periodNetFlows),
+    period_pnl: money(s.periodPnl),
+    period_unrealized_gain_loss_start: money(s.periodUnrealizedGainLossStart),
+    period_unrealized_gain_loss_end: money(s.periodUnrealizedGainLossEnd),
+    period_unrealized_gain_loss_delta: money(s.periodUnrealizedGainLossDelta),
+    period_realized_gain_loss: money(s.periodRealizedGainLoss),
+    period_income: money(s.periodIncome),
+    period_fees: money(s.periodFees),
+    period_taxes: money(s.periodTaxes),
+    period_fees_taxes: money(s.periodFeesTaxes),
+    period_other_result: money(s.periodOtherResult),
+    twrr_percent: opt(s.twrrPercent),
+    mwrr_available: s.mwrrAvailable,
+    mwrr_annualized_percent: num(s.mwrrAnnualizedPercent),
+    mwrr_cumulative_percent: num(s.mwrrCumulativePercent),
+    mwrr_period_days: s.mwrrPeriodDays,
+    simple_roi_percent: opt(s.simpleRoiPercent),
+    allocation_by_type: s.allocationByType.map(allocationDto),
+    allocation_by_sector: s.allocationBySector.map(allocationDto),
+    allocation_by_geography: s.allocationByGeography.map(allocationDto),
+    holdings: s.holdings.map(holdingDto),
+    by_broker: s.byBroker ? s.byBroker.map((b) => brokerDto(b, money)) : null,
+    missing_fx_pairs: dataQuality.missing_fx_pairs,
+    missing_price_assets: dataQuality.missing_price_assets,
+    data_quality: dataQuality,
+  };
+}
+
+/** History points; a figure that is the same object as the day before reuses its string. */
+function historyDto(points: HistoryPoint[], money: (d: Decimal) => Money): Record<string, unknown>[] {
+  const last = new Map<string, [Decimal, Money]>();
+  const fmt = (key: string, d: Decimal): Money => {
+    const prev = last.get(key);
+    if (prev && prev[0] === d) return prev[1];
+    const out = money(d);
+    last.set(key, [d, out]);
+    return out;
+  };
+  return points.map((p) => ({
+    date: p.date,
+    cash_value: fmt("cash", p.cashValue),
+    market_value: fmt("marketValue", p.marketValue),
+    in_transit_market_value: fmt("inTransitMarketValue", p.inTransitMarketValue),
+    nav_value: fmt("nav", p.navValue),
+    open_cost_basis: fmt("openCost", p.openCostBasis),
+    in_transit_book_value: fmt("inTransitBook", p.inTransitBookValue),
+    book_value: money(p.bookValue),
+    capital_baseline: fmt("capitalBaseline", p.capitalBaseline),
+    book_asset_like: fmt("bookAssetLike", p.bookAssetLike),
+    cash_from_contributed_capital: money(p.cashFromContributedCapital),
+    cash_from_generated_returns: money(p.cashFromGeneratedReturns),
+    total_pnl: money(p.totalPnl),
+    unrealized_gain_loss: money(p.unrealizedGainLoss),
+    twrr: dec(p.twrr),
+    mwrr_annualized: num(p.mwrrAnnualized),
+    mwrr_cumulative: num(p.mwrrCumulative),
+    roi: opt(p.roi),
+  }));
+}
+
+function contributionDto(c: ContributionRow): Record<string, unknown> {
+  return {
+    asset_id: c.assetId, asset_name: c.assetName, asset_ticker: c.assetTicker, asset_type: c.assetType, broker_id: c.brokerId,
+    broker_name: c.brokerName, period_unrealized_delta: opt(c.periodUnrealizedDelta),
+    period_realized_gain_loss: dec(c.periodRealizedGainLoss), period_income: dec(c.periodIncome), period_fees_taxes: dec(c.periodFeesTaxes),
+    period_pnl: opt(c.periodPnl), period_pnl_percent: opt(c.periodPnlPercent),
+    start_value: opt(c.startValue), end_value: opt(c.endValue), is_fully_sold: c.isFullySold,
+    oldest_open_lot_date: c.oldestOpenLotDate,
+  };
+}

@@ -1,0 +1,75 @@
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+
+// Bitvavo transaction export (Account > History > Export, CSV): `Timezone, Date, Time, Type,
+// Currency, Amount, Quote Currency, Quote Price, Received / Paid Currency, Received / Paid Amount,
+// Fee currency, Fee amount, Status, Transaction ID, Address`. Date is YYYY-MM-DD in the named time
+// zone; numbers use a decimal point. Amount is signed in Currency (the coin, or EUR for fiat
+// moves); Received / Paid Amount is the EUR side of a trade (negative when paid); Fee amount is
+// positive in Fee currency. Types: deposit, withdrawal, buy, sell, staking (a reward in kind,
+// valued at Quote Price); rows whose Status is not Completed are skipped. A coin withdrawal leaves
+// with its network fee, so its quantity is Amount plus the fee in that coin. Crypto deposits have
+// no cost and are written as ADJUSTMENTs for the user to price.
+
+const REQUIRED = ["timezone", "date", "time", "type", "currency", "amount", "status", "transaction id"];
+const FIATS = new Set(["EUR", "USD", "GBP", "CHF"]);
+
+export function acceptsBitvavo(file: ImportFileMeta): number {
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+}
+
+const ZERO = "0" as ImportedTransaction["quantity"];
+
+export function parseBitvavo(params: ImportParseParams): ImportResult {
+  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
+  const { rows } = readCsv(params.bytes, { separator: "," });
+  if (findHeaderRow(rows, REQUIRED, 1) !== 0) throw new PluginError("invalid-input", "This is not a Bitvavo transaction export");
+  const cols = columns(rows[0]!);
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  rows.slice(1).forEach((r, i) => {
+    const row = i + 2;
+    const get = (name: string) => cols.get(r, name);
+    if (get("Status").toLowerCase() !== "completed") {
+      return warnings.push({ code: "notCompleted", message: `A ${get("Status") || "pending"} ${get("Type")} was skipped`, row, severity: "info" });
+    }
+    const type = get("Type").toLowerCase();
+    const date = parseDate(get("Date"), "YMD");
+    const coin = get("Currency").toUpperCase();
+    const amount = parseDecimal(get("Amount"), ".");
+    if (!date || !amount || amount.isZero() || !coin) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date or amount`, row, severity: "warning" });
+    const fee = parseDecimal(get("Fee amount"), ".");
+    const feeCcy = get("Fee currency").toUpperCase();
+    const asset = { symbol: coin };
+    const money = (v: string, ccy: string) => ({ amount: v, currency: ccy }) as ImportedTransaction["cash"];
+    if (FIATS.has(coin) && (type === "deposit" || type === "withdrawal")) {
+      transactions.push({ row, date, type: type === "deposit" ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash: money((type === "deposit" ? amount.abs() : amount.abs().neg()).toFixed(), coin) });
+      if (fee && !fee.isZero()) transactions.push({ row, date, type: "FEE", quantity: ZERO, cash: money(fee.abs().neg().toFixed(), feeCcy || coin) });
+      return;
+    }
+    if (type === "buy" || type === "sell") {
+      const paid = parseDecimal(get("Received / Paid Amount"), ".");
+      const paidCcy = get("Received / Paid Currency").toUpperCase();
+      if (!paid || !paidCcy) return warnings.push({ code: "rowSkipped", message: `A ${type} without its EUR side`, row, severity: "warning" });
+      const buy = type === "buy";
+      transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? amount.abs() : amount.abs().neg()).toFixed() as never, cash: money((buy ? paid.abs().neg() : paid.abs()).toFixed(), paidCcy) });
+      if (fee && !fee.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fee.abs().neg().toFixed(), feeCcy || paidCcy) });
+      return;
+    }
+    if (type === "staking" || type === "deposit" || type === "withdrawal") {
+      const out = type === "withdrawal";
+      const quantity = out ? amount.abs().plus(fee && feeCcy === coin ? fee.abs() : 0).neg() : amount.abs();
+      const price = parseDecimal(get("Quote Price"), ".");
+      const quote = get("Quote Currency").toUpperCase();
+      transactions.push({
+        row, date, type: "ADJUSTMENT", ...asset, quantity: quantity.toFixed() as never,
+        ...(!out && price && quote ? { costBasis: money(price.toFixed(), quote) } : {}),
+        description: type === "staking" ? "Staking reward" : `Crypto ${type}`,
+      });
+      return;
+    }
+    warnings.push({ code: "unsupportedType", message: `"${get("Type")}" rows are not imported`, row, severity: "warning" });
+  });
+  return { transactions, warnings };
+}

@@ -1,0 +1,88 @@
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+
+// Coinbase "Transaction history" report (Taxes > Documents > Generate report, CSV). A preamble of a
+// few lines (a notice, "Transactions", the user line) precedes the header `ID, Timestamp,
+// Transaction Type, Asset, Quantity Transacted, Price Currency, Price at Transaction, Subtotal,
+// Total (inclusive of fees and/or spread), Fees and/or Spread, Notes`. Timestamps are
+// "YYYY-MM-DD HH:MM:SS UTC"; money cells carry the currency symbol and thousands commas
+// ("€40,000.00"); newer reports sign quantities, older ones don't, so the type decides.
+// Buy: Subtotal paid plus Fees (Total = Subtotal + Fees); Sell: Subtotal received minus Fees.
+// Convert sells Asset for Subtotal and buys the coin named in Notes ("Converted 0.002 BTC to
+// 0.0365 ETH") for the same Subtotal. Staking/Rewards Income and Learning Reward arrive in kind,
+// valued at Price at Transaction; Send moves units out; Receive moves them in at market price
+// (a warning says so); Deposit/Withdrawal of a fiat Asset move cash.
+
+const REQUIRED = ["id", "timestamp", "transaction type", "asset", "quantity transacted", "subtotal"];
+
+function headerAt(rows: readonly (readonly string[])[]): number {
+  return findHeaderRow(rows, REQUIRED, 10);
+}
+
+export function acceptsCoinbase(file: ImportFileMeta): number {
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  return headerAt(readCsv(file.head.split(/\r?\n/).slice(0, 10).join("\n"), { separator: "," }).rows) >= 0 ? 0.95 : 0;
+}
+
+const ZERO = "0" as ImportedTransaction["quantity"];
+const FIATS = new Set(["EUR", "USD", "GBP", "CHF", "CAD", "AUD"]);
+const CONVERT = /converted\s+[\d.,]+\s+\S+\s+to\s+([\d.,]+)\s+(\S+)/i;
+
+export function parseCoinbase(params: ImportParseParams): ImportResult {
+  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
+  const { rows } = readCsv(params.bytes, { separator: "," });
+  const at = headerAt(rows);
+  if (at < 0) throw new PluginError("invalid-input", "This is not a Coinbase transaction history report");
+  const cols = columns(rows[at]!);
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  rows.slice(at + 1).forEach((r, i) => {
+    const row = at + i + 2;
+    const get = (name: string) => cols.get(r, name);
+    const type = get("Transaction Type").toLowerCase();
+    const date = parseDate(get("Timestamp"), "YMD");
+    const asset = get("Asset").toUpperCase();
+    const qty = parseDecimal(get("Quantity Transacted"), ".")?.abs();
+    const ccy = get("Price Currency").toUpperCase();
+    const price = parseDecimal(get("Price at Transaction"), ".");
+    const subtotal = parseDecimal(get("Subtotal"), ".")?.abs();
+    const fees = parseDecimal(get("Fees and/or Spread"), ".")?.abs();
+    if (!date || !qty || qty.isZero() || !/^[A-Z]{3}$/.test(ccy)) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date, quantity or currency`, row, severity: "warning" });
+    const money = (v: string) => ({ amount: v, currency: ccy }) as ImportedTransaction["cash"];
+    const fee = () => (fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, symbol: asset, quantity: ZERO, cash: money(fees.neg().toFixed()) }] : []);
+    const base = { row, date };
+    if (type.includes("buy") || type.includes("sell")) {
+      if (!subtotal) return warnings.push({ code: "rowSkipped", message: `A ${type} without subtotal`, row, severity: "warning" });
+      const buy = type.includes("buy");
+      transactions.push({ ...base, type: buy ? "BUY" : "SELL", symbol: asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: money((buy ? subtotal.neg() : subtotal).toFixed()) }, ...fee());
+      return;
+    }
+    if (type === "convert") {
+      const to = CONVERT.exec(get("Notes"));
+      const toQty = parseDecimal(to?.[1] ?? "", ".");
+      if (!to || !toQty || !subtotal) return warnings.push({ code: "rowSkipped", message: "A convert whose notes do not name what was received", row, severity: "warning" });
+      transactions.push(
+        { ...base, type: "SELL", symbol: asset, quantity: qty.neg().toFixed() as never, cash: money(subtotal.toFixed()) },
+        { ...base, type: "BUY", symbol: to[2]!.toUpperCase(), quantity: toQty.toFixed() as never, cash: money(subtotal.neg().toFixed()) },
+        ...fee(),
+      );
+      return;
+    }
+    if ((type === "deposit" || type === "withdrawal") && FIATS.has(asset)) {
+      const amount = subtotal ?? qty;
+      transactions.push({ ...base, type: type === "deposit" ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash: { amount: (type === "deposit" ? amount : amount.neg()).toFixed(), currency: asset } as never });
+      return;
+    }
+    if (/income|reward|receive|send|deposit|withdrawal/.test(type)) {
+      const out = type === "send" || type === "withdrawal";
+      if (type === "receive" || type === "deposit") warnings.push({ code: "costBasisAtMarket", message: "Coins received are valued at the market price of the day; change the cost basis if you know it", row, severity: "info" });
+      transactions.push({
+        ...base, type: "ADJUSTMENT", symbol: asset, quantity: (out ? qty.neg() : qty).toFixed() as never,
+        ...(!out && price ? { costBasis: money(price.toFixed()) } : {}), description: get("Transaction Type"),
+      });
+      return;
+    }
+    warnings.push({ code: "unsupportedType", message: `"${get("Transaction Type")}" rows are not imported`, row, severity: "warning" });
+  });
+  return { transactions, warnings };
+}

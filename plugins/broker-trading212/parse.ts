@@ -1,0 +1,107 @@
+import {
+  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
+} from "../../sdk/index.ts";
+import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+
+// Trading 212 "History" export (Menu > History > Export, CSV, comma separated, decimal points,
+// times "YYYY-MM-DD HH:MM:SS"). Columns: Action, Time, ISIN, Ticker, Name, No. of shares,
+// Price / share, Currency (Price / share), Exchange rate, Result, Currency (Result), Total,
+// Currency (Total), Withholding tax, Currency (Withholding tax), then optional fee columns, each
+// with its currency column: Charge amount, Transaction fee, Finra fee, Currency conversion fee,
+// Stamp duty reserve tax, French transaction tax; Notes, ID. Only the columns used in the period
+// are exported, so any of the optional ones may be missing.
+// Total is in the account currency and includes the fees of the row; shares × price is in the
+// instrument's currency. Actions: Market/Limit/Stop buy and sell, Deposit, Withdrawal,
+// Dividend (...), Interest on cash, Lending interest, Stock split open/close, Currency conversion
+// (between the account's own currency pots; skipped, it moves nothing in the ledger's terms).
+// A trade in another currency than the account's is an exchange at Exchange rate: the plugin
+// writes the trade in the instrument's currency and an FX_CONVERSION pair for the account's side.
+// A dividend's Total is net in the account currency; its withholding tax, in the dividend's
+// currency, is written as a DIVIDEND and a TAX of that amount (cash unchanged, tax visible).
+
+const REQUIRED = ["action", "time", "isin", "no. of shares", "total"];
+const FEE_COLUMNS: [string, "FEE" | "TAX"][] = [
+  ["Charge amount", "FEE"], ["Transaction fee", "FEE"], ["Finra fee", "FEE"], ["Currency conversion fee", "FEE"],
+  ["Stamp duty reserve tax", "TAX"], ["Stamp duty", "TAX"], ["French transaction tax", "TAX"],
+];
+
+/** 0.95 for the history export's header row, else 0. */
+export function acceptsTrading212(file: ImportFileMeta): number {
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+}
+
+const money = (amount: Decimal, currency: string) => ({ amount: amount.toFixed(), currency: currency.toUpperCase() }) as ImportedTransaction["cash"];
+const ZERO = "0" as ImportedTransaction["quantity"];
+const isCcy = (s: string) => /^[A-Z]{3}$/i.test(s);
+
+/** Reads the history export; see the format notes at the top of this file. */
+export function parseTrading212(params: ImportParseParams): ImportResult {
+  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
+  const { rows } = readCsv(params.bytes, { separator: "," });
+  if (findHeaderRow(rows, REQUIRED, 1) !== 0) throw new PluginError("invalid-input", "This is not a Trading 212 history export (Action, Time, ISIN, No. of shares, Total expected)");
+  const cols = columns(rows[0]!);
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  rows.slice(1).forEach((r, i) => {
+    const row = i + 2;
+    const get = (...names: string[]) => cols.get(r, ...names);
+    const action = get("Action").toLowerCase();
+    const date = parseDate(get("Time"), "YMD");
+    const total = parseDecimal(get("Total"), ".");
+    const totalCcy = get("Currency (Total)").toUpperCase();
+    if (!date) return warnings.push({ code: "badDate", message: `No readable time in row ${row}`, row, severity: "warning" });
+    const asset = {
+      ...(get("ISIN") ? { isin: get("ISIN").toUpperCase() } : {}), ...(get("Ticker") ? { symbol: get("Ticker") } : {}),
+      ...(get("Name") ? { assetName: get("Name") } : {}),
+    };
+    const id = get("ID");
+    const base = { row, date, ...(id && /buy|sell/.test(action) ? { orderId: id } : {}) };
+    if (!total || !isCcy(totalCcy)) return warnings.push({ code: "rowSkipped", message: `"${get("Action")}" without a total`, row, severity: "warning" });
+
+    const fees: ImportedTransaction[] = [];
+    let feeSum = new Decimal(0);
+    for (const [name, type] of FEE_COLUMNS) {
+      const fee = parseDecimal(get(name), ".");
+      const ccy = get(`Currency (${name})`).toUpperCase() || totalCcy;
+      if (!fee || fee.isZero()) continue;
+      if (ccy === totalCcy) feeSum = feeSum.plus(fee.abs());
+      fees.push({ ...base, type, ...asset, quantity: ZERO, cash: money(fee.abs().neg(), ccy) });
+    }
+
+    if (/\b(buy|sell)\b/.test(action)) {
+      const shares = parseDecimal(get("No. of shares"), ".");
+      const price = parseDecimal(get("Price / share"), ".");
+      const priceCcy = get("Currency (Price / share)").toUpperCase() || totalCcy;
+      if (!shares || shares.isZero()) return warnings.push({ code: "rowSkipped", message: "A trade without shares", row, severity: "warning" });
+      const buy = /\bbuy\b/.test(action);
+      // What the account paid or received before the row's fees, in the account currency.
+      const net = buy ? total.abs().minus(feeSum) : total.abs().plus(feeSum);
+      const gross = priceCcy === totalCcy || !price ? net : shares.abs().times(price);
+      const grossCcy = priceCcy === totalCcy || !price ? totalCcy : priceCcy;
+      transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? shares.abs() : shares.abs().neg()).toFixed() as never, cash: money(buy ? gross.neg() : gross, grossCcy) });
+      if (grossCcy !== totalCcy) {
+        const pairKey = `fx-${row}`;
+        const [from, to] = buy ? [money(net.neg(), totalCcy), money(gross, grossCcy)] : [money(gross.neg(), grossCcy), money(net, totalCcy)];
+        transactions.push({ ...base, type: "FX_CONVERSION", quantity: ZERO, cash: from, pairKey }, { ...base, type: "FX_CONVERSION", quantity: ZERO, cash: to, pairKey });
+      }
+      transactions.push(...fees);
+      return;
+    }
+    if (action.startsWith("dividend")) {
+      transactions.push({ ...base, type: "DIVIDEND", ...asset, quantity: ZERO, cash: money(total.abs(), totalCcy) });
+      const tax = parseDecimal(get("Withholding tax"), ".");
+      const taxCcy = get("Currency (Withholding tax)").toUpperCase();
+      if (tax && !tax.isZero() && isCcy(taxCcy)) {
+        transactions.push({ ...base, type: "DIVIDEND", ...asset, quantity: ZERO, cash: money(tax.abs(), taxCcy) });
+        transactions.push({ ...base, type: "TAX", ...asset, quantity: ZERO, cash: money(tax.abs().neg(), taxCcy) });
+      }
+      return;
+    }
+    if (action === "deposit") return transactions.push({ ...base, type: "DEPOSIT", quantity: ZERO, cash: money(total.abs(), totalCcy) });
+    if (action === "withdrawal") return transactions.push({ ...base, type: "WITHDRAWAL", quantity: ZERO, cash: money(total.abs().neg(), totalCcy) });
+    if (action.includes("interest")) return transactions.push({ ...base, type: "INTEREST", quantity: ZERO, cash: money(total.abs(), totalCcy) });
+    return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+  });
+  return { transactions, warnings };
+}

@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import type { ApiClient } from "../../helpers/client.ts";
+import { useApi } from "../../helpers/server.ts";
+import { sample, uploaded } from "./helpers.ts";
+
+// Every plugin's sample file goes the whole way through the API: upload, automatic detection,
+// parse, assets created and mapped, commit, and a second parse that shows every row as a duplicate.
+const api = useApi({ users: ["erin"] });
+let erin: ApiClient;
+beforeAll(() => {
+  erin = api.as.erin!;
+});
+
+/** [folder, file, plugin detected, whether the sample lacks the deposits that fund it]. */
+const SAMPLES: [string, string, string, boolean][] = [
+  ["degiro", "Account.csv", "broker_degiro", false],
+  ["degiro", "Transactions.csv", "broker_degiro", true],
+  ["generic", "generic-en.csv", "broker_generic_csv", false],
+  ["generic", "generic-it.csv", "broker_generic_csv", false],
+  ["ibkr", "flex.xml", "broker_ibkr", false],
+  ["ibkr", "flex.csv", "broker_ibkr", false],
+  ["trading212", "history.csv", "broker_trading212", false],
+  ["revolut", "trading-account-statement.csv", "broker_revolut", false],
+  ["xtb", "account-statement.xlsx", "broker_xtb", false],
+  ["bitvavo", "transactions.csv", "broker_bitvavo", false],
+  ["coinbase", "transaction-history.csv", "broker_coinbase", false],
+];
+
+const parse = async (c: ApiClient, fileId: string, broker: number) => {
+  const res = await c.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: "auto", broker_id: broker });
+  expect(res.status).toBe(200);
+  return res.json();
+};
+
+describe("every sample file imports through the API alone", () => {
+  test.each(SAMPLES)("%s/%s", async (folder, name, plugin, overdraft) => {
+    const created = await (await erin.post("/brokers", [{ name: `${folder} ${name}`, allow_cash_overdraft: overdraft }])).json();
+    const broker = created.results[0].broker_id as number;
+    const bytes = sample(folder, name);
+    const file = await uploaded(erin, broker, name, bytes);
+    expect(file.compatible_plugins[0]).toBe(plugin);
+
+    let preview = await parse(erin, file.file_id, broker);
+    expect(preview.plugin_code).toBe(plugin);
+    expect(preview.validation_issues).toEqual([]);
+    const missing = preview.asset_mappings.filter((m: any) => m.candidates.length === 0);
+    if (missing.length > 0) {
+      const currencyOf = (fake: number) => preview.transactions.find((t: any) => t.asset_id === fake && t.cash)?.cash.code ?? "EUR";
+      const res = await (await erin.post("/assets", missing.map((m: any) => ({
+        name: m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin, currency: currencyOf(m.fake_asset_id),
+        ...(m.extracted_isin ? { identifier_isin: m.extracted_isin } : {}), ...(m.extracted_symbol ? { identifier_ticker: m.extracted_symbol } : {}),
+      })))).json();
+      expect(res.success_count).toBe(missing.length);
+      preview = await parse(erin, file.file_id, broker);
+    }
+    const real = new Map<number, number>(preview.asset_mappings.map((m: any) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates[0].asset_id]));
+    const creates = preview.transactions.map((t: any) => (t.asset_id === undefined ? t : { ...t, asset_id: real.get(t.asset_id) }));
+    const commit = await (await erin.post("/transactions/commit", { creates })).json();
+    expect(commit.issues).toEqual([]);
+    expect(commit.committed).toBe(true);
+
+    const again = await parse(erin, (await uploaded(erin, broker, name, bytes)).file_id, broker);
+    expect(again.duplicates.tx_unique_indices).toEqual([]);
+    expect(again.duplicates.tx_likely_duplicates).toHaveLength(preview.transactions.length);
+  });
+});

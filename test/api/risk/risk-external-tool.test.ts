@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ApiClient } from "../../helpers/client.ts";
+import { useApi } from "../../helpers/server.ts";
+import { createAsset } from "../transactions/fixtures.ts";
+import { closes, expectClose, REF } from "../../plugins/risk/reference.ts";
+
+// A risk tool dropped into PLUGINS_DIR is listed in the catalog and runs in the worker pool.
+const pluginsDir = mkdtempSync(join(tmpdir(), "pt-risk-plugins-"));
+cpSync(join(import.meta.dir, "..", "..", "fixtures", "risk", "plugins", "value-range"), join(pluginsDir, "value-range"), { recursive: true });
+const api = useApi({ users: ["alice"], env: { PLUGINS_DIR: pluginsDir } });
+let alice: ApiClient;
+let asset: number;
+
+beforeAll(async () => {
+  ({ alice } = api.as);
+  asset = createAsset(api.dataDir, "EUR");
+  await alice.post("/assets/prices", [{ asset_id: asset, prices: REF.dates.map((date: string, t: number) => ({ date, close: REF.assets[0].closes[t] })) }]);
+});
+afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
+
+test("a PLUGINS_DIR risk tool appears in the catalog and computes on the scope's series", async () => {
+  const catalog = (await (await alice.get("/risk/catalog")).json()).items;
+  expect(catalog.find((i: any) => i.analytic_code === "value_range")).toMatchObject({ output_kind: "range", supported_scopes: ["asset"] });
+  const res = await alice.post("/risk/query", {
+    scope: { kind: "asset", asset_id: asset }, date_range: { start: REF.dates[0], end: REF.dates.at(-1) }, mode: "historical",
+    analytics: [
+      { instance_id: "r", analytic_code: "value_range" },
+      { instance_id: "big", analytic_code: "value_range", parameters: { min_points: 100000 } },
+    ],
+  });
+  const items = (await res.json()).items;
+  expect(items[0].status).toBe("ok");
+  expectClose(items[0].output.range, Math.max(...closes(0)) - Math.min(...closes(0)));
+  expect(items[1]).toMatchObject({ status: "failed", error: { code: "invalid_parameters" } });
+});

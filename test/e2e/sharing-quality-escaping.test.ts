@@ -1,0 +1,159 @@
+import { beforeAll, expect, test } from "bun:test";
+import { useBrowser } from "../helpers/browser.ts";
+
+// Three things a second person or a hostile name must never break: a shared broker is read-only
+// for a VIEWER, a data-quality issue leads to the page that fixes it, and user text stays text.
+const b = useBrowser({ name: "sharing", users: ["alice", "bob"] });
+const XSS = "<img src=x onerror=alert(1)>";
+const today = new Date().toISOString().slice(0, 10);
+let brokerId = 0;
+let pricedId = 0;
+let usdId = 0;
+
+beforeAll(async () => {
+  const alice = b.api.as.alice!;
+  const broker = await (await alice.post("/brokers", [{ name: "Family account", initial_balances: [{ code: "EUR", amount: "5000" }, { code: "USD", amount: "1000" }] }])).json();
+  brokerId = broker.results[0].broker_id;
+  const assets = await (await alice.post("/assets", [{ name: XSS, currency: "EUR", asset_type: "STOCK" }, { name: "US Tech", currency: "USD", asset_type: "FUND" }])).json();
+  [pricedId, usdId] = assets.results.map((r: { asset_id: number }) => r.asset_id);
+  expect((await alice.post("/assets/prices", [{ asset_id: pricedId, prices: [{ date: today, close: "20" }] }, { asset_id: usdId, prices: [{ date: today, close: "50" }] }])).status).toBe(200);
+  const commit = await (await alice.post("/transactions/commit", { creates: [
+    { broker_id: brokerId, type: "BUY", date: today, asset_id: pricedId, quantity: "10", cash: { code: "EUR", amount: "-150" }, description: XSS },
+    { broker_id: brokerId, type: "BUY", date: today, asset_id: usdId, quantity: "2", cash: { code: "USD", amount: "-80" } },
+  ] })).json();
+  expect(commit.committed).toBe(true);
+}, 30_000);
+
+const scriptRan = () => b.errors.filter((e) => e.startsWith("dialog") || e.startsWith("page:"));
+
+test("an owner shares a broker with a VIEWER, who sees it and cannot change it", async () => {
+  const page = await b.page({ user: "alice" });
+  await page.goto(b.url(`/brokers/${brokerId}`));
+  await page.getByRole("heading", { name: "Family account" }).waitFor();
+  const share = page.getByRole("form", { name: "Share with a user" });
+  await share.getByLabel("Find a user").fill("bo");
+  await page.getByRole("option", { name: "bob" }).click();
+  await share.getByLabel("Role").selectOption("VIEWER");
+  await share.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("row").filter({ hasText: "bob" }).getByLabel("Role of bob").waitFor();
+  expect(await page.getByLabel("Role of bob").inputValue()).toBe("VIEWER");
+  // A share that would push the total over 1 is refused in words.
+  await page.getByLabel("Share of bob (0 to 1)").fill("0.5");
+  await page.getByLabel("Share of bob (0 to 1)").press("Tab");
+  await page.getByRole("alert").getByText("must add up to at most 1").waitFor();
+  await b.shot(page, "broker-owner");
+
+  const bob = await b.page({ user: "bob" });
+  await bob.goto(b.url("/brokers"));
+  const card = bob.locator(".broker-card", { hasText: "Family account" });
+  await card.getByText("VIEWER").waitFor();
+  expect(await card.getByRole("button", { name: /Edit/ }).count()).toBe(0);
+  await card.getByRole("link", { name: "Family account" }).click();
+  await bob.getByText("You can view this broker; only its owners and editors can change it.").waitFor();
+  await bob.getByText("Your role: VIEWER").waitFor();
+  expect(await bob.getByRole("button", { name: "Edit broker" }).count()).toBe(0);
+  expect(await bob.getByRole("form", { name: "Share with a user" }).count()).toBe(0);
+  await bob.getByRole("link", { name: "Transactions" }).last().click();
+  await bob.getByText("4 transactions").waitFor();
+  expect(await bob.getByRole("button", { name: "New transaction" }).count()).toBe(0);
+  expect(await bob.getByRole("button", { name: /Edit transaction|Delete transaction/ }).count()).toBe(0);
+  await b.shot(bob, "broker-viewer");
+}, 60_000);
+
+test("the missing FX pair issue on the dashboard opens the add-pair dialog with the pair filled in", async () => {
+  const page = await b.page({ user: "alice" });
+  await page.goto(b.url("/"));
+  const panel = page.getByRole("region", { name: "Data quality" });
+  const issue = panel.getByRole("listitem").filter({ hasText: "No exchange rate pair is configured" });
+  await issue.waitFor();
+  await b.shot(page, "dashboard-data-quality");
+  await issue.getByRole("link", { name: "Add the pair EUR-USD" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add a currency pair" });
+  await dialog.waitFor();
+  expect(await dialog.getByLabel("Base currency").inputValue()).toBe("EUR");
+  expect(await dialog.getByLabel("Quote currency").inputValue()).toBe("USD");
+  await b.shot(page, "fx-add-pair");
+  // Fix it there: a manual pair with today's rate, and the dashboard values the USD positions.
+  await dialog.getByRole("button", { name: "Enter rates by hand instead" }).click();
+  await page.getByRole("heading", { name: "EUR-USD: routes" }).waitFor();
+  await page.getByRole("textbox", { name: "1 EUR in USD" }).fill("1.25");
+  await page.getByRole("button", { name: "Save rate" }).click();
+  await page.getByText("Saved 1 EUR = 1.25 USD").waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+  // 5,000 − 150 + 10 × 20 EUR, and (1,000 − 80 + 2 × 50) USD / 1.25 = 816 EUR.
+  await page.getByTestId("net-worth").getByText("€5,866.00").waitFor();
+  expect(await panel.getByText("No exchange rate pair is configured").count()).toBe(0);
+}, 60_000);
+
+test(`an asset named ${XSS} is shown as text on every page and runs nothing`, async () => {
+  const page = await b.page({ user: "alice" });
+  for (const path of ["/", "/assets", `/assets/${pricedId}`, `/brokers/${brokerId}`, "/transactions"]) {
+    await page.goto(b.url(path));
+    await page.getByText(XSS).filter({ visible: true }).first().waitFor();
+    expect(await page.locator("img[src='x']").count()).toBe(0);
+    // Every form control on the page has an accessible name (a label or aria-label).
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll("input, select, textarea, button")]
+      .filter((el) => {
+        const e = el as HTMLInputElement;
+        if (e.type === "hidden" || e.closest("[aria-hidden=true]")) return false;
+        const labelled = (e.labels?.length ?? 0) > 0 || e.getAttribute("aria-label") || e.getAttribute("aria-labelledby");
+        return !labelled && !(e.tagName === "BUTTON" && e.textContent!.trim());
+      }).map((e) => e.outerHTML.slice(0, 80)));
+    expect({ path, unnamed }).toEqual({ path, unnamed: [] });
+  }
+  await b.shot(page, "escaped-name");
+  expect(scriptRan()).toEqual([]);
+}, 60_000);
+
+test("manual asset events are added and edited; the provider search streams to its end", async () => {
+  const page = await b.page({ user: "alice" });
+  await page.goto(b.url(`/assets/${usdId}?tab=events`));
+  await page.getByText("No events.").waitFor();
+  await page.getByLabel("Date").fill("2024-06-14");
+  await page.getByLabel("Type").selectOption("DIVIDEND");
+  await page.getByLabel("Value (USD)").fill("0.42");
+  await page.getByRole("button", { name: "Add event" }).click();
+  const row = page.getByRole("row").filter({ hasText: "Jun 14, 2024" });
+  await row.getByText("$0.42").waitFor();
+  await row.getByRole("button", { name: "Edit the event of 2024-06-14" }).click();
+  await page.getByRole("heading", { name: "Edit the manual event" }).waitFor();
+  await page.getByLabel("Value (USD)").fill("0.45");
+  await page.getByLabel("Notes").fill("Q2 dividend");
+  await page.getByRole("button", { name: "Save event" }).click();
+  await row.getByText("$0.45").waitFor();
+  await row.getByText("Q2 dividend").waitFor();
+  expect(await page.getByRole("row").filter({ hasText: "DIVIDEND" }).count()).toBe(1);
+
+  await page.getByRole("tab", { name: "Price source" }).click();
+  await page.getByText("Prices are entered by hand.").waitFor();
+  await page.getByLabel("Search providers").fill("ACME");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  // The test server's providers are offline: every one reports its failure, then the search ends.
+  await page.getByText("No result.").waitFor({ timeout: 30_000 });
+  expect(await page.getByText("Asking the providers…").count()).toBe(0);
+}, 60_000);
+
+test("every page renders at desktop and phone size without sideways scrolling (screenshots for review)", async () => {
+  const pages: [string, string, string][] = [
+    ["dashboard", "/", "Dashboard"], ["brokers", "/brokers", "Brokers"], ["broker", `/brokers/${brokerId}`, "Family account"],
+    ["transactions", "/transactions", "Transactions"], ["assets", "/assets", "Assets"],
+    ["asset-overview", `/assets/${usdId}`, "US Tech"], ["asset-prices", `/assets/${usdId}?tab=prices`, "US Tech"],
+    ["asset-events", `/assets/${usdId}?tab=events`, "US Tech"], ["asset-source", `/assets/${usdId}?tab=source`, "US Tech"],
+    ["fx", "/fx/EUR-USD", "Exchange rates"], ["import", "/import", "Import"], ["uploads", "/uploads", "Uploads"],
+    ["settings", "/settings", "Settings"], ["not-found", "/no/such/page", "Page not found"],
+  ];
+  for (const [size, viewport] of [["desktop", undefined], ["phone", { width: 390, height: 844 }]] as const) {
+    const page = await b.page({ user: "alice", viewport });
+    for (const [name, path, heading] of pages) {
+      await page.goto(b.url(path));
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+      await page.waitForLoadState("networkidle");
+      if (size === "phone") {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect({ name, overflow }).toEqual({ name, overflow: 0 });
+      }
+      await b.shot(page, `${size}-${name}`);
+    }
+  }
+  expect(scriptRan()).toEqual([]);
+}, 120_000);

@@ -1,0 +1,153 @@
+/**
+ * The app shell: finds out who is signed in (GET /auth/me), loads their preferences, and shows
+ * either the sign-in pages or the navigation with the page of the current URL.
+ */
+import type { ComponentType } from "preact";
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { api, ApiError } from "./api/client.ts";
+import { ErrorNote, Loading } from "./components/ui.tsx";
+import { Link, matchRoute, navigate, safeNext, useLocation } from "./lib/router.tsx";
+import { AppContext, applyTheme, type AppState, type Me, type Prefs } from "./lib/store.ts";
+import { AssetPage } from "./pages/asset.tsx";
+import { AssetsPage } from "./pages/assets.tsx";
+import { BrokerPage } from "./pages/broker.tsx";
+import { BrokersPage } from "./pages/brokers.tsx";
+import { DashboardPage } from "./pages/dashboard.tsx";
+import { FxPage } from "./pages/fx.tsx";
+import { ImportPage } from "./pages/import.tsx";
+import { LoginPage } from "./pages/login.tsx";
+import { SettingsPage } from "./pages/settings.tsx";
+import { TransactionsPage } from "./pages/transactions.tsx";
+import { UploadsPage } from "./pages/uploads.tsx";
+
+/** Client routes, first match wins. Params are passed as props. */
+const ROUTES: [string, ComponentType<any>][] = [
+  ["/", DashboardPage],
+  ["/brokers", BrokersPage],
+  ["/brokers/:id", BrokerPage],
+  ["/transactions", TransactionsPage],
+  ["/assets", AssetsPage],
+  ["/assets/:id", AssetPage],
+  ["/fx", FxPage],
+  ["/fx/:pair", FxPage],
+  ["/import", ImportPage],
+  ["/uploads", UploadsPage],
+  ["/settings", SettingsPage],
+];
+
+const NAV: [string, string][] = [
+  ["/", "Dashboard"],
+  ["/brokers", "Brokers"],
+  ["/transactions", "Transactions"],
+  ["/assets", "Assets"],
+  ["/fx", "FX"],
+  ["/import", "Import"],
+  ["/uploads", "Uploads"],
+  ["/settings", "Settings"],
+];
+
+const PRIVACY_KEY = "pt.privacy";
+
+type Session = { state: "loading" } | { state: "anonymous" } | { state: "error"; error: unknown } | { state: "in"; me: Me; prefs: Prefs };
+
+export function App() {
+  const loc = useLocation();
+  const [session, setSession] = useState<Session>({ state: "loading" });
+  const [privacy, setPrivacyState] = useState(() => localStorage.getItem(PRIVACY_KEY) === "1");
+
+  const loadSession = async () => {
+    try {
+      const { user } = await api.get("/auth/me", { noRedirect: true });
+      const prefs = await api.get("/settings/user");
+      applyTheme(prefs.theme);
+      setSession({ state: "in", me: user, prefs });
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) setSession({ state: "anonymous" });
+      else setSession({ state: "error", error: e });
+    }
+  };
+  useEffect(() => { void loadSession(); }, []);
+
+  const appState = useMemo<AppState | null>(() => {
+    if (session.state !== "in") return null;
+    return {
+      me: session.me,
+      prefs: session.prefs,
+      privacy,
+      setPrivacy(on) { localStorage.setItem(PRIVACY_KEY, on ? "1" : "0"); setPrivacyState(on); },
+      setPrefs(p) {
+        const prefs = { ...session.prefs, ...p };
+        applyTheme(prefs.theme);
+        setSession({ ...session, prefs });
+      },
+      async logout() {
+        try { await api.post("/auth/logout"); } finally {
+          setSession({ state: "anonymous" });
+          navigate("/login", { replace: true });
+        }
+      },
+    };
+  }, [session, privacy]);
+
+  useEffect(() => {
+    if (appState) document.documentElement.lang = appState.prefs.language || "en";
+  }, [appState?.prefs.language]);
+
+  if (session.state === "loading") return <main class="center"><Loading /></main>;
+  if (session.state === "error") return <main class="center"><ErrorNote error={session.error} title="The server could not be reached." /></main>;
+
+  if (session.state === "anonymous") {
+    if (loc.path !== "/login" && loc.path !== "/register") {
+      const next = loc.path + location.search;
+      queueMicrotask(() => navigate(`/login?next=${encodeURIComponent(next)}`, { replace: true }));
+      return null;
+    }
+    return <LoginPage mode={loc.path === "/register" ? "register" : "login"} onSignedIn={() => void loadSession()} />;
+  }
+
+  if (loc.path === "/login" || loc.path === "/register") {
+    queueMicrotask(() => navigate(safeNext(loc.query.get("next")), { replace: true }));
+    return null;
+  }
+
+  let page = <NotFound />;
+  for (const [pattern, Component] of ROUTES) {
+    const params = matchRoute(pattern, loc.path);
+    if (params) { page = <Component key={loc.path} {...params} />; break; }
+  }
+
+  const current = (href: string) => href === "/" ? loc.path === "/" : loc.path === href || loc.path.startsWith(href + "/");
+  return (
+    <AppContext.Provider value={appState}>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="topbar">
+        <Link href="/" class="brand">Portfolio Tracker</Link>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map(([href, label]) => (
+              <li key={href}><Link href={href} aria-current={current(href) ? "page" : undefined}>{label}</Link></li>
+            ))}
+          </ul>
+        </nav>
+        <div class="user">
+          <button type="button" class="ghost" aria-pressed={privacy} onClick={() => appState!.setPrivacy(!privacy)}
+            title="Hide amounts on screen">
+            {privacy ? "Show amounts" : "Hide amounts"}
+          </button>
+          <span class="muted username">{session.me.username}</span>
+          <button type="button" class="ghost" onClick={() => void appState!.logout()}>Log out</button>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1}>{page}</main>
+    </AppContext.Provider>
+  );
+}
+
+function NotFound() {
+  return (
+    <section class="page">
+      <h1>Page not found</h1>
+      <p>There is no page at this address. <Link href="/">Back to the dashboard</Link></p>
+    </section>
+  );
+}

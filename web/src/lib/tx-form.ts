@@ -1,0 +1,244 @@
+/**
+ * What the transaction form knows about each of the twelve types (docs/transactions.md): which
+ * fields it asks for, the signs it applies (people type amounts as positive numbers; the ledger
+ * stores BUY cash negative, SELL quantity negative, ...), how a paired type becomes two legs
+ * sharing a link_uuid, and where a batch issue of the API belongs on the form.
+ */
+import { isDecimal, negateDecimal, signOf } from "./decimal.ts";
+
+export const TX_TYPES = [
+  "BUY", "SELL", "DIVIDEND", "INTEREST", "DEPOSIT", "WITHDRAWAL", "FEE", "TAX", "ADJUSTMENT", "TRANSFER", "FX_CONVERSION", "CASH_TRANSFER",
+] as const;
+export type TxType = (typeof TX_TYPES)[number];
+
+type Mode = "required" | "optional" | "forbidden";
+interface Rule {
+  asset: Mode;
+  cash: Mode;
+  /** Sign the ledger stores for the entered (positive) quantity: +1, -1, 0 (no quantity) or "signed" (as typed). */
+  quantity: 1 | -1 | 0 | "signed";
+  /** Sign the ledger stores for the entered (positive) cash amount. */
+  cashSign: 1 | -1 | 0;
+  pair?: "transfer" | "fx" | "cash_transfer";
+  label: string;
+}
+
+export const TX_RULES: Record<TxType, Rule> = {
+  BUY: { asset: "required", cash: "required", quantity: 1, cashSign: -1, label: "Buy" },
+  SELL: { asset: "required", cash: "required", quantity: -1, cashSign: 1, label: "Sell" },
+  DIVIDEND: { asset: "required", cash: "required", quantity: 0, cashSign: 1, label: "Dividend" },
+  INTEREST: { asset: "optional", cash: "required", quantity: 0, cashSign: 1, label: "Interest" },
+  DEPOSIT: { asset: "forbidden", cash: "required", quantity: 0, cashSign: 1, label: "Deposit" },
+  WITHDRAWAL: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, label: "Withdrawal" },
+  FEE: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: "Fee" },
+  TAX: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: "Tax" },
+  ADJUSTMENT: { asset: "required", cash: "forbidden", quantity: "signed", cashSign: 0, label: "Quantity adjustment" },
+  TRANSFER: { asset: "required", cash: "forbidden", quantity: 1, cashSign: 0, pair: "transfer", label: "Transfer of units between brokers" },
+  FX_CONVERSION: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "fx", label: "Currency conversion" },
+  CASH_TRANSFER: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "cash_transfer", label: "Cash transfer between brokers" },
+};
+
+export interface TxForm {
+  type: TxType;
+  broker_id: string;
+  date: string;
+  asset_id: string;
+  quantity: string;
+  amount: string;
+  currency: string;
+  /** Per-unit cost of inbound units (TRANSFER receiver, positive ADJUSTMENT). */
+  cost_basis: string;
+  description: string;
+  tags: string;
+  /** Second leg: the receiving broker (TRANSFER, CASH_TRANSFER). */
+  to_broker_id: string;
+  /** Second leg of FX_CONVERSION: the amount and currency received. */
+  to_amount: string;
+  to_currency: string;
+}
+
+export function emptyForm(defaults: Partial<TxForm> = {}): TxForm {
+  return {
+    type: "BUY", broker_id: "", date: new Date().toISOString().slice(0, 10), asset_id: "", quantity: "", amount: "",
+    currency: "", cost_basis: "", description: "", tags: "", to_broker_id: "", to_amount: "", to_currency: "", ...defaults,
+  };
+}
+
+export type FieldName = keyof TxForm;
+
+/** The fields the form shows for a type, in order. */
+export function visibleFields(type: TxType): FieldName[] {
+  const r = TX_RULES[type];
+  const f: FieldName[] = ["type", "broker_id", "date"];
+  if (r.pair === "transfer" || r.pair === "cash_transfer") f.push("to_broker_id");
+  if (r.asset !== "forbidden") f.push("asset_id");
+  if (r.quantity !== 0) f.push("quantity");
+  if (r.cash !== "forbidden") f.push("amount", "currency");
+  if (r.pair === "fx") f.push("to_amount", "to_currency");
+  if (type === "TRANSFER" || type === "ADJUSTMENT") f.push("cost_basis");
+  f.push("description", "tags");
+  return f;
+}
+
+export type FormErrors = Partial<Record<FieldName, string[]>>;
+
+const positive = (v: string) => isDecimal(v) && signOf(v) > 0;
+
+/** Checks a form before anything is sent: every message names what to type. */
+export function checkForm(f: TxForm): FormErrors {
+  const e: FormErrors = {};
+  const add = (k: FieldName, m: string) => { (e[k] ??= []).push(m); };
+  const r = TX_RULES[f.type];
+  if (!f.broker_id) add("broker_id", "Choose a broker.");
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(f.date)) add("date", "Enter a date.");
+  if (r.asset === "required" && !f.asset_id) add("asset_id", "Choose an asset.");
+  if (r.quantity === "signed") {
+    if (!isDecimal(f.quantity) || signOf(f.quantity) === 0) add("quantity", "Enter a quantity other than 0 (negative removes units).");
+  } else if (r.quantity !== 0 && !positive(f.quantity)) add("quantity", "Enter a quantity greater than 0.");
+  if (r.cash === "required") {
+    if (!positive(f.amount)) add("amount", "Enter an amount greater than 0.");
+    if (!/^[A-Za-z]{3}$/.test(f.currency)) add("currency", "Enter a three-letter currency code.");
+  }
+  if (r.pair === "transfer" || r.pair === "cash_transfer") {
+    if (!f.to_broker_id) add("to_broker_id", "Choose the receiving broker.");
+    else if (f.to_broker_id === f.broker_id) add("to_broker_id", "The receiving broker must differ from the sending one.");
+  }
+  if (r.pair === "fx") {
+    if (!positive(f.to_amount)) add("to_amount", "Enter the amount received.");
+    if (!/^[A-Za-z]{3}$/.test(f.to_currency)) add("to_currency", "Enter a three-letter currency code.");
+    else if (f.to_currency.toUpperCase() === f.currency.toUpperCase()) add("to_currency", "A conversion needs two different currencies.");
+  }
+  if (f.cost_basis && !(isDecimal(f.cost_basis) && signOf(f.cost_basis) >= 0)) add("cost_basis", "Enter the cost per unit (0 or more).");
+  return e;
+}
+
+export interface TxCreate {
+  broker_id: number;
+  type: TxType;
+  date: string;
+  asset_id?: number;
+  quantity: string;
+  cash?: { code: string; amount: string };
+  cost_basis_override?: { code: string; amount: string };
+  description?: string;
+  tags?: string[];
+  link_uuid?: string;
+}
+
+const signed = (value: string, sign: 1 | -1) => (sign < 0 ? negateDecimal(value.trim()) : value.trim());
+
+/**
+ * The create rows of a valid form: one row, or two legs sharing a link_uuid for paired types.
+ * `assetCurrency` is the asset's currency (cost basis is per unit in it).
+ */
+export function toCreates(f: TxForm, opts: { linkUuid?: string; assetCurrency?: string } = {}): TxCreate[] {
+  const r = TX_RULES[f.type];
+  const common = {
+    type: f.type, date: f.date,
+    description: f.description.trim() || undefined,
+    tags: f.tags.split(",").map((t) => t.trim()).filter(Boolean),
+  };
+  if (!common.tags.length) delete (common as { tags?: string[] }).tags;
+  const broker = Number(f.broker_id);
+  const asset = f.asset_id ? Number(f.asset_id) : undefined;
+  const currency = f.currency.trim().toUpperCase();
+  const cost = f.cost_basis.trim() && opts.assetCurrency ? { code: opts.assetCurrency, amount: f.cost_basis.trim() } : undefined;
+  const link = opts.linkUuid ?? crypto.randomUUID();
+  switch (r.pair) {
+    case "transfer":
+      return [
+        { ...common, broker_id: broker, asset_id: asset, quantity: signed(f.quantity, -1), link_uuid: link },
+        { ...common, broker_id: Number(f.to_broker_id), asset_id: asset, quantity: f.quantity.trim(), cost_basis_override: cost, link_uuid: link },
+      ];
+    case "cash_transfer":
+      return [
+        { ...common, broker_id: broker, quantity: "0", cash: { code: currency, amount: signed(f.amount, -1) }, link_uuid: link },
+        { ...common, broker_id: Number(f.to_broker_id), quantity: "0", cash: { code: currency, amount: f.amount.trim() }, link_uuid: link },
+      ];
+    case "fx":
+      return [
+        { ...common, broker_id: broker, quantity: "0", cash: { code: currency, amount: signed(f.amount, -1) }, link_uuid: link },
+        { ...common, broker_id: broker, quantity: "0", cash: { code: f.to_currency.trim().toUpperCase(), amount: f.to_amount.trim() }, link_uuid: link },
+      ];
+  }
+  const row: TxCreate = { ...common, broker_id: broker, quantity: "0" };
+  if (r.asset !== "forbidden" && asset !== undefined) row.asset_id = asset;
+  if (r.quantity === "signed") row.quantity = f.quantity.trim();
+  else if (r.quantity !== 0) row.quantity = signed(f.quantity, r.quantity);
+  if (r.cash === "required") row.cash = { code: currency, amount: signed(f.amount, r.cashSign as 1 | -1) };
+  if (f.type === "ADJUSTMENT" && cost && signOf(f.quantity) > 0) row.cost_basis_override = cost;
+  return [row];
+}
+
+/** The form of a stored single-row transaction (amounts shown positive, as typed). */
+export function fromTransaction(tx: {
+  type: string; broker_id: number; date: string; asset_id: number | null; quantity: string;
+  cash: { code: string; amount: string } | null; description: string | null; tags: string[] | null;
+  cost_basis_override: { amount: string } | null;
+}): TxForm {
+  const r = TX_RULES[tx.type as TxType];
+  const abs = (v: string) => v.replace(/^-/, "");
+  return emptyForm({
+    type: tx.type as TxType, broker_id: String(tx.broker_id), date: tx.date.slice(0, 10),
+    asset_id: tx.asset_id ? String(tx.asset_id) : "",
+    quantity: r?.quantity === "signed" ? tx.quantity : abs(tx.quantity),
+    amount: tx.cash ? abs(tx.cash.amount) : "", currency: tx.cash?.code ?? "",
+    cost_basis: tx.cost_basis_override?.amount ?? "",
+    description: tx.description ?? "", tags: (tx.tags ?? []).join(", "),
+  });
+}
+
+/** An issue of POST /transactions/validate or /commit. */
+export interface BatchIssue {
+  index: number;
+  error: string;
+  code: string | null;
+  field: string | null;
+  params: Record<string, unknown> | null;
+}
+
+/** Which form field an API field of leg `leg` (0 or 1) belongs to. */
+function formField(apiField: string | null | undefined, leg: number, type: TxType): FieldName | null {
+  if (!apiField) return null;
+  const f = apiField.replace(/^creates\.\d+\./, "");
+  const second = leg === 1;
+  const pair = TX_RULES[type].pair;
+  if (f.startsWith("cash")) return second && pair === "fx" ? (f.endsWith("code") ? "to_currency" : "to_amount") : (f.endsWith("code") ? "currency" : "amount");
+  if (f === "quantity") return "quantity";
+  if (f === "asset_id") return "asset_id";
+  if (f === "broker_id") return second && pair !== "fx" ? "to_broker_id" : "broker_id";
+  if (f === "date") return "date";
+  if (f.startsWith("cost_basis")) return "cost_basis";
+  if (f === "description") return "description";
+  if (f === "tags") return "tags";
+  if (f === "type") return "type";
+  return null;
+}
+
+const CODE_FIELD: Record<string, FieldName> = {
+  assetIdInvalid: "asset_id", brokerRequired: "broker_id", brokerNotFound: "broker_id", accessDenied: "broker_id",
+  costBasisRequired: "cost_basis", costBasisUnavailable: "cost_basis", costBasisModeIncompatible: "cost_basis",
+  pairSameBroker: "to_broker_id", pairSameCurrency: "to_currency", pairCurrencyMismatch: "currency",
+  balanceCashNegative: "amount", balanceQuantityNegative: "quantity",
+};
+
+/**
+ * Spreads batch issues over the form's fields; what fits no field goes under "general".
+ * Creates are numbered in the order toCreates returned them, so index 1 is a pair's second leg.
+ */
+export function issuesToErrors(issues: BatchIssue[], type: TxType): { fields: FormErrors; general: string[] } {
+  const fields: FormErrors = {};
+  const general: string[] = [];
+  const put = (field: FieldName | null, msg: string) => { if (field) (fields[field] ??= []).push(msg); else general.push(msg); };
+  for (const issue of issues) {
+    const leg = issue.index === 1 ? 1 : 0;
+    const nested = issue.code === "multipleBusinessRuleErrors" && Array.isArray(issue.params?.errors)
+      ? issue.params!.errors as { code?: string; msg?: string; field?: string | null }[] : null;
+    if (nested) {
+      for (const n of nested) put(formField(n.field, leg, type) ?? (n.code ? CODE_FIELD[n.code] ?? null : null), n.msg ?? n.code ?? "Invalid");
+    } else {
+      put(formField(issue.field, leg, type) ?? (issue.code ? CODE_FIELD[issue.code] ?? null : null), issue.error);
+    }
+  }
+  return { fields, general };
+}

@@ -1,0 +1,204 @@
+/** Dashboard: net worth, P&L and returns for a period and a set of brokers, history, allocation, holdings, data quality. */
+import { useMemo, useState } from "preact/hooks";
+import { api } from "../api/client.ts";
+import { asReportView, type Allocation } from "../api/types.ts";
+import { TimeChart } from "../components/chart.tsx";
+import { DataQualityPanel } from "../components/data-quality.tsx";
+import { ErrorNote, Loading, Money, Page, Percent, daysAgo, today } from "../components/ui.tsx";
+import { formatDecimal, formatMoney, MASK } from "../lib/format.ts";
+import { toChartNumber } from "../lib/decimal.ts";
+import { Link } from "../lib/router.tsx";
+import { localeOf, useApp } from "../lib/store.ts";
+import { useAsync } from "../lib/use-async.ts";
+
+const PERIODS: { id: string; label: string; start: () => string | null }[] = [
+  { id: "1m", label: "1M", start: () => daysAgo(30) },
+  { id: "3m", label: "3M", start: () => daysAgo(91) },
+  { id: "ytd", label: "YTD", start: () => `${today().slice(0, 4)}-01-01` },
+  { id: "1y", label: "1Y", start: () => daysAgo(365) },
+  { id: "5y", label: "5Y", start: () => daysAgo(5 * 365 + 1) },
+  { id: "all", label: "All", start: () => null },
+];
+
+export function DashboardPage() {
+  const { prefs, privacy } = useApp();
+  const locale = localeOf(prefs);
+  const [period, setPeriod] = useState("all");
+  const [selected, setSelected] = useState<number[] | null>(null);
+  const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
+  const currency = prefs.base_currency || "EUR";
+  const report = useAsync(async (signal) => {
+    const start = PERIODS.find((p) => p.id === period)!.start();
+    const r = await api.post("/portfolio/report", {
+      signal,
+      body: {
+        broker_ids: selected && selected.length ? selected : null,
+        date_range: start ? { start, end: null } : null,
+        target_currency: currency,
+        include_summary: true,
+        include_history: true,
+        include_allocation_history: false,
+        include_positions_contribution: true,
+      },
+    });
+    return asReportView(r);
+  }, [period, selected?.join(","), currency]);
+
+  const format = useMemo(() => privacy ? () => MASK : (v: number) => formatDecimal(v.toFixed(0), locale), [privacy, locale]);
+  const history = report.data?.history ?? [];
+  const chart = useMemo(() => ({
+    dates: history.map((h) => h.date),
+    series: [
+      { label: "Net worth", color: "var(--chart-1)", values: history.map((h) => toChartNumber(h.nav_value.amount)) },
+      { label: "Invested capital", color: "var(--chart-2)", dash: true, values: history.map((h) => toChartNumber(h.capital_baseline?.amount)) },
+    ],
+  }), [report.data]);
+
+  const s = report.data?.summary;
+  const items = brokers.data?.items ?? [];
+  const toggleBroker = (id: number) => {
+    const cur = selected ?? [];
+    setSelected(cur.includes(id) ? cur.filter((x) => x !== id) : [...cur, id]);
+  };
+
+  return (
+    <Page title="Dashboard">
+      <div class="toolbar" role="group" aria-label="Period and brokers">
+        <div class="segmented" role="radiogroup" aria-label="Period">
+          {PERIODS.map((p) => (
+            <button key={p.id} type="button" role="radio" aria-checked={period === p.id} class={period === p.id ? "on" : ""}
+              onClick={() => setPeriod(p.id)}>{p.label}</button>
+          ))}
+        </div>
+        {items.length > 1 && (
+          <fieldset class="broker-filter">
+            <legend>Brokers</legend>
+            {items.map((b) => (
+              <label key={b.id} class="check">
+                <input type="checkbox" checked={!selected || selected.length === 0 || selected.includes(b.id)}
+                  onChange={() => toggleBroker(b.id)} /> {b.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+      </div>
+      <ErrorNote error={report.error} title="The report could not be computed." />
+      {report.loading && !report.data && <Loading label="Computing the portfolio…" />}
+      {items.length === 0 && brokers.data && (
+        <div class="note">No broker yet. <Link href="/brokers">Create a broker</Link> to start recording transactions.</div>
+      )}
+      {s && (
+        <>
+          <div class="kpis" aria-busy={report.loading}>
+            <Kpi label="Net worth" testid="net-worth"><Money amount={s.net_worth.amount} currency={s.net_worth.code} /></Kpi>
+            <Kpi label="Invested"><Money amount={s.total_invested?.amount} currency={currency} /></Kpi>
+            <Kpi label="Total P&L"><Money amount={s.total_gain_loss?.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></Kpi>
+            <Kpi label="Period P&L"><Money amount={s.period_pnl?.amount} currency={currency} signed /></Kpi>
+            <Kpi label="TWR"><Percent value={s.twrr_percent} /></Kpi>
+            <Kpi label="MWRR (annualised)">{s.mwrr_available ? <Percent value={s.mwrr_annualized_percent} /> : <span class="muted">n/a</span>}</Kpi>
+          </div>
+          <div class="grid-2">
+            <section class="card wide" aria-labelledby="h-history">
+              <h2 id="h-history">Net worth and invested capital</h2>
+              <TimeChart title="Net worth and invested capital over time" dates={chart.dates} series={chart.series} format={format} />
+            </section>
+            <section class="card" aria-labelledby="h-dq">
+              <h2 id="h-dq">Data quality</h2>
+              <DataQualityPanel issues={s.data_quality.issues} onFixed={report.reload} />
+            </section>
+            <section class="card" aria-labelledby="h-alloc">
+              <h2 id="h-alloc">Allocation</h2>
+              <AllocationTabs type={s.allocation_by_type} sector={s.allocation_by_sector} geography={s.allocation_by_geography} currency={currency} />
+            </section>
+            <section class="card wide" aria-labelledby="h-hold">
+              <h2 id="h-hold">Top holdings</h2>
+              <TopHoldings report={report.data!} currency={currency} />
+            </section>
+          </div>
+        </>
+      )}
+    </Page>
+  );
+}
+
+function Kpi(props: { label: string; testid?: string; children: preact.ComponentChildren }) {
+  return (
+    <div class="kpi card" data-testid={props.testid}>
+      <div class="kpi-label">{props.label}</div>
+      <div class="kpi-value">{props.children}</div>
+    </div>
+  );
+}
+
+function AllocationTabs(props: { type: Allocation[]; sector: Allocation[]; geography: Allocation[]; currency: string }) {
+  const [tab, setTab] = useState<"type" | "sector" | "geography">("type");
+  const { prefs, privacy } = useApp();
+  const rows = (props[tab] ?? []).slice().sort((a, b) => Number(b.value) - Number(a.value));
+  return (
+    <div>
+      <div class="segmented" role="tablist" aria-label="Allocation by">
+        {(["type", "sector", "geography"] as const).map((t) => (
+          <button key={t} type="button" role="tab" aria-selected={tab === t} class={tab === t ? "on" : ""} onClick={() => setTab(t)}>
+            {t[0]!.toUpperCase() + t.slice(1)}
+          </button>
+        ))}
+      </div>
+      {rows.length === 0 ? <p class="muted">No valued positions.</p> : (
+        <table class="table compact" role="tabpanel">
+          <thead><tr><th scope="col">Name</th><th scope="col" class="num">Share</th><th scope="col" class="num">Amount</th></tr></thead>
+          <tbody>
+            {rows.map((a) => (
+              <tr key={a.name}>
+                <td>
+                  {a.name}
+                  <div class="bar" aria-hidden="true"><span style={{ width: `${Math.min(100, Math.max(0, Number(a.value)))}%` }} /></div>
+                </td>
+                <td class="num">{formatDecimal(a.value, localeOf(prefs), { minPlaces: 1, maxPlaces: 1 })} %</td>
+                <td class="num">{privacy ? MASK : formatMoney(a.amount, props.currency, localeOf(prefs))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function TopHoldings(props: { report: import("../api/types.ts").ReportView; currency: string }) {
+  const holdings = (props.report.summary?.holdings ?? []).slice()
+    .sort((a, b) => Number(b.current_value ?? 0) - Number(a.current_value ?? 0)).slice(0, 10);
+  const contribution = new Map((props.report.positions_contribution?.positions ?? []).map((p) => [`${p.asset_id}/${p.broker_id}`, p]));
+  if (holdings.length === 0) return <p class="muted">No open positions.</p>;
+  return (
+    <div class="table-wrap">
+      <table class="table">
+        <thead>
+          <tr>
+            <th scope="col">Asset</th><th scope="col">Broker</th><th scope="col" class="num">Quantity</th>
+            <th scope="col" class="num">Value</th><th scope="col" class="num">Gain/loss</th><th scope="col" class="num">Period contribution</th>
+          </tr>
+        </thead>
+        <tbody>
+          {holdings.map((h) => {
+            const c = contribution.get(`${h.asset_id}/${h.broker_id}`);
+            return (
+              <tr key={`${h.asset_id}/${h.broker_id}`}>
+                <td><Link href={`/assets/${h.asset_id}`}>{h.asset_name}</Link></td>
+                <td>{h.broker_name ?? ""}</td>
+                <td class="num"><Qty value={h.quantity} /></td>
+                <td class="num"><Money amount={h.current_value} currency={props.currency} /></td>
+                <td class="num"><Money amount={h.gain_loss} currency={props.currency} signed /></td>
+                <td class="num"><Money amount={c?.period_pnl ?? null} currency={props.currency} signed /></td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Qty(props: { value: string }) {
+  const { prefs, privacy } = useApp();
+  return <>{privacy ? MASK : formatDecimal(props.value, localeOf(prefs), { maxPlaces: 8 })}</>;
+}

@@ -1,0 +1,200 @@
+/** FX: configured pairs and their routes by priority, add a pair from suggested routes, sync, manual rates, rate chart. */
+import { useMemo, useState } from "preact/hooks";
+import { api, errorText } from "../api/client.ts";
+import type { FxRoute } from "../api/types.ts";
+import { TimeChart } from "../components/chart.tsx";
+import { Dialog, ErrorNote, Field, Loading, Page, daysAgo, today } from "../components/ui.tsx";
+import { isDecimal, signOf, toChartNumber } from "../lib/decimal.ts";
+import { formatDecimal } from "../lib/format.ts";
+import { Link, navigate, useLocation } from "../lib/router.tsx";
+import { localeOf, useApp } from "../lib/store.ts";
+import { useAsync } from "../lib/use-async.ts";
+
+const slug = (r: { base: string; quote: string }) => `${r.base}-${r.quote}`;
+const chainText = (steps: { from: string; to: string; provider: string }[]) => steps.map((s) => `${s.from}→${s.to} (${s.provider})`).join(", ");
+
+export function FxPage(props: { pair?: string }) {
+  const loc = useLocation();
+  const routes = useAsync((signal) => api.get("/fx/providers/routes", { signal }), []);
+  const addPair = loc.query.get("add");
+  const byPair = useMemo(() => {
+    const m = new Map<string, FxRoute[]>();
+    for (const r of routes.data ?? []) m.set(slug(r), [...(m.get(slug(r)) ?? []), r]);
+    return m;
+  }, [routes.data]);
+  const pair = props.pair?.toUpperCase();
+  return (
+    <Page title="Exchange rates" actions={<button type="button" class="primary" onClick={() => navigate("/fx?add=")}>Add pair</button>}>
+      <ErrorNote error={routes.error} />
+      <div class="grid-2">
+        <section class="card" aria-labelledby="h-pairs">
+          <h2 id="h-pairs">Pairs</h2>
+          {routes.loading && !routes.data && <Loading />}
+          {routes.data && byPair.size === 0 && <p class="muted">No pair configured. Add one for each currency your assets or cash use besides your base currency.</p>}
+          <ul class="pair-list">
+            {[...byPair.entries()].map(([p, rs]) => (
+              <li key={p}>
+                <Link href={`/fx/${p}`} aria-current={pair === p ? "page" : undefined}>{p}</Link>
+                <span class="muted"> {rs.map((r) => r.chain_steps.map((s) => s.provider).join("+")).join(" › ")}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        {pair && <PairDetail pair={pair} routes={byPair.get(pair) ?? []} onChanged={routes.reload} />}
+      </div>
+      <AddPair open={addPair !== null} initial={addPair ?? ""} onClose={() => navigate(pair ? `/fx/${pair}` : "/fx", { replace: true })}
+        onAdded={(p) => { routes.reload(); navigate(`/fx/${p}`, { replace: true }); }} />
+    </Page>
+  );
+}
+
+function AddPair(props: { open: boolean; initial: string; onClose(): void; onAdded(pair: string): void }) {
+  const [base, quote] = props.initial.toUpperCase().split(/[-/]/);
+  const [b, setB] = useState(base ?? "");
+  const [q, setQ] = useState(quote ?? "");
+  const [key, setKey] = useState(props.initial);
+  if (key !== props.initial) { setKey(props.initial); setB(base ?? ""); setQ(quote ?? ""); }
+  const valid = /^[A-Z]{3}$/.test(b) && /^[A-Z]{3}$/.test(q) && b !== q;
+  const suggestions = useAsync(async (signal) => valid ? api.get("/fx/providers/routes/suggest", { query: { base: b, quote: q, limit: 10 }, signal }) : null, [b, q, props.open]);
+  const [error, setError] = useState<string | null>(null);
+  const add = async (steps: { from: string; to: string; provider: string }[], priority: number) => {
+    setError(null);
+    try {
+      const [x, y] = [b, q].sort();
+      const r = await api.post("/fx/providers/routes", { body: [{ base: x!, quote: y!, priority, chain_steps: steps.map(({ from, to, provider }) => ({ from, to, provider })) }] });
+      const first = r.results[0];
+      if (!first?.success) throw new Error(first?.message ?? r.errors.join("; "));
+      props.onAdded(`${x}-${y}`);
+    } catch (e) { setError(errorText(e)); }
+  };
+  return (
+    <Dialog title="Add a currency pair" open={props.open} onClose={props.onClose}>
+      <div class="form">
+        <div class="row">
+          <Field label="Base currency">{(id) => <input id={id} maxLength={3} size={4} value={b} onInput={(e) => setB((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+          <Field label="Quote currency">{(id) => <input id={id} maxLength={3} size={4} value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+        </div>
+        {valid && (
+          <>
+            <h3>Suggested routes</h3>
+            {suggestions.loading && <Loading />}
+            <ErrorNote error={suggestions.error} />
+            <ul class="picker">
+              {suggestions.data?.paths.map((p, i) => (
+                <li key={i}><button type="button" onClick={() => add(p.chain_steps, 1)}>{chainText(p.chain_steps)}</button></li>
+              ))}
+            </ul>
+            {suggestions.data && suggestions.data.paths.length === 0 && <p class="muted">No provider offers this pair.</p>}
+            <button type="button" onClick={() => add([{ from: b, to: q, provider: "MANUAL" }], 999)}>Enter rates by hand instead</button>
+          </>
+        )}
+        {error && <p class="note error" role="alert">{error}</p>}
+      </div>
+    </Dialog>
+  );
+}
+
+function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void }) {
+  const { prefs } = useApp();
+  const locale = localeOf(prefs);
+  const [base, quote] = props.pair.split("-") as [string, string];
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const [syncing, setSyncing] = useState(false);
+  const [start, setStart] = useState(daysAgo(365));
+  const rates = useAsync(async (signal) => {
+    try {
+      return (await api.post("/fx/currencies/convert", { signal, body: [{ from_amount: { code: base, amount: "1" }, to: quote, date_range: { start, end: today() } }] })).results;
+    } catch { return []; }
+  }, [props.pair, start, props.routes.length]);
+  const sorted = props.routes.slice().sort((a, b) => a.priority - b.priority);
+  const chart = useMemo(() => ({
+    dates: (rates.data ?? []).map((r) => r.conversion_date),
+    series: [{ label: `${base}→${quote}`, color: "var(--chart-1)", values: (rates.data ?? []).map((r) => toChartNumber(r.rate)) }],
+  }), [rates.data]);
+  const fmt = useMemo(() => (v: number) => formatDecimal(v.toPrecision(6), locale), [locale]);
+
+  const move = async (i: number, dir: -1 | 1) => {
+    const a = sorted[i]!, b = sorted[i + dir]!;
+    try {
+      await api.delete("/fx/providers/routes", { body: [{ base, quote, priority: a.priority }, { base, quote, priority: b.priority }] });
+      await api.post("/fx/providers/routes", { body: [
+        { base, quote, priority: b.priority, chain_steps: a.chain_steps },
+        { base, quote, priority: a.priority, chain_steps: b.chain_steps },
+      ] });
+      props.onChanged();
+    } catch (e) { setMsg({ ok: false, text: errorText(e) }); props.onChanged(); }
+  };
+  const remove = async (priority: number) => {
+    try { await api.delete("/fx/providers/routes", { body: [{ base, quote, priority }] }); props.onChanged(); }
+    catch (e) { setMsg({ ok: false, text: errorText(e) }); }
+  };
+  const sync = async () => {
+    setSyncing(true); setMsg(null);
+    try {
+      const r = await api.post("/fx/currencies/sync", { body: { pairs: [props.pair], start, end: today() } });
+      setMsg({ ok: true, text: r.results.map((x) => `${x.pair}: ${x.status}, ${x.points_changed} rate(s) changed${x.message ? ` — ${x.message}` : ""}`).join("; ") });
+      rates.reload();
+    } catch (e) { setMsg({ ok: false, text: errorText(e) }); } finally { setSyncing(false); }
+  };
+  return (
+    <>
+      <section class="card" aria-labelledby="h-routes">
+        <h2 id="h-routes">{props.pair}: routes</h2>
+        {sorted.length === 0 && <p class="muted">This pair has no route. <Link href={`/fx?add=${props.pair}`}>Add one</Link>.</p>}
+        <ol class="routes">
+          {sorted.map((r, i) => (
+            <li key={r.priority}>
+              <span>{r.priority === 999 ? "Manual" : `Priority ${r.priority}`}: {chainText(r.chain_steps)}</span>
+              <span class="row-actions">
+                <button type="button" class="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move route ${r.priority} up`}>↑</button>
+                <button type="button" class="ghost" disabled={i === sorted.length - 1} onClick={() => move(i, 1)} aria-label={`Move route ${r.priority} down`}>↓</button>
+                <button type="button" class="ghost" onClick={() => remove(r.priority)} aria-label={`Delete route ${r.priority}`}>Delete</button>
+              </span>
+            </li>
+          ))}
+        </ol>
+        <div class="form-actions">
+          <label class="check">From <input type="date" aria-label="Sync and chart from" value={start} onChange={(e) => setStart((e.target as HTMLInputElement).value)} /></label>
+          <button type="button" class="primary" disabled={syncing} onClick={sync}>{syncing ? "Syncing…" : "Sync rates"}</button>
+        </div>
+        {syncing && <progress aria-label="Syncing rates" />}
+        {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
+      </section>
+      <section class="card wide" aria-labelledby="h-rate">
+        <h2 id="h-rate">Rate history: {base} to {quote}</h2>
+        <TimeChart title={`${base} to ${quote} rate`} dates={chart.dates} series={chart.series} format={fmt} />
+      </section>
+      <ManualRate base={base} quote={quote} onSaved={rates.reload} />
+    </>
+  );
+}
+
+function ManualRate(props: { base: string; quote: string; onSaved(): void }) {
+  const [date, setDate] = useState(today());
+  const [rate, setRate] = useState("");
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (!isDecimal(rate) || signOf(rate) <= 0) { setMsg({ ok: false, text: "The rate must be a positive number." }); return; }
+    try {
+      const r = await api.post("/fx/currencies/rate", { body: [{ date, base: props.base, quote: props.quote, rate: rate.trim() }] });
+      if (!r.results[0]?.success) throw new Error(r.results[0]?.message ?? r.errors.join("; "));
+      setMsg({ ok: true, text: `Saved 1 ${props.base} = ${rate} ${props.quote} on ${date}.` });
+      setRate("");
+      props.onSaved();
+    } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
+  };
+  return (
+    <section class="card" aria-labelledby="h-manual">
+      <h2 id="h-manual">Manual rate</h2>
+      <form class="form" onSubmit={save}>
+        <div class="row">
+          <Field label="Date">{(id) => <input id={id} type="date" required value={date} max={today()} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={`1 ${props.base} in ${props.quote}`}>{(id) => <input id={id} inputMode="decimal" required value={rate} onInput={(e) => setRate((e.target as HTMLInputElement).value)} />}</Field>
+        </div>
+        {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
+        <button type="submit" class="primary">Save rate</button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,75 @@
+/** Sign in and registration. The first account registered becomes the administrator. */
+import { useState } from "preact/hooks";
+import { api, ApiError, errorText } from "../api/client.ts";
+import { Field } from "../components/ui.tsx";
+import { Link, navigate, safeNext, useLocation } from "../lib/router.tsx";
+
+export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): void }) {
+  const loc = useLocation();
+  const [username, setUsername] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const register = props.mode === "register";
+  const expired = loc.query.get("expired") === "1";
+  const next = loc.query.get("next") ?? "/";
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      if (register) {
+        if (password.length < 8) throw new Error("The password needs at least 8 characters.");
+        await api.post("/auth/register", { body: { username, email, password } });
+      }
+      await api.post("/auth/login", { body: { username, password } });
+      navigate(safeNext(next), { replace: true });
+      props.onSignedIn();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "REGISTRATION_DISABLED") {
+        setError("Registration is disabled on this server. Ask the administrator to create an account for you.");
+      } else if (err instanceof ApiError && err.code === "USER_EXISTS") {
+        setError("This user name or e-mail address is already registered. Sign in instead.");
+      } else if (err instanceof ApiError && err.code === "INVALID_CREDENTIALS") {
+        setError("Wrong user name or password.");
+      } else {
+        setError(errorText(err));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="auth" id="main">
+      <form class="card auth-card" onSubmit={submit} aria-labelledby="auth-title">
+        <h1 id="auth-title">{register ? "Create an account" : "Sign in"}</h1>
+        {expired && !register && <p class="note" role="status">Your session has expired. Sign in again to continue.</p>}
+        {register && <p class="muted">The first account created on a new server becomes its administrator.</p>}
+        <Field label={register ? "User name" : "User name or e-mail"}>
+          {(id) => <input id={id} name="username" autoComplete="username" required value={username}
+            onInput={(e) => setUsername((e.target as HTMLInputElement).value)} />}
+        </Field>
+        {register && (
+          <Field label="E-mail">
+            {(id) => <input id={id} name="email" type="email" autoComplete="email" required value={email}
+              onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
+          </Field>
+        )}
+        <Field label="Password" hint={register ? "At least 8 characters." : undefined}>
+          {(id) => <input id={id} name="password" type="password" autoComplete={register ? "new-password" : "current-password"}
+            required minLength={register ? 8 : 1} value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
+        </Field>
+        {error && <p class="note error" role="alert">{error}</p>}
+        <button type="submit" class="primary" disabled={busy}>{register ? "Create account" : "Sign in"}</button>
+        <p class="muted">
+          {register
+            ? <>Already have an account? <Link href={`/login?next=${encodeURIComponent(next)}`}>Sign in</Link></>
+            : <>No account yet? <Link href={`/register?next=${encodeURIComponent(next)}`}>Create one</Link></>}
+        </p>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,173 @@
+/** Settings: the user's profile and preferences; for administrators the server's settings, scheduler, caches, users and plugins. */
+import { useState } from "preact/hooks";
+import { api, errorText } from "../api/client.ts";
+import { Badge, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
+import { formatDateTime } from "../lib/format.ts";
+import { localeOf, useApp } from "../lib/store.ts";
+import { useAsync } from "../lib/use-async.ts";
+
+const LANGUAGES = [["en", "English"], ["de", "Deutsch"], ["fr", "Français"], ["it", "Italiano"], ["es", "Español"], ["nl", "Nederlands"], ["pt", "Português"]] as const;
+
+export function SettingsPage() {
+  const { me } = useApp();
+  return (
+    <Page title="Settings">
+      <div class="grid-2">
+        <Preferences />
+        <section class="card"><h2>Account</h2><p>{me.username} · {me.email}</p>{me.is_superuser && <Badge>administrator</Badge>}</section>
+        {me.is_superuser && <Admin />}
+      </div>
+    </Page>
+  );
+}
+
+function Preferences() {
+  const { prefs, setPrefs } = useApp();
+  const [language, setLanguage] = useState(prefs.language);
+  const [currency, setCurrency] = useState(prefs.base_currency);
+  const [theme, setTheme] = useState(prefs.theme);
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    try {
+      const r = await api.put("/settings/user", { body: { language, base_currency: currency.toUpperCase(), theme: theme as "auto" } });
+      setPrefs(r);
+      setMsg({ ok: true, text: "Preferences saved." });
+    } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
+  };
+  return (
+    <form class="card form" onSubmit={save} aria-labelledby="h-prefs">
+      <h2 id="h-prefs">Preferences</h2>
+      <Field label="Language" hint="Also sets how numbers and dates are written.">{(id) => <Select id={id} value={language} options={LANGUAGES.map(([v, l]) => ({ value: v, label: l }))} onChange={setLanguage} />}</Field>
+      <Field label="Base currency" hint="The dashboard reports in this currency.">{(id) => <input id={id} maxLength={3} size={4} pattern="[A-Za-z]{3}" value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label="Theme">{(id) => <Select id={id} value={theme} options={[{ value: "auto", label: "Follow the system" }, { value: "light", label: "Light" }, { value: "dark", label: "Dark" }]} onChange={setTheme} />}</Field>
+      {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
+      <button type="submit" class="primary">Save preferences</button>
+    </form>
+  );
+}
+
+function Admin() {
+  const { prefs } = useApp();
+  const locale = localeOf(prefs);
+  const settings = useAsync((signal) => api.get("/settings/global", { signal }), []);
+  const scheduler = useAsync((signal) => api.get("/settings/scheduler/state", { signal }), []);
+  const log = useAsync((signal) => api.get("/settings/scheduler/log", { signal }), []);
+  const caches = useAsync((signal) => api.get("/settings/cache/status", { signal }), []);
+  const users = useAsync((signal) => api.get("/users", { signal }), []);
+  const plugins = useAsync((signal) => api.get("/system/plugin-diagnostics", { signal }), []);
+  const info = useAsync((signal) => api.get("/system/info", { signal }), []);
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const saveSettings = async (e: Event) => {
+    e.preventDefault();
+    const items = Object.entries(edits).map(([key, value]) => ({ key, value }));
+    if (!items.length) return;
+    try { await api.patch("/settings/global/bulk", { body: { items } }); setEdits({}); settings.reload(); scheduler.reload(); setMsg({ ok: true, text: "Settings saved." }); }
+    catch (err) { setMsg({ ok: false, text: errorText(err) }); }
+  };
+  const clear = async (name?: string) => {
+    try {
+      if (name) await api.post("/settings/cache/clear/{name}", { path: { name } });
+      else await api.post("/settings/cache/clear-all");
+      caches.reload();
+    } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
+  };
+  return (
+    <>
+      <form class="card wide form" onSubmit={saveSettings} aria-labelledby="h-global">
+        <h2 id="h-global">Server settings</h2>
+        <ErrorNote error={settings.error} />
+        {settings.loading && !settings.data && <Loading />}
+        <div class="settings-grid">
+          {settings.data?.items.map((s) => (
+            <Field key={s.key} label={s.key} hint={s.description ?? undefined}>
+              {(id) => s.value_type === "bool"
+                ? <Select id={id} value={edits[s.key] ?? s.value} options={[{ value: "true", label: "true" }, { value: "false", label: "false" }]} onChange={(v) => setEdits({ ...edits, [s.key]: v })} />
+                : <input id={id} value={edits[s.key] ?? s.value} onInput={(e) => setEdits({ ...edits, [s.key]: (e.target as HTMLInputElement).value })} />}
+            </Field>
+          ))}
+        </div>
+        {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
+        <button type="submit" class="primary" disabled={!Object.keys(edits).length}>Save server settings</button>
+      </form>
+      <section class="card" aria-labelledby="h-sched">
+        <h2 id="h-sched">Scheduler</h2>
+        <ErrorNote error={scheduler.error} />
+        {scheduler.data && (
+          <dl class="kv">
+            {(["current_price", "history_sync"] as const).map((job) => {
+              const j = scheduler.data![job];
+              return <div key={job}><dt>{job}</dt><dd>last {j.last_run_at ? formatDateTime(j.last_run_at, locale) : "never"} ({j.last_status ?? "—"}), next {j.next_run_at ? formatDateTime(j.next_run_at, locale) : "not scheduled"}</dd></div>;
+            })}
+          </dl>
+        )}
+        <h3>Log</h3>
+        {log.data && (log.data.items.length === 0 ? <p class="muted">No runs yet.</p> : (
+          <ul class="log">{log.data.items.slice(0, 50).map((l, i) => <li key={i}>{formatDateTime(l.started_at, locale)} {l.job}: {l.status} ({l.items_ok} ok, {l.items_err} failed){l.error ? ` — ${l.error}` : ""}</li>)}</ul>
+        ))}
+      </section>
+      <section class="card" aria-labelledby="h-cache">
+        <h2 id="h-cache">Caches</h2>
+        <ErrorNote error={caches.error} />
+        <table class="table compact"><thead><tr><th scope="col">Cache</th><th scope="col" class="num">Size</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+          <tbody>{caches.data?.items.map((c) => <tr key={c.name}><td>{c.name}</td><td class="num">{c.current_size}/{c.maxsize}</td><td><button type="button" class="ghost" onClick={() => clear(c.name)} aria-label={`Clear ${c.name}`}>Clear</button></td></tr>)}</tbody>
+        </table>
+        <button type="button" onClick={() => clear()}>Clear all caches</button>
+      </section>
+      <section class="card" aria-labelledby="h-users">
+        <h2 id="h-users">Users</h2>
+        <ErrorNote error={users.error} />
+        <ul>{users.data?.items.map((u) => <li key={u.id}>{u.username} · {u.email} {u.is_superuser && <Badge>admin</Badge>} {!u.is_active && <Badge kind="warning">disabled</Badge>}</li>)}</ul>
+      </section>
+      <section class="card" aria-labelledby="h-plugins">
+        <h2 id="h-plugins">Plugins</h2>
+        {info.data && <p class="muted">Version {info.data.app_version} · {info.data.runtime} {info.data.runtime_version}</p>}
+        {info.data && <ImageCheck version={info.data.app_version} />}
+        <ErrorNote error={plugins.error} />
+        <table class="table compact"><thead><tr><th scope="col">Plugin</th><th scope="col">Kind</th><th scope="col">Status</th></tr></thead>
+          <tbody>{plugins.data?.map((p, i) => (
+            <tr key={i}><td>{p.name ?? p.id ?? p.filename}</td><td>{p.kind ?? ""}</td>
+              <td><Badge kind={p.status === "loaded" ? "ok" : p.status === "disabled" ? "info" : "error"}>{p.status}</Badge>{p.error ? ` ${p.error}` : ""}</td></tr>
+          ))}</tbody>
+        </table>
+      </section>
+    </>
+  );
+}
+
+const IMAGE_CHECK_KEY = "pt.image-check";
+const HOUR = 3_600_000;
+
+/**
+ * The update check (administrators only): whether the container image of a release tag is
+ * published. The server asks the registry; the answer is kept in this browser for an hour.
+ */
+function ImageCheck(props: { version: string }) {
+  const [tag, setTag] = useState(props.version);
+  const [result, setResult] = useState<{ tag: string; status: string; detail?: string; at: number } | null>(() => {
+    try {
+      const cached = JSON.parse(localStorage.getItem(IMAGE_CHECK_KEY) ?? "null");
+      return cached && Date.now() - cached.at < HOUR ? cached : null;
+    } catch { return null; }
+  });
+  const [error, setError] = useState<unknown>(null);
+  const check = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const r = await api.get("/system/container-image-status", { query: { tag: tag.trim() } });
+      const entry = { tag: r.tag, status: r.status, detail: "detail" in r ? r.detail : undefined, at: Date.now() };
+      localStorage.setItem(IMAGE_CHECK_KEY, JSON.stringify(entry));
+      setResult(entry);
+    } catch (err) { setError(err); }
+  };
+  return (
+    <form class="row" onSubmit={check} aria-label="Release image check">
+      <Field label="Release tag">{(id) => <input id={id} class="narrow" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />}</Field>
+      <button type="submit">Check the image</button>
+      {result && <p role="status">Image {result.tag}: {result.status === "published" ? "published" : result.status === "pending" ? "not published yet" : `could not be checked (${result.detail ?? "error"})`}</p>}
+      <ErrorNote error={error} />
+    </form>
+  );
+}
