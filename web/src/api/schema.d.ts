@@ -66,7 +66,7 @@ export interface paths {
          *
          *     **Who may call:** Anyone: a public endpoint, no session needed.
          *
-         *     **Changes:** Nothing stored; clears the `session` cookie (the token itself stays valid until it expires).
+         *     **Changes:** Revokes the session token until it would have expired (its id is kept in the revocation list) and clears the `session` cookie.
          */
         post: operations["postApiV1AuthLogout"];
         delete?: never;
@@ -1374,16 +1374,16 @@ export interface paths {
          * Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item
          * @description Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The caller becomes the keeper of the assets created (docs/assets.md).
          *
-         *     **Changes:** Creates shared assets. Items are independent: a refused item does not stop the others.
+         *     **Changes:** Creates shared assets, kept by the caller. Items are independent: a refused item does not stop the others.
          */
         post: operations["postApiV1Assets"];
         /**
          * Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS)
          * @description Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).
          */
@@ -1394,7 +1394,7 @@ export interface paths {
          * Edit assets: an absent key keeps the value, null clears it; classification is replaced whole
          * @description Edit assets: an absent key keeps the value, null clears it; classification is replaced whole.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.
          */
@@ -1462,7 +1462,7 @@ export interface paths {
          * Fold a source asset into a target of the same currency and delete the source; `dry_run` only previews
          * @description Fold a source asset into a target of the same currency and delete the source; `dry_run` only previews.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Moves the source asset's transactions, prices and events to the target and deletes the source; `dry_run` only previews.
          */
@@ -1510,6 +1510,8 @@ export interface paths {
          * @description Hand an asset to another keeper (admin only); the keeper and administrators change it and its market data.
          *
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** The asset's keeper: from now on that user and superusers change the asset and its market data.
          */
         put: operations["putApiV1AssetsByIdKeeper"];
         post?: never;
@@ -1564,7 +1566,7 @@ export interface paths {
          * Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay)
          * @description Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          */
@@ -1573,7 +1575,7 @@ export interface paths {
          * Remove assignments; the provider's prices and events go with them (manual ones stay)
          * @description Remove assignments; the provider's prices and events go with them (manual ones stay).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Removes the assignments; the provider's prices and events go with them (manual ones stay).
          */
@@ -1668,7 +1670,7 @@ export interface paths {
          * Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH)
          * @description Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Stores manual daily prices; a price of the same asset and date is replaced.
          */
@@ -1677,7 +1679,7 @@ export interface paths {
          * Delete prices within inclusive date ranges (JSON body)
          * @description Delete prices within inclusive date ranges (JSON body).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes the asset's prices within the inclusive date ranges.
          */
@@ -1748,7 +1750,7 @@ export interface paths {
          * Fetch provider history and events into the database; start is a date, min or resume
          * @description Fetch provider history and events into the database; start is a date, min or resume.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Any asset, whoever keeps it: a sync stores only what the assigned provider answers.
          *
          *     **Changes:** Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).
          */
@@ -1772,7 +1774,7 @@ export interface paths {
          * Delete all prices and all events (manual included) of an asset, unlinking transactions first
          * @description Delete all prices and all events (manual included) of an asset, unlinking transactions first.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes every price and every event (manual included) of the asset, unlinking transactions first.
          */
@@ -1804,7 +1806,7 @@ export interface paths {
          * Upsert manual events, item by item: each item is checked whole, then committed; a refused item ends the request (EVENT_CURRENCY_MISMATCH, EVENT_NOT_EDITABLE, EVENT_KEY_CONFLICT) and earlier items stay stored; a duplicate id in one item refuses the whole request (422)
          * @description Upsert manual events, item by item: each item is checked whole, then committed; a refused item ends the request (EVENT_CURRENCY_MISMATCH, EVENT_NOT_EDITABLE, EVENT_KEY_CONFLICT) and earlier items stay stored; a duplicate id in one item refuses the whole request (422).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.
          */
@@ -1813,7 +1815,7 @@ export interface paths {
          * Delete manual events; one linked by a transaction is in_use and kept; unknown and provider events are not_found
          * @description Delete manual events; one linked by a transaction is in_use and kept; unknown and provider events are not_found.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes manual events; one linked by a transaction is reported `in_use` and kept.
          */
@@ -13702,8 +13704,13 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": 2
+                 *     }
+                 */
                 "application/json": {
-                    /** @description Id of a user account */
+                    /** @description The new keeper's user id */
                     user_id: number;
                 };
             };
@@ -13715,9 +13722,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "asset_id": 1,
+                     *       "keeper_user_id": 2
+                     *     }
+                     */
                     "application/json": {
-                        /** @description Id of an asset */
+                        /** @description The asset */
                         asset_id: number;
+                        /** @description Its keeper now */
                         keeper_user_id: number | null;
                     };
                 };
