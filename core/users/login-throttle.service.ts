@@ -10,10 +10,16 @@ import {
 export const THROTTLE_NOW = Symbol("THROTTLE_NOW");
 export type Now = () => number;
 
-/** A throttled key with its policy: `user:<id>` or `login:<name>` per account, `ip:<address>`, `register:<address>`. */
+/**
+ * A throttled key with its policy: `user:<id>` or `login:<name>` per account, `ip:<address>`,
+ * `register:<address>`. `precount` keys count an attempt before its outcome is known (parallel
+ * guesses at one account); the others count confirmed failures only, so many people logging in
+ * at once from one address never block each other.
+ */
 export interface ThrottleKey {
   readonly key: string;
   readonly policy: ThrottlePolicy;
+  readonly precount: boolean;
 }
 
 interface Row {
@@ -24,6 +30,12 @@ interface Row {
 
 const toState = (row: Row | undefined): ThrottleState | null =>
   row ? { blockedUntil: row.blocked_until, failures: row.failures, lastFailureAt: row.last_failure_at } : null;
+
+/** 429 `TOO_MANY_ATTEMPTS` with the longest wait while any of the states is blocked. */
+function assertNotBlocked(states: readonly (ThrottleState | null)[], now: number): void {
+  const wait = Math.max(0, ...states.map((state) => retryAfterSeconds(state, now)));
+  if (wait > 0) throw new TooManyRequestsError("TOO_MANY_ATTEMPTS", `Too many failed attempts; try again in ${wait} s`, wait);
+}
 
 /**
  * Failure counters of logins, password changes and registrations (issue 10.2), kept in the
@@ -43,39 +55,33 @@ export class LoginThrottleService {
       `SELECT id FROM users WHERE lower(username) = lower(?) OR lower(email) = lower(?) ORDER BY id LIMIT 1`, [login, login],
     ) as { id: number }[];
     const account = rows[0] ? `user:${rows[0].id}` : `login:${login.trim().toLowerCase()}`;
-    return [{ key: account, policy: ACCOUNT_POLICY }, ...(address ? [{ key: `ip:${address}`, policy: ADDRESS_POLICY }] : [])];
+    return [
+      { key: account, policy: ACCOUNT_POLICY, precount: true },
+      ...(address ? [{ key: `ip:${address}`, policy: ADDRESS_POLICY, precount: false }] : []),
+    ];
   }
 
   accountKey(userId: number): ThrottleKey {
-    return { key: `user:${userId}`, policy: ACCOUNT_POLICY };
+    return { key: `user:${userId}`, policy: ACCOUNT_POLICY, precount: true };
   }
 
   registrationKeys(address: string | undefined): ThrottleKey[] {
-    return address ? [{ key: `register:${address}`, policy: REGISTRATION_POLICY }] : [];
+    return address ? [{ key: `register:${address}`, policy: REGISTRATION_POLICY, precount: false }] : [];
   }
 
   /**
-   * Runs `work` as one throttled attempt: refused with 429 while any key of `keys` or `late` is
-   * blocked. `keys` count the attempt up front (parallel guesses at one account cannot all pass
-   * the check before any is counted); `late` keys (the client address) count only a failure,
-   * once it happened, so many people behind one address logging in at once are not refused.
-   * A DomainError with `failureCode` is a failure; anything else (success included) settles the
-   * attempt, forgetting every failure of the `forget` keys.
+   * Runs `work` as one throttled attempt on `keys`: refused with 429 while blocked; a DomainError
+   * with `failureCode` counts as a failure; anything else (success included) settles the attempt,
+   * forgetting every failure of the `forget` keys.
    */
-  async guard<T>(
-    keys: readonly ThrottleKey[], failureCode: string, work: () => Promise<T>,
-    forget: readonly ThrottleKey[] = [], late: readonly ThrottleKey[] = [],
-  ): Promise<T> {
-    await this.refuseBlocked(late);
+  async guard<T>(keys: readonly ThrottleKey[], failureCode: string, work: () => Promise<T>, forget: readonly ThrottleKey[] = []): Promise<T> {
     await this.attempt(keys);
     let result: T;
     try {
       result = await work();
     } catch (error) {
-      if (error instanceof DomainError && error.code === failureCode) {
-        await this.confirmFailure(keys);
-        await this.count(late, false);
-      } else await this.settle(keys, forget);
+      if (error instanceof DomainError && error.code === failureCode) await this.confirmFailure(keys);
+      else await this.settle(keys, forget);
       throw error;
     }
     await this.settle(keys, forget);
@@ -84,64 +90,49 @@ export class LoginThrottleService {
 
   /**
    * Starts an attempt: throws 429 `TOO_MANY_ATTEMPTS` (the longest wait of the keys, nothing
-   * counted) while any key is blocked; else counts the attempt as a failure on every key, in one
-   * serialised write, so parallel guesses cannot all pass the check before any is counted.
-   * Call {@link settle} when it turns out not to be a failure.
+   * counted) while any key is blocked; else counts the attempt as a failure on the `precount`
+   * keys, in one serialised write, so parallel guesses at one account cannot all pass the check
+   * before any is counted. Then {@link settle} or {@link confirmFailure}.
    */
-  attempt(keys: readonly ThrottleKey[]): Promise<void> {
-    return this.count(keys, true);
-  }
-
-  /**
-   * Like {@link guard} with every key `late`: only a failure is counted, after it happened. For
-   * registration, where many sign-ups from one address at once are legitimate (a script creating
-   * the household's accounts) and a refusal reveals that a name exists, never a password.
-   */
-  guardFailures<T>(keys: readonly ThrottleKey[], failureCode: string, work: () => Promise<T>): Promise<T> {
-    return this.guard([], failureCode, work, [], keys);
-  }
-
-  /** 429 `TOO_MANY_ATTEMPTS` (the longest wait) while any of `keys` is blocked; reads only. */
-  private async refuseBlocked(keys: readonly ThrottleKey[]): Promise<void> {
-    if (keys.length === 0) return;
+  async attempt(keys: readonly ThrottleKey[]): Promise<void> {
     const now = this.now();
-    const states = await Promise.all(keys.map(async ({ key }) => toState(await this.read(this.db.reads, key))));
-    const wait = Math.max(0, ...states.map((state) => retryAfterSeconds(state, now)));
-    if (wait > 0) throw new TooManyRequestsError("TOO_MANY_ATTEMPTS", `Too many failed attempts; try again in ${wait} s`, wait);
-  }
-
-  /** Counts one failure on every key in one serialised write; `refuseBlocked` first refuses (429) while any key is blocked. */
-  private count(keys: readonly ThrottleKey[], refuseBlocked: boolean): Promise<void> {
-    if (keys.length === 0) return Promise.resolve();
-    const now = this.now();
+    if (!keys.some((k) => k.precount)) {
+      // Nothing to count up front: a read on the reader connection, no write queued.
+      assertNotBlocked(await Promise.all(keys.map(async ({ key }) => toState(await this.read(this.db.reads, key)))), now);
+      return;
+    }
     return this.db.write(async (tx) => {
       const states = await Promise.all(keys.map(async ({ key }) => toState(await this.read(tx, key))));
-      const wait = Math.max(0, ...states.map((state) => retryAfterSeconds(state, now)));
-      if (refuseBlocked && wait > 0) throw new TooManyRequestsError("TOO_MANY_ATTEMPTS", `Too many failed attempts; try again in ${wait} s`, wait);
-      for (const [i, { key, policy }] of keys.entries()) {
-        const next = afterFailure(policy, states[i]!, now);
-        await tx.query(
-          `INSERT INTO login_throttle (key, failures, blocked_until, last_failure_at) VALUES (?, ?, ?, ?)
-           ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, blocked_until = excluded.blocked_until,
-           last_failure_at = excluded.last_failure_at`,
-          [key, next.failures, next.blockedUntil, next.lastFailureAt],
-        );
+      assertNotBlocked(states, now);
+      for (const [i, { key, policy, precount }] of keys.entries()) {
+        if (precount) await this.store(tx, key, afterFailure(policy, states[i]!, now));
       }
     });
   }
 
+  private async store(tx: EntityManager, key: string, state: ThrottleState): Promise<void> {
+    await tx.query(
+      `INSERT INTO login_throttle (key, failures, blocked_until, last_failure_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET failures = excluded.failures, blocked_until = excluded.blocked_until,
+       last_failure_at = excluded.last_failure_at`,
+      [key, state.failures, state.blockedUntil, state.lastFailureAt],
+    );
+  }
+
   /**
    * The attempt was not a failure: `forget` keys (the account on a successful login) lose every
-   * failure; the others (the client address) only lose this attempt, so logging in to one's own
-   * account between guesses at others buys an address nothing.
+   * failure; other pre-counted keys lose this attempt only. The client address keeps its count,
+   * so logging in to one's own account between guesses at others buys an address nothing.
    */
-  settle(keys: readonly ThrottleKey[], forget: readonly ThrottleKey[] = []): Promise<void> {
+  async settle(keys: readonly ThrottleKey[], forget: readonly ThrottleKey[] = []): Promise<void> {
+    if (!keys.some((k) => k.precount || forget.some((f) => f.key === k.key))) return;
     return this.db.write(async (tx) => {
-      for (const { key, policy } of keys) {
+      for (const { key, policy, precount } of keys) {
         if (forget.some((f) => f.key === key)) {
           await tx.query(`DELETE FROM login_throttle WHERE key = ?`, [key]);
           continue;
         }
+        if (!precount) continue;
         await tx.query(
           `UPDATE login_throttle SET failures = max(failures - 1, 0),
            blocked_until = CASE WHEN failures - 1 <= ? THEN 0 ELSE blocked_until END WHERE key = ?`,
@@ -152,14 +143,19 @@ export class LoginThrottleService {
   }
 
   /**
-   * The attempt failed: each key's block starts now, at the answer, rather than when the attempt
-   * began (a password check can take a moment), so Retry-After tells the full wait.
+   * The attempt failed: keys that were not pre-counted count it now; each key's block starts now,
+   * at the answer, rather than when the attempt began (a password check can take a moment), so
+   * Retry-After tells the full wait.
    */
   confirmFailure(keys: readonly ThrottleKey[]): Promise<void> {
     const now = this.now();
     return this.db.write(async (tx) => {
-      for (const { key, policy } of keys) {
+      for (const { key, policy, precount } of keys) {
         const state = toState(await this.read(tx, key));
+        if (!precount) {
+          await this.store(tx, key, afterFailure(policy, state, now));
+          continue;
+        }
         if (!state) continue;
         const blockedUntil = now + delaySeconds(policy, state.failures) * 1000;
         await tx.query(`UPDATE login_throttle SET blocked_until = ? WHERE key = ?`, [blockedUntil, key]);

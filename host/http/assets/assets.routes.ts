@@ -124,8 +124,14 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       admin: true,
       params: AssetIdParams,
-      body: z.object({ user_id: z.number().int().positive() }).strict(),
-      response: { 200: z.object({ asset_id: z.number().int(), keeper_user_id: z.number().int().nullable() }), ...errorResponses },
+      body: z.object({ user_id: z.number().int().positive().describe("The new keeper's user id") }).strict(),
+      response: {
+        200: z.object({
+          asset_id: z.number().int().describe("The asset"),
+          keeper_user_id: z.number().int().nullable().describe("Its keeper now"),
+        }),
+        ...errorResponses,
+      },
       detail: { summary: "Hand an asset to another keeper (admin only); the keeper and administrators change it and its market data" },
     })
     .get("/:id/market-data/summary", async ({ params, user }) => toMarketDataSummary(await queries.marketDataSummary(params.id, user.id)), {

@@ -14,7 +14,8 @@ export interface OperationDoc {
 
 const EDITOR = "Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.";
 const OWNER = "Needs the OWNER role on the broker; a broker without an access row is 404.";
-const ANY_ASSET = "Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).";
+const ANY_ASSET = "Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 "
+  + "ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).";
 const ASSET_SHARED = "Any signed-in user: assets are shared (docs/assets.md).";
 
 /**
@@ -83,8 +84,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     request: { role: "EDITOR" },
   },
   "POST /assets": {
-    changes: "Creates shared assets. Items are independent: a refused item does not stop the others.",
-    who: ASSET_SHARED,
+    changes: "Creates shared assets, kept by the caller. Items are independent: a refused item does not stop the others.",
+    who: "The caller becomes the keeper of the assets created (docs/assets.md).",
     request: [{ name: "Apple Inc.", currency: "USD", asset_type: "STOCK", identifier_isin: "US0378331005", identifier_ticker: "AAPL" }, { name: "Vanguard FTSE All-World", currency: "EUR", asset_type: "ETF" }],
   },
   "PATCH /assets": {
@@ -111,7 +112,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     request: [2, 999],
   },
   "POST /assets/prices/sync": {
-    who: ASSET_SHARED,
+    who: "Any asset, whoever keeps it: a sync stores only what the assigned provider answers.",
     changes: "Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).",
     request: [{ asset_id: 1, date_range: { start: "2024-01-01", end: "2024-01-31" } }],
     response: {
@@ -184,10 +185,6 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       }],
       success_count: 1, errors: [], date_range: { start: "2024-01-01", end: "2024-01-31" }, total_points_changed: 22,
     },
-  },
-  "PUT /assets/{id}/keeper": {
-    changes: "The asset's keeper: the new keeper (and superusers) may then change the asset and its market data.",
-    request: { user_id: 2 },
   },
   "POST /portfolio/report": {
     changes: "Nothing stored; the result is cached until the next write.",
@@ -328,7 +325,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     ] },
   },
   "POST /auth/logout": {
-    changes: "Nothing stored; clears the `session` cookie (the token itself stays valid until it expires).",
+    changes: "Revokes the session token until it would have expired (its id is kept in the revocation list) and clears the `session` cookie.",
+  },
+  "PUT /assets/{id}/keeper": {
+    changes: "The asset's keeper: from now on that user and superusers change the asset and its market data.",
+    request: { user_id: 2 },
+    response: { asset_id: 1, keeper_user_id: 2 },
   },
 
   "POST /risk/query": {

@@ -1,8 +1,11 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { runCli } from "../../helpers/cli.ts";
 import { jwtClaims, tokenOf } from "../../helpers/jwt.ts";
 import { type TestServer, useApi } from "../../helpers/server.ts";
+
+// CLI runs and password hashes take seconds on a loaded machine.
+setDefaultTimeout(30_000);
 
 const api = useApi();
 let server: TestServer;

@@ -7,15 +7,16 @@ import { useApi } from "../../helpers/server.ts";
 // the supported range with 422 naming the limit (docs/errors.md), and nothing is written.
 
 const api = useApi({ users: ["alice"] });
-// Amounts: 18 digits before the point, 12 after. Prices, quantities and rates: 12 before, 18 after.
-const TOO_LONG = "1234567890123456789"; // 19 digits before the point: too many for any kind
-const TOO_FINE = "1.0000000000001"; // 13 decimals: too many for an amount
-const TOO_FINE_UNIT = `1.${"0".repeat(18)}1`; // 19 decimals: too many for a price, quantity or rate
-const TOO_LONG_UNIT = "1234567890123"; // 13 digits before the point: too many for a price, quantity or rate
+// Every kind: 16 digits before the point, 18 after, 30 in all (the arithmetic has 34).
+const TOO_LONG = "12345678901234567"; // 17 digits before the point: one too many
+const TOO_FINE = `1.${"0".repeat(18)}1`; // 19 decimals: one too many
+const TOO_FINE_UNIT = TOO_FINE;
+const TOO_LONG_UNIT = TOO_LONG;
 const HUGE = `1${"0".repeat(999)}`; // the issue's 1,000-digit deposit
-const AMOUNT_LIMIT = "at most 18 digits before the decimal point and 12 after";
-const UNIT_LIMIT = "at most 12 digits before the decimal point and 18 after";
-const RATE_LIMIT = UNIT_LIMIT;
+const TOO_MANY = "1234567890123456.123456789012345"; // 16 + 15 = 31 digits in all: one too many
+const AMOUNT_LIMIT = "outside the supported range of amounts: at most 16 digits before the decimal point, 18 after and 30 in all";
+const UNIT_LIMIT = "at most 16 digits before the decimal point, 18 after and 30 in all";
+const RATE_LIMIT = "outside the supported range of rates: at most 16 digits before the decimal point, 18 after and 30 in all";
 
 let broker = 0;
 let asset = 0;
@@ -57,18 +58,19 @@ describe("amounts, quantities and prices outside the supported range are refused
   });
 
   test("the largest supported amount is stored and summed exactly", async () => {
-    const max = "999999999999999999.999999999999";
+    const max = "9999999999999999.99999999999999";
     const res = await c().post("/transactions/commit", { creates: [
       { broker_id: broker, type: "DEPOSIT", date: "2024-01-02", cash: { code: "EUR", amount: max } },
       { broker_id: broker, type: "DEPOSIT", date: "2024-01-03", cash: { code: "EUR", amount: max } },
     ] });
     expect((await res.json()).committed).toBe(true);
     const summary = await (await c().get(`/brokers/${broker}/summary`)).json();
-    expect(JSON.stringify(summary)).toContain("1999999999999999999.999999999998");
+    expect(JSON.stringify(summary)).toContain("19999999999999999.99999999999998");
   });
 
   test("brokers: initial balances", async () => {
     await refused(await c().post("/brokers", [{ name: "Huge", initial_balances: [{ code: "EUR", amount: HUGE }] }]), ["body", 0, "initial_balances", 0, "amount"]);
+    await refused(await c().post("/brokers", [{ name: "Huge", initial_balances: [{ code: "EUR", amount: TOO_MANY }] }]), ["body", 0, "initial_balances", 0, "amount"]);
     expect((await (await c().get("/brokers")).json()).items.map((b: any) => b.name)).not.toContain("Huge");
   });
 
@@ -96,8 +98,8 @@ describe("amounts, quantities and prices outside the supported range are refused
     await refused(await c().patch("/assets", [{ asset_id: asset, quote_base_quantity: TOO_LONG_UNIT }]), ["body", 0, "quote_base_quantity"], UNIT_LIMIT);
   });
 
-  test("FX: a manual rate (rates allow 18 decimals but 12 integer digits)", async () => {
-    await refused(await c().post("/fx/currencies/rate", [{ date: "2024-01-02", base: "EUR", quote: "USD", rate: "1234567890123" }]), ["body", 0, "rate"], RATE_LIMIT);
+  test("FX: a manual rate", async () => {
+    await refused(await c().post("/fx/currencies/rate", [{ date: "2024-01-02", base: "EUR", quote: "USD", rate: TOO_LONG }]), ["body", 0, "rate"], RATE_LIMIT);
     await refused(await c().post("/fx/currencies/rate", [{ date: "2024-01-02", base: "EUR", quote: "USD", rate: `0.${"0".repeat(18)}1` }]), ["body", 0, "rate"], RATE_LIMIT);
     const ok = await c().post("/fx/currencies/rate", [{ date: "2024-01-02", base: "EUR", quote: "USD", rate: "0.000000000000000001" }]);
     expect(ok.status).toBe(200);

@@ -3,20 +3,15 @@ import { ApiClient, expectError } from "../../helpers/client.ts";
 import { type TestServer, useApi } from "../../helpers/server.ts";
 import { PNG_1X1, storedFiles, uploadForm } from "../../fixtures/uploads/files.ts";
 
-const api = useApi();
+const api = useApi({ users: ["owner-admin", "alice", "bob"] });
 let server: TestServer;
 let admin: ApiClient;
 let alice: ApiClient;
 let bob: ApiClient;
 
-beforeAll(async () => {
+beforeAll(() => {
   server = api.server;
-  admin = new ApiClient(server.base);
-  await admin.signUp("owner-admin");
-  alice = new ApiClient(server.base);
-  await alice.signUp("alice");
-  bob = new ApiClient(server.base);
-  await bob.signUp("bob");
+  ({ "owner-admin": admin, alice, bob } = api.as as Record<string, ApiClient>);
 });
 
 async function upload(client: ApiClient, name: string): Promise<number> {
