@@ -1,0 +1,104 @@
+/**
+ * The app built in this process over a fresh, migrated temporary SQLite file, without a listening
+ * server, scheduler runs or worker pool: requests go straight to `app.handle`. Boots like
+ * `host/main.ts` (container, global settings, offline built-in plugins, market data, BRIM), so
+ * seeding through it applies every rule the real server applies. For tests that then call core
+ * code (the portfolio engine) on the same file; HTTP behaviour itself is tested on `startServer`.
+ */
+import "reflect-metadata";
+import { copyFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { DependencyContainer } from "tsyringe";
+import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
+import { SDK_API_VERSION } from "../../sdk/index.ts";
+import { builtinPlugins } from "../../plugins/index.ts";
+import { createAuditLog } from "../../host/audit.ts";
+import { registerBrim } from "../../host/brim.ts";
+import { loadConfig } from "../../host/config.ts";
+import { createContainer } from "../../host/container.ts";
+import { databaseFile, openDatabase } from "../../host/db/data-source.ts";
+import { createApp } from "../../host/http/app.ts";
+import { rememberSocketAddress } from "../../host/http/client-address.ts";
+import { issueToken, sessionKey } from "../../host/http/session.ts";
+import { createLogger } from "../../host/logger.ts";
+import { registerMarketData } from "../../host/market-data.ts";
+import { loadPluginConfig } from "../../host/plugin-config.ts";
+import { createPluginContext } from "../../host/plugins/context.ts";
+import { loadPlugins } from "../../host/plugins/loader.ts";
+import { Scheduler } from "../../host/scheduler/scheduler.ts";
+import { ApiClient } from "./client.ts";
+import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
+import { tempDataDir } from "./server.ts";
+
+export interface InProcessApp {
+  readonly base: string;
+  readonly dataDir: string;
+  readonly dbFile: string;
+  readonly container: DependencyContainer;
+  /** `fetch` for {@link ApiClient}: the request is handled by the app in this process. */
+  readonly send: typeof fetch;
+  client(): ApiClient;
+  /** A client signed in as an existing account, by a session token signed here (no password check). */
+  signedIn(userId: number): Promise<ApiClient>;
+  /** Closes the database (checkpointing the WAL into the file) and removes the data dir unless kept. */
+  close(opts?: { keepDataDir?: boolean }): Promise<void>;
+}
+
+/**
+ * `template`: a database file (closed, e.g. one this helper built and closed) copied in as the
+ * starting data, so the migrations and slow setup (argon2 sign-ups) run once for many tests.
+ */
+export async function startInProcess(opts: { template?: string } = {}): Promise<InProcessApp> {
+  const dataDir = tempDataDir("pt-inproc-");
+  if (opts.template) copyFileSync(opts.template, databaseFile(dataDir));
+  writeFileSync(join(dataDir, "plugins.json"), JSON.stringify(OFFLINE_PLUGIN_CONFIG));
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" });
+  const logger = createLogger(config.logLevel);
+  const db = await openDatabase(config.dataDir);
+  const container = createContainer(config, logger, db);
+  const settings = container.resolve(GlobalSettingsService);
+  await settings.initialize();
+  const pluginConfig = loadPluginConfig(config.dataDir, undefined);
+  const allowedDestinations = async () => [] as string[];
+  const plugins = await loadPlugins({
+    builtins: builtinPlugins,
+    pluginsDir: undefined,
+    configFor: (id) => pluginConfig[id],
+    logger,
+    createContext: (manifest, cfg) => createPluginContext(manifest, cfg, logger, { allowedDestinations }),
+    acceptedApiVersions: [SDK_API_VERSION],
+  });
+  registerMarketData(container, plugins, pluginConfig);
+  registerBrim(container, plugins, pluginConfig, databaseFile(config.dataDir));
+  const key = sessionKey(config.jwtSecret);
+  const app = createApp({
+    audit: createAuditLog(config.dataDir, logger),
+    config,
+    container,
+    logger,
+    plugins,
+    scheduler: new Scheduler(config.dataDir, logger),
+    settingsChanged: async () => {},
+    sessionKey: key,
+    startedAt: new Date(),
+  });
+  const base = "http://in-process.test/api/v1";
+  const send = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    rememberSocketAddress(request, "127.0.0.1");
+    return app.handle(request);
+  }) as typeof fetch;
+  return {
+    base, dataDir, dbFile: databaseFile(config.dataDir), container, send,
+    client: () => new ApiClient(base, send),
+    signedIn: async (userId) => {
+      const c = new ApiClient(base, send);
+      c.cookie = `session=${await issueToken(key, userId, 3600)}`;
+      return c;
+    },
+    close: async ({ keepDataDir = false } = {}) => {
+      await db.close();
+      if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
