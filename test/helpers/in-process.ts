@@ -1,31 +1,20 @@
 /**
  * The app built in this process over a fresh, migrated temporary SQLite file, without a listening
- * server, scheduler runs or worker pool: requests go straight to `app.handle`. Boots like
- * `host/main.ts` (container, global settings, offline built-in plugins, market data, BRIM), so
- * seeding through it applies every rule the real server applies. For tests that then call core
+ * server or started schedules: requests go straight to `app.handle`. Assembled by `host/main.ts`'s
+ * own `assemble` (offline built-in plugins), so seeding through it applies every rule the real
+ * server applies. For tests that then call core
  * code (the portfolio engine) on the same file; HTTP behaviour itself is tested on `startServer`.
  */
 import "reflect-metadata";
 import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DependencyContainer } from "tsyringe";
-import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
-import { SDK_API_VERSION } from "../../sdk/index.ts";
-import { builtinPlugins } from "../../plugins/index.ts";
-import { createAuditLog } from "../../host/audit.ts";
-import { registerBrim } from "../../host/brim.ts";
 import { loadConfig } from "../../host/config.ts";
-import { createContainer } from "../../host/container.ts";
-import { databaseFile, openDatabase } from "../../host/db/data-source.ts";
-import { createApp } from "../../host/http/app.ts";
+import { databaseFile } from "../../host/db/data-source.ts";
 import { rememberSocketAddress } from "../../host/http/client-address.ts";
-import { issueToken, sessionKey } from "../../host/http/session.ts";
+import { issueToken } from "../../host/http/session.ts";
 import { createLogger } from "../../host/logger.ts";
-import { registerMarketData } from "../../host/market-data.ts";
-import { loadPluginConfig } from "../../host/plugin-config.ts";
-import { createPluginContext } from "../../host/plugins/context.ts";
-import { loadPlugins } from "../../host/plugins/loader.ts";
-import { Scheduler } from "../../host/scheduler/scheduler.ts";
+import { assemble } from "../../host/main.ts";
 import { ApiClient } from "./client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
 import { tempDataDir } from "./server.ts";
@@ -53,35 +42,7 @@ export async function startInProcess(opts: { template?: string } = {}): Promise<
   if (opts.template) copyFileSync(opts.template, databaseFile(dataDir));
   writeFileSync(join(dataDir, "plugins.json"), JSON.stringify(OFFLINE_PLUGIN_CONFIG));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent" });
-  const logger = createLogger(config.logLevel);
-  const db = await openDatabase(config.dataDir);
-  const container = createContainer(config, logger, db);
-  const settings = container.resolve(GlobalSettingsService);
-  await settings.initialize();
-  const pluginConfig = loadPluginConfig(config.dataDir, undefined);
-  const allowedDestinations = async () => [] as string[];
-  const plugins = await loadPlugins({
-    builtins: builtinPlugins,
-    pluginsDir: undefined,
-    configFor: (id) => pluginConfig[id],
-    logger,
-    createContext: (manifest, cfg) => createPluginContext(manifest, cfg, logger, { allowedDestinations }),
-    acceptedApiVersions: [SDK_API_VERSION],
-  });
-  registerMarketData(container, plugins, pluginConfig);
-  registerBrim(container, plugins, pluginConfig, databaseFile(config.dataDir));
-  const key = sessionKey(config.jwtSecret);
-  const app = createApp({
-    audit: createAuditLog(config.dataDir, logger),
-    config,
-    container,
-    logger,
-    plugins,
-    scheduler: new Scheduler(config.dataDir, logger),
-    settingsChanged: async () => {},
-    sessionKey: key,
-    startedAt: new Date(),
-  });
+  const { app, db, container, sessionKey: key } = await assemble(config, createLogger(config.logLevel));
   const base = "http://in-process.test/api/v1";
   const send = (async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
