@@ -936,7 +936,9 @@ export interface paths {
          * Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED
          * @description Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
+         *
+         *     **Changes:** Stores the broker report under DATA_DIR/brim/ with a file record (status `uploaded`) and the plugins that can read it.
          */
         post: operations["postApiV1BrokersImportUpload"];
         delete?: never;
@@ -991,7 +993,9 @@ export interface paths {
          * Delete an import file, its bytes and its last parse (EDITOR or OWNER)
          * @description Delete an import file, its bytes and its last parse (EDITOR or OWNER).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
+         *
+         *     **Changes:** Deletes the broker-report file and its record.
          */
         delete: operations["deleteApiV1BrokersImportFilesByFile_id"];
         options?: never;
@@ -1084,7 +1088,9 @@ export interface paths {
          * Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read → 400 PARSE_FAILED and the file's status failed
          * @description Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read → 400 PARSE_FAILED and the file's status failed.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
+         *
+         *     **Changes:** Only the file's status and its last parse result; nothing enters the ledger (commit the rows with POST /transactions/commit).
          */
         post: operations["postApiV1BrokersImportFilesByFile_idParse"];
         delete?: never;
@@ -1107,6 +1113,8 @@ export interface paths {
          * @description Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER).
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: a read with a body (compares parsed rows with the stored ledger).
          */
         post: operations["postApiV1BrokersImportDuplicates"];
         delete?: never;
@@ -1129,6 +1137,8 @@ export interface paths {
          * @description Asset candidates per hint: ISIN → exact, ticker → high, name similarity → medium or low.
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: a read with a body.
          */
         post: operations["postApiV1BrokersImportAsset-candidates"];
         delete?: never;
@@ -1374,7 +1384,7 @@ export interface paths {
          * Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item
          * @description Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user: assets are shared (docs/assets.md).
          *
          *     **Changes:** Creates shared assets. Items are independent: a refused item does not stop the others.
          */
@@ -1383,7 +1393,7 @@ export interface paths {
          * Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS)
          * @description Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).
          */
@@ -1394,7 +1404,7 @@ export interface paths {
          * Edit assets: an absent key keeps the value, null clears it; classification is replaced whole
          * @description Edit assets: an absent key keeps the value, null clears it; classification is replaced whole.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.
          */
@@ -1462,7 +1472,7 @@ export interface paths {
          * Fold a source asset into a target of the same currency and delete the source; `dry_run` only previews
          * @description Fold a source asset into a target of the same currency and delete the source; `dry_run` only previews.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Moves the source asset's transactions, prices and events to the target and deletes the source; `dry_run` only previews.
          */
@@ -1510,6 +1520,8 @@ export interface paths {
          * @description Hand an asset to another keeper (admin only); the keeper and administrators change it and its market data.
          *
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** The asset's keeper: the new keeper (and superusers) may then change the asset and its market data.
          */
         put: operations["putApiV1AssetsByIdKeeper"];
         post?: never;
@@ -1564,7 +1576,7 @@ export interface paths {
          * Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay)
          * @description Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          */
@@ -1573,7 +1585,7 @@ export interface paths {
          * Remove assignments; the provider's prices and events go with them (manual ones stay)
          * @description Remove assignments; the provider's prices and events go with them (manual ones stay).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Removes the assignments; the provider's prices and events go with them (manual ones stay).
          */
@@ -1668,7 +1680,7 @@ export interface paths {
          * Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH)
          * @description Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Stores manual daily prices; a price of the same asset and date is replaced.
          */
@@ -1677,7 +1689,7 @@ export interface paths {
          * Delete prices within inclusive date ranges (JSON body)
          * @description Delete prices within inclusive date ranges (JSON body).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes the asset's prices within the inclusive date ranges.
          */
@@ -1748,7 +1760,7 @@ export interface paths {
          * Fetch provider history and events into the database; start is a date, min or resume
          * @description Fetch provider history and events into the database; start is a date, min or resume.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user: assets are shared (docs/assets.md).
          *
          *     **Changes:** Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).
          */
@@ -1772,7 +1784,7 @@ export interface paths {
          * Delete all prices and all events (manual included) of an asset, unlinking transactions first
          * @description Delete all prices and all events (manual included) of an asset, unlinking transactions first.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes every price and every event (manual included) of the asset, unlinking transactions first.
          */
@@ -1804,7 +1816,7 @@ export interface paths {
          * Upsert manual events, item by item: each item is checked whole, then committed; a refused item ends the request (EVENT_CURRENCY_MISMATCH, EVENT_NOT_EDITABLE, EVENT_KEY_CONFLICT) and earlier items stay stored; a duplicate id in one item refuses the whole request (422)
          * @description Upsert manual events, item by item: each item is checked whole, then committed; a refused item ends the request (EVENT_CURRENCY_MISMATCH, EVENT_NOT_EDITABLE, EVENT_KEY_CONFLICT) and earlier items stay stored; a duplicate id in one item refuses the whole request (422).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.
          */
@@ -1813,7 +1825,7 @@ export interface paths {
          * Delete manual events; one linked by a transaction is in_use and kept; unknown and provider events are not_found
          * @description Delete manual events; one linked by a transaction is in_use and kept; unknown and provider events are not_found.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes manual events; one linked by a transaction is reported `in_use` and kept.
          */
@@ -2460,7 +2472,9 @@ export interface paths {
          * Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant
          * @description Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only brokers the caller has an access row for are read.
+         *
+         *     **Changes:** Nothing stored: builds the dataset (`data`) and its markdown rendering for a chat assistant.
          */
         post: operations["postApiV1Ai-exportSnapshot"];
         delete?: never;
@@ -2507,6 +2521,8 @@ export interface paths {
          * @description Atomic batch of 1–4 tool items run on the worker pool; per-item success or error.
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing stored: runs calculation tools in the worker pool and answers their results per item.
          */
         post: operations["postApiV1ToolsCompute"];
         delete?: never;
@@ -3598,7 +3614,10 @@ export interface components {
                     isin: string | null;
                     /** @description Display name */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @description Confidence of the match, 0 to 1
+                     * @enum {string}
+                     */
                     match_confidence: "exact" | "high" | "medium" | "low";
                 }[];
             }[];
@@ -3606,8 +3625,11 @@ export interface components {
         CandidatesBody: {
             /** @description The records */
             items: {
+                /** @description Symbol as written in the report */
                 extracted_symbol?: string;
+                /** @description ISIN as written in the report */
                 extracted_isin?: string;
+                /** @description Asset name as written in the report */
                 extracted_name?: string;
             }[];
         };
@@ -3626,36 +3648,54 @@ export interface components {
             new_password: string;
         };
         ComputeItem: {
+            /** @description Your id for this item (unique in the request), echoed in the answer */
             correlation_id: string;
+            /** @description Code of the calculation tool */
             tool_code: string;
+            /** @description Version of the tool's contract (semver) */
             contract_version: string;
+            /** @description Version of the tool's implementation */
             implementation_version: string;
+            /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
             schema_fingerprint: string;
+            /** @description Parameters of the item (see its parameters_schema) */
             parameters: {
                 [key: string]: unknown;
             };
+            /** @description Date the positions are read at */
             positions_from?: {
                 /** @description Ids of brokers (only brokers the caller has an access row for are read) */
                 broker_ids: number[];
             };
         };
         ComputeRequest: {
+            /** @description Your id for the request, echoed in the answer */
             request_id: string;
             /** @description The records */
             items: components["schemas"]["ComputeItem"][];
         };
         ComputeResponse: {
+            /** @description Your id for the request, echoed in the answer */
             request_id: string;
             /** @description One result per request item, in request order */
             results: ({
+                /** @description Your id for this item (unique in the request), echoed in the answer */
                 correlation_id: string;
+                /** @description Code of the calculation tool */
                 tool_code: string;
+                /** @description Version of the tool's contract (semver) */
                 contract_version: string;
+                /** @description Version of the tool's implementation */
                 implementation_version: string;
+                /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
                 schema_fingerprint: string;
+                /** @description Server id of this execution */
                 execution_id: string;
+                /** @description Computed metrics */
                 metrics: {
+                    /** @description Time spent waiting in the queue, in milliseconds */
                     queue_ms: number;
+                    /** @description Time spent computing, in milliseconds */
                     execution_ms: number;
                 };
                 /**
@@ -3663,16 +3703,26 @@ export interface components {
                  * @enum {string}
                  */
                 status: "success";
+                /** @description The computed result */
                 result: unknown;
             } | {
+                /** @description Your id for this item (unique in the request), echoed in the answer */
                 correlation_id: string;
+                /** @description Code of the calculation tool */
                 tool_code: string;
+                /** @description Version of the tool's contract (semver) */
                 contract_version: string;
+                /** @description Version of the tool's implementation */
                 implementation_version: string;
+                /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
                 schema_fingerprint: string;
+                /** @description Server id of this execution */
                 execution_id: string;
+                /** @description Computed metrics */
                 metrics: {
+                    /** @description Time spent waiting in the queue, in milliseconds */
                     queue_ms: number;
+                    /** @description Time spent computing, in milliseconds */
                     execution_ms: number;
                 };
                 /**
@@ -3684,6 +3734,7 @@ export interface components {
                 error: {
                     /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                     code: string;
+                    /** @description True when the same request may succeed later */
                     retryable: boolean;
                     /** @description Problems found; each names its code and the item it is about */
                     issues: {
@@ -3692,14 +3743,18 @@ export interface components {
                         /** @description Path of the asset file inside the plugin's assets folder */
                         path: (string | number)[];
                     }[];
+                    /** @description Number of issues */
                     issue_count: number;
                 };
             })[];
+            /** @description Computed metrics */
             metrics: {
+                /** @description Time the server spent on the request, in milliseconds */
                 server_processing_ms: number;
             };
             /** @description Number of items that succeeded */
             success_count: number;
+            /** @description Items that failed */
             failed_count: number;
         };
         ContainerImageError: {
@@ -3915,17 +3970,30 @@ export interface components {
             file_id: string;
         };
         DuplicateReport: {
+            /** @description Indexes of parsed rows with no stored look-alike */
             tx_unique_indices: number[];
+            /** @description Parsed rows that may already be stored, with the candidates */
             tx_possible_duplicates: {
+                /** @description Index of the parsed row */
                 tx_index: number;
-                /** @enum {string} */
+                /**
+                 * @description How closely it matches
+                 * @enum {string}
+                 */
                 match_level: "possible" | "possible_with_asset" | "likely" | "likely_with_asset";
+                /** @description Ids of the stored transactions it resembles */
                 existing_transaction_ids: number[];
             }[];
+            /** @description Parsed rows that are very probably already stored, with the candidates */
             tx_likely_duplicates: {
+                /** @description Index of the parsed row */
                 tx_index: number;
-                /** @enum {string} */
+                /**
+                 * @description How closely it matches
+                 * @enum {string}
+                 */
                 match_level: "possible" | "possible_with_asset" | "likely" | "likely_with_asset";
+                /** @description Ids of the stored transactions it resembles */
                 existing_transaction_ids: number[];
             }[];
         };
@@ -3952,9 +4020,11 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
-            /** @description Default: []. */
+            /** @description How the report's assets map to stored ones (fake ids of the parse to real asset ids). Default: []. */
             asset_mappings?: ({
+                /** @description Placeholder asset id used by the parse result (from 2147473647 up) */
                 fake_asset_id: number;
+                /** @description The stored asset chosen for it; null to create one */
                 selected_asset_id?: number | null;
             } & {
                 [key: string]: unknown;
@@ -4145,14 +4215,23 @@ export interface components {
              * @enum {string}
              */
             status: "uploaded" | "parsed" | "failed";
+            /** @description When the file was uploaded (ISO 8601, UTC) */
             uploaded_at: string;
+            /** @description When the file was last parsed (ISO 8601, UTC); null before */
             processed_at: string | null;
+            /** @description Codes of the import plugins that can read the file, best first */
             compatible_plugins: string[];
+            /** @description Why the last parse failed; null when it did not */
             error_message: string | null;
+            /** @description Id of the uploader */
             uploaded_by_user_id: number | null;
+            /** @description Broker the report belongs to */
             target_broker_id: number;
+            /** @description Import plugin of the last parse */
             parsed_plugin_code: string | null;
+            /** @description Version of that plugin */
             parsed_plugin_version: string | null;
+            /** @description True when the plugin changed since the last parse */
             parse_is_stale: boolean;
         };
         FileList: {
@@ -4853,7 +4932,7 @@ export interface components {
             default?: unknown;
         };
         ParseBody: {
-            /** @description Default: "auto". */
+            /** @description Code of an import plugin, or auto to pick the best match. Default: "auto". */
             plugin_code?: string;
             /** @description Id of a broker */
             broker_id: number;
@@ -4865,7 +4944,9 @@ export interface components {
         ParseResult: {
             /** @description Id of the upload */
             file_id: string;
+            /** @description Code of an import plugin, or auto to pick the best match */
             plugin_code: string;
+            /** @description Version of the plugin */
             plugin_version: string;
             /** @description Id of a broker */
             broker_id: number;
@@ -4902,10 +4983,15 @@ export interface components {
                     amount: string;
                 };
             }[];
+            /** @description How the report's assets map to stored ones (fake ids of the parse to real asset ids) */
             asset_mappings: {
+                /** @description Placeholder asset id used by the parse result (from 2147473647 up) */
                 fake_asset_id: number;
+                /** @description Symbol as written in the report */
                 extracted_symbol?: string;
+                /** @description ISIN as written in the report */
                 extracted_isin?: string;
+                /** @description Asset name as written in the report */
                 extracted_name?: string;
                 /** @description Possible matches, best first */
                 candidates: {
@@ -4917,18 +5003,25 @@ export interface components {
                     isin: string | null;
                     /** @description Display name */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @description Confidence of the match, 0 to 1
+                     * @enum {string}
+                     */
                     match_confidence: "exact" | "high" | "medium" | "low";
                 }[];
+                /** @description The stored asset chosen for it; null to create one */
                 selected_asset_id: number | null;
+                /** @description Things worth knowing about the result */
                 notices: {
                     /** @description Kind of the item */
                     kind: string;
                     /** @description Why the provider gave no results */
                     reason: string;
+                    /** @description Indexes of the parsed rows concerned */
                     transaction_indexes: number[];
                 }[];
             }[];
+            /** @description Rows that look like transactions already stored */
             duplicates: components["schemas"]["DuplicateReport"];
             /** @description Things worth knowing that did not stop the operation */
             warnings: {
@@ -4941,12 +5034,16 @@ export interface components {
                 code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
+                /** @description Data that supports the verdict */
                 evidence: string[];
+                /** @description Context of the item */
                 context?: {
                     [key: string]: unknown;
                 };
             }[];
+            /** @description Problems the ledger rules would report for the parsed rows */
             validation_issues: {
+                /** @description Row number in the file */
                 row: number;
                 /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                 code: string;
@@ -4958,11 +5055,14 @@ export interface components {
                 params?: {
                     [key: string]: unknown;
                 };
+                /** @description Context of the item */
                 context?: {
                     [key: string]: unknown;
                 };
             }[];
+            /** @description Fields the user still has to fill before committing */
             field_todos: {
+                /** @description Index of the parsed row */
                 tx_index: number;
                 /** @description The request field the item is about */
                 field: string;
@@ -4971,12 +5071,15 @@ export interface components {
                  * @enum {string}
                  */
                 severity: "blocker" | "warning";
+                /** @description Stable code of the reason */
                 reason_code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
+                /** @description Context of the item */
                 context?: {
                     [key: string]: unknown;
                 };
+                /** @description Data that supports the verdict */
                 evidence: string[];
             }[];
         };
@@ -4987,11 +5090,15 @@ export interface components {
             name: string;
             /** @description Free text description */
             description: string;
+            /** @description File extensions the plugin reads */
             supported_extensions: string[];
             /** @description URL of an icon image (stored as sent; escape before rendering) */
             icon_url: string | null;
+            /** @description Documentation of the plugin */
             docs_url: string | null;
+            /** @description Version of the plugin */
             plugin_version: string;
+            /** @description Order among plugins that accept the same file (higher first) */
             detection_priority: number;
         };
         PluginList: {
@@ -5016,8 +5123,11 @@ export interface components {
              * @enum {string}
              */
             kind: "table";
+            /** @description Sheet names of a workbook */
             sheets?: string[];
+            /** @description Column names */
             columns: string[];
+            /** @description Rows of the preview */
             rows: string[][];
         };
         PriceDeleteRequest: {
@@ -6289,6 +6399,7 @@ export interface components {
             domain: "portfolio";
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6318,8 +6429,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail the dataset carries
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6328,9 +6443,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         } | {
             /**
@@ -6340,6 +6457,7 @@ export interface components {
             domain: "broker";
             /** @description Id of a broker */
             broker_id: number;
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6369,8 +6487,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail the dataset carries
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6379,9 +6501,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         } | {
             /**
@@ -6393,6 +6517,7 @@ export interface components {
             asset_id: number;
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6422,8 +6547,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail the dataset carries
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6432,9 +6561,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         } | {
             /**
@@ -6444,9 +6575,11 @@ export interface components {
             domain: "fx";
             /** @description Currency code the user's figures are shown in by default */
             base_currency: string;
+            /** @description Quote currency of the FX pair */
             quote_currency: string;
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6476,8 +6609,12 @@ export interface components {
                 /** @description Version of the response contract */
                 response_contract_version: number;
             };
-            /** @enum {string} */
+            /**
+             * @description How much detail the dataset carries
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6486,12 +6623,15 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         };
         SnapshotResponse: {
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 [key: string]: unknown;
             };
@@ -6499,6 +6639,7 @@ export interface components {
             catalog_version: number;
             /** @description When this answer was computed (ISO 8601, UTC) */
             generated_at: string;
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6507,12 +6648,16 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency: string;
-            /** @enum {string} */
+            /**
+             * @description How much detail the dataset carries
+             * @enum {string}
+             */
             detail_level: "compact" | "standard" | "full";
             /** @description Payload of the event */
             data: {
                 [key: string]: unknown;
             };
+            /** @description The same content rendered as markdown for a chat assistant */
             markdown: string;
         };
         SplitRow: {
@@ -6608,58 +6753,87 @@ export interface components {
         ToolsCatalog: {
             /** @description Version of the catalog; send it back as expected_catalog_version */
             catalog_version: string;
+            /** @description The rule applied */
             policy: {
+                /** @description Worker pool state */
                 workers: number;
+                /** @description Most items in one request */
                 max_batch_items: number;
+                /** @description Most items that may wait */
                 max_queue: number;
+                /** @description Longest wait in the queue allowed, in milliseconds */
                 queue_timeout_ms: number;
+                /** @description Longest computation allowed, in milliseconds */
                 execution_timeout_ms: number;
+                /** @description Largest input, in bytes */
                 max_input_bytes: number;
+                /** @description Largest output, in bytes */
                 max_output_bytes: number;
             };
             /** @description The records */
             items: {
+                /** @description Code of the calculation tool */
                 tool_code: string;
+                /** @description Version of the tool's contract (semver) */
                 contract_version: string;
+                /** @description Version of the tool's implementation */
                 implementation_version: string;
+                /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
                 schema_fingerprint: string;
                 /** @description Display name */
                 name: string;
                 /** @description Free text description */
                 description: string;
+                /** @description Translation key of the name */
                 name_i18n_key: string;
                 /** @description Translation key of the description */
                 description_i18n_key: string;
+                /** @description Category */
                 category: string;
+                /** @description Icon of the item */
                 icon_key: string;
+                /** @description Hints for the user interface */
                 ui: {
                     /**
                      * @description Kind of the item
                      * @enum {string}
                      */
                     kind: "custom";
+                    /** @description Key of the component */
                     component_key: string;
+                    /** @description Version of the tool's contract (semver) */
                     contract_version: string;
                 };
+                /** @description Documentation link or text */
                 documentation: {
                     /** @description Path of the asset file inside the plugin's assets folder */
                     path: string;
                     /** @description Version string */
                     version: string;
                 };
+                /** @description JSON Schema of the input */
                 input_schema: unknown;
+                /** @description JSON Schema of the output */
                 output_schema: unknown;
+                /** @description Operations */
                 operations: {
                     /** @description Kind of batch operation: create, update, delete, split or promote */
                     operation: string;
+                    /** @description True when the tool does no I/O */
                     pure: boolean;
+                    /** @description True when the same input always gives the same output */
                     deterministic: boolean;
+                    /** @description Largest input, in bytes */
                     max_input_bytes: number;
+                    /** @description Largest output, in bytes */
                     max_output_bytes: number;
+                    /** @description Longest computation allowed, in milliseconds */
                     execution_timeout_ms: number;
                 }[];
             }[];
+            /** @description Entries not available, with the reason */
             unavailable: {
+                /** @description Code of the calculation tool */
                 tool_code?: string;
                 /**
                  * @description Why the provider gave no results
@@ -6669,37 +6843,59 @@ export interface components {
             }[];
         };
         ToolsDiagnostics: {
+            /** @description The rule applied */
             policy: {
+                /** @description Worker pool state */
                 workers: number;
+                /** @description Most items in one request */
                 max_batch_items: number;
+                /** @description Most items that may wait */
                 max_queue: number;
+                /** @description Longest wait in the queue allowed, in milliseconds */
                 queue_timeout_ms: number;
+                /** @description Longest computation allowed, in milliseconds */
                 execution_timeout_ms: number;
+                /** @description Largest input, in bytes */
                 max_input_bytes: number;
+                /** @description Largest output, in bytes */
                 max_output_bytes: number;
             };
+            /** @description Worker pool state */
             workers: {
+                /** @description Worker threads */
                 pool_size: number;
+                /** @description Concurrent executions per tool */
                 tool_slots: number;
+                /** @description Items running now */
                 running: number;
             };
+            /** @description State of the queue */
             queue: {
+                /** @description Items waiting */
                 waiting: number;
+                /** @description Largest allowed value */
                 max: number;
             };
+            /** @description Items completed */
             completed: number;
+            /** @description Failures counted per code */
             failures_by_code: {
                 [key: string]: number;
             };
+            /** @description Latest failures */
             recent_failures: {
+                /** @description Time (ISO 8601, UTC) */
                 at: string;
                 /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                 code: string;
+                /** @description Code of the calculation tool */
                 tool_code: string;
             }[];
+            /** @description Calculation tools of the catalog */
             tools: {
                 /** @description True when the format can be used */
                 available: number;
+                /** @description Entries not available, with the reason */
                 unavailable: number;
             };
         };
@@ -7295,6 +7491,7 @@ export interface components {
             file: string;
             /** @description Id of a broker */
             broker_id?: number;
+            /** @description File name to store instead of the uploaded one */
             custom_filename?: string;
         };
         UploadCreateBody: {
@@ -7522,7 +7719,7 @@ export interface operations {
                      *         "email": "carol@example.com",
                      *         "is_active": true,
                      *         "is_superuser": false,
-                     *         "created_at": "2026-11-25T19:36:19.000Z"
+                     *         "created_at": "2026-11-25T20:35:45.000Z"
                      *       },
                      *       "message": "Registration successful"
                      *     }
@@ -7629,7 +7826,7 @@ export interface operations {
                      *         "email": "carol@example.com",
                      *         "is_active": true,
                      *         "is_superuser": false,
-                     *         "created_at": "2026-11-25T19:36:19.000Z"
+                     *         "created_at": "2026-11-25T20:35:45.000Z"
                      *       },
                      *       "user_settings": {
                      *         "language": "en",
@@ -8099,8 +8296,8 @@ export interface operations {
                      *           "name": "home-assistant",
                      *           "scope": "read",
                      *           "admin": false,
-                     *           "prefix": "pt_i2cA7M",
-                     *           "created_at": "2026-11-25T19:36:20.000Z",
+                     *           "prefix": "pt_5L7MfT",
+                     *           "created_at": "2026-11-25T20:35:48.000Z",
                      *           "expires_at": "2030-01-01T00:00:00.000Z",
                      *           "last_used_at": null
                      *         }
@@ -8199,11 +8396,11 @@ export interface operations {
                      *       "name": "home-assistant",
                      *       "scope": "read",
                      *       "admin": false,
-                     *       "prefix": "pt_i2cA7M",
-                     *       "created_at": "2026-11-25T19:36:20.000Z",
+                     *       "prefix": "pt_5L7MfT",
+                     *       "created_at": "2026-11-25T20:35:48.000Z",
                      *       "expires_at": "2030-01-01T00:00:00.000Z",
                      *       "last_used_at": null,
-                     *       "token": "pt_i2cA7MEwe57mqa7r32vCN_3_Yc98Ez3j8hqqOtFwAVo"
+                     *       "token": "pt_5L7MfTetciYerbXAi3t_8KA1bWPNe3jqPzC8JmmlV58"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenCreateResponse"];
@@ -8966,7 +9163,7 @@ export interface operations {
                      *           "value": "48",
                      *           "value_type": "int",
                      *           "description": "Session token and cookie lifetime in hours, read at login",
-                     *           "updated_at": "2026-11-25T19:36:20.141Z",
+                     *           "updated_at": "2026-11-25T20:35:48.895Z",
                      *           "updated_by": 1
                      *         },
                      *         {
@@ -8974,7 +9171,7 @@ export interface operations {
                      *           "value": "false",
                      *           "value_type": "bool",
                      *           "description": "Allow self-registration (the first account is always allowed)",
-                     *           "updated_at": "2026-11-25T19:36:20.142Z",
+                     *           "updated_at": "2026-11-25T20:35:48.899Z",
                      *           "updated_by": 1
                      *         }
                      *       ]
@@ -9887,7 +10084,7 @@ export interface operations {
                      *       "sha256": "0fce07a12a01f406532bfdbf2c261edbb2cb0705745bb0d746d137c5f68ac3cf",
                      *       "description": null,
                      *       "uploaded_by": 1,
-                     *       "created_at": "2026-11-25T19:36:22.000Z",
+                     *       "created_at": "2026-11-25T20:35:55.000Z",
                      *       "url": "/api/v1/uploads/file/1"
                      *     }
                      */
@@ -11011,6 +11208,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "file_id": "08af02a3-d2b9-489b-99aa-76d0a1df9996",
+                     *       "filename": "report.csv",
+                     *       "size_bytes": 109,
+                     *       "status": "uploaded",
+                     *       "uploaded_at": "2026-11-25T20:35:52.080Z",
+                     *       "processed_at": null,
+                     *       "compatible_plugins": [
+                     *         "broker_generic_csv"
+                     *       ],
+                     *       "error_message": null,
+                     *       "uploaded_by_user_id": 1,
+                     *       "target_broker_id": 1,
+                     *       "parsed_plugin_code": null,
+                     *       "parsed_plugin_version": null,
+                     *       "parse_is_stale": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileInfo"];
                 };
             };
@@ -11262,6 +11478,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "file_id": "08af02a3-d2b9-489b-99aa-76d0a1df9996"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeleteAnswer"];
                 };
             };
@@ -11324,6 +11546,7 @@ export interface operations {
     getApiV1BrokersImportFilesByFile_idPreview: {
         parameters: {
             query?: {
+                /** @description Sheet of a workbook to preview (the first when absent) */
                 sheet_name?: string;
             };
             header?: never;
@@ -11534,6 +11757,12 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plugin_code": "auto",
+                 *       "broker_id": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["ParseBody"];
             };
         };
@@ -11544,6 +11773,69 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "file_id": "08af02a3-d2b9-489b-99aa-76d0a1df9996",
+                     *       "plugin_code": "broker_generic_csv",
+                     *       "plugin_version": "1.0.0",
+                     *       "broker_id": 1,
+                     *       "transactions": [
+                     *         {
+                     *           "broker_id": 1,
+                     *           "asset_id": 2147473647,
+                     *           "type": "BUY",
+                     *           "date": "2024-01-03",
+                     *           "quantity": "10",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "-1028"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "asset_mappings": [
+                     *         {
+                     *           "fake_asset_id": 2147473647,
+                     *           "extracted_symbol": "AAPL",
+                     *           "extracted_isin": "US0378331005",
+                     *           "candidates": [
+                     *             {
+                     *               "asset_id": 2,
+                     *               "symbol": "AAPL",
+                     *               "isin": "US0378331005",
+                     *               "name": "Apple Inc.",
+                     *               "match_confidence": "exact"
+                     *             }
+                     *           ],
+                     *           "selected_asset_id": 2,
+                     *           "notices": [
+                     *             {
+                     *               "kind": "rows",
+                     *               "reason": "transactions that use this asset",
+                     *               "transaction_indexes": [
+                     *                 0
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "duplicates": {
+                     *         "tx_unique_indices": [],
+                     *         "tx_possible_duplicates": [],
+                     *         "tx_likely_duplicates": [
+                     *           {
+                     *             "tx_index": 0,
+                     *             "match_level": "likely_with_asset",
+                     *             "existing_transaction_ids": [
+                     *               2
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "warnings": [],
+                     *       "validation_issues": [],
+                     *       "field_todos": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["ParseResult"];
                 };
             };
@@ -11613,6 +11905,24 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "broker_id": 1,
+                 *       "transactions": [
+                 *         {
+                 *           "asset_id": 2,
+                 *           "type": "BUY",
+                 *           "date": "2024-01-03",
+                 *           "quantity": "10",
+                 *           "cash": {
+                 *             "code": "EUR",
+                 *             "amount": "-1028.00"
+                 *           }
+                 *         }
+                 *       ],
+                 *       "asset_mappings": []
+                 *     }
+                 */
                 "application/json": components["schemas"]["DuplicatesBody"];
             };
         };
@@ -11623,6 +11933,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tx_unique_indices": [],
+                     *       "tx_possible_duplicates": [],
+                     *       "tx_likely_duplicates": [
+                     *         {
+                     *           "tx_index": 0,
+                     *           "match_level": "likely_with_asset",
+                     *           "existing_transaction_ids": [
+                     *             2
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DuplicateReport"];
                 };
             };
@@ -11692,6 +12017,17 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "extracted_symbol": "AAPL",
+                 *           "extracted_isin": "US0378331005",
+                 *           "extracted_name": "Apple Inc."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CandidatesBody"];
             };
         };
@@ -11702,6 +12038,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "candidates": [
+                     *             {
+                     *               "asset_id": 2,
+                     *               "symbol": "AAPL",
+                     *               "isin": "US0378331005",
+                     *               "name": "Apple Inc.",
+                     *               "match_confidence": "exact"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CandidatesAnswer"];
                 };
             };
@@ -13702,6 +14055,11 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @description Id of a user account */
                     user_id: number;
@@ -13715,9 +14073,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "asset_id": 1,
+                     *       "keeper_user_id": 2
+                     *     }
+                     */
                     "application/json": {
                         /** @description Id of an asset */
                         asset_id: number;
+                        /** @description Id of the asset's keeper (may change it and its market data); null: none */
                         keeper_user_id: number | null;
                     };
                 };
@@ -17054,7 +17419,7 @@ export interface operations {
                      *         "requested_date_to": "2024-06-30",
                      *         "computed_date_from": "2024-01-01",
                      *         "computed_date_to": "2024-06-30",
-                     *         "generated_at": "2026-11-25T19:36:21.375Z",
+                     *         "generated_at": "2026-11-25T20:35:54.522Z",
                      *         "allocation_dimensions": [
                      *           "type",
                      *           "sector",
@@ -20313,7 +20678,7 @@ export interface operations {
                      *         "requested_date_to": null,
                      *         "computed_date_from": "2024-01-03",
                      *         "computed_date_to": "2026-11-25",
-                     *         "generated_at": "2026-11-25T19:36:21.789Z"
+                     *         "generated_at": "2026-11-25T20:35:54.715Z"
                      *       },
                      *       "data_quality": {
                      *         "issues": [
@@ -22214,6 +22579,23 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "domain": "portfolio",
+                 *       "selection": {
+                 *         "kind": "dataset",
+                 *         "id": "portfolio.overview_and_history",
+                 *         "version": 1
+                 *       },
+                 *       "detail_level": "compact",
+                 *       "period": {
+                 *         "start": "2024-01-01",
+                 *         "end": "2024-06-30"
+                 *       },
+                 *       "expected_catalog_version": 1,
+                 *       "mask_amounts": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["SnapshotRequest"];
             };
         };
@@ -22224,6 +22606,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "selection": {
+                     *         "kind": "dataset",
+                     *         "id": "portfolio.overview_and_history",
+                     *         "version": 1
+                     *       },
+                     *       "catalog_version": 1,
+                     *       "generated_at": "2026-11-25T20:35:54.501Z",
+                     *       "period": {
+                     *         "start": "2024-01-01",
+                     *         "end": "2024-06-30"
+                     *       },
+                     *       "target_currency": "EUR",
+                     *       "detail_level": "compact",
+                     *       "data": {
+                     *         "portfolio.summary": {
+                     *           "as_of": "2024-06-30",
+                     *           "holdings_count": 1,
+                     *           "total_gain_loss_percent": "-101.95",
+                     *           "twrr_percent": "-102.8",
+                     *           "mwrr_annualized_percent": null,
+                     *           "mwrr_cumulative_percent": null,
+                     *           "simple_roi_percent": "-101.95"
+                     *         },
+                     *         "portfolio.holdings": [
+                     *           {
+                     *             "asset": "Apple Inc.",
+                     *             "ticker": "AAPL",
+                     *             "type": "STOCK",
+                     *             "broker": "Degiro (main)",
+                     *             "price": null,
+                     *             "value": null,
+                     *             "gain_loss": null,
+                     *             "gain_loss_percent": null,
+                     *             "weight_percent": null
+                     *           }
+                     *         ],
+                     *         "portfolio.history": [
+                     *           {
+                     *             "date": "2024-01-01",
+                     *             "twrr": "0",
+                     *             "mwrr_cumulative": null
+                     *           },
+                     *           {
+                     *             "date": "2024-01-31",
+                     *             "twrr": "-1.028",
+                     *             "mwrr_cumulative": null
+                     *           },
+                     *           {
+                     *             "date": "2024-02-29",
+                     *             "twrr": "-1.028",
+                     *             "mwrr_cumulative": null
+                     *           },
+                     *           {
+                     *             "date": "2024-03-31",
+                     *             "twrr": "-1.028",
+                     *             "mwrr_cumulative": null
+                     *           },
+                     *           {
+                     *             "date": "2024-04-30",
+                     *             "twrr": "-1.028",
+                     *             "mwrr_cumulative": null
+                     *           },
+                     *           {
+                     *             "date": "2024-05-31",
+                     *             "twrr": "-1.028",
+                     *             "mwrr_cumulative": null
+                     *           },
+                     *           {
+                     *             "date": "2024-06-30",
+                     *             "twrr": "-1.028",
+                     *             "mwrr_cumulative": null
+                     *           }
+                     *         ]
+                     *       },
+                     *       "markdown": "# Portfolio data for an AI assistant: Dataset portfolio.overview_and_history v1\n\n- period: 2024-01-01 to 2024-06-30\n- currency: EUR\n- detail: compact\n- amounts: masked (shares and percentages only)\n\n## Datasets\n\n- Portfolio overview and history (portfolio.overview_and_history v1)\n\n## portfolio.summary\n\n- as_of: 2024-06-30\n- holdings_count: 1\n- total_gain_loss_percent: -101.95\n- twrr_percent: -102.8\n- mwrr_annualized_percent: –\n- mwrr_cumulative_percent: –\n- simple_roi_percent: -101.95\n\n## portfolio.holdings\n\n| asset | ticker | type | broker | price | value | gain_loss | gain_loss_percent | weight_percent |\n|---|---|---|---|---|---|---|---|---|\n| Apple Inc. | AAPL | STOCK | Degiro (main) | – | – | – | – | – |\n\n## portfolio.history\n\n| date | twrr | mwrr_cumulative |\n|---|---|---|\n| 2024-01-01 | 0 | – |\n| 2024-01-31 | -1.028 | – |\n| 2024-02-29 | -1.028 | – |\n| 2024-03-31 | -1.028 | – |\n| 2024-04-30 | -1.028 | – |\n| 2024-05-31 | -1.028 | – |\n| 2024-06-30 | -1.028 | – |\n"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SnapshotResponse"];
                 };
             };
@@ -22376,6 +22837,28 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "request_id": "plan-2024-07",
+                 *       "items": [
+                 *         {
+                 *           "correlation_id": "pac-1",
+                 *           "tool_code": "pac_allocator",
+                 *           "contract_version": "1.0.0",
+                 *           "implementation_version": "1.0.0",
+                 *           "schema_fingerprint": "0000000000000000000000000000000000000000000000000000000000000000",
+                 *           "parameters": {
+                 *             "budget": {
+                 *               "code": "EUR",
+                 *               "amount": "500"
+                 *             },
+                 *             "positions": [],
+                 *             "whole_units": true
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ComputeRequest"];
             };
         };
@@ -22386,6 +22869,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "request_id": "plan-2024-07",
+                     *       "results": [
+                     *         {
+                     *           "correlation_id": "pac-1",
+                     *           "tool_code": "pac_allocator",
+                     *           "contract_version": "1.0.0",
+                     *           "implementation_version": "1.0.0",
+                     *           "schema_fingerprint": "0000000000000000000000000000000000000000000000000000000000000000",
+                     *           "execution_id": "f9e5e3b6-a7c6-4f18-9ead-18c313e380ea",
+                     *           "metrics": {
+                     *             "queue_ms": 0,
+                     *             "execution_ms": 0
+                     *           },
+                     *           "status": "error",
+                     *           "error": {
+                     *             "code": "version_mismatch",
+                     *             "retryable": false,
+                     *             "issues": [
+                     *               {
+                     *                 "code": "schema_fingerprint_mismatch",
+                     *                 "path": [
+                     *                   "schema_fingerprint"
+                     *                 ]
+                     *               }
+                     *             ],
+                     *             "issue_count": 1
+                     *           }
+                     *         }
+                     *       ],
+                     *       "metrics": {
+                     *         "server_processing_ms": 0.652
+                     *       },
+                     *       "success_count": 0,
+                     *       "failed_count": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["ComputeResponse"];
                 };
             };
