@@ -28,7 +28,15 @@ export async function runCalculation<N extends CalculationName>(
   return workerPool().run({ name, input }, { signal });
 }
 
+const beforeShutdown: (() => void)[] = [];
+
+/** Registers a callback run when the pool shuts down, before it stops (the tool executor closes its doors). */
+export function onWorkerPoolShutdown(callback: () => void): void {
+  beforeShutdown.push(callback);
+}
+
 export async function shutdownWorkerPool(): Promise<void> {
+  for (const callback of beforeShutdown.splice(0)) callback();
   const p = pool;
   pool = undefined;
   await p?.destroy();

@@ -184,50 +184,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       }],
       success_count: 1, errors: [], date_range: { start: "2024-01-01", end: "2024-01-31" }, total_points_changed: 22,
     },
-  },  "POST /brokers/import/upload": {
-    who: EDITOR,
-    changes: "Stores the broker report under DATA_DIR/brim/ with a file record (status `uploaded`) and the plugins that can read it.",
-  },
-  "POST /brokers/import/files/{file_id}/parse": {
-    who: EDITOR,
-    changes: "Only the file's status and its last parse result; nothing enters the ledger (commit the rows with POST /transactions/commit).",
-    request: { plugin_code: "auto", broker_id: 1 },
-  },
-  "POST /brokers/import/duplicates": {
-    changes: "Nothing: a read with a body (compares parsed rows with the stored ledger).",
-    request: { broker_id: 1, transactions: [{ asset_id: 2, type: "BUY", date: "2024-01-03", quantity: "10", cash: { code: "EUR", amount: "-1028.00" } }], asset_mappings: [] },
-  },
-  "POST /brokers/import/asset-candidates": {
-    changes: "Nothing: a read with a body.",
-    request: { items: [{ extracted_symbol: "AAPL", extracted_isin: "US0378331005", extracted_name: "Apple Inc." }] },
-  },
-  "DELETE /brokers/import/files/{file_id}": {
-    who: EDITOR,
-    changes: "Deletes the broker-report file and its record.",
-  },
-
-
-
-  "POST /tools/compute": {
-    changes: "Nothing stored: runs calculation tools in the worker pool and answers their results per item.",
-    request: {
-      request_id: "plan-2024-07", items: [{
-        correlation_id: "pac-1", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
-        schema_fingerprint: "0".repeat(64), parameters: { budget: { code: "EUR", amount: "500" }, positions: [], whole_units: true },
-      }],
-    },
   },
   "PUT /assets/{id}/keeper": {
     changes: "The asset's keeper: the new keeper (and superusers) may then change the asset and its market data.",
     request: { user_id: 2 },
-  },
-  "POST /ai-export/snapshot": {
-    who: "Only brokers the caller has an access row for are read.",
-    changes: "Nothing stored: builds the dataset (`data`) and its markdown rendering for a chat assistant.",
-    request: {
-      domain: "portfolio", selection: { kind: "dataset", id: "portfolio.overview_and_history", version: 1 }, detail_level: "compact",
-      period: { start: "2024-01-01", end: "2024-06-30" }, expected_catalog_version: 1, mask_amounts: true,
-    },
   },
   "POST /portfolio/report": {
     changes: "Nothing stored; the result is cached until the next write.",
@@ -417,6 +377,56 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
         instance_id: "sma2", signal_code: "SMA", status: "ok",
         outputs: { value: [{ date: "2024-01-02", value: null }, { date: "2024-01-03", value: 10.5 }, { date: "2024-01-04", value: 11.5 }] },
       }],
+    },
+  },
+  "POST /tools/compute": {
+    who: "A `positions_from` broker needs an access row (404 otherwise).",
+    changes: "Nothing stored: the tools are pure calculations run on the worker pool.",
+    request: {
+      request_id: "plan-2024-06",
+      items: [{
+        correlation_id: "pac", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
+        schema_fingerprint: "<schema_fingerprint from GET /tools/catalog>",
+        parameters: {
+          budget: { code: "EUR", amount: "300" },
+          positions: [{ key: "A", price: "100", quantity: "1", target_weight: "0.5" }, { key: "B", price: "50", quantity: "0", target_weight: "0.5" }],
+          whole_units: true,
+        },
+      }],
+    },
+    response: {
+      request_id: "plan-2024-06",
+      results: [{
+        correlation_id: "pac", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
+        schema_fingerprint: "<schema_fingerprint from GET /tools/catalog>", execution_id: "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
+        metrics: { queue_ms: 0.01, execution_ms: 3.2 }, status: "success",
+        result: {
+          orders: [{ key: "A", quantity: "1", amount: "100" }, { key: "B", quantity: "4", amount: "200" }],
+          cash_left: "0",
+          weights_after: [{ key: "A", weight: "0.5" }, { key: "B", weight: "0.5" }],
+        },
+      }],
+      metrics: { server_processing_ms: 4.1 },
+      success_count: 1,
+      failed_count: 0,
+    },
+  },
+  "POST /ai-export/snapshot": {
+    who: "Only brokers with an access row are read; asking for another is 404.",
+    changes: "Nothing stored; the portfolio report it builds on is cached until the next write.",
+    request: {
+      domain: "fx", base_currency: "EUR", quote_currency: "USD", selection: { kind: "dataset", id: "fx.market_history", version: 1 },
+      detail_level: "compact", period: { start: "2024-01-01", end: "2024-01-31" }, expected_catalog_version: 1,
+    },
+    response: {
+      selection: { kind: "dataset", id: "fx.market_history", version: 1 },
+      catalog_version: 1,
+      generated_at: "2024-02-01T08:00:00.000Z",
+      period: { start: "2024-01-01", end: "2024-01-31" },
+      target_currency: "EUR",
+      detail_level: "compact",
+      data: { "fx.market_history": { pair: "EUR/USD", rates: [{ date: "2024-01-02", rate: "1.1", change_percent: "0" }, { date: "2024-01-31", rate: "1.08", change_percent: "-1.8182" }] } },
+      markdown: "# Portfolio data for an AI assistant: Dataset fx.market_history v1\n\n- period: 2024-01-01 to 2024-01-31\n...",
     },
   },
 };

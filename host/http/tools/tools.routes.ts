@@ -5,7 +5,7 @@ import { PortfolioEngineAdapter } from "../../portfolio/engine-adapter.ts";
 import { ToolCatalog, policyWire, type ToolDescriptor } from "../../tools/tool-catalog.ts";
 import { type ItemOutcome, QueueFullError, ToolExecutor, type ToolIssue } from "../../tools/tool-executor.ts";
 import { mergeHoldings, parametersCurrency } from "../../tools/positions-from.ts";
-import { poolSize, runCalculation } from "../../workers/pool.ts";
+import { onWorkerPoolShutdown, poolSize, runCalculation } from "../../workers/pool.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses, ErrorBody } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
@@ -24,6 +24,8 @@ export function toolsRoutes(deps: HttpDeps, session: SessionPlugin) {
   const catalog = new ToolCatalog(deps.plugins, (id) => pluginConfig[id]);
   const policy = deps.config.tools;
   const executor = new ToolExecutor(policy, async (task, signal) => (await runCalculation("toolCompute", task, signal)).result);
+  // At shutdown, items not yet running end with service_unavailable instead of meeting a stopped pool.
+  onWorkerPoolShutdown(() => executor.close());
   const engine = new PortfolioEngineAdapter(deps.container, deps.config.dataDir);
 
   /** Checks done before an item may queue, in the order of docs/tools.md. */

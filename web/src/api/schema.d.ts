@@ -938,7 +938,7 @@ export interface paths {
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
-         *     **Changes:** Stores the broker report under DATA_DIR/brim/ with a file record (status `uploaded`) and the plugins that can read it.
+         *     **Changes:** Stores the report under DATA_DIR/brim/<uuid> and a file record with the plugins that recognise it (no ledger change).
          */
         post: operations["postApiV1BrokersImportUpload"];
         delete?: never;
@@ -995,7 +995,7 @@ export interface paths {
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
-         *     **Changes:** Deletes the broker-report file and its record.
+         *     **Changes:** Deletes the file record, its bytes and its last parse. Transactions already committed stay.
          */
         delete: operations["deleteApiV1BrokersImportFilesByFile_id"];
         options?: never;
@@ -1090,7 +1090,7 @@ export interface paths {
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
-         *     **Changes:** Only the file's status and its last parse result; nothing enters the ledger (commit the rows with POST /transactions/commit).
+         *     **Changes:** The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (commit through POST /transactions/commit).
          */
         post: operations["postApiV1BrokersImportFilesByFile_idParse"];
         delete?: never;
@@ -1112,9 +1112,9 @@ export interface paths {
          * Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)
          * @description Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
-         *     **Changes:** Nothing: a read with a body (compares parsed rows with the stored ledger).
+         *     **Changes:** Nothing stored: compares the rows with the broker's ledger.
          */
         post: operations["postApiV1BrokersImportDuplicates"];
         delete?: never;
@@ -1138,7 +1138,7 @@ export interface paths {
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
-         *     **Changes:** Nothing: a read with a body.
+         *     **Changes:** Nothing stored: searches the assets.
          */
         post: operations["postApiV1BrokersImportAsset-candidates"];
         delete?: never;
@@ -2472,9 +2472,9 @@ export interface paths {
          * Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant
          * @description Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only brokers the caller has an access row for are read.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only brokers with an access row are read; asking for another is 404.
          *
-         *     **Changes:** Nothing stored: builds the dataset (`data`) and its markdown rendering for a chat assistant.
+         *     **Changes:** Nothing stored; the portfolio report it builds on is cached until the next write.
          */
         post: operations["postApiV1Ai-exportSnapshot"];
         delete?: never;
@@ -2520,9 +2520,9 @@ export interface paths {
          * Atomic batch of 1–4 tool items run on the worker pool; per-item success or error
          * @description Atomic batch of 1–4 tool items run on the worker pool; per-item success or error.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. A `positions_from` broker needs an access row (404 otherwise).
          *
-         *     **Changes:** Nothing stored: runs calculation tools in the worker pool and answers their results per item.
+         *     **Changes:** Nothing stored: the tools are pure calculations run on the worker pool.
          */
         post: operations["postApiV1ToolsCompute"];
         delete?: never;
@@ -11210,13 +11210,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "file_id": "08af02a3-d2b9-489b-99aa-76d0a1df9996",
-                     *       "filename": "report.csv",
-                     *       "size_bytes": 109,
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                     *       "filename": "Account.csv",
+                     *       "size_bytes": 2391,
                      *       "status": "uploaded",
-                     *       "uploaded_at": "2026-11-25T20:35:52.080Z",
+                     *       "uploaded_at": "2026-01-05T10:00:00.000Z",
                      *       "processed_at": null,
                      *       "compatible_plugins": [
+                     *         "broker_degiro",
                      *         "broker_generic_csv"
                      *       ],
                      *       "error_message": null,
@@ -11481,7 +11482,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "success": true,
-                     *       "file_id": "08af02a3-d2b9-489b-99aa-76d0a1df9996"
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f"
                      *     }
                      */
                     "application/json": components["schemas"]["DeleteAnswer"];
@@ -11775,11 +11776,21 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "file_id": "08af02a3-d2b9-489b-99aa-76d0a1df9996",
-                     *       "plugin_code": "broker_generic_csv",
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                     *       "plugin_code": "broker_degiro",
                      *       "plugin_version": "1.0.0",
                      *       "broker_id": 1,
                      *       "transactions": [
+                     *         {
+                     *           "broker_id": 1,
+                     *           "type": "DEPOSIT",
+                     *           "date": "2024-01-02",
+                     *           "quantity": "0",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "2500"
+                     *           }
+                     *         },
                      *         {
                      *           "broker_id": 1,
                      *           "asset_id": 2147473647,
@@ -11788,50 +11799,55 @@ export interface operations {
                      *           "quantity": "10",
                      *           "cash": {
                      *             "code": "EUR",
-                     *             "amount": "-1028"
+                     *             "amount": "-1084.2"
                      *           }
                      *         }
                      *       ],
                      *       "asset_mappings": [
                      *         {
                      *           "fake_asset_id": 2147473647,
-                     *           "extracted_symbol": "AAPL",
-                     *           "extracted_isin": "US0378331005",
+                     *           "extracted_isin": "IE00B3RBWM25",
+                     *           "extracted_name": "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS",
                      *           "candidates": [
                      *             {
-                     *               "asset_id": 2,
-                     *               "symbol": "AAPL",
-                     *               "isin": "US0378331005",
-                     *               "name": "Apple Inc.",
+                     *               "asset_id": 3,
+                     *               "symbol": "VWRL",
+                     *               "isin": "IE00B3RBWM25",
+                     *               "name": "Vanguard FTSE All-World",
                      *               "match_confidence": "exact"
                      *             }
                      *           ],
-                     *           "selected_asset_id": 2,
+                     *           "selected_asset_id": 3,
                      *           "notices": [
                      *             {
                      *               "kind": "rows",
                      *               "reason": "transactions that use this asset",
                      *               "transaction_indexes": [
-                     *                 0
+                     *                 1
                      *               ]
                      *             }
                      *           ]
                      *         }
                      *       ],
                      *       "duplicates": {
-                     *         "tx_unique_indices": [],
+                     *         "tx_unique_indices": [
+                     *           0,
+                     *           1
+                     *         ],
                      *         "tx_possible_duplicates": [],
-                     *         "tx_likely_duplicates": [
-                     *           {
-                     *             "tx_index": 0,
-                     *             "match_level": "likely_with_asset",
-                     *             "existing_transaction_ids": [
-                     *               2
-                     *             ]
-                     *           }
-                     *         ]
+                     *         "tx_likely_duplicates": []
                      *       },
-                     *       "warnings": [],
+                     *       "warnings": [
+                     *         {
+                     *           "severity": "info",
+                     *           "code": "fillsMerged",
+                     *           "message": "2 fills of order 7a1c9a43 were merged into one row",
+                     *           "evidence": [
+                     *             "row 17",
+                     *             "row 18"
+                     *           ]
+                     *         }
+                     *       ],
                      *       "validation_issues": [],
                      *       "field_todos": []
                      *     }
@@ -11910,13 +11926,12 @@ export interface operations {
                  *       "broker_id": 1,
                  *       "transactions": [
                  *         {
-                 *           "asset_id": 2,
-                 *           "type": "BUY",
-                 *           "date": "2024-01-03",
-                 *           "quantity": "10",
+                 *           "type": "DEPOSIT",
+                 *           "date": "2024-01-02",
+                 *           "quantity": "0",
                  *           "cash": {
                  *             "code": "EUR",
-                 *             "amount": "-1028.00"
+                 *             "amount": "2500"
                  *           }
                  *         }
                  *       ],
@@ -11940,9 +11955,9 @@ export interface operations {
                      *       "tx_likely_duplicates": [
                      *         {
                      *           "tx_index": 0,
-                     *           "match_level": "likely_with_asset",
+                     *           "match_level": "likely",
                      *           "existing_transaction_ids": [
-                     *             2
+                     *             41
                      *           ]
                      *         }
                      *       ]
@@ -12021,9 +12036,10 @@ export interface operations {
                  * @example {
                  *       "items": [
                  *         {
-                 *           "extracted_symbol": "AAPL",
-                 *           "extracted_isin": "US0378331005",
-                 *           "extracted_name": "Apple Inc."
+                 *           "extracted_isin": "IE00B3RBWM25"
+                 *         },
+                 *         {
+                 *           "extracted_symbol": "AAPL"
                  *         }
                  *       ]
                  *     }
@@ -12044,11 +12060,22 @@ export interface operations {
                      *         {
                      *           "candidates": [
                      *             {
-                     *               "asset_id": 2,
+                     *               "asset_id": 3,
+                     *               "symbol": "VWRL",
+                     *               "isin": "IE00B3RBWM25",
+                     *               "name": "Vanguard FTSE All-World",
+                     *               "match_confidence": "exact"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "candidates": [
+                     *             {
+                     *               "asset_id": 4,
                      *               "symbol": "AAPL",
                      *               "isin": "US0378331005",
                      *               "name": "Apple Inc.",
-                     *               "match_confidence": "exact"
+                     *               "match_confidence": "high"
                      *             }
                      *           ]
                      *         }
@@ -22581,19 +22608,20 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "domain": "portfolio",
+                 *       "domain": "fx",
+                 *       "base_currency": "EUR",
+                 *       "quote_currency": "USD",
                  *       "selection": {
                  *         "kind": "dataset",
-                 *         "id": "portfolio.overview_and_history",
+                 *         "id": "fx.market_history",
                  *         "version": 1
                  *       },
                  *       "detail_level": "compact",
                  *       "period": {
                  *         "start": "2024-01-01",
-                 *         "end": "2024-06-30"
+                 *         "end": "2024-01-31"
                  *       },
-                 *       "expected_catalog_version": 1,
-                 *       "mask_amounts": true
+                 *       "expected_catalog_version": 1
                  *     }
                  */
                 "application/json": components["schemas"]["SnapshotRequest"];
@@ -22610,79 +22638,35 @@ export interface operations {
                      * @example {
                      *       "selection": {
                      *         "kind": "dataset",
-                     *         "id": "portfolio.overview_and_history",
+                     *         "id": "fx.market_history",
                      *         "version": 1
                      *       },
                      *       "catalog_version": 1,
-                     *       "generated_at": "2026-11-25T20:35:54.501Z",
+                     *       "generated_at": "2024-02-01T08:00:00.000Z",
                      *       "period": {
                      *         "start": "2024-01-01",
-                     *         "end": "2024-06-30"
+                     *         "end": "2024-01-31"
                      *       },
                      *       "target_currency": "EUR",
                      *       "detail_level": "compact",
                      *       "data": {
-                     *         "portfolio.summary": {
-                     *           "as_of": "2024-06-30",
-                     *           "holdings_count": 1,
-                     *           "total_gain_loss_percent": "-101.95",
-                     *           "twrr_percent": "-102.8",
-                     *           "mwrr_annualized_percent": null,
-                     *           "mwrr_cumulative_percent": null,
-                     *           "simple_roi_percent": "-101.95"
-                     *         },
-                     *         "portfolio.holdings": [
-                     *           {
-                     *             "asset": "Apple Inc.",
-                     *             "ticker": "AAPL",
-                     *             "type": "STOCK",
-                     *             "broker": "Degiro (main)",
-                     *             "price": null,
-                     *             "value": null,
-                     *             "gain_loss": null,
-                     *             "gain_loss_percent": null,
-                     *             "weight_percent": null
-                     *           }
-                     *         ],
-                     *         "portfolio.history": [
-                     *           {
-                     *             "date": "2024-01-01",
-                     *             "twrr": "0",
-                     *             "mwrr_cumulative": null
-                     *           },
-                     *           {
-                     *             "date": "2024-01-31",
-                     *             "twrr": "-1.028",
-                     *             "mwrr_cumulative": null
-                     *           },
-                     *           {
-                     *             "date": "2024-02-29",
-                     *             "twrr": "-1.028",
-                     *             "mwrr_cumulative": null
-                     *           },
-                     *           {
-                     *             "date": "2024-03-31",
-                     *             "twrr": "-1.028",
-                     *             "mwrr_cumulative": null
-                     *           },
-                     *           {
-                     *             "date": "2024-04-30",
-                     *             "twrr": "-1.028",
-                     *             "mwrr_cumulative": null
-                     *           },
-                     *           {
-                     *             "date": "2024-05-31",
-                     *             "twrr": "-1.028",
-                     *             "mwrr_cumulative": null
-                     *           },
-                     *           {
-                     *             "date": "2024-06-30",
-                     *             "twrr": "-1.028",
-                     *             "mwrr_cumulative": null
-                     *           }
-                     *         ]
+                     *         "fx.market_history": {
+                     *           "pair": "EUR/USD",
+                     *           "rates": [
+                     *             {
+                     *               "date": "2024-01-02",
+                     *               "rate": "1.1",
+                     *               "change_percent": "0"
+                     *             },
+                     *             {
+                     *               "date": "2024-01-31",
+                     *               "rate": "1.08",
+                     *               "change_percent": "-1.8182"
+                     *             }
+                     *           ]
+                     *         }
                      *       },
-                     *       "markdown": "# Portfolio data for an AI assistant: Dataset portfolio.overview_and_history v1\n\n- period: 2024-01-01 to 2024-06-30\n- currency: EUR\n- detail: compact\n- amounts: masked (shares and percentages only)\n\n## Datasets\n\n- Portfolio overview and history (portfolio.overview_and_history v1)\n\n## portfolio.summary\n\n- as_of: 2024-06-30\n- holdings_count: 1\n- total_gain_loss_percent: -101.95\n- twrr_percent: -102.8\n- mwrr_annualized_percent: –\n- mwrr_cumulative_percent: –\n- simple_roi_percent: -101.95\n\n## portfolio.holdings\n\n| asset | ticker | type | broker | price | value | gain_loss | gain_loss_percent | weight_percent |\n|---|---|---|---|---|---|---|---|---|\n| Apple Inc. | AAPL | STOCK | Degiro (main) | – | – | – | – | – |\n\n## portfolio.history\n\n| date | twrr | mwrr_cumulative |\n|---|---|---|\n| 2024-01-01 | 0 | – |\n| 2024-01-31 | -1.028 | – |\n| 2024-02-29 | -1.028 | – |\n| 2024-03-31 | -1.028 | – |\n| 2024-04-30 | -1.028 | – |\n| 2024-05-31 | -1.028 | – |\n| 2024-06-30 | -1.028 | – |\n"
+                     *       "markdown": "# Portfolio data for an AI assistant: Dataset fx.market_history v1\n\n- period: 2024-01-01 to 2024-01-31\n..."
                      *     }
                      */
                     "application/json": components["schemas"]["SnapshotResponse"];
@@ -22839,20 +22823,33 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "request_id": "plan-2024-07",
+                 *       "request_id": "plan-2024-06",
                  *       "items": [
                  *         {
-                 *           "correlation_id": "pac-1",
+                 *           "correlation_id": "pac",
                  *           "tool_code": "pac_allocator",
                  *           "contract_version": "1.0.0",
                  *           "implementation_version": "1.0.0",
-                 *           "schema_fingerprint": "0000000000000000000000000000000000000000000000000000000000000000",
+                 *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
                  *           "parameters": {
                  *             "budget": {
                  *               "code": "EUR",
-                 *               "amount": "500"
+                 *               "amount": "300"
                  *             },
-                 *             "positions": [],
+                 *             "positions": [
+                 *               {
+                 *                 "key": "A",
+                 *                 "price": "100",
+                 *                 "quantity": "1",
+                 *                 "target_weight": "0.5"
+                 *               },
+                 *               {
+                 *                 "key": "B",
+                 *                 "price": "50",
+                 *                 "quantity": "0",
+                 *                 "target_weight": "0.5"
+                 *               }
+                 *             ],
                  *             "whole_units": true
                  *           }
                  *         }
@@ -22871,40 +22868,52 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "request_id": "plan-2024-07",
+                     *       "request_id": "plan-2024-06",
                      *       "results": [
                      *         {
-                     *           "correlation_id": "pac-1",
+                     *           "correlation_id": "pac",
                      *           "tool_code": "pac_allocator",
                      *           "contract_version": "1.0.0",
                      *           "implementation_version": "1.0.0",
-                     *           "schema_fingerprint": "0000000000000000000000000000000000000000000000000000000000000000",
-                     *           "execution_id": "f9e5e3b6-a7c6-4f18-9ead-18c313e380ea",
+                     *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
+                     *           "execution_id": "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
                      *           "metrics": {
-                     *             "queue_ms": 0,
-                     *             "execution_ms": 0
+                     *             "queue_ms": 0.01,
+                     *             "execution_ms": 3.2
                      *           },
-                     *           "status": "error",
-                     *           "error": {
-                     *             "code": "version_mismatch",
-                     *             "retryable": false,
-                     *             "issues": [
+                     *           "status": "success",
+                     *           "result": {
+                     *             "orders": [
                      *               {
-                     *                 "code": "schema_fingerprint_mismatch",
-                     *                 "path": [
-                     *                   "schema_fingerprint"
-                     *                 ]
+                     *                 "key": "A",
+                     *                 "quantity": "1",
+                     *                 "amount": "100"
+                     *               },
+                     *               {
+                     *                 "key": "B",
+                     *                 "quantity": "4",
+                     *                 "amount": "200"
                      *               }
                      *             ],
-                     *             "issue_count": 1
+                     *             "cash_left": "0",
+                     *             "weights_after": [
+                     *               {
+                     *                 "key": "A",
+                     *                 "weight": "0.5"
+                     *               },
+                     *               {
+                     *                 "key": "B",
+                     *                 "weight": "0.5"
+                     *               }
+                     *             ]
                      *           }
                      *         }
                      *       ],
                      *       "metrics": {
-                     *         "server_processing_ms": 0.652
+                     *         "server_processing_ms": 4.1
                      *       },
-                     *       "success_count": 0,
-                     *       "failed_count": 1
+                     *       "success_count": 1,
+                     *       "failed_count": 0
                      *     }
                      */
                     "application/json": components["schemas"]["ComputeResponse"];
