@@ -13,7 +13,7 @@ import { databaseFile, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
 import { sessionKey } from "./http/session.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { fxProviderLookup, registerMarketData } from "./market-data.ts";
 import { registerBrim } from "./brim.ts";
 import { brimDir, BrimFileService } from "../core/brim/brim-file.service.ts";
@@ -25,9 +25,12 @@ import { currentPriceJob, historySyncJob } from "./scheduler/market-data.jobs.ts
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { shutdownWorkerPool } from "./workers/pool.ts";
 
-/** Boot order: config → database → DI container → plugin registry → scheduler → HTTP. */
-export async function boot(config: AppConfig = loadConfig()) {
-  const logger = createLogger(config.logLevel);
+/**
+ * Everything up to the HTTP server: database (migrated), DI container, plugin registry, market
+ * data, BRIM, scheduler and the app, nothing started. `boot` starts the schedules and serves it;
+ * in-process tests (test/helpers/in-process.ts) call `app.handle` directly.
+ */
+export async function assemble(config: AppConfig, logger: Logger) {
   const db = await openDatabase(config.dataDir);
   const container = createContainer(config, logger, db);
   await container.resolve(GlobalSettingsService).initialize();
@@ -53,8 +56,7 @@ export async function boot(config: AppConfig = loadConfig()) {
       providers: fxProviderLookup(plugins), syncs: container.resolve(FxSyncService),
     }, logger),
   }, logger);
-  await marketSchedule.start();
-
+  const key = sessionKey(config.jwtSecret);
   const app = createApp({
     audit: createAuditLog(config.dataDir, logger),
     config,
@@ -63,9 +65,17 @@ export async function boot(config: AppConfig = loadConfig()) {
     plugins,
     scheduler,
     settingsChanged: () => marketSchedule.reload(),
-    sessionKey: sessionKey(config.jwtSecret),
+    sessionKey: key,
     startedAt: new Date(),
   });
+  return { app, db, container, scheduler, marketSchedule, sessionKey: key };
+}
+
+/** Boot order: config → database → DI container → plugin registry → scheduler → HTTP. */
+export async function boot(config: AppConfig = loadConfig()) {
+  const logger = createLogger(config.logLevel);
+  const { app, db, scheduler, marketSchedule } = await assemble(config, logger);
+  await marketSchedule.start();
   const server = serveHttp(app, config, logger);
   logger.info("listening", { url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir });
 

@@ -25,6 +25,20 @@ export function addDays(date: string, days: number): string {
   return toDay(toMs(date) + days * DAY_MS);
 }
 
+/**
+ * `date` moved by whole calendar months (negative: back), the day clamped to the target month's
+ * length: 03-31 − 1 month = 02-28 (02-29 in a leap year), 2024-02-29 − 12 months = 2023-02-28.
+ */
+export function addMonths(date: string, months: number): string {
+  const d = new Date(toMs(date));
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return toDay(d.getTime());
+}
+
 /** Whole days from `earlier` to `later` (negative when `later` is before `earlier`). */
 export function daysBetween(earlier: string, later: string): number {
   return Math.round((toMs(later) - toMs(earlier)) / DAY_MS);

@@ -60,21 +60,7 @@ export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput 
 
   const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
   const assets = loadAssets(db, assetIds);
-  const quotes: Record<number, QuoteSeries> = {};
-  const splits: SplitEvent[] = [];
-  if (assetIds.length > 0) {
-    const inList = `(${placeholders(assetIds.length)})`;
-    const priceRows = db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`)
-      .all(...assetIds, req.end) as { asset_id: number; date: string; close: string }[];
-    for (const p of priceRows) {
-      const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
-      q.dates.push(p.date);
-      q.closes.push(p.close);
-    }
-    const splitRows = db.query(`SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`)
-      .all(...assetIds, req.end) as { asset_id: number; date: string; value: string }[];
-    for (const s of splitRows) splits.push({ assetId: s.asset_id, date: s.date, ratio: s.value });
-  }
+  const { quotes, splits } = loadQuotesAndSplits(db, assetIds, req.end);
 
   const currencies = new Set<string>();
   for (const t of transactions) {
@@ -91,7 +77,27 @@ export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput 
   };
 }
 
-function loadAssets(db: SqlReader, ids: number[]): AssetInfo[] {
+/** The stored closes (per asset, by date) and the split events (by date, id) of `assetIds` up to `end`. */
+export function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string): Pick<ReportInput, "quotes" | "splits"> {
+  const quotes: Record<number, QuoteSeries> = {};
+  const splits: SplitEvent[] = [];
+  if (assetIds.length === 0) return { quotes, splits };
+  const inList = `(${placeholders(assetIds.length)})`;
+  const priceRows = db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`)
+    .all(...assetIds, end) as { asset_id: number; date: string; close: string }[];
+  for (const p of priceRows) {
+    const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
+    q.dates.push(p.date);
+    q.closes.push(p.close);
+  }
+  const splitRows = db.query(`SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`)
+    .all(...assetIds, end) as { asset_id: number; date: string; value: string }[];
+  for (const s of splitRows) splits.push({ assetId: s.asset_id, date: s.date, ratio: s.value });
+  return { quotes, splits };
+}
+
+/** The assets `ids` (by id) with their quote base, classification and whether a quote provider is assigned. */
+export function loadAssets(db: SqlReader, ids: number[]): AssetInfo[] {
   if (ids.length === 0) return [];
   const rows = db.query(`
     SELECT a.id, a.name, a.identifier_ticker, a.asset_type, a.currency, a.quote_base_quantity, a.classification_params,
@@ -112,8 +118,11 @@ function loadAssets(db: SqlReader, ids: number[]): AssetInfo[] {
   });
 }
 
-/** Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and manual fallbacks read. */
-function loadFx(db: SqlReader, currencies: string[], target: string, end: string): Pick<ReportInput, "fxPairs" | "fxSeries"> {
+/**
+ * Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and
+ * manual fallbacks read, up to `end`. Shared by the report and the risk adapter's asset view.
+ */
+export function loadFx(db: SqlReader, currencies: string[], target: string, end: string): Pick<ReportInput, "fxPairs" | "fxSeries"> {
   const fxPairs: FxPairConfig[] = [];
   const fxSeries: Record<string, RateSeriesInput> = {};
   const wanted = new Map<string, [string, string, string]>();

@@ -3,16 +3,11 @@
  * daily replay, the price book and the FX table. A refactor of the engine changes this file only.
  * Everything here runs inside a worker on the worker's read-only connection.
  */
-import type { ChainStep } from "../fx/fx-route.entity.ts";
-import { normalisePair } from "../fx/pair.ts";
-import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
 import type { Decimal } from "../money/decimal.ts";
 import { FxTable } from "../portfolio/fx-table.calc.ts";
 import { PriceBook } from "../portfolio/price-book.calc.ts";
-import {
-  type AssetInfo, type FxPairConfig, fxSeriesKey, type QuoteSeries, type RateSeriesInput, type ReportInput, type SplitEvent,
-} from "../portfolio/report-input.ts";
-import { loadReportInput, type SqlReader } from "../portfolio/report-input.loader.ts";
+import type { ReportInput } from "../portfolio/report-input.ts";
+import { loadAssets, loadFx, loadQuotesAndSplits, loadReportInput, type SqlReader } from "../portfolio/report-input.loader.ts";
 import { replay } from "../portfolio/replay.calc.ts";
 
 export type { SqlReader };
@@ -136,63 +131,15 @@ export function portfolioView(db: SqlReader, req: { scales: Record<number, strin
   };
 }
 
-function placeholders(n: number): string {
-  return Array.from({ length: n }, () => "?").join(",");
-}
-
 /**
  * The engine's pricing input for a list of assets without any position (asset and asset-set
  * scopes): the same assets, quotes, splits and FX routes the report reads.
  */
 export function assetView(db: SqlReader, assetIds: number[], target: string, end: string): { input: ReportInput; prices: Pricer } {
-  const rows = assetIds.length === 0 ? [] : db.query(`
-    SELECT a.id, a.name, a.identifier_ticker, a.asset_type, a.currency, a.quote_base_quantity, a.classification_params
-      FROM assets a WHERE a.id IN (${placeholders(assetIds.length)}) ORDER BY a.id`).all(...assetIds) as {
-    id: number; name: string; identifier_ticker: string | null; asset_type: string | null; currency: string; quote_base_quantity: string;
-    classification_params: string | null;
-  }[];
-  const assets: AssetInfo[] = rows.map((r) => {
-    const c = r.classification_params ? JSON.parse(r.classification_params) as {
-      geographic_area?: { distribution?: Record<string, string> }; sector_area?: { distribution?: Record<string, string> };
-    } : {};
-    return {
-      id: r.id, name: r.name, ticker: r.identifier_ticker, type: r.asset_type, currency: r.currency, quoteBaseQuantity: r.quote_base_quantity || "1",
-      hasProvider: false, sectors: c.sector_area?.distribution ?? null, geography: c.geographic_area?.distribution ?? null,
-    };
-  });
-  const quotes: Record<number, QuoteSeries> = {};
-  const splits: SplitEvent[] = [];
-  if (assets.length > 0) {
-    const inList = `(${placeholders(assets.length)})`;
-    const ids = assets.map((a) => a.id);
-    for (const p of db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`)
-      .all(...ids, end) as { asset_id: number; date: string; close: string }[]) {
-      const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
-      q.dates.push(p.date);
-      q.closes.push(p.close);
-    }
-    for (const s of db.query(`SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`)
-      .all(...ids, end) as { asset_id: number; date: string; value: string }[]) splits.push({ assetId: s.asset_id, date: s.date, ratio: s.value });
-  }
+  const assets = loadAssets(db, [...new Set(assetIds)]);
+  const { quotes, splits } = loadQuotesAndSplits(db, assets.map((a) => a.id), end);
   const currencies = [...new Set(assets.map((a) => a.currency))].filter((c) => c !== target);
-  const fxPairs: FxPairConfig[] = [];
-  const fxSeries: Record<string, RateSeriesInput> = {};
-  const stmt = db.query(`SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`);
-  for (const c of currencies) {
-    const pair = normalisePair(c, target);
-    if (!pair) continue;
-    const routes = (db.query(`SELECT chain_steps FROM fx_routes WHERE base = ? AND quote = ? ORDER BY priority, id`)
-      .all(pair.base, pair.quote) as { chain_steps: string }[]).map((r) => JSON.parse(r.chain_steps) as ChainStep[]);
-    fxPairs.push({ base: pair.base, quote: pair.quote, routes });
-    const steps = routes.length > 0 ? routes.flat() : [{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }];
-    for (const s of steps) {
-      const [b, q] = s.from < s.to ? [s.from, s.to] : [s.to, s.from];
-      const key = fxSeriesKey(b, q, s.provider);
-      if (fxSeries[key]) continue;
-      const rates = stmt.all(b, q, s.provider, end) as { date: string; rate: string }[];
-      fxSeries[key] = { dates: rates.map((r) => r.date), rates: rates.map((r) => r.rate) };
-    }
-  }
+  const { fxPairs, fxSeries } = loadFx(db, currencies, target, end);
   const input: ReportInput = {
     brokers: [], transactions: [], assets, quotes, splits, fxPairs, fxSeries, target, start: null, end,
     flags: { summary: false, history: false, allocationHistory: false, breakdown: false, positionsContribution: false },

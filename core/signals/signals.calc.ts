@@ -9,6 +9,7 @@ import {
   ADX, ATR, BollingerBands, CCI, DonchianChannels, KAMA, MFI, NATR, OBV, ROC, RSI, SMA,
 } from "trading-signals";
 import { Aroon } from "trading-signals";
+import { addDays, addMonths } from "../dates/calendar.ts";
 import { z } from "zod";
 
 export interface SignalPoint {
@@ -112,16 +113,10 @@ const WINDOWS: Record<string, { months?: number; days?: number }> = {
 };
 
 function shiftBack(date: string, w: { months?: number; days?: number }): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  if (w.days) d.setUTCDate(d.getUTCDate() - w.days);
-  if (w.months) {
-    const day = d.getUTCDate();
-    d.setUTCDate(1);
-    d.setUTCMonth(d.getUTCMonth() - w.months);
-    const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-    d.setUTCDate(Math.min(day, last));
-  }
-  return d.toISOString().slice(0, 10);
+  let d = date;
+  if (w.days) d = addDays(d, -w.days);
+  if (w.months) d = addMonths(d, -w.months);
+  return d;
 }
 
 const BenchmarkPoints = z.array(z.object({ date: z.iso.date(), value: z.number().positive() })).max(20_000);

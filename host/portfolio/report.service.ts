@@ -6,6 +6,7 @@ import { CacheRegistry } from "../../core/cache/cache-registry.ts";
 import { Database } from "../../core/db/database.ts";
 import { ValidationError } from "../../core/errors/domain-error.ts";
 import type { ReportFlags } from "../../core/portfolio/report-input.ts";
+import type { ReportRequest } from "../../core/portfolio/report-input.loader.ts";
 import { UserSettingsService } from "../../core/settings/user-settings.service.ts";
 import type { DependencyContainer } from "tsyringe";
 import { runCalculation } from "../workers/pool.ts";
@@ -39,7 +40,11 @@ export class PortfolioReportService {
     this.settings = container.resolve(UserSettingsService);
   }
 
-  async report(userId: number, q: ReportQuery): Promise<CachedReport> {
+  /**
+   * The caller's scope and period as the worker's request, and the cache key (everything the
+   * result depends on besides stored data). Throws 404 for a broker outside the caller's access.
+   */
+  async resolve(userId: number, q: ReportQuery): Promise<{ key: string; request: ReportRequest }> {
     const rows = await this.db.reads.findBy(BrokerAccess, { userId });
     const byBroker = new Map(rows.map((r) => [r.brokerId, r]));
     const ids = q.brokerIds ? [...new Set(q.brokerIds)] : rows.map((r) => r.brokerId);
@@ -57,6 +62,15 @@ export class PortfolioReportService {
     }
     const target = q.target ?? await this.settings.effectiveBaseCurrency(userId);
     const key = JSON.stringify({ userId, scales, target, start, end, flags: q.flags, today });
+    const request: ReportRequest = {
+      scales, target, start, end, flags: q.flags, generatedAt: new Date().toISOString(),
+      requested: { start: q.start, end: q.end, brokerIds: q.brokerIds },
+    };
+    return { key, request };
+  }
+
+  async report(userId: number, q: ReportQuery): Promise<CachedReport> {
+    const { key, request } = await this.resolve(userId, q);
     const cache = this.caches.get<CachedReport>("portfolio_blob");
     const hit = cache.get(key);
     if (hit) return hit;
@@ -65,13 +79,7 @@ export class PortfolioReportService {
     const flightKey = `${generation}:${key}`;
     let run = this.inFlight.get(flightKey);
     if (!run) {
-      run = runCalculation("portfolioReport", {
-        dbFile: this.dbFile,
-        request: {
-          scales, target, start, end, flags: q.flags, generatedAt: new Date().toISOString(),
-          requested: { start: q.start, end: q.end, brokerIds: q.brokerIds },
-        },
-      }).then(({ result }) => {
+      run = runCalculation("portfolioReport", { dbFile: this.dbFile, request }).then(({ result }) => {
         const out = { json: result.json, gzip: result.gzip };
         // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
         if (this.caches.generation("portfolio_blob") === generation) cache.set(key, out);

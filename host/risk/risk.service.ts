@@ -7,7 +7,7 @@ import { aggregationScale } from "../../core/brokers/share-scale.ts";
 import { CacheRegistry } from "../../core/cache/cache-registry.ts";
 import { Database } from "../../core/db/database.ts";
 import { NotFoundError } from "../../core/errors/domain-error.ts";
-import { daysBetween } from "../../core/fx/convert.calc.ts";
+import { daysBetween, today } from "../../core/dates/calendar.ts";
 import type { RiskDataRequest, RiskScopeRequest } from "../../core/risk/risk-data.ts";
 import type { PackedRiskData as RiskData } from "../workers/risk.task.ts";
 import { UserSettingsService } from "../../core/settings/user-settings.service.ts";
@@ -64,10 +64,6 @@ function failed(a: { instance_id: string; analytic_code: string }, code: string,
     instance_id: a.instance_id, analytic_code: a.analytic_code, status: UNAVAILABLE.has(code) ? "unavailable" : "failed", output: null,
     metadata: null, data_quality: null, warnings: [], error: { code, message, details },
   };
-}
-
-function today(): string {
-  return new Date().toISOString().slice(0, 10);
 }
 
 /** The `parameters` part of a risk tool's input schema (published in the catalog). */

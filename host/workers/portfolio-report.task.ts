@@ -14,6 +14,11 @@ export function readOnly(file: string): Database {
   return db;
 }
 
+/** One read transaction: every table is read at the same committed state. */
+export function readReportInput(db: Database, request: ReportRequest): ReturnType<typeof loadReportInput> {
+  return db.transaction(() => loadReportInput(db, request))();
+}
+
 export interface PortfolioReportTask {
   dbFile: string;
   request: ReportRequest;
@@ -35,8 +40,7 @@ export interface PortfolioReportResult {
 export function portfolioReport(task: PortfolioReportTask): PortfolioReportResult {
   const t0 = performance.now();
   const db = readOnly(task.dbFile);
-  // One read transaction: every table is read at the same committed state.
-  const input = db.transaction(() => loadReportInput(db, task.request))();
+  const input = readReportInput(db, task.request);
   const t1 = performance.now();
   const json = JSON.stringify(buildReport(input));
   const gzip = Bun.gzipSync(Buffer.from(json), { level: 6 });

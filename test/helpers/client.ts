@@ -4,7 +4,8 @@ import { expect } from "bun:test";
 export class ApiClient {
   cookie = "";
 
-  constructor(readonly base: string) {}
+  /** `send` replaces `fetch` (an in-process app's handler, test/helpers/in-process.ts). */
+  constructor(readonly base: string, private readonly send: typeof fetch = fetch) {}
 
   async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
     const init: RequestInit = { method, headers: { ...headers } };
@@ -14,7 +15,7 @@ export class ApiClient {
       init.body = typeof body === "string" ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)["content-type"] ??= "application/json";
     }
-    const res = await fetch(this.base + path, init);
+    const res = await this.send(this.base + path, init);
     const session = res.headers.getSetCookie().find((c) => c.startsWith("session="));
     if (session) {
       const value = session.split(";")[0]!;

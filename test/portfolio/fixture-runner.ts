@@ -1,17 +1,27 @@
 /**
- * Seeds a hand-checked portfolio fixture into a fresh real server through the HTTP API, asks
- * `POST /api/v1/portfolio/report`, and compares the answer with the fixture's expectations.
+ * Seeds a hand-checked portfolio fixture through the HTTP API and compares a report with the
+ * fixture's expectations. Two tiers: in process (the app's handlers over a fresh migrated SQLite
+ * file, the report from the engine directly; every fixture) and on a real server
+ * (`POST /api/v1/portfolio/report`; one smoke test per report section).
  *
- * Independent of core/portfolio on purpose: the XIRR here is a plain float bisection on the NPV
- * (ACT/365) of the fixture's own flow table, and nothing imports project code. SQL is used only
- * for what the API cannot do: rates of a real FX provider (providers are offline in tests) and
- * ledger rows the API refuses by design (an inbound ADJUSTMENT without a cost basis).
+ * The expectations stay independent of core/portfolio on purpose: the XIRR here is a plain float
+ * bisection on the NPV (ACT/365) of the fixture's own flow table; project code is used only to
+ * seed and to compute the answer under test. SQL is used only for what the API cannot do: rates
+ * of a real FX provider (providers are offline in tests) and ledger rows the API refuses by
+ * design (an inbound ADJUSTMENT without a cost basis).
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { ApiClient } from "../helpers/client.ts";
 import { seedTransactions } from "../helpers/seed.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import { rmSync } from "node:fs";
+import { tempDataDir } from "../helpers/server.ts";
+import { startInProcess, type InProcessApp } from "../helpers/in-process.ts";
+import { buildReport } from "../../core/portfolio/report.calc.ts";
+import { reportQuery } from "../../host/http/portfolio/report.routes.ts";
+import { ReportRequest } from "../../host/http/portfolio/report.schema.ts";
+import { PortfolioReportService } from "../../host/portfolio/report.service.ts";
+import { readReportInput } from "../../host/workers/portfolio-report.task.ts";
 import {
   ANY_STRING, type ExpectedHistoryPoint, type ExpectedIssue, type ExpectedReport, type FlowTable, type PortfolioFixture,
 } from "./fixture-types.ts";
@@ -80,8 +90,18 @@ export function mwrrOf(flows: FlowTable, days: number): MwrrExpectation {
 // Seeding
 // ---------------------------------------------------------------------------------------------
 
+/** Where a fixture is seeded: a real server, or the app in this process (`send` = its handler). */
+export interface SeedTarget {
+  base: string;
+  dataDir: string;
+  send?: typeof fetch;
+  /** Accounts already registered (name → id) and a way to act as them; others sign up. */
+  accounts?: Record<string, number>;
+  signedIn?: (userId: number) => Promise<ApiClient>;
+}
+
 export interface Seeded {
-  server: TestServer;
+  target: SeedTarget;
   clients: Record<string, ApiClient>;
   userIds: Record<string, number>;
   brokerIds: Record<string, number>;
@@ -106,12 +126,18 @@ function sql(dataDir: string, statement: string, rows: (string | number | null)[
   }
 }
 
-export async function seed(fx: PortfolioFixture, server: TestServer): Promise<Seeded> {
+export async function seed(fx: PortfolioFixture, server: SeedTarget): Promise<Seeded> {
   const s = fx.setup;
   const clients: Record<string, ApiClient> = {};
   const userIds: Record<string, number> = {};
   for (const u of s.users) {
-    clients[u] = new ApiClient(server.base);
+    const existing = server.accounts?.[u];
+    if (existing !== undefined && server.signedIn) {
+      clients[u] = await server.signedIn(existing);
+      userIds[u] = existing;
+      continue;
+    }
+    clients[u] = new ApiClient(server.base, server.send);
     userIds[u] = (await clients[u].signUp(u)).id;
   }
   const first = clients[s.users[0]!]!;
@@ -205,7 +231,7 @@ export async function seed(fx: PortfolioFixture, server: TestServer): Promise<Se
     })));
     // Direct SQL bypasses the cache clearing of the write paths: a fresh server has no cached report yet.
   }
-  return { server, clients, userIds, brokerIds, assetIds, eventIds };
+  return { target: server, clients, userIds, brokerIds, assetIds, eventIds };
 }
 
 export function requestBody(fx: PortfolioFixture, seeded: Seeded): Record<string, unknown> {
@@ -399,20 +425,79 @@ export function formatMismatches(story: string, who: string, list: Mismatch[]): 
     .map((m) => `  ${m.field}: expected ${JSON.stringify(m.expected)}, actual ${JSON.stringify(m.actual)}`).join("\n");
 }
 
-/** Runs one fixture end to end on its own fresh server; throws with every mismatch listed. */
-export async function runFixture(fx: PortfolioFixture): Promise<void> {
-  const server = await startServer();
+/** The cases of a fixture: one expectation per user it is checked for. */
+function casesOf(fx: PortfolioFixture): [string, ExpectedReport][] {
+  return "by_user" in fx.expected
+    ? Object.entries(fx.expected.by_user) as [string, ExpectedReport][]
+    : [[fx.setup.users[0]!, fx.expected as ExpectedReport]];
+}
+
+/**
+ * The engine's answer to a report request, computed in this process the way the worker computes
+ * it (scope and period resolved by the report service, input read in one read transaction on a
+ * read-only connection, `buildReport`), without the cache, the worker pool or HTTP.
+ */
+export async function engineReport(app: InProcessApp, userId: number, body: Record<string, unknown>): Promise<any> {
+  const { request } = await new PortfolioReportService(app.container, app.dbFile).resolve(userId, reportQuery(ReportRequest.parse(body)));
+  const db = new Database(app.dbFile, { readonly: true });
   try {
-    const seeded = await seed(fx, server);
-    const cases = "by_user" in fx.expected ? Object.entries(fx.expected.by_user) : [[fx.setup.users[0]!, fx.expected] as const];
+    return JSON.parse(JSON.stringify(buildReport(readReportInput(db, request))));
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A migrated database with the fixture's users registered in order through `POST /auth/register`
+ * (the first is the superuser), built once per user list: argon2 makes each sign-up cost about a
+ * second on a shared machine, and 20 of the fixtures have the same single user.
+ */
+const templates = new Map<string, Promise<{ file: string; accounts: Record<string, number> }>>();
+function accountsTemplate(users: readonly string[]): Promise<{ file: string; accounts: Record<string, number> }> {
+  const key = users.join(",");
+  let t = templates.get(key);
+  if (!t) {
+    t = (async () => {
+      const app = await startInProcess();
+      const accounts: Record<string, number> = {};
+      try {
+        for (const u of users) {
+          const res = await app.client().post("/auth/register", { username: u, email: `${u}@example.com`, password: "Secret-pass1" });
+          accounts[u] = (await ok(res, `register ${u}`, 201)).user.id;
+        }
+      } finally {
+        await app.close({ keepDataDir: true });
+      }
+      // VACUUM INTO: one self-contained file with everything committed (nothing left in a WAL).
+      const file = join(tempDataDir("pt-fixture-template-"), "portfolio.sqlite");
+      const db = new Database(app.dbFile);
+      try { db.run(`VACUUM INTO '${file.replaceAll("'", "''")}'`); } finally { db.close(); }
+      rmSync(app.dataDir, { recursive: true, force: true });
+      return { file, accounts };
+    })();
+    templates.set(key, t);
+  }
+  return t;
+}
+
+/**
+ * Runs one fixture in process: seeded through the app's handlers over a fresh migrated SQLite
+ * file, the report computed by the engine directly ({@link engineReport}); throws with every
+ * mismatch listed. The HTTP path is covered once per report section (fixtures-http.test.ts).
+ */
+export async function runFixtureInProcess(fx: PortfolioFixture): Promise<void> {
+  const { file, accounts } = await accountsTemplate(fx.setup.users);
+  const app = await startInProcess({ template: file });
+  try {
+    const seeded = await seed(fx, { ...app, accounts });
     const failures: string[] = [];
-    for (const [who, expected] of cases) {
-      const body = await report(seeded.clients[who]!, requestBody(fx, seeded));
-      const mismatches = compareReport(body, expected as ExpectedReport, fx.request.target_currency, seeded);
+    for (const [who, expected] of casesOf(fx)) {
+      const body = await engineReport(app, seeded.userIds[who]!, requestBody(fx, seeded));
+      const mismatches = compareReport(body, expected, fx.request.target_currency, seeded);
       if (mismatches.length) failures.push(formatMismatches(fx.name, who, mismatches));
     }
     if (failures.length) throw new Error(failures.join("\n\n"));
   } finally {
-    await server.stop(true);
+    await app.close();
   }
 }

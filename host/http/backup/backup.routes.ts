@@ -4,6 +4,7 @@ import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
 import { resolveExportPlan } from "../../../core/backup/export-plan.ts";
+import { today } from "../../../core/dates/calendar.ts";
 import { streamJsonExport } from "../../../core/backup/json-export.ts";
 import { BackupRestoreService } from "../../../core/backup/restore.service.ts";
 import { assetSeries, pairSeries, type SeriesSpec, seriesFileName, streamSeries } from "../../../core/backup/series-export.ts";
@@ -122,7 +123,6 @@ export function streamedDownload(chunks: AsyncGenerator<string | Uint8Array>, he
 
 const COLLECT_EVERY_BYTES = 2 * 1024 * 1024;
 
-const today = () => new Date().toISOString().slice(0, 10);
 
 export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
   const restores = deps.container.resolve(BackupRestoreService);

@@ -1,11 +1,26 @@
 import { Elysia } from "elysia";
+import type { z } from "zod";
 import { databaseFile } from "../../db/data-source.ts";
-import { PortfolioReportService } from "../../portfolio/report.service.ts";
+import { PortfolioReportService, type ReportQuery } from "../../portfolio/report.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import { acceptsGzip } from "../gzip.ts";
 import type { SessionPlugin } from "../session.ts";
 import { ReportRequest, ReportResponse } from "./report.schema.ts";
+
+/** The request body as the service's query. */
+export function reportQuery(body: z.output<typeof ReportRequest>): ReportQuery {
+  return {
+    brokerIds: body.broker_ids ?? null,
+    start: body.date_range?.start ?? null,
+    end: body.date_range?.end ?? null,
+    target: body.target_currency ?? null,
+    flags: {
+      summary: body.include_summary, history: body.include_history, allocationHistory: body.include_allocation_history,
+      breakdown: body.include_breakdown, positionsContribution: body.include_positions_contribution,
+    },
+  };
+}
 
 /** `POST /portfolio/report` (docs/portfolio.md): computed in the worker pool, served from the cache as bytes. */
 export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
@@ -13,16 +28,7 @@ export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
   return new Elysia({ prefix: "/portfolio", tags: ["portfolio"] })
     .use(session)
     .post("/report", async ({ body, user, request }) => {
-      const out = await reports.report(user.id, {
-        brokerIds: body.broker_ids ?? null,
-        start: body.date_range?.start ?? null,
-        end: body.date_range?.end ?? null,
-        target: body.target_currency ?? null,
-        flags: {
-          summary: body.include_summary, history: body.include_history, allocationHistory: body.include_allocation_history,
-          breakdown: body.include_breakdown, positionsContribution: body.include_positions_contribution,
-        },
-      });
+      const out = await reports.report(user.id, reportQuery(body));
       // Served as stored: the worker already serialised (and gzipped) it.
       const gzip = acceptsGzip(request) && out.json.length >= 1024;
       return new Response(gzip ? (out.gzip as Uint8Array<ArrayBuffer>) : out.json, {

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { addDays, daysBetween, eachDay, indexOnOrBefore, today } from "../../../core/dates/calendar.ts";
+import { addDays, addMonths, daysBetween, eachDay, indexOnOrBefore, today } from "../../../core/dates/calendar.ts";
 
 test("calendar: addDays crosses months, years and leap days", () => {
   expect(addDays("2024-02-28", 1)).toBe("2024-02-29");
@@ -27,4 +27,13 @@ test("calendar: indexOnOrBefore finds the latest date on or before the day", () 
 
 test("calendar: today is the UTC day of the clock", () => {
   expect(today({ now: () => new Date("2024-03-05T23:30:00Z") })).toBe("2024-03-05");
+});
+
+test("calendar: addMonths clamps the day to the target month (the signals' windows)", () => {
+  expect(addMonths("2024-03-31", -1)).toBe("2024-02-29");
+  expect(addMonths("2023-03-31", -1)).toBe("2023-02-28");
+  expect(addMonths("2024-02-29", -12)).toBe("2023-02-28");
+  expect(addMonths("2024-01-15", -1)).toBe("2023-12-15");
+  expect(addMonths("2024-05-31", -60)).toBe("2019-05-31");
+  expect(addMonths("2023-11-30", 3)).toBe("2024-02-29");
 });
