@@ -22830,7 +22830,7 @@ export interface operations {
                  *           "tool_code": "pac_allocator",
                  *           "contract_version": "1.0.0",
                  *           "implementation_version": "1.0.0",
-                 *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
+                 *           "schema_fingerprint": "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f",
                  *           "parameters": {
                  *             "budget": {
                  *               "code": "EUR",
@@ -22875,7 +22875,7 @@ export interface operations {
                      *           "tool_code": "pac_allocator",
                      *           "contract_version": "1.0.0",
                      *           "implementation_version": "1.0.0",
-                     *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
+                     *           "schema_fingerprint": "9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f",
                      *           "execution_id": "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
                      *           "metrics": {
                      *             "queue_ms": 0.01,
