@@ -31,7 +31,7 @@ export class MarketDataSchedule {
 
   async start(): Promise<void> {
     await this.reload();
-    this.scheduler.add({ name: "scheduler_settings_watch", patterns: [WATCH_PATTERN], run: async () => {
+    this.scheduler.add({ name: "scheduler_settings_watch", patterns: [WATCH_PATTERN], housekeeping: true, run: async () => {
       await this.reload();
       return { itemsOk: 0, itemsErr: 0 };
     } });

@@ -12,6 +12,12 @@ export interface JobOutcome {
 }
 
 export interface ScheduledJob {
+  /**
+   * Internal upkeep (the minutely settings watch): a successful run is not written to the job log
+   * or the state, so the log the settings page shows holds the jobs users care about; a failed run
+   * still is.
+   */
+  readonly housekeeping?: boolean;
   /** Minimum seconds between two runs (croner's interval), for "every N minutes" jobs. */
   readonly intervalSeconds?: number;
   readonly name: string;
@@ -95,6 +101,10 @@ export class Scheduler {
     } catch (error) {
       this.logger.error("job failed", { job: job.name, error: error as Error });
       entry = { job: job.name, started_at: started.toISOString(), duration_s: (Date.now() - started.getTime()) / 1000, status: "error", items_ok: 0, items_err: 0, error: (error as Error).message };
+    }
+    if (job.housekeeping && entry.status === "ok") {
+      this.logger.debug("job finished", { ...entry });
+      return entry;
     }
     this.info.set(job.name, {
       lastRunAt: entry.started_at, lastDurationS: entry.duration_s, lastStatus: entry.status,

@@ -15,6 +15,15 @@ describe("scheduler", () => {
     expect(s.log(new Date(Date.now() + 60_000))).toEqual([]);
   });
 
+  test("a housekeeping job (the minutely settings watch) leaves the job log to the price jobs unless it fails", async () => {
+    const s = new Scheduler(tempDataDir(), createLogger("silent"));
+    await s.runNow({ name: "scheduler_settings_watch", housekeeping: true, patterns: ["* * * * *"], run: async () => ({ itemsOk: 0, itemsErr: 0 }) });
+    expect(s.log()).toEqual([]);
+    expect(s.jobInfo("scheduler_settings_watch").lastRunAt).toBeNull();
+    await s.runNow({ name: "scheduler_settings_watch", housekeeping: true, patterns: ["* * * * *"], run: async () => { throw new Error("settings unreadable"); } });
+    expect(s.log().map((e) => [e.job, e.status, e.error])).toEqual([["scheduler_settings_watch", "error", "settings unreadable"]]);
+  });
+
   test("a throwing job is recorded as error and never throws out of the scheduler", async () => {
     const s = new Scheduler(tempDataDir(), createLogger("silent"));
     const entry = await s.runNow({ name: "history_sync", patterns: ["* * * * *"], run: async () => { throw new Error("upstream down"); } });
