@@ -332,7 +332,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       request_id: "plan-2024-06",
       items: [{
         correlation_id: "pac", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
-        schema_fingerprint: "<schema_fingerprint from GET /tools/catalog>",
+        schema_fingerprint: "9f2c1e4b7a3d5f6081c2e3d4b5a697887766554433221100ffeeddccbbaa9988",
         parameters: {
           budget: { code: "EUR", amount: "300" },
           positions: [{ key: "A", price: "100", quantity: "1", target_weight: "0.5" }, { key: "B", price: "50", quantity: "0", target_weight: "0.5" }],
@@ -344,7 +344,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       request_id: "plan-2024-06",
       results: [{
         correlation_id: "pac", tool_code: "pac_allocator", contract_version: "1.0.0", implementation_version: "1.0.0",
-        schema_fingerprint: "<schema_fingerprint from GET /tools/catalog>", execution_id: "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
+        schema_fingerprint: "9f2c1e4b7a3d5f6081c2e3d4b5a697887766554433221100ffeeddccbbaa9988", execution_id: "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
         metrics: { queue_ms: 0.01, execution_ms: 3.2 }, status: "success",
         result: {
           orders: [{ key: "A", quantity: "1", amount: "100" }, { key: "B", quantity: "4", amount: "200" }],
