@@ -1,7 +1,8 @@
 import type { DependencyContainer } from "tsyringe";
-import { BrimFileService } from "../core/brim/brim-file.service.ts";
+import { brimDir, BrimFileService } from "../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "../core/brim/import-plugins.ts";
+import type { Logger } from "./logger.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
 import { runCalculation } from "./workers/pool.ts";
 
@@ -11,7 +12,9 @@ import { runCalculation } from "./workers/pool.ts";
  * plugin config's `timeoutMs` when set, else 60 s). A run past the limit is aborted, which ends
  * its worker thread, so a parser stuck in a loop cannot hold a thread either.
  */
-export function registerBrim(container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>, dbPath: string): void {
+export function registerBrim(
+  container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>, dbPath: string, logger: Logger,
+): void {
   const infoOf = (entry: ReturnType<PluginRegistry["list"]>[number] & { manifest: { kind: "import-plugin" } }): ImportPluginInfo => {
     const instance = entry.instance as ImportPluginInfo["instance"];
     return {
@@ -42,7 +45,9 @@ export function registerBrim(container: DependencyContainer, plugins: PluginRegi
         return result;
       } catch (error) {
         if (signal.aborted) return { ok: false, message: `the parse took longer than ${Math.round(timeoutMs / 1000)} s and was stopped` };
-        throw error;
+        // A worker that died (out of memory, a plugin that kills its thread): the file fails, the request does not.
+        logger.error("import parse worker failed", { plugin: code, error: error instanceof Error ? error.name : "unknown" });
+        return { ok: false, message: "the importer stopped unexpectedly" };
       }
     },
   };
@@ -60,4 +65,13 @@ export function brimTimeout(pluginConfig: Record<string, unknown>): (code: strin
     const value = (pluginConfig[code] as { timeoutMs?: unknown } | undefined)?.timeoutMs;
     return typeof value === "number" && value > 0 ? value : DEFAULT_PARSE_TIMEOUT_MS;
   };
+}
+
+/**
+ * Removes the stored bytes and last parses of BRIM files whose rows went with a deleted broker
+ * (the rows cascade in SQL; files on disk need this). Called after each path that deletes brokers
+ * (`DELETE /brokers/{id}`, the last OWNER leaving, an account deletion); never fails the request.
+ */
+export async function sweepBrimFiles(container: DependencyContainer, dataDir: string): Promise<void> {
+  await container.resolve(BrimFileService).sweep(brimDir(dataDir)).catch(() => undefined);
 }

@@ -44,7 +44,7 @@ export async function boot(config: AppConfig = loadConfig()) {
     acceptedApiVersions: [SDK_API_VERSION],
   });
   registerMarketData(container, plugins, pluginConfig);
-  registerBrim(container, plugins, pluginConfig, databaseFile(config.dataDir));
+  registerBrim(container, plugins, pluginConfig, databaseFile(config.dataDir), logger);
   await container.resolve(BrimFileService).sweep(brimDir(config.dataDir));
   const scheduler = new Scheduler(config.dataDir, logger);
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {

@@ -6,9 +6,16 @@ import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
 import { brokerBitvavoPlugin } from "./broker-bitvavo/index.ts";
 import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
+import { brokerDirectaPlugin } from "./broker-directa/index.ts";
+import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
+import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
+import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
+import { brokerScalablePlugin } from "./broker-scalable/index.ts";
+import { brokerSchwabPlugin } from "./broker-schwab/index.ts";
+import { brokerTraderepublicPlugin } from "./broker-traderepublic/index.ts";
 import { brokerTrading212Plugin } from "./broker-trading212/index.ts";
 import { brokerXtbPlugin } from "./broker-xtb/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
@@ -26,7 +33,9 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerTrading212Plugin, brokerXtbPlugin,
+  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
+  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
+  brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
   // The risk analytics (one risk-tool plugin each) share one folder and its statistics.

@@ -15,12 +15,15 @@ export class RestoreContext {
   readonly keptBrokers = new Set<number>();
   /** Stored ids of brokers this restore created. */
   readonly createdBrokers = new Set<number>();
+  /** Stored ids of matched assets the caller may not change (kept by another user; docs/assets.md). */
+  readonly lockedAssets = new Set<number>();
   /** Stored ids of assets that existed before the restore (matched, not created). */
   readonly matchedAssets = new Set<number>();
 
   constructor(
     readonly tx: EntityManager,
     readonly userId: number,
+    readonly isSuperuser: boolean,
     readonly overwrite: boolean,
     readonly sections: Record<string, Record<string, any>[]>,
   ) {}

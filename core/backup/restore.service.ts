@@ -12,6 +12,8 @@ import { ROWS_PER_YIELD, yieldToEventLoop } from "./snapshot-reader.ts";
 
 export interface RestoreInput {
   fileId: number;
+  /** Administrators may change every asset; others only the assets they keep. */
+  isSuperuser: boolean;
   /** Called before each named stage (logging; tests hold a restore mid-way with it). */
   onStage?: (stage: string) => Promise<void> | void;
   overwrite: boolean;
@@ -56,7 +58,7 @@ export class BackupRestoreService {
     await stage("check-references");
     checkReferences(sections);
     const outcome = await this.db.write(async (tx) => {
-      const ctx = new RestoreContext(tx, input.userId, input.overwrite, sections);
+      const ctx = new RestoreContext(tx, input.userId, input.isSuperuser, input.overwrite, sections);
       for (const section of SECTIONS) {
         if (!(section.name in sections)) continue;
         await stage(`write:${section.name}`);

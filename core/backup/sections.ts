@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ExportGroup, ExportPlan } from "./export-plan.ts";
 import { placeholders } from "./export-plan.ts";
+import { restoreBrokerAccess, restoreBrokers, restoreTransactions, restoreUserSettings } from "./restore-ledger-stages.ts";
 import {
-  type RestoreStage, restoreAssets, restoreAssignments, restoreBrokerAccess, restoreBrokers, restoreEvents, restoreFxRates,
-  restoreFxRoutes, restorePrices, restoreTransactions, restoreUserSettings,
+  type RestoreStage, restoreAssets, restoreAssignments, restoreEvents, restoreFxRates, restoreFxRoutes, restorePrices,
 } from "./restore-stages.ts";
 
 /**

@@ -37,36 +37,47 @@ export class BrimParseService {
     @inject(IMPORT_PLUGINS) private readonly plugins: ImportPluginDirectory,
   ) {}
 
-  /** Parses and answers the result as gzipped JSON bytes (what `last-parse` serves afterwards). */
+  /**
+   * Parses and answers the result as gzipped JSON bytes (what `last-parse` serves afterwards).
+   * `auto` tries the compatible plugins best first (then the generic CSV) until one reads the
+   * file: spreadsheets, whose content `accepts()` cannot see, are told apart this way. A named
+   * plugin is tried alone. All failing, the first plugin's message is the file's error.
+   */
   async parse(dir: string, request: ParseRequest): Promise<Uint8Array> {
     const file = await this.files.get(request.userId, request.fileId, "EDITOR");
     await this.access.require(request.userId, request.brokerId, "EDITOR");
     const bytes = await this.files.bytesOf(dir, file);
-    const plugin = this.choosePlugin(file, bytes, request.pluginCode);
-    const run = await this.plugins.parse(plugin.code, {
-      bytes, file: describeFile(bytes, file.filename), options: request.options,
-      meta: { brokerId: request.brokerId, fileId: file.id, pluginCode: plugin.code, pluginVersion: plugin.version },
-    });
-    const failure = !run.ok ? run.message : run.transactions === 0 ? "no transactions found in the file" : null;
-    if (failure !== null || !run.ok) {
-      const message = failure ?? "no result";
-      await this.markFailed(dir, file.id, `${plugin.name}: ${message}`);
-      throw new InputError("PARSE_FAILED", `${plugin.name} could not read this file: ${message}`, { plugin_code: plugin.code, file_id: file.id });
+    const meta = describeFile(bytes, file.filename);
+    let first: { message: string; plugin: ImportPluginInfo } | null = null;
+    for (const plugin of this.candidatesFor(file, bytes, request.pluginCode)) {
+      const run = await this.plugins.parse(plugin.code, {
+        bytes, file: meta, options: request.options,
+        meta: { brokerId: request.brokerId, fileId: file.id, pluginCode: plugin.code, pluginVersion: plugin.version },
+      });
+      if (run.ok && run.transactions > 0) {
+        await this.store(dir, file.id, run.gzipped, plugin);
+        return run.gzipped;
+      }
+      first ??= { message: run.ok ? "no transactions found in the file" : run.message, plugin };
+      if (!run.ok && /took longer than/.test(run.message)) break;
     }
-    await this.store(dir, file.id, run.gzipped, plugin);
-    return run.gzipped;
+    const { message, plugin } = first!;
+    await this.markFailed(dir, file.id, `${plugin.name}: ${message}`);
+    throw new InputError("PARSE_FAILED", `${plugin.name} could not read this file: ${message}`, { plugin_code: plugin.code, file_id: file.id });
   }
 
-  private choosePlugin(file: BrimFile, bytes: Uint8Array, code: string): ImportPluginInfo {
+  /** The plugins to try: the named one; for `auto` the compatible ones best first, then the generic CSV (at most 6). */
+  private candidatesFor(file: BrimFile, bytes: Uint8Array, code: string): ImportPluginInfo[] {
     if (code !== "auto") {
       const plugin = this.plugins.get(code);
       if (!plugin) throw new InputError("PLUGIN_NOT_FOUND", `No import plugin ${code}`, { plugin_code: code });
-      return plugin;
+      return [plugin];
     }
-    const best = this.files.detect(bytes, file.filename).find((v) => v.confidence > 0);
-    const plugin = this.plugins.get(best?.code ?? GENERIC_PLUGIN_CODE) ?? this.plugins.get(GENERIC_PLUGIN_CODE);
-    if (!plugin) throw new InputError("PLUGIN_NOT_FOUND", "No import plugin recognises this file", { plugin_code: code });
-    return plugin;
+    const codes = this.files.detect(bytes, file.filename).filter((v) => v.confidence > 0).map((v) => v.code);
+    if (!codes.includes(GENERIC_PLUGIN_CODE)) codes.push(GENERIC_PLUGIN_CODE);
+    const plugins = codes.slice(0, 6).map((c) => this.plugins.get(c)).filter((p): p is ImportPluginInfo => p !== undefined);
+    if (plugins.length === 0) throw new InputError("PLUGIN_NOT_FOUND", "No import plugin recognises this file", { plugin_code: code });
+    return plugins;
   }
 
   /** Candidates for each hint (`POST /brokers/import/asset-candidates`). */

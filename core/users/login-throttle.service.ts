@@ -55,18 +55,27 @@ export class LoginThrottleService {
   }
 
   /**
-   * Runs `work` as one throttled attempt on `keys`: refused with 429 while blocked; a DomainError
-   * with `failureCode` counts as a failure; anything else (success included) settles the attempt,
-   * forgetting every failure of the `forget` keys.
+   * Runs `work` as one throttled attempt: refused with 429 while any key of `keys` or `late` is
+   * blocked. `keys` count the attempt up front (parallel guesses at one account cannot all pass
+   * the check before any is counted); `late` keys (the client address) count only a failure,
+   * once it happened, so many people behind one address logging in at once are not refused.
+   * A DomainError with `failureCode` is a failure; anything else (success included) settles the
+   * attempt, forgetting every failure of the `forget` keys.
    */
-  async guard<T>(keys: readonly ThrottleKey[], failureCode: string, work: () => Promise<T>, forget: readonly ThrottleKey[] = []): Promise<T> {
+  async guard<T>(
+    keys: readonly ThrottleKey[], failureCode: string, work: () => Promise<T>,
+    forget: readonly ThrottleKey[] = [], late: readonly ThrottleKey[] = [],
+  ): Promise<T> {
+    await this.refuseBlocked(late);
     await this.attempt(keys);
     let result: T;
     try {
       result = await work();
     } catch (error) {
-      if (error instanceof DomainError && error.code === failureCode) await this.confirmFailure(keys);
-      else await this.settle(keys, forget);
+      if (error instanceof DomainError && error.code === failureCode) {
+        await this.confirmFailure(keys);
+        await this.count(late, false);
+      } else await this.settle(keys, forget);
       throw error;
     }
     await this.settle(keys, forget);
@@ -80,11 +89,35 @@ export class LoginThrottleService {
    * Call {@link settle} when it turns out not to be a failure.
    */
   attempt(keys: readonly ThrottleKey[]): Promise<void> {
+    return this.count(keys, true);
+  }
+
+  /**
+   * Like {@link guard} with every key `late`: only a failure is counted, after it happened. For
+   * registration, where many sign-ups from one address at once are legitimate (a script creating
+   * the household's accounts) and a refusal reveals that a name exists, never a password.
+   */
+  guardFailures<T>(keys: readonly ThrottleKey[], failureCode: string, work: () => Promise<T>): Promise<T> {
+    return this.guard([], failureCode, work, [], keys);
+  }
+
+  /** 429 `TOO_MANY_ATTEMPTS` (the longest wait) while any of `keys` is blocked; reads only. */
+  private async refuseBlocked(keys: readonly ThrottleKey[]): Promise<void> {
+    if (keys.length === 0) return;
+    const now = this.now();
+    const states = await Promise.all(keys.map(async ({ key }) => toState(await this.read(this.db.reads, key))));
+    const wait = Math.max(0, ...states.map((state) => retryAfterSeconds(state, now)));
+    if (wait > 0) throw new TooManyRequestsError("TOO_MANY_ATTEMPTS", `Too many failed attempts; try again in ${wait} s`, wait);
+  }
+
+  /** Counts one failure on every key in one serialised write; `refuseBlocked` first refuses (429) while any key is blocked. */
+  private count(keys: readonly ThrottleKey[], refuseBlocked: boolean): Promise<void> {
+    if (keys.length === 0) return Promise.resolve();
     const now = this.now();
     return this.db.write(async (tx) => {
       const states = await Promise.all(keys.map(async ({ key }) => toState(await this.read(tx, key))));
       const wait = Math.max(0, ...states.map((state) => retryAfterSeconds(state, now)));
-      if (wait > 0) throw new TooManyRequestsError("TOO_MANY_ATTEMPTS", `Too many failed attempts; try again in ${wait} s`, wait);
+      if (refuseBlocked && wait > 0) throw new TooManyRequestsError("TOO_MANY_ATTEMPTS", `Too many failed attempts; try again in ${wait} s`, wait);
       for (const [i, { key, policy }] of keys.entries()) {
         const next = afterFailure(policy, states[i]!, now);
         await tx.query(

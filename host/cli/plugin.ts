@@ -58,8 +58,7 @@ function newPlugin(args: string[], out: (line: string) => void): void {
       },
       include: ["*.ts"],
     }, null, 2)}\n`,
-    "index.ts": template.index(id, titleOf(id)),
-    "index.test.ts": template.test,
+    ...template.files(id, titleOf(id)),
     "README.md": `# ${titleOf(id)}\n\nA portfolio-tracker \`${kind}\` plugin (id \`${id}\`).\n\n`
       + "```sh\nnpm install      # the SDK, zod and decimal.js\nnpm test         # the kind's contract suite (bun test)\n```\n\n"
       + `Install it into a server with \`npm run cli -- plugin install <this folder>\` in the portfolio-tracker checkout, then restart.\n`

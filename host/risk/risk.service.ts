@@ -27,7 +27,7 @@ export const RISK_LIMITS = {
   dataTimeoutMs: 60_000,
   /** Calendar days of a period. */
   maxPeriodDays: 50 * 366,
-  /** Assets of a scope's series (correlation matrix side, optimisation size). */
+  /** Assets of a per-asset analytic (correlation matrix side, optimisation size). */
   maxAssets: 100,
 };
 
@@ -303,7 +303,8 @@ export class RiskService {
     scopeKind: string, mode: string, request: RiskDataRequest,
   ): Promise<RiskItem> {
     const code = a.analytic_code;
-    if (data.assets.length > this.limits.maxAssets) {
+    // Per-asset analytics (matrices, optimisation) are bounded; single-series ones are not.
+    if (!tool.instance.catalog.supportedScopes.includes("asset") && data.assets.length > this.limits.maxAssets) {
       return failed(a, "resource_limit", `At most ${this.limits.maxAssets} assets per analytic`, { assets: data.assets.length, max_assets: this.limits.maxAssets });
     }
     const benchmarkId = typeof parameters.benchmark_asset_id === "number" ? parameters.benchmark_asset_id : null;

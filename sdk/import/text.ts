@@ -67,20 +67,24 @@ function countOutsideQuotes(line: string, sep: string): number {
 }
 
 /**
- * The field separator of delimited text: among `;` `,` tab and `|`, the one that appears (outside
- * quotes) the same non-zero number of times on the most of the first ten non-empty lines, ties
- * broken by the larger count. `,` when nothing fits (a one-column file).
+ * The field separator of delimited text: among `;` `,` tab and `|`, the one whose most common
+ * non-zero count per line (outside quotes) is shared by the most of the first 30 non-empty lines,
+ * ties broken by the larger count. Lines of a title block above the table (no separator) do not
+ * count against it. `,` when nothing fits (a one-column file).
  * Example: `sniffSeparator("a;b\n1,5;2")` is `";"`.
  */
 export function sniffSeparator(text: string): Separator {
-  const lines = text.split(/\r\n|\n|\r/, 30).filter((l) => l.trim() !== "").slice(0, 10);
+  const lines = text.split(/\r\n|\n|\r/, 60).filter((l) => l.trim() !== "").slice(0, 30);
   let best: { sep: Separator; score: number; count: number } = { sep: ",", score: 0, count: 0 };
   for (const sep of SEPARATORS) {
-    const counts = lines.map((l) => countOutsideQuotes(l, sep));
-    const first = counts[0] ?? 0;
-    if (first === 0) continue;
-    const score = counts.filter((c) => c === first).length;
-    if (score > best.score || (score === best.score && first > best.count)) best = { sep, score, count: first };
+    const freq = new Map<number, number>();
+    for (const l of lines) {
+      const c = countOutsideQuotes(l, sep);
+      if (c > 0) freq.set(c, (freq.get(c) ?? 0) + 1);
+    }
+    for (const [count, score] of freq) {
+      if (score > best.score || (score === best.score && count > best.count)) best = { sep, score, count };
+    }
   }
   return best.sep;
 }

@@ -124,13 +124,32 @@ test("manual asset events are added and edited; the provider search streams to i
   await row.getByText("Q2 dividend").waitFor();
   expect(await page.getByRole("row").filter({ hasText: "DIVIDEND" }).count()).toBe(1);
 
-  await page.getByRole("tab", { name: "Price source" }).click();
+  await page.getByRole("button", { name: "Price source" }).click();
   await page.getByText("Prices are entered by hand.").waitFor();
   await page.getByLabel("Search providers").fill("ACME");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   // The test server's providers are offline: every one reports its failure, then the search ends.
   await page.getByText("No result.").waitFor({ timeout: 30_000 });
   expect(await page.getByText("Asking the providers…").count()).toBe(0);
+}, 60_000);
+
+test("keyboard only: the skip link, a dialog that takes the focus and gives it back on Escape", async () => {
+  const page = await b.page({ user: "alice" });
+  await page.goto(b.url("/brokers"));
+  await page.getByRole("heading", { name: "Brokers" }).waitFor();
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+  const open = page.getByRole("button", { name: "New broker" });
+  await open.focus();
+  await page.keyboard.press("Enter");
+  const dialog = page.getByRole("dialog", { name: "New broker" });
+  await dialog.waitFor();
+  expect(await page.evaluate(() => !!document.activeElement?.closest("dialog"))).toBe(true);
+  await page.keyboard.type("Typed broker");
+  expect(await dialog.getByLabel("Name").inputValue()).toBe("Typed broker");
+  await page.keyboard.press("Escape");
+  await dialog.waitFor({ state: "hidden" });
+  expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("New broker");
 }, 60_000);
 
 test("every page renders at desktop and phone size without sideways scrolling (screenshots for review)", async () => {

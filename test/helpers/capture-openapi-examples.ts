@@ -10,6 +10,7 @@ import { ApiClient } from "./client.ts";
 import { ROOT, startServer } from "./server.ts";
 
 const PATH_VALUES: Record<string, string> = { id: "1", user_id: "2", name: "portfolio_blob", asset_id: "3", file_id: "1" };
+let brimFile = "";
 const QUERIES: Record<string, string> = {
   "DELETE /assets/events": "?ids=1",
   "DELETE /assets/provider": "?asset_ids=1",
@@ -35,12 +36,16 @@ try {
     const [method, path] = key.split(" ") as [string, string];
     const doc = OPERATION_DOCS[key]!;
     if (doc.response !== undefined) continue; // written by hand
-    const url = path.replace(/\{(\w+)\}/g, (_, n: string) => PATH_VALUES[n] ?? "1") + (QUERIES[key] ?? "");
-    if (key === "POST /uploads") {
+    const url = path.replace(/\{(\w+)\}/g, (_, n: string) => (n === "file_id" && path.includes("/import/") ? brimFile : PATH_VALUES[n] ?? "1"))
+      + (QUERIES[key] ?? "");
+    if (key === "POST /uploads" || key === "POST /brokers/import/upload") {
       const form = new FormData();
-      form.append("file", new File(["date,close\n2024-01-02,101.25\n"], "prices.csv", { type: "text/csv" }));
-      const res = await alice.request("POST", "/uploads", form);
+      form.append("file", key === "POST /uploads"
+        ? new File(["date,close\n2024-01-02,101.25\n"], "prices.csv", { type: "text/csv" })
+        : new File(["date,type,symbol,isin,quantity,price,amount,currency\n2024-01-03,BUY,AAPL,US0378331005,10,102.80,-1028.00,EUR\n"], "report.csv", { type: "text/csv" }));
+      const res = await alice.request("POST", key === "POST /uploads" ? "/uploads" : "/brokers/import/upload?broker_id=1", form);
       out[key] = await res.json();
+      if (key === "POST /brokers/import/upload") brimFile = (out[key] as { file_id: string }).file_id;
       continue;
     }
     if (key === "DELETE /brokers/{id}/access/{user_id}") await alice.post("/brokers/1/access", { user_id: 2, role: "VIEWER" });

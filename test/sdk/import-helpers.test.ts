@@ -36,6 +36,7 @@ describe("sniffSeparator and readCsv", () => {
     expect(sniffSeparator("a\tb\n1\t2")).toBe("\t");
     expect(sniffSeparator("a|b\n1|2")).toBe("|");
     expect(sniffSeparator("single\n1")).toBe(",");
+    expect(sniffSeparator("Movements\nAccount: 1\nA;B;C\n1,5;2;3\n4;5,25;6\n")).toBe(";");
   });
 
   test("quoted fields keep separators, doubled quotes and line breaks; blank lines are dropped", () => {

@@ -9,6 +9,7 @@ import type { User } from "../../../core/users/user.entity.ts";
 import { UserService } from "../../../core/users/user.service.ts";
 import { clientAddress } from "../client-address.ts";
 import { errorResponses, throttledErrorResponses } from "../errors.ts";
+import { sweepBrimFiles } from "../../brim.ts";
 import type { HttpDeps } from "../deps.ts";
 import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin, verifyToken } from "../session.ts";
 import { tokensRoutes } from "./tokens.routes.ts";
@@ -48,7 +49,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
     .post("/register", async ({ body, request, status }) => {
       // Refusals that reveal an existing name or email count against the client address (issue 10.2).
       const keys = throttle.registrationKeys(addressOf(request));
-      const { user, first } = await throttle.guard(keys, "USER_EXISTS", () => users.register(body));
+      const { user, first } = await throttle.guardFailures(keys, "USER_EXISTS", () => users.register(body));
       deps.logger.info("account registered", { user_id: user.id, username: user.username, superuser: first });
       return status(201, { user: toAccount(user), message: first ? "Registration successful (Admin)" : "Registration successful" });
     }, {
@@ -58,8 +59,10 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
     })
     .post("/login", async ({ body, cookie, request }) => {
       // Throttled per account and per client address (issue 10.2): 429 with Retry-After when blocked.
-      const keys = await throttle.loginKeys(body.username, addressOf(request));
-      const user = await throttle.guard(keys, "INVALID_CREDENTIALS", () => users.authenticate(body.username, body.password), [keys[0]!]);
+      // The account counts each attempt up front; the address counts failures once they happened.
+      const [account, ...address] = await throttle.loginKeys(body.username, addressOf(request));
+      const user = await throttle.guard([account!], "INVALID_CREDENTIALS",
+        () => users.authenticate(body.username, body.password), [account!], address);
       await startSession(user, cookie as CookieJar, request);
       return { user: toAccount(user), user_settings: toUserSettings(await userSettings.get(user.id)), message: "Login successful" };
     }, {
@@ -111,6 +114,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
     .delete("/users/me", async ({ user, cookie, request }) => {
       const deletedUploads = await users.deleteSelf(user.id);
       await uploads.forget(uploadsDir(deps.config.dataDir), deletedUploads);
+      await sweepBrimFiles(deps.container, deps.config.dataDir);
       cookie[SESSION_COOKIE].set({
         value: "", httpOnly: true, sameSite: "lax", path: "/", maxAge: 0, secure: isHttps(request),
       });

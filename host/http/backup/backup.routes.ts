@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { randomUUID } from "node:crypto";
 import { readdirSync, rmSync, statSync } from "node:fs";
-import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import pkg from "../../../package.json" with { type: "json" };
 import { resolveExportPlan } from "../../../core/backup/export-plan.ts";
@@ -200,7 +199,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
           // No content-length: the body is a marked stream, so the gzip wrapper streams it instead of buffering the database.
           "content-type": "application/vnd.sqlite3",
           "content-disposition": contentDisposition("attachment", `portfolio_${today()}.sqlite`),
-        }, () => void rm(temp, { force: true }));
+        }, () => rmSync(temp, { force: true }));
       }
       const snap = openSnapshot(dbFile);
       try {
@@ -228,6 +227,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
       const started = performance.now();
       const outcome = await restores.restore({
         fileId: body.file_id,
+        isSuperuser: user.isSuperuser,
         overwrite: body.overwrite_existing,
         uploadsDir: uploadsDir(deps.config.dataDir),
         userId: user.id,
@@ -278,14 +278,18 @@ async function* fileChunks(file: Bun.BunFile): AsyncGenerator<Uint8Array> {
 }
 
 /**
- * Logs each restore stage at debug level. `BACKUP_TEST_HOLD_STAGE` (tests only) names a stage at
- * which the restore logs `backup restore held` and waits forever, so a test can kill the process
- * in the middle of the write transaction.
+ * Logs each restore stage at debug level, with the time the previous one took.
+ * `BACKUP_TEST_HOLD_STAGE` (tests only) names a stage at which the restore logs
+ * `backup restore held` and waits forever, so a test can kill the process in the middle of the
+ * write transaction.
  */
 function restoreStageHook(deps: HttpDeps) {
   const hold = process.env.BACKUP_TEST_HOLD_STAGE;
+  let previous: { stage: string; at: number } | null = null;
   return async (stage: string) => {
-    deps.logger.debug("backup restore stage", { stage });
+    const now = performance.now();
+    if (previous) deps.logger.debug("backup restore stage done", { stage: previous.stage, ms: Math.round(now - previous.at) });
+    previous = { stage, at: now };
     if (hold && stage === hold) {
       deps.logger.info("backup restore held", { stage });
       await new Promise<never>(() => {});

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { AccessChangeService } from "../../../core/brokers/access-change.service.ts";
+import { sweepBrimFiles } from "../../brim.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
@@ -46,6 +47,7 @@ export function accessRoutes(deps: HttpDeps, session: SessionPlugin) {
     })
     .delete("/:id/access/me", async ({ params, user }) => {
       const { brokerDeleted } = await access.leave(user.id, params.id);
+      if (brokerDeleted) await sweepBrimFiles(deps.container, deps.config.dataDir);
       return { success: true, message: brokerDeleted ? "You were the last OWNER: the broker was deleted" : "You left the broker", broker_deleted: brokerDeleted };
     }, {
       auth: true,

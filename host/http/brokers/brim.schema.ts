@@ -118,7 +118,7 @@ export const ParseResult = z.object({
 });
 
 const Decimalish = z.union([z.string(), z.number()]).transform((v) => String(v));
-const CashIn = z.object({ code: z.string().min(3).max(3), amount: Decimalish });
+const CashIn = z.object({ code: z.string().min(3).max(3), amount: Decimalish }).strict();
 export const DuplicatesBody = z.object({
   broker_id: Id,
   transactions: z.array(z.object({
@@ -129,15 +129,15 @@ export const DuplicatesBody = z.object({
     cash: CashIn.nullable().optional(),
   }).passthrough()).max(100_000),
   asset_mappings: z.array(z.object({ fake_asset_id: z.number().int(), selected_asset_id: z.number().int().nullable().optional() }).passthrough()).max(100_000).default([]),
-});
+}).strict();
 
 export const CandidatesBody = z.object({
   items: z.array(z.object({
     extracted_symbol: z.string().max(64).optional(),
     extracted_isin: z.string().max(32).optional(),
     extracted_name: z.string().max(500).optional(),
-  })).max(1000),
-});
+  }).strict()).max(1000),
+}).strict();
 export const CandidatesAnswer = z.object({ items: z.array(z.object({ candidates: z.array(Candidate) })) });
 
 export function toFileInfo(f: BrimFile, stale: boolean): z.infer<typeof FileInfo> {

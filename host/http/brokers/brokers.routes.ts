@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { BrokerSummaryService } from "../../../core/brokers/broker-summary.service.ts";
 import { BrokerService } from "../../../core/brokers/broker.service.ts";
 import { ConflictError } from "../../../core/errors/domain-error.ts";
+import { sweepBrimFiles } from "../../brim.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
@@ -83,6 +84,7 @@ export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {
     })
     .delete("/:id", async ({ params, user }) => {
       const { transactionsDeleted } = await brokers.delete(user.id, params.id);
+      await sweepBrimFiles(deps.container, deps.config.dataDir);
       deps.logger.info("broker deleted", { broker_id: params.id, user_id: user.id, transactions_deleted: transactionsDeleted });
       return { success: true, deleted_count: 1, transactions_deleted: transactionsDeleted };
     }, {

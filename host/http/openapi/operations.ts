@@ -14,7 +14,8 @@ export interface OperationDoc {
 
 const EDITOR = "Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.";
 const OWNER = "Needs the OWNER role on the broker; a broker without an access row is 404.";
-const ANY_ASSET = "Assets are shared by all users: any signed-in user may change them.";
+const ANY_ASSET = "Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).";
+const ASSET_SHARED = "Any signed-in user: assets are shared (docs/assets.md).";
 
 /**
  * `METHOD /path` (without the /api/v1 prefix) → its documentation, in an order that works on an
@@ -83,7 +84,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /assets": {
     changes: "Creates shared assets. Items are independent: a refused item does not stop the others.",
-    who: ANY_ASSET,
+    who: ASSET_SHARED,
     request: [{ name: "Apple Inc.", currency: "USD", asset_type: "STOCK", identifier_isin: "US0378331005", identifier_ticker: "AAPL" }, { name: "Vanguard FTSE All-World", currency: "EUR", asset_type: "ETF" }],
   },
   "PATCH /assets": {
@@ -110,7 +111,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     request: [2, 999],
   },
   "POST /assets/prices/sync": {
-    who: ANY_ASSET,
+    who: ASSET_SHARED,
     changes: "Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).",
     request: [{ asset_id: 1, date_range: { start: "2024-01-01", end: "2024-01-31" } }],
     response: {
@@ -183,7 +184,12 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       }],
       success_count: 1, errors: [], date_range: { start: "2024-01-01", end: "2024-01-31" }, total_points_changed: 22,
     },
-  },  "POST /portfolio/report": {
+  },
+  "PUT /assets/{id}/keeper": {
+    changes: "The asset's keeper: the new keeper (and superusers) may then change the asset and its market data.",
+    request: { user_id: 2 },
+  },
+  "POST /portfolio/report": {
     changes: "Nothing stored; the result is cached until the next write.",
     request: { broker_ids: [1], date_range: { start: "2024-01-01", end: "2024-06-30" }, target_currency: "EUR", include_summary: true, include_history: false },
   },
@@ -272,6 +278,54 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     who: "Any signed-in user, by session cookie only.",
     changes: "The caller's password hash; every earlier session of the caller ends and the answer sets a new session cookie.",
     request: { current_password: "correct horse 9", new_password: "battery staple 10" },
+  },
+  "POST /brokers/import/upload": {
+    who: EDITOR,
+    changes: "Stores the report under DATA_DIR/brim/<uuid> and a file record with the plugins that recognise it (no ledger change).",
+    response: {
+      file_id: "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f", filename: "Account.csv", size_bytes: 2391, status: "uploaded", uploaded_at: "2026-01-05T10:00:00.000Z",
+      processed_at: null, compatible_plugins: ["broker_degiro", "broker_generic_csv"], error_message: null, uploaded_by_user_id: 1, target_broker_id: 1,
+      parsed_plugin_code: null, parsed_plugin_version: null, parse_is_stale: false,
+    },
+  },
+  "DELETE /brokers/import/files/{file_id}": {
+    who: EDITOR,
+    changes: "Deletes the file record, its bytes and its last parse. Transactions already committed stay.",
+    response: { success: true, file_id: "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f" },
+  },
+  "POST /brokers/import/files/{file_id}/parse": {
+    who: EDITOR,
+    changes: "The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (commit through POST /transactions/commit).",
+    request: { plugin_code: "auto", broker_id: 1 },
+    response: {
+      file_id: "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f", plugin_code: "broker_degiro", plugin_version: "1.0.0", broker_id: 1,
+      transactions: [
+        { broker_id: 1, type: "DEPOSIT", date: "2024-01-02", quantity: "0", cash: { code: "EUR", amount: "2500" } },
+        { broker_id: 1, asset_id: 2147473647, type: "BUY", date: "2024-01-03", quantity: "10", cash: { code: "EUR", amount: "-1084.2" } },
+      ],
+      asset_mappings: [{
+        fake_asset_id: 2147473647, extracted_isin: "IE00B3RBWM25", extracted_name: "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS",
+        candidates: [{ asset_id: 3, symbol: "VWRL", isin: "IE00B3RBWM25", name: "Vanguard FTSE All-World", match_confidence: "exact" }],
+        selected_asset_id: 3, notices: [{ kind: "rows", reason: "transactions that use this asset", transaction_indexes: [1] }],
+      }],
+      duplicates: { tx_unique_indices: [0, 1], tx_possible_duplicates: [], tx_likely_duplicates: [] },
+      warnings: [{ severity: "info", code: "fillsMerged", message: "2 fills of order 7a1c9a43 were merged into one row", evidence: ["row 17", "row 18"] }],
+      validation_issues: [], field_todos: [],
+    },
+  },
+  "POST /brokers/import/duplicates": {
+    who: EDITOR,
+    changes: "Nothing stored: compares the rows with the broker's ledger.",
+    request: { broker_id: 1, transactions: [{ type: "DEPOSIT", date: "2024-01-02", quantity: "0", cash: { code: "EUR", amount: "2500" } }], asset_mappings: [] },
+    response: { tx_unique_indices: [], tx_possible_duplicates: [], tx_likely_duplicates: [{ tx_index: 0, match_level: "likely", existing_transaction_ids: [41] }] },
+  },
+  "POST /brokers/import/asset-candidates": {
+    changes: "Nothing stored: searches the assets.",
+    request: { items: [{ extracted_isin: "IE00B3RBWM25" }, { extracted_symbol: "AAPL" }] },
+    response: { items: [
+      { candidates: [{ asset_id: 3, symbol: "VWRL", isin: "IE00B3RBWM25", name: "Vanguard FTSE All-World", match_confidence: "exact" }] },
+      { candidates: [{ asset_id: 4, symbol: "AAPL", isin: "US0378331005", name: "Apple Inc.", match_confidence: "high" }] },
+    ] },
   },
   "POST /auth/logout": {
     changes: "Nothing stored; clears the `session` cookie (the token itself stays valid until it expires).",

@@ -126,15 +126,39 @@ describe("restoring into a server that holds data", () => {
     const tax = own.find((t: any) => t.type === "TAX");
     const deleted = await (await dave.post("/transactions/commit", { deletes: [sell.id, tax.id] })).json();
     expect(deleted.committed).toBe(true);
-    const changedPrice = await dave.post("/assets/prices", [{ asset_id: p.assets.stock, prices: [{ date: "2024-01-02", close: "1" }] }]);
-    expect(changedPrice.status).toBe(200);
     const body = await (await restore(dave, exported, { overwrite_existing: true })).json();
-    expect(body.restored).toMatchObject({ brokers: 3, transactions: 18, assets: 3 });
+    expect(body.restored).toMatchObject({ brokers: 3, transactions: 18 });
     const after = await (await dave.get(`/transactions?broker_id=${main.id}`)).json();
     expect(after.map((t: any) => [t.type, t.date, t.quantity, t.cash?.amount ?? null]).sort())
       .toEqual(own.map((t: any) => [t.type, t.date, t.quantity, t.cash?.amount ?? null]).sort());
-    expect(queryDb<any>(api.dataDir, "SELECT close FROM price_history WHERE asset_id = ? AND date = '2024-01-02'", p.assets.stock)).toEqual([{ close: "100.3700" }]);
     expect((await (await dave.get("/transactions?limit=1000")).json())).toHaveLength(18);
+  });
+
+  test("the keeper's overwrite replaces the asset's market data; another user's leaves it as stored (docs/assets.md)", async () => {
+    const assetsOnly = await exportJson(alice, { scope: ["assets"], include_price_history: true });
+    const price = () => queryDb<any>(api.dataDir, "SELECT close FROM price_history WHERE asset_id = ? AND date = '2024-01-02'", p.assets.stock)[0];
+    expect((await alice.post("/assets/prices", [{ asset_id: p.assets.stock, prices: [{ date: "2024-01-02", close: "1" }] }])).status).toBe(200);
+    const byDave = await (await restore(dave, assetsOnly, { overwrite_existing: true })).json();
+    expect(byDave.restored).toMatchObject({ assets: 0, prices: 0, asset_events: 0 });
+    expect(byDave.warnings).toContain('Asset "RT Stock EUR" is kept by another user: it and its market data were left as stored');
+    expect(price()).toEqual({ close: "1" });
+    const byAlice = await (await restore(alice, assetsOnly, { overwrite_existing: true })).json();
+    expect(byAlice.restored.assets).toBe(3);
+    expect(byAlice.warnings).toEqual([]);
+    expect(price()).toEqual({ close: "100.3700" });
+  });
+
+  test("a transaction linked to an event that only the asset's keeper could add is refused (403) and nothing is written", async () => {
+    const doc = JSON.parse(exported);
+    const split = doc.sections.asset_events.find((e: any) => e.type === "SPLIT");
+    split.date = "2024-03-02";
+    const link = doc.sections.transactions.find((t: any) => t.asset_event_id === split.id);
+    link.date = "2024-03-02";
+    for (const b of doc.sections.brokers) b.name = `${b.name} (split test)`;
+    const before = counts();
+    const body = await expectError(await restore(dave, JSON.stringify(doc)), 403, "ASSET_KEEPER_OR_ADMIN_REQUIRED");
+    expect(body.params).toEqual({ asset_ids: [p.assets.stock] });
+    expect(counts()).toEqual(before);
   });
 
   test("replacing a broker the caller does not own is 403 BROKER_ROLE_REQUIRED and writes nothing", async () => {
@@ -156,7 +180,7 @@ describe("restoring into a server that holds data", () => {
 });
 
 describe("duplicates are judged against what was stored before the restore", () => {
-  test("two events of one asset on one day and type stay two, and a second restore adds none", async () => {
+  test("two events of one asset on one day and type stay two, and a second restore adds none (by the keeper)", async () => {
     const doc = JSON.parse(exported);
     const dividend = doc.sections.asset_events.find((e: any) => e.asset_id === p.assets.usd && e.type === "DIVIDEND");
     doc.sections.asset_events.push({ ...dividend, id: 999_999, value: "0.10", notes: "special" });
@@ -164,10 +188,10 @@ describe("duplicates are judged against what was stored before the restore", () 
     const text = JSON.stringify(doc);
     const dividends = () => queryDb<{ n: number }>(api.dataDir, "SELECT count(*) AS n FROM asset_events WHERE asset_id = ? AND type = 'DIVIDEND'", p.assets.usd)[0]!.n;
     expect(dividends()).toBe(1);
-    const first = await (await restore(erin, text)).json();
+    const first = await (await restore(alice, text)).json();
     expect(first.restored.asset_events).toBe(1);
     expect(dividends()).toBe(2);
-    const second = await (await restore(erin, text)).json();
+    const second = await (await restore(alice, text)).json();
     expect(second.restored.asset_events).toBe(0);
     expect(dividends()).toBe(2);
   });

@@ -131,10 +131,32 @@ describe("reading files: VIEWER reads, no access row → 404", () => {
   test("a VIEWER may not parse or delete (403); an EDITOR deletes the row and the bytes", async () => {
     await expectError(await bob.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: "auto", broker_id: broker }), 403, "BROKER_ROLE_REQUIRED");
     await expectError(await bob.delete(`/brokers/import/files/${fileId}`), 403, "BROKER_ROLE_REQUIRED");
+    await expectError(await bob.post("/brokers/import/duplicates", { broker_id: broker, transactions: [], asset_mappings: [] }), 403, "BROKER_ROLE_REQUIRED");
+    await expectError(await carol.post("/brokers/import/duplicates", { broker_id: broker, transactions: [], asset_mappings: [] }), 404, "BROKER_NOT_FOUND");
     const res = await alice.delete(`/brokers/import/files/${fileId}`);
     expect(await res.json()).toEqual({ success: true, file_id: fileId });
     expect(existsSync(join(api.dataDir, "brim", fileId))).toBe(false);
     await expectError(await alice.get(`/brokers/import/files/${fileId}`), 404, "BRIM_FILE_NOT_FOUND");
+  });
+});
+
+describe("a broker's files go with it", () => {
+  test("deleting the broker removes its file rows, bytes and last parses at once", async () => {
+    const doomed = await createBroker(alice, "Doomed");
+    const file = await uploaded(alice, doomed, "Account.csv", account);
+    expect((await alice.post(`/brokers/import/files/${file.file_id}/parse`, { plugin_code: "auto", broker_id: doomed })).status).toBe(200);
+    const names = () => readdirSync(join(api.dataDir, "brim")).filter((n) => n.startsWith(file.file_id));
+    expect(names().sort()).toEqual([file.file_id, `${file.file_id}.parse.json.gz`]);
+    expect((await alice.delete(`/brokers/${doomed}`)).status).toBe(200);
+    expect(names()).toEqual([]);
+    await expectError(await alice.get(`/brokers/import/files/${file.file_id}`), 404, "BRIM_FILE_NOT_FOUND");
+  });
+
+  test("the last OWNER leaving deletes the broker and its files", async () => {
+    const left = await createBroker(carol, "Left behind");
+    const file = await uploaded(carol, left, "Account.csv", account);
+    expect((await (await carol.delete(`/brokers/${left}/access/me`)).json()).broker_deleted).toBe(true);
+    expect(existsSync(join(api.dataDir, "brim", file.file_id))).toBe(false);
   });
 });
 

@@ -936,7 +936,9 @@ export interface paths {
          * Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED
          * @description Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
+         *
+         *     **Changes:** Stores the report under DATA_DIR/brim/<uuid> and a file record with the plugins that recognise it (no ledger change).
          */
         post: operations["postApiV1BrokersImportUpload"];
         delete?: never;
@@ -991,7 +993,9 @@ export interface paths {
          * Delete an import file, its bytes and its last parse (EDITOR or OWNER)
          * @description Delete an import file, its bytes and its last parse (EDITOR or OWNER).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
+         *
+         *     **Changes:** Deletes the file record, its bytes and its last parse. Transactions already committed stay.
          */
         delete: operations["deleteApiV1BrokersImportFilesByFile_id"];
         options?: never;
@@ -1084,7 +1088,9 @@ export interface paths {
          * Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read → 400 PARSE_FAILED and the file's status failed
          * @description Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read → 400 PARSE_FAILED and the file's status failed.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
+         *
+         *     **Changes:** The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (commit through POST /transactions/commit).
          */
         post: operations["postApiV1BrokersImportFilesByFile_idParse"];
         delete?: never;
@@ -1106,7 +1112,9 @@ export interface paths {
          * Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)
          * @description Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
+         *
+         *     **Changes:** Nothing stored: compares the rows with the broker's ledger.
          */
         post: operations["postApiV1BrokersImportDuplicates"];
         delete?: never;
@@ -1129,6 +1137,8 @@ export interface paths {
          * @description Asset candidates per hint: ISIN → exact, ticker → high, name similarity → medium or low.
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing stored: searches the assets.
          */
         post: operations["postApiV1BrokersImportAsset-candidates"];
         delete?: never;
@@ -1374,7 +1384,7 @@ export interface paths {
          * Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item
          * @description Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user: assets are shared (docs/assets.md).
          *
          *     **Changes:** Creates shared assets. Items are independent: a refused item does not stop the others.
          */
@@ -1383,7 +1393,7 @@ export interface paths {
          * Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS)
          * @description Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).
          */
@@ -1394,7 +1404,7 @@ export interface paths {
          * Edit assets: an absent key keeps the value, null clears it; classification is replaced whole
          * @description Edit assets: an absent key keeps the value, null clears it; classification is replaced whole.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.
          */
@@ -1462,7 +1472,7 @@ export interface paths {
          * Fold a source asset into a target of the same currency and delete the source; `dry_run` only previews
          * @description Fold a source asset into a target of the same currency and delete the source; `dry_run` only previews.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Moves the source asset's transactions, prices and events to the target and deletes the source; `dry_run` only previews.
          */
@@ -1510,6 +1520,8 @@ export interface paths {
          * @description Hand an asset to another keeper (admin only); the keeper and administrators change it and its market data.
          *
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** The asset's keeper: the new keeper (and superusers) may then change the asset and its market data.
          */
         put: operations["putApiV1AssetsByIdKeeper"];
         post?: never;
@@ -1564,7 +1576,7 @@ export interface paths {
          * Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay)
          * @description Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          */
@@ -1573,7 +1585,7 @@ export interface paths {
          * Remove assignments; the provider's prices and events go with them (manual ones stay)
          * @description Remove assignments; the provider's prices and events go with them (manual ones stay).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Removes the assignments; the provider's prices and events go with them (manual ones stay).
          */
@@ -1668,7 +1680,7 @@ export interface paths {
          * Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH)
          * @description Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Stores manual daily prices; a price of the same asset and date is replaced.
          */
@@ -1677,7 +1689,7 @@ export interface paths {
          * Delete prices within inclusive date ranges (JSON body)
          * @description Delete prices within inclusive date ranges (JSON body).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes the asset's prices within the inclusive date ranges.
          */
@@ -1748,7 +1760,7 @@ export interface paths {
          * Fetch provider history and events into the database; start is a date, min or resume
          * @description Fetch provider history and events into the database; start is a date, min or resume.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user: assets are shared (docs/assets.md).
          *
          *     **Changes:** Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).
          */
@@ -1772,7 +1784,7 @@ export interface paths {
          * Delete all prices and all events (manual included) of an asset, unlinking transactions first
          * @description Delete all prices and all events (manual included) of an asset, unlinking transactions first.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes every price and every event (manual included) of the asset, unlinking transactions first.
          */
@@ -1804,7 +1816,7 @@ export interface paths {
          * Upsert manual events, item by item: each item is checked whole, then committed; a refused item ends the request (EVENT_CURRENCY_MISMATCH, EVENT_NOT_EDITABLE, EVENT_KEY_CONFLICT) and earlier items stay stored; a duplicate id in one item refuses the whole request (422)
          * @description Upsert manual events, item by item: each item is checked whole, then committed; a refused item ends the request (EVENT_CURRENCY_MISMATCH, EVENT_NOT_EDITABLE, EVENT_KEY_CONFLICT) and earlier items stay stored; a duplicate id in one item refuses the whole request (422).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.
          */
@@ -1813,7 +1825,7 @@ export interface paths {
          * Delete manual events; one linked by a transaction is in_use and kept; unknown and provider events are not_found
          * @description Delete manual events; one linked by a transaction is in_use and kept; unknown and provider events are not_found.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Assets are shared by all users: any signed-in user may change them.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser; others get 403 ASSET_KEEPER_OR_ADMIN_REQUIRED (docs/assets.md).
          *
          *     **Changes:** Deletes manual events; one linked by a transaction is reported `in_use` and kept.
          */
@@ -3602,7 +3614,10 @@ export interface components {
                     isin: string | null;
                     /** @description Display name */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @description Confidence of the match, 0 to 1
+                     * @enum {string}
+                     */
                     match_confidence: "exact" | "high" | "medium" | "low";
                 }[];
             }[];
@@ -3610,8 +3625,11 @@ export interface components {
         CandidatesBody: {
             /** @description The records */
             items: {
+                /** @description Symbol as written in the report */
                 extracted_symbol?: string;
+                /** @description ISIN as written in the report */
                 extracted_isin?: string;
+                /** @description Asset name as written in the report */
                 extracted_name?: string;
             }[];
         };
@@ -3630,54 +3648,54 @@ export interface components {
             new_password: string;
         };
         ComputeItem: {
-            /** @description Caller's id of the item, echoed in its result; unique within the batch */
+            /** @description Your id for this item (unique in the request), echoed in the answer */
             correlation_id: string;
-            /** @description Code of the calculation tool (its plugin id) */
+            /** @description Code of the calculation tool */
             tool_code: string;
-            /** @description Semantic version of the tool's input/output contract; must match the catalog */
+            /** @description Version of the tool's contract (semver) */
             contract_version: string;
-            /** @description Version of the plugin implementing the tool; must match the catalog */
+            /** @description Version of the tool's implementation */
             implementation_version: string;
-            /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
+            /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
             schema_fingerprint: string;
-            /** @description The tool's input, validated against its `input_schema` */
+            /** @description Parameters of the item (see its parameters_schema) */
             parameters: {
                 [key: string]: unknown;
             };
-            /** @description Fill the tool's `positions` from the caller's holdings at these brokers (`{broker_ids}`; access rows apply) */
+            /** @description Date the positions are read at */
             positions_from?: {
                 /** @description Ids of brokers (only brokers the caller has an access row for are read) */
                 broker_ids: number[];
             };
         };
         ComputeRequest: {
-            /** @description Caller's id of the request, echoed in the answer */
+            /** @description Your id for the request, echoed in the answer */
             request_id: string;
             /** @description The records */
             items: components["schemas"]["ComputeItem"][];
         };
         ComputeResponse: {
-            /** @description Caller's id of the request, echoed in the answer */
+            /** @description Your id for the request, echoed in the answer */
             request_id: string;
             /** @description One result per request item, in request order */
             results: ({
-                /** @description Caller's id of the item, echoed in its result; unique within the batch */
+                /** @description Your id for this item (unique in the request), echoed in the answer */
                 correlation_id: string;
-                /** @description Code of the calculation tool (its plugin id) */
+                /** @description Code of the calculation tool */
                 tool_code: string;
-                /** @description Semantic version of the tool's input/output contract; must match the catalog */
+                /** @description Version of the tool's contract (semver) */
                 contract_version: string;
-                /** @description Version of the plugin implementing the tool; must match the catalog */
+                /** @description Version of the tool's implementation */
                 implementation_version: string;
-                /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
+                /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
                 schema_fingerprint: string;
-                /** @description Server-made id of this run */
+                /** @description Server id of this execution */
                 execution_id: string;
-                /** @description Timings in milliseconds */
+                /** @description Computed metrics */
                 metrics: {
-                    /** @description Milliseconds the item waited for a worker */
+                    /** @description Time spent waiting in the queue, in milliseconds */
                     queue_ms: number;
-                    /** @description Milliseconds the item ran on a worker */
+                    /** @description Time spent computing, in milliseconds */
                     execution_ms: number;
                 };
                 /**
@@ -3685,26 +3703,26 @@ export interface components {
                  * @enum {string}
                  */
                 status: "success";
-                /** @description The tool's output, valid against its `output_schema` */
+                /** @description The computed result */
                 result: unknown;
             } | {
-                /** @description Caller's id of the item, echoed in its result; unique within the batch */
+                /** @description Your id for this item (unique in the request), echoed in the answer */
                 correlation_id: string;
-                /** @description Code of the calculation tool (its plugin id) */
+                /** @description Code of the calculation tool */
                 tool_code: string;
-                /** @description Semantic version of the tool's input/output contract; must match the catalog */
+                /** @description Version of the tool's contract (semver) */
                 contract_version: string;
-                /** @description Version of the plugin implementing the tool; must match the catalog */
+                /** @description Version of the tool's implementation */
                 implementation_version: string;
-                /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
+                /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
                 schema_fingerprint: string;
-                /** @description Server-made id of this run */
+                /** @description Server id of this execution */
                 execution_id: string;
-                /** @description Timings in milliseconds */
+                /** @description Computed metrics */
                 metrics: {
-                    /** @description Milliseconds the item waited for a worker */
+                    /** @description Time spent waiting in the queue, in milliseconds */
                     queue_ms: number;
-                    /** @description Milliseconds the item ran on a worker */
+                    /** @description Time spent computing, in milliseconds */
                     execution_ms: number;
                 };
                 /**
@@ -3729,14 +3747,14 @@ export interface components {
                     issue_count: number;
                 };
             })[];
-            /** @description Timings in milliseconds */
+            /** @description Computed metrics */
             metrics: {
-                /** @description Milliseconds the server spent on the request */
+                /** @description Time the server spent on the request, in milliseconds */
                 server_processing_ms: number;
             };
             /** @description Number of items that succeeded */
             success_count: number;
-            /** @description Number of items that ended in error */
+            /** @description Items that failed */
             failed_count: number;
         };
         ContainerImageError: {
@@ -3952,17 +3970,30 @@ export interface components {
             file_id: string;
         };
         DuplicateReport: {
+            /** @description Indexes of parsed rows with no stored look-alike */
             tx_unique_indices: number[];
+            /** @description Parsed rows that may already be stored, with the candidates */
             tx_possible_duplicates: {
+                /** @description Index of the parsed row */
                 tx_index: number;
-                /** @enum {string} */
+                /**
+                 * @description How closely it matches
+                 * @enum {string}
+                 */
                 match_level: "possible" | "possible_with_asset" | "likely" | "likely_with_asset";
+                /** @description Ids of the stored transactions it resembles */
                 existing_transaction_ids: number[];
             }[];
+            /** @description Parsed rows that are very probably already stored, with the candidates */
             tx_likely_duplicates: {
+                /** @description Index of the parsed row */
                 tx_index: number;
-                /** @enum {string} */
+                /**
+                 * @description How closely it matches
+                 * @enum {string}
+                 */
                 match_level: "possible" | "possible_with_asset" | "likely" | "likely_with_asset";
+                /** @description Ids of the stored transactions it resembles */
                 existing_transaction_ids: number[];
             }[];
         };
@@ -3989,9 +4020,11 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
-            /** @description Default: []. */
+            /** @description How the report's assets map to stored ones (fake ids of the parse to real asset ids). Default: []. */
             asset_mappings?: ({
+                /** @description Placeholder asset id used by the parse result (from 2147473647 up) */
                 fake_asset_id: number;
+                /** @description The stored asset chosen for it; null to create one */
                 selected_asset_id?: number | null;
             } & {
                 [key: string]: unknown;
@@ -4182,14 +4215,23 @@ export interface components {
              * @enum {string}
              */
             status: "uploaded" | "parsed" | "failed";
+            /** @description When the file was uploaded (ISO 8601, UTC) */
             uploaded_at: string;
+            /** @description When the file was last parsed (ISO 8601, UTC); null before */
             processed_at: string | null;
+            /** @description Codes of the import plugins that can read the file, best first */
             compatible_plugins: string[];
+            /** @description Why the last parse failed; null when it did not */
             error_message: string | null;
+            /** @description Id of the uploader */
             uploaded_by_user_id: number | null;
+            /** @description Broker the report belongs to */
             target_broker_id: number;
+            /** @description Import plugin of the last parse */
             parsed_plugin_code: string | null;
+            /** @description Version of that plugin */
             parsed_plugin_version: string | null;
+            /** @description True when the plugin changed since the last parse */
             parse_is_stale: boolean;
         };
         FileList: {
@@ -4890,7 +4932,7 @@ export interface components {
             default?: unknown;
         };
         ParseBody: {
-            /** @description Default: "auto". */
+            /** @description Code of an import plugin, or auto to pick the best match. Default: "auto". */
             plugin_code?: string;
             /** @description Id of a broker */
             broker_id: number;
@@ -4902,7 +4944,9 @@ export interface components {
         ParseResult: {
             /** @description Id of the upload */
             file_id: string;
+            /** @description Code of an import plugin, or auto to pick the best match */
             plugin_code: string;
+            /** @description Version of the plugin */
             plugin_version: string;
             /** @description Id of a broker */
             broker_id: number;
@@ -4939,10 +4983,15 @@ export interface components {
                     amount: string;
                 };
             }[];
+            /** @description How the report's assets map to stored ones (fake ids of the parse to real asset ids) */
             asset_mappings: {
+                /** @description Placeholder asset id used by the parse result (from 2147473647 up) */
                 fake_asset_id: number;
+                /** @description Symbol as written in the report */
                 extracted_symbol?: string;
+                /** @description ISIN as written in the report */
                 extracted_isin?: string;
+                /** @description Asset name as written in the report */
                 extracted_name?: string;
                 /** @description Possible matches, best first */
                 candidates: {
@@ -4954,18 +5003,25 @@ export interface components {
                     isin: string | null;
                     /** @description Display name */
                     name: string;
-                    /** @enum {string} */
+                    /**
+                     * @description Confidence of the match, 0 to 1
+                     * @enum {string}
+                     */
                     match_confidence: "exact" | "high" | "medium" | "low";
                 }[];
+                /** @description The stored asset chosen for it; null to create one */
                 selected_asset_id: number | null;
+                /** @description Things worth knowing about the result */
                 notices: {
                     /** @description Kind of the item */
                     kind: string;
                     /** @description Why the provider gave no results */
                     reason: string;
+                    /** @description Indexes of the parsed rows concerned */
                     transaction_indexes: number[];
                 }[];
             }[];
+            /** @description Rows that look like transactions already stored */
             duplicates: components["schemas"]["DuplicateReport"];
             /** @description Things worth knowing that did not stop the operation */
             warnings: {
@@ -4978,12 +5034,16 @@ export interface components {
                 code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
+                /** @description Data that supports the verdict */
                 evidence: string[];
+                /** @description Context of the item */
                 context?: {
                     [key: string]: unknown;
                 };
             }[];
+            /** @description Problems the ledger rules would report for the parsed rows */
             validation_issues: {
+                /** @description Row number in the file */
                 row: number;
                 /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                 code: string;
@@ -4995,11 +5055,14 @@ export interface components {
                 params?: {
                     [key: string]: unknown;
                 };
+                /** @description Context of the item */
                 context?: {
                     [key: string]: unknown;
                 };
             }[];
+            /** @description Fields the user still has to fill before committing */
             field_todos: {
+                /** @description Index of the parsed row */
                 tx_index: number;
                 /** @description The request field the item is about */
                 field: string;
@@ -5008,12 +5071,15 @@ export interface components {
                  * @enum {string}
                  */
                 severity: "blocker" | "warning";
+                /** @description Stable code of the reason */
                 reason_code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
+                /** @description Context of the item */
                 context?: {
                     [key: string]: unknown;
                 };
+                /** @description Data that supports the verdict */
                 evidence: string[];
             }[];
         };
@@ -5024,11 +5090,15 @@ export interface components {
             name: string;
             /** @description Free text description */
             description: string;
+            /** @description File extensions the plugin reads */
             supported_extensions: string[];
             /** @description URL of an icon image (stored as sent; escape before rendering) */
             icon_url: string | null;
+            /** @description Documentation of the plugin */
             docs_url: string | null;
+            /** @description Version of the plugin */
             plugin_version: string;
+            /** @description Order among plugins that accept the same file (higher first) */
             detection_priority: number;
         };
         PluginList: {
@@ -5053,8 +5123,11 @@ export interface components {
              * @enum {string}
              */
             kind: "table";
+            /** @description Sheet names of a workbook */
             sheets?: string[];
+            /** @description Column names */
             columns: string[];
+            /** @description Rows of the preview */
             rows: string[][];
         };
         PriceDeleteRequest: {
@@ -6326,7 +6399,7 @@ export interface components {
             domain: "portfolio";
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
-            /** @description The dataset or analysis asked for, with the versions the caller expects */
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6357,11 +6430,11 @@ export interface components {
                 response_contract_version: number;
             };
             /**
-             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @description How much detail the dataset carries
              * @enum {string}
              */
             detail_level: "compact" | "standard" | "full";
-            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6370,11 +6443,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
-            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
-            /** @description Free text from the user added to an analysis' markdown */
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         } | {
             /**
@@ -6384,7 +6457,7 @@ export interface components {
             domain: "broker";
             /** @description Id of a broker */
             broker_id: number;
-            /** @description The dataset or analysis asked for, with the versions the caller expects */
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6415,11 +6488,11 @@ export interface components {
                 response_contract_version: number;
             };
             /**
-             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @description How much detail the dataset carries
              * @enum {string}
              */
             detail_level: "compact" | "standard" | "full";
-            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6428,11 +6501,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
-            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
-            /** @description Free text from the user added to an analysis' markdown */
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         } | {
             /**
@@ -6444,7 +6517,7 @@ export interface components {
             asset_id: number;
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
-            /** @description The dataset or analysis asked for, with the versions the caller expects */
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6475,11 +6548,11 @@ export interface components {
                 response_contract_version: number;
             };
             /**
-             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @description How much detail the dataset carries
              * @enum {string}
              */
             detail_level: "compact" | "standard" | "full";
-            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6488,11 +6561,11 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
-            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
-            /** @description Free text from the user added to an analysis' markdown */
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         } | {
             /**
@@ -6502,11 +6575,11 @@ export interface components {
             domain: "fx";
             /** @description Currency code the user's figures are shown in by default */
             base_currency: string;
-            /** @description Quote currency of the pair (ISO 4217) */
+            /** @description Quote currency of the FX pair */
             quote_currency: string;
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[];
-            /** @description The dataset or analysis asked for, with the versions the caller expects */
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 /**
                  * @description Kind of the item
@@ -6537,11 +6610,11 @@ export interface components {
                 response_contract_version: number;
             };
             /**
-             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @description How much detail the dataset carries
              * @enum {string}
              */
             detail_level: "compact" | "standard" | "full";
-            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6550,15 +6623,15 @@ export interface components {
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency?: string;
-            /** @description The `catalog_version` the caller built the request from; another value is 409 CATALOG_VERSION_MISMATCH */
+            /** @description The catalog_version the client was built for; another one is 409 CATALOG_VERSION_MISMATCH */
             expected_catalog_version: number;
-            /** @description Leave amounts and unit counts out: shares and percentages only. Default: false. */
+            /** @description Leave amounts out (shares and percentages stay). Default: false. */
             mask_amounts?: boolean;
-            /** @description Free text from the user added to an analysis' markdown */
+            /** @description Free text added to the markdown for the assistant */
             user_notes?: string;
         };
         SnapshotResponse: {
-            /** @description The dataset or analysis asked for, with the versions the caller expects */
+            /** @description What the snapshot covers (domain and ids), as requested */
             selection: {
                 [key: string]: unknown;
             };
@@ -6566,7 +6639,7 @@ export interface components {
             catalog_version: number;
             /** @description When this answer was computed (ISO 8601, UTC) */
             generated_at: string;
-            /** @description Inclusive period `{start, end}` (YYYY-MM-DD) */
+            /** @description Period covered {start, end} */
             period: {
                 /** @description First day, YYYY-MM-DD (inclusive) */
                 start: string;
@@ -6576,7 +6649,7 @@ export interface components {
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
             target_currency: string;
             /**
-             * @description How much detail: `compact`, `standard` or `full` (docs/ai-export.md)
+             * @description How much detail the dataset carries
              * @enum {string}
              */
             detail_level: "compact" | "standard" | "full";
@@ -6584,7 +6657,7 @@ export interface components {
             data: {
                 [key: string]: unknown;
             };
-            /** @description The same content rendered for a chat assistant (with the instructions and response contract of an analysis) */
+            /** @description The same content rendered as markdown for a chat assistant */
             markdown: string;
         };
         SplitRow: {
@@ -6680,32 +6753,32 @@ export interface components {
         ToolsCatalog: {
             /** @description Version of the catalog; send it back as expected_catalog_version */
             catalog_version: string;
-            /** @description Limits of the tool executor (docs/tools.md) */
+            /** @description The rule applied */
             policy: {
-                /** @description Tool items that may run at once (one worker each) */
+                /** @description Worker pool state */
                 workers: number;
-                /** @description Most items in one compute request */
+                /** @description Most items in one request */
                 max_batch_items: number;
-                /** @description Most items waiting for a worker over all requests (`queue_full`) */
+                /** @description Most items that may wait */
                 max_queue: number;
-                /** @description Longest wait for a worker, in milliseconds (`queue_timeout`) */
+                /** @description Longest wait in the queue allowed, in milliseconds */
                 queue_timeout_ms: number;
-                /** @description Longest run of one item, in milliseconds, before it is stopped (`execution_timeout`) */
+                /** @description Longest computation allowed, in milliseconds */
                 execution_timeout_ms: number;
-                /** @description Largest `parameters`, in bytes of JSON (`input_limit_exceeded`) */
+                /** @description Largest input, in bytes */
                 max_input_bytes: number;
-                /** @description Largest output, in bytes of JSON (`output_limit_exceeded`) */
+                /** @description Largest output, in bytes */
                 max_output_bytes: number;
             };
             /** @description The records */
             items: {
-                /** @description Code of the calculation tool (its plugin id) */
+                /** @description Code of the calculation tool */
                 tool_code: string;
-                /** @description Semantic version of the tool's input/output contract; must match the catalog */
+                /** @description Version of the tool's contract (semver) */
                 contract_version: string;
-                /** @description Version of the plugin implementing the tool; must match the catalog */
+                /** @description Version of the tool's implementation */
                 implementation_version: string;
-                /** @description SHA-256 hex of the canonical JSON of `{input_schema, output_schema}`; must match the catalog */
+                /** @description SHA-256 (hex) of the canonical JSON of {input_schema, output_schema} */
                 schema_fingerprint: string;
                 /** @description Display name */
                 name: string;
@@ -6715,52 +6788,52 @@ export interface components {
                 name_i18n_key: string;
                 /** @description Translation key of the description */
                 description_i18n_key: string;
-                /** @description Group the tool belongs to, e.g. `allocation` */
+                /** @description Category */
                 category: string;
-                /** @description Icon name the UI knows */
+                /** @description Icon of the item */
                 icon_key: string;
-                /** @description How the UI renders the tool */
+                /** @description Hints for the user interface */
                 ui: {
                     /**
                      * @description Kind of the item
                      * @enum {string}
                      */
                     kind: "custom";
-                    /** @description Key of the UI component that renders the tool */
+                    /** @description Key of the component */
                     component_key: string;
-                    /** @description Semantic version of the tool's input/output contract; must match the catalog */
+                    /** @description Version of the tool's contract (semver) */
                     contract_version: string;
                 };
-                /** @description Where the tool is documented: `{path, version}` */
+                /** @description Documentation link or text */
                 documentation: {
                     /** @description Path of the asset file inside the plugin's assets folder */
                     path: string;
                     /** @description Version string */
                     version: string;
                 };
-                /** @description JSON Schema of the tool's `parameters` */
+                /** @description JSON Schema of the input */
                 input_schema: unknown;
-                /** @description JSON Schema of the tool's result */
+                /** @description JSON Schema of the output */
                 output_schema: unknown;
-                /** @description What the tool does, with its limits */
+                /** @description Operations */
                 operations: {
                     /** @description Kind of batch operation: create, update, delete, split or promote */
                     operation: string;
-                    /** @description True when the tool has no side effects */
+                    /** @description True when the tool does no I/O */
                     pure: boolean;
                     /** @description True when the same input always gives the same output */
                     deterministic: boolean;
-                    /** @description Largest `parameters`, in bytes of JSON (`input_limit_exceeded`) */
+                    /** @description Largest input, in bytes */
                     max_input_bytes: number;
-                    /** @description Largest output, in bytes of JSON (`output_limit_exceeded`) */
+                    /** @description Largest output, in bytes */
                     max_output_bytes: number;
-                    /** @description Longest run of one item, in milliseconds, before it is stopped (`execution_timeout`) */
+                    /** @description Longest computation allowed, in milliseconds */
                     execution_timeout_ms: number;
                 }[];
             }[];
-            /** @description Tools whose plugin did not load, with the reason */
+            /** @description Entries not available, with the reason */
             unavailable: {
-                /** @description Code of the calculation tool (its plugin id) */
+                /** @description Code of the calculation tool */
                 tool_code?: string;
                 /**
                  * @description Why the provider gave no results
@@ -6770,59 +6843,59 @@ export interface components {
             }[];
         };
         ToolsDiagnostics: {
-            /** @description Limits of the tool executor (docs/tools.md) */
+            /** @description The rule applied */
             policy: {
-                /** @description Tool items that may run at once (one worker each) */
+                /** @description Worker pool state */
                 workers: number;
-                /** @description Most items in one compute request */
+                /** @description Most items in one request */
                 max_batch_items: number;
-                /** @description Most items waiting for a worker over all requests (`queue_full`) */
+                /** @description Most items that may wait */
                 max_queue: number;
-                /** @description Longest wait for a worker, in milliseconds (`queue_timeout`) */
+                /** @description Longest wait in the queue allowed, in milliseconds */
                 queue_timeout_ms: number;
-                /** @description Longest run of one item, in milliseconds, before it is stopped (`execution_timeout`) */
+                /** @description Longest computation allowed, in milliseconds */
                 execution_timeout_ms: number;
-                /** @description Largest `parameters`, in bytes of JSON (`input_limit_exceeded`) */
+                /** @description Largest input, in bytes */
                 max_input_bytes: number;
-                /** @description Largest output, in bytes of JSON (`output_limit_exceeded`) */
+                /** @description Largest output, in bytes */
                 max_output_bytes: number;
             };
-            /** @description Tool items that may run at once (one worker each) */
+            /** @description Worker pool state */
             workers: {
-                /** @description Threads of the worker pool */
+                /** @description Worker threads */
                 pool_size: number;
-                /** @description Tool items that may run at once */
+                /** @description Concurrent executions per tool */
                 tool_slots: number;
                 /** @description Items running now */
                 running: number;
             };
-            /** @description Items waiting for a worker, and the limit */
+            /** @description State of the queue */
             queue: {
-                /** @description Items waiting now */
+                /** @description Items waiting */
                 waiting: number;
-                /** @description Upper limit */
+                /** @description Largest allowed value */
                 max: number;
             };
-            /** @description Tool items completed successfully since the server started */
+            /** @description Items completed */
             completed: number;
-            /** @description Failed tool items since start, counted per error code */
+            /** @description Failures counted per code */
             failures_by_code: {
                 [key: string]: number;
             };
-            /** @description The latest failed items (newest first): time, error code and tool code only */
+            /** @description Latest failures */
             recent_failures: {
-                /** @description When it happened (ISO 8601, UTC) */
+                /** @description Time (ISO 8601, UTC) */
                 at: string;
                 /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                 code: string;
-                /** @description Code of the calculation tool (its plugin id) */
+                /** @description Code of the calculation tool */
                 tool_code: string;
             }[];
-            /** @description Tools available and unavailable */
+            /** @description Calculation tools of the catalog */
             tools: {
                 /** @description True when the format can be used */
                 available: number;
-                /** @description Tools whose plugin did not load, with the reason */
+                /** @description Entries not available, with the reason */
                 unavailable: number;
             };
         };
@@ -7418,6 +7491,7 @@ export interface components {
             file: string;
             /** @description Id of a broker */
             broker_id?: number;
+            /** @description File name to store instead of the uploaded one */
             custom_filename?: string;
         };
         UploadCreateBody: {
@@ -7645,7 +7719,7 @@ export interface operations {
                      *         "email": "carol@example.com",
                      *         "is_active": true,
                      *         "is_superuser": false,
-                     *         "created_at": "2026-11-25T19:36:19.000Z"
+                     *         "created_at": "2026-11-25T20:35:45.000Z"
                      *       },
                      *       "message": "Registration successful"
                      *     }
@@ -7752,7 +7826,7 @@ export interface operations {
                      *         "email": "carol@example.com",
                      *         "is_active": true,
                      *         "is_superuser": false,
-                     *         "created_at": "2026-11-25T19:36:19.000Z"
+                     *         "created_at": "2026-11-25T20:35:45.000Z"
                      *       },
                      *       "user_settings": {
                      *         "language": "en",
@@ -8222,8 +8296,8 @@ export interface operations {
                      *           "name": "home-assistant",
                      *           "scope": "read",
                      *           "admin": false,
-                     *           "prefix": "pt_i2cA7M",
-                     *           "created_at": "2026-11-25T19:36:20.000Z",
+                     *           "prefix": "pt_5L7MfT",
+                     *           "created_at": "2026-11-25T20:35:48.000Z",
                      *           "expires_at": "2030-01-01T00:00:00.000Z",
                      *           "last_used_at": null
                      *         }
@@ -8322,11 +8396,11 @@ export interface operations {
                      *       "name": "home-assistant",
                      *       "scope": "read",
                      *       "admin": false,
-                     *       "prefix": "pt_i2cA7M",
-                     *       "created_at": "2026-11-25T19:36:20.000Z",
+                     *       "prefix": "pt_5L7MfT",
+                     *       "created_at": "2026-11-25T20:35:48.000Z",
                      *       "expires_at": "2030-01-01T00:00:00.000Z",
                      *       "last_used_at": null,
-                     *       "token": "pt_i2cA7MEwe57mqa7r32vCN_3_Yc98Ez3j8hqqOtFwAVo"
+                     *       "token": "pt_5L7MfTetciYerbXAi3t_8KA1bWPNe3jqPzC8JmmlV58"
                      *     }
                      */
                     "application/json": components["schemas"]["TokenCreateResponse"];
@@ -9089,7 +9163,7 @@ export interface operations {
                      *           "value": "48",
                      *           "value_type": "int",
                      *           "description": "Session token and cookie lifetime in hours, read at login",
-                     *           "updated_at": "2026-11-25T19:36:20.141Z",
+                     *           "updated_at": "2026-11-25T20:35:48.895Z",
                      *           "updated_by": 1
                      *         },
                      *         {
@@ -9097,7 +9171,7 @@ export interface operations {
                      *           "value": "false",
                      *           "value_type": "bool",
                      *           "description": "Allow self-registration (the first account is always allowed)",
-                     *           "updated_at": "2026-11-25T19:36:20.142Z",
+                     *           "updated_at": "2026-11-25T20:35:48.899Z",
                      *           "updated_by": 1
                      *         }
                      *       ]
@@ -10010,7 +10084,7 @@ export interface operations {
                      *       "sha256": "0fce07a12a01f406532bfdbf2c261edbb2cb0705745bb0d746d137c5f68ac3cf",
                      *       "description": null,
                      *       "uploaded_by": 1,
-                     *       "created_at": "2026-11-25T19:36:22.000Z",
+                     *       "created_at": "2026-11-25T20:35:55.000Z",
                      *       "url": "/api/v1/uploads/file/1"
                      *     }
                      */
@@ -11134,6 +11208,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                     *       "filename": "Account.csv",
+                     *       "size_bytes": 2391,
+                     *       "status": "uploaded",
+                     *       "uploaded_at": "2026-01-05T10:00:00.000Z",
+                     *       "processed_at": null,
+                     *       "compatible_plugins": [
+                     *         "broker_degiro",
+                     *         "broker_generic_csv"
+                     *       ],
+                     *       "error_message": null,
+                     *       "uploaded_by_user_id": 1,
+                     *       "target_broker_id": 1,
+                     *       "parsed_plugin_code": null,
+                     *       "parsed_plugin_version": null,
+                     *       "parse_is_stale": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["FileInfo"];
                 };
             };
@@ -11385,6 +11479,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f"
+                     *     }
+                     */
                     "application/json": components["schemas"]["DeleteAnswer"];
                 };
             };
@@ -11447,6 +11547,7 @@ export interface operations {
     getApiV1BrokersImportFilesByFile_idPreview: {
         parameters: {
             query?: {
+                /** @description Sheet of a workbook to preview (the first when absent) */
                 sheet_name?: string;
             };
             header?: never;
@@ -11657,6 +11758,12 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plugin_code": "auto",
+                 *       "broker_id": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["ParseBody"];
             };
         };
@@ -11667,6 +11774,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                     *       "plugin_code": "broker_degiro",
+                     *       "plugin_version": "1.0.0",
+                     *       "broker_id": 1,
+                     *       "transactions": [
+                     *         {
+                     *           "broker_id": 1,
+                     *           "type": "DEPOSIT",
+                     *           "date": "2024-01-02",
+                     *           "quantity": "0",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "2500"
+                     *           }
+                     *         },
+                     *         {
+                     *           "broker_id": 1,
+                     *           "asset_id": 2147473647,
+                     *           "type": "BUY",
+                     *           "date": "2024-01-03",
+                     *           "quantity": "10",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "-1084.2"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "asset_mappings": [
+                     *         {
+                     *           "fake_asset_id": 2147473647,
+                     *           "extracted_isin": "IE00B3RBWM25",
+                     *           "extracted_name": "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS",
+                     *           "candidates": [
+                     *             {
+                     *               "asset_id": 3,
+                     *               "symbol": "VWRL",
+                     *               "isin": "IE00B3RBWM25",
+                     *               "name": "Vanguard FTSE All-World",
+                     *               "match_confidence": "exact"
+                     *             }
+                     *           ],
+                     *           "selected_asset_id": 3,
+                     *           "notices": [
+                     *             {
+                     *               "kind": "rows",
+                     *               "reason": "transactions that use this asset",
+                     *               "transaction_indexes": [
+                     *                 1
+                     *               ]
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "duplicates": {
+                     *         "tx_unique_indices": [
+                     *           0,
+                     *           1
+                     *         ],
+                     *         "tx_possible_duplicates": [],
+                     *         "tx_likely_duplicates": []
+                     *       },
+                     *       "warnings": [
+                     *         {
+                     *           "severity": "info",
+                     *           "code": "fillsMerged",
+                     *           "message": "2 fills of order 7a1c9a43 were merged into one row",
+                     *           "evidence": [
+                     *             "row 17",
+                     *             "row 18"
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "validation_issues": [],
+                     *       "field_todos": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["ParseResult"];
                 };
             };
@@ -11736,6 +11921,23 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "broker_id": 1,
+                 *       "transactions": [
+                 *         {
+                 *           "type": "DEPOSIT",
+                 *           "date": "2024-01-02",
+                 *           "quantity": "0",
+                 *           "cash": {
+                 *             "code": "EUR",
+                 *             "amount": "2500"
+                 *           }
+                 *         }
+                 *       ],
+                 *       "asset_mappings": []
+                 *     }
+                 */
                 "application/json": components["schemas"]["DuplicatesBody"];
             };
         };
@@ -11746,6 +11948,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "tx_unique_indices": [],
+                     *       "tx_possible_duplicates": [],
+                     *       "tx_likely_duplicates": [
+                     *         {
+                     *           "tx_index": 0,
+                     *           "match_level": "likely",
+                     *           "existing_transaction_ids": [
+                     *             41
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["DuplicateReport"];
                 };
             };
@@ -11815,6 +12032,18 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "items": [
+                 *         {
+                 *           "extracted_isin": "IE00B3RBWM25"
+                 *         },
+                 *         {
+                 *           "extracted_symbol": "AAPL"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["CandidatesBody"];
             };
         };
@@ -11825,6 +12054,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "items": [
+                     *         {
+                     *           "candidates": [
+                     *             {
+                     *               "asset_id": 3,
+                     *               "symbol": "VWRL",
+                     *               "isin": "IE00B3RBWM25",
+                     *               "name": "Vanguard FTSE All-World",
+                     *               "match_confidence": "exact"
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "candidates": [
+                     *             {
+                     *               "asset_id": 4,
+                     *               "symbol": "AAPL",
+                     *               "isin": "US0378331005",
+                     *               "name": "Apple Inc.",
+                     *               "match_confidence": "high"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["CandidatesAnswer"];
                 };
             };
@@ -13825,6 +14082,11 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_id": 2
+                 *     }
+                 */
                 "application/json": {
                     /** @description Id of a user account */
                     user_id: number;
@@ -13838,9 +14100,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "asset_id": 1,
+                     *       "keeper_user_id": 2
+                     *     }
+                     */
                     "application/json": {
                         /** @description Id of an asset */
                         asset_id: number;
+                        /** @description Id of the asset's keeper (may change it and its market data); null: none */
                         keeper_user_id: number | null;
                     };
                 };
@@ -17177,7 +17446,7 @@ export interface operations {
                      *         "requested_date_to": "2024-06-30",
                      *         "computed_date_from": "2024-01-01",
                      *         "computed_date_to": "2024-06-30",
-                     *         "generated_at": "2026-11-25T19:36:21.375Z",
+                     *         "generated_at": "2026-11-25T20:35:54.522Z",
                      *         "allocation_dimensions": [
                      *           "type",
                      *           "sector",
@@ -20436,7 +20705,7 @@ export interface operations {
                      *         "requested_date_to": null,
                      *         "computed_date_from": "2024-01-03",
                      *         "computed_date_to": "2026-11-25",
-                     *         "generated_at": "2026-11-25T19:36:21.789Z"
+                     *         "generated_at": "2026-11-25T20:35:54.715Z"
                      *       },
                      *       "data_quality": {
                      *         "issues": [

@@ -75,7 +75,11 @@ export function Dialog(props: { title: string; open: boolean; onClose(): void; c
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (props.open && !d.open) d.showModal();
+    if (props.open && !d.open) {
+      d.showModal();
+      // Start on the first field rather than on the close button.
+      d.querySelector<HTMLElement>(".dialog-body input:not([disabled]), .dialog-body select:not([disabled]), .dialog-body textarea")?.focus();
+    }
     if (!props.open && d.open) d.close();
   }, [props.open]);
   return (

@@ -23,9 +23,9 @@ export function AssetPage(props: { id: string }) {
   return (
     <Page title={a.name} actions={<>{!a.active && <Badge kind="warning">archived</Badge>}<Badge>{a.currency}</Badge></>}>
       {!a.active && <p class="note warning">This asset is archived.</p>}
-      <div class="segmented" role="tablist" aria-label="Asset sections">
+      <div class="segmented" role="group" aria-label="Asset sections">
         {TABS.map(([t, label]) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} class={tab === t ? "on" : ""}
+          <button key={t} type="button" aria-pressed={tab === t} class={tab === t ? "on" : ""}
             onClick={() => navigate(`/assets/${id}?tab=${t}`, { replace: true })}>{label}</button>
         ))}
       </div>
@@ -72,7 +72,9 @@ function Overview(props: { asset: AssetRow; onSaved(): void }) {
   const wipe = async () => {
     try {
       const s = await api.get("/assets/{id}/market-data/summary", { path: { id: a.asset_id } });
-      if (!confirm(`Delete all prices and events of this asset (${JSON.stringify(s)})? Linked transactions are unlinked.`)) return;
+      const question = `Delete ${s.price_count} price(s) and ${s.event_count} event(s) (${s.manual_event_count} entered by hand) of this asset? `
+        + `${s.linked_transaction_count} transaction(s) linked to its events will be unlinked. This cannot be undone.`;
+      if (!confirm(question)) return;
       await api.post("/assets/{asset_id}/market-data/wipe", { path: { asset_id: a.asset_id } });
       setMsg({ ok: true, text: "Market data deleted." });
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }

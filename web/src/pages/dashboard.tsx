@@ -64,9 +64,9 @@ export function DashboardPage() {
   return (
     <Page title="Dashboard">
       <div class="toolbar" role="group" aria-label="Period and brokers">
-        <div class="segmented" role="radiogroup" aria-label="Period">
+        <div class="segmented" role="group" aria-label="Period">
           {PERIODS.map((p) => (
-            <button key={p.id} type="button" role="radio" aria-checked={period === p.id} class={period === p.id ? "on" : ""}
+            <button key={p.id} type="button" aria-pressed={period === p.id} class={period === p.id ? "on" : ""}
               onClick={() => setPeriod(p.id)}>{p.label}</button>
           ))}
         </div>
@@ -136,15 +136,15 @@ function AllocationTabs(props: { type: Allocation[]; sector: Allocation[]; geogr
   const rows = (props[tab] ?? []).slice().sort((a, b) => Number(b.value) - Number(a.value));
   return (
     <div>
-      <div class="segmented" role="tablist" aria-label="Allocation by">
+      <div class="segmented" role="group" aria-label="Allocation by">
         {(["type", "sector", "geography"] as const).map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} class={tab === t ? "on" : ""} onClick={() => setTab(t)}>
+          <button key={t} type="button" aria-pressed={tab === t} class={tab === t ? "on" : ""} onClick={() => setTab(t)}>
             {t[0]!.toUpperCase() + t.slice(1)}
           </button>
         ))}
       </div>
       {rows.length === 0 ? <p class="muted">No valued positions.</p> : (
-        <table class="table compact" role="tabpanel">
+        <table class="table compact" aria-label={`Allocation by ${tab}`}>
           <thead><tr><th scope="col">Name</th><th scope="col" class="num">Share</th><th scope="col" class="num">Amount</th></tr></thead>
           <tbody>
             {rows.map((a) => (

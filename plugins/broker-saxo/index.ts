@@ -1,0 +1,14 @@
+import { definePlugin } from "../../sdk/index.ts";
+import { acceptsSaxo, parseSaxo } from "./parse.ts";
+
+/** Saxo Bank (code broker_saxo): the Transactions report (XLSX). Option `currency`: the account's currency. */
+export const brokerSaxoPlugin = definePlugin({
+  create: () => ({ accepts: acceptsSaxo, detectionPriority: 60, parse: parseSaxo, supportedExtensions: ["xlsx"] }),
+  description: "Saxo Bank Transactions report (XLSX): trades with commissions, dividends and withholding, interest, fees, transfers",
+  id: "broker_saxo",
+  kind: "import-plugin",
+  name: "Saxo Bank",
+  version: "1.0.0",
+});
+
+export default brokerSaxoPlugin;

@@ -1,0 +1,58 @@
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+
+// Scalable Capital transactions export (Broker and PRIME+; web app > Transactions > Export, CSV):
+// `date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency`,
+// semicolons, decimal commas ("1.000,00"), dates YYYY-MM-DD. amount is the trade or cash value,
+// signed from the account's side; fee and tax are separate, signed negative. Types: Buy, Sell,
+// Savings plan, Distribution, Interest, Deposit, Withdrawal, Fee, Taxes; only rows whose status
+// is Executed are imported (Cancelled, Rejected, Pending are skipped with an info warning).
+
+const REQUIRED = ["date", "status", "reference", "type", "isin", "shares", "amount", "fee", "tax", "currency"];
+
+export function acceptsScalable(file: ImportFileMeta): number {
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+}
+
+const ZERO = "0" as ImportedTransaction["quantity"];
+const TYPES: Record<string, ImportedTransaction["type"]> = {
+  buy: "BUY", "savings plan": "BUY", sell: "SELL", distribution: "DIVIDEND", dividend: "DIVIDEND", interest: "INTEREST",
+  deposit: "DEPOSIT", withdrawal: "WITHDRAWAL", fee: "FEE", taxes: "TAX", tax: "TAX",
+};
+
+export function parseScalable(params: ImportParseParams): ImportResult {
+  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
+  const { rows } = readCsv(params.bytes, { separator: ";" });
+  if (findHeaderRow(rows, REQUIRED, 1) !== 0) throw new PluginError("invalid-input", "This is not a Scalable Capital transactions export");
+  const cols = columns(rows[0]!);
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  rows.slice(1).forEach((r, i) => {
+    const row = i + 2;
+    const get = (name: string) => cols.get(r, name);
+    if (get("status").toLowerCase() !== "executed") return warnings.push({ code: "notExecuted", message: `A ${get("status")} ${get("type")} was skipped`, row, severity: "info" });
+    const type = TYPES[get("type").toLowerCase()];
+    const date = parseDate(get("date"), "YMD");
+    const currency = get("currency").toUpperCase();
+    const amount = parseDecimal(get("amount"), ",");
+    if (!type) return warnings.push({ code: "unsupportedType", message: `"${get("type")}" rows are not imported`, row, severity: "warning" });
+    if (!date || !amount || amount.isZero() || !/^[A-Z]{3}$/.test(currency)) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date, amount or currency`, row, severity: "warning" });
+    const isin = get("isin").toUpperCase();
+    const asset = isin ? { isin, ...(get("description") ? { assetName: get("description") } : {}) } : {};
+    const money = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];
+    const negative = type === "BUY" || type === "WITHDRAWAL" || type === "FEE" || type === "TAX";
+    if (type === "BUY" || type === "SELL") {
+      const shares = parseDecimal(get("shares"), ",");
+      if (!shares || shares.isZero()) return warnings.push({ code: "rowSkipped", message: `${get("type")} without shares`, row, severity: "warning" });
+      transactions.push({ row, date, type, ...asset, quantity: (type === "BUY" ? shares.abs() : shares.abs().neg()).toFixed() as never, cash: money((negative ? amount.abs().neg() : amount.abs()).toFixed()) });
+    } else {
+      transactions.push({ row, date, type, ...(type === "DEPOSIT" || type === "WITHDRAWAL" ? {} : asset), quantity: ZERO, cash: money((negative ? amount.abs().neg() : amount.abs()).toFixed()) });
+    }
+    for (const [column, kind] of [["fee", "FEE"], ["tax", "TAX"]] as const) {
+      const v = parseDecimal(get(column), ",");
+      if (v && !v.isZero() && type !== kind) transactions.push({ row, date, type: kind, ...asset, quantity: ZERO, cash: money(v.abs().neg().toFixed()) });
+    }
+  });
+  return { transactions, warnings };
+}

@@ -1,0 +1,69 @@
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+
+// Charles Schwab brokerage "Transactions" export (CSV): `"Date","Action","Symbol","Description",
+// "Quantity","Price","Fees & Comm","Amount"`, newest first, a "Transactions Total" line at the end.
+// Dates are month-first MM/DD/YYYY, sometimes "03/20/2024 as of 03/19/2024" (the first is the
+// trade's date); money as "$1,234.56" / "-$950.00"; the account currency is USD. Amount is net:
+// a buy's includes its fees (more negative), a sale's has them taken off, so the trade is Amount
+// with the fees put back and the fees are their own FEE row. Actions: Buy, Sell, Reinvest Shares
+// (buys), Qualified/Non-Qualified/Cash Dividend, Reinvest Dividend, Pr Yr Cash Div, NRA Tax Adj and
+// Foreign Tax Paid (taxes), Bank/Credit Interest, MoneyLink Transfer, Wire Funds, Journal (cash in
+// or out by sign), ADR Mgmt Fee / Service Fee; Stock Split and other position moves are skipped.
+
+const REQUIRED = ["date", "action", "symbol", "description", "quantity", "price", "fees & comm", "amount"];
+
+export function acceptsSchwab(file: ImportFileMeta): number {
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+}
+
+const ZERO = "0" as ImportedTransaction["quantity"];
+
+export function parseSchwab(params: ImportParseParams): ImportResult {
+  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
+  const { rows } = readCsv(params.bytes, { separator: "," });
+  const at = findHeaderRow(rows, REQUIRED, 3);
+  if (at < 0) throw new PluginError("invalid-input", "This is not a Charles Schwab transactions export");
+  const cols = columns(rows[at]!);
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  rows.slice(at + 1).forEach((r, i) => {
+    const row = at + i + 2;
+    const get = (name: string) => cols.get(r, name);
+    const date = parseDate(get("Date"), "MDY");
+    if (!date) return; // the "Transactions Total" line
+    const action = get("Action").toLowerCase();
+    const amount = parseDecimal(get("Amount"), ".");
+    const fees = parseDecimal(get("Fees & Comm"), ".")?.abs();
+    const symbol = get("Symbol");
+    const asset = symbol ? { symbol, ...(get("Description") ? { assetName: get("Description") } : {}) } : {};
+    const usd = (v: string) => ({ amount: v, currency: "USD" }) as ImportedTransaction["cash"];
+    const fee = fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, ...asset, quantity: ZERO, cash: usd(fees.neg().toFixed()) }] : [];
+    if (/^(buy|sell|reinvest shares)$/.test(action) && amount) {
+      const qty = parseDecimal(get("Quantity"), ".")?.abs();
+      if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `${get("Action")} without quantity`, row, severity: "warning" });
+      const buy = action !== "sell";
+      const gross = buy ? amount.abs().minus(fees ?? 0) : amount.abs().plus(fees ?? 0);
+      transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: usd((buy ? gross.neg() : gross).toFixed()) }, ...fee);
+      return;
+    }
+    if (!amount || amount.isZero()) return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"] | null, boolean][] = [
+      [/dividend|div$|cap gain/, "DIVIDEND", "TAX", true],
+      [/tax/, "TAX", "DIVIDEND", true],
+      [/interest/, "INTEREST", "FEE", false],
+      [/moneylink|wire|journal|transfer|deposit|withdraw/, "DEPOSIT", "WITHDRAWAL", false],
+      [/fee/, "FEE", "INTEREST", true],
+    ];
+    const rule = rules.find(([re]) => re.test(action));
+    if (!rule) return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    const [, whenPositive, whenNegative, withAsset] = rule;
+    const positiveType = whenPositive === "TAX" || whenPositive === "FEE" ? whenNegative : whenPositive;
+    const negativeType = whenPositive === "TAX" || whenPositive === "FEE" ? whenPositive : whenNegative;
+    const type = amount.gt(0) ? positiveType : negativeType;
+    if (!type) return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    transactions.push({ row, date, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
+  });
+  return { transactions, warnings };
+}
