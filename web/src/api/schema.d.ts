@@ -3615,7 +3615,7 @@ export interface components {
                     /** @description Display name */
                     name: string;
                     /**
-                     * @description Confidence of the match, 0 to 1
+                     * @description How the asset matched: exact (ISIN), high (ticker), medium or low (name similarity)
                      * @enum {string}
                      */
                     match_confidence: "exact" | "high" | "medium" | "low";
@@ -3625,11 +3625,11 @@ export interface components {
         CandidatesBody: {
             /** @description The records */
             items: {
-                /** @description Symbol as written in the report */
+                /** @description Ticker or symbol as written in the report */
                 extracted_symbol?: string;
                 /** @description ISIN as written in the report */
                 extracted_isin?: string;
-                /** @description Asset name as written in the report */
+                /** @description Instrument name as written in the report */
                 extracted_name?: string;
             }[];
         };
@@ -3970,30 +3970,30 @@ export interface components {
             file_id: string;
         };
         DuplicateReport: {
-            /** @description Indexes of parsed rows with no stored look-alike */
+            /** @description Indexes of the parsed transactions that match nothing in the ledger */
             tx_unique_indices: number[];
-            /** @description Parsed rows that may already be stored, with the candidates */
+            /** @description Parsed transactions that may already be in the ledger */
             tx_possible_duplicates: {
-                /** @description Index of the parsed row */
+                /** @description Position of the parsed transaction in the parse result’s `transactions`, from 0 */
                 tx_index: number;
                 /**
-                 * @description How closely it matches
+                 * @description How sure the duplicate is: likely / likely_with_asset (same type, day, quantity and amount; and asset) or possible / possible_with_asset (same amount within 3 days)
                  * @enum {string}
                  */
                 match_level: "possible" | "possible_with_asset" | "likely" | "likely_with_asset";
-                /** @description Ids of the stored transactions it resembles */
+                /** @description Ids of the stored transactions the row matches */
                 existing_transaction_ids: number[];
             }[];
-            /** @description Parsed rows that are very probably already stored, with the candidates */
+            /** @description Parsed transactions that are very probably already in the ledger (importing them again would double them) */
             tx_likely_duplicates: {
-                /** @description Index of the parsed row */
+                /** @description Position of the parsed transaction in the parse result’s `transactions`, from 0 */
                 tx_index: number;
                 /**
-                 * @description How closely it matches
+                 * @description How sure the duplicate is: likely / likely_with_asset (same type, day, quantity and amount; and asset) or possible / possible_with_asset (same amount within 3 days)
                  * @enum {string}
                  */
                 match_level: "possible" | "possible_with_asset" | "likely" | "likely_with_asset";
-                /** @description Ids of the stored transactions it resembles */
+                /** @description Ids of the stored transactions the row matches */
                 existing_transaction_ids: number[];
             }[];
         };
@@ -4020,11 +4020,11 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
-            /** @description How the report's assets map to stored ones (fake ids of the parse to real asset ids). Default: []. */
+            /** @description One entry per distinct asset named in the report, with its fake id and candidates. Default: []. */
             asset_mappings?: ({
-                /** @description Placeholder asset id used by the parse result (from 2147473647 up) */
+                /** @description Placeholder asset id used in the parsed transactions (from 2147473647 up); replace it with a real asset id before committing */
                 fake_asset_id: number;
-                /** @description The stored asset chosen for it; null to create one */
+                /** @description The asset the fake id maps to: pre-filled when exactly one candidate matches the ISIN, else null until the user picks one */
                 selected_asset_id?: number | null;
             } & {
                 [key: string]: unknown;
@@ -4217,21 +4217,21 @@ export interface components {
             status: "uploaded" | "parsed" | "failed";
             /** @description When the file was uploaded (ISO 8601, UTC) */
             uploaded_at: string;
-            /** @description When the file was last parsed (ISO 8601, UTC); null before */
+            /** @description When the file was last parsed (ISO 8601, UTC), or null */
             processed_at: string | null;
-            /** @description Codes of the import plugins that can read the file, best first */
+            /** @description Codes of the import plugins that recognise the file, best first */
             compatible_plugins: string[];
-            /** @description Why the last parse failed; null when it did not */
+            /** @description Why the last parse failed, or null */
             error_message: string | null;
-            /** @description Id of the uploader */
+            /** @description Id of the user who uploaded the file (null once that account is deleted) */
             uploaded_by_user_id: number | null;
-            /** @description Broker the report belongs to */
+            /** @description Id of the broker the file was uploaded for */
             target_broker_id: number;
-            /** @description Import plugin of the last parse */
+            /** @description Code of the plugin that made the last parse */
             parsed_plugin_code: string | null;
-            /** @description Version of that plugin */
+            /** @description Version of the plugin that made the last parse */
             parsed_plugin_version: string | null;
-            /** @description True when the plugin changed since the last parse */
+            /** @description True when the plugin that made the last parse now has another version */
             parse_is_stale: boolean;
         };
         FileList: {
@@ -4932,7 +4932,7 @@ export interface components {
             default?: unknown;
         };
         ParseBody: {
-            /** @description Code of an import plugin, or auto to pick the best match. Default: "auto". */
+            /** @description Code of an import plugin (`broker_<name>`), or `auto` to let detection choose. Default: "auto". */
             plugin_code?: string;
             /** @description Id of a broker */
             broker_id: number;
@@ -4944,9 +4944,9 @@ export interface components {
         ParseResult: {
             /** @description Id of the upload */
             file_id: string;
-            /** @description Code of an import plugin, or auto to pick the best match */
+            /** @description Code of an import plugin (`broker_<name>`), or `auto` to let detection choose */
             plugin_code: string;
-            /** @description Version of the plugin */
+            /** @description Version of the import plugin */
             plugin_version: string;
             /** @description Id of a broker */
             broker_id: number;
@@ -4983,15 +4983,15 @@ export interface components {
                     amount: string;
                 };
             }[];
-            /** @description How the report's assets map to stored ones (fake ids of the parse to real asset ids) */
+            /** @description One entry per distinct asset named in the report, with its fake id and candidates */
             asset_mappings: {
-                /** @description Placeholder asset id used by the parse result (from 2147473647 up) */
+                /** @description Placeholder asset id used in the parsed transactions (from 2147473647 up); replace it with a real asset id before committing */
                 fake_asset_id: number;
-                /** @description Symbol as written in the report */
+                /** @description Ticker or symbol as written in the report */
                 extracted_symbol?: string;
                 /** @description ISIN as written in the report */
                 extracted_isin?: string;
-                /** @description Asset name as written in the report */
+                /** @description Instrument name as written in the report */
                 extracted_name?: string;
                 /** @description Possible matches, best first */
                 candidates: {
@@ -5004,24 +5004,24 @@ export interface components {
                     /** @description Display name */
                     name: string;
                     /**
-                     * @description Confidence of the match, 0 to 1
+                     * @description How the asset matched: exact (ISIN), high (ticker), medium or low (name similarity)
                      * @enum {string}
                      */
                     match_confidence: "exact" | "high" | "medium" | "low";
                 }[];
-                /** @description The stored asset chosen for it; null to create one */
+                /** @description The asset the fake id maps to: pre-filled when exactly one candidate matches the ISIN, else null until the user picks one */
                 selected_asset_id: number | null;
-                /** @description Things worth knowing about the result */
+                /** @description Remarks about the mapping (which transactions use the asset) */
                 notices: {
                     /** @description Kind of the item */
                     kind: string;
                     /** @description Why the provider gave no results */
                     reason: string;
-                    /** @description Indexes of the parsed rows concerned */
+                    /** @description Indexes of the parsed transactions concerned */
                     transaction_indexes: number[];
                 }[];
             }[];
-            /** @description Rows that look like transactions already stored */
+            /** @description Duplicate report against the broker’s ledger */
             duplicates: components["schemas"]["DuplicateReport"];
             /** @description Things worth knowing that did not stop the operation */
             warnings: {
@@ -5034,16 +5034,16 @@ export interface components {
                 code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
-                /** @description Data that supports the verdict */
+                /** @description Where in the report it comes from (rows) */
                 evidence: string[];
-                /** @description Context of the item */
+                /** @description Extra facts about the item, by name */
                 context?: {
                     [key: string]: unknown;
                 };
             }[];
-            /** @description Problems the ledger rules would report for the parsed rows */
+            /** @description The ledger’s own per-row rule violations of the parsed transactions (row = index in `transactions`) */
             validation_issues: {
-                /** @description Row number in the file */
+                /** @description Position of the item, from 0 (for parsed transactions: the index in `transactions`) */
                 row: number;
                 /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                 code: string;
@@ -5055,14 +5055,14 @@ export interface components {
                 params?: {
                     [key: string]: unknown;
                 };
-                /** @description Context of the item */
+                /** @description Extra facts about the item, by name */
                 context?: {
                     [key: string]: unknown;
                 };
             }[];
-            /** @description Fields the user still has to fill before committing */
+            /** @description What the user must fill before committing (blockers), per transaction */
             field_todos: {
-                /** @description Index of the parsed row */
+                /** @description Position of the parsed transaction in the parse result’s `transactions`, from 0 */
                 tx_index: number;
                 /** @description The request field the item is about */
                 field: string;
@@ -5071,15 +5071,15 @@ export interface components {
                  * @enum {string}
                  */
                 severity: "blocker" | "warning";
-                /** @description Stable code of the reason */
+                /** @description Stable code of why the field must be filled */
                 reason_code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
-                /** @description Context of the item */
+                /** @description Extra facts about the item, by name */
                 context?: {
                     [key: string]: unknown;
                 };
-                /** @description Data that supports the verdict */
+                /** @description Where in the report it comes from (rows) */
                 evidence: string[];
             }[];
         };
@@ -5090,15 +5090,15 @@ export interface components {
             name: string;
             /** @description Free text description */
             description: string;
-            /** @description File extensions the plugin reads */
+            /** @description File extensions the plugin reads (lower case, no dot) */
             supported_extensions: string[];
             /** @description URL of an icon image (stored as sent; escape before rendering) */
             icon_url: string | null;
-            /** @description Documentation of the plugin */
+            /** @description Link to the plugin’s documentation, or null */
             docs_url: string | null;
-            /** @description Version of the plugin */
+            /** @description Version of the import plugin */
             plugin_version: string;
-            /** @description Order among plugins that accept the same file (higher first) */
+            /** @description Order among plugins equally sure of a file (lower first) */
             detection_priority: number;
         };
         PluginList: {
@@ -5123,11 +5123,11 @@ export interface components {
              * @enum {string}
              */
             kind: "table";
-            /** @description Sheet names of a workbook */
+            /** @description Names of the workbook’s sheets (spreadsheets only) */
             sheets?: string[];
-            /** @description Column names */
+            /** @description Header cells of the table */
             columns: string[];
-            /** @description Rows of the preview */
+            /** @description Rows of the table, each a list of cell texts */
             rows: string[][];
         };
         PriceDeleteRequest: {
@@ -7491,7 +7491,7 @@ export interface components {
             file: string;
             /** @description Id of a broker */
             broker_id?: number;
-            /** @description File name to store instead of the uploaded one */
+            /** @description Name to keep for the file instead of the uploaded one */
             custom_filename?: string;
         };
         UploadCreateBody: {
@@ -11547,7 +11547,7 @@ export interface operations {
     getApiV1BrokersImportFilesByFile_idPreview: {
         parameters: {
             query?: {
-                /** @description Sheet of a workbook to preview (the first when absent) */
+                /** @description Sheet of a workbook to preview (default the first) */
                 sheet_name?: string;
             };
             header?: never;
@@ -22830,7 +22830,7 @@ export interface operations {
                  *           "tool_code": "pac_allocator",
                  *           "contract_version": "1.0.0",
                  *           "implementation_version": "1.0.0",
-                 *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
+                 *           "schema_fingerprint": "9f2c1e4b7a3d5f6081c2e3d4b5a697887766554433221100ffeeddccbbaa9988",
                  *           "parameters": {
                  *             "budget": {
                  *               "code": "EUR",
@@ -22875,7 +22875,7 @@ export interface operations {
                      *           "tool_code": "pac_allocator",
                      *           "contract_version": "1.0.0",
                      *           "implementation_version": "1.0.0",
-                     *           "schema_fingerprint": "<schema_fingerprint from GET /tools/catalog>",
+                     *           "schema_fingerprint": "9f2c1e4b7a3d5f6081c2e3d4b5a697887766554433221100ffeeddccbbaa9988",
                      *           "execution_id": "3f0c9e62-1d7a-4c3e-9a55-0c1f8f1f2b11",
                      *           "metrics": {
                      *             "queue_ms": 0.01,
