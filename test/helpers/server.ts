@@ -21,6 +21,10 @@ export interface TestServer {
   logs(): Record<string, any>[];
   /** Stops the process; keeps the data dir unless `cleanup` is true. */
   stop(cleanup?: boolean): Promise<void>;
+  /** Kills the process at once (SIGKILL: no shutdown), as a crash or power cut would; keeps the data dir. */
+  kill(): Promise<void>;
+  /** Resolves with the first log line whose `msg` is `msg`, already printed or still to come. */
+  waitForLog(msg: string): Promise<Record<string, any>>;
 }
 
 /**
@@ -62,6 +66,7 @@ export async function startServer(
   };
   const child = Bun.spawn([BUN, join(ROOT, "host/main.ts")], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
   const lines: Record<string, any>[] = [];
+  const waiting: { msg: string; resolve: (entry: Record<string, any>) => void }[] = [];
   let stderr = "";
   void (async () => {
     for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
@@ -79,6 +84,7 @@ export async function startServer(
           try {
             const entry = JSON.parse(line);
             lines.push(entry);
+            for (const w of waiting.filter((w) => w.msg === entry.msg)) { waiting.splice(waiting.indexOf(w), 1); w.resolve(entry); }
             if (entry.msg === "listening") { clearTimeout(timer); resolvePort(entry.port); }
           } catch {
             lines.push({ raw: line });
@@ -100,6 +106,14 @@ export async function startServer(
       child.kill("SIGTERM");
       await child.exited;
       if (cleanup) rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      child.kill("SIGKILL");
+      await child.exited;
+    },
+    waitForLog(msg) {
+      const seen = lines.find((entry) => entry.msg === msg);
+      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ msg, resolve }));
     },
   };
 }

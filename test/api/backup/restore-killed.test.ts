@@ -4,7 +4,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient } from "../../helpers/client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "../../helpers/offline-plugins.ts";
-import { ROOT, startServer, tempDataDir } from "../../helpers/server.ts";
+import { startServer, tempDataDir } from "../../helpers/server.ts";
 import { disableScheduler, exportJson, uploadText } from "./backup-helpers.ts";
 import { buildRichPortfolio } from "./rich-portfolio.ts";
 
@@ -23,43 +23,15 @@ function dump(dir: string): Record<string, unknown[]> {
 }
 
 /**
- * The real server, with BACKUP_TEST_HOLD_STAGE set: the restore stops inside its write
- * transaction (after assets, events, prices, rates and brokers were written) and logs
- * "backup restore held". Resolves once listening; `held` resolves at that log line.
+ * With BACKUP_TEST_HOLD_STAGE set, a restore stops inside its write transaction (after assets,
+ * events, prices, rates and brokers were written) and logs "backup restore held".
  */
-async function startHoldingServer(dir: string) {
-  const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "info",
-      BACKUP_TEST_HOLD_STAGE: "write:transactions" },
-    stdout: "pipe",
-    stderr: "ignore",
-  });
-  let onHeld: () => void = () => {};
-  const held = new Promise<void>((resolve) => { onHeld = resolve; });
-  const port = await new Promise<number>((resolve, reject) => {
-    void (async () => {
-      let buffer = "";
-      for await (const chunk of child.stdout) {
-        buffer += new TextDecoder().decode(chunk);
-        let nl: number;
-        while ((nl = buffer.indexOf("\n")) >= 0) {
-          const line = buffer.slice(0, nl);
-          buffer = buffer.slice(nl + 1);
-          if (line.includes('"msg":"listening"')) resolve(JSON.parse(line).port);
-          if (line.includes('"msg":"backup restore held"')) onHeld();
-        }
-      }
-      reject(new Error("server exited"));
-    })();
-  });
-  return { child, held, base: `http://127.0.0.1:${port}/api/v1` };
-}
+const HOLD = { BACKUP_TEST_HOLD_STAGE: "write:transactions" };
 
 describe("a restore killed halfway", () => {
   test("leaves the database exactly as before it started (one write transaction, never committed)", async () => {
     writeFileSync(join(dataDir, "plugins.json"), JSON.stringify(OFFLINE_PLUGIN_CONFIG));
-    const server = await startHoldingServer(dataDir);
+    const server = await startServer({ dataDir, env: HOLD });
     const alice = new ApiClient(server.base);
     const bob = new ApiClient(server.base);
     const dave = new ApiClient(server.base);
@@ -71,9 +43,8 @@ describe("a restore killed halfway", () => {
     const before = dump(dataDir);
 
     const pending = dave.post("/backup/restore", { file_id: fileId }).catch(() => null);
-    await server.held;
-    server.child.kill("SIGKILL");
-    await server.child.exited;
+    await server.waitForLog("backup restore held");
+    await server.kill();
     expect(await pending).toBeNull();
 
     expect(dump(dataDir)).toEqual(before);
