@@ -6,8 +6,8 @@ const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-
 const Currency = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as EUR");
 const BrokerIds = z.array(z.number().int().positive()).min(1).max(100);
 
-const DatasetEntry = z.object({
-  kind: z.enum(["dataset"]),
+/** What datasets and analyses of the catalog both describe. */
+const CatalogEntryFields = {
   id: z.string(),
   version: z.number().int(),
   domain: Domain,
@@ -17,6 +17,11 @@ const DatasetEntry = z.object({
   applicability_code: z.string(),
   applicable_pages: z.array(z.string()),
   supported_detail_levels: z.array(DetailLevel),
+};
+
+const DatasetEntry = z.object({
+  kind: z.enum(["dataset"]),
+  ...CatalogEntryFields,
   period_semantics: z.enum(["none", "as_of", "windowed", "aggregated"]),
   required_component_ids: z.array(z.string()),
   optional_component_ids: z.array(z.string()),
@@ -24,15 +29,7 @@ const DatasetEntry = z.object({
 
 const AnalysisEntry = z.object({
   kind: z.enum(["analysis"]),
-  id: z.string(),
-  version: z.number().int(),
-  domain: Domain,
-  display_i18n_key: z.string(),
-  description_i18n_key: z.string(),
-  icon: z.string(),
-  applicability_code: z.string(),
-  applicable_pages: z.array(z.string()),
-  supported_detail_levels: z.array(DetailLevel),
+  ...CatalogEntryFields,
   required_dataset_ids: z.array(z.string()),
   optional_dataset_ids: z.array(z.string()),
   instruction_template_id: z.string(),
