@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // Bitvavo transaction export (Account > History > Export, CSV): `Timezone, Date, Time, Type,
 // Currency, Amount, Quote Currency, Quote Price, Received / Paid Currency, Received / Paid Amount,
@@ -28,9 +28,7 @@ export function parseBitvavo(params: ImportParseParams): ImportResult {
   const cols = columns(rows[0]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, 0, cols, ({ get, row }) => {
     if (get("Status").toLowerCase() !== "completed") {
       return warnings.push({ code: "notCompleted", message: `A ${get("Status") || "pending"} ${get("Type")} was skipped`, row, severity: "info" });
     }

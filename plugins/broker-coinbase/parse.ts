@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // Coinbase "Transaction history" report (Taxes > Documents > Generate report, CSV). A preamble of a
 // few lines (a notice, "Transactions", the user line) precedes the header `ID, Timestamp,
@@ -36,9 +36,7 @@ export function parseCoinbase(params: ImportParseParams): ImportResult {
   const cols = columns(rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(at + 1).forEach((r, i) => {
-    const row = at + i + 2;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, at, cols, ({ get, row }) => {
     const type = get("Transaction Type").toLowerCase();
     const date = parseDate(get("Timestamp"), "YMD");
     const asset = get("Asset").toUpperCase();

@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // Directa SIM "Movimenti" export (CSV): an account block ("Conto : ...", "Data estrazione : ...")
 // and a blank line above the header `Data operazione, Data valuta, Tipo operazione, Ticker, Isin,
@@ -32,9 +32,7 @@ export function parseDirecta(params: ImportParseParams): ImportResult {
   const warnings: ImportWarning[] = [];
   // Blank lines are dropped by the reader; count them back for row numbers (the block has one).
   const headerLine = at + 2;
-  rows.slice(at + 1).forEach((r, i) => {
-    const row = headerLine + i + 1;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, at, cols, ({ get, row }) => {
     const kind = get("Tipo operazione").toLowerCase();
     const date = parseDate(get("Data operazione"), "DMY");
     const amount = parseDecimal(get("Importo euro"), ".");
@@ -54,6 +52,6 @@ export function parseDirecta(params: ImportParseParams): ImportResult {
       return transactions.push({ ...base, type, ...asset, quantity: (type === "BUY" ? qty : qty.neg()).toFixed() as never, cash });
     }
     transactions.push({ ...base, type, ...asset, quantity: ZERO, cash });
-  });
+  }, headerLine + 1);
   return { transactions, warnings };
 }

@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
+import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
 
 // eToro account statement (Portfolio > History > Account statement > XLSX). The import reads the
 // "Account Activity" sheet: `Date, Type, Details, Amount, Units, Realized Equity Change, Realized
@@ -35,9 +35,7 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
   if (!cols.has("Type") || !cols.has("Amount") || !cols.has("Details")) throw new PluginError("invalid-input", "The Account Activity sheet lacks Type, Details or Amount");
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, 0, cols, ({ get, row }) => {
     const type = get("Type").toLowerCase();
     const date = parseDate(get("Date"), "DMY");
     const amount = parseDecimal(get("Amount"), ".");

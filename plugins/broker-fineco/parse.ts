@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 
 // FinecoBank "Movimenti Dossier Titoli" (securities account movements), CSV or the XLS/XLSX the
 // site offers. A title block ("Movimenti Dossier Titoli", account, period) above the header
@@ -38,9 +38,7 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
   const cols = columns(rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(at + 1).forEach((r, i) => {
-    const row = at + i + 2;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, at, cols, ({ get, row }) => {
     if (!/compravendita/i.test(get("Descrizione"))) {
       return warnings.push({ code: "unsupportedOperation", message: `"${get("Descrizione")}" movements are not imported`, row, severity: "warning" });
     }

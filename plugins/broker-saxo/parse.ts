@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
+import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
 // Export > Excel), sheet "Transactions": `Client ID, Trade Date, Value Date, Type, Instrument,
@@ -40,9 +40,7 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
   }
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, 0, cols, ({ get, row }) => {
     const date = parseDate(get("Trade Date"), "YMD");
     const amount = parseDecimal(get("Amount"), ".");
     const event = get("Event");

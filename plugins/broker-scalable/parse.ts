@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // Scalable Capital transactions export (Broker and PRIME+; web app > Transactions > Export, CSV):
 // `date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency`,
@@ -28,9 +28,7 @@ export function parseScalable(params: ImportParseParams): ImportResult {
   const cols = columns(rows[0]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, 0, cols, ({ get, row }) => {
     if (get("status").toLowerCase() !== "executed") return warnings.push({ code: "notExecuted", message: `A ${get("status")} ${get("type")} was skipped`, row, severity: "info" });
     const type = TYPES[get("type").toLowerCase()];
     const date = parseDate(get("date"), "YMD");

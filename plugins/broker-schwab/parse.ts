@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // Charles Schwab brokerage "Transactions" export (CSV): `"Date","Action","Symbol","Description",
 // "Quantity","Price","Fees & Comm","Amount"`, newest first, a "Transactions Total" line at the end.
@@ -28,9 +28,7 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
   const cols = columns(rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(at + 1).forEach((r, i) => {
-    const row = at + i + 2;
-    const get = (name: string) => cols.get(r, name);
+  eachRecord(rows, at, cols, ({ get, row }) => {
     const date = parseDate(get("Date"), "MDY");
     if (!date) return; // the "Transactions Total" line
     const action = get("Action").toLowerCase();

@@ -83,3 +83,28 @@ export function columns(header: readonly string[]): Columns {
     names: header,
   };
 }
+
+/** One data row of a table, as {@link eachRecord} hands it over. */
+export interface TableRecord {
+  /** The trimmed cell of the first of `names` present in the header, or `""`. */
+  get(...names: string[]): string;
+  /** The raw cells. */
+  readonly cells: readonly string[];
+  /** 1-based line number of the row in the file, for warnings. */
+  readonly row: number;
+}
+
+/**
+ * Calls `each` for every row below the header row `at` of `rows`, read through `cols` (built
+ * over that header). Rows are numbered from `firstLine` (default `at + 2`: the line after the
+ * header when no blank line was dropped above). Example:
+ * `eachRecord(rows, at, columns(rows[at]!), ({ get, row }) => { ... get("Date") ... })`.
+ */
+export function eachRecord(
+  rows: readonly (readonly string[])[], at: number, cols: Columns, each: (record: TableRecord) => void, firstLine = at + 2,
+): void {
+  for (let i = at + 1; i < rows.length; i++) {
+    const cells = rows[i]!;
+    each({ get: (...names) => cols.get(cells, ...names), cells, row: firstLine + i - at - 1 });
+  }
+}

@@ -4,7 +4,7 @@
  * sniffed encoding and separator, CSV rows and header lookup, locale decimals and dates, format
  * sniffing by magic bytes, XML and XLSX/XLS readers (the spreadsheet library loads on first use).
  */
-export { columns, type Columns, type CsvTable, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions } from "./csv.ts";
+export { columns, type Columns, type CsvTable, eachRecord, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions, type TableRecord } from "./csv.ts";
 export { type DateOrder, detectDateOrder, parseDate } from "./dates.ts";
 export { type FileFormat, sniffFormat } from "./magic.ts";
 export { type DecimalMark, detectDecimalMark, parseDecimal } from "./numbers.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "@e965/xlsx";
 import {
-  columns, decodeText, describeFile, detectDateOrder, detectDecimalMark, findHeaderRow, parseDate, parseDecimal, parseXml,
+  columns, decodeText, describeFile, eachRecord, detectDateOrder, detectDecimalMark, findHeaderRow, parseDate, parseDecimal, parseXml,
   readCsv, readWorkbook, sniffFormat, sniffSeparator,
 } from "../../sdk/import/index.ts";
 
@@ -52,6 +52,16 @@ describe("sniffSeparator and readCsv", () => {
     expect(cols.get(rows[2]!, "Date", "Periode")).toBe("2024-01-02");
     expect(cols.get(rows[2]!, "Missing")).toBe("");
     expect(cols.has("MONTANT (eur)")).toBe(true);
+  });
+
+  test("eachRecord walks the rows below the header, read by name, numbered by their line in the file", () => {
+    const rows = [["Report"], ["Date", "Amount"], [" 2024-01-02 ", "5"], ["2024-01-03"]];
+    const seen: unknown[] = [];
+    eachRecord(rows, 1, columns(rows[1]!), ({ get, row, cells }) => seen.push([row, get("Datum", "Date"), get("Amount"), cells.length]));
+    expect(seen).toEqual([[3, "2024-01-02", "5", 2], [4, "2024-01-03", "", 1]]);
+    const lines: number[] = [];
+    eachRecord(rows, 1, columns(rows[1]!), ({ row }) => lines.push(row), 10); // a dropped blank line counted back
+    expect(lines).toEqual([10, 11]);
   });
 });
 
