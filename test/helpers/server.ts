@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
+import pg from "pg";
 import { afterAll, beforeAll } from "bun:test";
 import { ApiClient } from "./client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
+import { createTestDatabase, dropTestDatabase, PG_ADMIN_ENV } from "./postgres.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 const BUN = process.execPath;
@@ -32,7 +34,18 @@ export interface TestServer {
  * way an administrator would store it: tests list exactly their local fakes (`127.0.0.1:<port>`),
  * so the SDK's destination check stays on for every other address.
  */
-export function allowOutbound(dataDir: string, hosts: readonly string[]): void {
+export async function allowOutbound(dataDir: string, hosts: readonly string[]): Promise<void> {
+  const pgUrl = testDatabaseUrl(dataDir);
+  if (pgUrl) {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      await client.query(`UPDATE global_settings SET value = $1 WHERE key = 'outbound_allowed_hosts'`, [hosts.join(",")]);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
   const db = new Database(join(dataDir, "portfolio.sqlite"));
   try {
     db.exec("PRAGMA busy_timeout = 5000");
@@ -40,6 +53,28 @@ export function allowOutbound(dataDir: string, hosts: readonly string[]): void {
   } finally {
     db.close();
   }
+}
+
+const DATABASE_URL_FILE = ".test-database-url";
+
+/**
+ * The PostgreSQL database of a test data dir under `npm run test:postgres` (TEST_PG_ADMIN_URL set),
+ * else undefined (SQLite in the data dir). Each data dir gets its own database, made on first use
+ * and named in the data dir, so a server restarted on the same data dir finds its data again.
+ */
+export function testDatabaseUrl(dataDir: string): string | undefined {
+  const file = join(dataDir, DATABASE_URL_FILE);
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+async function ensureTestDatabase(dataDir: string): Promise<string | undefined> {
+  const admin = process.env[PG_ADMIN_ENV];
+  if (!admin) return undefined;
+  const known = testDatabaseUrl(dataDir);
+  if (known) return known;
+  const url = await createTestDatabase(admin);
+  writeFileSync(join(dataDir, DATABASE_URL_FILE), url);
+  return url;
 }
 
 /**
@@ -55,7 +90,9 @@ export async function startServer(
   if (!opts.env?.PLUGINS_CONFIG && !existsSync(join(dataDir, "plugins.json"))) {
     writeFileSync(join(dataDir, "plugins.json"), JSON.stringify(OFFLINE_PLUGIN_CONFIG));
   }
+  const pgUrl = opts.env?.DATABASE_URL === undefined ? await ensureTestDatabase(dataDir) : undefined;
   const env: Record<string, string> = {
+    ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
     PORT: "0",
@@ -96,7 +133,7 @@ export async function startServer(
     })().catch(reject);
   });
   const url = `http://127.0.0.1:${port}`;
-  if (opts.allowOutbound) allowOutbound(dataDir, opts.allowOutbound);
+  if (opts.allowOutbound) await allowOutbound(dataDir, opts.allowOutbound);
   return {
     url,
     base: `${url}/api/v1`,
@@ -105,7 +142,11 @@ export async function startServer(
     async stop(cleanup = false) {
       child.kill("SIGTERM");
       await child.exited;
-      if (cleanup) rmSync(dataDir, { recursive: true, force: true });
+      if (cleanup) {
+        const admin = process.env[PG_ADMIN_ENV];
+        if (admin && pgUrl) await dropTestDatabase(admin, pgUrl).catch(() => undefined);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
     async kill() {
       child.kill("SIGKILL");
