@@ -1,12 +1,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Database } from "bun:sqlite";
-import pg from "pg";
 import { afterAll, beforeAll } from "bun:test";
 import { ApiClient } from "./client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
 import { createTestDatabase, dropTestDatabase, PG_ADMIN_ENV } from "./postgres.ts";
+import { execDb } from "./test-db.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 const BUN = process.execPath;
@@ -34,25 +33,8 @@ export interface TestServer {
  * way an administrator would store it: tests list exactly their local fakes (`127.0.0.1:<port>`),
  * so the SDK's destination check stays on for every other address.
  */
-export async function allowOutbound(dataDir: string, hosts: readonly string[]): Promise<void> {
-  const pgUrl = testDatabaseUrl(dataDir);
-  if (pgUrl) {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    try {
-      await client.query(`UPDATE global_settings SET value = $1 WHERE key = 'outbound_allowed_hosts'`, [hosts.join(",")]);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new Database(join(dataDir, "portfolio.sqlite"));
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    db.run(`UPDATE global_settings SET value = ? WHERE key = 'outbound_allowed_hosts'`, [hosts.join(",")]);
-  } finally {
-    db.close();
-  }
+export function allowOutbound(dataDir: string, hosts: readonly string[]): void {
+  execDb(dataDir, [{ sql: `UPDATE global_settings SET value = ? WHERE key = 'outbound_allowed_hosts'`, params: [hosts.join(",")] }]);
 }
 
 const DATABASE_URL_FILE = ".test-database-url";
@@ -133,7 +115,7 @@ export async function startServer(
     })().catch(reject);
   });
   const url = `http://127.0.0.1:${port}`;
-  if (opts.allowOutbound) await allowOutbound(dataDir, opts.allowOutbound);
+  if (opts.allowOutbound) allowOutbound(dataDir, opts.allowOutbound);
   return {
     url,
     base: `${url}/api/v1`,
