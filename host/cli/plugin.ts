@@ -23,6 +23,9 @@ function sh(cmd: string[], cwd: string): string {
   return out;
 }
 
+/** The parsers `@portfolio-tracker/sdk/import` loads (optional peers of the SDK): an importer project tests with them. */
+const IMPORT_PEERS = { "fast-xml-parser": sdkPackage.peerDependencies["fast-xml-parser"], papaparse: sdkPackage.peerDependencies.papaparse };
+
 const titleOf = (id: string) => id.split(/[-_]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 
 /**
@@ -49,7 +52,7 @@ function newPlugin(args: string[], out: (line: string) => void): void {
       name: id, version: "0.1.0", description: `${titleOf(id)}: a portfolio-tracker ${kind} plugin`, type: "module", main: "index.ts",
       scripts: { test: "bun test" },
       peerDependencies: { "@portfolio-tracker/sdk": `^${sdkPackage.version}` },
-      devDependencies: { "@portfolio-tracker/sdk": `file:${sdk}`, "decimal.js": "^10.6.0", zod: "^4.6.7" },
+      devDependencies: { "@portfolio-tracker/sdk": `file:${sdk}`, "decimal.js": "^10.6.0", zod: "^4.6.7", ...(kind === "import-plugin" ? IMPORT_PEERS : {}) },
     }, null, 2)}\n`,
     "tsconfig.json": `${JSON.stringify({
       compilerOptions: {
