@@ -10,7 +10,7 @@ export default definePlugin({
   name: "Activity Summary",
   version: "0.1.0",
   create: () => ({
-    id: "portfolio.activity_summary",
+    id: "portfolio.activity_summary", // the catalog id, <domain>.<name>, unique among datasets
     datasetVersion: 1,
     describe: () => ({
       domain: "portfolio",
