@@ -117,6 +117,8 @@ describe("plugin scaffold: npm run cli -- plugin new / plugin install", () => {
     const installed = cli(["plugin", "install", "scaffold-fx-provider"], env);
     expect(installed.out).toContain("Installed fx-provider plugin 'my-fx-provider'");
     expect(cli(["plugin", "install", "scaffold-import-plugin"], env).out).toContain("Installed import-plugin plugin 'my-import-plugin'");
+    const packed = run(["npm", "pack", "--silent", "--pack-destination", dir], join(dir, "scaffold-quote-provider")).out.trim().split("\n").at(-1)!;
+    expect(cli(["plugin", "install", packed], env).out).toContain("Installed quote-provider plugin 'my-quote-provider'");
     expect(cli(["plugin", "install", "scaffold-fx-provider"], env).out).toContain("exists; add --force");
     writeFileSync(join(dir, "scaffold-risk-tool", "index.ts"), "export default { not: 'a plugin' };\n");
     const refused = cli(["plugin", "install", "scaffold-risk-tool"], env);
@@ -128,7 +130,7 @@ describe("plugin scaffold: npm run cli -- plugin new / plugin install", () => {
       await client.post("/auth/login", { username: "author", password: "Secret-pass1" });
       const diag = await (await client.get("/system/plugin-diagnostics")).json();
       expect(diag.filter((d: any) => d.source === "external").map((d: any) => [d.id, d.status]).sort())
-        .toEqual([["my-fx-provider", "loaded"], ["my-import-plugin", "loaded"]]);
+        .toEqual([["my-fx-provider", "loaded"], ["my-import-plugin", "loaded"], ["my-quote-provider", "loaded"]]);
     } finally {
       await server.stop(true);
     }
