@@ -70,3 +70,19 @@ function askWorker(url: string, statements: { sql: string; params: unknown[] }[]
   if (!message) throw new Error("test database worker gave no answer");
   return message.message as Reply;
 }
+
+/**
+ * Makes every INSERT into `table` whose new row matches `when` (SQL over `NEW`) fail, on either
+ * database (a trigger; PostgreSQL needs a trigger function). Returns the undo.
+ */
+export function failInsertsWhen(dataDir: string, name: string, table: string, when: string): () => void {
+  if (testDatabaseUrl(dataDir)) {
+    execDb(dataDir, [
+      { sql: `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF ${when} THEN RAISE EXCEPTION '${name}'; END IF; RETURN NEW; END $$` },
+      { sql: `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()` },
+    ]);
+    return () => void execDb(dataDir, [{ sql: `DROP TRIGGER ${name} ON ${table}` }, { sql: `DROP FUNCTION ${name}()` }]);
+  }
+  execDb(dataDir, [{ sql: `CREATE TRIGGER ${name} BEFORE INSERT ON ${table} WHEN ${when} BEGIN SELECT RAISE(ABORT, '${name}'); END` }]);
+  return () => void execDb(dataDir, [{ sql: `DROP TRIGGER ${name}` }]);
+}
