@@ -44,7 +44,9 @@ class DialectClient extends pg.Client {
 
 /** Connection settings for `pg` (a Pool or Client) to DATABASE_URL, with the row shapes above. */
 export function pgConfig(url: string): pg.PoolConfig & { Client: typeof pg.Client } {
-  return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient };
+  // Sessions in UTC: timestamps written as text without an offset (SQLite's "YYYY-MM-DD HH:MM:SS",
+  // restored documents) mean UTC, as they do on SQLite.
+  return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient, options: "-c TimeZone=UTC" };
 }
 
 /** TypeORM's postgres driver on `url`; TypeORM's `datetime` columns are `timestamptz` there. */
