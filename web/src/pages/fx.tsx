@@ -9,6 +9,7 @@ import { formatDecimal } from "../lib/format.ts";
 import { Link, navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { t } from "../lib/i18n.ts";
 
 const slug = (r: { base: string; quote: string }) => `${r.base}-${r.quote}`;
 const chainText = (steps: { from: string; to: string; provider: string }[]) => steps.map((s) => `${s.from}→${s.to} (${s.provider})`).join(", ");
@@ -24,13 +25,13 @@ export function FxPage(props: { pair?: string }) {
   }, [routes.data]);
   const pair = props.pair?.toUpperCase();
   return (
-    <Page title="Exchange rates" actions={<button type="button" class="primary" onClick={() => navigate("/fx?add=")}>Add pair</button>}>
+    <Page title={t("Exchange rates")} actions={<button type="button" class="primary" onClick={() => navigate("/fx?add=")}>{t("Add pair")}</button>}>
       <ErrorNote error={routes.error} />
       <div class="grid-2">
         <section class="card" aria-labelledby="h-pairs">
-          <h2 id="h-pairs">Pairs</h2>
+          <h2 id="h-pairs">{t("Pairs")}</h2>
           {routes.loading && !routes.data && <Loading />}
-          {routes.data && byPair.size === 0 && <p class="muted">No pair configured. Add one for each currency your assets or cash use besides your base currency.</p>}
+          {routes.data && byPair.size === 0 && <p class="muted">{t("No pair configured. Add one for each currency your assets or cash use besides your base currency.")}</p>}
           <ul class="pair-list">
             {[...byPair.entries()].map(([p, rs]) => (
               <li key={p}>
@@ -68,15 +69,15 @@ function AddPair(props: { open: boolean; initial: string; onClose(): void; onAdd
     } catch (e) { setError(errorText(e)); }
   };
   return (
-    <Dialog title="Add a currency pair" open={props.open} onClose={props.onClose}>
+    <Dialog title={t("Add a currency pair")} open={props.open} onClose={props.onClose}>
       <div class="form">
         <div class="row">
-          <Field label="Base currency">{(id) => <input id={id} maxLength={3} size={4} value={b} onInput={(e) => setB((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
-          <Field label="Quote currency">{(id) => <input id={id} maxLength={3} size={4} value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+          <Field label={t("Base currency")}>{(id) => <input id={id} maxLength={3} size={4} value={b} onInput={(e) => setB((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+          <Field label={t("Quote currency")}>{(id) => <input id={id} maxLength={3} size={4} value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
         </div>
         {valid && (
           <>
-            <h3>Suggested routes</h3>
+            <h3>{t("Suggested routes")}</h3>
             {suggestions.loading && <Loading />}
             <ErrorNote error={suggestions.error} />
             <ul class="picker">
@@ -84,8 +85,8 @@ function AddPair(props: { open: boolean; initial: string; onClose(): void; onAdd
                 <li key={i}><button type="button" onClick={() => add(p.chain_steps, 1)}>{chainText(p.chain_steps)}</button></li>
               ))}
             </ul>
-            {suggestions.data && suggestions.data.paths.length === 0 && <p class="muted">No provider offers this pair.</p>}
-            <button type="button" onClick={() => add([{ from: b, to: q, provider: "MANUAL" }], 999)}>Enter rates by hand instead</button>
+            {suggestions.data && suggestions.data.paths.length === 0 && <p class="muted">{t("No provider offers this pair.")}</p>}
+            <button type="button" onClick={() => add([{ from: b, to: q, provider: "MANUAL" }], 999)}>{t("Enter rates by hand instead")}</button>
           </>
         )}
         {error && <p class="note error" role="alert">{error}</p>}
@@ -132,37 +133,37 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
     setSyncing(true); setMsg(null);
     try {
       const r = await api.post("/fx/currencies/sync", { body: { pairs: [props.pair], start, end: today() } });
-      setMsg({ ok: true, text: r.results.map((x) => `${x.pair}: ${x.status}, ${x.points_changed} rate(s) changed${x.message ? ` — ${x.message}` : ""}`).join("; ") });
+      setMsg({ ok: true, text: r.results.map((x) => `${x.pair}: ${x.status}, ${t("{count} rate(s) changed", { count: x.points_changed })}${x.message ? ` — ${x.message}` : ""}`).join("; ") });
       rates.reload();
     } catch (e) { setMsg({ ok: false, text: errorText(e) }); } finally { setSyncing(false); }
   };
   return (
     <>
       <section class="card" aria-labelledby="h-routes">
-        <h2 id="h-routes">{props.pair}: routes</h2>
-        {sorted.length === 0 && <p class="muted">This pair has no route. <Link href={`/fx?add=${props.pair}`}>Add one</Link>.</p>}
+        <h2 id="h-routes">{t("{pair}: routes", { pair: props.pair })}</h2>
+        {sorted.length === 0 && <p class="muted">{t("This pair has no route.")} <Link href={`/fx?add=${props.pair}`}>{t("Add one")}</Link>.</p>}
         <ol class="routes">
           {sorted.map((r, i) => (
             <li key={r.priority}>
-              <span>{r.priority === 999 ? "Manual" : `Priority ${r.priority}`}: {chainText(r.chain_steps)}</span>
+              <span>{r.priority === 999 ? t("Manual") : t("Priority {n}", { n: r.priority })}: {chainText(r.chain_steps)}</span>
               <span class="row-actions">
-                <button type="button" class="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move route ${r.priority} up`}>↑</button>
-                <button type="button" class="ghost" disabled={i === sorted.length - 1} onClick={() => move(i, 1)} aria-label={`Move route ${r.priority} down`}>↓</button>
-                <button type="button" class="ghost" onClick={() => remove(r.priority)} aria-label={`Delete route ${r.priority}`}>Delete</button>
+                <button type="button" class="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t("Move route {n} up", { n: r.priority })}>↑</button>
+                <button type="button" class="ghost" disabled={i === sorted.length - 1} onClick={() => move(i, 1)} aria-label={t("Move route {n} down", { n: r.priority })}>↓</button>
+                <button type="button" class="ghost" onClick={() => remove(r.priority)} aria-label={t("Delete route {n}", { n: r.priority })}>{t("Delete")}</button>
               </span>
             </li>
           ))}
         </ol>
         <div class="form-actions">
-          <label class="check">From <input type="date" aria-label="Sync and chart from" value={start} onChange={(e) => setStart((e.target as HTMLInputElement).value)} /></label>
-          <button type="button" class="primary" disabled={syncing} onClick={sync}>{syncing ? "Syncing…" : "Sync rates"}</button>
+          <label class="check">{t("From")} <input type="date" aria-label={t("Sync and chart from")} value={start} onChange={(e) => setStart((e.target as HTMLInputElement).value)} /></label>
+          <button type="button" class="primary" disabled={syncing} onClick={sync}>{syncing ? t("Syncing…") : t("Sync rates")}</button>
         </div>
-        {syncing && <progress aria-label="Syncing rates" />}
+        {syncing && <progress aria-label={t("Syncing rates")} />}
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
       </section>
       <section class="card wide" aria-labelledby="h-rate">
-        <h2 id="h-rate">Rate history: {base} to {quote}</h2>
-        <TimeChart title={`${base} to ${quote} rate`} dates={chart.dates} series={chart.series} format={fmt} />
+        <h2 id="h-rate">{t("Rate history: {base} to {quote}", { base, quote })}</h2>
+        <TimeChart title={t("{base} to {quote} rate", { base, quote })} dates={chart.dates} series={chart.series} format={fmt} />
       </section>
       <ManualRate base={base} quote={quote} onSaved={rates.reload} />
     </>
@@ -175,25 +176,25 @@ function ManualRate(props: { base: string; quote: string; onSaved(): void }) {
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const save = async (e: Event) => {
     e.preventDefault();
-    if (!isDecimal(rate) || signOf(rate) <= 0) { setMsg({ ok: false, text: "The rate must be a positive number." }); return; }
+    if (!isDecimal(rate) || signOf(rate) <= 0) { setMsg({ ok: false, text: t("The rate must be a positive number.") }); return; }
     try {
       const r = await api.post("/fx/currencies/rate", { body: [{ date, base: props.base, quote: props.quote, rate: rate.trim() }] });
       if (!r.results[0]?.success) throw new Error(r.results[0]?.message ?? r.errors.join("; "));
-      setMsg({ ok: true, text: `Saved 1 ${props.base} = ${rate} ${props.quote} on ${date}.` });
+      setMsg({ ok: true, text: t("Saved 1 {base} = {rate} {quote} on {date}.", { base: props.base, rate, quote: props.quote, date }) });
       setRate("");
       props.onSaved();
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
   return (
     <section class="card" aria-labelledby="h-manual">
-      <h2 id="h-manual">Manual rate</h2>
+      <h2 id="h-manual">{t("Manual rate")}</h2>
       <form class="form" onSubmit={save}>
         <div class="row">
-          <Field label="Date">{(id) => <input id={id} type="date" required value={date} max={today()} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
-          <Field label={`1 ${props.base} in ${props.quote}`}>{(id) => <input id={id} inputMode="decimal" required value={rate} onInput={(e) => setRate((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={t("Date")}>{(id) => <input id={id} type="date" required value={date} max={today()} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={t("1 {base} in {quote}", { base: props.base, quote: props.quote })}>{(id) => <input id={id} inputMode="decimal" required value={rate} onInput={(e) => setRate((e.target as HTMLInputElement).value)} />}</Field>
         </div>
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
-        <button type="submit" class="primary">Save rate</button>
+        <button type="submit" class="primary">{t("Save rate")}</button>
       </form>
     </section>
   );
