@@ -7,7 +7,8 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { t } from "../lib/i18n.ts";
 
-export interface ChartSeries { label: string; values: (number | null)[]; color: string; dash?: boolean }
+/** A line; `markers` draws only a dot at each non-null value (signal crossovers, for instance). */
+export interface ChartSeries { label: string; values: (number | null)[]; color: string; dash?: boolean; markers?: boolean }
 
 export function TimeChart(props: {
   title: string;
@@ -37,9 +38,10 @@ export function TimeChart(props: {
       scales: xs.length === 1 ? { x: { time: true, auto: false, range: [xs[0]! - 15 * 86400, xs[0]! + 15 * 86400] } } : {},
       series: [
         { label: t("Date"), value: (_u, v) => v == null ? "—" : new Date(v * 1000).toISOString().slice(0, 10) },
-        ...props.series.map((s) => ({
+        ...props.series.map((s): uPlot.Series => ({
           label: s.label, stroke: color(s.color), width: 1.5, dash: s.dash ? [6, 4] : undefined, spanGaps: false,
           value: (_u: uPlot, v: number | null) => v == null ? "—" : fmt(v),
+          ...(s.markers ? { paths: () => null, points: { show: true, size: 11, width: 2, stroke: color(s.color), fill: color(s.color) } } : {}),
         })),
       ],
       axes: [

@@ -1,7 +1,8 @@
 /** One asset: details and classification, price chart, price editor, events, price source, market-data wipe. */
 import { useMemo, useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
-import { TimeChart } from "../components/chart.tsx";
+import { type ChartSeries, TimeChart } from "../components/chart.tsx";
+import { alignToDates, crossovers, FAST, OVERLAYS, type OverlayId, SLOW, signalsFor } from "../lib/signals.ts";
 import { Badge, ErrorNote, Field, Loading, Page, Select, daysAgo, today } from "../components/ui.tsx";
 import { isDecimal, toChartNumber } from "../lib/decimal.ts";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
@@ -103,16 +104,49 @@ function Prices(props: { assetId: number; currency: string }) {
   const { prefs, privacy } = useApp();
   const locale = localeOf(prefs);
   const [start, setStart] = useState(daysAgo(365 * 10));
-  const prices = useAsync(async (signal) => (await api.post("/assets/prices/query", {
-    signal, body: [{ asset_id: props.assetId, date_range: { start, end: today() }, include_prices: true, include_events: false }],
-  })).items[0]?.prices ?? [], [props.assetId, start]);
+  const [overlays, setOverlays] = useState<ReadonlySet<OverlayId>>(new Set());
+  const wanted = signalsFor(overlays);
+  const query = useAsync(async (signal) => {
+    const item = (await api.post("/assets/prices/query", {
+      signal, body: [{ asset_id: props.assetId, date_range: { start, end: today() }, include_prices: true, include_events: false, ...(wanted.length ? { signals: wanted } : {}) }],
+    })).items[0];
+    return { prices: item?.prices ?? [], signals: item?.signals ?? [] };
+  }, [props.assetId, start, wanted.map((s) => s.instance_id).join(",")]);
+  const prices = { ...query, data: query.data?.prices };
+  const toggle = (id: OverlayId) => setOverlays((cur) => {
+    const next = new Set(cur);
+    if (next.has(id)) next.delete(id); else next.add(id);
+    return next;
+  });
   const [date, setDate] = useState(today());
   const [close, setClose] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const chart = useMemo(() => ({
-    dates: (prices.data ?? []).map((p) => p.date),
-    series: [{ label: t("Close"), color: "var(--chart-1)", values: (prices.data ?? []).map((p) => toChartNumber(p.close)) }],
-  }), [prices.data, prefs.language]);
+  const chart = useMemo(() => {
+    const rows = query.data?.prices ?? [];
+    const dates = rows.map((p) => p.date);
+    const close = rows.map((p) => toChartNumber(p.close));
+    const series: ChartSeries[] = [{ label: t("Close"), color: "var(--chart-1)", values: close }];
+    const line = (id: string, output = "value") => alignToDates(dates, query.data?.signals.find((s) => s.instance_id === id && s.status === "ok")?.outputs[output]);
+    const failed = (query.data?.signals ?? []).filter((s) => s.status === "failed");
+    const both = overlays.has("crossovers");
+    if (both || overlays.has("sma_fast")) series.push({ label: t("SMA {n}", { n: FAST }), color: "var(--chart-2)", values: line("sma_fast") });
+    if (both || overlays.has("sma_slow")) series.push({ label: t("SMA {n}", { n: SLOW }), color: "var(--chart-3)", values: line("sma_slow") });
+    if (overlays.has("bollinger")) {
+      series.push({ label: t("Bollinger upper"), color: "var(--chart-4)", dash: true, values: line("bollinger", "upper") });
+      series.push({ label: t("Bollinger middle"), color: "var(--chart-4)", values: line("bollinger", "middle") });
+      series.push({ label: t("Bollinger lower"), color: "var(--chart-4)", dash: true, values: line("bollinger", "lower") });
+    }
+    const crossings = overlays.has("crossovers") ? crossovers(dates, line("sma_fast"), line("sma_slow")) : [];
+    if (overlays.has("crossovers")) {
+      const up = new Map(crossings.filter((c) => c.direction === "up").map((c) => [c.index, true]));
+      const down = new Map(crossings.filter((c) => c.direction === "down").map((c) => [c.index, true]));
+      // The markers sit where the lines meet: on the fast average on the crossing day.
+      const fast = line("sma_fast");
+      series.push({ label: t("Crosses above"), color: "var(--pos)", markers: true, values: fast.map((v, i) => up.has(i) ? v : null) });
+      series.push({ label: t("Crosses below"), color: "var(--neg)", markers: true, values: fast.map((v, i) => down.has(i) ? v : null) });
+    }
+    return { dates, series, crossings, failed };
+  }, [query.data, overlays, prefs.language]);
   const fmt = useMemo(() => (v: number) => formatDecimal(String(v), locale, { maxPlaces: 2 }), [locale]);
   const add = async (e: Event) => {
     e.preventDefault();
@@ -135,7 +169,25 @@ function Prices(props: { assetId: number; currency: string }) {
       <section class="card wide" aria-labelledby="h-pc">
         <h2 id="h-pc">{t("Price history")}</h2>
         <label class="check">{t("From")} <input type="date" aria-label={t("Chart from")} value={start} onChange={(e) => setStart((e.target as HTMLInputElement).value)} /></label>
+        <fieldset class="overlays">
+          <legend>{t("Signals on the chart")}</legend>
+          {OVERLAYS.map((o) => (
+            <label key={o.id} class="check"><input type="checkbox" checked={overlays.has(o.id)} onChange={() => toggle(o.id)} /> {t(o.label)}</label>
+          ))}
+        </fieldset>
         <TimeChart title={t("Price history")} dates={chart.dates} series={chart.series} format={fmt} />
+        {chart.failed.map((s) => <p key={s.instance_id} class="note error" role="alert">{s.signal_code}: {s.error?.message ?? t("failed")}</p>)}
+        {overlays.has("crossovers") && query.data && (chart.crossings.length === 0
+          ? <p class="muted" role="status">{t("The {fast}-day average does not cross the {slow}-day average in this period.", { fast: FAST, slow: SLOW })}</p>
+          : (
+            <ul class="crossings" aria-label={t("Crossovers")}>
+              {chart.crossings.slice().reverse().map((c) => (
+                <li key={c.date}>{c.direction === "up" ? "▲ " : "▼ "}{formatDate(c.date, locale)}: {c.direction === "up"
+                  ? t("the {fast}-day average crosses above the {slow}-day average", { fast: FAST, slow: SLOW })
+                  : t("the {fast}-day average crosses below the {slow}-day average", { fast: FAST, slow: SLOW })}</li>
+              ))}
+            </ul>
+          ))}
       </section>
       <section class="card" aria-labelledby="h-pe" id="price-editor">
         <h2 id="h-pe">{t("Add or change a price")}</h2>

@@ -1,0 +1,65 @@
+import { beforeAll, expect, test } from "bun:test";
+import { useBrowser } from "../helpers/browser.ts";
+
+// The asset page's signal overlay, the FX route order by drag and drop, and fixing an imported
+// row's fields in the import wizard before it is committed.
+const b = useBrowser({ name: "signals-fx-import", users: ["carol"] });
+const pageErrors = () => b.errors.filter((e) => !e.includes("Failed to load resource"));
+const day = (offset: number) => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
+
+let vee = 0;
+/** 320 daily closes shaped like a V: down from 200 to 120 for 160 days, then up to 280. */
+const closes = Array.from({ length: 320 }, (_, i) => i < 160 ? 200 - i * 0.5 : 120 + (i - 160));
+
+/** The first day the 50-day average closes above the 200-day one (computed here, independently). */
+function expectedGoldenCross(): number {
+  const sma = (n: number, i: number) => i + 1 < n ? null : closes.slice(i + 1 - n, i + 1).reduce((a, x) => a + x, 0) / n;
+  let below = false;
+  for (let i = 0; i < closes.length; i++) {
+    const f = sma(50, i), s = sma(200, i);
+    if (f === null || s === null) continue;
+    if (f < s) below = true;
+    else if (f > s && below) return i;
+  }
+  throw new Error("no crossover in the fixture");
+}
+
+beforeAll(async () => {
+  const carol = b.api.as.carol!;
+  const assets = await (await carol.post("/assets", [{ name: "Vee Corp", currency: "EUR", asset_type: "STOCK" }])).json();
+  vee = assets.results[0].asset_id;
+  const prices = closes.map((c, i) => ({ date: day(closes.length - 1 - i), close: c.toFixed(2) }));
+  expect((await carol.post("/assets/prices", [{ asset_id: vee, prices }])).status).toBe(200);
+}, 30_000);
+
+test("signals overlay: moving averages, Bollinger bands and the crossover on the price chart, toggled on and off", async () => {
+  const page = await b.page({ user: "carol" });
+  await page.goto(b.url(`/assets/${vee}?tab=prices`));
+  const overlays = page.getByRole("group", { name: "Signals on the chart" });
+  await overlays.waitFor();
+  const legend = page.locator(".u-legend");
+  await legend.getByText("Close", { exact: true }).waitFor();
+  expect(await legend.getByText("SMA 50").count()).toBe(0);
+
+  await overlays.getByLabel("Crossovers of the two averages").check();
+  const list = page.getByRole("list", { name: "Crossovers" });
+  await list.waitFor();
+  const items = await list.getByRole("listitem").allTextContents();
+  expect(items).toHaveLength(1);
+  expect(items[0]).toContain("the 50-day average crosses above the 200-day average");
+  // The date shown is the day computed from the closes here.
+  const crossDay = day(closes.length - 1 - expectedGoldenCross());
+  const shown = await page.evaluate((iso) => new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`)), crossDay);
+  expect(items[0]).toContain(shown);
+  for (const label of ["SMA 50", "SMA 200", "Crosses above", "Crosses below"]) await legend.getByText(label, { exact: true }).waitFor();
+
+  await overlays.getByLabel("Bollinger bands (20 days, 2 σ)").check();
+  await legend.getByText("Bollinger upper", { exact: true }).waitFor();
+  await b.shot(page, "asset-signals");
+
+  await overlays.getByLabel("Crossovers of the two averages").uncheck();
+  await list.waitFor({ state: "detached" });
+  expect(await legend.getByText("SMA 50", { exact: true }).count()).toBe(0);
+  await legend.getByText("Bollinger lower", { exact: true }).waitFor();
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
