@@ -63,3 +63,56 @@ test("signals overlay: moving averages, Bollinger bands and the crossover on the
   await legend.getByText("Bollinger lower", { exact: true }).waitFor();
   expect(pageErrors()).toEqual([]);
 }, 60_000);
+
+test("FX routes: drag and drop with the mouse, and the same with the keyboard, change the priorities; Escape cancels", async () => {
+  const carol = b.api.as.carol!;
+  const route = (priority: number, provider: string) => ({ base: "EUR", quote: "USD", priority, chain_steps: [{ from: "EUR", to: "USD", provider }] });
+  const created = await carol.post("/fx/providers/routes", [route(1, "ECB"), route(2, "FED"), route(3, "BOE")]);
+  expect(created.status).toBe(201);
+  const stored = async () => ((await (await carol.get("/fx/providers/routes")).json()) as { base: string; quote: string; priority: number; chain_steps: { provider: string }[] }[])
+    .filter((r) => r.base === "EUR" && r.quote === "USD").sort((a, b) => a.priority - b.priority).map((r) => `${r.priority}:${r.chain_steps[0]!.provider}`);
+  expect(await stored()).toEqual(["1:ECB", "2:FED", "3:BOE"]);
+
+  const page = await b.page({ user: "carol" });
+  await page.goto(b.url("/fx/EUR-USD"));
+  const items = page.locator(".routes li");
+  const shown = async () => (await items.allTextContents()).map((s) => /Priority (\d+): EUR→USD \((\w+)\)/.exec(s)!.slice(1).join(":"));
+  await items.nth(2).waitFor();
+  expect(await shown()).toEqual(["1:ECB", "2:FED", "3:BOE"]);
+
+  // Mouse: BOE dropped on the first route becomes priority 1.
+  await page.locator('.routes li[data-priority="3"]').dragTo(page.locator('.routes li[data-priority="1"]'));
+  // The labels are the stored priorities: "Priority 1" on BOE means the routes were saved and reloaded.
+  await page.getByText("Priority 1: EUR→USD (BOE)").waitFor();
+  expect(await shown()).toEqual(["1:BOE", "2:ECB", "3:FED"]);
+  expect(await stored()).toEqual(["1:BOE", "2:ECB", "3:FED"]);
+
+  // Keyboard: pick BOE up, two steps down, drop: the last priority.
+  const handle = page.getByRole("button", { name: "Reorder route 1" });
+  await handle.focus();
+  await page.keyboard.press("Space");
+  await page.getByText("Picked up EUR→USD (BOE), position 1 of 3.", { exact: false }).waitFor();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await page.getByText("EUR→USD (BOE): position 3 of 3.").waitFor();
+  await page.keyboard.press("Space");
+  await page.getByText("Dropped EUR→USD (BOE) at position 3 of 3.").waitFor();
+  await page.getByText("Priority 3: EUR→USD (BOE)").waitFor();
+  expect(await stored()).toEqual(["1:ECB", "2:FED", "3:BOE"]);
+
+  // Escape puts the route back and saves nothing.
+  await page.getByRole("button", { name: "Reorder route 1" }).focus();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("ArrowDown");
+  expect((await shown())[1]).toBe("1:ECB");
+  await page.keyboard.press("Escape");
+  await page.getByText("Reordering cancelled.").waitFor();
+  expect(await shown()).toEqual(["1:ECB", "2:FED", "3:BOE"]);
+  expect(await stored()).toEqual(["1:ECB", "2:FED", "3:BOE"]);
+  await b.shot(page, "fx-routes");
+  // The buttons still work for those who prefer them.
+  await page.getByRole("button", { name: "Move route 2 up" }).click();
+  await page.getByText("Priority 1: EUR→USD (FED)").waitFor();
+  expect(await stored()).toEqual(["1:FED", "2:ECB", "3:BOE"]);
+  expect(pageErrors()).toEqual([]);
+}, 60_000);

@@ -1,11 +1,12 @@
 /** FX: configured pairs and their routes by priority, add a pair from suggested routes, sync, manual rates, rate chart. */
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText } from "../api/client.ts";
 import type { FxRoute } from "../api/types.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { Dialog, ErrorNote, Field, Loading, Page, daysAgo, today } from "../components/ui.tsx";
 import { isDecimal, signOf, toChartNumber } from "../lib/decimal.ts";
 import { formatDecimal } from "../lib/format.ts";
+import { moveItem, reorderPlan } from "../lib/reorder.ts";
 import { Link, navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -114,16 +115,55 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
   }), [rates.data]);
   const fmt = useMemo(() => (v: number) => formatDecimal(v.toPrecision(6), locale), [locale]);
 
-  const move = async (i: number, dir: -1 | 1) => {
-    const a = sorted[i]!, b = sorted[i + dir]!;
+  // A new order shows at once (pending) and stays until the reloaded routes arrive.
+  const [pending, setPending] = useState<FxRoute[] | null>(null);
+  useEffect(() => setPending(null), [props.routes]);
+  const shown = pending ?? sorted;
+  const reorder = async (next: FxRoute[]) => {
+    const plan = reorderPlan(sorted, next);
+    if (!plan.creates.length) { setPending(null); return; }
+    setPending(next);
     try {
-      await api.delete("/fx/providers/routes", { body: [{ base, quote, priority: a.priority }, { base, quote, priority: b.priority }] });
-      await api.post("/fx/providers/routes", { body: [
-        { base, quote, priority: b.priority, chain_steps: a.chain_steps },
-        { base, quote, priority: a.priority, chain_steps: b.chain_steps },
-      ] });
-      props.onChanged();
-    } catch (e) { setMsg({ ok: false, text: errorText(e) }); props.onChanged(); }
+      await api.delete("/fx/providers/routes", { body: plan.deletes.map((priority) => ({ base, quote, priority })) });
+      await api.post("/fx/providers/routes", { body: plan.creates.map(({ route, priority }) => ({
+        base, quote, priority, chain_steps: route.chain_steps.map(({ from, to, provider }) => ({ from, to, provider })),
+      })) });
+    } catch (e) { setMsg({ ok: false, text: errorText(e) }); }
+    props.onChanged();
+  };
+  const move = (i: number, dir: -1 | 1) => void reorder(moveItem(shown, i, i + dir));
+
+  // Drag and drop with the mouse; the same with the keyboard on each route's handle (Space or
+  // Enter picks the route up, the arrow keys move it, Space or Enter drops it, Escape cancels).
+  const [drag, setDrag] = useState<{ from: number; over: number } | null>(null);
+  const [grabbed, setGrabbed] = useState<number | null>(null);
+  const [live, setLive] = useState("");
+  const handles = useRef<(HTMLButtonElement | null)[]>([]);
+  useEffect(() => { if (grabbed !== null) handles.current[grabbed]?.focus(); }, [grabbed, pending]);
+  const routeName = (r: FxRoute) => chainText(r.chain_steps);
+  const onHandleKey = (e: KeyboardEvent, i: number) => {
+    const r = shown[i]!;
+    if (e.key === " " || e.key === "Enter") {
+      e.preventDefault();
+      if (grabbed === null) {
+        setGrabbed(i); setPending(shown.slice());
+        setLive(t("Picked up {route}, position {n} of {total}. Use the arrow keys to move it, Space to drop it, Escape to cancel.", { route: routeName(r), n: i + 1, total: shown.length }));
+      } else {
+        setGrabbed(null);
+        setLive(t("Dropped {route} at position {n} of {total}.", { route: routeName(r), n: i + 1, total: shown.length }));
+        void reorder(shown);
+      }
+    } else if (grabbed !== null && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
+      e.preventDefault();
+      const to = Math.max(0, Math.min(shown.length - 1, i + (e.key === "ArrowUp" ? -1 : 1)));
+      if (to === i) return;
+      setPending(moveItem(shown, i, to)); setGrabbed(to);
+      setLive(t("{route}: position {n} of {total}.", { route: routeName(r), n: to + 1, total: shown.length }));
+    } else if (grabbed !== null && e.key === "Escape") {
+      e.preventDefault();
+      setGrabbed(null); setPending(null);
+      setLive(t("Reordering cancelled."));
+    }
   };
   const remove = async (priority: number) => {
     try { await api.delete("/fx/providers/routes", { body: [{ base, quote, priority }] }); props.onChanged(); }
@@ -142,9 +182,20 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
       <section class="card" aria-labelledby="h-routes">
         <h2 id="h-routes">{t("{pair}: routes", { pair: props.pair })}</h2>
         {sorted.length === 0 && <p class="muted">{t("This pair has no route.")} <Link href={`/fx?add=${props.pair}`}>{t("Add one")}</Link>.</p>}
+        {sorted.length > 1 && <p class="muted" id="reorder-help">{t("Drag a route, or focus its handle and press Space, to change the order in which providers are tried.")}</p>}
         <ol class="routes">
-          {sorted.map((r, i) => (
-            <li key={r.priority}>
+          {shown.map((r, i) => (
+            <li key={r.priority} draggable={shown.length > 1} data-priority={r.priority}
+              class={`${drag?.over === i && drag.from !== i ? "drop-target" : ""} ${grabbed === i || drag?.from === i ? "grabbed" : ""}`}
+              onDragStart={(e) => { setDrag({ from: i, over: i }); e.dataTransfer?.setData("text/plain", String(r.priority)); if (e.dataTransfer) e.dataTransfer.effectAllowed = "move"; }}
+              onDragOver={(e) => { if (!drag) return; e.preventDefault(); if (drag.over !== i) setDrag({ ...drag, over: i }); }}
+              onDrop={(e) => { e.preventDefault(); if (drag && drag.from !== i) void reorder(moveItem(shown, drag.from, i)); setDrag(null); }}
+              onDragEnd={() => setDrag(null)}>
+              {shown.length > 1 && (
+                <button type="button" class="ghost handle" ref={(el) => { handles.current[i] = el; }} aria-describedby="reorder-help"
+                  aria-pressed={grabbed === i} aria-label={t("Reorder route {n}", { n: r.priority })}
+                  onKeyDown={(e) => onHandleKey(e as unknown as KeyboardEvent, i)}>⠿</button>
+              )}
               <span>{r.priority === 999 ? t("Manual") : t("Priority {n}", { n: r.priority })}: {chainText(r.chain_steps)}</span>
               <span class="row-actions">
                 <button type="button" class="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t("Move route {n} up", { n: r.priority })}>↑</button>
@@ -158,6 +209,7 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
           <label class="check">{t("From")} <input type="date" aria-label={t("Sync and chart from")} value={start} onChange={(e) => setStart((e.target as HTMLInputElement).value)} /></label>
           <button type="button" class="primary" disabled={syncing} onClick={sync}>{syncing ? t("Syncing…") : t("Sync rates")}</button>
         </div>
+        <p class="sr-only" role="status" aria-live="assertive">{live}</p>
         {syncing && <progress aria-label={t("Syncing rates")} />}
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
       </section>
