@@ -116,3 +116,59 @@ test("FX routes: drag and drop with the mouse, and the same with the keyboard, c
   expect(await stored()).toEqual(["1:FED", "2:ECB", "3:BOE"]);
   expect(pageErrors()).toEqual([]);
 }, 60_000);
+
+test("import wizard: a row the report left without an asset is fixed in the preview, and the fix is what gets committed", async () => {
+  const carol = b.api.as.carol!;
+  const broker = await (await carol.post("/brokers", [{ name: "Import target" }])).json();
+  const brokerId = broker.results[0].broker_id as number;
+  const csv = [
+    "Date,Type,Symbol,ISIN,Name,Quantity,Price,Amount,Currency,Fee,Description",
+    "2024-01-02,Deposit,,,,,,1000.00,EUR,,Funding",
+    "2024-01-03,Buy,,,,4,25.00,100.00,EUR,,Unnamed purchase",
+    "2024-01-04,Buy,ACME,,Acme Corp,2,10.00,20.00,EUR,,",
+  ].join("\n");
+
+  const page = await b.page({ user: "carol" });
+  await page.goto(b.url("/import"));
+  await page.getByLabel("Into broker").selectOption({ label: "Import target" });
+  await page.getByLabel("Report file").setInputFiles({ name: "fix-me.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await page.getByText("recognised by broker_generic_csv").waitFor();
+  await page.getByRole("button", { name: "Read the report" }).click();
+  await page.getByRole("heading", { name: /^4\. Rows/ }).waitFor();
+
+  // The row without an asset is held back with the parse's todo, and cannot be ticked.
+  const row2 = page.getByLabel("Import row 2");
+  expect(await row2.isChecked()).toBe(false);
+  expect(await row2.isDisabled()).toBe(true);
+  await page.getByText("1 row(s) need a correction before they can be imported").waitFor();
+  await page.getByRole("button", { name: "Import 2 rows" }).waitFor();
+
+  await page.getByRole("button", { name: "Edit row 2" }).click();
+  const dialog = page.getByRole("dialog", { name: "Row 2: BUY" });
+  const asset = dialog.getByLabel("Asset");
+  expect(await asset.getAttribute("aria-invalid")).toBe("true");
+  await dialog.getByText("The report names no asset for this BUY; choose one").waitFor();
+  await b.shot(page, "import-fix-row");
+  await asset.selectOption({ label: "Vee Corp" });
+  await dialog.getByLabel("Amount").fill("-100.25");
+  await dialog.getByLabel("Description").fill("Bought at the counter");
+  await dialog.getByRole("button", { name: "Apply to the row" }).click();
+  await dialog.waitFor({ state: "detached" });
+
+  // Fixed: ticked again, marked as corrected, and the count follows.
+  expect(await row2.isChecked()).toBe(true);
+  expect(await row2.isDisabled()).toBe(false);
+  await page.getByText("corrected").waitFor();
+  expect(await page.getByText("need a correction").count()).toBe(0);
+  await page.getByRole("button", { name: "Import 3 rows" }).click();
+  await page.getByText("Imported 3 transactions.").waitFor();
+
+  const ledger = await (await carol.get(`/transactions?broker_id=${brokerId}`)).json() as { type: string; asset_id: number | null; quantity: string; cash: { code: string; amount: string } | null; description: string | null; date: string }[];
+  const fixed = ledger.find((x) => x.date === "2024-01-03")!;
+  expect({ type: fixed.type, asset_id: fixed.asset_id, cash: fixed.cash, description: fixed.description })
+    .toEqual({ type: "BUY", asset_id: vee, cash: { code: "EUR", amount: "-100.25" }, description: "Bought at the counter" });
+  expect(Number(fixed.quantity)).toBe(4);
+  expect(ledger.map((x) => x.type).sort()).toEqual(["BUY", "BUY", "DEPOSIT"]);
+  expect(pageErrors()).toEqual([]);
+}, 60_000);

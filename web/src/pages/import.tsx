@@ -5,12 +5,13 @@
  */
 import { useMemo, useState } from "preact/hooks";
 import { api, errorText, type Body, type Result } from "../api/client.ts";
-import { Badge, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
+import { Badge, Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
 import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
-import { t } from "../lib/i18n.ts";
+import { applyForm, checkRowForm, type ImportRow, openProblems, type Problem, type RowField, type RowForm, toForm } from "../lib/import-rows.ts";
+import { msg, t } from "../lib/i18n.ts";
 
 type FileInfo = Result<"post", "/brokers/import/upload">;
 type Parsed = Result<"post", "/brokers/import/files/{file_id}/parse">;
@@ -31,10 +32,15 @@ export function ImportPage() {
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<number | null>(null);
+  const [edits, setEdits] = useState<Record<number, ImportRow>>({});
+  const [editing, setEditing] = useState<number | null>(null);
+  const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
 
-  // Asset todos are what step 3 answers (every asset must be mapped before committing); the others block their row.
-  const isBlocker = (x: { severity: string; field: string }) => x.severity === "blocker" && x.field !== "asset_id";
-  const blocked = useMemo(() => new Set((parsed?.field_todos ?? []).filter(isBlocker).map((x) => x.tx_index)), [parsed]);
+  // The rows as the user corrected them, and what each still needs. An unmapped asset is answered
+  // by step 3; every other blocker todo and every validation issue keeps its row out until fixed.
+  const rows = useMemo(() => (parsed?.transactions ?? []).map((x, i) => edits[i] ?? x), [parsed, edits]);
+  const problems = useMemo(() => rows.map((row, i) => openProblems(i, parsed!.transactions[i]!, row, parsed!.field_todos, parsed!.validation_issues)), [rows]);
+  const blocked = useMemo(() => new Set(problems.flatMap((p, i) => p.some((x) => x.blocker) ? [i] : [])), [problems]);
   const likely = useMemo(() => new Set((parsed?.duplicates.tx_likely_duplicates ?? []).map((d) => d.tx_index)), [parsed]);
   const possible = useMemo(() => new Set((parsed?.duplicates.tx_possible_duplicates ?? []).map((d) => d.tx_index)), [parsed]);
   const mappingOf = useMemo(() => new Map((parsed?.asset_mappings ?? []).map((m) => [m.fake_asset_id, m])), [parsed]);
@@ -58,7 +64,9 @@ export function ImportPage() {
     const r = await api.post("/brokers/import/files/{file_id}/parse", { path: { file_id: uploaded!.file_id }, body: { plugin_code: plugin, broker_id: Number(brokerId) } });
     setParsed(r);
     setChoices(Object.fromEntries(r.asset_mappings.map((m) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates.find((c) => c.match_confidence === "exact" || c.match_confidence === "high")?.asset_id ?? "new"])));
-    setSkip(new Set([...r.duplicates.tx_likely_duplicates.map((d) => d.tx_index), ...r.field_todos.filter(isBlocker).map((x) => x.tx_index)]));
+    setEdits({});
+    const stuck = r.transactions.flatMap((x, i) => openProblems(i, x, x, r.field_todos, r.validation_issues).some((p) => p.blocker) ? [i] : []);
+    setSkip(new Set([...r.duplicates.tx_likely_duplicates.map((d) => d.tx_index), ...stuck]));
   });
   const commit = () => void run(t("Importing…"), async () => {
     const p = parsed!;
@@ -66,7 +74,7 @@ export function ImportPage() {
     const toCreate = p.asset_mappings.filter((m) => choices[m.fake_asset_id] === "new");
     if (p.asset_mappings.some((m) => choices[m.fake_asset_id] === "")) throw new Error(t("Choose an asset for every line of the mapping."));
     if (toCreate.length) {
-      const currencyOf = (fake: number) => p.transactions.find((x) => x.asset_id === fake && x.cash)?.cash?.code ?? prefs.base_currency;
+      const currencyOf = (fake: number) => rows.find((x) => x.asset_id === fake && x.cash)?.cash?.code ?? prefs.base_currency;
       const r = await api.post("/assets", { body: toCreate.map((m) => ({
         name: m.extracted_name || m.extracted_symbol || m.extracted_isin || t("Imported asset {id}", { id: m.fake_asset_id }),
         currency: currencyOf(m.fake_asset_id),
@@ -78,7 +86,8 @@ export function ImportPage() {
       });
     }
     for (const m of p.asset_mappings) if (typeof choices[m.fake_asset_id] === "number") ids.set(m.fake_asset_id, choices[m.fake_asset_id] as number);
-    const creates = p.transactions.filter((_, i) => !skip.has(i)).map((x) => ({ ...x, asset_id: x.asset_id !== undefined && x.asset_id !== null ? ids.get(x.asset_id) ?? x.asset_id : undefined }));
+    if (rows.some((_, i) => !skip.has(i) && blocked.has(i))) throw new Error(t("Fix or leave out the rows marked in red first."));
+    const creates = rows.filter((_, i) => !skip.has(i)).map((x) => ({ ...x, asset_id: x.asset_id !== undefined && x.asset_id !== null ? ids.get(x.asset_id) ?? x.asset_id : undefined }));
     const r = await api.post("/transactions/commit", { body: { creates } as unknown as Body<"post", "/transactions/commit"> });
     if (!r.committed) throw new Error(r.issues.map((i) => `${t("row {n}", { n: i.index + 1 })}: ${i.error}`).join("; ") || t("Nothing was imported."));
     setDone(creates.length);
@@ -130,24 +139,28 @@ export function ImportPage() {
           <section class="card" aria-labelledby="h-rows">
             <h2 id="h-rows">{t("4. Rows ({selected} of {total} selected)", { selected: parsed.transactions.length - skip.size, total: parsed.transactions.length })}</h2>
             {parsed.warnings.map((w, i) => <p key={i} class="note warning">{w.message}</p>)}
-            {parsed.validation_issues.map((v, i) => <p key={i} class="note error">{t("Row {n}", { n: v.row })}: {v.message}</p>)}
+            {blocked.size > 0 && <p class="note error" role="status">{t("{n} row(s) need a correction before they can be imported: use Edit on the row.", { n: blocked.size })}</p>}
             <div class="table-wrap"><table class="table compact">
-              <thead><tr><th scope="col">{t("Import")}</th><th scope="col">{t("Date")}</th><th scope="col">{t("Type")}</th><th scope="col">{t("Asset")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Cash")}</th><th scope="col">{t("Notes")}</th></tr></thead>
-              <tbody>{parsed.transactions.map((tx, i) => {
+              <thead><tr><th scope="col">{t("Import")}</th><th scope="col">{t("Date")}</th><th scope="col">{t("Type")}</th><th scope="col">{t("Asset")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Cash")}</th><th scope="col">{t("Notes")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
+              <tbody>{rows.map((tx, i) => {
                 const m = tx.asset_id !== undefined && tx.asset_id !== null ? mappingOf.get(tx.asset_id) : undefined;
-                const todos = parsed.field_todos.filter((x) => x.tx_index === i && (x.field !== "asset_id" || !m || choices[m.fake_asset_id] === ""));
+                const existing = m ? undefined : (assets.data ?? []).find((a) => a.id === tx.asset_id);
+                const unmapped = parsed.field_todos.filter((x) => x.tx_index === i && x.reason_code === "assetUnmapped" && m && choices[m.fake_asset_id] === "");
                 return (
-                  <tr key={i}>
+                  <tr key={i} class={blocked.has(i) ? "invalid" : ""}>
                     <td><input type="checkbox" aria-label={t("Import row {n}", { n: i + 1 })} checked={!skip.has(i)} disabled={blocked.has(i)} onChange={() => toggle(i)} /></td>
                     <td>{formatDate(tx.date, locale)}</td><td>{tx.type}</td>
-                    <td>{m ? m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin : ""}</td>
+                    <td>{m ? m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin : existing?.name ?? ""}</td>
                     <td class="num">{tx.quantity && tx.quantity !== "0" ? formatDecimal(tx.quantity, locale, { maxPlaces: 8 }) : ""}</td>
                     <td class="num">{tx.cash ? formatMoney(tx.cash.amount, tx.cash.code, locale) : ""}</td>
                     <td>
                       {likely.has(i) && <Badge kind="warning">{t("likely duplicate")}</Badge>}
                       {possible.has(i) && <Badge>{t("possible duplicate")}</Badge>}
-                      {todos.map((x, k) => <div key={k} class={x.severity === "blocker" ? "field-error" : "muted"}>{x.field}: {x.message}</div>)}
+                      {edits[i] && <Badge kind="info">{t("corrected")}</Badge>}
+                      {unmapped.map((x, k) => <div key={`u${k}`} class="field-error">{x.message}</div>)}
+                      {problems[i]!.map((x, k) => <div key={k} class={x.blocker ? "field-error" : "muted"}>{x.field ? `${t(ROW_FIELD_LABEL[x.field])}: ` : ""}{x.message}</div>)}
                     </td>
+                    <td><button type="button" class="ghost" onClick={() => setEditing(i)} aria-label={t("Edit row {n}", { n: i + 1 })}>{t("Edit")}</button></td>
                   </tr>
                 );
               })}</tbody>
@@ -160,9 +173,82 @@ export function ImportPage() {
           </section>
         </>
       )}
+      {parsed && editing !== null && (
+        <RowEditor index={editing} row={rows[editing]!} problems={problems[editing]!}
+          assets={[
+            ...parsed.asset_mappings.map((m) => ({ value: String(m.fake_asset_id), label: t("From the report: {name}", { name: m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin ?? String(m.fake_asset_id) }) })),
+            ...(assets.data ?? []).map((a) => ({ value: String(a.id), label: a.name })),
+          ]}
+          currencyOf={(id) => (assets.data ?? []).find((a) => a.id === id)?.currency ?? prefs.base_currency}
+          onClose={() => setEditing(null)}
+          onSave={(row) => {
+            const i = editing;
+            const next = { ...edits, [i]: row };
+            const nowBlocked = openProblems(i, parsed.transactions[i]!, row, parsed.field_todos, parsed.validation_issues).some((x) => x.blocker);
+            setEdits(next);
+            setSkip((s) => { const n = new Set(s); if (nowBlocked) n.add(i); else if (blocked.has(i)) n.delete(i); return n; });
+            setEditing(null);
+          }} />
+      )}
       {done !== null && (
         <p class="note" role="status">{t("Imported {n} transactions.", { n: done })} <Link href={`/transactions?broker_id=${brokerId}`}>{t("See them")}</Link></p>
       )}
     </Page>
+  );
+}
+
+const ROW_FIELD_LABEL: Record<RowField, string> = {
+  date: msg("Date"), asset_id: msg("Asset"), quantity: msg("Quantity"), cash_amount: msg("Amount"),
+  cash_currency: msg("Currency"), cost_basis: msg("Cost per unit"), description: msg("Description"),
+};
+
+/** Corrects one parsed row before commit; the parse's todos and issues are shown on their fields. */
+function RowEditor(props: {
+  index: number;
+  row: ImportRow;
+  problems: Problem[];
+  assets: { value: string; label: string }[];
+  currencyOf(assetId: number): string;
+  onClose(): void;
+  onSave(row: ImportRow): void;
+}) {
+  const [form, setForm] = useState<RowForm>(() => toForm(props.row));
+  const [errors, setErrors] = useState<Partial<Record<RowField, string>>>({});
+  const set = (k: RowField, v: string) => { setForm((f) => ({ ...f, [k]: v })); setErrors((e) => ({ ...e, [k]: undefined })); };
+  const general = props.problems.filter((p) => p.field === null);
+  const flagged = (k: RowField) => [errors[k], ...props.problems.filter((p) => p.field === k).map((p) => p.message)].filter((x): x is string => !!x);
+  const save = (e: Event) => {
+    e.preventDefault();
+    const found = checkRowForm(form);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    props.onSave(applyForm(props.row, form, form.asset_id ? props.currencyOf(Number(form.asset_id)) : ""));
+  };
+  const input = (k: RowField, extra: Record<string, unknown> = {}) => (id: string, describedBy?: string) => (
+    <input id={id} aria-describedby={describedBy} aria-invalid={flagged(k).length ? true : undefined} value={form[k]}
+      onInput={(e) => set(k, (e.target as HTMLInputElement).value)} {...extra} />
+  );
+  return (
+    <Dialog title={t("Row {n}: {type}", { n: props.index + 1, type: props.row.type })} open onClose={props.onClose}>
+      <form class="form" onSubmit={save} noValidate>
+        {general.length > 0 && <div class="note error" role="alert">{general.map((g, i) => <p key={i}>{g.message}</p>)}</div>}
+        <Field label={t("Date")} error={flagged("date")}>{input("date", { type: "date" })}</Field>
+        <Field label={t("Asset")} error={flagged("asset_id")}>{(id, d) => (
+          <Select id={id} aria-describedby={d} aria-invalid={flagged("asset_id").length ? true : undefined} value={form.asset_id}
+            placeholder={t("None")} options={props.assets} onChange={(v) => set("asset_id", v)} />
+        )}</Field>
+        <Field label={t("Quantity")} error={flagged("quantity")}>{input("quantity", { inputMode: "decimal" })}</Field>
+        <div class="row">
+          <Field label={t("Amount")} error={flagged("cash_amount")} hint={t("Signed: negative leaves the account.")}>{input("cash_amount", { inputMode: "decimal" })}</Field>
+          <Field label={t("Currency")} error={flagged("cash_currency")}>{input("cash_currency", { maxLength: 3, size: 4 })}</Field>
+        </div>
+        <Field label={t("Cost per unit")} error={flagged("cost_basis")} hint={t("For units received without a price.")}>{input("cost_basis", { inputMode: "decimal" })}</Field>
+        <Field label={t("Description")}>{input("description", { maxLength: 500 })}</Field>
+        <div class="form-actions">
+          <button type="button" onClick={props.onClose}>{t("Cancel")}</button>
+          <button type="submit" class="primary">{t("Apply to the row")}</button>
+        </div>
+      </form>
+    </Dialog>
   );
 }
