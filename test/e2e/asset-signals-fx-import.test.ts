@@ -172,3 +172,33 @@ test("import wizard: a row the report left without an asset is fixed in the prev
   expect(ledger.map((x) => x.type).sort()).toEqual(["BUY", "BUY", "DEPOSIT"]);
   expect(pageErrors()).toEqual([]);
 }, 60_000);
+
+test("a cold dashboard keeps its layout with placeholders while the report computes, then fills it in", async () => {
+  const carol = b.api.as.carol!;
+  await carol.post("/brokers", [{ name: "Cash box", initial_balances: [{ code: "EUR", amount: "250" }] }]);
+  const page = await b.page({ user: "carol" });
+  // The report is held back until the page has been checked, as a cold engine would hold it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => { release = resolve; });
+  await page.route("**/api/v1/portfolio/report", async (route) => { await held; await route.continue(); });
+  await page.goto(b.url("/"));
+  await page.getByRole("status").getByText("Computing the portfolio…").waitFor();
+  const netWorth = page.getByTestId("net-worth");
+  await netWorth.locator("[data-skeleton]").waitFor();
+  for (const name of ["Net worth and invested capital", "Data quality", "Allocation", "Top holdings"]) {
+    await page.getByRole("heading", { name, exact: true }).waitFor();
+  }
+  expect(await page.locator(".kpis").getAttribute("aria-busy")).toBe("true");
+  expect(await page.locator("[data-skeleton]").count()).toBeGreaterThan(6);
+  // The filters are usable at once.
+  expect(await page.getByRole("button", { name: "YTD" }).isEnabled()).toBe(true);
+  await b.shot(page, "dashboard-computing");
+
+  release();
+  await netWorth.locator("[data-skeleton]").waitFor({ state: "detached" });
+  expect(await page.locator("[data-skeleton]").count()).toBe(0);
+  expect(await page.locator(".kpis").getAttribute("aria-busy")).toBe("false");
+  expect((await netWorth.locator(".kpi-value").textContent())!.trim()).toMatch(/€/);
+  expect(await page.getByText("Computing the portfolio…").count()).toBe(0);
+  expect(pageErrors()).toEqual([]);
+}, 60_000);

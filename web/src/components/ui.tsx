@@ -33,6 +33,15 @@ export function Loading(props: { label?: string }) {
   return <p class="muted" role="status" aria-live="polite">{props.label ?? t("Loading…")}</p>;
 }
 
+/** A grey placeholder where a figure will appear (hidden from assistive technology: a <Loading> says it in words). */
+export function Skeleton(props: { width?: string; height?: string; block?: boolean }) {
+  return <span class={`skeleton ${props.block ? "block" : ""}`} aria-hidden="true" data-skeleton="" style={{ width: props.width, height: props.height }} />;
+}
+
+export function SkeletonLines(props: { n: number }) {
+  return <div class="skeleton-lines">{Array.from({ length: props.n }, (_, i) => <Skeleton key={i} block width={`${90 - (i % 3) * 15}%`} />)}</div>;
+}
+
 /** A labelled form control: the label is tied to the control by id, the error by aria-describedby. */
 export function Field(props: {
   label: string;

@@ -4,7 +4,7 @@ import { api } from "../api/client.ts";
 import { asReportView, type Allocation } from "../api/types.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { DataQualityPanel } from "../components/data-quality.tsx";
-import { ErrorNote, Loading, Money, Page, Percent, daysAgo, today } from "../components/ui.tsx";
+import { ErrorNote, Loading, Money, Page, Percent, Skeleton, SkeletonLines, daysAgo, today } from "../components/ui.tsx";
 import { formatDecimal, formatMoney, MASK } from "../lib/format.ts";
 import { toChartNumber } from "../lib/decimal.ts";
 import { Link } from "../lib/router.tsx";
@@ -56,6 +56,7 @@ export function DashboardPage() {
   }), [report.data, prefs.language]);
 
   const s = report.data?.summary;
+  const computing = report.loading && !report.data;
   const items = brokers.data?.items ?? [];
   const toggleBroker = (id: number) => {
     const cur = selected ?? [];
@@ -88,32 +89,34 @@ export function DashboardPage() {
       {items.length === 0 && brokers.data && (
         <div class="note">{t("No broker yet.")} <Link href="/brokers">{t("Create a broker")}</Link> {t("to start recording transactions.")}</div>
       )}
-      {s && (
+      {/* While a cold report computes (the portfolio engine can take seconds), the page keeps its
+          layout with placeholders instead of waiting blank. */}
+      {(s || computing) && (
         <>
           <div class="kpis" aria-busy={report.loading}>
-            <Kpi label={t("Net worth")} testid="net-worth"><Money amount={s.net_worth.amount} currency={s.net_worth.code} /></Kpi>
-            <Kpi label={t("Invested")}><Money amount={s.total_invested?.amount} currency={currency} /></Kpi>
-            <Kpi label={t("Total P&L")}><Money amount={s.total_gain_loss?.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></Kpi>
-            <Kpi label={t("Period P&L")}><Money amount={s.period_pnl?.amount} currency={currency} signed /></Kpi>
-            <Kpi label={t("TWR")}><Percent value={s.twrr_percent} /></Kpi>
-            <Kpi label={t("MWRR (annualised)")}>{s.mwrr_available ? <Percent value={s.mwrr_annualized_percent} /> : <span class="muted">{t("n/a")}</span>}</Kpi>
+            <Kpi label={t("Net worth")} testid="net-worth">{s ? <Money amount={s.net_worth.amount} currency={s.net_worth.code} /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Invested")}>{s ? <Money amount={s.total_invested?.amount} currency={currency} /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Total P&L")}>{s ? <><Money amount={s.total_gain_loss?.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></> : <Skeleton />}</Kpi>
+            <Kpi label={t("Period P&L")}>{s ? <Money amount={s.period_pnl?.amount} currency={currency} signed /> : <Skeleton />}</Kpi>
+            <Kpi label={t("TWR")}>{s ? <Percent value={s.twrr_percent} /> : <Skeleton width="4em" />}</Kpi>
+            <Kpi label={t("MWRR (annualised)")}>{!s ? <Skeleton width="4em" /> : s.mwrr_available ? <Percent value={s.mwrr_annualized_percent} /> : <span class="muted">{t("n/a")}</span>}</Kpi>
           </div>
           <div class="grid-2">
             <section class="card wide" aria-labelledby="h-history">
               <h2 id="h-history">{t("Net worth and invested capital")}</h2>
-              <TimeChart title={t("Net worth and invested capital over time")} dates={chart.dates} series={chart.series} format={format} />
+              {s ? <TimeChart title={t("Net worth and invested capital over time")} dates={chart.dates} series={chart.series} format={format} /> : <Skeleton block height="280px" />}
             </section>
             <section class="card" aria-labelledby="h-dq">
               <h2 id="h-dq">{t("Data quality")}</h2>
-              <DataQualityPanel issues={s.data_quality.issues} onFixed={report.reload} />
+              {s ? <DataQualityPanel issues={s.data_quality.issues} onFixed={report.reload} /> : <SkeletonLines n={2} />}
             </section>
             <section class="card" aria-labelledby="h-alloc">
               <h2 id="h-alloc">{t("Allocation")}</h2>
-              <AllocationTabs type={s.allocation_by_type} sector={s.allocation_by_sector} geography={s.allocation_by_geography} currency={currency} />
+              {s ? <AllocationTabs type={s.allocation_by_type} sector={s.allocation_by_sector} geography={s.allocation_by_geography} currency={currency} /> : <SkeletonLines n={4} />}
             </section>
             <section class="card wide" aria-labelledby="h-hold">
               <h2 id="h-hold">{t("Top holdings")}</h2>
-              <TopHoldings report={report.data!} currency={currency} />
+              {s ? <TopHoldings report={report.data!} currency={currency} /> : <SkeletonLines n={5} />}
             </section>
           </div>
         </>
