@@ -58,8 +58,12 @@ export function App() {
 
   const loadSession = async () => {
     try {
-      const { user } = await api.get("/auth/me", { noRedirect: true });
-      const prefs = await api.get("/settings/user");
+      // Both at once: the preferences do not wait for the identity round trip.
+      const [me, settings] = await Promise.allSettled([api.get("/auth/me", { noRedirect: true }), api.get("/settings/user", { noRedirect: true })]);
+      if (me.status === "rejected") throw me.reason;
+      if (settings.status === "rejected") throw settings.reason;
+      const { user } = me.value;
+      const prefs = settings.value;
       applyTheme(prefs.theme);
       setLanguage(prefs.language);
       setSession({ state: "in", me: user, prefs });
