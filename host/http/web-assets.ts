@@ -69,6 +69,9 @@ function send(request: Request, file: Asset, cacheControl: string): Response {
 
 /** The `/*` route: a chunk by its hashed name (immutable), or index.html for any client route. */
 export async function serveWebApp(request: Request): Promise<Response> {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+  }
   const { files, index } = await webBundle();
   const path = new URL(request.url).pathname;
   const file = files.get(path);

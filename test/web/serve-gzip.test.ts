@@ -44,6 +44,13 @@ test("client routes get index.html (not cached), an unknown chunk is a 404, the 
   expect(page.headers.get("cache-control")).toBe("no-cache");
   expect(new TextDecoder().decode(gunzipSync(new Uint8Array(await page.arrayBuffer())))).toContain('<div id="app">');
   expect((await fetch(api.server.url + "/chunk-doesnotexist.js")).status).toBe(404);
+  const post = await fetch(api.server.url + "/brokers", { method: "POST", body: "x" });
+  expect(post.status).toBe(405);
+  expect(post.headers.get("allow")).toBe("GET, HEAD");
+  const head = await fetch(api.server.url + "/settings", { method: "HEAD", headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
+  expect(head.status).toBe(200);
+  expect(head.headers.get("content-type")).toContain("text/html");
+  expect((await head.arrayBuffer()).byteLength).toBe(0);
   const missing = await fetch(api.server.url + "/api/v1/no-such-route");
   expect(missing.status).toBe(404);
   expect(missing.headers.get("content-type")).toContain("application/json");
