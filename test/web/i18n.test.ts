@@ -49,6 +49,8 @@ test("switching the language preference changes the navigation's text", () => {
   expect(english).toEqual(["Dashboard", "Brokers", "Transactions", "Assets", "FX", "Import", "Uploads", "Settings"]);
   setLanguage("de");
   expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
+  setLanguage("it-CH");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
   setLanguage("en");
   expect(textOf(MainNav({ path: "/" }))).toEqual(english);
 });
@@ -56,6 +58,7 @@ test("switching the language preference changes the navigation's text", () => {
 test("regional and unknown languages, placeholders", () => {
   expect(catalogLanguage("de-CH")).toBe("de");
   expect(catalogLanguage("DE_at")).toBe("de");
+  expect(catalogLanguage("it")).toBe("it");
   expect(catalogLanguage("fr")).toBe("en");
   expect(catalogLanguage(undefined)).toBe("en");
   setLanguage("de-CH");

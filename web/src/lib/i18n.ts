@@ -8,11 +8,12 @@
  * (AppContext changes), so every t() call picks the new catalog up.
  */
 import { de } from "../i18n/de.ts";
+import { it } from "../i18n/it.ts";
 
 export type Catalog = Readonly<Record<string, string>>;
 
 /** Languages with a catalog, besides English. */
-export const CATALOGS: Readonly<Record<string, Catalog>> = { de };
+export const CATALOGS: Readonly<Record<string, Catalog>> = { de, it };
 
 let catalog: Catalog | null = null;
 let current = "en";
