@@ -145,7 +145,9 @@ function Prices(props: { assetId: number; currency: string }) {
       series.push({ label: t("Crosses above"), color: "var(--pos)", markers: true, values: fast.map((v, i) => up.has(i) ? v : null) });
       series.push({ label: t("Crosses below"), color: "var(--neg)", markers: true, values: fast.map((v, i) => down.has(i) ? v : null) });
     }
-    return { dates, series, crossings, failed };
+    // The averages of the latest answer (a toggle refetches; until then the old answer lacks them).
+    const averagesIn = ["sma_fast", "sma_slow"].every((id) => query.data?.signals.some((s) => s.instance_id === id && s.status === "ok"));
+    return { dates, series, crossings, failed, averagesIn };
   }, [query.data, overlays, prefs.language]);
   const fmt = useMemo(() => (v: number) => formatDecimal(String(v), locale, { maxPlaces: 2 }), [locale]);
   const add = async (e: Event) => {
@@ -177,7 +179,7 @@ function Prices(props: { assetId: number; currency: string }) {
         </fieldset>
         <TimeChart title={t("Price history")} dates={chart.dates} series={chart.series} format={fmt} />
         {chart.failed.map((s) => <p key={s.instance_id} class="note error" role="alert">{s.signal_code}: {s.error?.message ?? t("failed")}</p>)}
-        {overlays.has("crossovers") && query.data && (chart.crossings.length === 0
+        {overlays.has("crossovers") && chart.averagesIn && (chart.crossings.length === 0
           ? <p class="muted" role="status">{t("The {fast}-day average does not cross the {slow}-day average in this period.", { fast: FAST, slow: SLOW })}</p>
           : (
             <ul class="crossings" aria-label={t("Crossovers")}>
