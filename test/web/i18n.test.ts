@@ -59,13 +59,16 @@ test("regional and unknown languages, placeholders", () => {
   expect(catalogLanguage("de-CH")).toBe("de");
   expect(catalogLanguage("DE_at")).toBe("de");
   expect(catalogLanguage("it")).toBe("it");
-  expect(catalogLanguage("fr")).toBe("en");
+  expect(catalogLanguage("fr-CA")).toBe("fr");
+  expect(catalogLanguage("ja")).toBe("en");
   expect(catalogLanguage(undefined)).toBe("en");
   setLanguage("de-CH");
   expect(t("Import {n} rows", { n: 3 })).toBe("3 Zeilen importieren");
   expect(t("Delete the broker \"{name}\" and all its transactions? This cannot be undone.", { name: "<b>{n}</b>" }))
     .toBe("Den Broker „<b>{n}</b>“ und alle seine Buchungen löschen? Das kann nicht rückgängig gemacht werden.");
   setLanguage("fr");
+  expect(t("Import {n} rows", { n: 3 })).toBe("Importer 3 lignes");
+  setLanguage("ja");
   expect(t("Import {n} rows", { n: 3 })).toBe("Import 3 rows");
   expect(t("A text nobody translated")).toBe("A text nobody translated");
 });

@@ -8,12 +8,13 @@
  * (AppContext changes), so every t() call picks the new catalog up.
  */
 import { de } from "../i18n/de.ts";
+import { fr } from "../i18n/fr.ts";
 import { it } from "../i18n/it.ts";
 
 export type Catalog = Readonly<Record<string, string>>;
 
 /** Languages with a catalog, besides English. */
-export const CATALOGS: Readonly<Record<string, Catalog>> = { de, it };
+export const CATALOGS: Readonly<Record<string, Catalog>> = { de, fr, it };
 
 let catalog: Catalog | null = null;
 let current = "en";
