@@ -8,13 +8,14 @@
  * (AppContext changes), so every t() call picks the new catalog up.
  */
 import { de } from "../i18n/de.ts";
+import { es } from "../i18n/es.ts";
 import { fr } from "../i18n/fr.ts";
 import { it } from "../i18n/it.ts";
 
 export type Catalog = Readonly<Record<string, string>>;
 
 /** Languages with a catalog, besides English. */
-export const CATALOGS: Readonly<Record<string, Catalog>> = { de, fr, it };
+export const CATALOGS: Readonly<Record<string, Catalog>> = { de, es, fr, it };
 
 let catalog: Catalog | null = null;
 let current = "en";
