@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { isValidElement, type VNode } from "preact";
 import { MainNav } from "../../web/src/app.tsx";
 import { CATALOGS, catalogLanguage, setLanguage, t } from "../../web/src/lib/i18n.ts";
+import { LANGUAGES } from "../../web/src/pages/settings.tsx";
 import { ROOT } from "../helpers/server.ts";
 
 afterEach(() => setLanguage("en"));
@@ -32,6 +33,8 @@ function textOf(node: unknown): string[] {
 test("every catalog translates every marked text, with the same placeholders, and holds no stale text", async () => {
   const keys = await markedTexts();
   expect(keys.size).toBeGreaterThan(300);
+  // Every language the settings offer besides English has a catalog.
+  expect(Object.keys(CATALOGS).sort()).toEqual(LANGUAGES.map(([code]) => code).filter((c) => c !== "en").sort());
   for (const [language, catalog] of Object.entries(CATALOGS)) {
     const missing = [...keys].filter((k) => !(k in catalog));
     const stale = Object.keys(catalog).filter((k) => !keys.has(k));
@@ -51,6 +54,14 @@ test("switching the language preference changes the navigation's text", () => {
   expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
   setLanguage("it-CH");
   expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
+  setLanguage("fr");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Tableau de bord", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
+  setLanguage("es-MX");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Panel", "Brókers", "Operaciones", "Activos", "Divisas", "Importar", "Archivos", "Ajustes"]);
+  setLanguage("nl-BE");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Overzicht", "Brokers", "Transacties", "Effecten", "Valuta", "Importeren", "Bestanden", "Instellingen"]);
+  setLanguage("pt_BR");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Painel", "Corretoras", "Transações", "Ativos", "Câmbio", "Importar", "Arquivos", "Configurações"]);
   setLanguage("en");
   expect(textOf(MainNav({ path: "/" }))).toEqual(english);
 });
