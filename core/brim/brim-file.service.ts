@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { inject, injectable } from "tsyringe";
 import { In } from "typeorm";
@@ -10,7 +10,8 @@ import { Database } from "../db/database.ts";
 import { InputError, NotFoundError, UnsupportedMediaError } from "../errors/domain-error.ts";
 import { sniffUpload } from "../uploads/mime-sniff.ts";
 import { displayName, tooLarge, UploadService } from "../uploads/upload.service.ts";
-import { describeFile } from "../../sdk/import/meta.ts";
+import { describeFile, HEAD_BYTES } from "../../sdk/import/meta.ts";
+import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
 import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "./import-plugins.ts";
@@ -52,7 +53,11 @@ export class BrimFileService {
 
   /** Detection verdicts of every import plugin on `bytes` named `filename`, best first. */
   detect(bytes: Uint8Array, filename: string): DetectVerdict[] {
-    const meta = describeFile(bytes, filename);
+    return this.detectMeta(describeFile(bytes, filename));
+  }
+
+  /** Detection verdicts on a file's meta (which holds only its head), best first. */
+  detectMeta(meta: ImportFileMeta): DetectVerdict[] {
     return detect(meta, this.plugins.list().map((p) => ({
       code: p.code, detectionPriority: p.detectionPriority, instance: p.instance, supportedExtensions: p.supportedExtensions,
     })));
@@ -112,6 +117,28 @@ export class BrimFileService {
 
   pathOf(dir: string, file: BrimFile): string {
     return join(dir, file.id);
+  }
+
+  /**
+   * The stored file's meta for detection and plugins (format, decoded head, size), reading only its
+   * first bytes: the whole file is read by the parse worker, never by the request thread.
+   */
+  async metaOf(dir: string, file: BrimFile): Promise<ImportFileMeta> {
+    let handle;
+    try {
+      handle = await open(this.pathOf(dir, file), "r");
+    } catch {
+      throw brimFileNotFound(file.id);
+    }
+    try {
+      const size = (await handle.stat()).size;
+      // One byte past the head tells describeFile the head was cut (so a split character is dropped).
+      const head = new Uint8Array(Math.min(size, HEAD_BYTES + 1));
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return { ...describeFile(head.subarray(0, bytesRead), file.filename), sizeBytes: size };
+    } finally {
+      await handle.close();
+    }
   }
 
   async bytesOf(dir: string, file: BrimFile): Promise<Uint8Array> {

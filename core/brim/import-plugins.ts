@@ -32,7 +32,8 @@ export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } |
 export interface ImportPluginDirectory {
   get(code: string): ImportPluginInfo | undefined;
   list(): ImportPluginInfo[];
-  parse(code: string, input: { bytes: Uint8Array; file: ImportFileMeta; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
+  /** `filePath`: the stored file, read where the plugin runs (never by the request thread). */
+  parse(code: string, input: { file: ImportFileMeta; filePath: string; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
 }
 
 /** The fallback plugin of `plugin_code: "auto"` when nothing claims a file. */

@@ -1,5 +1,6 @@
 import { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { KnownAsset } from "../../core/brim/asset-candidates.calc.ts";
 import type { LedgerFact } from "../../core/brim/duplicates.calc.ts";
@@ -11,14 +12,15 @@ import { createPluginContext } from "../plugins/context.ts";
 
 /**
  * Input of the worker's `brimParse`: which plugin (a built-in id, or an external plugin's entry
- * file), the file, its meta, the pipeline's meta and the database file it reads candidates and the
+ * file), the stored file's path, its meta, the pipeline's meta and the database file it reads candidates and the
  * ledger from (a read-only connection of its own).
  */
 export interface BrimParseInput {
-  bytes: Uint8Array;
   code: string;
   dbPath: string;
   file: ImportFileMeta;
+  /** The stored file: read here, so its bytes are neither read nor copied by the request thread. */
+  filePath: string;
   meta: PipelineMeta;
   options?: Record<string, unknown>;
   path: string | null;
@@ -72,10 +74,16 @@ async function pluginFor(code: string, path: string | null): Promise<ImportPlugi
  * exception's text may quote the file. The pool's time limit ends a run that never finishes.
  */
 export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return { ok: false, message: "the stored file could not be read" };
+  }
   let result;
   try {
     const plugin = await pluginFor(input.code, input.path);
-    result = await plugin.parse({ bytes: input.bytes, file: input.file, options: input.options });
+    result = await plugin.parse({ bytes, file: input.file, options: input.options });
   } catch (error) {
     if (isPluginError(error)) return { ok: false, message: error.message };
     return { ok: false, message: "the file could not be read (the importer failed unexpectedly)" };
