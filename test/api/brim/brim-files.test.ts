@@ -64,6 +64,38 @@ describe("upload", () => {
     }
   });
 
+  test("a chunked upload (no Content-Length) is refused with 413 once it passes the cap, unread beyond it; nothing is stored", async () => {
+    expect((await alice.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "1" }] })).status).toBe(200);
+    const rows = async () => ((await (await alice.get("/brokers/import/files")).json()).items as { file_id: string }[]).map((f) => f.file_id).sort();
+    const stored = () => (existsSync(join(api.dataDir, "brim")) ? readdirSync(join(api.dataDir, "brim")).sort() : []);
+    const before = { files: stored(), rows: await rows() };
+    try {
+      // A multipart body that never ends: only a server that stops reading at the cap can answer.
+      const line = new TextEncoder().encode("2024-01-02,Buy,IE00B4L5Y983,1,100.00,EUR\n".repeat(1600));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(
+            "--cap\r\nContent-Disposition: form-data; name=\"file\"; filename=\"endless.csv\"\r\nContent-Type: text/csv\r\n\r\n"));
+        },
+        pull(controller) {
+          sent += line.byteLength;
+          controller.enqueue(line);
+        },
+      });
+      const res = await fetch(`${api.server.base}/brokers/import/upload?broker_id=${broker}`, {
+        method: "POST", body, duplex: "half",
+        headers: { cookie: alice.cookie, "content-type": "multipart/form-data; boundary=cap" },
+      } as RequestInit);
+      const error = await expectError(res, 413, "FILE_TOO_LARGE");
+      expect(error.params).toMatchObject({ max_file_upload_mb: 1 });
+      expect(sent).toBeGreaterThan(1024 * 1024);
+      expect({ files: stored(), rows: await rows() }).toEqual(before);
+    } finally {
+      await alice.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "10" }] });
+    }
+  });
+
   test("a 100 MB file is refused with 413 before it is read", async () => {
     const big = new Uint8Array(100 * 1024 * 1024);
     await expectError(await upload(alice, broker, "huge.csv", big), 413, "FILE_TOO_LARGE");
