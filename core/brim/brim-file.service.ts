@@ -3,7 +3,6 @@ import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promi
 import { join } from "node:path";
 import { inject, injectable } from "tsyringe";
 import { In } from "typeorm";
-import { decodeText, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import type { BrokerRole } from "../brokers/broker-access.entity.ts";
 import { Database } from "../db/database.ts";
@@ -15,6 +14,7 @@ import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
 import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "./import-plugins.ts";
+import type { FilePreview } from "./preview.calc.ts";
 
 
 /** Folder of BRIM files under DATA_DIR. */
@@ -23,18 +23,9 @@ export function brimDir(dataDir: string): string {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const PREVIEW_ROWS = 100;
 
 export function brimFileNotFound(fileId: string): NotFoundError {
   return new NotFoundError("BRIM_FILE_NOT_FOUND", `Import file ${fileId} not found`, { file_id: fileId });
-}
-
-/** A structured preview of a file: a table of its first rows (REFERENCE-API 1.8 `preview`). */
-export interface FilePreview {
-  columns: string[];
-  kind: "table";
-  rows: string[][];
-  sheets?: string[];
 }
 
 /**
@@ -141,48 +132,20 @@ export class BrimFileService {
     }
   }
 
-  async bytesOf(dir: string, file: BrimFile): Promise<Uint8Array> {
-    try {
-      return new Uint8Array(await readFile(this.pathOf(dir, file)));
-    } catch {
-      throw brimFileNotFound(file.id);
-    }
-  }
-
   async delete(dir: string, userId: number, fileId: string): Promise<void> {
     const file = await this.get(userId, fileId, "EDITOR");
     await this.db.write((tx) => tx.delete(BrimFile, { id: file.id }));
     await Promise.all([this.pathOf(dir, file), lastParsePath(dir, file.id)].map((p) => unlink(p).catch(() => undefined)));
   }
 
-  /** The first {@link PREVIEW_ROWS} rows of the file as a table; spreadsheets by sheet (`sheetName`, default the first). */
+  /** The first 100 rows of the file as a table (`previewOf`, made in the worker pool); spreadsheets by sheet (`sheetName`, default the first). */
   async preview(dir: string, userId: number, fileId: string, sheetName?: string): Promise<FilePreview> {
     const file = await this.get(userId, fileId);
-    const bytes = await this.bytesOf(dir, file);
-    const format = sniffFormat(bytes);
-    if (format === "xlsx" || format === "xls") {
-      let sheets;
-      try {
-        sheets = await readWorkbook(bytes, PREVIEW_ROWS + 1);
-      } catch {
-        throw new InputError("PREVIEW_UNAVAILABLE", "The spreadsheet cannot be read");
-      }
-      const sheet = sheetName === undefined ? sheets[0] : sheets.find((s) => s.name === sheetName);
-      if (!sheet) throw new NotFoundError("SHEET_NOT_FOUND", `No sheet named ${sheetName}`, { sheet_name: sheetName });
-      const [head = [], ...rest] = sheet.rows.map((r) => r.map((c) => c ?? ""));
-      return { kind: "table", sheets: sheets.map((s) => s.name), columns: head, rows: rest.slice(0, PREVIEW_ROWS) };
-    }
-    if (format === "text") {
-      const slice = bytes.subarray(0, 256 * 1024);
-      const rows = readCsv(slice).rows.slice(0, PREVIEW_ROWS + 1).map((r) => [...r]);
-      const [head = [], ...rest] = rows;
-      return { kind: "table", columns: head, rows: rest };
-    }
-    if (format === "xml") {
-      const lines = decodeText(bytes.subarray(0, 64 * 1024)).text.split(/\r?\n/).slice(0, PREVIEW_ROWS);
-      return { kind: "table", columns: ["line"], rows: lines.map((l) => [l]) };
-    }
-    throw new InputError("PREVIEW_UNAVAILABLE", format === "pdf" ? "A PDF has no table preview" : "The file is not text or a spreadsheet");
+    const run = await this.plugins.preview(this.pathOf(dir, file), sheetName);
+    if (run === null) throw brimFileNotFound(file.id);
+    if (run.ok) return run.preview;
+    if (run.code === "SHEET_NOT_FOUND") throw new NotFoundError("SHEET_NOT_FOUND", `No sheet named ${run.sheetName}`, { sheet_name: run.sheetName });
+    throw new InputError("PREVIEW_UNAVAILABLE", run.message);
   }
 
   /** The last parse result as stored (gzipped JSON), or null when the file has none. */

@@ -8,10 +8,9 @@ import { InputError } from "../errors/domain-error.ts";
 import { assetCandidates, type AssetHint, type KnownAsset } from "./asset-candidates.calc.ts";
 import { BrimFile } from "./brim-file.entity.ts";
 import { BrimFileService, lastParsePath } from "./brim-file.service.ts";
-import type { LedgerFact } from "./duplicates.calc.ts";
 import { GENERIC_PLUGIN_CODE, IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "./import-plugins.ts";
-import type { AssetCandidateDoc, AssetMappingDoc, DuplicateReportDoc, TxCreateDoc } from "./parse-result.ts";
-import { ASSETS_SQL, duplicateReport, LEDGER_SQL } from "./pipeline.ts";
+import type { AssetCandidateDoc, AssetMappingDoc, TxCreateDoc } from "./parse-result.ts";
+import { ASSETS_SQL } from "./pipeline.ts";
 
 export interface ParseRequest {
   brokerId: number;
@@ -87,18 +86,13 @@ export class BrimParseService {
     return hints.map((h) => ({ candidates: assetCandidates(h, assets) }));
   }
 
-  /** Duplicate report of edited rows against the broker's ledger (`POST /brokers/import/duplicates`; EDITOR or better). */
-  async duplicates(userId: number, brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<DuplicateReportDoc> {
+  /**
+   * Duplicate report of edited rows against the broker's ledger (`POST /brokers/import/duplicates`;
+   * EDITOR or better), as gzipped JSON made off the request thread.
+   */
+  async duplicates(userId: number, brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<Uint8Array> {
     await this.access.require(userId, brokerId, "EDITOR");
-    if (creates.length === 0) return duplicateReport([], [], () => []);
-    let from = creates[0]!.date;
-    let to = from;
-    for (const c of creates) {
-      if (c.date < from) from = c.date;
-      if (c.date > to) to = c.date;
-    }
-    const ledger = await this.db.reads.query(LEDGER_SQL, [brokerId, from, to]) as LedgerFact[];
-    return duplicateReport(creates, mappings, () => ledger);
+    return this.plugins.duplicates(brokerId, creates, mappings);
   }
 
   private async store(dir: string, fileId: string, gzipped: Uint8Array, plugin: ImportPluginInfo): Promise<void> {

@@ -1,5 +1,7 @@
 import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
+import type { AssetMappingDoc, TxCreateDoc } from "./parse-result.ts";
 import type { PipelineMeta } from "./pipeline.ts";
+import type { PreviewRun } from "./preview.calc.ts";
 
 /** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/brim.ts). */
 export const IMPORT_PLUGINS = Symbol("ImportPluginDirectory");
@@ -30,7 +32,14 @@ export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } |
  * requests.
  */
 export interface ImportPluginDirectory {
+  /**
+   * The duplicate report of `creates` against broker `brokerId`'s ledger, as gzipped JSON, computed
+   * off the request thread (50,000 rows take hundreds of ms to read, match and serialise).
+   */
+  duplicates(brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<Uint8Array>;
   get(code: string): ImportPluginInfo | undefined;
+  /** The preview of the stored file at `filePath`, made off the request thread; null when the file is gone. */
+  preview(filePath: string, sheetName?: string): Promise<PreviewRun | null>;
   list(): ImportPluginInfo[];
   /** `filePath`: the stored file, read where the plugin runs (never by the request thread). */
   parse(code: string, input: { file: ImportFileMeta; filePath: string; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;

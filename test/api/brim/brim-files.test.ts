@@ -136,6 +136,19 @@ describe("reading files: VIEWER reads, no access row → 404", () => {
     expect(preview.rows[17].slice(5, 9)).toEqual(["iDEAL Deposit", "", "EUR", "2500,00"]);
   });
 
+  test("preview of a spreadsheet: its sheets listed, sheet_name picks one, an unknown sheet is 404; a PDF has none (400)", async () => {
+    const xlsx = (await uploaded(alice, broker, "statement.xlsx", sample("xtb", "account-statement.xlsx"))).file_id;
+    const first = await (await bob.get(`/brokers/import/files/${xlsx}/preview`)).json();
+    expect(first).toEqual({ kind: "table", sheets: ["OPEN POSITION", "CASH OPERATION HISTORY"], columns: ["Position", "Symbol"], rows: [["(open positions, not imported)", ""]] });
+    const cash = await (await bob.get(`/brokers/import/files/${xlsx}/preview?sheet_name=${encodeURIComponent("CASH OPERATION HISTORY")}`)).json();
+    expect(cash.columns).toEqual(["Name and surname", "Account", "Currency", "", "", ""]);
+    expect(cash.rows[0]).toEqual(["Sample Account Holder", "00000000", "EUR", "", "", ""]);
+    expect(cash.rows).toHaveLength(14);
+    await expectError(await bob.get(`/brokers/import/files/${xlsx}/preview?sheet_name=Nope`), 404, "SHEET_NOT_FOUND");
+    const pdf = (await uploaded(alice, broker, "statement.pdf", "%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n")).file_id;
+    await expectError(await bob.get(`/brokers/import/files/${pdf}/preview`), 400, "PREVIEW_UNAVAILABLE");
+  });
+
   test("download: attachment with the user's name, a safe content type and nosniff", async () => {
     const res = await bob.get(`/brokers/import/files/${fileId}/download?download=true`);
     expect(res.status).toBe(200);
