@@ -35,6 +35,7 @@ export function registerBrim(
   const port: ImportPluginDirectory = {
     duplicates: async (brokerId, creates, mappings) =>
       (await runCalculation("brimDuplicates", { brokerId, dbPath, json: JSON.stringify({ creates, mappings }) })).result,
+    inspect: async (filePath, filename) => (await runCalculation("brimInspect", { filePath, filename })).result,
     get: (code) => {
       const entry = plugins.get("import-plugin", code);
       return entry ? infoOf(entry) : undefined;

@@ -23,6 +23,8 @@ export function brimDir(dataDir: string): string {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Uploads up to this size are sniffed and hashed on the request thread (a few ms); larger ones in the worker pool. */
+const INLINE_INSPECT_BYTES = 1024 * 1024;
 
 export function brimFileNotFound(fileId: string): NotFoundError {
   return new NotFoundError("BRIM_FILE_NOT_FOUND", `Import file ${fileId} not found`, { file_id: fileId });
@@ -60,8 +62,6 @@ export class BrimFileService {
     if (input.bytes.byteLength > maxBytes) throw tooLarge(maxMb, maxBytes);
     if (input.bytes.byteLength === 0) throw new InputError("EMPTY_FILE", "The uploaded file is empty");
     const filename = displayName(input.filename);
-    const sniffed = sniffUpload(input.bytes, filename);
-    if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
     const compatible = compatibleCodes(this.detect(input.bytes, filename));
 
     const id = randomUUID();
@@ -69,10 +69,15 @@ export class BrimFileService {
     const path = join(dir, id);
     await writeFile(path, input.bytes, { flag: "wx", mode: 0o600 });
     try {
+      // Sniffing decodes the whole file: a large one is sniffed and hashed off the request thread. A refused file is removed.
+      const { sha256, sniffed } = input.bytes.byteLength <= INLINE_INSPECT_BYTES
+        ? { sha256: createHash("sha256").update(input.bytes).digest("hex"), sniffed: sniffUpload(input.bytes, filename) }
+        : await this.plugins.inspect(path, filename);
+      if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
       return await this.db.write(async (tx) => {
         await tx.insert(BrimFile, {
           id, brokerId: input.brokerId, uploadedByUserId: input.userId, filename, contentType: sniffed.contentType,
-          sizeBytes: input.bytes.byteLength, sha256: createHash("sha256").update(input.bytes).digest("hex"), status: "uploaded",
+          sizeBytes: input.bytes.byteLength, sha256, status: "uploaded",
           compatiblePlugins: JSON.stringify(compatible), errorMessage: null, parsedPluginCode: null, parsedPluginVersion: null,
           uploadedAt: new Date(), processedAt: null,
         });

@@ -1,4 +1,5 @@
 import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
+import type { SniffResult } from "../uploads/mime-sniff.ts";
 import type { AssetMappingDoc, TxCreateDoc } from "./parse-result.ts";
 import type { PipelineMeta } from "./pipeline.ts";
 import type { PreviewRun } from "./preview.calc.ts";
@@ -27,7 +28,8 @@ export interface ImportPluginInfo {
 export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false };
 
 /**
- * The import plugins and how to run one. `parse` runs off the request thread (the host uses its
+ * The import plugins and how to run one, and the rest of the file work kept off the request
+ * thread (inspecting an upload, previews, duplicate checks). `parse` runs off the request thread (the host uses its
  * worker pool) and ends a run that exceeds the plugin's time limit: a hostile file cannot stall
  * requests.
  */
@@ -38,6 +40,8 @@ export interface ImportPluginDirectory {
    */
   duplicates(brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<Uint8Array>;
   get(code: string): ImportPluginInfo | undefined;
+  /** An uploaded file's content type (or refusal) from its whole content, and its SHA-256, read off the request thread. */
+  inspect(filePath: string, filename: string): Promise<{ sha256: string; sniffed: SniffResult }>;
   /** The preview of the stored file at `filePath`, made off the request thread; null when the file is gone. */
   preview(filePath: string, sheetName?: string): Promise<PreviewRun | null>;
   list(): ImportPluginInfo[];

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import type { KnownAsset } from "../../core/brim/asset-candidates.calc.ts";
@@ -7,6 +7,7 @@ import type { LedgerFact } from "../../core/brim/duplicates.calc.ts";
 import type { ParseRun } from "../../core/brim/import-plugins.ts";
 import type { AssetMappingDoc, TxCreateDoc } from "../../core/brim/parse-result.ts";
 import { previewOf, type PreviewRun } from "../../core/brim/preview.calc.ts";
+import { sniffUpload, type SniffResult } from "../../core/uploads/mime-sniff.ts";
 import { ASSETS_SQL, buildParseResult, duplicateReport, LEDGER_SQL, type PipelineData, type PipelineMeta } from "../../core/brim/pipeline.ts";
 import { builtinPlugins } from "../../plugins/index.ts";
 import { type ImportFileMeta, type ImportPlugin, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../sdk/index.ts";
@@ -125,4 +126,10 @@ export async function brimPreview(input: { filePath: string; sheetName?: string 
     return null;
   }
   return previewOf(bytes, input.sheetName);
+}
+
+/** An uploaded file's sniffed type (executables, scripts and HTML refused) and SHA-256, from the stored bytes. */
+export function brimInspect(input: { filePath: string; filename: string }): { sha256: string; sniffed: SniffResult } {
+  const bytes = new Uint8Array(readFileSync(input.filePath));
+  return { sha256: createHash("sha256").update(bytes).digest("hex"), sniffed: sniffUpload(bytes, input.filename) };
 }

@@ -1,5 +1,5 @@
 import { threadId } from "node:worker_threads";
-import { brimDuplicates, brimParse, brimPreview } from "./brim-parse.task.ts";
+import { brimDuplicates, brimInspect, brimParse, brimPreview } from "./brim-parse.task.ts";
 import { portfolioReport } from "./portfolio-report.task.ts";
 import { toolCompute } from "./tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -13,6 +13,7 @@ import { computeSignals } from "../../core/signals/signals.calc.ts";
  */
 const CALCULATIONS = {
   brimDuplicates,
+  brimInspect,
   brimParse,
   brimPreview,
   computeSignals,

@@ -48,9 +48,26 @@ describe("upload", () => {
   test("bad uploads get clear errors: no broker_id 400, empty file 400, executable 415, no file 422", async () => {
     await expectError(await upload(alice, null, "a.csv", account), 400, "BROKER_ID_REQUIRED");
     await expectError(await upload(alice, broker, "empty.csv", ""), 400, "EMPTY_FILE");
+    const stored = readdirSync(join(api.dataDir, "brim")).sort();
     await expectError(await upload(alice, broker, "report.csv", new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1])), 415, "UPLOAD_REFUSED");
     await expectError(await upload(alice, broker, "run.sh", "date,type\n"), 415, "UPLOAD_REFUSED");
+    await expectError(await upload(alice, broker, "page.csv", "<!doctype html><html><body>x</body></html>"), 415, "UPLOAD_REFUSED");
+    expect(readdirSync(join(api.dataDir, "brim")).sort()).toEqual(stored); // a refused file is not kept
     await expectError(await alice.post(`/brokers/import/upload?broker_id=${broker}`, {}), 422, "VALIDATION_ERROR");
+  });
+
+  test("a file over 1 MiB is sniffed in the worker pool like a small one: a CSV is kept as text/csv, HTML is refused and not kept", async () => {
+    const csv = `Date,Type,Amount,Currency\n${"2024-01-02,Deposit,100.00,EUR\n".repeat(50_000)}`;
+    expect(csv.length).toBeGreaterThan(1024 * 1024);
+    const file = await uploaded(alice, broker, "big.csv", csv);
+    expect(file).toMatchObject({ size_bytes: csv.length, compatible_plugins: ["broker_generic_csv"] });
+    const download = await alice.get(`/brokers/import/files/${file.file_id}/download`);
+    expect(download.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(await download.text()).toBe(csv);
+    const stored = readdirSync(join(api.dataDir, "brim")).sort();
+    const html = `<!doctype html><html><body>${"<p>x</p>".repeat(200_000)}</body></html>`;
+    await expectError(await upload(alice, broker, "page.csv", html), 415, "UPLOAD_REFUSED");
+    expect(readdirSync(join(api.dataDir, "brim")).sort()).toEqual(stored);
   });
 
   test("a file over max_file_upload_mb is refused with 413 FILE_TOO_LARGE", async () => {
