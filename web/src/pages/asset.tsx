@@ -125,7 +125,7 @@ function Prices(props: { assetId: number; currency: string }) {
     const rows = query.data?.prices ?? [];
     const dates = rows.map((p) => p.date);
     const close = rows.map((p) => toChartNumber(p.close));
-    const series: ChartSeries[] = [{ label: t("Close"), color: "var(--chart-1)", values: close }];
+    const series: ChartSeries[] = [{ label: t("Closing price"), color: "var(--chart-1)", values: close }];
     const line = (id: string, output = "value") => alignToDates(dates, query.data?.signals.find((s) => s.instance_id === id && s.status === "ok")?.outputs[output]);
     const failed = (query.data?.signals ?? []).filter((s) => s.status === "failed");
     const both = overlays.has("crossovers");
@@ -207,7 +207,7 @@ function Prices(props: { assetId: number; currency: string }) {
         <ErrorNote error={prices.error} />
         {rows.length === 0 ? <p class="muted">{t("No price stored.")}</p> : (
           <div class="table-wrap scroll-y"><table class="table compact">
-            <thead><tr><th scope="col">{t("Date")}</th><th scope="col" class="num">{t("Close")}</th><th scope="col">{t("Source")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
+            <thead><tr><th scope="col">{t("Date")}</th><th scope="col" class="num">{t("Closing price")}</th><th scope="col">{t("Source")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
             <tbody>{rows.slice(0, 200).map((p) => (
               <tr key={p.date}>
                 <td>{formatDate(p.date, locale)}</td>
