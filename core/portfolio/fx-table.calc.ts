@@ -93,6 +93,19 @@ export class FxTable {
     m.dates.add(date);
   }
 
+  /** The gaps seen so far (currency → dates, in the order they were met), for a replay checkpoint. */
+  missingSnapshot(): [string, string[]][] {
+    return [...this.missingByCurrency].map(([c, m]) => [c, [...m.dates]]);
+  }
+
+  /** Records the gaps of a checkpoint again, as this table's configuration classifies them. */
+  restoreMissing(snapshot: readonly [string, readonly string[]][]): void {
+    for (const [currency, dates] of snapshot) {
+      const kind = this.byCurrency.get(currency)?.kind ?? "none";
+      for (const d of dates) this.recordMissing(currency, kind, d);
+    }
+  }
+
   /** Every conversion gap seen so far, by source currency. */
   missing(): MissingConversion[] {
     return [...this.missingByCurrency.values()].sort((a, b) => a.slug.localeCompare(b.slug));

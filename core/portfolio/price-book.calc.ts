@@ -51,7 +51,8 @@ interface AssetBook {
  * the days a valuation actually falls back to (most days have a newer quote).
  */
 function tradeDays(txs: readonly LedgerTx[], asset: AssetInfo): TradeDay[] {
-  const byDate = new Map<string, TradeDay>();
+  // `txs` come by date: a day's trades are consecutive (no map by date: hashing fresh strings costs).
+  const days: TradeDay[] = [];
   for (const t of txs) {
     let raw: [string, string] | [string];
     let currency = asset.currency;
@@ -62,15 +63,22 @@ function tradeDays(txs: readonly LedgerTx[], asset: AssetInfo): TradeDay[] {
       raw = [t.costBasisOverride];
       currency = t.costBasisCurrency ?? asset.currency;
     } else continue;
-    const day = byDate.get(t.date);
-    if (!day || day.currency !== currency) byDate.set(t.date, { date: t.date, currency, raw: [raw] });
-    else day.raw.push(raw);
+    const day = days.at(-1);
+    // Another currency than the day's earlier trades: the day's last currency wins.
+    if (day?.date === t.date && day.currency !== currency) days[days.length - 1] = { date: t.date, currency, raw: [raw] };
+    else if (day?.date === t.date) day.raw.push(raw);
+    else days.push({ date: t.date, currency, raw: [raw] });
   }
-  return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+  return days;
 }
 
+/** `s` (a plain decimal string) is zero: only "-", "0" and "." in it. */
 function isZeroText(s: string): boolean {
-  return /^-?0*(\.0*)?$/.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 48 && c !== 46 && c !== 45) return false;
+  }
+  return true;
 }
 
 function tradePrice(day: TradeDay): Decimal {

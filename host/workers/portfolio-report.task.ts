@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
+import { type ReportChanges, ReportEngine } from "../../core/portfolio/report-engine.ts";
 import { loadReportInput, type ReportRequest } from "../../core/portfolio/report-input.loader.ts";
-import { buildReport } from "../../core/portfolio/report.calc.ts";
 
 /** One read-only connection per database file and worker thread, kept open between tasks. */
 const connections = new Map<string, Database>();
@@ -22,27 +22,36 @@ export function readReportInput(db: Database, request: ReportRequest): ReturnTyp
 export interface PortfolioReportTask {
   dbFile: string;
   request: ReportRequest;
+  /** The write log at the time of the request (incremental path); null: compute cold, keep nothing. */
+  changes: ReportChanges | null;
 }
 
 export interface PortfolioReportResult {
   json: string;
   gzip: Uint8Array;
-  /** Milliseconds spent loading the input and computing, for the access log and benchmarks. */
-  loadMs: number;
+  /** Milliseconds spent loading, computing and serialising, then compressing, for benchmarks. */
   computeMs: number;
+  gzipMs: number;
+  /** `cold`, or the date the replay resumed at. */
+  mode: "cold" | { resumedAt: string };
 }
+
+/** One engine per database file and worker thread: the incremental path's kept scopes. */
+const engines = new Map<string, ReportEngine>();
 
 /**
  * Worker side of `POST /portfolio/report`: reads the inputs through this thread's own read-only
- * SQLite connection (WAL: committed data only, never blocking the writer), replays, and hands
- * back the serialised and gzipped body so the request thread only copies bytes.
+ * SQLite connection (WAL: committed data only, never blocking the writer), replays (from a
+ * checkpoint when the writes since the scope's last report are dated: core/portfolio/report-engine.ts),
+ * and hands back the serialised and gzipped body so the request thread only copies bytes.
  */
 export function portfolioReport(task: PortfolioReportTask): PortfolioReportResult {
   const t0 = performance.now();
   const db = readOnly(task.dbFile);
-  const input = readReportInput(db, task.request);
+  let engine = engines.get(task.dbFile);
+  if (!engine) engines.set(task.dbFile, engine = new ReportEngine());
+  const { json, mode } = engine.report(db, task.request, task.changes);
   const t1 = performance.now();
-  const json = JSON.stringify(buildReport(input));
   const gzip = Bun.gzipSync(Buffer.from(json), { level: 6 });
-  return { json, gzip, loadMs: t1 - t0, computeMs: performance.now() - t1 };
+  return { json, gzip, computeMs: t1 - t0, gzipMs: performance.now() - t1, mode };
 }
