@@ -69,14 +69,20 @@ const HISTORY_SLOT = `\u0000history-${Math.random().toString(36).slice(2)}`;
 export class ReportEngine {
   private readonly scopes = new Map<string, ScopeState>();
 
-  constructor(private readonly maxScopes = MAX_SCOPES) {}
+  /**
+   * `collect`: called between the phases of a cold report (after loading, after the replay), where
+   * most of the previous phase's objects became garbage; the worker runs a collection there.
+   */
+  constructor(private readonly collect: () => void = () => {}, private readonly maxScopes = MAX_SCOPES) {}
 
   /** The report of `request` as JSON; `changes` null: always cold, nothing kept. */
   report(db: ReportDb, request: ReportRequest, changes: ReportChanges | null): EngineReport {
     const key = JSON.stringify([request.scales, request.target, request.start, request.end, request.flags]);
-    const state = changes ? this.scopes.get(key) : undefined;
+    let state = changes ? this.scopes.get(key) : undefined;
     this.scopes.delete(key);
     const since = state && changes ? resumeDate(state, changes, request.end) : null;
+    // Not resumable: let the old state go before the cold run allocates a new one.
+    if (since === null) state = undefined;
     const out = db.transaction(() => (state && since !== null ? this.incremental(db, request, state, since) : null) ?? this.cold(db, request))();
     if (changes) {
       out.state.epoch = changes.epoch;
@@ -94,6 +100,7 @@ export class ReportEngine {
 
   private cold(db: ReportDb, request: ReportRequest) {
     const input = loadReportInput(db, request);
+    this.collect();
     return { ...this.compute(input, smallInputs(input), undefined), mode: "cold" as const };
   }
 
@@ -135,6 +142,7 @@ export class ReportEngine {
       resume: resume && { checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates },
     });
     const n = resume?.cp.dayCount ?? 0;
+    if (!resume) this.collect();
     const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n) };
     const parts = computeReportParts(input, r, prefix);
     const dto = toReportDto({ ...parts.report, history: null });

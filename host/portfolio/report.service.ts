@@ -21,7 +21,13 @@ export interface ReportQuery {
   flags: ReportFlags;
 }
 
-type CachedReport = Pick<PortfolioReportResult, "json" | "gzip">;
+/** A report as kept: its gzipped JSON only (the JSON is 7× larger; memory, docs/decisions.md issue 18). */
+export type CachedReport = Pick<PortfolioReportResult, "gzip" | "chars">;
+
+/** The JSON text of a kept report. */
+export function reportText(report: CachedReport): string {
+  return new TextDecoder().decode(Bun.gunzipSync(report.gzip as Uint8Array<ArrayBuffer>));
+}
 
 /**
  * Resolves the caller's scope and period, then serves the report from `portfolio_blob` or has a
@@ -84,7 +90,7 @@ export class PortfolioReportService {
       // The dated writes so far: the worker resumes the scope's replay at the earliest (a report after a write reflects it).
       const changes = portfolioChanges(this.caches);
       run = runCalculation("portfolioReport", { dbFile: this.dbFile, request, changes }).then(({ result }) => {
-        const out = { json: result.json, gzip: result.gzip };
+        const out = { gzip: result.gzip, chars: result.chars };
         // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
         if (this.caches.generation("portfolio_blob") === generation) cache.set(key, out);
         return out;
