@@ -101,12 +101,38 @@ function seek(dates: readonly string[], day: string, hint: number): number {
 export class PriceBook {
   private readonly books = new Map<number, AssetBook>();
 
-  constructor(assets: readonly AssetInfo[], quotes: Record<number, QuoteSeries>, splits: readonly SplitEvent[], txs: readonly LedgerTx[]) {
+  /**
+   * `reuse`: a book over the same assets whose transactions dated before `before` are these
+   * (an incremental report): its trade days before that date are taken over, not rebuilt.
+   */
+  constructor(
+    assets: readonly AssetInfo[], quotes: Record<number, QuoteSeries>, splits: readonly SplitEvent[], txs: readonly LedgerTx[],
+    reuse?: { book: PriceBook; before: string },
+  ) {
     const txsByAsset = new Map<number, LedgerTx[]>();
-    for (const t of txs) if (t.assetId !== null) (txsByAsset.get(t.assetId) ?? txsByAsset.set(t.assetId, []).get(t.assetId)!).push(t);
+    // With `reuse`, only the transactions dated from `before` on (sorted by date: a binary search).
+    let lo = 0;
+    let hi = reuse ? txs.length : 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (txs[mid]!.date < reuse!.before) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < txs.length; k++) {
+      const t = txs[k]!;
+      if (t.assetId !== null) (txsByAsset.get(t.assetId) ?? txsByAsset.set(t.assetId, []).get(t.assetId)!).push(t);
+    }
     for (const a of assets) {
       const q = quotes[a.id] ?? { dates: [], closes: [] };
-      const trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
+      const prev = reuse?.book.books.get(a.id);
+      let trades: TradeDay[];
+      if (reuse && prev && prev.currency === a.currency) {
+        let n = 0;
+        while (n < prev.trades.length && prev.trades[n]!.date < reuse.before) n++;
+        trades = prev.trades.slice(0, n).concat(tradeDays(txsByAsset.get(a.id) ?? [], a));
+      } else if (reuse) {
+        trades = tradeDays(txs.filter((t) => t.assetId === a.id), a);
+      } else trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
       this.books.set(a.id, {
         quoteDates: q.dates, quoteCloses: q.closes, lastQuote: null, quoteBase: new Decimal(a.quoteBaseQuantity),
         currency: a.currency, trades, tradeDates: trades.map((t) => t.date), qHint: -1, tHint: -1,

@@ -48,8 +48,11 @@ export interface Checkpoint {
 }
 
 export interface ReplayOptions {
-  /** Resume at this checkpoint; `days` and `incompleteDates` are the run's that produced it. */
-  resume?: { checkpoint: Checkpoint; days: readonly DayState[]; incompleteDates: readonly string[] };
+  /**
+   * Resume at this checkpoint; `days`, `incompleteDates`, `prices` and `fx` are the run's that
+   * produced it (its trade days and parsed rates before the checkpoint are taken over).
+   */
+  resume?: { checkpoint: Checkpoint; days: readonly DayState[]; incompleteDates: readonly string[]; prices?: PriceBook; fx?: FxTable };
   /** Collects a checkpoint at the first day of every month after the first replayed day. */
   checkpoints?: Checkpoint[];
 }
@@ -62,8 +65,10 @@ export function replayFrom(input: ReportInput): { from: string; start: string } 
 }
 
 export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayResult {
-  const prices = new PriceBook(input.assets, input.quotes, input.splits, input.transactions);
-  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries);
+  const resume = options.resume;
+  const reuse = resume?.prices && { book: resume.prices, before: resume.checkpoint.date };
+  const prices = new PriceBook(input.assets, input.quotes, input.splits, input.transactions, reuse);
+  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries, resume?.fx && { table: resume.fx, before: resume.checkpoint.date });
   const txs = input.transactions;
   const { from, start } = replayFrom(input);
   const end = input.end;
@@ -72,7 +77,6 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
 
   let i = 0;
   let resumeAt = from;
-  const resume = options.resume;
   if (resume) {
     const cp = resume.checkpoint;
     ledger.restore(cp.ledger, resume.incompleteDates);

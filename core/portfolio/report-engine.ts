@@ -9,7 +9,9 @@
  * asset, broker, route or split, a new first transaction) recomputes from scratch: the result is
  * always the cold computation's, byte for byte (test/portfolio/incremental.test.ts).
  */
-import { type DayState, type Checkpoint, replay, replayFrom } from "./replay.calc.ts";
+import type { FxTable } from "./fx-table.calc.ts";
+import type { PriceBook } from "./price-book.calc.ts";
+import { type Checkpoint, type DayState, replay, replayFrom } from "./replay.calc.ts";
 import type { Decimal } from "../money/decimal.ts";
 import { historyWire, toReportDto } from "./report.dto.ts";
 import { computeReportParts } from "./report.calc.ts";
@@ -50,6 +52,8 @@ interface ScopeState {
   checkpoints: Checkpoint[];
   days: DayState[];
   incompleteDates: string[];
+  prices: PriceBook;
+  fx: FxTable;
   growth: Decimal[];
   warm: Mwrr[] | null;
   /** JSON of each history point (null without history). */
@@ -139,7 +143,7 @@ export class ReportEngine {
     const checkpoints = resume ? resume.state.checkpoints.filter((c) => c.date <= resume.cp.date) : [];
     const r = replay(input, {
       checkpoints,
-      resume: resume && { checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates },
+      resume: resume && { checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates, prices: resume.state.prices, fx: resume.state.fx },
     });
     const n = resume?.cp.dayCount ?? 0;
     if (!resume) this.collect();
@@ -160,7 +164,7 @@ export class ReportEngine {
       json = `${text.slice(0, at)}[${historyJson.join(",")}]${text.slice(at + slot.length)}`;
     } else json = JSON.stringify(dto);
     const state: ScopeState = {
-      epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates,
+      epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
       growth: parts.growth, warm: parts.warm, historyJson,
     };
     return { json, state };
