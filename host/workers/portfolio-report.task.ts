@@ -51,14 +51,15 @@ export function portfolioReport(task: PortfolioReportTask): PortfolioReportResul
   const t0 = performance.now();
   const db = readOnly(task.dbFile);
   let engine = engines.get(task.dbFile);
-  // A full collection between a cold report's phases: ~100 MB lower peak on a dense 20,000-row ledger (docs/decisions.md).
+  // A full collection after a cold report's load: ~100 MB lower peak on a dense 20,000-row ledger (docs/decisions.md).
   if (!engine) engines.set(task.dbFile, engine = new ReportEngine(() => Bun.gc(true)));
   const { json, mode } = engine.report(db, task.request, task.changes);
   const t1 = performance.now();
   // libdeflate at level 6: ~30 % less CPU than zlib's level 6 and ~10 % smaller (3.6 MB → 427 kB vs 478 kB, dense 20k).
   const gzip = Bun.gzipSync(Buffer.from(json), { level: 6, library: "libdeflate" });
-  // Collect the report's garbage once the answer is posted (the next task waits for it): without
-  // it the thread's heap grows by a report's worth of garbage per report before JSC collects.
-  setTimeout(() => Bun.gc(true), 0);
+  // After a cold report, collect its garbage once the answer is posted: without it the thread's
+  // heap grows by a report's worth of garbage per report before JSC collects. Not after an
+  // incremental one (little garbage; a report right behind it would wait for the collection).
+  if (mode === "cold") setTimeout(() => Bun.gc(true), 0);
   return { gzip, chars: json.length, computeMs: t1 - t0, gzipMs: performance.now() - t1, mode };
 }
