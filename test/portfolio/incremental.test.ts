@@ -1,7 +1,7 @@
 /**
  * The report's incremental path (core/portfolio/report-engine.ts): after random edits at random
- * dates — transaction commits and deletes, a date move, linked cash transfers, new and deleted
- * prices, FX rates — each written through the app's own handlers (so every write notes its date
+ * dates — transaction commits and deletes, a date move, linked cash and asset transfers, new and
+ * deleted prices, FX rates — each written through the app's own handlers (so every write notes its date
  * the way the server's do), the engine resumes the kept replay and its answer must be the cold
  * computation's, byte for byte (every figure to the last decimal). In process, no server.
  */
@@ -24,7 +24,7 @@ import { type InProcessApp, startInProcess } from "../helpers/in-process.ts";
 
 const FIRST = "2024-01-02";
 const END = "2025-03-31";
-const EDITS = 45;
+const EDITS = 50;
 
 let app: InProcessApp;
 let c: ApiClient;
@@ -99,7 +99,7 @@ afterAll(async () => {
 
 /** One random edit through the API; its description for a failure message. */
 async function randomEdit(): Promise<string> {
-  const kind = int(0, 8);
+  const kind = int(0, 9);
   const date = randomDate();
   const b = pick(brokers);
   const a = pick(assets);
@@ -152,6 +152,17 @@ async function randomEdit(): Promise<string> {
       const start = addDays(date, -int(0, 5));
       await ok(await c.request("DELETE", "/assets/prices", [{ asset_id: q.id, date_ranges: [{ start, end: date }] }]), "price delete");
       return `prices of ${q.id} deleted ${start}..${date}`;
+    }
+    case 9: {
+      // A linked asset transfer between the brokers, arriving a few days later (in transit meanwhile).
+      const [from, to] = int(0, 1) === 0 ? [brokers[0]!, brokers[1]!] : [brokers[1]!, brokers[0]!];
+      const link = crypto.randomUUID();
+      const out = await commit({ creates: [
+        { broker_id: from, type: "TRANSFER", date: addDays(date, -int(0, 4)), asset_id: a.id, quantity: "-1", link_uuid: link },
+        { broker_id: to, type: "TRANSFER", date, asset_id: a.id, quantity: "1", link_uuid: link,
+          ...(int(0, 2) > 0 ? { cost_basis_override: { code: a.currency, amount: amount(50, 150) } } : {}) },
+      ] });
+      return `transfer of ${a.id} arriving ${date} (${out.committed ? "committed" : "refused"})`;
     }
     default: {
       const [base, quote] = pick([["EUR", "USD"], ["EUR", "GBP"]] as const);
