@@ -60,6 +60,8 @@ beforeAll(async () => {
     const out = await ok(await c.post("/brokers", [{ name, opened_at: FIRST }]), `broker ${name}`);
     brokers.push(out.results[0].broker_id);
   }
+  // A partly owned broker: its figures are scaled, and transfers between the two change the scope's capital.
+  await ok(await c.patch(`/brokers/${brokers[1]}/access/${userId}`, { share_percentage: "0.35" }), "share");
   for (const [name, currency, quoted] of [["Alpha", "EUR", true], ["Beta", "USD", true], ["Gamma", "GBP", false]] as const) {
     const out = await ok(await c.post("/assets", [{ name, currency }]), `asset ${name}`, 201);
     assets.push({ id: out.results[0].asset_id, currency, quoted });
