@@ -5,11 +5,16 @@ export const ROOT = resolve(import.meta.dir, "..");
 /**
  * Starts the real server as `npm start` would, on a free port with the given DATA_DIR, and waits
  * for its "listening" line. Its stdout keeps being drained so the server never blocks on a full pipe.
+ * `BUN_JSC_*` variables (JavaScriptCore options, e.g. `BUN_JSC_forceRAMSize`) are passed on, to
+ * measure the server under them.
  */
 export async function startBenchServer(dataDir: string, env: Record<string, string> = {}) {
   const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...env },
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BUN_JSC_"))),
+      PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...env,
+    },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -16,6 +16,11 @@ import type { SqlReader } from "../db/sql-reader.ts";
 
 export type { SqlReader };
 
+/** `AND <column> >= ?` and its parameter when `since` is given, else nothing (a day column on PostgreSQL cannot be compared with ""). */
+function sinceClause(column: string, since: string): [string, string[]] {
+  return since === "" ? ["", []] : [` AND ${column} >= ?`, [since]];
+}
+
 export interface ReportRequest {
   /** Broker id → aggregation scale (decimal string) of every broker in scope. */
   scales: Record<number, string>;
@@ -38,38 +43,12 @@ interface TxRow {
 }
 
 export async function loadReportInput(db: SqlReader, req: ReportRequest): Promise<ReportInput> {
-  const brokerIds = Object.keys(req.scales).map(Number);
-  const brokerRows = brokerIds.length === 0 ? [] : await db.all<{ id: number; name: string }>(
-    `SELECT id, name FROM brokers WHERE id IN (${placeholders(brokerIds.length)})`, brokerIds);
-  const brokers = brokerRows.map((b) => ({ id: b.id, name: b.name, scale: req.scales[b.id]! })).sort((a, b) => a.id - b.id);
-
-  const txRows = brokers.length === 0 ? [] : await db.all<TxRow>(`
-    SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
-           t.cost_basis_override, t.cost_basis_currency, p.broker_id AS partner_broker_id, p.date AS partner_date,
-           CASE WHEN e.type = 'SPLIT' THEN 1 ELSE 0 END AS split_linked
-      FROM transactions t
-      LEFT JOIN transactions p ON p.id = t.related_transaction_id
-      LEFT JOIN asset_events e ON e.id = t.asset_event_id
-     WHERE t.broker_id IN (${placeholders(brokers.length)}) AND t.date <= ?
-     ORDER BY t.date, t.id`, [...brokers.map((b) => b.id), req.end]);
-  const transactions: LedgerTx[] = txRows.map((r) => ({
-    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: r.type, date: r.date, quantity: r.quantity, amount: r.amount,
-    currency: r.currency, relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: r.partner_date,
-    costBasisOverride: r.cost_basis_override, costBasisCurrency: r.cost_basis_currency, splitLinked: r.split_linked === 1,
-  }));
-
+  const brokers = await loadBrokers(db, req);
+  const transactions = await loadTransactions(db, brokers, req.end);
   const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
   const assets = await loadAssets(db, assetIds);
   const { quotes, splits } = await loadQuotesAndSplits(db, assetIds, req.end);
-
-  const currencies = new Set<string>();
-  for (const t of transactions) {
-    if (t.currency) currencies.add(t.currency);
-    if (t.costBasisCurrency) currencies.add(t.costBasisCurrency);
-  }
-  for (const a of assets) currencies.add(a.currency);
-  currencies.delete(req.target);
-  const { fxPairs, fxSeries } = await loadFx(db, [...currencies], req.target, req.end);
+  const { fxPairs, fxSeries } = await loadFx(db, reportCurrencies(transactions, assets, req.target), req.target, req.end);
 
   return {
     brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, target: req.target, start: req.start, end: req.end,
@@ -77,14 +56,57 @@ export async function loadReportInput(db: SqlReader, req: ReportRequest): Promis
   };
 }
 
-/** The stored closes (per asset, by date) and the split events (by date, id) of `assetIds` up to `end`. */
-export async function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string): Promise<Pick<ReportInput, "quotes" | "splits">> {
+/** The brokers in scope (by id) with their scales. */
+export async function loadBrokers(db: SqlReader, req: ReportRequest): Promise<ReportInput["brokers"]> {
+  const brokerIds = Object.keys(req.scales).map(Number);
+  const brokerRows = brokerIds.length === 0 ? [] : await db.all<{ id: number; name: string }>(
+    `SELECT id, name FROM brokers WHERE id IN (${placeholders(brokerIds.length)})`, brokerIds);
+  return brokerRows.map((b) => ({ id: b.id, name: b.name, scale: req.scales[b.id]! })).sort((a, b) => a.id - b.id);
+}
+
+/** Every currency a report converts (movements, cost overrides, asset currencies) but the target. */
+export function reportCurrencies(transactions: readonly LedgerTx[], assets: readonly AssetInfo[], target: string): string[] {
+  const currencies = new Set<string>();
+  for (const t of transactions) {
+    if (t.currency) currencies.add(t.currency);
+    if (t.costBasisCurrency) currencies.add(t.costBasisCurrency);
+  }
+  for (const a of assets) currencies.add(a.currency);
+  currencies.delete(target);
+  return [...currencies];
+}
+
+/** The brokers' transactions dated up to `end` (on or after `since` when given), by (date, id). */
+export async function loadTransactions(db: SqlReader, brokers: readonly { id: number }[], end: string, since = ""): Promise<LedgerTx[]> {
+  const [after, afterParams] = sinceClause("t.date", since);
+  const txRows = brokers.length === 0 ? [] : await db.all<TxRow>(`
+    SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
+           t.cost_basis_override, t.cost_basis_currency, p.broker_id AS partner_broker_id, p.date AS partner_date,
+           CASE WHEN e.type = 'SPLIT' THEN 1 ELSE 0 END AS split_linked
+      FROM transactions t
+      LEFT JOIN transactions p ON p.id = t.related_transaction_id
+      LEFT JOIN asset_events e ON e.id = t.asset_event_id
+     WHERE t.broker_id IN (${placeholders(brokers.length)})${after} AND t.date <= ?
+     ORDER BY t.date, t.id`, [...brokers.map((b) => b.id), ...afterParams, end]);
+  return txRows.map((r) => ({
+    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: r.type, date: r.date, quantity: r.quantity, amount: r.amount,
+    currency: r.currency, relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: r.partner_date,
+    costBasisOverride: r.cost_basis_override, costBasisCurrency: r.cost_basis_currency, splitLinked: r.split_linked === 1,
+  }));
+}
+
+/**
+ * The stored closes (per asset, by date) and the split events (by date, id) of `assetIds` up to
+ * `end`; with `since`, only the closes dated on or after it (every split still).
+ */
+export async function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string, since = ""): Promise<Pick<ReportInput, "quotes" | "splits">> {
   const quotes: Record<number, QuoteSeries> = {};
   const splits: SplitEvent[] = [];
   if (assetIds.length === 0) return { quotes, splits };
   const inList = `(${placeholders(assetIds.length)})`;
+  const [after, afterParams] = sinceClause("date", since);
   const priceRows = await db.all<{ asset_id: number; date: string; close: string }>(
-    `SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`, [...assetIds, end]);
+    `SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList}${after} AND date <= ? ORDER BY asset_id, date`, [...assetIds, ...afterParams, end]);
   for (const p of priceRows) {
     const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
     q.dates.push(p.date);
@@ -120,9 +142,10 @@ export async function loadAssets(db: SqlReader, ids: number[]): Promise<AssetInf
 
 /**
  * Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and
- * manual fallbacks read, up to `end`. Shared by the report and the risk adapter's asset view.
+ * manual fallbacks read, up to `end` (with `since`: the rates dated on or after it only). Shared
+ * by the report and the risk adapter's asset view.
  */
-export async function loadFx(db: SqlReader, currencies: string[], target: string, end: string): Promise<Pick<ReportInput, "fxPairs" | "fxSeries">> {
+export async function loadFx(db: SqlReader, currencies: string[], target: string, end: string, since = ""): Promise<Pick<ReportInput, "fxPairs" | "fxSeries">> {
   const fxPairs: FxPairConfig[] = [];
   const fxSeries: Record<string, RateSeriesInput> = {};
   const wanted = new Map<string, [string, string, string]>();
@@ -138,9 +161,10 @@ export async function loadFx(db: SqlReader, currencies: string[], target: string
       wanted.set(fxSeriesKey(b, q, s.provider), [b, q, s.provider]);
     }
   }
+  const [after, afterParams] = sinceClause("date", since);
   for (const [key, [b, q, provider]] of wanted) {
     const rows = await db.all<{ date: string; rate: string }>(
-      `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`, [b, q, provider, end]);
+      `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ?${after} AND date <= ? ORDER BY date`, [b, q, provider, ...afterParams, end]);
     fxSeries[key] = { dates: rows.map((r) => r.date), rates: rows.map((r) => r.rate) };
   }
   return { fxPairs, fxSeries };
