@@ -87,6 +87,8 @@ export class RiskService {
   constructor(
     container: DependencyContainer, private readonly dbFile: string, private readonly plugins: PluginRegistry, private readonly dataDir: string,
     overrides: { analyticTimeoutMs?: number; maxQueuedTasks?: number } = {},
+    /** A PLUGINS_DIR risk tool's raw configuration (the plugin configuration file), sent to the worker that re-creates it. */
+    private readonly configFor: (id: string) => unknown = () => undefined,
   ) {
     this.limits = {
       ...RISK_LIMITS,
@@ -327,7 +329,10 @@ export class RiskService {
     if (!result) {
       if (poolQueueSize() >= this.limits.maxQueuedTasks) return failed(a, "worker_busy", "The calculation workers are busy; try again shortly", { retryable: true });
       try {
-        result = (await runCalculation("riskAnalytic", { id: code, path: tool.source === "builtin" ? null : tool.path, input }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
+        const external = tool.source !== "builtin";
+        result = (await runCalculation("riskAnalytic", {
+          id: code, path: external ? tool.path : null, config: external ? this.configFor(code) : undefined, input,
+        }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
       } catch (e) {
         const name = (e as Error)?.name;
         if (name === "AbortError" || name === "TimeoutError") {

@@ -44,16 +44,19 @@ const QUIET = { debug() {}, error() {}, info() {}, warn() {} };
 
 /**
  * The risk tool `id`: a built-in one, or the plugin at `path` (a PLUGINS_DIR entry the host loaded),
- * loaded once per worker thread with `require` (tasks are synchronous). Risk tools are pure, so
- * their context has an empty configuration, a silent logger and an HTTP client they must not use.
+ * loaded once per worker thread with `require` (tasks are synchronous). A PLUGINS_DIR tool is created
+ * with its configuration from the plugin configuration file (`config`, parsed by its `configSchema`
+ * as the host's loader does); risk tools are pure, so the context's logger is silent and its HTTP
+ * client is one they must not use.
  */
-function riskTool(id: string, path: string | null): { tool: KindInstance<"risk-tool">; builtin: boolean } {
+function riskTool(id: string, path: string | null, config: unknown): { tool: KindInstance<"risk-tool">; builtin: boolean } {
   let entry = instances.get(id);
   if (!entry) {
     const builtin = riskPlugins.find((p) => p.manifest.id === id);
     const plugin = (builtin ?? (path ? require(path).default : undefined)) as Plugin<"risk-tool"> | undefined;
     if (!plugin || plugin.manifest?.kind !== "risk-tool" || plugin.manifest.id !== id) throw new Error(`Risk tool '${id}' cannot be loaded in the worker pool`);
-    const ctx = builtin ? ({} as never) : createPluginContext(plugin.manifest, {}, QUIET);
+    const ctx = builtin ? ({} as never)
+      : createPluginContext(plugin.manifest, plugin.manifest.configSchema ? plugin.manifest.configSchema.parse(config ?? {}) : {}, QUIET);
     const tool = plugin.create(ctx);
     if (tool instanceof Promise) throw new Error(`Risk tool '${id}' creates its instance asynchronously`);
     entry = { tool, builtin: builtin !== undefined };
@@ -80,6 +83,8 @@ export interface RiskAnalyticTask {
   id: string;
   /** Entry of a PLUGINS_DIR risk tool; null for built-ins. */
   path: string | null;
+  /** A PLUGINS_DIR risk tool's raw configuration (undefined for built-ins and when none is configured). */
+  config?: unknown;
   input: PackedRiskInput;
 }
 
@@ -89,7 +94,7 @@ export interface RiskAnalyticTask {
  * PluginError (invalid-input → invalid_parameters, anything else → execution_failed).
  */
 export function riskAnalytic(task: RiskAnalyticTask): unknown {
-  const { tool, builtin } = riskTool(task.id, task.path);
+  const { tool, builtin } = riskTool(task.id, task.path, task.config);
   if (builtin) return tool.outputSchema.parse(tool.compute(unpackInput(tool, task.input)));
   try {
     const output = tool.outputSchema.parse(tool.compute(unpackInput(tool, task.input)));
