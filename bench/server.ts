@@ -9,7 +9,7 @@ export const ROOT = resolve(import.meta.dir, "..");
 export async function startBenchServer(dataDir: string) {
   const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" },
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...(process.env.RISK_WARM_UP ? { RISK_WARM_UP: process.env.RISK_WARM_UP } : {}) },
     stdout: "pipe",
     stderr: "inherit",
   });

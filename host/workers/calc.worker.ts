@@ -5,6 +5,7 @@ import { toolCompute } from "./tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
 import { riskAnalytic, riskData } from "./risk.task.ts";
+import { riskWarmUp } from "./risk-warm-up.task.ts";
 import { computeSignals } from "../../core/signals/signals.calc.ts";
 
 /**
@@ -18,6 +19,7 @@ const CALCULATIONS = {
   portfolioReport,
   riskAnalytic,
   riskData,
+  riskWarmUp,
   toolCompute,
   wacSeries,
 } as const;

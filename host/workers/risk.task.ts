@@ -1,3 +1,4 @@
+import type { Database } from "bun:sqlite";
 import { loadRiskData, type RiskData, type RiskDataRequest } from "../../core/risk/risk-data.ts";
 import { isPluginError, type KindInstance, type Plugin } from "../../sdk/index.ts";
 import { createPluginContext } from "../plugins/context.ts";
@@ -28,8 +29,12 @@ const unpack = (s: PackedSeries): Series => ({ dates: s.dates, values: Array.fro
 
 /** Worker side of `POST /risk/query`, step 1: the scope's series, read on this thread's read-only connection. */
 export function riskData(task: RiskDataTask): PackedRiskData {
-  const db = readOnly(task.dbFile);
-  const data = db.transaction(() => loadRiskData(db, task.request))();
+  return riskDataOn(readOnly(task.dbFile), task.request);
+}
+
+/** The series of `request` read in one transaction on `db`, packed. */
+export function riskDataOn(db: Database, request: RiskDataRequest): PackedRiskData {
+  const data = db.transaction(() => loadRiskData(db, request))();
   return {
     ...data,
     series: data.series && pack(data.series),
