@@ -95,6 +95,8 @@ export class RiskService {
       ...(overrides.analyticTimeoutMs !== undefined ? { analyticTimeoutMs: overrides.analyticTimeoutMs } : {}),
       ...(overrides.maxQueuedTasks !== undefined ? { maxQueuedTasks: overrides.maxQueuedTasks } : {}),
     };
+    // Parse the built-in scenarios now rather than during the first stress query.
+    loadScenarioCatalog(dataDir);
     this.db = container.resolve(Database);
     this.caches = container.resolve(CacheRegistry);
     this.settings = container.resolve(UserSettingsService);
