@@ -157,6 +157,22 @@ describe("POST /risk/query: comparison, stress, simulation, optimisation", () =>
     expect(items[0].status).toBe("ok");
     items[0].output.weights.forEach((w: any, i: number) => expect(Math.abs(w.weight - REF.optimization.min_risk.weights[i])).toBeLessThan(1e-6));
     expect(items[1].error.code).toBe("optimization_infeasible");
+    expect(items[0].metadata.cached).toBe(false);
+  });
+
+  test("a repeated optimisation is served from risk_optimization (failures are not kept); a price write clears it", async () => {
+    const analytics = [
+      { instance_id: "o", analytic_code: "portfolio_optimization", parameters: { objective: "min_risk" } },
+      { instance_id: "i", analytic_code: "portfolio_optimization", parameters: { max_weight: 0.2 } },
+    ];
+    const again = await query({ mode: "historical", composition_policy: undefined, analytics });
+    expect(again.map((i) => [i.status, i.metadata.cached])).toEqual([["ok", true], ["failed", false]]);
+    const status = (await (await alice.get("/settings/cache/status")).json()).items.find((i: any) => i.name === "risk_optimization");
+    expect(status.current_size).toBe(1);
+    await alice.post("/assets/prices", [{ asset_id: assets[1], prices: [{ date: END, close: REF.assets[1].closes.at(-1) }] }]);
+    const after = await query({ mode: "historical", composition_policy: undefined, analytics: [analytics[0]] });
+    expect(after[0].metadata.cached).toBe(false);
+    expect(after[0].output).toEqual(again[0].output);
   });
 
   test("asset_set_* run per asset of an asset set", async () => {
