@@ -117,7 +117,7 @@ async function main() {
       ["simulation 10,000 × 252, bootstrap", sims.bootstrap!, TARGETS.simulationMs],
       ["simulation 10,000 × 252, GBM", sims.gbm!, TARGETS.simulationMs],
       ["max-Sharpe optimisation, 50 assets (median of 3)", median(opt), TARGETS.optimizationMs],
-      [`/system/health max over ${health.latencies.length} polls (p95 ${percentile(health.latencies, 95).toFixed(1)} ms)`, Math.max(...health.latencies), TARGETS.healthMs],
+      [`/system/health max over ${health.latencies.length} polls (p95 ${percentile(health.latencies, 95).toFixed(1)} ms, ${health.latencies.filter((l) => l >= TARGETS.healthMs).length} ≥ ${TARGETS.healthMs} ms)`, Math.max(...health.latencies), TARGETS.healthMs],
     ];
     for (const [name, ms, target] of rows) {
       console.log(`  ${name.padEnd(86)} ${ms.toFixed(1).padStart(9)} ms   target < ${String(target).padStart(5)} ms   ${ms < target ? "ok" : "MISSED"}`);
