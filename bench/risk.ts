@@ -3,8 +3,8 @@
  * 50 assets with 10 years of daily prices in EUR/USD/GBP, daily FX, N = 20,000 transactions),
  * seeded through the API of a real server (as `npm start` runs it). Measures:
  *   - a portfolio query (current composition, EUR, 10 years) with historical_kpi + historical_var +
- *     drawdown_summary + correlation (50 × 50) + risk_contribution: the first after start (the server's
- *     background risk warm-up, docs/risk.md "Performance", runs while the data is seeded), then cold
+ *     drawdown_summary + correlation (50 × 50) + risk_contribution: the first after start (once the
+ *     server's background risk warm-up, docs/risk.md "Performance", has finished), then cold
  *     (caches cleared) median of 3, and once more after the pool's threads ended idle (32 s);
  *   - a 10,000-path × 252-day simulation, bootstrap and GBM (risk_simulation cleared before each);
  *   - a 50-asset max-Sharpe optimisation on the asset set of all 50 assets (risk_optimization cleared);
@@ -62,11 +62,19 @@ async function main() {
   const market = buildMarketData();
   const ledger = buildLedger(market, N);
   const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-risk-"));
-  const { child, base } = await startBenchServer(dataDir);
+  let warmed: ((fields: Record<string, unknown>) => void) | undefined;
+  const warmUp = new Promise<Record<string, unknown>>((resolve) => { warmed = resolve; });
+  const { child, base } = await startBenchServer(dataDir, (line) => {
+    if (line.includes('"risk workers warmed"') || line.includes('"risk worker warm-up failed"')) warmed!(JSON.parse(line));
+  });
   try {
     const { post } = await session(base);
     const seed = await seedDataset(post, market, ledger);
     console.log(`risk bench: N = ${N.toLocaleString("en")} transactions, 50 assets × 10 years seeded in ${(seed.ms.total / 1000).toFixed(1)} s`);
+    // The server warms its pool threads for risk in the background after start (docs/risk.md
+    // "Performance"); a first query arriving meanwhile would wait behind it.
+    const warm = await Promise.race([warmUp, Bun.sleep(30_000).then(() => null)]);
+    console.log(`risk warm-up: ${warm ? `${warm.msg}, ${warm.ms ?? "?"} ms after listening (threads ${warm.threads ?? "?"})` : "no log line within 30 s (RISK_WARM_UP=0?)"}`);
     const health = pollHealth(base);
     const timed = async (body: Record<string, unknown>) => {
       const t = performance.now();

@@ -6,7 +6,7 @@ export const ROOT = resolve(import.meta.dir, "..");
  * Starts the real server as `npm start` would, on a free port with the given DATA_DIR, and waits
  * for its "listening" line. Its stdout keeps being drained so the server never blocks on a full pipe.
  */
-export async function startBenchServer(dataDir: string) {
+export async function startBenchServer(dataDir: string, onLine?: (line: string) => void) {
   const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...(process.env.RISK_WARM_UP ? { RISK_WARM_UP: process.env.RISK_WARM_UP } : {}) },
@@ -21,7 +21,19 @@ export async function startBenchServer(dataDir: string) {
     buffer += new TextDecoder().decode(value);
     const line = buffer.split("\n").find((l) => l.includes('"msg":"listening"'));
     if (line) {
-      void (async () => { while (!(await reader.read()).done); })();
+      void (async () => {
+        let rest = buffer.slice(buffer.indexOf(line) + line.length);
+        for (;;) {
+          if (onLine) {
+            const lines = rest.split("\n");
+            rest = lines.pop()!;
+            for (const l of lines) if (l) onLine(l);
+          }
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (onLine) rest += new TextDecoder().decode(value);
+        }
+      })();
       return { child, base: `http://127.0.0.1:${JSON.parse(line).port}/api/v1` };
     }
   }
