@@ -99,6 +99,10 @@ function warm(dbFile: string): void {
     const portfolio = (mode: string, assetIds: number[] | null) =>
       riskDataOn(mem, { ...base, scope: { kind: "portfolio", scales: { 1: "1", 2: "0.5" }, assetIds }, mode } as never);
     const current = portfolio("current_composition", null);
+    // A loader that no longer fits the synthetic rows would warm nothing: say so (logged at start-up).
+    if (current.assets.length !== ASSETS || (current.series?.values.length ?? 0) < DAYS / 2) {
+      throw new Error(`the synthetic ledger gave ${current.assets.length} of ${ASSETS} assets, ${current.series?.values.length ?? 0} days`);
+    }
     portfolio("historical", null);
     portfolio("historical", [1, 2, 3]);
     const set = riskDataOn(mem, { ...base, scope: { kind: "asset_set", assetIds: [1, 2, 3, 4, 5, 6, 7, 8] }, mode: "historical" } as never);
