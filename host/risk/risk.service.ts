@@ -216,30 +216,18 @@ export class RiskService {
     const target = body.target_currency ?? await this.settings.effectiveBaseCurrency(userId);
     const start = body.date_range.start;
     const end = body.date_range.end ?? today();
-    const marks = body.asset_ids.map(() => "?").join(",");
-    const rows: { id: number; currency: string; total: number; first_q: string | null; last_q: string | null; n: number }[] = await this.db.reads.query(`
-      SELECT a.id, a.currency,
-             (SELECT count(*) FROM price_history p WHERE p.asset_id = a.id) AS total,
-             (SELECT min(date) FROM price_history p WHERE p.asset_id = a.id AND p.date BETWEEN ? AND ?) AS first_q,
-             (SELECT max(date) FROM price_history p WHERE p.asset_id = a.id AND p.date BETWEEN ? AND ?) AS last_q,
-             (SELECT count(*) FROM price_history p WHERE p.asset_id = a.id AND p.date BETWEEN ? AND ?) AS n
-        FROM assets a WHERE a.id IN (${marks})`, [start, end, start, end, start, end, ...body.asset_ids]);
+    // Counting every quote of every asset runs in a worker, off the request thread.
+    const { rows, fx } = (await runCalculation("riskEligibility", {
+      dbFile: this.dbFile, assetIds: body.asset_ids, start, end, target,
+    }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const fxOk = new Map<string, boolean>();
-    for (const c of new Set(rows.map((r) => r.currency))) {
-      if (c === target) { fxOk.set(c, true); continue; }
-      const [b, q] = c < target ? [c, target] : [target, c];
-      const found: unknown[] = await this.db.reads.query(
-        `SELECT 1 FROM fx_routes WHERE base = ? AND quote = ? UNION ALL SELECT 1 FROM fx_rates WHERE base = ? AND quote = ? LIMIT 1`, [b, q, b, q]);
-      fxOk.set(c, found.length > 0);
-    }
     const items = body.asset_ids.map((id) => {
       const r = byId.get(id)!;
       const reasons: string[] = [];
       if (Number(r.total) === 0) reasons.push("no_price_history");
       else if (Number(r.n) === 0) reasons.push("no_prices");
       else if (Number(r.n) < ELIGIBILITY.minQuotes) reasons.push("too_few_quotes");
-      if (!fxOk.get(r.currency)) reasons.push("missing_fx");
+      if (!fx[r.currency]) reasons.push("missing_fx");
       const warn: string[] = [];
       if (reasons.length === 0) {
         if (daysBetween(start, r.first_q!) > ELIGIBILITY.staleDays) warn.push("starts_late");
