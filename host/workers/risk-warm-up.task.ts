@@ -23,8 +23,9 @@ let warmed = false;
 
 /**
  * A small synthetic ledger in memory with the real file's schema: 2 brokers, 8 assets in EUR and USD
- * with two years of daily quotes, daily EUR/USD rates, and ~1,500 deposits, buys, sells, dividends and
- * fees. Deterministic (no randomness), so every warm-up runs the same code paths.
+ * with two years of daily quotes, daily EUR/USD rates, and ~1,800 transactions of the kinds a real
+ * ledger has (deposits, buys, sells, dividends, fees, taxes, withdrawals, linked transfers and
+ * currency conversions), so the replay's paths for each are compiled. Deterministic (no randomness), so every warm-up runs the same code paths.
  */
 function syntheticLedger(dbFile: string): Database {
   const real = readOnly(dbFile);
@@ -37,6 +38,14 @@ function syntheticLedger(dbFile: string): Database {
     const price = mem.prepare(`INSERT INTO price_history (asset_id, date, close, currency, source_plugin_key) VALUES (?, ?, ?, ?, 'manual')`);
     const rate = mem.prepare(`INSERT INTO fx_rates (base, quote, provider, date, rate, source) VALUES ('EUR', 'USD', 'MANUAL', ?, ?, 'MANUAL')`);
     const tx = mem.prepare(`INSERT INTO transactions (broker_id, asset_id, type, date, quantity, amount, currency) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    const link = mem.prepare(`UPDATE transactions SET related_transaction_id = ? WHERE id = ?`);
+    type Row = [number, number | null, string, string, string | null, string | null];
+    const pair = (date: string, [b1, a1, t1, q1, m1, c1]: Row, [b2, a2, t2, q2, m2, c2]: Row) => {
+      const first = Number(tx.run(b1, a1, t1, date, q1, m1, c1).lastInsertRowid);
+      const second = Number(tx.run(b2, a2, t2, date, q2, m2, c2).lastInsertRowid);
+      link.run(second, first);
+      link.run(first, second);
+    };
     const closes: number[][] = [];
     for (let a = 1; a <= ASSETS; a++) {
       const currency = a % 2 === 0 ? "USD" : "EUR";
@@ -64,6 +73,11 @@ function syntheticLedger(dbFile: string): Database {
       if (d % 3 === 0) tx.run(broker, a, "SELL", date, "-4", (4 * px).toFixed(2), currency);
       if (d % 30 === 0) tx.run(broker, a, "DIVIDEND", date, "0", "12.5", currency);
       if (d % 45 === 0) tx.run(broker, null, "FEE", date, "0", "-3", "EUR");
+      if (d % 20 === 0) tx.run(broker, a, "TAX", date, "0", "-1.5", currency);
+      if (d % 60 === 0) tx.run(broker, null, "WITHDRAWAL", date, "0", "-100", "EUR");
+      // Linked pairs: a transfer of units from broker 1 (which buys the even assets) to broker 2, and a currency conversion.
+      if (d >= 100 && d % 25 === 0) pair(date, [1, 2 + 2 * (d % 4), "TRANSFER", "-2", null, null], [2, 2 + 2 * (d % 4), "TRANSFER", "2", null, null]);
+      if (d % 40 === 0) pair(date, [broker, null, "FX_CONVERSION", "0", "-100", "EUR"], [broker, null, "FX_CONVERSION", "0", "110", "USD"]);
     }
   })();
   return mem;
