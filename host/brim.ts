@@ -10,7 +10,8 @@ import { runCalculation } from "./workers/pool.ts";
  * Registers the BRIM port over the plugin registry: the loaded `import-plugin`s (hidden ones left
  * out of lists but usable by code), and `parse` run in the worker pool under a time limit (the
  * plugin config's `timeoutMs` when set, else 60 s). A run past the limit is aborted, which ends
- * its worker thread, so a parser stuck in a loop cannot hold a thread either.
+ * its worker thread, so a parser stuck in a loop cannot hold a thread either. Previews and
+ * duplicate checks run in the pool too (a spreadsheet is unzipped whole; 50,000 rows are matched).
  */
 export function registerBrim(
   container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>, dbPath: string, logger: Logger,
@@ -32,9 +33,23 @@ export function registerBrim(
   const timeoutOf = brimTimeout(pluginConfig);
   const pathOf = (code: string) => plugins.get("import-plugin", code)?.path ?? null;
   const port: ImportPluginDirectory = {
+    duplicates: async (brokerId, creates, mappings) =>
+      (await runCalculation("brimDuplicates", { brokerId, dbPath, json: JSON.stringify({ creates, mappings }) })).result,
+    inspect: async (filePath, filename) => (await runCalculation("brimInspect", { filePath, filename })).result,
     get: (code) => {
       const entry = plugins.get("import-plugin", code);
       return entry ? infoOf(entry) : undefined;
+    },
+    preview: async (filePath, sheetName) => {
+      // A spreadsheet is unzipped whole: a hostile one stops at the parse's default limit, like a parse.
+      const signal = AbortSignal.timeout(DEFAULT_PARSE_TIMEOUT_MS);
+      try {
+        return (await runCalculation("brimPreview", { filePath, ...(sheetName === undefined ? {} : { sheetName }) }, signal)).result;
+      } catch (error) {
+        if (!signal.aborted) logger.error("import preview worker failed", { error: error instanceof Error ? error.name : "unknown" });
+        const message = signal.aborted ? `the preview took longer than ${DEFAULT_PARSE_TIMEOUT_MS / 1000} s and was stopped` : "the preview stopped unexpectedly";
+        return { ok: false, code: "PREVIEW_UNAVAILABLE", message };
+      }
     },
     list: () => plugins.list("import-plugin").filter((p) => !p.manifest.hidden).map(infoOf),
     parse: async (code, input) => {

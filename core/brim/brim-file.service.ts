@@ -1,19 +1,20 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { inject, injectable } from "tsyringe";
 import { In } from "typeorm";
-import { decodeText, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import type { BrokerRole } from "../brokers/broker-access.entity.ts";
 import { Database } from "../db/database.ts";
 import { InputError, NotFoundError, UnsupportedMediaError } from "../errors/domain-error.ts";
 import { sniffUpload } from "../uploads/mime-sniff.ts";
 import { displayName, tooLarge, UploadService } from "../uploads/upload.service.ts";
-import { describeFile } from "../../sdk/import/meta.ts";
+import { describeFile, HEAD_BYTES } from "../../sdk/import/meta.ts";
+import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
 import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "./import-plugins.ts";
+import type { FilePreview } from "./preview.calc.ts";
 
 
 /** Folder of BRIM files under DATA_DIR. */
@@ -22,18 +23,11 @@ export function brimDir(dataDir: string): string {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const PREVIEW_ROWS = 100;
+/** Uploads up to this size are sniffed and hashed on the request thread (a few ms); larger ones in the worker pool. */
+const INLINE_INSPECT_BYTES = 1024 * 1024;
 
 export function brimFileNotFound(fileId: string): NotFoundError {
   return new NotFoundError("BRIM_FILE_NOT_FOUND", `Import file ${fileId} not found`, { file_id: fileId });
-}
-
-/** A structured preview of a file: a table of its first rows (REFERENCE-API 1.8 `preview`). */
-export interface FilePreview {
-  columns: string[];
-  kind: "table";
-  rows: string[][];
-  sheets?: string[];
 }
 
 /**
@@ -52,7 +46,11 @@ export class BrimFileService {
 
   /** Detection verdicts of every import plugin on `bytes` named `filename`, best first. */
   detect(bytes: Uint8Array, filename: string): DetectVerdict[] {
-    const meta = describeFile(bytes, filename);
+    return this.detectMeta(describeFile(bytes, filename));
+  }
+
+  /** Detection verdicts on a file's meta (which holds only its head), best first. */
+  detectMeta(meta: ImportFileMeta): DetectVerdict[] {
     return detect(meta, this.plugins.list().map((p) => ({
       code: p.code, detectionPriority: p.detectionPriority, instance: p.instance, supportedExtensions: p.supportedExtensions,
     })));
@@ -64,8 +62,6 @@ export class BrimFileService {
     if (input.bytes.byteLength > maxBytes) throw tooLarge(maxMb, maxBytes);
     if (input.bytes.byteLength === 0) throw new InputError("EMPTY_FILE", "The uploaded file is empty");
     const filename = displayName(input.filename);
-    const sniffed = sniffUpload(input.bytes, filename);
-    if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
     const compatible = compatibleCodes(this.detect(input.bytes, filename));
 
     const id = randomUUID();
@@ -73,10 +69,15 @@ export class BrimFileService {
     const path = join(dir, id);
     await writeFile(path, input.bytes, { flag: "wx", mode: 0o600 });
     try {
+      // Sniffing decodes the whole file: a large one is sniffed and hashed off the request thread. A refused file is removed.
+      const { sha256, sniffed } = input.bytes.byteLength <= INLINE_INSPECT_BYTES
+        ? { sha256: createHash("sha256").update(input.bytes).digest("hex"), sniffed: sniffUpload(input.bytes, filename) }
+        : await this.plugins.inspect(path, filename);
+      if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
       return await this.db.write(async (tx) => {
         await tx.insert(BrimFile, {
           id, brokerId: input.brokerId, uploadedByUserId: input.userId, filename, contentType: sniffed.contentType,
-          sizeBytes: input.bytes.byteLength, sha256: createHash("sha256").update(input.bytes).digest("hex"), status: "uploaded",
+          sizeBytes: input.bytes.byteLength, sha256, status: "uploaded",
           compatiblePlugins: JSON.stringify(compatible), errorMessage: null, parsedPluginCode: null, parsedPluginVersion: null,
           uploadedAt: new Date(), processedAt: null,
         });
@@ -114,11 +115,25 @@ export class BrimFileService {
     return join(dir, file.id);
   }
 
-  async bytesOf(dir: string, file: BrimFile): Promise<Uint8Array> {
+  /**
+   * The stored file's meta for detection and plugins (format, decoded head, size), reading only its
+   * first bytes: the whole file is read by the parse worker, never by the request thread.
+   */
+  async metaOf(dir: string, file: BrimFile): Promise<ImportFileMeta> {
+    let handle;
     try {
-      return new Uint8Array(await readFile(this.pathOf(dir, file)));
+      handle = await open(this.pathOf(dir, file), "r");
     } catch {
       throw brimFileNotFound(file.id);
+    }
+    try {
+      const size = (await handle.stat()).size;
+      // One byte past the head tells describeFile the head was cut (so a split character is dropped).
+      const head = new Uint8Array(Math.min(size, HEAD_BYTES + 1));
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return { ...describeFile(head.subarray(0, bytesRead), file.filename), sizeBytes: size };
+    } finally {
+      await handle.close();
     }
   }
 
@@ -128,34 +143,14 @@ export class BrimFileService {
     await Promise.all([this.pathOf(dir, file), lastParsePath(dir, file.id)].map((p) => unlink(p).catch(() => undefined)));
   }
 
-  /** The first {@link PREVIEW_ROWS} rows of the file as a table; spreadsheets by sheet (`sheetName`, default the first). */
+  /** The first 100 rows of the file as a table (`previewOf`, made in the worker pool); spreadsheets by sheet (`sheetName`, default the first). */
   async preview(dir: string, userId: number, fileId: string, sheetName?: string): Promise<FilePreview> {
     const file = await this.get(userId, fileId);
-    const bytes = await this.bytesOf(dir, file);
-    const format = sniffFormat(bytes);
-    if (format === "xlsx" || format === "xls") {
-      let sheets;
-      try {
-        sheets = await readWorkbook(bytes, PREVIEW_ROWS + 1);
-      } catch {
-        throw new InputError("PREVIEW_UNAVAILABLE", "The spreadsheet cannot be read");
-      }
-      const sheet = sheetName === undefined ? sheets[0] : sheets.find((s) => s.name === sheetName);
-      if (!sheet) throw new NotFoundError("SHEET_NOT_FOUND", `No sheet named ${sheetName}`, { sheet_name: sheetName });
-      const [head = [], ...rest] = sheet.rows.map((r) => r.map((c) => c ?? ""));
-      return { kind: "table", sheets: sheets.map((s) => s.name), columns: head, rows: rest.slice(0, PREVIEW_ROWS) };
-    }
-    if (format === "text") {
-      const slice = bytes.subarray(0, 256 * 1024);
-      const rows = readCsv(slice).rows.slice(0, PREVIEW_ROWS + 1).map((r) => [...r]);
-      const [head = [], ...rest] = rows;
-      return { kind: "table", columns: head, rows: rest };
-    }
-    if (format === "xml") {
-      const lines = decodeText(bytes.subarray(0, 64 * 1024)).text.split(/\r?\n/).slice(0, PREVIEW_ROWS);
-      return { kind: "table", columns: ["line"], rows: lines.map((l) => [l]) };
-    }
-    throw new InputError("PREVIEW_UNAVAILABLE", format === "pdf" ? "A PDF has no table preview" : "The file is not text or a spreadsheet");
+    const run = await this.plugins.preview(this.pathOf(dir, file), sheetName);
+    if (run === null) throw brimFileNotFound(file.id);
+    if (run.ok) return run.preview;
+    if (run.code === "SHEET_NOT_FOUND") throw new NotFoundError("SHEET_NOT_FOUND", `No sheet named ${run.sheetName}`, { sheet_name: run.sheetName });
+    throw new InputError("PREVIEW_UNAVAILABLE", run.message);
   }
 
   /** The last parse result as stored (gzipped JSON), or null when the file has none. */

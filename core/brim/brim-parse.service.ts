@@ -1,17 +1,16 @@
 import { rename, unlink, writeFile } from "node:fs/promises";
 import { randomUUID } from "node:crypto";
 import { inject, injectable } from "tsyringe";
-import { describeFile } from "../../sdk/import/meta.ts";
+import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import { Database } from "../db/database.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { assetCandidates, type AssetHint, type KnownAsset } from "./asset-candidates.calc.ts";
 import { BrimFile } from "./brim-file.entity.ts";
 import { BrimFileService, lastParsePath } from "./brim-file.service.ts";
-import type { LedgerFact } from "./duplicates.calc.ts";
 import { GENERIC_PLUGIN_CODE, IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "./import-plugins.ts";
-import type { AssetCandidateDoc, AssetMappingDoc, DuplicateReportDoc, TxCreateDoc } from "./parse-result.ts";
-import { ASSETS_SQL, duplicateReport, LEDGER_SQL } from "./pipeline.ts";
+import type { AssetCandidateDoc, AssetMappingDoc, TxCreateDoc } from "./parse-result.ts";
+import { ASSETS_SQL } from "./pipeline.ts";
 
 export interface ParseRequest {
   brokerId: number;
@@ -46,12 +45,13 @@ export class BrimParseService {
   async parse(dir: string, request: ParseRequest): Promise<Uint8Array> {
     const file = await this.files.get(request.userId, request.fileId, "EDITOR");
     await this.access.require(request.userId, request.brokerId, "EDITOR");
-    const bytes = await this.files.bytesOf(dir, file);
-    const meta = describeFile(bytes, file.filename);
+    // Only the head is read here (detection); the worker reads the whole file from its path.
+    const meta = await this.files.metaOf(dir, file);
+    const filePath = this.files.pathOf(dir, file);
     let first: { message: string; plugin: ImportPluginInfo } | null = null;
-    for (const plugin of this.candidatesFor(file, bytes, request.pluginCode)) {
+    for (const plugin of this.candidatesFor(meta, request.pluginCode)) {
       const run = await this.plugins.parse(plugin.code, {
-        bytes, file: meta, options: request.options,
+        filePath, file: meta, options: request.options,
         meta: { brokerId: request.brokerId, fileId: file.id, pluginCode: plugin.code, pluginVersion: plugin.version },
       });
       if (run.ok && run.transactions > 0) {
@@ -67,13 +67,13 @@ export class BrimParseService {
   }
 
   /** The plugins to try: the named one; for `auto` the compatible ones best first, then the generic CSV (at most 6). */
-  private candidatesFor(file: BrimFile, bytes: Uint8Array, code: string): ImportPluginInfo[] {
+  private candidatesFor(meta: ImportFileMeta, code: string): ImportPluginInfo[] {
     if (code !== "auto") {
       const plugin = this.plugins.get(code);
       if (!plugin) throw new InputError("PLUGIN_NOT_FOUND", `No import plugin ${code}`, { plugin_code: code });
       return [plugin];
     }
-    const codes = this.files.detect(bytes, file.filename).filter((v) => v.confidence > 0).map((v) => v.code);
+    const codes = this.files.detectMeta(meta).filter((v) => v.confidence > 0).map((v) => v.code);
     if (!codes.includes(GENERIC_PLUGIN_CODE)) codes.push(GENERIC_PLUGIN_CODE);
     const plugins = codes.slice(0, 6).map((c) => this.plugins.get(c)).filter((p): p is ImportPluginInfo => p !== undefined);
     if (plugins.length === 0) throw new InputError("PLUGIN_NOT_FOUND", "No import plugin recognises this file", { plugin_code: code });
@@ -86,18 +86,13 @@ export class BrimParseService {
     return hints.map((h) => ({ candidates: assetCandidates(h, assets) }));
   }
 
-  /** Duplicate report of edited rows against the broker's ledger (`POST /brokers/import/duplicates`; EDITOR or better). */
-  async duplicates(userId: number, brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<DuplicateReportDoc> {
+  /**
+   * Duplicate report of edited rows against the broker's ledger (`POST /brokers/import/duplicates`;
+   * EDITOR or better), as gzipped JSON made off the request thread.
+   */
+  async duplicates(userId: number, brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<Uint8Array> {
     await this.access.require(userId, brokerId, "EDITOR");
-    if (creates.length === 0) return duplicateReport([], [], () => []);
-    let from = creates[0]!.date;
-    let to = from;
-    for (const c of creates) {
-      if (c.date < from) from = c.date;
-      if (c.date > to) to = c.date;
-    }
-    const ledger = await this.db.reads.query(LEDGER_SQL, [brokerId, from, to]) as LedgerFact[];
-    return duplicateReport(creates, mappings, () => ledger);
+    return this.plugins.duplicates(brokerId, creates, mappings);
   }
 
   private async store(dir: string, fileId: string, gzipped: Uint8Array, plugin: ImportPluginInfo): Promise<void> {

@@ -1,5 +1,8 @@
 import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
+import type { SniffResult } from "../uploads/mime-sniff.ts";
+import type { AssetMappingDoc, TxCreateDoc } from "./parse-result.ts";
 import type { PipelineMeta } from "./pipeline.ts";
+import type { PreviewRun } from "./preview.calc.ts";
 
 /** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/brim.ts). */
 export const IMPORT_PLUGINS = Symbol("ImportPluginDirectory");
@@ -25,14 +28,25 @@ export interface ImportPluginInfo {
 export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false };
 
 /**
- * The import plugins and how to run one. `parse` runs off the request thread (the host uses its
+ * The import plugins and how to run one, and the rest of the file work kept off the request
+ * thread (inspecting an upload, previews, duplicate checks). `parse` runs off the request thread (the host uses its
  * worker pool) and ends a run that exceeds the plugin's time limit: a hostile file cannot stall
  * requests.
  */
 export interface ImportPluginDirectory {
+  /**
+   * The duplicate report of `creates` against broker `brokerId`'s ledger, as gzipped JSON, computed
+   * off the request thread (50,000 rows take hundreds of ms to read, match and serialise).
+   */
+  duplicates(brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<Uint8Array>;
   get(code: string): ImportPluginInfo | undefined;
+  /** An uploaded file's content type (or refusal) from its whole content, and its SHA-256, read off the request thread. */
+  inspect(filePath: string, filename: string): Promise<{ sha256: string; sniffed: SniffResult }>;
+  /** The preview of the stored file at `filePath`, made off the request thread; null when the file is gone. */
+  preview(filePath: string, sheetName?: string): Promise<PreviewRun | null>;
   list(): ImportPluginInfo[];
-  parse(code: string, input: { bytes: Uint8Array; file: ImportFileMeta; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
+  /** `filePath`: the stored file, read where the plugin runs (never by the request thread). */
+  parse(code: string, input: { file: ImportFileMeta; filePath: string; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
 }
 
 /** The fallback plugin of `plugin_code: "auto"` when nothing claims a file. */

@@ -67,6 +67,17 @@ export class UploadService {
     return contentLength > maxBytes + MULTIPART_OVERHEAD_BYTES ? tooLarge(maxMb, maxBytes) : null;
   }
 
+  /** The most bytes a multipart body may hold: the cap plus the multipart envelope's allowance. */
+  async maxBodyBytes(): Promise<number> {
+    return (await this.limit()).maxBytes + MULTIPART_OVERHEAD_BYTES;
+  }
+
+  /** The 413 `FILE_TOO_LARGE` refusal with the current cap. */
+  async tooLargeError(): Promise<PayloadTooLargeError> {
+    const { maxBytes, maxMb } = await this.limit();
+    return tooLarge(maxMb, maxBytes);
+  }
+
   async create(input: NewUpload): Promise<UploadedFile> {
     const { maxBytes, maxMb } = await this.limit();
     if (input.bytes.byteLength > maxBytes) throw tooLarge(maxMb, maxBytes);

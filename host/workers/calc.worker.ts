@@ -1,5 +1,5 @@
 import { threadId } from "node:worker_threads";
-import { brimParse } from "./brim-parse.task.ts";
+import { brimDuplicates, brimInspect, brimParse, brimPreview } from "./brim-parse.task.ts";
 import { portfolioReport } from "./portfolio-report.task.ts";
 import { toolCompute } from "./tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -13,7 +13,10 @@ import { computeSignals } from "../../core/signals/signals.calc.ts";
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 const CALCULATIONS = {
+  brimDuplicates,
+  brimInspect,
   brimParse,
+  brimPreview,
   computeSignals,
   lotsAnalysis: analyseLots,
   portfolioReport,

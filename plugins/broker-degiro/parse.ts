@@ -1,7 +1,7 @@
 import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
-import { columns, type Columns, detectDecimalMark, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, type Columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // DEGIRO exports two CSVs (comma separated, UTF-8, newest row first, dates DD-MM-YYYY):
 //
@@ -91,15 +91,15 @@ function parseAccount(rows: readonly (readonly string[])[], at: number): ImportR
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
   const fxLegs: { index: number; key: string }[] = [];
-  data.forEach((r, i) => {
-    const row = at + i + 2;
-    const description = cols.get(r, "description", "omschrijving", "beschreibung", "descrizione");
-    const date = parseDate(cols.get(r, "date", "datum", "data"), "DMY");
+  // Money cells are read by position (each spans two columns: currency, then amount).
+  eachRecord(rows, at, cols, ({ cells: r, get, row }) => {
+    const description = get("description", "omschrijving", "beschreibung", "descrizione");
+    const date = parseDate(get("date", "datum", "data"), "DMY");
     const currency = (r[change] ?? "").trim().toUpperCase();
     const amount = parseDecimal(r[change + 1] ?? "", mark);
-    const product = cols.get(r, "product", "produkt", "prodotto");
-    const isin = cols.get(r, "isin");
-    const orderId = cols.get(r, "order id", "order-id");
+    const product = get("product", "produkt", "prodotto");
+    const isin = get("isin");
+    const orderId = get("order id", "order-id");
     if (!date) return warnings.push({ code: "badDate", message: `No readable date in row ${row}`, row, severity: "warning" });
     if (amount === null || !/^[A-Z]{3}$/.test(currency)) {
       return warnings.push({ code: "rowSkipped", message: `"${description}" has no amount`, row, severity: "info" });
@@ -128,7 +128,7 @@ function parseAccount(rows: readonly (readonly string[])[], at: number): ImportR
       });
     }
     if (rule.type === "FX") {
-      fxLegs.push({ index: transactions.length, key: orderId || `${cols.get(r, "date", "datum", "data")} ${cols.get(r, "time", "tijd", "uhrzeit", "ora")}` });
+      fxLegs.push({ index: transactions.length, key: orderId || `${get("date", "datum", "data")} ${get("time", "tijd", "uhrzeit", "ora")}` });
       return transactions.push({ ...base, type: "FX_CONVERSION", quantity: dec(new Decimal(0)), cash: money(amount, currency), description });
     }
     let type = rule.type as ImportedTransaction["type"];
@@ -169,9 +169,8 @@ function parseTransactions(rows: readonly (readonly string[])[], at: number): Im
   const mark = detectDecimalMark(data.flatMap((r) => [r[local] ?? "", r[value] ?? "", r[idx("price", "koers", "kurs")] ?? ""]));
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  data.forEach((r, i) => {
-    const row = at + i + 2;
-    const date = parseDate(cols.get(r, "date", "datum"), "DMY");
+  eachRecord(rows, at, cols, ({ cells: r, get, row }) => {
+    const date = parseDate(get("date", "datum"), "DMY");
     const quantity = parseDecimal(r[qty] ?? "", mark);
     const localValue = parseDecimal(r[local] ?? "", mark);
     const localCurrency = (r[local + 1] ?? "").trim().toUpperCase();
@@ -180,9 +179,9 @@ function parseTransactions(rows: readonly (readonly string[])[], at: number): Im
     if (!date || !quantity || quantity.isZero() || !localValue || !/^[A-Z]{3}$/.test(localCurrency)) {
       return warnings.push({ code: "rowSkipped", message: `Row ${row} is not a trade`, row, severity: "warning" });
     }
-    const orderId = cols.get(r, "order id", "order-id");
+    const orderId = get("order id", "order-id");
     const base = { row, date, ...(orderId ? { orderId } : {}) };
-    const asset = hints(cols.get(r, "product", "produkt"), cols.get(r, "isin"));
+    const asset = hints(get("product", "produkt"), get("isin"));
     const buy = quantity.gt(0);
     transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: dec(quantity), cash: money(buy ? localValue.abs().neg() : localValue.abs(), localCurrency) });
     if (accountValue && /^[A-Z]{3}$/.test(accountCurrency) && accountCurrency !== localCurrency) {

@@ -66,6 +66,8 @@ function sections(params: ImportParseParams): { cash: Rec[]; trades: Rec[] } {
   }
   const trades: Rec[] = [];
   const cash: Rec[] = [];
+  // Not the SDK's eachRecord: a Flex CSV has a header row per section anywhere in the file, and each
+  // row becomes a record keyed like the XML's attributes, so both formats share readTrade/readCash.
   let header: string[] = [];
   rows.forEach((r, i) => {
     if (/^clientaccountid$/i.test(r[0] ?? "")) {

@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // Revolut "Trading account statement" (Invest > ... > Statements > Excel/CSV):
 // `Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency,FX Rate`. Dates are ISO instants
@@ -25,19 +25,18 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
   const cols = columns(rows[0]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const type = cols.get(r, "Type").toUpperCase();
-    const date = parseDate(cols.get(r, "Date"), "YMD");
-    const currency = cols.get(r, "Currency").toUpperCase();
-    const total = parseDecimal(cols.get(r, "Total Amount"), ".");
-    const ticker = cols.get(r, "Ticker");
+  eachRecord(rows, 0, cols, ({ get, row }) => {
+    const type = get("Type").toUpperCase();
+    const date = parseDate(get("Date"), "YMD");
+    const currency = get("Currency").toUpperCase();
+    const total = parseDecimal(get("Total Amount"), ".");
+    const ticker = get("Ticker");
     if (!date || !/^[A-Z]{3}$/.test(currency)) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date or currency`, row, severity: "warning" });
     const cash = (negative: boolean) => ({ amount: (negative ? total!.abs().neg() : total!.abs()).toFixed(), currency }) as ImportedTransaction["cash"];
     const asset = ticker ? { symbol: ticker } : {};
     const trade = /^(BUY|SELL)\b/.exec(type);
     if (trade && total && !total.isZero()) {
-      const qty = parseDecimal(cols.get(r, "Quantity"), ".");
+      const qty = parseDecimal(get("Quantity"), ".");
       if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `${type} without quantity`, row, severity: "warning" });
       const buy = trade[1] === "BUY";
       return transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty.abs() : qty.abs().neg()).toFixed() as never, cash: cash(buy) });

@@ -1,7 +1,7 @@
 import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
 // Trading 212 "History" export (Menu > History > Export, CSV, comma separated, decimal points,
 // times "YYYY-MM-DD HH:MM:SS"). Columns: Action, Time, ISIN, Ticker, Name, No. of shares,
@@ -43,9 +43,7 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
   const cols = columns(rows[0]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const get = (...names: string[]) => cols.get(r, ...names);
+  eachRecord(rows, 0, cols, ({ get, row }) => {
     const action = get("Action").toLowerCase();
     const date = parseDate(get("Time"), "YMD");
     const total = parseDecimal(get("Total"), ".");

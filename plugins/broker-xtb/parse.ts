@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
+import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
 
 // XTB account statement (xStation > History > Export, XLSX). One sheet per part; the cash
 // movements are in "CASH OPERATION HISTORY": an account block on top (labels "Account",
@@ -44,14 +44,13 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
   const cols = columns(rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(at + 1).forEach((r, i) => {
-    const row = at + i + 2;
-    if (r.every((c) => c.trim() === "")) return;
-    const type = cols.get(r, "Type").toLowerCase();
-    const date = parseDate(cols.get(r, "Time"), "DMY");
-    const amount = parseDecimal(cols.get(r, "Amount"), ".");
-    const symbol = cols.get(r, "Symbol");
-    const comment = cols.get(r, "Comment");
+  eachRecord(rows, at, cols, ({ cells, get, row }) => {
+    if (cells.every((c) => c.trim() === "")) return;
+    const type = get("Type").toLowerCase();
+    const date = parseDate(get("Time"), "DMY");
+    const amount = parseDecimal(get("Amount"), ".");
+    const symbol = get("Symbol");
+    const comment = get("Comment");
     if (!date || !amount || amount.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no time or amount`, row, severity: "warning" });
     const asset = symbol ? { symbol } : {};
     const cash = { amount: amount.toFixed(), currency } as ImportedTransaction["cash"];
@@ -67,7 +66,7 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
       [/withholding tax/, "TAX", true], [/interest tax/, "TAX", false], [/interest/, "INTEREST", false], [/fee|commission/, "FEE", true],
     ];
     const hit = simple.find(([re]) => re.test(type));
-    if (!hit) return warnings.push({ code: "unsupportedType", message: `"${cols.get(r, "Type")}" rows are not imported`, row, severity: "warning" });
+    if (!hit) return warnings.push({ code: "unsupportedType", message: `"${get("Type")}" rows are not imported`, row, severity: "warning" });
     transactions.push({ ...base, type: hit[1], ...(hit[2] ? asset : {}), quantity: ZERO, cash });
   });
   return { transactions: transactions.map(({ description, ...t }) => ({ ...t, ...(description ? { description } : {}) })), warnings };

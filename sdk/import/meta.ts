@@ -2,7 +2,8 @@ import type { ImportFileMeta } from "../kinds/import-plugin.ts";
 import { sniffFormat } from "./magic.ts";
 import { decodeText } from "./text.ts";
 
-const HEAD_BYTES = 4096;
+/** How much of a file `describeFile` decodes into `head`. */
+export const HEAD_BYTES = 4096;
 
 /** The lower-cased last extension of a file name, without the dot; `""` when none. */
 export function extensionOf(filename: string): string {

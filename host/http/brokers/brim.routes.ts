@@ -25,7 +25,7 @@ const SERVABLE = new Set(["text/csv", "text/plain", "application/json", "applica
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
 
 /**
- * A stored parse result (gzipped JSON) as the answer: sent as it is with `Content-Encoding: gzip`
+ * Gzipped JSON made in the worker (a parse result, stored as the last parse; a duplicate report) as the answer: sent as it is with `Content-Encoding: gzip`
  * when the client accepts gzip (the request thread never re-serialises 50,000 rows), else
  * decompressed as a stream.
  */
@@ -159,14 +159,15 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
           + "→ 400 PARSE_FAILED and the file's status failed",
       },
     })
-    .post("/duplicates", async ({ body, user }) => parser.duplicates(user.id, body.broker_id, body.transactions.map((t) => ({
+    .post("/duplicates", async ({ body, request, user }) => gzippedJson(await parser.duplicates(user.id, body.broker_id, body.transactions.map((t) => ({
       broker_id: body.broker_id,
       ...(typeof t.asset_id === "number" ? { asset_id: t.asset_id } : {}),
       type: t.type, date: t.date, quantity: t.quantity ?? "0",
       ...(t.cash ? { cash: { code: t.cash.code.toUpperCase(), amount: t.cash.amount } } : {}),
-    })), body.asset_mappings.map((m) => ({ fake_asset_id: m.fake_asset_id, selected_asset_id: m.selected_asset_id ?? null }))), {
+    })), body.asset_mappings.map((m) => ({ fake_asset_id: m.fake_asset_id, selected_asset_id: m.selected_asset_id ?? null }))), request), {
       auth: true,
       body: DuplicatesBody,
+      // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
       response: { 200: DuplicateReport, ...errorResponses },
       detail: { summary: "Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)" },
     })

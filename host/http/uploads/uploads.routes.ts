@@ -90,18 +90,52 @@ function declaredLength(request: Request): number | null {
 
 /**
  * The upload body, read here rather than by Elysia, whose parse errors would answer 400 before the
- * session check. A declared length over the cap is refused unread; a body that is not multipart is
- * left unread and empty, so validation reports the missing file (422).
+ * session check. A declared length over the cap is refused unread; a body without one (chunked) is
+ * counted as it streams in and refused as soon as it passes the cap, the rest left unread. A body
+ * that is not multipart is left unread and empty, so validation reports the missing file (422).
  */
 export async function readUploadBody(request: Request, uploads: UploadService): Promise<Record<string, unknown> | RefusedBody> {
-  const tooLarge = await uploads.checkDeclaredLength(declaredLength(request));
+  const length = declaredLength(request);
+  const tooLarge = await uploads.checkDeclaredLength(length);
   if (tooLarge) return new RefusedBody(tooLarge);
-  if (!/^multipart\/form-data\s*;/i.test(request.headers.get("content-type") ?? "")) return {};
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) return {};
+  let form: FormData;
   try {
-    return formFields(await request.formData());
+    if (length !== null || request.body === null) form = await request.formData();
+    else {
+      const read = await readCapped(request.body, await uploads.maxBodyBytes());
+      if (read === null) return new RefusedBody(await uploads.tooLargeError());
+      form = await new Response(read, { headers: { "content-type": contentType } }).formData();
+    }
   } catch {
     return new RefusedBody(new InputError("MALFORMED_BODY", "Malformed multipart body"));
   }
+  return formFields(form);
+}
+
+/** The stream's bytes, or null (the stream cancelled) as soon as they pass `max`. */
+async function readCapped(body: ReadableStream<Uint8Array>, max: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
 }
 
 export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {

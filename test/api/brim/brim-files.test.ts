@@ -48,9 +48,26 @@ describe("upload", () => {
   test("bad uploads get clear errors: no broker_id 400, empty file 400, executable 415, no file 422", async () => {
     await expectError(await upload(alice, null, "a.csv", account), 400, "BROKER_ID_REQUIRED");
     await expectError(await upload(alice, broker, "empty.csv", ""), 400, "EMPTY_FILE");
+    const stored = readdirSync(join(api.dataDir, "brim")).sort();
     await expectError(await upload(alice, broker, "report.csv", new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1])), 415, "UPLOAD_REFUSED");
     await expectError(await upload(alice, broker, "run.sh", "date,type\n"), 415, "UPLOAD_REFUSED");
+    await expectError(await upload(alice, broker, "page.csv", "<!doctype html><html><body>x</body></html>"), 415, "UPLOAD_REFUSED");
+    expect(readdirSync(join(api.dataDir, "brim")).sort()).toEqual(stored); // a refused file is not kept
     await expectError(await alice.post(`/brokers/import/upload?broker_id=${broker}`, {}), 422, "VALIDATION_ERROR");
+  });
+
+  test("a file over 1 MiB is sniffed in the worker pool like a small one: a CSV is kept as text/csv, HTML is refused and not kept", async () => {
+    const csv = `Date,Type,Amount,Currency\n${"2024-01-02,Deposit,100.00,EUR\n".repeat(50_000)}`;
+    expect(csv.length).toBeGreaterThan(1024 * 1024);
+    const file = await uploaded(alice, broker, "big.csv", csv);
+    expect(file).toMatchObject({ size_bytes: csv.length, compatible_plugins: ["broker_generic_csv"] });
+    const download = await alice.get(`/brokers/import/files/${file.file_id}/download`);
+    expect(download.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(await download.text()).toBe(csv);
+    const stored = readdirSync(join(api.dataDir, "brim")).sort();
+    const html = `<!doctype html><html><body>${"<p>x</p>".repeat(200_000)}</body></html>`;
+    await expectError(await upload(alice, broker, "page.csv", html), 415, "UPLOAD_REFUSED");
+    expect(readdirSync(join(api.dataDir, "brim")).sort()).toEqual(stored);
   });
 
   test("a file over max_file_upload_mb is refused with 413 FILE_TOO_LARGE", async () => {
@@ -59,6 +76,38 @@ describe("upload", () => {
       const big = new Uint8Array(1024 * 1024 + 1).fill(0x41);
       const body = await expectError(await upload(alice, broker, "big.csv", big), 413, "FILE_TOO_LARGE");
       expect(body.params).toMatchObject({ max_file_upload_mb: 1 });
+    } finally {
+      await alice.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "10" }] });
+    }
+  });
+
+  test("a chunked upload (no Content-Length) is refused with 413 once it passes the cap, unread beyond it; nothing is stored", async () => {
+    expect((await alice.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "1" }] })).status).toBe(200);
+    const rows = async () => ((await (await alice.get("/brokers/import/files")).json()).items as { file_id: string }[]).map((f) => f.file_id).sort();
+    const stored = () => (existsSync(join(api.dataDir, "brim")) ? readdirSync(join(api.dataDir, "brim")).sort() : []);
+    const before = { files: stored(), rows: await rows() };
+    try {
+      // A multipart body that never ends: only a server that stops reading at the cap can answer.
+      const line = new TextEncoder().encode("2024-01-02,Buy,IE00B4L5Y983,1,100.00,EUR\n".repeat(1600));
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(
+            "--cap\r\nContent-Disposition: form-data; name=\"file\"; filename=\"endless.csv\"\r\nContent-Type: text/csv\r\n\r\n"));
+        },
+        pull(controller) {
+          sent += line.byteLength;
+          controller.enqueue(line);
+        },
+      });
+      const res = await fetch(`${api.server.base}/brokers/import/upload?broker_id=${broker}`, {
+        method: "POST", body, duplex: "half",
+        headers: { cookie: alice.cookie, "content-type": "multipart/form-data; boundary=cap" },
+      } as RequestInit);
+      const error = await expectError(res, 413, "FILE_TOO_LARGE");
+      expect(error.params).toMatchObject({ max_file_upload_mb: 1 });
+      expect(sent).toBeGreaterThan(1024 * 1024);
+      expect({ files: stored(), rows: await rows() }).toEqual(before);
     } finally {
       await alice.patch("/settings/global/bulk", { items: [{ key: "max_file_upload_mb", value: "10" }] });
     }
@@ -102,6 +151,19 @@ describe("reading files: VIEWER reads, no access row → 404", () => {
     expect(preview.columns.slice(0, 6)).toEqual(["Date", "Time", "Value date", "Product", "ISIN", "Description"]);
     expect(preview.rows).toHaveLength(18);
     expect(preview.rows[17].slice(5, 9)).toEqual(["iDEAL Deposit", "", "EUR", "2500,00"]);
+  });
+
+  test("preview of a spreadsheet: its sheets listed, sheet_name picks one, an unknown sheet is 404; a PDF has none (400)", async () => {
+    const xlsx = (await uploaded(alice, broker, "statement.xlsx", sample("xtb", "account-statement.xlsx"))).file_id;
+    const first = await (await bob.get(`/brokers/import/files/${xlsx}/preview`)).json();
+    expect(first).toEqual({ kind: "table", sheets: ["OPEN POSITION", "CASH OPERATION HISTORY"], columns: ["Position", "Symbol"], rows: [["(open positions, not imported)", ""]] });
+    const cash = await (await bob.get(`/brokers/import/files/${xlsx}/preview?sheet_name=${encodeURIComponent("CASH OPERATION HISTORY")}`)).json();
+    expect(cash.columns).toEqual(["Name and surname", "Account", "Currency", "", "", ""]);
+    expect(cash.rows[0]).toEqual(["Sample Account Holder", "00000000", "EUR", "", "", ""]);
+    expect(cash.rows).toHaveLength(14);
+    await expectError(await bob.get(`/brokers/import/files/${xlsx}/preview?sheet_name=Nope`), 404, "SHEET_NOT_FOUND");
+    const pdf = (await uploaded(alice, broker, "statement.pdf", "%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n")).file_id;
+    await expectError(await bob.get(`/brokers/import/files/${pdf}/preview`), 400, "PREVIEW_UNAVAILABLE");
   });
 
   test("download: attachment with the user's name, a safe content type and nosniff", async () => {

@@ -17,7 +17,7 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
 });
 
-/** A multipart request streamed without Content-Length, so only the size after reading can refuse it. */
+/** A multipart request streamed without Content-Length, so only the bytes counted as they arrive can refuse it. */
 async function streamedUpload(form: FormData): Promise<Response> {
   const encoded = new Response(form);
   const body = encoded.body!;
@@ -67,7 +67,7 @@ describe("uploads are capped by max_file_upload_mb, read on each request", () =>
     expect(await res.json()).toMatchObject({ size_bytes: 0.5 * MIB, content_type: "application/octet-stream" });
   });
 
-  test("a body sent without Content-Length is measured after reading: 1.5 MiB is refused", async () => {
+  test("a body sent without Content-Length is counted as it streams: 1.5 MiB is refused", async () => {
     const before = storedFiles(server.dataDir);
     await expectError(await streamedUpload(uploadForm(bytesOf(1.5 * MIB), "chunked.bin")), 413, "FILE_TOO_LARGE");
     expect(storedFiles(server.dataDir)).toEqual(before);
