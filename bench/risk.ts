@@ -8,7 +8,9 @@
  *     (caches cleared) median of 3, and once more after the pool's threads ended idle (32 s);
  *   - a 10,000-path × 252-day simulation, bootstrap and GBM (risk_simulation cleared before each);
  *   - a 50-asset max-Sharpe optimisation on the asset set of all 50 assets (risk_optimization cleared);
- *   - GET /system/health polled every 10 ms throughout (max and p95).
+ *   - GET /system/health every 25 ms from another process (bench/health-probe.ts) while the risk
+ *     queries run (max, p95, polls over the target), and for 3 s of an idle server first (baseline:
+ *     on a loaded machine its slowest answer is the scheduler's share, not the server's work).
  * Targets (issue 14): query < 1 s cold, simulation < 2 s, optimisation < 1 s, health max < 20 ms.
  *
  *   bun bench/risk.ts
@@ -20,7 +22,6 @@ import { buildLedger, buildMarketData, END, type Post, seedDataset, START } from
 import { startBenchServer } from "./server.ts";
 
 const N = 20_000;
-const POLL_MS = 10;
 const IDLE_MS = 32_000;
 const TARGETS = { queryMs: 1_000, simulationMs: 2_000, optimizationMs: 1_000, healthMs: 20 };
 
@@ -43,20 +44,21 @@ async function session(base: string) {
   return { post };
 }
 
-function pollHealth(base: string) {
-  const latencies: number[] = [];
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const t = performance.now();
-      await (await fetch(`${base}/system/health`)).arrayBuffer();
-      latencies.push(performance.now() - t);
-      const wait = POLL_MS - (performance.now() - t);
-      if (wait > 0) await Bun.sleep(wait);
-    }
-  })();
-  return { latencies, stop: async () => { running = false; await done; } };
+/**
+ * GET /system/health timed from a process of its own (bench/health-probe.ts): this process's HTTP
+ * thread would otherwise delay the probe's requests while it receives answers, counting as server latency.
+ */
+function probeHealth(base: string) {
+  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "health-probe.ts"), base], { stdin: "pipe", stdout: "pipe" });
+  return {
+    stop: async () => {
+      probe.stdin.end();
+      return JSON.parse(await new Response(probe.stdout).text()) as { at: number; ms: number }[];
+    },
+  };
 }
+
+const now = () => performance.timeOrigin + performance.now();
 
 async function main() {
   const market = buildMarketData();
@@ -75,7 +77,12 @@ async function main() {
     // "Performance"); a first query arriving meanwhile would wait behind it.
     const warm = await Promise.race([warmUp, Bun.sleep(30_000).then(() => null)]);
     console.log(`risk warm-up: ${warm ? `${warm.msg}, ${warm.ms ?? "?"} ms after listening (threads ${warm.threads ?? "?"})` : "no log line within 30 s (RISK_WARM_UP=0?)"}`);
-    const health = pollHealth(base);
+    const health = probeHealth(base);
+    await Bun.sleep(500);
+    const idle = { from: now(), to: 0 };
+    await Bun.sleep(3000);
+    idle.to = now();
+    const busy: { from: number; to: number }[] = [{ from: now(), to: 0 }];
     const timed = async (body: Record<string, unknown>) => {
       const t = performance.now();
       const out = await post("/risk/query", { date_range: { start: START, end: END }, target_currency: "EUR", ...body });
@@ -114,10 +121,15 @@ async function main() {
       })).ms);
     }
     // The pool's threads end after 30 s idle (host/workers/pool.ts); the next query starts fresh ones.
+    busy[0]!.to = now();
     await Bun.sleep(IDLE_MS);
+    busy.push({ from: now(), to: 0 });
     await post("/settings/cache/clear-all", {});
     const afterIdle = (await timed(five)).ms;
-    await health.stop();
+    busy[1]!.to = now();
+    const samples = await health.stop();
+    const during = samples.filter((x) => busy.some((w) => x.at >= w.from && x.at <= w.to)).map((x) => x.ms);
+    const baseline = samples.filter((x) => x.at >= idle.from && x.at <= idle.to).map((x) => x.ms);
     const rows: [string, number, number][] = [
       [`query kpi+var+drawdown+correlation ${corr.labels.length}×${corr.labels.length}+contribution, first after start`, first.ms, TARGETS.queryMs],
       ["same query, cold (median of 3)", median(cold), TARGETS.queryMs],
@@ -125,7 +137,8 @@ async function main() {
       ["simulation 10,000 × 252, bootstrap", sims.bootstrap!, TARGETS.simulationMs],
       ["simulation 10,000 × 252, GBM", sims.gbm!, TARGETS.simulationMs],
       ["max-Sharpe optimisation, 50 assets (median of 3)", median(opt), TARGETS.optimizationMs],
-      [`/system/health max over ${health.latencies.length} polls (p95 ${percentile(health.latencies, 95).toFixed(1)} ms, ${health.latencies.filter((l) => l >= TARGETS.healthMs).length} ≥ ${TARGETS.healthMs} ms)`, Math.max(...health.latencies), TARGETS.healthMs],
+      [`/system/health max over ${during.length} polls during the queries (p95 ${percentile(during, 95).toFixed(1)} ms, ${during.filter((l) => l >= TARGETS.healthMs).length} ≥ ${TARGETS.healthMs} ms)`, Math.max(...during), TARGETS.healthMs],
+      [`/system/health max over ${baseline.length} polls of the idle server first (baseline, no target)`, Math.max(...baseline), TARGETS.healthMs],
     ];
     for (const [name, ms, target] of rows) {
       console.log(`  ${name.padEnd(86)} ${ms.toFixed(1).padStart(9)} ms   target < ${String(target).padStart(5)} ms   ${ms < target ? "ok" : "MISSED"}`);
