@@ -83,7 +83,9 @@ async function main() {
     await Bun.sleep(3000);
     idle.to = now();
     const busy: { from: number; to: number }[] = [{ from: now(), to: 0 }];
+    const phases: { at: number; label: string }[] = [];
     const timed = async (body: Record<string, unknown>) => {
+      phases.push({ at: now(), label: (body.analytics as { analytic_code: string; parameters?: { method?: string } }[]).map((a) => a.parameters?.method ?? a.analytic_code).join("+") });
       const t = performance.now();
       const out = await post("/risk/query", { date_range: { start: START, end: END }, target_currency: "EUR", ...body });
       const ms = performance.now() - t;
@@ -140,6 +142,11 @@ async function main() {
       [`/system/health max over ${during.length} polls during the queries (p95 ${percentile(during, 95).toFixed(1)} ms, ${during.filter((l) => l >= TARGETS.healthMs).length} ≥ ${TARGETS.healthMs} ms)`, Math.max(...during), TARGETS.healthMs],
       [`/system/health max over ${baseline.length} polls of the idle server first (baseline, no target)`, Math.max(...baseline), TARGETS.healthMs],
     ];
+    const slowest = samples.filter((x) => busy.some((w) => x.at >= w.from && x.at <= w.to)).sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(`  slowest health polls: ${slowest.map((x) => {
+      const phase = phases.filter((p) => p.at <= x.at).at(-1);
+      return `${x.ms.toFixed(0)} ms (${phase ? `${phase.label} +${(x.at - phase.at).toFixed(0)} ms` : "?"})`;
+    }).join(", ")}`);
     for (const [name, ms, target] of rows) {
       console.log(`  ${name.padEnd(86)} ${ms.toFixed(1).padStart(9)} ms   target < ${String(target).padStart(5)} ms   ${ms < target ? "ok" : "MISSED"}`);
     }
