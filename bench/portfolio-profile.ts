@@ -3,17 +3,22 @@
  * --keep` (no server, no HTTP): loads the input and builds the report like the worker does,
  * several times, and prints the median of each phase.
  *
- *   bun bench/portfolio-profile.ts <DATA_DIR> [runs]
+ *   bun bench/portfolio-profile.ts <DATA_DIR> [runs] [--incremental]
+ *
+ * `--incremental` also times the incremental path (core/portfolio/report-engine.ts): one cold run
+ * kept by the engine, then `runs` reports after a write noted 10 days before the end (nothing is
+ * written: the engine resumes at the checkpoint before that date all the same), CPU time each.
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { loadReportInput, type ReportRequest } from "../core/portfolio/report-input.loader.ts";
 import { buildReport } from "../core/portfolio/report.calc.ts";
+import { ReportEngine } from "../core/portfolio/report-engine.ts";
 import { END, START } from "./portfolio-dataset.ts";
 
 const dir = process.argv[2];
 if (!dir) throw new Error("usage: bun bench/portfolio-profile.ts <DATA_DIR> [runs]");
-const runs = Number(process.argv[3] ?? 5);
+const runs = Number(process.argv.slice(3).find((a) => !a.startsWith("--")) ?? 5);
 const db = new Database(join(dir, "portfolio.sqlite"), { readonly: true });
 const brokers = db.query("SELECT id FROM brokers ORDER BY id").all() as { id: number }[];
 const request: ReportRequest = {
@@ -42,3 +47,23 @@ for (let i = 0; i < runs; i++) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`CPU time per report ${median(cpu).toFixed(0)} ms (median; the machine is shared, so wall times below are noisy);`);
 console.log(Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(0)} ms`).join(", "), `(median of ${runs}; first run ${Object.values(phases).reduce((s, v) => s + v[0]!, 0).toFixed(0)} ms)`);
+
+if (process.argv.includes("--incremental")) {
+  const engine = new ReportEngine(() => Bun.gc(true));
+  engine.report(db, request, { epoch: "profile", generation: 0, notes: [] });
+  const from = new Date(Date.parse(`${END}T00:00:00Z`) - 10 * 86_400_000).toISOString().slice(0, 10);
+  const cpuIncr: number[] = [];
+  const cpuGzip: number[] = [];
+  let resumedAt = "";
+  for (let g = 1; g <= runs; g++) {
+    const c0 = process.cpuUsage();
+    const out = engine.report(db, request, { epoch: "profile", generation: g, notes: [{ generation: g, from }] });
+    const c1 = process.cpuUsage(c0);
+    Bun.gzipSync(Buffer.from(out.json), { level: 6, library: "libdeflate" });
+    const c2 = process.cpuUsage(c0);
+    cpuIncr.push((c1.user + c1.system) / 1000);
+    cpuGzip.push((c2.user + c2.system - c1.user - c1.system) / 1000);
+    if (typeof out.mode === "object") resumedAt = out.mode.resumedAt;
+  }
+  console.log(`incremental after a write dated ${from} (resumed at ${resumedAt || "—"}): CPU ${median(cpuIncr).toFixed(0)} ms + gzip ${median(cpuGzip).toFixed(0)} ms (median of ${runs})`);
+}

@@ -14,7 +14,9 @@
  *     the peak includes it);
  *   - responsiveness: GET /system/health polled every 10 ms during one more cold report (max, p95);
  *   - response size, plain and gzipped.
- *   - incremental: the report after committing one DEPOSIT dated in the last 30 days, median of 3.
+ *   - incremental: the report after committing one DEPOSIT dated in the last 30 days, median of 3,
+ *     and after storing one new close of an asset dated in the last 30 days, median of 3 (the
+ *     worker resumes its replay at the month before the write: core/portfolio/report-engine.ts).
  * Two shapes (`--shapes=existing,dense`, both by default): the mixed ledger of portfolio-dataset.ts
  * and the dense one of portfolio-dense.ts (≈ 250 positions held all along, business-day prices).
  * Targets (issue 18) apply to N = 20,000: cold < 1 s (and < 2 s at 100,000), warm < 30 ms,
@@ -84,6 +86,8 @@ interface Measured {
     warmMs: number[];
     /** The report after committing one DEPOSIT dated 10 days before the end (median of 3). */
     incrementalMs: number[];
+    /** The report after storing one close dated 5 days before the end (median of 3). */
+    incrementalPriceMs: number[];
     rssMb: number;
     rssResetOk: boolean;
     health: { samples: number; maxMs: number; p95Ms: number; idleP95Ms: number };
@@ -235,6 +239,14 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       if (call.status !== 200) throw new Error(describeFailure(call));
       incrementalMs.push(call.ms);
     }
+    const incrementalPriceMs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const date = new Date(Date.parse(`${END}T00:00:00Z`) - (5 + i) * 86_400_000).toISOString().slice(0, 10);
+      await post("/assets/prices", [{ asset_id: seed.assetIds[i]!, prices: [{ date, close: `${100 + i}.25` }] }]);
+      const call = await callReport(base, headers);
+      if (call.status !== 200) throw new Error(describeFailure(call));
+      incrementalPriceMs.push(call.ms);
+    }
     const plain = await callReport(base, headers, "identity");
     const gz = await callReport(base, headers, "gzip");
     if (plain.encoding !== null) throw new Error(`identity request came back ${plain.encoding}`);
@@ -250,7 +262,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
     return {
       n, seed, seedHwmMb, baselineRssMb, load: [loadBefore, loadAvg()],
       report: {
-        firstMs: first.ms, coldMs, coldPolledMs: polled.ms, warmMs, incrementalMs, rssMb: mem.hwm, rssResetOk,
+        firstMs: first.ms, coldMs, coldPolledMs: polled.ms, warmMs, incrementalMs, incrementalPriceMs, rssMb: mem.hwm, rssResetOk,
         health: { samples: poll.latencies.length, maxMs: Math.max(...poll.latencies), p95Ms: percentile(poll.latencies, 95), idleP95Ms: percentile(idle.latencies, 95) },
         bytes: plain.body.byteLength,
         gzBytes: gz.encoding === "gzip" ? gz.body.byteLength : NaN,
@@ -281,6 +293,7 @@ function printTable(results: Measured[]) {
     { name: "cold report while polled", get: (m) => m.report?.coldPolledMs, fmt: fmtMs },
     { name: `warm report (median of ${WARM_RUNS})`, get: (m) => m.report ? median(m.report.warmMs) : undefined, fmt: fmtMs, target: TARGETS.warmMs, targetText: "< 30 ms" },
     { name: "incremental: after 1 recent commit (median of 3)", get: (m) => m.report ? median(m.report.incrementalMs) : undefined, fmt: fmtMs, target: TARGETS.incrementalMs, targetText: "< 150 ms" },
+    { name: "incremental: after 1 recent price (median of 3)", get: (m) => m.report ? median(m.report.incrementalPriceMs) : undefined, fmt: fmtMs, target: TARGETS.incrementalMs, targetText: "< 150 ms" },
     { name: "peak RSS, report phase", get: (m) => m.report?.rssMb, fmt: fmtMb, target: TARGETS.rssMb, targetText: "< 300 MB" },
     { name: "health max during cold", get: (m) => m.report?.health.maxMs, fmt: fmtMs, target: TARGETS.healthMs, targetText: "< 20 ms" },
     { name: "health p95 during cold", get: (m) => m.report?.health.p95Ms, fmt: fmtMs, target: TARGETS.healthMs, targetText: "< 20 ms" },

@@ -5,11 +5,17 @@ export const ROOT = resolve(import.meta.dir, "..");
 /**
  * Starts the real server as `npm start` would, on a free port with the given DATA_DIR, and waits
  * for its "listening" line. Its stdout keeps being drained so the server never blocks on a full pipe.
+ * `BUN_JSC_*` variables (JavaScriptCore options, e.g. `BUN_JSC_forceRAMSize`) and `RISK_WARM_UP` are
+ * passed on, to measure the server under them. `onLine` receives every later line of its stdout.
  */
 export async function startBenchServer(dataDir: string, onLine?: (line: string) => void) {
   const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...(process.env.RISK_WARM_UP ? { RISK_WARM_UP: process.env.RISK_WARM_UP } : {}) },
+    env: {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BUN_JSC_"))),
+      PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      ...(process.env.RISK_WARM_UP ? { RISK_WARM_UP: process.env.RISK_WARM_UP } : {}),
+    },
     stdout: "pipe",
     stderr: "inherit",
   });

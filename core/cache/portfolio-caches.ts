@@ -1,3 +1,4 @@
+import type { ChangeNote, ReportChanges } from "../portfolio/report-engine.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
 
 /**
@@ -7,17 +8,71 @@ import type { CacheRegistry } from "./cache-registry.ts";
  */
 export const PORTFOLIO_CACHES = ["portfolio_blob", "portfolio_layer2", "portfolio_wac", "risk_simulation", "risk_optimization"] as const;
 
-/** Clears the portfolio caches; a cache not created yet is already empty and stays uncreated. */
-export function clearPortfolioCaches(caches: CacheRegistry): void {
+/** Notes kept: a report state older than this many writes recomputes from scratch. */
+const NOTES_KEPT = 256;
+
+/**
+ * The dated writes of one cache registry (docs/decisions.md, issue 18: invalidation by date).
+ * Every clear of `portfolio_blob` is a generation; a write that knows the earliest date it
+ * changed notes it, so the report engine resumes its replay there instead of recomputing all.
+ * A generation without a note (a manual clear, clear-all, an undated write) recomputes all.
+ */
+class PortfolioChangeLog {
+  readonly epoch = crypto.randomUUID();
+  private readonly notes: ChangeNote[] = [];
+
+  note(generation: number, from: string | null): void {
+    this.notes.push({ generation, from });
+    if (this.notes.length > NOTES_KEPT) this.notes.splice(0, this.notes.length - NOTES_KEPT);
+  }
+
+  snapshot(generation: number): ReportChanges {
+    return { epoch: this.epoch, generation, notes: this.notes.filter((n) => n.generation <= generation) };
+  }
+}
+
+const logs = new WeakMap<CacheRegistry, PortfolioChangeLog>();
+
+function logOf(caches: CacheRegistry): PortfolioChangeLog {
+  let log = logs.get(caches);
+  if (!log) logs.set(caches, log = new PortfolioChangeLog());
+  return log;
+}
+
+/**
+ * Clears the portfolio caches; a cache not created yet is already empty and stays uncreated.
+ * `from`: the earliest date whose stored inputs the write changed (null: unknown), so a report
+ * can recompute from there (a report after the write still reflects it).
+ */
+export function clearPortfolioCaches(caches: CacheRegistry, from: string | null = null): void {
   for (const name of PORTFOLIO_CACHES) caches.clear(name);
+  logOf(caches).note(caches.generation("portfolio_blob"), from);
+}
+
+/** The dated writes so far, for the report engine (taken before the report reads the database). */
+export function portfolioChanges(caches: CacheRegistry): ReportChanges {
+  return logOf(caches).snapshot(caches.generation("portfolio_blob"));
+}
+
+/** The earliest of some dates (null when there is none or one of them is unknown). */
+export function earliestDate(dates: Iterable<string | null>): string | null {
+  let min: string | null = null;
+  for (const d of dates) {
+    if (d === null) return null;
+    if (min === null || d < min) min = d;
+  }
+  return min;
 }
 
 /**
  * Awaits a write and clears the portfolio caches once it committed, when `changed` says the
- * result changed something; a failed (rolled back) write clears nothing.
+ * result changed something; a failed (rolled back) write clears nothing. `from`: the earliest
+ * date the write changed (see clearPortfolioCaches), unknown by default.
  */
-export async function clearAfterCommit<T>(caches: CacheRegistry, write: Promise<T>, changed: (result: T) => boolean = () => true): Promise<T> {
+export async function clearAfterCommit<T>(
+  caches: CacheRegistry, write: Promise<T>, changed: (result: T) => boolean = () => true, from: (result: T) => string | null = () => null,
+): Promise<T> {
   const result = await write;
-  if (changed(result)) clearPortfolioCaches(caches);
+  if (changed(result)) clearPortfolioCaches(caches, from(result));
   return result;
 }

@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { clearPortfolioCaches, earliestDate } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { invertRate } from "./convert.calc.ts";
@@ -129,7 +129,8 @@ export class FxRateService {
       }
       return out;
     });
-    if (outcomes.some((o) => o.action === "inserted" || o.action === "updated")) clearPortfolioCaches(this.caches);
+    const changed = outcomes.filter((o) => o.action === "inserted" || o.action === "updated");
+    if (changed.length > 0) clearPortfolioCaches(this.caches, earliestDate(changed.map((o) => o.date)));
     return outcomes;
   }
 
@@ -160,7 +161,8 @@ export class FxRateService {
       }
       return out;
     });
-    if (outcomes.some((o) => o.deletedCount > 0)) clearPortfolioCaches(this.caches);
+    const deleted = outcomes.filter((o) => o.deletedCount > 0);
+    if (deleted.length > 0) clearPortfolioCaches(this.caches, earliestDate(deleted.map((o) => o.dateRange?.start ?? null)));
     return outcomes;
   }
 }

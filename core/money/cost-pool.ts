@@ -40,6 +40,16 @@ export class CostPool {
 
   constructor(readonly shorts: ShortPolicy = "carry") {}
 
+  /** An independent copy in the same state (the cached average included, so later outflows round alike). */
+  clone(): CostPool {
+    const c = new CostPool(this.shorts);
+    c.cost = this.cost;
+    c.quantity = this.quantity;
+    c.unknown = this.unknown;
+    c.unitCache = this.unitCache;
+    return c;
+  }
+
   /** Cost per unit of the long units; null when none are held or an unknown cost is in the pool. */
   average(): Decimal | null {
     return this.quantity.gt(0) && !this.unknown ? this.unit() : null;

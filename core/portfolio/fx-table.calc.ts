@@ -32,11 +32,18 @@ export class FxTable {
   private readonly missingByCurrency = new Map<string, MissingConversion>();
   private readonly parsed = new Map<string, RateSeries>();
 
-  constructor(readonly target: string, pairs: readonly FxPairConfig[], private readonly series: Record<string, RateSeriesInput>) {
+  /**
+   * `reuse`: a table over series whose entries dated before `before` are these (an incremental
+   * report): its parsed rates before that date are taken over, not parsed again.
+   */
+  constructor(
+    readonly target: string, pairs: readonly FxPairConfig[], private readonly series: Record<string, RateSeriesInput>,
+    reuse?: { table: FxTable; before: string },
+  ) {
     for (const p of pairs) {
       const from = p.base === target ? p.quote : p.base;
       const chains = p.routes.length > 0 ? p.routes : [[{ from: p.base, provider: MANUAL_PROVIDER, to: p.quote }]];
-      const routes = chains.map((chain) => orientSteps(chain, from, p.base).map((s) => ({ from: s.from, to: s.to, series: this.seriesOf(s.from, s.to, s.provider) })));
+      const routes = chains.map((chain) => orientSteps(chain, from, p.base).map((s) => ({ from: s.from, to: s.to, series: this.seriesOf(s.from, s.to, s.provider, reuse) })));
       let kind: PairKind;
       if (p.routes.length > 0) kind = p.routes.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER)) ? "provider" : "manual";
       else kind = routes[0]![0]!.series.dates.length > 0 ? "manual" : "none";
@@ -44,13 +51,18 @@ export class FxTable {
     }
   }
 
-  private seriesOf(a: string, b: string, provider: string): RateSeries {
+  private seriesOf(a: string, b: string, provider: string, reuse: { table: FxTable; before: string } | undefined): RateSeries {
     const [base, quote] = a < b ? [a, b] : [b, a];
     const key = fxSeriesKey(base, quote, provider);
     let s = this.parsed.get(key);
     if (!s) {
       const raw = this.series[key] ?? { dates: [], rates: [] };
-      s = { dates: raw.dates, rates: raw.rates.map((r) => new Decimal(r)) };
+      const prev = reuse?.table.parsed.get(key);
+      let n = 0;
+      if (prev) while (n < prev.dates.length && n < raw.dates.length && prev.dates[n]! < reuse!.before && prev.dates[n] === raw.dates[n]) n++;
+      const rates = n > 0 ? prev!.rates.slice(0, n) : [];
+      for (let i = n; i < raw.rates.length; i++) rates.push(new Decimal(raw.rates[i]!));
+      s = { dates: raw.dates, rates };
       this.parsed.set(key, s);
     }
     return s;
@@ -91,6 +103,19 @@ export class FxTable {
       this.missingByCurrency.set(currency, m);
     }
     m.dates.add(date);
+  }
+
+  /** The gaps seen so far (currency → dates, in the order they were met), for a replay checkpoint. */
+  missingSnapshot(): [string, string[]][] {
+    return [...this.missingByCurrency].map(([c, m]) => [c, [...m.dates]]);
+  }
+
+  /** Records the gaps of a checkpoint again, as this table's configuration classifies them. */
+  restoreMissing(snapshot: readonly [string, readonly string[]][]): void {
+    for (const [currency, dates] of snapshot) {
+      const kind = this.byCurrency.get(currency)?.kind ?? "none";
+      for (const d of dates) this.recordMissing(currency, kind, d);
+    }
   }
 
   /** Every conversion gap seen so far, by source currency. */

@@ -51,7 +51,8 @@ interface AssetBook {
  * the days a valuation actually falls back to (most days have a newer quote).
  */
 function tradeDays(txs: readonly LedgerTx[], asset: AssetInfo): TradeDay[] {
-  const byDate = new Map<string, TradeDay>();
+  // `txs` come by date: a day's trades are consecutive (no map by date: hashing fresh strings costs).
+  const days: TradeDay[] = [];
   for (const t of txs) {
     let raw: [string, string] | [string];
     let currency = asset.currency;
@@ -62,15 +63,22 @@ function tradeDays(txs: readonly LedgerTx[], asset: AssetInfo): TradeDay[] {
       raw = [t.costBasisOverride];
       currency = t.costBasisCurrency ?? asset.currency;
     } else continue;
-    const day = byDate.get(t.date);
-    if (!day || day.currency !== currency) byDate.set(t.date, { date: t.date, currency, raw: [raw] });
-    else day.raw.push(raw);
+    const day = days.at(-1);
+    // Another currency than the day's earlier trades: the day's last currency wins.
+    if (day?.date === t.date && day.currency !== currency) days[days.length - 1] = { date: t.date, currency, raw: [raw] };
+    else if (day?.date === t.date) day.raw.push(raw);
+    else days.push({ date: t.date, currency, raw: [raw] });
   }
-  return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+  return days;
 }
 
+/** `s` (a plain decimal string) is zero: only "-", "0" and "." in it. */
 function isZeroText(s: string): boolean {
-  return /^-?0*(\.0*)?$/.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 48 && c !== 46 && c !== 45) return false;
+  }
+  return true;
 }
 
 function tradePrice(day: TradeDay): Decimal {
@@ -93,12 +101,38 @@ function seek(dates: readonly string[], day: string, hint: number): number {
 export class PriceBook {
   private readonly books = new Map<number, AssetBook>();
 
-  constructor(assets: readonly AssetInfo[], quotes: Record<number, QuoteSeries>, splits: readonly SplitEvent[], txs: readonly LedgerTx[]) {
+  /**
+   * `reuse`: a book over the same assets whose transactions dated before `before` are these
+   * (an incremental report): its trade days before that date are taken over, not rebuilt.
+   */
+  constructor(
+    assets: readonly AssetInfo[], quotes: Record<number, QuoteSeries>, splits: readonly SplitEvent[], txs: readonly LedgerTx[],
+    reuse?: { book: PriceBook; before: string },
+  ) {
     const txsByAsset = new Map<number, LedgerTx[]>();
-    for (const t of txs) if (t.assetId !== null) (txsByAsset.get(t.assetId) ?? txsByAsset.set(t.assetId, []).get(t.assetId)!).push(t);
+    // With `reuse`, only the transactions dated from `before` on (sorted by date: a binary search).
+    let lo = 0;
+    let hi = reuse ? txs.length : 0;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (txs[mid]!.date < reuse!.before) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < txs.length; k++) {
+      const t = txs[k]!;
+      if (t.assetId !== null) (txsByAsset.get(t.assetId) ?? txsByAsset.set(t.assetId, []).get(t.assetId)!).push(t);
+    }
     for (const a of assets) {
       const q = quotes[a.id] ?? { dates: [], closes: [] };
-      const trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
+      const prev = reuse?.book.books.get(a.id);
+      let trades: TradeDay[];
+      if (reuse && prev && prev.currency === a.currency) {
+        let n = 0;
+        while (n < prev.trades.length && prev.trades[n]!.date < reuse.before) n++;
+        trades = prev.trades.slice(0, n).concat(tradeDays(txsByAsset.get(a.id) ?? [], a));
+      } else if (reuse) {
+        trades = tradeDays(txs.filter((t) => t.assetId === a.id), a);
+      } else trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
       this.books.set(a.id, {
         quoteDates: q.dates, quoteCloses: q.closes, lastQuote: null, quoteBase: new Decimal(a.quoteBaseQuantity),
         currency: a.currency, trades, tradeDates: trades.map((t) => t.date), qHint: -1, tHint: -1,

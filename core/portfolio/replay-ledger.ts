@@ -16,7 +16,7 @@ const ONE = new Decimal(1);
 /** One (asset, broker) pool: share-weighted units and their cost in the target currency. */
 export class Position {
   /** The one weighted-average-cost pool (core/money/cost-pool.ts). */
-  readonly pool = new CostPool("carry");
+  readonly pool: CostPool = new CostPool("carry");
   /** First day of the current pool (since it was last empty). */
   openedOn: string | null = null;
   realized = ZERO;
@@ -28,7 +28,23 @@ export class Position {
   startCost = ZERO;
   everHeldInPeriod = false;
 
-  constructor(readonly assetId: number, readonly brokerId: number) {}
+  constructor(readonly assetId: number, readonly brokerId: number, pool?: CostPool) {
+    if (pool) this.pool = pool;
+  }
+
+  /** An independent copy (the pool copied too): checkpoints keep positions as they were. */
+  clone(): Position {
+    const p = new Position(this.assetId, this.brokerId, this.pool.clone());
+    p.openedOn = this.openedOn;
+    p.realized = this.realized;
+    p.periodRealized = this.periodRealized;
+    p.periodIncome = this.periodIncome;
+    p.periodFeesTaxes = this.periodFeesTaxes;
+    p.startQuantity = this.startQuantity;
+    p.startCost = this.startCost;
+    p.everHeldInPeriod = this.everHeldInPeriod;
+    return p;
+  }
 
   get quantity(): Decimal { return this.pool.quantity; }
   get cost(): Decimal { return this.pool.cost; }
@@ -81,6 +97,28 @@ export function emptyTotals(): Totals {
   return { deposited: ZERO, withdrawn: ZERO, income: ZERO, fees: ZERO, taxes: ZERO, realized: ZERO };
 }
 
+/**
+ * The ledger's state between two days (docs/decisions.md, issue 18: replay checkpoints). Decimals
+ * are immutable, so maps of them are copied shallowly; positions and per-broker buckets are cloned.
+ * `incompleteDates` is the length of the list at that point (its entries never change).
+ */
+export interface LedgerSnapshot {
+  positions: Position[];
+  cash: [number, [string, Decimal][]][];
+  cashByCurrency: [string, Decimal][];
+  assetQty: [number, Decimal][];
+  transit: [number, TransitItem][];
+  brokerBaseline: [number, Decimal][];
+  missingCostBasis: [number, number][];
+  unallocated: [number, { income: Decimal; feesTaxes: Decimal }][];
+  firstTrade: [number, string][];
+  total: Totals;
+  period: Totals;
+  incompleteDates: number;
+  openCost: Decimal;
+  baseline: Decimal;
+}
+
 /** Facts of one transaction shared by the per-type methods. */
 interface TxContext {
   t: LedgerTx;
@@ -108,7 +146,7 @@ export class ReplayLedger {
   readonly firstTrade = new Map<number, string>();
   readonly total = emptyTotals();
   readonly period = emptyTotals();
-  readonly incompleteDates: string[] = [];
+  incompleteDates: string[] = [];
   openCost = ZERO;
   baseline = ZERO;
   /** Net external flow of the day being replayed. */
@@ -162,6 +200,53 @@ export class ReplayLedger {
       p.startCost = p.cost;
       if (!p.quantity.isZero()) p.everHeldInPeriod = true;
     }
+  }
+
+  /** The state between two days (taken before a day's transactions). */
+  snapshot(): LedgerSnapshot {
+    return {
+      positions: this.ordered.map((p) => p.clone()),
+      cash: [...this.cash].map(([b, m]) => [b, [...m]]),
+      cashByCurrency: [...this.cashByCurrency],
+      assetQty: [...this.assetQty],
+      transit: [...this.transit],
+      brokerBaseline: [...this.brokerBaseline],
+      missingCostBasis: [...this.missingCostBasis],
+      unallocated: [...this.unallocated].map(([b, u]) => [b, { ...u }]),
+      firstTrade: [...this.firstTrade],
+      total: { ...this.total },
+      period: { ...this.period },
+      incompleteDates: this.incompleteDates.length,
+      openCost: this.openCost,
+      baseline: this.baseline,
+    };
+  }
+
+  /**
+   * Continues from `s` (on a fresh ledger): the snapshot itself is left untouched. `incompleteDates`
+   * is the list the snapshot's run produced (its first `s.incompleteDates` entries are kept).
+   */
+  restore(s: LedgerSnapshot, incompleteDates: readonly string[]): void {
+    for (const p of s.positions) {
+      const c = p.clone();
+      this.ordered.push(c);
+      let byBroker = this.positions.get(c.assetId);
+      if (!byBroker) this.positions.set(c.assetId, byBroker = new Map());
+      byBroker.set(c.brokerId, c);
+    }
+    for (const [b, m] of s.cash) this.cash.set(b, new Map(m));
+    for (const [k, v] of s.cashByCurrency) this.cashByCurrency.set(k, v);
+    for (const [k, v] of s.assetQty) { this.assetQty.set(k, v); this.valuation?.setQuantity(k, v); }
+    for (const [k, v] of s.transit) this.transit.set(k, v);
+    for (const [k, v] of s.brokerBaseline) this.brokerBaseline.set(k, v);
+    for (const [k, v] of s.missingCostBasis) this.missingCostBasis.set(k, v);
+    for (const [k, v] of s.unallocated) this.unallocated.set(k, { ...v });
+    for (const [k, v] of s.firstTrade) this.firstTrade.set(k, v);
+    Object.assign(this.total, s.total);
+    Object.assign(this.period, s.period);
+    this.incompleteDates = incompleteDates.slice(0, s.incompleteDates);
+    this.openCost = s.openCost;
+    this.baseline = s.baseline;
   }
 
   /** Every position, in the order they were first touched. */

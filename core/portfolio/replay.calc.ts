@@ -7,7 +7,7 @@ import { eachDay } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
-import { type DayState, type Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
+import { type DayState, type LedgerSnapshot, type Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
 import type { ReportInput } from "./report-input.ts";
 
 export { type DayState, Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
@@ -35,19 +35,61 @@ export interface ReplayResult {
   fx: FxTable;
 }
 
-export function replay(input: ReportInput): ReplayResult {
-  const prices = new PriceBook(input.assets, input.quotes, input.splits, input.transactions);
-  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries);
-  const txs = input.transactions;
-  const first = txs[0]?.date ?? input.start ?? input.end;
+/**
+ * The replay's state at the start of a day (before its transactions): what an incremental
+ * report resumes from when every input dated before `date` is unchanged (docs/decisions.md).
+ */
+export interface Checkpoint {
+  date: string;
+  /** Days valued before `date` (the prefix of `days` to keep). */
+  dayCount: number;
+  ledger: LedgerSnapshot;
+  fxMissing: [string, string[]][];
+}
+
+export interface ReplayOptions {
+  /**
+   * Resume at this checkpoint; `days`, `incompleteDates`, `prices` and `fx` are the run's that
+   * produced it (its trade days and parsed rates before the checkpoint are taken over).
+   */
+  resume?: { checkpoint: Checkpoint; days: readonly DayState[]; incompleteDates: readonly string[]; prices?: PriceBook; fx?: FxTable };
+  /** Collects a checkpoint at the first day of every month after the first replayed day. */
+  checkpoints?: Checkpoint[];
+}
+
+/** The first replayed day: the first transaction in scope, or the start when earlier. */
+export function replayFrom(input: ReportInput): { from: string; start: string } {
+  const first = input.transactions[0]?.date ?? input.start ?? input.end;
   const start = input.start ?? first;
+  return { from: start < first ? start : first, start };
+}
+
+export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayResult {
+  const resume = options.resume;
+  const reuse = resume?.prices && { book: resume.prices, before: resume.checkpoint.date };
+  const prices = new PriceBook(input.assets, input.quotes, input.splits, input.transactions, reuse);
+  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries, resume?.fx && { table: resume.fx, before: resume.checkpoint.date });
+  const txs = input.transactions;
+  const { from, start } = replayFrom(input);
   const end = input.end;
   const ledger = new ReplayLedger(input, start, prices, fx);
-  const days: DayState[] = [];
+  let days: DayState[] = [];
 
   let i = 0;
-  const from = start < first ? start : first;
-  for (const date of eachDay(from, end)) {
+  let resumeAt = from;
+  if (resume) {
+    const cp = resume.checkpoint;
+    ledger.restore(cp.ledger, resume.incompleteDates);
+    fx.restoreMissing(cp.fxMissing);
+    days = resume.days.slice(0, cp.dayCount);
+    while (i < txs.length && txs[i]!.date < cp.date) i++;
+    resumeAt = cp.date;
+  }
+  const checkpoints = options.checkpoints;
+  for (const date of eachDay(resumeAt, end)) {
+    if (checkpoints && date !== from && date.endsWith("-01") && (!resume || date !== resumeAt)) {
+      checkpoints.push({ date, dayCount: days.length, ledger: ledger.snapshot(), fxMissing: fx.missingSnapshot() });
+    }
     ledger.beginDay();
     let j = i;
     while (j < txs.length && txs[j]!.date === date) j++;

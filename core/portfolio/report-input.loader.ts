@@ -38,38 +38,12 @@ interface TxRow {
 }
 
 export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput {
-  const brokerIds = Object.keys(req.scales).map(Number);
-  const brokerRows = brokerIds.length === 0 ? [] : db.query(`SELECT id, name FROM brokers WHERE id IN (${placeholders(brokerIds.length)})`)
-    .all(...brokerIds) as { id: number; name: string }[];
-  const brokers = brokerRows.map((b) => ({ id: b.id, name: b.name, scale: req.scales[b.id]! })).sort((a, b) => a.id - b.id);
-
-  const txRows = brokers.length === 0 ? [] : db.query(`
-    SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
-           t.cost_basis_override, t.cost_basis_currency, p.broker_id AS partner_broker_id, p.date AS partner_date,
-           (e.type = 'SPLIT') AS split_linked
-      FROM transactions t
-      LEFT JOIN transactions p ON p.id = t.related_transaction_id
-      LEFT JOIN asset_events e ON e.id = t.asset_event_id
-     WHERE t.broker_id IN (${placeholders(brokers.length)}) AND t.date <= ?
-     ORDER BY t.date, t.id`).all(...brokers.map((b) => b.id), req.end) as TxRow[];
-  const transactions: LedgerTx[] = txRows.map((r) => ({
-    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: r.type, date: r.date, quantity: r.quantity, amount: r.amount,
-    currency: r.currency, relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: r.partner_date,
-    costBasisOverride: r.cost_basis_override, costBasisCurrency: r.cost_basis_currency, splitLinked: r.split_linked === 1,
-  }));
-
+  const brokers = loadBrokers(db, req);
+  const transactions = loadTransactions(db, brokers, req.end);
   const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
   const assets = loadAssets(db, assetIds);
   const { quotes, splits } = loadQuotesAndSplits(db, assetIds, req.end);
-
-  const currencies = new Set<string>();
-  for (const t of transactions) {
-    if (t.currency) currencies.add(t.currency);
-    if (t.costBasisCurrency) currencies.add(t.costBasisCurrency);
-  }
-  for (const a of assets) currencies.add(a.currency);
-  currencies.delete(req.target);
-  const { fxPairs, fxSeries } = loadFx(db, [...currencies], req.target, req.end);
+  const { fxPairs, fxSeries } = loadFx(db, reportCurrencies(transactions, assets, req.target), req.target, req.end);
 
   return {
     brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, target: req.target, start: req.start, end: req.end,
@@ -77,14 +51,55 @@ export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput 
   };
 }
 
-/** The stored closes (per asset, by date) and the split events (by date, id) of `assetIds` up to `end`. */
-export function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string): Pick<ReportInput, "quotes" | "splits"> {
+/** The brokers in scope (by id) with their scales. */
+export function loadBrokers(db: SqlReader, req: ReportRequest): ReportInput["brokers"] {
+  const brokerIds = Object.keys(req.scales).map(Number);
+  const brokerRows = brokerIds.length === 0 ? [] : db.query(`SELECT id, name FROM brokers WHERE id IN (${placeholders(brokerIds.length)})`)
+    .all(...brokerIds) as { id: number; name: string }[];
+  return brokerRows.map((b) => ({ id: b.id, name: b.name, scale: req.scales[b.id]! })).sort((a, b) => a.id - b.id);
+}
+
+/** Every currency a report converts (movements, cost overrides, asset currencies) but the target. */
+export function reportCurrencies(transactions: readonly LedgerTx[], assets: readonly AssetInfo[], target: string): string[] {
+  const currencies = new Set<string>();
+  for (const t of transactions) {
+    if (t.currency) currencies.add(t.currency);
+    if (t.costBasisCurrency) currencies.add(t.costBasisCurrency);
+  }
+  for (const a of assets) currencies.add(a.currency);
+  currencies.delete(target);
+  return [...currencies];
+}
+
+/** The brokers' transactions dated up to `end` (on or after `since` when given), by (date, id). */
+export function loadTransactions(db: SqlReader, brokers: readonly { id: number }[], end: string, since = ""): LedgerTx[] {
+  const txRows = brokers.length === 0 ? [] : db.query(`
+    SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
+           t.cost_basis_override, t.cost_basis_currency, p.broker_id AS partner_broker_id, p.date AS partner_date,
+           (e.type = 'SPLIT') AS split_linked
+      FROM transactions t
+      LEFT JOIN transactions p ON p.id = t.related_transaction_id
+      LEFT JOIN asset_events e ON e.id = t.asset_event_id
+     WHERE t.broker_id IN (${placeholders(brokers.length)}) AND t.date >= ? AND t.date <= ?
+     ORDER BY t.date, t.id`).all(...brokers.map((b) => b.id), since, end) as TxRow[];
+  return txRows.map((r) => ({
+    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: r.type, date: r.date, quantity: r.quantity, amount: r.amount,
+    currency: r.currency, relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: r.partner_date,
+    costBasisOverride: r.cost_basis_override, costBasisCurrency: r.cost_basis_currency, splitLinked: r.split_linked === 1,
+  }));
+}
+
+/**
+ * The stored closes (per asset, by date) and the split events (by date, id) of `assetIds` up to
+ * `end`; with `since`, only the closes dated on or after it (every split still).
+ */
+export function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string, since = ""): Pick<ReportInput, "quotes" | "splits"> {
   const quotes: Record<number, QuoteSeries> = {};
   const splits: SplitEvent[] = [];
   if (assetIds.length === 0) return { quotes, splits };
   const inList = `(${placeholders(assetIds.length)})`;
-  const priceRows = db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`)
-    .all(...assetIds, end) as { asset_id: number; date: string; close: string }[];
+  const priceRows = db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date >= ? AND date <= ? ORDER BY asset_id, date`)
+    .all(...assetIds, since, end) as { asset_id: number; date: string; close: string }[];
   for (const p of priceRows) {
     const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
     q.dates.push(p.date);
@@ -120,9 +135,10 @@ export function loadAssets(db: SqlReader, ids: number[]): AssetInfo[] {
 
 /**
  * Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and
- * manual fallbacks read, up to `end`. Shared by the report and the risk adapter's asset view.
+ * manual fallbacks read, up to `end` (with `since`: the rates dated on or after it only). Shared
+ * by the report and the risk adapter's asset view.
  */
-export function loadFx(db: SqlReader, currencies: string[], target: string, end: string): Pick<ReportInput, "fxPairs" | "fxSeries"> {
+export function loadFx(db: SqlReader, currencies: string[], target: string, end: string, since = ""): Pick<ReportInput, "fxPairs" | "fxSeries"> {
   const fxPairs: FxPairConfig[] = [];
   const fxSeries: Record<string, RateSeriesInput> = {};
   const wanted = new Map<string, [string, string, string]>();
@@ -138,9 +154,9 @@ export function loadFx(db: SqlReader, currencies: string[], target: string, end:
       wanted.set(fxSeriesKey(b, q, s.provider), [b, q, s.provider]);
     }
   }
-  const stmt = db.query(`SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`);
+  const stmt = db.query(`SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date >= ? AND date <= ? ORDER BY date`);
   for (const [key, [b, q, provider]] of wanted) {
-    const rows = stmt.all(b, q, provider, end) as { date: string; rate: string }[];
+    const rows = stmt.all(b, q, provider, since, end) as { date: string; rate: string }[];
     fxSeries[key] = { dates: rows.map((r) => r.date), rates: rows.map((r) => r.rate) };
   }
   return { fxPairs, fxSeries };

@@ -17,7 +17,7 @@ import type {
 } from "./report.types.ts";
 import type { AssetInfo, ReportFlags, ReportInput } from "./report-input.ts";
 import { type DayState, type Position, replay, type ReplayResult } from "./replay.calc.ts";
-import { checkMwrrSeries, type Mwrr, mwrrSeries, mwrrSummary, twrrSeries } from "./returns.calc.ts";
+import { checkMwrrSeries, type Mwrr, mwrrSeries, mwrrSummary, twrrGrowth } from "./returns.calc.ts";
 
 export { dec } from "./report.dto.ts";
 export type { PortfolioReport } from "./report.types.ts";
@@ -44,8 +44,33 @@ interface Holding {
   row: HoldingRow;
 }
 
+/**
+ * What an incremental report reuses of the previous run over the same scope (docs/decisions.md,
+ * issue 18): the figures of its first `days` days, whose inputs did not change.
+ */
+export interface ReportPrefix {
+  days: number;
+  /** TWRR growth factors of at least those days. */
+  growth: readonly Decimal[];
+  /** The warm-started MWRR series of at least those days. */
+  warm: readonly Mwrr[];
+}
+
+export interface ReportParts {
+  report: PortfolioReport;
+  growth: Decimal[];
+  /** The warm-started MWRR series before rule 6 (null without history). */
+  warm: Mwrr[] | null;
+  /** `report.history` holds the points of the days from this index on (0 unless a prefix was reused). */
+  historyFrom: number;
+}
+
 export function computeReport(input: ReportInput): PortfolioReport {
-  const r = replay(input);
+  return computeReportParts(input, replay(input)).report;
+}
+
+/** The report of a replay; with `prefix`, the history points of its days are left out (`historyFrom`). */
+export function computeReportParts(input: ReportInput, r: ReplayResult, prefix?: ReportPrefix): ReportParts {
   const assets = new Map(input.assets.map((a) => [a.id, a]));
   const brokerName = new Map(input.brokers.map((b) => [b.id, b.name]));
   const days = r.days;
@@ -77,20 +102,27 @@ export function computeReport(input: ReportInput): PortfolioReport {
   issues.push(...fxIssues(fxMissing));
   issues.push(...navIncompleteIssue(r.incompleteDates));
 
-  const twrr = twrrSeries(navs, flows);
+  const growth = twrrGrowth(navs, flows, prefix?.growth);
+  const twrrEnd = growth.length > 0 ? growth.at(-1)!.minus(1) : null;
   const mwrr = days.length > 0 ? mwrrSummary(navs, flows) : null;
   if (!input.flags.summary) issues.push(mwrrNotCalculableIssue("summary_not_requested"));
   else if (mwrr === null || mwrr.rate === null) issues.push(mwrrNotCalculableIssue(mwrr?.reason ?? "zero_day_period"));
 
   let history: HistoryPoint[] | null = null;
+  let warm: Mwrr[] | null = null;
+  let historyFrom = 0;
   if (input.flags.history) {
-    let series = mwrrSeries(navs, flows, true);
+    warm = mwrrSeries(navs, flows, true, prefix?.warm);
+    let series = warm;
     if (input.flags.summary && mwrr !== null) {
       const check = checkMwrrSeries(mwrr.cumulative, series, days.map((d) => d.date), () => mwrrSeries(navs, flows, false));
       series = check.series;
       if (check.unreliable) issues.push(mwrrSeriesUnreliableIssue(check.unreliable));
     }
-    history = days.map((d, i) => historyPoint(d, twrr[i]!, series[i]!));
+    // A rebuilt series (rule 6) changes every point: the previous points cannot be reused.
+    historyFrom = prefix && series === warm ? Math.min(prefix.days, days.length) : 0;
+    history = [];
+    for (let i = historyFrom; i < days.length; i++) history.push(historyPoint(days[i]!, growth[i]!.minus(1), series[i]!));
   }
 
   const dataQuality: ReportDataQuality = {
@@ -106,7 +138,7 @@ export function computeReport(input: ReportInput): PortfolioReport {
     incompleteNavDates: r.incompleteDates,
   };
 
-  return {
+  const report: PortfolioReport = {
     metadata: {
       brokerIds: input.requested.brokerIds, targetCurrency: input.target,
       requestedDateFrom: input.requested.start, requestedDateTo: input.requested.end,
@@ -114,12 +146,13 @@ export function computeReport(input: ReportInput): PortfolioReport {
       allocationDimensions: ["type", "sector", "geography"],
       includedFeatures: (Object.keys(input.flags) as (keyof ReportFlags)[]).filter((k) => input.flags[k]),
     },
-    summary: input.flags.summary ? buildSummary(input, r, holdings, twrr, mwrr, brokerName) : null,
+    summary: input.flags.summary ? buildSummary(input, r, holdings, twrrEnd, mwrr, brokerName) : null,
     history,
     allocationHistory: input.flags.allocationHistory ? allocationHistory(days, assets) : null,
     dataQuality,
     positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
   };
+  return { report, growth, warm, historyFrom };
 }
 
 /** The report on the wire (the worker's public entry point, kept for callers): `toReportDto(computeReport(input))`. */
@@ -200,7 +233,7 @@ function periodResult(r: ReplayResult): { periodFlows: Decimal; periodPnl: Decim
 }
 
 function buildSummary(
-  input: ReportInput, r: ReplayResult, holdings: Holding[], twrr: Decimal[], mwrr: Mwrr | null, brokerName: Map<number, string>,
+  input: ReportInput, r: ReplayResult, holdings: Holding[], twrrEnd: Decimal | null, mwrr: Mwrr | null, brokerName: Map<number, string>,
 ): ReportSummary {
   const first = r.days[0];
   const lastDay = r.days.at(-1);
@@ -256,7 +289,7 @@ function buildSummary(
     periodTaxes: r.period.taxes,
     periodFeesTaxes: feesTaxes,
     periodOtherResult: periodPnl.minus(unrealizedEnd.minus(unrealizedStart)).minus(r.period.realized).minus(r.period.income).plus(feesTaxes),
-    twrrPercent: twrr.length > 0 ? twrr.at(-1)!.times(HUNDRED) : null,
+    twrrPercent: twrrEnd !== null ? twrrEnd.times(HUNDRED) : null,
     mwrrAvailable: mwrrOk,
     mwrrAnnualizedPercent: mwrrOk && mwrr.annualized !== null ? mwrr.annualized * 100 : null,
     mwrrCumulativePercent: mwrrOk ? mwrr.cumulative! * 100 : null,

@@ -150,6 +150,11 @@ function summaryDto(s: ReportSummary, money: (d: Decimal) => Money, dataQuality:
   };
 }
 
+/** History points on the wire (as in `toReportDto`), in `code`. */
+export function historyWire(points: HistoryPoint[], code: string): Record<string, unknown>[] {
+  return historyDto(points, (d) => ({ code, amount: dec(d) }));
+}
+
 /** History points; a figure that is the same object as the day before reuses its string. */
 function historyDto(points: HistoryPoint[], money: (d: Decimal) => Money): Record<string, unknown>[] {
   const last = new Map<string, [Decimal, Money]>();

@@ -12,14 +12,19 @@ const ONE = new Decimal(1);
 
 /** Cumulative TWRR at each day: Π(1 + HPR) − 1 with `HPR = (NAV_t − F_t − NAV_{t−1}) / NAV_{t−1}`, 0 when NAV_{t−1} ≤ 0. */
 export function twrrSeries(navs: readonly Decimal[], flows: readonly Decimal[]): Decimal[] {
-  const out: Decimal[] = [];
-  let growth = ONE;
-  for (let i = 0; i < navs.length; i++) {
+  return twrrGrowth(navs, flows).map((g) => g.minus(1));
+}
+
+/** The growth factor Π(1 + HPR) of each day; `prefix` holds the factors of the first days when they are known. */
+export function twrrGrowth(navs: readonly Decimal[], flows: readonly Decimal[], prefix: readonly Decimal[] = []): Decimal[] {
+  const out: Decimal[] = prefix.slice(0, navs.length);
+  let growth = out.at(-1) ?? ONE;
+  for (let i = out.length; i < navs.length; i++) {
     if (i > 0 && navs[i - 1]!.gt(0)) {
       const prev = navs[i - 1]!;
       growth = growth.times(navs[i]!.minus(flows[i]!).div(prev));
     }
-    out.push(growth.minus(1));
+    out.push(growth);
   }
   return out;
 }
@@ -117,13 +122,18 @@ function warmGuess(previous: number | null): number {
   return previous !== null && previous > -0.99 && previous < 2 ? previous : 0.1;
 }
 
-/** MWRR of `[start, day]` for every day of the period; `warm` reuses the previous root as the guess. */
-export function mwrrSeries(navs: readonly Decimal[], flows: readonly Decimal[], warm: boolean): Mwrr[] {
-  const out: Mwrr[] = [];
+/**
+ * MWRR of `[start, day]` for every day of the period; `warm` reuses the previous root as the
+ * guess. `prefix`: the warm series of the first days when they are known (only those after it are solved).
+ */
+export function mwrrSeries(navs: readonly Decimal[], flows: readonly Decimal[], warm: boolean, prefix: readonly Mwrr[] = []): Mwrr[] {
+  const out: Mwrr[] = warm ? prefix.slice(0, navs.length) : [];
   if (navs.length === 0) return out;
   const acc = new MwrrFlows(navs[0]!.toNumber());
   let previous: number | null = null;
-  for (let day = 0; day < navs.length; day++) {
+  for (let day = 1; day < out.length; day++) acc.addFlow(day, flows[day]!.toNumber());
+  for (const m of out) if (m.rate !== null) previous = m.rate;
+  for (let day = out.length; day < navs.length; day++) {
     if (day > 0) acc.addFlow(day, flows[day]!.toNumber());
     const m = acc.solve(day, navs[day]!.toNumber(), warm ? warmGuess(previous) : 0.1);
     if (m.rate !== null) previous = m.rate;

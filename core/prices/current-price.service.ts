@@ -162,7 +162,7 @@ export class CurrentPriceService {
       await writePriceRows(tx, writes);
       return writes.length;
     });
-    if (written > 0) clearPortfolioCaches(this.caches);
+    if (written > 0) clearPortfolioCaches(this.caches, today);
   }
 }
 

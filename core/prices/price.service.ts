@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit } from "../cache/portfolio-caches.ts";
+import { clearAfterCommit, earliestDate } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { InputError, NotFoundError } from "../errors/domain-error.ts";
 import { execute, MANUAL_SOURCE, type PriceRowWrite, readPriceRows, type StoredPrice, writePriceRows } from "./price-rows.ts";
@@ -104,7 +104,7 @@ export class PriceService {
         });
       }
       return outcome;
-    }), (out) => out.inserted + out.updated > 0);
+    }), (out) => out.inserted + out.updated > 0, () => earliestDate(items.flatMap((i) => i.prices.map((p) => p.date))));
   }
 
   /** Deletes the prices of each asset within its inclusive ranges; an unknown asset is a per-item error. */
@@ -125,7 +125,7 @@ export class PriceService {
         out.push({ assetId: item.assetId, deletedCount: deleted, message: `Deleted ${deleted} prices`, success: true });
       }
       return out;
-    }), (out) => out.some((o) => o.deletedCount > 0));
+    }), (out) => out.some((o) => o.deletedCount > 0), () => earliestDate(items.flatMap((i) => i.ranges.map((r) => r.start))));
   }
 
   /** Prices (ascending by date) and, on request, events of each asset within its range. */

@@ -111,6 +111,31 @@ export class BatchState {
     return out;
   }
 
+  /**
+   * The earliest date a report's inputs change at (docs/decisions.md, issue 18): the dates of every
+   * row written (before and after a move) and of their partner legs (a report reads each row
+   * with its partner's broker and date). Null when a partner is not known here.
+   */
+  earliestChange(): string | null {
+    let min: string | null = null;
+    const note = (d: string) => { if (min === null || d < min) min = d; };
+    const created = new Set(this.created);
+    for (const [key, row] of this.rows) {
+      if (!(this.deleted.has(key) || this.dirty.has(key) || created.has(key))) continue;
+      note(row.date);
+      const before = this.stored.get(key);
+      if (before) note(before.date);
+      if (row.relatedKey !== null) {
+        const partner = this.rows.get(row.relatedKey);
+        if (!partner) return null;
+        note(partner.date);
+        const partnerBefore = this.stored.get(row.relatedKey);
+        if (partnerBefore) note(partnerBefore.date);
+      }
+    }
+    return min;
+  }
+
   /** Brokers whose rows this batch deletes, changes or creates, each with the first operation that did. */
   touchedBrokers(): Map<number, Operation> {
     const out = new Map<number, Operation>();

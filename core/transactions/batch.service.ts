@@ -36,6 +36,7 @@ export class TransactionBatchService {
 
   async run(userId: number, input: BatchInput, mode: "validate" | "commit"): Promise<BatchOutcome> {
     let done: BatchOutcome;
+    let changedFrom: string | null = null;
     try {
       done = await this.db.write(async (tx) => {
         const state = await loadBatch(tx, this.access, userId, input);
@@ -48,6 +49,7 @@ export class TransactionBatchService {
         }
         const outcome = buildOutcome(state, mode === "commit", wac);
         if (!outcome.committed) throw new RollbackSentinel(outcome);
+        changedFrom = state.earliestChange();
         return outcome;
       });
     } catch (e) {
@@ -55,7 +57,7 @@ export class TransactionBatchService {
       throw e;
     }
     // Only once the write committed (a promote goes through here too).
-    if (done.results.length > 0) clearPortfolioCaches(this.caches);
+    if (done.results.length > 0) clearPortfolioCaches(this.caches, changedFrom);
     return done;
   }
 }

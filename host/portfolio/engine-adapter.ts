@@ -5,7 +5,7 @@ import type { ReportFlags } from "../../core/portfolio/report-input.ts";
 import { Decimal } from "../../sdk/index.ts";
 import { databaseFile } from "../db/data-source.ts";
 import { runCalculation } from "../workers/pool.ts";
-import { PortfolioReportService } from "./report.service.ts";
+import { PortfolioReportService, reportText } from "./report.service.ts";
 
 /** The report's JSON as parsed (the wire shape of `POST /portfolio/report`). */
 export type ReportJson = Record<string, any>;
@@ -39,7 +39,7 @@ export class PortfolioEngineAdapter {
     const out = await this.reports.report(userId, {
       brokerIds: q.brokerIds, start: q.start, end: q.end, target: q.target, flags: { ...NO_SECTIONS, ...q.flags },
     });
-    return JSON.parse(out.json) as ReportJson;
+    return JSON.parse(reportText(out)) as ReportJson;
   }
 
   lots(userId: number, req: LotsAnalysisRequest): Promise<LotsResult> {

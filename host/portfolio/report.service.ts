@@ -3,6 +3,7 @@ import { BrokerAccess } from "../../core/brokers/broker-access.entity.ts";
 import { brokerNotFound } from "../../core/brokers/broker-access.service.ts";
 import { aggregationScale } from "../../core/brokers/share-scale.ts";
 import { CacheRegistry } from "../../core/cache/cache-registry.ts";
+import { portfolioChanges } from "../../core/cache/portfolio-caches.ts";
 import { Database } from "../../core/db/database.ts";
 import { ValidationError } from "../../core/errors/domain-error.ts";
 import type { ReportFlags } from "../../core/portfolio/report-input.ts";
@@ -20,13 +21,20 @@ export interface ReportQuery {
   flags: ReportFlags;
 }
 
-type CachedReport = Pick<PortfolioReportResult, "json" | "gzip">;
+/** A report as kept: its gzipped JSON only (the JSON is 7× larger; memory, docs/decisions.md issue 18). */
+export type CachedReport = Pick<PortfolioReportResult, "gzip" | "chars">;
+
+/** The JSON text of a kept report. */
+export function reportText(report: CachedReport): string {
+  return new TextDecoder().decode(Bun.gunzipSync(report.gzip as Uint8Array<ArrayBuffer>));
+}
 
 /**
  * Resolves the caller's scope and period, then serves the report from `portfolio_blob` or has a
  * worker compute it. The fingerprint holds everything the result depends on besides stored data
  * (caller, brokers with their scales, currency, period, sections, today); stored data changes
- * clear the cache (docs/portfolio.md "Caches"). Identical concurrent requests share one run.
+ * clear the cache (docs/portfolio.md "Caches") and are noted with the earliest date they changed,
+ * so the worker recomputes from there. Identical concurrent requests share one run.
  */
 export class PortfolioReportService {
   private readonly db: Database;
@@ -79,8 +87,10 @@ export class PortfolioReportService {
     const flightKey = `${generation}:${key}`;
     let run = this.inFlight.get(flightKey);
     if (!run) {
-      run = runCalculation("portfolioReport", { dbFile: this.dbFile, request }).then(({ result }) => {
-        const out = { json: result.json, gzip: result.gzip };
+      // The dated writes so far: the worker resumes the scope's replay at the earliest (a report after a write reflects it).
+      const changes = portfolioChanges(this.caches);
+      run = runCalculation("portfolioReport", { dbFile: this.dbFile, request, changes }).then(({ result }) => {
+        const out = { gzip: result.gzip, chars: result.chars };
         // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
         if (this.caches.generation("portfolio_blob") === generation) cache.set(key, out);
         return out;

@@ -3,6 +3,25 @@ import Tinypool from "tinypool";
 import type { CalculationInput, CalculationName, CalculationOutput } from "./calc.worker.ts";
 
 let pool: Tinypool | undefined;
+let reportPool: Tinypool | undefined;
+
+/**
+ * Portfolio reports run on one thread of their own, kept 10 minutes after the last report: the
+ * thread keeps each scope's replay checkpoints for the incremental path (docs/decisions.md,
+ * issue 18), which only helps when the next report lands on the same thread, and one thread
+ * holds one copy of them (memory). Reports of several users queue there.
+ */
+const REPORT_THREAD_IDLE_MS = 10 * 60_000;
+
+function reportWorkerPool(): Tinypool {
+  reportPool ??= new Tinypool({
+    filename: new URL("./calc.worker.ts", import.meta.url).href,
+    minThreads: 0,
+    maxThreads: 1,
+    idleTimeout: REPORT_THREAD_IDLE_MS,
+  });
+  return reportPool;
+}
 
 /** One thread per core, at least one; the request thread stays free for HTTP. */
 export function poolSize(): number {
@@ -25,7 +44,7 @@ export async function runCalculation<N extends CalculationName>(
   input: CalculationInput<N>,
   signal?: AbortSignal,
 ): Promise<{ result: CalculationOutput<N>; threadId: number }> {
-  return workerPool().run({ name, input }, { signal });
+  return (name === "portfolioReport" ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
 }
 
 const beforeShutdown: (() => void)[] = [];
@@ -38,8 +57,10 @@ export function onWorkerPoolShutdown(callback: () => void): void {
 export async function shutdownWorkerPool(): Promise<void> {
   for (const callback of beforeShutdown.splice(0)) callback();
   const p = pool;
+  const r = reportPool;
   pool = undefined;
-  await p?.destroy();
+  reportPool = undefined;
+  await Promise.all([p?.destroy(), r?.destroy()]);
 }
 
 /** Tasks waiting for a free thread (0 before the pool starts): the risk routes refuse work beyond a limit. */

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { z } from "zod";
 import { databaseFile } from "../../db/data-source.ts";
-import { PortfolioReportService, type ReportQuery } from "../../portfolio/report.service.ts";
+import { PortfolioReportService, reportText, type ReportQuery } from "../../portfolio/report.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import { acceptsGzip } from "../gzip.ts";
@@ -29,13 +29,13 @@ export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
     .use(session)
     .post("/report", async ({ body, user, request }) => {
       const out = await reports.report(user.id, reportQuery(body));
-      // Served as stored: the worker already serialised (and gzipped) it.
-      const gzip = acceptsGzip(request) && out.json.length >= 1024;
-      return new Response(gzip ? (out.gzip as Uint8Array<ArrayBuffer>) : out.json, {
+      // Served as stored: the worker already serialised and gzipped it (unzipped for the rare client without gzip).
+      const gzip = acceptsGzip(request) && out.chars >= 1024;
+      return new Response(gzip ? (out.gzip as Uint8Array<ArrayBuffer>) : reportText(out), {
         headers: {
           "content-type": "application/json",
           ...(gzip ? { "content-encoding": "gzip" } : {}),
-          ...(out.json.length >= 1024 ? { vary: "Accept-Encoding" } : {}),
+          ...(out.chars >= 1024 ? { vary: "Accept-Encoding" } : {}),
         },
       });
     }, {

@@ -1,0 +1,211 @@
+/**
+ * The report with an incremental path (docs/portfolio.md "Engine data flow", docs/decisions.md
+ * issue 18). A report keeps, per scope (brokers with scales, currency, period, sections), its
+ * loaded input, its daily states, a replay checkpoint at the first day of every month, the TWRR
+ * growth, the warm MWRR series and each history point's JSON. The writes note the earliest date
+ * they changed (core/cache/portfolio-caches.ts); the next report of that scope reloads only the
+ * rows dated from the checkpoint before that date, resumes the replay there and reuses every
+ * figure of the days before it. Anything it cannot date (a cleared cache, an event, a changed
+ * asset, broker, route or split, a new first transaction) recomputes from scratch: the result is
+ * always the cold computation's, byte for byte (test/portfolio/incremental.test.ts).
+ */
+import type { FxTable } from "./fx-table.calc.ts";
+import type { PriceBook } from "./price-book.calc.ts";
+import { type Checkpoint, type DayState, replay, replayFrom } from "./replay.calc.ts";
+import type { Decimal } from "../money/decimal.ts";
+import { historyWire, toReportDto } from "./report.dto.ts";
+import { computeReportParts } from "./report.calc.ts";
+import {
+  loadAssets, loadBrokers, loadFx, loadQuotesAndSplits, loadReportInput, loadTransactions, reportCurrencies, type ReportRequest, type SqlReader,
+} from "./report-input.loader.ts";
+import type { QuoteSeries, RateSeriesInput, ReportInput } from "./report-input.ts";
+import type { Mwrr } from "./returns.calc.ts";
+
+/** One dated write: every stored input dated before `from` is unchanged; null: not dated (recompute all). */
+export interface ChangeNote {
+  generation: number;
+  from: string | null;
+}
+
+/** The write log a report is computed against (core/cache/portfolio-caches.ts). */
+export interface ReportChanges {
+  /** Identifies the log; a state computed against another log is never resumed. */
+  epoch: string;
+  /** The generation of the last write noted. */
+  generation: number;
+  /** The notes of the latest generations; a generation without a note is an undated change. */
+  notes: ChangeNote[];
+}
+
+/** A database the engine reads in one transaction (bun:sqlite's Database). */
+export interface ReportDb extends SqlReader {
+  transaction<T>(fn: () => T): () => T;
+}
+
+interface ScopeState {
+  epoch: string;
+  generation: number;
+  input: ReportInput;
+  /** JSON of the inputs read whole each time (brokers, assets, splits, FX routes). */
+  small: string;
+  from: string;
+  checkpoints: Checkpoint[];
+  days: DayState[];
+  incompleteDates: string[];
+  prices: PriceBook;
+  fx: FxTable;
+  growth: Decimal[];
+  warm: Mwrr[] | null;
+  /** JSON of each history point (null without history). */
+  historyJson: string[] | null;
+}
+
+export interface EngineReport {
+  json: string;
+  /** `cold`, or the date the replay resumed at. */
+  mode: "cold" | { resumedAt: string };
+}
+
+/** Scopes kept (each holds its inputs and checkpoints: tens of MB on a dense 20,000-row ledger). */
+const MAX_SCOPES = 2;
+const HISTORY_SLOT = `\u0000history-${Math.random().toString(36).slice(2)}`;
+
+export class ReportEngine {
+  private readonly scopes = new Map<string, ScopeState>();
+
+  /**
+   * `collect`: called once a cold report's input is loaded, when the SQLite rows it was built from
+   * became garbage; the worker runs a full collection there (the peak is ~100 MB lower on a dense
+   * 20,000-row ledger; collecting after the replay as well lowered it no further).
+   */
+  constructor(private readonly collect: () => void = () => {}, private readonly maxScopes = MAX_SCOPES) {}
+
+  /** The report of `request` as JSON; `changes` null: always cold, nothing kept. */
+  report(db: ReportDb, request: ReportRequest, changes: ReportChanges | null): EngineReport {
+    const key = JSON.stringify([request.scales, request.target, request.start, request.end, request.flags]);
+    let state = changes ? this.scopes.get(key) : undefined;
+    this.scopes.delete(key);
+    const since = state && changes ? resumeDate(state, changes, request.end) : null;
+    // Not resumable: let the old state go before the cold run allocates a new one.
+    if (since === null) state = undefined;
+    const out = db.transaction(() => (state && since !== null ? this.incremental(db, request, state, since) : null) ?? this.cold(db, request))();
+    if (changes) {
+      out.state.epoch = changes.epoch;
+      out.state.generation = changes.generation;
+      this.scopes.set(key, out.state);
+      while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
+    }
+    return { json: out.json, mode: out.mode };
+  }
+
+  /** Drops every kept scope. */
+  clear(): void {
+    this.scopes.clear();
+  }
+
+  private cold(db: ReportDb, request: ReportRequest) {
+    const input = loadReportInput(db, request);
+    this.collect();
+    return { ...this.compute(input, smallInputs(input), undefined), mode: "cold" as const };
+  }
+
+  /** Null when the change cannot be applied incrementally (the caller recomputes cold). */
+  private incremental(db: ReportDb, request: ReportRequest, state: ScopeState, since: string) {
+    let cpIndex = -1;
+    for (let i = 0; i < state.checkpoints.length && state.checkpoints[i]!.date <= since; i++) cpIndex = i;
+    if (cpIndex < 0) return null;
+    const cp = state.checkpoints[cpIndex]!;
+    const prev = state.input;
+    const brokers = loadBrokers(db, request);
+    const delta = loadTransactions(db, brokers, request.end, cp.date);
+    const transactions = prev.transactions.slice(0, lowerBound(prev.transactions, cp.date, (t) => t.date)).concat(delta);
+    const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
+    const assets = loadAssets(db, assetIds);
+    const { quotes: newQuotes, splits } = loadQuotesAndSplits(db, assetIds, request.end, cp.date);
+    const { fxPairs, fxSeries: newRates } = loadFx(db, reportCurrencies(transactions, assets, request.target), request.target, request.end, cp.date);
+    const quotes: Record<number, QuoteSeries> = {};
+    for (const id of assetIds) {
+      const a = prev.quotes[id];
+      const b = newQuotes[id];
+      const q = patchSeries(a ?? { dates: [], closes: [] }, b ?? { dates: [], closes: [] }, cp.date, "closes");
+      if (q.dates.length > 0) quotes[id] = q;
+    }
+    const fxSeries: Record<string, RateSeriesInput> = {};
+    for (const [k, b] of Object.entries(newRates)) fxSeries[k] = patchSeries(prev.fxSeries[k] ?? { dates: [], rates: [] }, b, cp.date, "rates");
+    const input: ReportInput = {
+      ...prev, brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, requested: request.requested, generatedAt: request.generatedAt,
+    };
+    const small = smallInputs(input);
+    if (small !== state.small || replayFrom(input).from !== state.from) return null;
+    return { ...this.compute(input, small, { state, cp }), mode: { resumedAt: cp.date } };
+  }
+
+  private compute(input: ReportInput, small: string, resume: { state: ScopeState; cp: Checkpoint } | undefined) {
+    const checkpoints = resume ? resume.state.checkpoints.filter((c) => c.date <= resume.cp.date) : [];
+    const r = replay(input, {
+      checkpoints,
+      resume: resume && { checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates, prices: resume.state.prices, fx: resume.state.fx },
+    });
+    const n = resume?.cp.dayCount ?? 0;
+    const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n) };
+    const parts = computeReportParts(input, r, prefix);
+    const dto = toReportDto({ ...parts.report, history: null });
+    let json: string;
+    let historyJson: string[] | null = null;
+    if (parts.report.history) {
+      const kept = parts.historyFrom > 0 && resume?.state.historyJson ? resume.state.historyJson.slice(0, parts.historyFrom) : [];
+      historyJson = kept.length === parts.historyFrom
+        ? kept.concat(historyWire(parts.report.history, input.target).map((p) => JSON.stringify(p)))
+        : historyWire(computeReportParts(input, r).report.history!, input.target).map((p) => JSON.stringify(p));
+      dto.history = HISTORY_SLOT;
+      const text = JSON.stringify(dto);
+      const slot = JSON.stringify(HISTORY_SLOT);
+      const at = text.indexOf(`"history":${slot}`) + `"history":`.length;
+      json = `${text.slice(0, at)}[${historyJson.join(",")}]${text.slice(at + slot.length)}`;
+    } else json = JSON.stringify(dto);
+    const state: ScopeState = {
+      epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
+      growth: parts.growth, warm: parts.warm, historyJson,
+    };
+    return { json, state };
+  }
+}
+
+/**
+ * The earliest date whose inputs changed since the state was computed, or null when a change is
+ * not dated or the log is not the state's. No change at all: the end date (the last checkpoint).
+ */
+function resumeDate(state: ScopeState, changes: ReportChanges, end: string): string | null {
+  if (state.epoch !== changes.epoch || state.generation > changes.generation) return null;
+  const byGeneration = new Map(changes.notes.map((n) => [n.generation, n.from]));
+  let since = end;
+  for (let g = state.generation + 1; g <= changes.generation; g++) {
+    const from = byGeneration.get(g);
+    if (from === undefined || from === null) return null;
+    if (from < since) since = from;
+  }
+  return since;
+}
+
+/** The inputs read whole each time: a change there is not dated, so it recomputes from scratch. */
+function smallInputs(input: ReportInput): string {
+  return JSON.stringify([input.brokers, input.assets, input.splits, input.fxPairs]);
+}
+
+/** Index of the first item whose key is on or after `date` (items sorted by key). */
+function lowerBound<T>(items: readonly T[], date: string, key: (t: T) => string): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (key(items[mid]!) < date) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The entries of `prev` dated before `since`, then `fresh` (the stored entries from `since` on). */
+function patchSeries<K extends "closes" | "rates">(prev: { dates: string[] } & Record<K, string[]>, fresh: { dates: string[] } & Record<K, string[]>, since: string, values: K) {
+  const n = lowerBound(prev.dates, since, (d) => d);
+  return { dates: prev.dates.slice(0, n).concat(fresh.dates), [values]: prev[values].slice(0, n).concat(fresh[values]) } as { dates: string[] } & Record<K, string[]>;
+}

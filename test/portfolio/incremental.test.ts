@@ -1,0 +1,207 @@
+/**
+ * The report's incremental path (core/portfolio/report-engine.ts): after random edits at random
+ * dates — transaction commits and deletes, a date move, linked cash and asset transfers, new and
+ * deleted prices, FX rates — each written through the app's own handlers (so every write notes its date
+ * the way the server's do), the engine resumes the kept replay and its answer must be the cold
+ * computation's, byte for byte (every figure to the last decimal). In process, no server.
+ */
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+import { CacheRegistry } from "../../core/cache/cache-registry.ts";
+import { portfolioChanges } from "../../core/cache/portfolio-caches.ts";
+import { addDays, daysBetween } from "../../core/dates/calendar.ts";
+import { ReportEngine } from "../../core/portfolio/report-engine.ts";
+import type { ReportRequest as EngineRequest } from "../../core/portfolio/report-input.loader.ts";
+import { buildReport } from "../../core/portfolio/report.calc.ts";
+import { reportQuery } from "../../host/http/portfolio/report.routes.ts";
+import { ReportRequest } from "../../host/http/portfolio/report.schema.ts";
+import { PortfolioReportService } from "../../host/portfolio/report.service.ts";
+import { readReportInput } from "../../host/workers/portfolio-report.task.ts";
+import type { ApiClient } from "../helpers/client.ts";
+import { type InProcessApp, startInProcess } from "../helpers/in-process.ts";
+
+const FIRST = "2024-01-02";
+const END = "2025-03-31";
+const EDITS = 50;
+
+let app: InProcessApp;
+let c: ApiClient;
+let db: Database;
+let userId: number;
+const brokers: number[] = [];
+const assets: { id: number; currency: string; quoted: boolean }[] = [];
+/** Transaction ids that can be deleted (not linked). */
+const deletable: number[] = [];
+
+async function ok(res: Response, what: string, status = 200): Promise<any> {
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${text.slice(0, 1000)}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function commit(body: Record<string, unknown>): Promise<{ committed: boolean; results: { ids: number[] }[] }> {
+  return ok(await c.post("/transactions/commit", body), "commit");
+}
+
+const rng = xoroshiro128plus(20261126);
+const int = (from: number, to: number) => uniformInt(rng, from, to);
+const pick = <T>(xs: readonly T[]): T => xs[int(0, xs.length - 1)]!;
+/** A date of the period; half of them in its last 60 days (where edits usually happen). */
+const randomDate = () => int(0, 1) === 0 ? addDays(END, -int(0, 59)) : addDays(FIRST, int(0, daysBetween(FIRST, END)));
+const amount = (lo: number, hi: number) => `${int(lo, hi)}.${String(int(0, 99)).padStart(2, "0")}`;
+
+beforeAll(async () => {
+  app = await startInProcess();
+  c = app.client();
+  userId = (await c.signUp("incremental")).id;
+  for (const name of ["Alpha broker", "Beta broker"]) {
+    const out = await ok(await c.post("/brokers", [{ name, opened_at: FIRST }]), `broker ${name}`);
+    brokers.push(out.results[0].broker_id);
+  }
+  // A partly owned broker: its figures are scaled, and transfers between the two change the scope's capital.
+  await ok(await c.patch(`/brokers/${brokers[1]}/access/${userId}`, { share_percentage: "0.35" }), "share");
+  for (const [name, currency, quoted] of [["Alpha", "EUR", true], ["Beta", "USD", true], ["Gamma", "GBP", false]] as const) {
+    const out = await ok(await c.post("/assets", [{ name, currency }]), `asset ${name}`, 201);
+    assets.push({ id: out.results[0].asset_id, currency, quoted });
+  }
+  // Business-day closes of the quoted assets, weekly EUR-USD and monthly EUR-GBP manual rates.
+  for (const a of assets.filter((x) => x.quoted)) {
+    const prices = [];
+    for (let d = FIRST, i = 0; d <= END; d = addDays(d, 1), i++) {
+      const wd = new Date(`${d}T00:00:00Z`).getUTCDay();
+      if (wd !== 0 && wd !== 6) prices.push({ date: d, close: `${100 + (i % 37)}.${String(i % 97).padStart(2, "0")}` });
+    }
+    await ok(await c.post("/assets/prices", [{ asset_id: a.id, prices }]), "prices");
+  }
+  const rates = [];
+  for (let d = "2023-12-25", i = 0; d <= END; d = addDays(d, 7), i++) rates.push({ base: "EUR", quote: "USD", date: d, rate: `1.0${i % 90 + 10}`, source: "MANUAL" });
+  for (let d = "2023-12-01", i = 0; d <= END; d = addDays(d, 30), i++) rates.push({ base: "EUR", quote: "GBP", date: d, rate: `0.8${i % 9}5`, source: "MANUAL" });
+  await ok(await c.post("/fx/currencies/rate", rates), "rates");
+  // Opening cash, then a year of trades.
+  const creates: Record<string, unknown>[] = [];
+  for (const b of brokers) for (const code of ["EUR", "USD", "GBP"]) creates.push({ broker_id: b, type: "DEPOSIT", date: FIRST, quantity: "0", cash: { code, amount: "100000" } });
+  for (let i = 0; i < 120; i++) {
+    const a = pick(assets);
+    creates.push({
+      broker_id: pick(brokers), type: "BUY", date: addDays(FIRST, int(1, daysBetween(FIRST, END))), asset_id: a.id, quantity: `${int(1, 20)}.5`,
+      cash: { code: a.currency, amount: `-${amount(100, 900)}` },
+    });
+  }
+  const out = await commit({ creates });
+  expect(out.committed).toBe(true);
+  db = new Database(app.dbFile, { readonly: true });
+}, 120_000);
+
+afterAll(async () => {
+  db?.close();
+  await app?.close();
+});
+
+/** One random edit through the API; its description for a failure message. */
+async function randomEdit(): Promise<string> {
+  const kind = int(0, 9);
+  const date = randomDate();
+  const b = pick(brokers);
+  const a = pick(assets);
+  switch (kind) {
+    case 0: case 1: {
+      const type = pick(["BUY", "DIVIDEND", "DEPOSIT", "WITHDRAWAL", "FEE"] as const);
+      const row: Record<string, unknown> = { broker_id: b, type, date, quantity: "0", cash: { code: a.currency, amount: amount(10, 500) } };
+      if (type === "BUY") Object.assign(row, { asset_id: a.id, quantity: `${int(1, 5)}`, cash: { code: a.currency, amount: `-${amount(50, 400)}` } });
+      if (type === "DIVIDEND") row.asset_id = a.id;
+      if (type === "WITHDRAWAL" || type === "FEE") row.cash = { code: a.currency, amount: `-${amount(1, 50)}` };
+      const out = await commit({ creates: [row] });
+      if (out.committed) deletable.push(out.results[0]!.ids[0]!);
+      return `${type} on ${date} (${out.committed ? "committed" : "refused"})`;
+    }
+    case 2: {
+      const out = await commit({ creates: [{ broker_id: b, type: "SELL", date, asset_id: a.id, quantity: "-1", cash: { code: a.currency, amount: amount(50, 300) } }] });
+      if (out.committed) deletable.push(out.results[0]!.ids[0]!);
+      return `SELL on ${date} (${out.committed ? "committed" : "refused"})`;
+    }
+    case 3: {
+      if (deletable.length === 0) return "nothing to delete";
+      const id = deletable.splice(int(0, deletable.length - 1), 1)[0]!;
+      const out = await commit({ deletes: [id] });
+      return `delete ${id} (${out.committed ? "committed" : "refused"})`;
+    }
+    case 4: {
+      if (deletable.length === 0) return "nothing to move";
+      const id = pick(deletable);
+      const out = await commit({ updates: [{ id, date }] });
+      return `move ${id} to ${date} (${out.committed ? "committed" : "refused"})`;
+    }
+    case 5: {
+      // A linked cash transfer, arriving a few days later (in transit meanwhile).
+      const [from, to] = int(0, 1) === 0 ? [brokers[0]!, brokers[1]!] : [brokers[1]!, brokers[0]!];
+      const link = crypto.randomUUID();
+      const cash = amount(10, 300);
+      const out = await commit({ creates: [
+        { broker_id: from, type: "CASH_TRANSFER", date: addDays(date, -int(0, 4)), quantity: "0", cash: { code: "EUR", amount: `-${cash}` }, link_uuid: link },
+        { broker_id: to, type: "CASH_TRANSFER", date, quantity: "0", cash: { code: "EUR", amount: cash }, link_uuid: link },
+      ] });
+      return `cash transfer arriving ${date} (${out.committed ? "committed" : "refused"})`;
+    }
+    case 6: {
+      const q = pick(assets.filter((x) => x.quoted));
+      await ok(await c.post("/assets/prices", [{ asset_id: q.id, prices: [{ date, close: amount(80, 140) }] }]), "price");
+      return `price of ${q.id} on ${date}`;
+    }
+    case 7: {
+      const q = pick(assets.filter((x) => x.quoted));
+      const start = addDays(date, -int(0, 5));
+      await ok(await c.request("DELETE", "/assets/prices", [{ asset_id: q.id, date_ranges: [{ start, end: date }] }]), "price delete");
+      return `prices of ${q.id} deleted ${start}..${date}`;
+    }
+    case 9: {
+      // A linked asset transfer between the brokers, arriving a few days later (in transit meanwhile).
+      const [from, to] = int(0, 1) === 0 ? [brokers[0]!, brokers[1]!] : [brokers[1]!, brokers[0]!];
+      const link = crypto.randomUUID();
+      const out = await commit({ creates: [
+        { broker_id: from, type: "TRANSFER", date: addDays(date, -int(0, 4)), asset_id: a.id, quantity: "-1", link_uuid: link },
+        { broker_id: to, type: "TRANSFER", date, asset_id: a.id, quantity: "1", link_uuid: link,
+          ...(int(0, 2) > 0 ? { cost_basis_override: { code: a.currency, amount: amount(50, 150) } } : {}) },
+      ] });
+      return `transfer of ${a.id} arriving ${date} (${out.committed ? "committed" : "refused"})`;
+    }
+    default: {
+      const [base, quote] = pick([["EUR", "USD"], ["EUR", "GBP"]] as const);
+      await ok(await c.post("/fx/currencies/rate", [{ base, quote, date, rate: `1.${int(0, 3)}${int(0, 99)}`, source: "MANUAL" }]), "rate");
+      return `${base}-${quote} rate on ${date}`;
+    }
+  }
+}
+
+test("random edits at random dates: the incremental report equals a cold recompute to the last byte", async () => {
+  const caches = app.container.resolve(CacheRegistry);
+  const service = new PortfolioReportService(app.container, app.dbFile);
+  const bodies = [
+    { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
+      include_allocation_history: false, include_breakdown: true, include_positions_contribution: true },
+    { date_range: { start: "2024-09-15", end: END }, target_currency: "USD", include_summary: true, include_history: true,
+      include_allocation_history: true },
+  ];
+  const requests: EngineRequest[] = [];
+  for (const body of bodies) requests.push((await service.resolve(userId, reportQuery(ReportRequest.parse(body)))).request);
+  const engine = new ReportEngine();
+  let resumed = 0;
+  const check = (what: string) => {
+    const changes = portfolioChanges(caches);
+    for (const request of requests) {
+      const incremental = engine.report(db, request, changes);
+      const cold = JSON.stringify(buildReport(readReportInput(db, request)));
+      if (incremental.json !== cold) {
+        // Deep equality names the first differing figure.
+        expect({ after: what, mode: incremental.mode, report: JSON.parse(incremental.json) }).toEqual({ after: what, mode: incremental.mode, report: JSON.parse(cold) });
+      }
+      expect(incremental.json).toBe(cold);
+      if (incremental.mode !== "cold") resumed++;
+    }
+  };
+  check("seeding");
+  for (let i = 0; i < EDITS; i++) check(await randomEdit());
+  // Most edits were dated, so most reports resumed from a checkpoint instead of recomputing all.
+  expect(resumed).toBeGreaterThan(EDITS);
+}, 300_000);
