@@ -38,7 +38,7 @@ test("signals overlay: moving averages, Bollinger bands and the crossover on the
   const overlays = page.getByRole("group", { name: "Signals on the chart" });
   await overlays.waitFor();
   const legend = page.locator(".u-legend");
-  await legend.getByText("Close", { exact: true }).waitFor();
+  await legend.getByText("Closing price", { exact: true }).waitFor();
   expect(await legend.getByText("SMA 50").count()).toBe(0);
 
   await overlays.getByLabel("Crossovers of the two averages").check();

@@ -168,6 +168,36 @@ test("a user whose language is German sees German navigation from the first page
   expect(pageErrors()).toEqual([]);
 }, 60_000);
 
+test("a French user sees French text, and transaction types as French names (the code stays the filter's value)", async () => {
+  const chloe = b.api.client();
+  await chloe.signUp("chloe");
+  expect((await chloe.put("/settings/user", { language: "fr-FR" })).status).toBe(200);
+  const broker = await (await chloe.post("/brokers", [{ name: "Compte titres" }])).json();
+  const brokerId = broker.results[0].broker_id;
+  const commit = await (await chloe.post("/transactions/commit", { creates: [
+    { broker_id: brokerId, type: "DEPOSIT", date: yesterday, cash: { code: "EUR", amount: "500" } },
+    { broker_id: brokerId, type: "WITHDRAWAL", date: today, cash: { code: "EUR", amount: "-120" } },
+  ] })).json();
+  expect(commit.committed).toBe(true);
+  b.api.as.chloe = chloe;
+  const page = await b.page({ user: "chloe" });
+  await page.goto(b.url("/transactions"));
+  const nav = page.getByRole("navigation", { name: "Navigation principale" });
+  await nav.getByRole("link", { name: "Opérations" }).waitFor();
+  expect(await nav.getByRole("link").allTextContents())
+    .toEqual(["Tableau de bord", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
+  await page.getByRole("heading", { name: "Opérations" }).waitFor();
+  const rows = page.getByRole("row");
+  await rows.filter({ hasText: "Dépôt" }).filter({ hasText: "Compte titres" }).waitFor();
+  await rows.filter({ hasText: "Retrait" }).waitFor();
+  expect(await rows.filter({ hasText: "WITHDRAWAL" }).count()).toBe(0);
+  await page.getByLabel("Type", { exact: true }).selectOption({ label: "Retrait" });
+  await page.waitForURL((url) => url.searchParams.get("type") === "WITHDRAWAL");
+  await page.getByText("1 opération", { exact: true }).waitFor();
+  await b.shot(page, "transactions-fr");
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
+
 test("registration disabled by the administrator: a new visitor is told so in words", async () => {
   const admin = await b.page();
   await admin.goto(b.url("/login?next=/settings"));

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { isValidElement, type VNode } from "preact";
 import { MainNav } from "../../web/src/app.tsx";
 import { CATALOGS, catalogLanguage, setLanguage, t } from "../../web/src/lib/i18n.ts";
+import { LANGUAGES } from "../../web/src/pages/settings.tsx";
 import { ROOT } from "../helpers/server.ts";
 
 afterEach(() => setLanguage("en"));
@@ -32,6 +33,8 @@ function textOf(node: unknown): string[] {
 test("every catalog translates every marked text, with the same placeholders, and holds no stale text", async () => {
   const keys = await markedTexts();
   expect(keys.size).toBeGreaterThan(300);
+  // Every language the settings offer besides English has a catalog.
+  expect(Object.keys(CATALOGS).sort()).toEqual(LANGUAGES.map(([code]) => code).filter((c) => c !== "en").sort());
   for (const [language, catalog] of Object.entries(CATALOGS)) {
     const missing = [...keys].filter((k) => !(k in catalog));
     const stale = Object.keys(catalog).filter((k) => !keys.has(k));
@@ -51,6 +54,14 @@ test("switching the language preference changes the navigation's text", () => {
   expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
   setLanguage("it-CH");
   expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
+  setLanguage("fr");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Tableau de bord", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
+  setLanguage("es-MX");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Panel", "Brókers", "Operaciones", "Activos", "Divisas", "Importar", "Archivos", "Ajustes"]);
+  setLanguage("nl-BE");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Overzicht", "Brokers", "Transacties", "Effecten", "Valuta", "Importeren", "Bestanden", "Instellingen"]);
+  setLanguage("pt_BR");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Painel", "Corretoras", "Transações", "Ativos", "Câmbio", "Importar", "Arquivos", "Configurações"]);
   setLanguage("en");
   expect(textOf(MainNav({ path: "/" }))).toEqual(english);
 });
@@ -59,13 +70,16 @@ test("regional and unknown languages, placeholders", () => {
   expect(catalogLanguage("de-CH")).toBe("de");
   expect(catalogLanguage("DE_at")).toBe("de");
   expect(catalogLanguage("it")).toBe("it");
-  expect(catalogLanguage("fr")).toBe("en");
+  expect(catalogLanguage("fr-CA")).toBe("fr");
+  expect(catalogLanguage("ja")).toBe("en");
   expect(catalogLanguage(undefined)).toBe("en");
   setLanguage("de-CH");
   expect(t("Import {n} rows", { n: 3 })).toBe("3 Zeilen importieren");
   expect(t("Delete the broker \"{name}\" and all its transactions? This cannot be undone.", { name: "<b>{n}</b>" }))
     .toBe("Den Broker „<b>{n}</b>“ und alle seine Buchungen löschen? Das kann nicht rückgängig gemacht werden.");
   setLanguage("fr");
+  expect(t("Import {n} rows", { n: 3 })).toBe("Importer 3 lignes");
+  setLanguage("ja");
   expect(t("Import {n} rows", { n: 3 })).toBe("Import 3 rows");
   expect(t("A text nobody translated")).toBe("A text nobody translated");
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, visibleFields } from "../../web/src/lib/tx-form.ts";
+import { setLanguage } from "../../web/src/lib/i18n.ts";
+import { checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, TX_TYPES, txTypeLabel, visibleFields } from "../../web/src/lib/tx-form.ts";
 
 const base = { broker_id: "1", date: "2024-05-02", currency: "EUR" };
 
@@ -84,5 +85,23 @@ describe("API issues land on the right fields", () => {
   test("a stored row opens in the form with positive amounts", () => {
     const f = fromTransaction({ type: "BUY", broker_id: 2, date: "2024-01-03", asset_id: 5, quantity: "3", cash: { code: "EUR", amount: "-30" }, description: null, tags: ["a", "b"], cost_basis_override: null });
     expect(f).toMatchObject({ broker_id: "2", asset_id: "5", quantity: "3", amount: "30", currency: "EUR", tags: "a, b" });
+  });
+});
+
+describe("type names for display", () => {
+  test("a code shows as a name in the interface language; an unknown code shows as is", () => {
+    try {
+      setLanguage("en");
+      expect(TX_TYPES.map(txTypeLabel)).toEqual([
+        "Buy", "Sell", "Dividend", "Interest", "Deposit", "Withdrawal", "Fee", "Tax", "Adjustment", "Transfer", "FX conversion", "Cash transfer",
+      ]);
+      expect(txTypeLabel("SPIN_OFF")).toBe("SPIN_OFF");
+      setLanguage("fr");
+      expect(["BUY", "WITHDRAWAL", "TRANSFER"].map(txTypeLabel)).toEqual(["Achat", "Retrait", "Transfert"]);
+      setLanguage("pt-BR");
+      expect(txTypeLabel("DIVIDEND")).toBe("Dividendo");
+    } finally {
+      setLanguage("en");
+    }
   });
 });

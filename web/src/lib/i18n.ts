@@ -8,12 +8,16 @@
  * (AppContext changes), so every t() call picks the new catalog up.
  */
 import { de } from "../i18n/de.ts";
+import { es } from "../i18n/es.ts";
+import { fr } from "../i18n/fr.ts";
 import { it } from "../i18n/it.ts";
+import { nl } from "../i18n/nl.ts";
+import { pt } from "../i18n/pt.ts";
 
 export type Catalog = Readonly<Record<string, string>>;
 
 /** Languages with a catalog, besides English. */
-export const CATALOGS: Readonly<Record<string, Catalog>> = { de, it };
+export const CATALOGS: Readonly<Record<string, Catalog>> = { de, es, fr, it, nl, pt };
 
 let catalog: Catalog | null = null;
 let current = "en";

@@ -21,7 +21,10 @@ interface Rule {
   /** Sign the ledger stores for the entered (positive) cash amount. */
   cashSign: 1 | -1 | 0;
   pair?: "transfer" | "fx" | "cash_transfer";
+  /** The type's name in the form's type menu (marked with msg(), shown through t()). */
   label: string;
+  /** A shorter name for table cells, when the label is long. */
+  short?: string;
 }
 
 export const TX_RULES: Record<TxType, Rule> = {
@@ -33,11 +36,20 @@ export const TX_RULES: Record<TxType, Rule> = {
   WITHDRAWAL: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, label: msg("Withdrawal") },
   FEE: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: msg("Fee") },
   TAX: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: msg("Tax") },
-  ADJUSTMENT: { asset: "required", cash: "forbidden", quantity: "signed", cashSign: 0, label: msg("Quantity adjustment") },
-  TRANSFER: { asset: "required", cash: "forbidden", quantity: 1, cashSign: 0, pair: "transfer", label: msg("Transfer of units between brokers") },
-  FX_CONVERSION: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "fx", label: msg("Currency conversion") },
-  CASH_TRANSFER: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "cash_transfer", label: msg("Cash transfer between brokers") },
+  ADJUSTMENT: { asset: "required", cash: "forbidden", quantity: "signed", cashSign: 0, label: msg("Quantity adjustment"), short: msg("Adjustment") },
+  TRANSFER: { asset: "required", cash: "forbidden", quantity: 1, cashSign: 0, pair: "transfer", label: msg("Transfer of units between brokers"), short: msg("Transfer") },
+  FX_CONVERSION: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "fx", label: msg("Currency conversion"), short: msg("FX conversion") },
+  CASH_TRANSFER: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "cash_transfer", label: msg("Cash transfer between brokers"), short: msg("Cash transfer") },
 };
+
+/**
+ * A transaction type's name for display in a table, in the interface language ("BUY" → "Buy",
+ * "Kauf", ...). The code stays what the API receives; a code this app does not know shows as is.
+ */
+export function txTypeLabel(type: string): string {
+  const rule = (TX_RULES as Record<string, Rule | undefined>)[type];
+  return rule ? t(rule.short ?? rule.label) : type;
+}
 
 export interface TxForm {
   type: TxType;

@@ -125,7 +125,7 @@ function Prices(props: { assetId: number; currency: string }) {
     const rows = query.data?.prices ?? [];
     const dates = rows.map((p) => p.date);
     const close = rows.map((p) => toChartNumber(p.close));
-    const series: ChartSeries[] = [{ label: t("Close"), color: "var(--chart-1)", values: close }];
+    const series: ChartSeries[] = [{ label: t("Closing price"), color: "var(--chart-1)", values: close }];
     const line = (id: string, output = "value") => alignToDates(dates, query.data?.signals.find((s) => s.instance_id === id && s.status === "ok")?.outputs[output]);
     const failed = (query.data?.signals ?? []).filter((s) => s.status === "failed");
     const both = overlays.has("crossovers");
@@ -207,7 +207,7 @@ function Prices(props: { assetId: number; currency: string }) {
         <ErrorNote error={prices.error} />
         {rows.length === 0 ? <p class="muted">{t("No price stored.")}</p> : (
           <div class="table-wrap scroll-y"><table class="table compact">
-            <thead><tr><th scope="col">{t("Date")}</th><th scope="col" class="num">{t("Close")}</th><th scope="col">{t("Source")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
+            <thead><tr><th scope="col">{t("Date")}</th><th scope="col" class="num">{t("Closing price")}</th><th scope="col">{t("Source")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
             <tbody>{rows.slice(0, 200).map((p) => (
               <tr key={p.date}>
                 <td>{formatDate(p.date, locale)}</td>
@@ -224,6 +224,11 @@ function Prices(props: { assetId: number; currency: string }) {
 }
 
 const EVENT_TYPES = ["DIVIDEND", "INTEREST", "PRICE_ADJUSTMENT", "SPLIT", "MATURITY_SETTLEMENT"] as const;
+/** Event types (docs/events.md) as names in the interface language; the code stays what the API receives. */
+const EVENT_LABELS: Record<string, string> = {
+  DIVIDEND: msg("Dividend"), INTEREST: msg("Interest"), PRICE_ADJUSTMENT: msg("Price adjustment"), SPLIT: msg("Split"), MATURITY_SETTLEMENT: msg("Maturity settlement"),
+};
+const eventTypeLabel = (type: string) => (EVENT_LABELS[type] ? t(EVENT_LABELS[type]) : type);
 
 function Events(props: { assetId: number; currency: string }) {
   const { prefs } = useApp();
@@ -263,7 +268,7 @@ function Events(props: { assetId: number; currency: string }) {
             <thead><tr><th scope="col">{t("Date")}</th><th scope="col">{t("Type")}</th><th scope="col" class="num">{t("Value")}</th><th scope="col">{t("Source")}</th><th scope="col">{t("Notes")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
             <tbody>{events.data!.map((ev) => (
               <tr key={ev.id}>
-                <td>{formatDate(ev.date, locale)}</td><td>{ev.type}</td>
+                <td>{formatDate(ev.date, locale)}</td><td>{eventTypeLabel(ev.type)}</td>
                 <td class="num">{formatMoney(ev.value.amount, ev.value.code, locale)}</td>
                 <td>{ev.is_auto ? t("provider (read-only)") : t("manual")}</td><td>{ev.notes ?? ""}</td>
                 <td>{!ev.is_auto && (
@@ -283,7 +288,7 @@ function Events(props: { assetId: number; currency: string }) {
         <h2>{editing ? t("Edit the manual event") : t("Add a manual event")}</h2>
         <form class="form" onSubmit={save}>
           <Field label={t("Date")}>{(id) => <input id={id} type="date" required value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
-          <Field label={t("Type")}>{(id) => <Select id={id} value={type} options={EVENT_TYPES.map((x) => ({ value: x, label: x }))} onChange={setType} />}</Field>
+          <Field label={t("Type")}>{(id) => <Select id={id} value={type} options={EVENT_TYPES.map((x) => ({ value: x, label: eventTypeLabel(x) }))} onChange={setType} />}</Field>
           <Field label={t("Value ({currency})", { currency: props.currency })}>{(id) => <input id={id} inputMode="decimal" required value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />}</Field>
           <Field label={t("Notes")}>{(id) => <input id={id} maxLength={500} value={notes} onInput={(e) => setNotes((e.target as HTMLInputElement).value)} />}</Field>
           {error && <p class="note error" role="alert">{error}</p>}

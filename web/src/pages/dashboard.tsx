@@ -151,7 +151,7 @@ function AllocationTabs(props: { type: Allocation[]; sector: Allocation[]; geogr
       </div>
       {rows.length === 0 ? <p class="muted">{t("No valued positions.")}</p> : (
         <table class="table compact" aria-label={t("Allocation by {what}", { what: t(ALLOCATION_TABS[tab]).toLowerCase() })}>
-          <thead><tr><th scope="col">{t("Name")}</th><th scope="col" class="num">{t("Share")}</th><th scope="col" class="num">{t("Amount")}</th></tr></thead>
+          <thead><tr><th scope="col">{t("Name")}</th><th scope="col" class="num">{t("Weight")}</th><th scope="col" class="num">{t("Amount")}</th></tr></thead>
           <tbody>
             {rows.map((a) => (
               <tr key={a.name}>

@@ -12,6 +12,7 @@ import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { applyForm, checkRowForm, type ImportRow, openProblems, type Problem, type RowField, type RowForm, toForm } from "../lib/import-rows.ts";
 import { msg, t } from "../lib/i18n.ts";
+import { txTypeLabel } from "../lib/tx-form.ts";
 
 type FileInfo = Result<"post", "/brokers/import/upload">;
 type Parsed = Result<"post", "/brokers/import/files/{file_id}/parse">;
@@ -149,7 +150,7 @@ export function ImportPage() {
                 return (
                   <tr key={i} class={blocked.has(i) ? "invalid" : ""}>
                     <td><input type="checkbox" aria-label={t("Import row {n}", { n: i + 1 })} checked={!skip.has(i)} disabled={blocked.has(i)} onChange={() => toggle(i)} /></td>
-                    <td>{formatDate(tx.date, locale)}</td><td>{tx.type}</td>
+                    <td>{formatDate(tx.date, locale)}</td><td>{txTypeLabel(tx.type)}</td>
                     <td>{m ? m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin : existing?.name ?? ""}</td>
                     <td class="num">{tx.quantity && tx.quantity !== "0" ? formatDecimal(tx.quantity, locale, { maxPlaces: 8 }) : ""}</td>
                     <td class="num">{tx.cash ? formatMoney(tx.cash.amount, tx.cash.code, locale) : ""}</td>
@@ -229,7 +230,7 @@ function RowEditor(props: {
       onInput={(e) => set(k, (e.target as HTMLInputElement).value)} {...extra} />
   );
   return (
-    <Dialog title={t("Row {n}: {type}", { n: props.index + 1, type: props.row.type })} open onClose={props.onClose}>
+    <Dialog title={t("Row {n}: {type}", { n: props.index + 1, type: txTypeLabel(props.row.type) })} open onClose={props.onClose}>
       <form class="form" onSubmit={save} noValidate>
         {general.length > 0 && <div class="note error" role="alert">{general.map((g, i) => <p key={i}>{g.message}</p>)}</div>}
         <Field label={t("Date")} error={flagged("date")}>{input("date", { type: "date" })}</Field>

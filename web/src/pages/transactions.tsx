@@ -13,7 +13,7 @@ import { signOf } from "../lib/decimal.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import {
-  checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, TX_RULES, TX_TYPES, visibleFields,
+  checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, TX_RULES, TX_TYPES, txTypeLabel, visibleFields,
   type BatchIssue, type FormErrors, type TxForm, type TxType,
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -115,7 +115,7 @@ export function TransactionsPage() {
               const canWrite = writable.some((b) => b.id === tx.broker_id);
               return [
                 formatDate(tx.date, locale),
-                tx.type,
+                txTypeLabel(tx.type),
                 brokerName.get(tx.broker_id) ?? `#${tx.broker_id}`,
                 asset?.name ?? (tx.asset_id ? `#${tx.asset_id}` : ""),
                 signOf(tx.quantity) === 0 ? "" : privacy ? MASK : formatDecimal(tx.quantity, locale, { maxPlaces: 8 }),
