@@ -122,7 +122,7 @@ async function main() {
         analytics: [{ instance_id: "opt", analytic_code: "portfolio_optimization", parameters: { objective: "max_sharpe", max_weight: 0.2 } }],
       })).ms);
     }
-    // The pool's threads end after 30 s idle (host/workers/pool.ts); the next query starts fresh ones.
+    // A query after a pause: the pool keeps its threads 5 minutes after their last task (host/workers/pool.ts).
     busy[0]!.to = now();
     await Bun.sleep(IDLE_MS);
     busy.push({ from: now(), to: 0 });
