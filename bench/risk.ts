@@ -135,7 +135,7 @@ async function main() {
     const rows: [string, number, number][] = [
       [`query kpi+var+drawdown+correlation ${corr.labels.length}×${corr.labels.length}+contribution, first after start`, first.ms, TARGETS.queryMs],
       ["same query, cold (median of 3)", median(cold), TARGETS.queryMs],
-      [`same query, cold, after ${IDLE_MS / 1000} s idle (the pool's threads replaced)`, afterIdle, TARGETS.queryMs],
+      [`same query, cold, after ${IDLE_MS / 1000} s idle (threads kept 5 min)`, afterIdle, TARGETS.queryMs],
       ["simulation 10,000 × 252, bootstrap", sims.bootstrap!, TARGETS.simulationMs],
       ["simulation 10,000 × 252, GBM", sims.gbm!, TARGETS.simulationMs],
       ["max-Sharpe optimisation, 50 assets (median of 3)", median(opt), TARGETS.optimizationMs],
