@@ -183,7 +183,7 @@ type Shape = "existing" | "dense";
 async function measure(n: number, market: ReturnType<typeof buildMarketData>, shape: Shape): Promise<Measured> {
   const ledger = shape === "dense" ? buildDenseLedger(market, n) : buildLedger(market, n);
   const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-portfolio-"));
-  const { child, base } = await startBenchServer(dataDir, pgAdmin ? { DATABASE_URL: await createTestDatabase(pgAdmin) } : {});
+  const { child, base } = await startBenchServer(dataDir, undefined, pgAdmin ? { DATABASE_URL: await createTestDatabase(pgAdmin) } : {});
   try {
     const { headers, post } = await session(base);
     const seed = await seedDataset(post, market, ledger, shape === "dense" ? BUSINESS_DAYS : undefined);

@@ -3,11 +3,14 @@
  * 50 assets with 10 years of daily prices in EUR/USD/GBP, daily FX, N = 20,000 transactions),
  * seeded through the API of a real server (as `npm start` runs it). Measures:
  *   - a portfolio query (current composition, EUR, 10 years) with historical_kpi + historical_var +
- *     drawdown_summary + correlation (50 × 50) + risk_contribution: the first after start, then cold
- *     (caches cleared) median of 3;
+ *     drawdown_summary + correlation (50 × 50) + risk_contribution: the first after start (once the
+ *     server's background risk warm-up, docs/risk.md "Performance", has finished), then cold
+ *     (caches cleared) median of 3, and once more after the pool's threads ended idle (32 s);
  *   - a 10,000-path × 252-day simulation, bootstrap and GBM (risk_simulation cleared before each);
  *   - a 50-asset max-Sharpe optimisation on the asset set of all 50 assets (risk_optimization cleared);
- *   - GET /system/health polled every 10 ms throughout (max and p95).
+ *   - GET /system/health every 25 ms from another process (bench/health-probe.ts) while the risk
+ *     queries run (max, p95, polls over the target), and for 3 s of an idle server first (baseline:
+ *     on a loaded machine its slowest answer is the scheduler's share, not the server's work).
  * Targets (issue 14): query < 1 s cold, simulation < 2 s, optimisation < 1 s, health max < 20 ms.
  *
  *   bun bench/risk.ts
@@ -19,7 +22,7 @@ import { buildLedger, buildMarketData, END, type Post, seedDataset, START } from
 import { startBenchServer } from "./server.ts";
 
 const N = 20_000;
-const POLL_MS = 10;
+const IDLE_MS = 32_000;
 const TARGETS = { queryMs: 1_000, simulationMs: 2_000, optimizationMs: 1_000, healthMs: 20 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -41,32 +44,48 @@ async function session(base: string) {
   return { post };
 }
 
-function pollHealth(base: string) {
-  const latencies: number[] = [];
-  let running = true;
-  const done = (async () => {
-    while (running) {
-      const t = performance.now();
-      await (await fetch(`${base}/system/health`)).arrayBuffer();
-      latencies.push(performance.now() - t);
-      const wait = POLL_MS - (performance.now() - t);
-      if (wait > 0) await Bun.sleep(wait);
-    }
-  })();
-  return { latencies, stop: async () => { running = false; await done; } };
+/**
+ * GET /system/health timed from a process of its own (bench/health-probe.ts): this process's HTTP
+ * thread would otherwise delay the probe's requests while it receives answers, counting as server latency.
+ */
+function probeHealth(base: string) {
+  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "health-probe.ts"), base], { stdin: "pipe", stdout: "pipe" });
+  return {
+    stop: async () => {
+      probe.stdin.end();
+      return JSON.parse(await new Response(probe.stdout).text()) as { at: number; ms: number }[];
+    },
+  };
 }
+
+const now = () => performance.timeOrigin + performance.now();
 
 async function main() {
   const market = buildMarketData();
   const ledger = buildLedger(market, N);
   const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-risk-"));
-  const { child, base } = await startBenchServer(dataDir);
+  let warmed: ((fields: Record<string, unknown>) => void) | undefined;
+  const warmUp = new Promise<Record<string, unknown>>((resolve) => { warmed = resolve; });
+  const { child, base } = await startBenchServer(dataDir, (line) => {
+    if (line.includes('"risk workers warmed"') || line.includes('"risk worker warm-up failed"')) warmed!(JSON.parse(line));
+  });
   try {
     const { post } = await session(base);
     const seed = await seedDataset(post, market, ledger);
     console.log(`risk bench: N = ${N.toLocaleString("en")} transactions, 50 assets × 10 years seeded in ${(seed.ms.total / 1000).toFixed(1)} s`);
-    const health = pollHealth(base);
+    // The server warms its pool threads for risk in the background after start (docs/risk.md
+    // "Performance"); a first query arriving meanwhile would wait behind it.
+    const warm = await Promise.race([warmUp, Bun.sleep(30_000).then(() => null)]);
+    console.log(`risk warm-up: ${warm ? `${warm.msg}, ${warm.ms ?? "?"} ms after listening (threads ${warm.threads ?? "?"})` : "no log line within 30 s (RISK_WARM_UP=0?)"}`);
+    const health = probeHealth(base);
+    await Bun.sleep(500);
+    const idle = { from: now(), to: 0 };
+    await Bun.sleep(3000);
+    idle.to = now();
+    const busy: { from: number; to: number }[] = [{ from: now(), to: 0 }];
+    const phases: { at: number; label: string }[] = [];
     const timed = async (body: Record<string, unknown>) => {
+      phases.push({ at: now(), label: (body.analytics as { analytic_code: string; parameters?: { method?: string } }[]).map((a) => a.parameters?.method ?? a.analytic_code).join("+") });
       const t = performance.now();
       const out = await post("/risk/query", { date_range: { start: START, end: END }, target_currency: "EUR", ...body });
       const ms = performance.now() - t;
@@ -103,15 +122,31 @@ async function main() {
         analytics: [{ instance_id: "opt", analytic_code: "portfolio_optimization", parameters: { objective: "max_sharpe", max_weight: 0.2 } }],
       })).ms);
     }
-    await health.stop();
+    // A query after a pause: the pool keeps its threads 5 minutes after their last task (host/workers/pool.ts).
+    busy[0]!.to = now();
+    await Bun.sleep(IDLE_MS);
+    busy.push({ from: now(), to: 0 });
+    await post("/settings/cache/clear-all", {});
+    const afterIdle = (await timed(five)).ms;
+    busy[1]!.to = now();
+    const samples = await health.stop();
+    const during = samples.filter((x) => busy.some((w) => x.at >= w.from && x.at <= w.to)).map((x) => x.ms);
+    const baseline = samples.filter((x) => x.at >= idle.from && x.at <= idle.to).map((x) => x.ms);
     const rows: [string, number, number][] = [
       [`query kpi+var+drawdown+correlation ${corr.labels.length}×${corr.labels.length}+contribution, first after start`, first.ms, TARGETS.queryMs],
       ["same query, cold (median of 3)", median(cold), TARGETS.queryMs],
+      [`same query, cold, after ${IDLE_MS / 1000} s idle (threads kept 5 min)`, afterIdle, TARGETS.queryMs],
       ["simulation 10,000 × 252, bootstrap", sims.bootstrap!, TARGETS.simulationMs],
       ["simulation 10,000 × 252, GBM", sims.gbm!, TARGETS.simulationMs],
       ["max-Sharpe optimisation, 50 assets (median of 3)", median(opt), TARGETS.optimizationMs],
-      [`/system/health max over ${health.latencies.length} polls (p95 ${percentile(health.latencies, 95).toFixed(1)} ms)`, Math.max(...health.latencies), TARGETS.healthMs],
+      [`/system/health max over ${during.length} polls during the queries (p95 ${percentile(during, 95).toFixed(1)} ms, ${during.filter((l) => l >= TARGETS.healthMs).length} ≥ ${TARGETS.healthMs} ms)`, Math.max(...during), TARGETS.healthMs],
+      [`/system/health max over ${baseline.length} polls of the idle server first (baseline, no target)`, Math.max(...baseline), TARGETS.healthMs],
     ];
+    const slowest = samples.filter((x) => busy.some((w) => x.at >= w.from && x.at <= w.to)).sort((a, b) => b.ms - a.ms).slice(0, 5);
+    console.log(`  slowest health polls: ${slowest.map((x) => {
+      const phase = phases.filter((p) => p.at <= x.at).at(-1);
+      return `${x.ms.toFixed(0)} ms (${phase ? `${phase.label} +${(x.at - phase.at).toFixed(0)} ms` : "?"})`;
+    }).join(", ")}`);
     for (const [name, ms, target] of rows) {
       console.log(`  ${name.padEnd(86)} ${ms.toFixed(1).padStart(9)} ms   target < ${String(target).padStart(5)} ms   ${ms < target ? "ok" : "MISSED"}`);
     }

@@ -5,15 +5,16 @@ export const ROOT = resolve(import.meta.dir, "..");
 /**
  * Starts the real server as `npm start` would, on a free port with the given DATA_DIR, and waits
  * for its "listening" line. Its stdout keeps being drained so the server never blocks on a full pipe.
- * `BUN_JSC_*` variables (JavaScriptCore options, e.g. `BUN_JSC_forceRAMSize`) are passed on, to
- * measure the server under them.
+ * `BUN_JSC_*` variables (JavaScriptCore options, e.g. `BUN_JSC_forceRAMSize`) and `RISK_WARM_UP` are
+ * passed on, to measure the server under them. `onLine` receives every later line of its stdout.
  */
-export async function startBenchServer(dataDir: string, env: Record<string, string> = {}) {
+export async function startBenchServer(dataDir: string, onLine?: (line: string) => void, env: Record<string, string> = {}) {
   const child = Bun.spawn([process.execPath, join(ROOT, "host/main.ts")], {
     cwd: ROOT,
     env: {
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BUN_JSC_"))),
-      PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...env,
+      PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+      ...(process.env.RISK_WARM_UP ? { RISK_WARM_UP: process.env.RISK_WARM_UP } : {}), ...env,
     },
     stdout: "pipe",
     stderr: "inherit",
@@ -26,7 +27,19 @@ export async function startBenchServer(dataDir: string, env: Record<string, stri
     buffer += new TextDecoder().decode(value);
     const line = buffer.split("\n").find((l) => l.includes('"msg":"listening"'));
     if (line) {
-      void (async () => { while (!(await reader.read()).done); })();
+      void (async () => {
+        let rest = buffer.slice(buffer.indexOf(line) + line.length);
+        for (;;) {
+          if (onLine) {
+            const lines = rest.split("\n");
+            rest = lines.pop()!;
+            for (const l of lines) if (l) onLine(l);
+          }
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (onLine) rest += new TextDecoder().decode(value);
+        }
+      })();
       return { child, base: `http://127.0.0.1:${JSON.parse(line).port}/api/v1` };
     }
   }

@@ -25,6 +25,8 @@ export interface AppConfig {
   /** Risk limits (docs/risk.md "Limits"): RISK_ANALYTIC_TIMEOUT_MS, RISK_MAX_QUEUED_TASKS; unset keeps the defaults. */
   readonly riskAnalyticTimeoutMs?: number;
   readonly riskMaxQueuedTasks?: number;
+  /** Warm the pool threads for risk queries in the background after start-up (RISK_WARM_UP, default on; "0" or "false" turns it off). */
+  readonly riskWarmUp: boolean;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -56,6 +58,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     riskAnalyticTimeoutMs: positiveInt(env, "RISK_ANALYTIC_TIMEOUT_MS"),
     riskMaxQueuedTasks: positiveInt(env, "RISK_MAX_QUEUED_TASKS", 0),
+    riskWarmUp: !["0", "false"].includes((env.RISK_WARM_UP ?? "").toLowerCase()),
   };
 }
 

@@ -9,7 +9,7 @@ import { builtinPlugins } from "../plugins/index.ts";
 import { createAuditLog } from "./audit.ts";
 import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
-import { databaseTarget, openDatabase } from "./db/data-source.ts";
+import { databaseFile, databaseTarget, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
 import { sessionKey } from "./http/session.ts";
@@ -24,6 +24,7 @@ import { MarketDataSchedule } from "./scheduler/market-data-schedule.ts";
 import { currentPriceJob, historySyncJob } from "./scheduler/market-data.jobs.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { shutdownWorkerPool } from "./workers/pool.ts";
+import { warmRiskWorkers } from "./risk/warm-up.ts";
 
 /**
  * Everything up to the HTTP server: database (migrated), DI container, plugin registry, market
@@ -78,6 +79,8 @@ export async function boot(config: AppConfig = loadConfig()) {
   await marketSchedule.start();
   const server = serveHttp(app, config, logger);
   logger.info("listening", { url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir });
+  // In the background: the first risk query would otherwise pay for cold worker threads (docs/risk.md "Performance").
+  if (config.riskWarmUp) void warmRiskWorkers(databaseFile(config.dataDir), logger);
 
   const stop = async () => {
     scheduler.stop();

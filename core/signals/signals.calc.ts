@@ -316,11 +316,19 @@ export const SIGNALS: Record<string, SignalDef> = {
   },
 };
 
-export function signalCatalog() {
+function buildCatalog() {
   return Object.entries(SIGNALS).map(([code, s]) => ({
     signal_code: code, name: s.name, domains: s.domains, outputs: s.outputs, requires_volume: s.requiresVolume,
     params_schema: z.toJSONSchema(s.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
   }));
+}
+
+let catalog: ReturnType<typeof buildCatalog> | undefined;
+
+/** The signals with their parameters' JSON Schemas, built once (the schemas cost milliseconds a call). */
+export function signalCatalog() {
+  catalog ??= buildCatalog();
+  return catalog;
 }
 
 export interface SignalsTask {

@@ -88,12 +88,16 @@ export class RiskService {
   constructor(
     container: DependencyContainer, private readonly dbTarget: DatabaseTarget, private readonly plugins: PluginRegistry, private readonly dataDir: string,
     overrides: { analyticTimeoutMs?: number; maxQueuedTasks?: number } = {},
+    /** A PLUGINS_DIR risk tool's raw configuration (the plugin configuration file), sent to the worker that re-creates it. */
+    private readonly configFor: (id: string) => unknown = () => undefined,
   ) {
     this.limits = {
       ...RISK_LIMITS,
       ...(overrides.analyticTimeoutMs !== undefined ? { analyticTimeoutMs: overrides.analyticTimeoutMs } : {}),
       ...(overrides.maxQueuedTasks !== undefined ? { maxQueuedTasks: overrides.maxQueuedTasks } : {}),
     };
+    // Parse the built-in scenarios now rather than during the first stress query.
+    loadScenarioCatalog(dataDir);
     this.db = container.resolve(Database);
     this.caches = container.resolve(CacheRegistry);
     this.settings = container.resolve(UserSettingsService);
@@ -103,7 +107,15 @@ export class RiskService {
     return this.plugins.list("risk-tool");
   }
 
+  #catalog: ReturnType<RiskService["buildCatalog"]> | undefined;
+
+  /** `GET /risk/catalog`; built once (the plugins are fixed at boot; the JSON Schemas took ~7 ms a call). */
   catalog() {
+    this.#catalog ??= this.buildCatalog();
+    return this.#catalog;
+  }
+
+  private buildCatalog() {
     return this.tools().map((p) => {
       const c = p.instance.catalog;
       const id = p.manifest.id;
@@ -213,30 +225,18 @@ export class RiskService {
     const target = body.target_currency ?? await this.settings.effectiveBaseCurrency(userId);
     const start = body.date_range.start;
     const end = body.date_range.end ?? today();
-    const marks = body.asset_ids.map(() => "?").join(",");
-    const rows: { id: number; currency: string; total: number; first_q: string | null; last_q: string | null; n: number }[] = await this.db.reads.query(`
-      SELECT a.id, a.currency,
-             (SELECT count(*) FROM price_history p WHERE p.asset_id = a.id) AS total,
-             (SELECT min(date) FROM price_history p WHERE p.asset_id = a.id AND p.date BETWEEN ? AND ?) AS first_q,
-             (SELECT max(date) FROM price_history p WHERE p.asset_id = a.id AND p.date BETWEEN ? AND ?) AS last_q,
-             (SELECT count(*) FROM price_history p WHERE p.asset_id = a.id AND p.date BETWEEN ? AND ?) AS n
-        FROM assets a WHERE a.id IN (${marks})`, [start, end, start, end, start, end, ...body.asset_ids]);
+    // Counting every quote of every asset runs in a worker, off the request thread.
+    const { rows, fx } = (await runCalculation("riskEligibility", {
+      db: this.dbTarget, assetIds: body.asset_ids, start, end, target,
+    }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const fxOk = new Map<string, boolean>();
-    for (const c of new Set(rows.map((r) => r.currency))) {
-      if (c === target) { fxOk.set(c, true); continue; }
-      const [b, q] = c < target ? [c, target] : [target, c];
-      const found: unknown[] = await this.db.reads.query(
-        `SELECT 1 FROM fx_routes WHERE base = ? AND quote = ? UNION ALL SELECT 1 FROM fx_rates WHERE base = ? AND quote = ? LIMIT 1`, [b, q, b, q]);
-      fxOk.set(c, found.length > 0);
-    }
     const items = body.asset_ids.map((id) => {
       const r = byId.get(id)!;
       const reasons: string[] = [];
       if (Number(r.total) === 0) reasons.push("no_price_history");
       else if (Number(r.n) === 0) reasons.push("no_prices");
       else if (Number(r.n) < ELIGIBILITY.minQuotes) reasons.push("too_few_quotes");
-      if (!fxOk.get(r.currency)) reasons.push("missing_fx");
+      if (!fx[r.currency]) reasons.push("missing_fx");
       const warn: string[] = [];
       if (reasons.length === 0) {
         if (daysBetween(start, r.first_q!) > ELIGIBILITY.staleDays) warn.push("starts_late");
@@ -328,7 +328,10 @@ export class RiskService {
     if (!result) {
       if (poolQueueSize() >= this.limits.maxQueuedTasks) return failed(a, "worker_busy", "The calculation workers are busy; try again shortly", { retryable: true });
       try {
-        result = (await runCalculation("riskAnalytic", { id: code, path: tool.source === "builtin" ? null : tool.path, input }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
+        const external = tool.source !== "builtin";
+        result = (await runCalculation("riskAnalytic", {
+          id: code, path: external ? tool.path : null, config: external ? this.configFor(code) : undefined, input,
+        }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
       } catch (e) {
         const name = (e as Error)?.name;
         if (name === "AbortError" || name === "TimeoutError") {

@@ -4,7 +4,8 @@ import { portfolioReport } from "./portfolio-report.task.ts";
 import { toolCompute } from "./tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
-import { riskAnalytic, riskData } from "./risk.task.ts";
+import { riskAnalytic, riskData, riskEligibility } from "./risk.task.ts";
+import { riskWarmUp } from "./risk-warm-up.task.ts";
 import { computeSignals } from "../../core/signals/signals.calc.ts";
 
 /**
@@ -21,6 +22,8 @@ const CALCULATIONS = {
   portfolioReport,
   riskAnalytic,
   riskData,
+  riskEligibility,
+  riskWarmUp,
   toolCompute,
   wacSeries,
 } as const;

@@ -28,12 +28,20 @@ export function poolSize(): number {
   return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length));
 }
 
+/**
+ * General pool threads are kept 5 minutes after their last task: a fresh thread runs the risk
+ * loader and analytics unoptimised (JIT) and the first query on it took 1.2–1.8 s against 0.5–0.7 s
+ * on a warm one; 5 minutes covers a working session at about 40 MB per idle thread, after which
+ * the memory is returned (docs/decisions.md, risk).
+ */
+const GENERAL_THREAD_IDLE_MS = 5 * 60_000;
+
 function workerPool(): Tinypool {
   pool ??= new Tinypool({
     filename: new URL("./calc.worker.ts", import.meta.url).href,
     minThreads: 0,
     maxThreads: poolSize(),
-    idleTimeout: 30_000,
+    idleTimeout: GENERAL_THREAD_IDLE_MS,
   });
   return pool;
 }

@@ -81,6 +81,9 @@ export async function startServer(
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     LOG_LEVEL: "info",
+    // The background risk warm-up (docs/risk.md "Performance") would take the pool's threads for a
+    // while after every start; test/api/risk/risk-warm-up.test.ts turns it back on.
+    RISK_WARM_UP: "0",
     ...opts.env,
   };
   const child = Bun.spawn([BUN, join(ROOT, "host/main.ts")], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });

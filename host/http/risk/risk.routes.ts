@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { databaseTarget } from "../../db/dialect.ts";
+import { loadPluginConfig } from "../../plugin-config.ts";
 import { RiskService } from "../../risk/risk.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
@@ -10,9 +11,10 @@ import {
 
 /** `/risk` (docs/risk.md): the analytics catalog, queries and per-asset eligibility. */
 export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const pluginConfig = loadPluginConfig(deps.config.dataDir, deps.config.pluginsConfigFile);
   const risk = new RiskService(deps.container, databaseTarget(deps.config.dataDir), deps.plugins, deps.config.dataDir, {
     analyticTimeoutMs: deps.config.riskAnalyticTimeoutMs, maxQueuedTasks: deps.config.riskMaxQueuedTasks,
-  });
+  }, (id) => pluginConfig[id]);
   return new Elysia({ prefix: "/risk", tags: ["risk"] })
     .use(session)
     .get("/catalog", () => ({ items: risk.catalog() }), {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { tempDataDir, useApi } from "../../helpers/server.ts";
@@ -61,6 +61,25 @@ describe("GET /risk/scenario-catalog", () => {
     expect(body.status).toMatchObject({ schema_version: 1, built_in_count: 8, host_count: 1, warning_count: 2 });
     expect(body.warnings.map((w: any) => w.source_file).sort()).toEqual(["broken.json", "not-json.json"]);
     expect(body.geography_groups[0]).toMatchObject({ id: "european_union" });
+  });
+
+  test("a host file dropped in, changed or removed while the server runs applies without a restart", async () => {
+    const file = join(api.dataDir, "scenarios", "late.json");
+    const late = (name: string) => JSON.stringify({
+      schema_version: 1, id: "late_shock", kind: "hypothetical_shock", tags: ["host"], name: { en: name }, description: { en: "Added later" },
+      allowed_dimensions: ["asset_class"], defaults: { dimension: "asset_class", bucket_shocks: { STOCK: -0.1 } },
+      editable: { dimension: false, bucket_shocks: true, manual_overrides: true }, limits: { minimum_shock: -1, maximum_shock: 1, maximum_buckets: 100 },
+    });
+    const lateEntry = async () => ((await (await alice.get("/risk/scenario-catalog")).json()).items as any[]).find((i) => i.scenario.id === "late_shock");
+    try {
+      writeFileSync(file, late("Late"));
+      expect((await lateEntry())?.scenario.name).toEqual({ en: "Late" });
+      writeFileSync(file, late("Later still"));
+      expect((await lateEntry())?.scenario.name).toEqual({ en: "Later still" });
+    } finally {
+      rmSync(file, { force: true });
+    }
+    expect(await lateEntry()).toBeUndefined();
   });
 });
 
@@ -138,6 +157,22 @@ describe("POST /risk/query: comparison, stress, simulation, optimisation", () =>
     expect(items[0].status).toBe("ok");
     items[0].output.weights.forEach((w: any, i: number) => expect(Math.abs(w.weight - REF.optimization.min_risk.weights[i])).toBeLessThan(1e-6));
     expect(items[1].error.code).toBe("optimization_infeasible");
+    expect(items[0].metadata.cached).toBe(false);
+  });
+
+  test("a repeated optimisation is served from risk_optimization (failures are not kept); a price write clears it", async () => {
+    const analytics = [
+      { instance_id: "o", analytic_code: "portfolio_optimization", parameters: { objective: "min_risk" } },
+      { instance_id: "i", analytic_code: "portfolio_optimization", parameters: { max_weight: 0.2 } },
+    ];
+    const again = await query({ mode: "historical", composition_policy: undefined, analytics });
+    expect(again.map((i) => [i.status, i.metadata.cached])).toEqual([["ok", true], ["failed", false]]);
+    const status = (await (await alice.get("/settings/cache/status")).json()).items.find((i: any) => i.name === "risk_optimization");
+    expect(status.current_size).toBe(1);
+    await alice.post("/assets/prices", [{ asset_id: assets[1], prices: [{ date: END, close: REF.assets[1].closes.at(-1) }] }]);
+    const after = await query({ mode: "historical", composition_policy: undefined, analytics: [analytics[0]] });
+    expect(after[0].metadata.cached).toBe(false);
+    expect(after[0].output).toEqual(again[0].output);
   });
 
   test("asset_set_* run per asset of an asset set", async () => {

@@ -198,11 +198,13 @@ describe("GET /risk/catalog and POST /risk/eligibility", () => {
 
   test("eligibility grades each asset with its reasons and the common range", async () => {
     const bare = createAsset(api.dataDir, "EUR");
-    const res = await alice.post("/risk/eligibility", { asset_ids: [assets[0], bare], date_range: { start: "2022-06-01", end: END }, target_currency: "EUR" });
+    const yen = createAsset(api.dataDir, "JPY");
+    const res = await alice.post("/risk/eligibility", { asset_ids: [assets[0], bare, yen], date_range: { start: "2022-06-01", end: END }, target_currency: "EUR" });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.items[0]).toMatchObject({ asset_id: assets[0], level: "warning", reasons: ["starts_late"], first_quote: START, quotes_in_period: REF.dates.length });
     expect(body.items[1]).toMatchObject({ asset_id: bare, level: "ineligible", reasons: ["no_price_history"], quotes_in_period: 0 });
+    expect(body.items[2]).toMatchObject({ asset_id: yen, level: "ineligible", reasons: ["no_price_history", "missing_fx"] });
     expect(body).toMatchObject({ min_quotes: 20, stale_days: 7, common_range: { start: START, end: END } });
   });
 });

@@ -1,0 +1,32 @@
+import { beforeAll, expect, test } from "bun:test";
+import os from "node:os";
+import { ApiClient } from "../../helpers/client.ts";
+import { useApi } from "../../helpers/server.ts";
+import { createAsset } from "../transactions/fixtures.ts";
+import { expectClose, REF } from "../../plugins/risk/reference.ts";
+
+// After start-up, every pool thread is warmed for risk queries in the background (docs/risk.md
+// "Performance"), on a synthetic ledger: the caller's data and answers are untouched.
+const api = useApi({ users: ["alice"], env: { RISK_WARM_UP: "1" } });
+let alice: ApiClient;
+let asset: number;
+
+beforeAll(async () => {
+  ({ alice } = api.as);
+  asset = createAsset(api.dataDir, "EUR");
+  await alice.post("/assets/prices", [{ asset_id: asset, prices: REF.dates.map((date: string, t: number) => ({ date, close: REF.assets[0].closes[t] })) }]);
+});
+
+test("the risk warm-up runs once on every pool thread after start, and queries answer from the caller's data", async () => {
+  const warmed = await Promise.race([api.server.waitForLog("risk workers warmed"), api.server.waitForLog("risk worker warm-up failed")]);
+  expect({ msg: warmed.msg, reason: warmed.reason }).toEqual({ msg: "risk workers warmed", reason: undefined });
+  expect(warmed.threads).toBe(Math.max(1, os.availableParallelism()));
+  const res = await alice.post("/risk/query", {
+    scope: { kind: "asset", asset_id: asset }, date_range: { start: REF.dates[0], end: REF.dates.at(-1) }, mode: "historical",
+    analytics: [{ instance_id: "k", analytic_code: "historical_kpi", parameters: { risk_free_rate: REF.risk_free_rate } }],
+  });
+  const [item] = (await res.json()).items;
+  expect(item.status).toBe("ok");
+  for (const k of ["annualized_return", "annualized_volatility", "sharpe_ratio", "max_drawdown"]) expectClose(item.output.metrics[k], REF.kpi.Alpha[k]);
+  expect(item.metadata).toMatchObject({ observations_start: REF.dates[0], observations_end: REF.dates.at(-1) });
+});
