@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { CacheRegistry } from "../core/cache/cache-registry.ts";
 import { FxSyncService } from "../core/fx/fx-sync.service.ts";
 import { CurrentPriceService } from "../core/prices/current-price.service.ts";
 import { PriceSyncService } from "../core/prices/price-sync.service.ts";
@@ -9,6 +10,7 @@ import { builtinPlugins } from "../plugins/index.ts";
 import { createAuditLog } from "./audit.ts";
 import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
+import { cacheGenerationReader } from "./db/cache-generations.ts";
 import { databaseFile, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
@@ -33,6 +35,7 @@ import { shutdownWorkerPool } from "./workers/pool.ts";
 export async function assemble(config: AppConfig, logger: Logger) {
   const db = await openDatabase(config.dataDir);
   const container = createContainer(config, logger, db);
+  container.resolve(CacheRegistry).shareGenerations(cacheGenerationReader(db));
   await container.resolve(GlobalSettingsService).initialize();
 
   const pluginConfig = loadPluginConfig(config.dataDir, config.pluginsConfigFile);
