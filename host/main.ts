@@ -25,6 +25,7 @@ import { loadPlugins } from "./plugins/loader.ts";
 import { MarketDataSchedule } from "./scheduler/market-data-schedule.ts";
 import { currentPriceJob, historySyncJob } from "./scheduler/market-data.jobs.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
+import { slotClaims } from "./scheduler/slot-claims.ts";
 import { shutdownWorkerPool } from "./workers/pool.ts";
 
 /**
@@ -52,7 +53,7 @@ export async function assemble(config: AppConfig, logger: Logger) {
   registerMarketData(container, plugins, pluginConfig);
   registerBrim(container, plugins, pluginConfig, databaseFile(config.dataDir), logger);
   await container.resolve(BrimFileService).sweep(brimDir(config.dataDir));
-  const scheduler = new Scheduler(config.dataDir, logger);
+  const scheduler = new Scheduler(config.dataDir, logger, slotClaims(db));
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {
     currentPrice: currentPriceJob(db, container.resolve(CurrentPriceService)),
     historySync: historySyncJob(db, container.resolve(PriceSyncService), {

@@ -37,6 +37,7 @@ export class ScaleOut1795000008500 implements MigrationInterface {
       "job" varchar(64) NOT NULL,
       "slot" varchar(32) NOT NULL,
       "claimed_at" varchar(32) NOT NULL,
+      "owner" varchar(64) NOT NULL,
       PRIMARY KEY ("job", "slot"))`);
     if (postgres) {
       await q.query(`CREATE FUNCTION "bump_cache_generation"() RETURNS trigger LANGUAGE plpgsql AS $$

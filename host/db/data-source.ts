@@ -24,13 +24,33 @@ function dataSource(file: string, readonly: boolean): DataSource {
   });
 }
 
+/**
+ * Runs pending migrations. Processes started together on one database race for them: the loser's
+ * migration fails (its transaction rolls back: DDL is transactional on SQLite and PostgreSQL) and
+ * it looks again, finding the winner's work recorded (docs/deploy.md).
+ */
+export async function migrate(writer: DataSource, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await writer.runMigrations({ transaction: "each" });
+      return;
+    } catch (error) {
+      if (attempt >= attempts || !(await writer.showMigrations())) {
+        if (await writer.showMigrations()) throw error;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+}
+
 /** Opens the database under dataDir, runs pending migrations, and returns both connections. */
 export async function openDatabase(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
   const file = databaseFile(dataDir);
   const writer = dataSource(file, false);
   await writer.initialize();
-  await writer.runMigrations({ transaction: "each" });
+  await migrate(writer);
   const reader = dataSource(file, true);
   await reader.initialize();
   return new Database(writer, reader);
