@@ -9,6 +9,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { loadReportInput, type ReportRequest } from "../core/portfolio/report-input.loader.ts";
 import { buildReport } from "../core/portfolio/report.calc.ts";
+import { sqliteSqlReader } from "../host/db/read-snapshot.ts";
 import { END, START } from "./portfolio-dataset.ts";
 
 const dir = process.argv[2];
@@ -26,7 +27,9 @@ const cpu: number[] = [];
 for (let i = 0; i < runs; i++) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  const input = db.transaction(() => loadReportInput(db, request))();
+  db.exec("BEGIN");
+  const input = await loadReportInput(sqliteSqlReader(db), request);
+  db.exec("COMMIT");
   const t1 = performance.now();
   const report = buildReport(input);
   const t2 = performance.now();

@@ -4,6 +4,7 @@ import { BrimParseService } from "../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "../core/brim/import-plugins.ts";
 import type { Logger } from "./logger.ts";
 import type { PluginRegistry } from "./plugins/registry.ts";
+import type { DatabaseTarget } from "./db/dialect.ts";
 import { runCalculation } from "./workers/pool.ts";
 
 /**
@@ -13,7 +14,7 @@ import { runCalculation } from "./workers/pool.ts";
  * its worker thread, so a parser stuck in a loop cannot hold a thread either.
  */
 export function registerBrim(
-  container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>, dbPath: string, logger: Logger,
+  container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>, db: DatabaseTarget, logger: Logger,
 ): void {
   const infoOf = (entry: ReturnType<PluginRegistry["list"]>[number] & { manifest: { kind: "import-plugin" } }): ImportPluginInfo => {
     const instance = entry.instance as ImportPluginInfo["instance"];
@@ -41,7 +42,7 @@ export function registerBrim(
       const timeoutMs = timeoutOf(code);
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const { result } = await runCalculation("brimParse", { ...input, code, dbPath, path: pathOf(code) }, signal);
+        const { result } = await runCalculation("brimParse", { ...input, code, db, path: pathOf(code) }, signal);
         return result;
       } catch (error) {
         if (signal.aborted) return { ok: false, message: `the parse took longer than ${Math.round(timeoutMs / 1000)} s and was stopped` };

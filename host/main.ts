@@ -11,7 +11,7 @@ import { createAuditLog } from "./audit.ts";
 import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
 import { cacheGenerationReader } from "./db/cache-generations.ts";
-import { databaseFile, openDatabase } from "./db/data-source.ts";
+import { databaseTarget, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
 import { sessionKey } from "./http/session.ts";
@@ -51,7 +51,7 @@ export async function assemble(config: AppConfig, logger: Logger) {
     acceptedApiVersions: [SDK_API_VERSION],
   });
   registerMarketData(container, plugins, pluginConfig);
-  registerBrim(container, plugins, pluginConfig, databaseFile(config.dataDir), logger);
+  registerBrim(container, plugins, pluginConfig, databaseTarget(config.dataDir), logger);
   await container.resolve(BrimFileService).sweep(brimDir(config.dataDir));
   const scheduler = new Scheduler(config.dataDir, logger, slotClaims(db));
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {

@@ -11,7 +11,7 @@ import { BrimFileService, lastParsePath } from "./brim-file.service.ts";
 import type { LedgerFact } from "./duplicates.calc.ts";
 import { GENERIC_PLUGIN_CODE, IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "./import-plugins.ts";
 import type { AssetCandidateDoc, AssetMappingDoc, DuplicateReportDoc, TxCreateDoc } from "./parse-result.ts";
-import { ASSETS_SQL, duplicateReport, LEDGER_SQL } from "./pipeline.ts";
+import { ASSETS_SQL, duplicateReport, LEDGER_SQL, ledgerParams } from "./pipeline.ts";
 
 export interface ParseRequest {
   brokerId: number;
@@ -96,7 +96,7 @@ export class BrimParseService {
       if (c.date < from) from = c.date;
       if (c.date > to) to = c.date;
     }
-    const ledger = await this.db.reads.query(LEDGER_SQL, [brokerId, from, to]) as LedgerFact[];
+    const ledger = await this.db.reads.query(LEDGER_SQL, ledgerParams(brokerId, from, to)) as LedgerFact[];
     return duplicateReport(creates, mappings, () => ledger);
   }
 

@@ -1,4 +1,5 @@
 import type { ImportResult, ImportWarning } from "../../sdk/index.ts";
+import { addDays } from "../dates/calendar.ts";
 import { assetCandidates, type KnownAsset, selectedAsset } from "./asset-candidates.calc.ts";
 import { findDuplicates, type ImportedFact, type LedgerFact, POSSIBLE_WINDOW_DAYS } from "./duplicates.calc.ts";
 import { type AssetMappingDoc, type DuplicateReportDoc, isFakeAssetId, type ParseResultDoc, type TxCreateDoc } from "./parse-result.ts";
@@ -6,14 +7,19 @@ import { assignFakeAssets, fieldTodos, mergeFills, pairFx, pluginWarnings, toCre
 
 /** The reads the pipeline needs: the assets candidates come from, and the broker's ledger within days. */
 export interface PipelineData {
-  assets(): KnownAsset[];
-  ledger(brokerId: number, from: string, to: string): LedgerFact[];
+  assets(): Promise<KnownAsset[]>;
+  ledger(brokerId: number, from: string, to: string): Promise<LedgerFact[]>;
 }
 
 /** SQL of {@link PipelineData}, one text for every connection that runs it (the service's and the worker's). */
 export const ASSETS_SQL = `SELECT id, name, identifier_isin AS isin, identifier_ticker AS ticker FROM assets`;
-export const LEDGER_SQL = `SELECT id, type, date, quantity, amount, currency, asset_id AS assetId FROM transactions
-  WHERE broker_id = ? AND date BETWEEN date(?, '-${POSSIBLE_WINDOW_DAYS} days') AND date(?, '+${POSSIBLE_WINDOW_DAYS} days')`;
+export const LEDGER_SQL = `SELECT id, type, date, quantity, amount, currency, asset_id AS "assetId" FROM transactions
+  WHERE broker_id = ? AND date BETWEEN ? AND ?`;
+
+/** Parameters of {@link LEDGER_SQL}: the broker's rows from `from` to `to`, widened by the possible-duplicate window. */
+export function ledgerParams(brokerId: number, from: string, to: string): [number, string, string] {
+  return [brokerId, addDays(from, -POSSIBLE_WINDOW_DAYS), addDays(to, POSSIBLE_WINDOW_DAYS)];
+}
 
 export interface PipelineMeta {
   brokerId: number;
@@ -28,14 +34,14 @@ export interface PipelineMeta {
  * ids → asset candidates → commit creates → the ledger's row checks → what the user must fill →
  * duplicates against the broker's ledger. Pure apart from the reads in `data`; runs in the worker.
  */
-export function buildParseResult(result: ImportResult, meta: PipelineMeta, data: PipelineData, uuid: () => string): ParseResultDoc {
+export async function buildParseResult(result: ImportResult, meta: PipelineMeta, data: PipelineData, uuid: () => string): Promise<ParseResultDoc> {
   const warnings = pluginWarnings(result.warnings as ImportWarning[]);
   const merged = mergeFills(result.transactions);
   warnings.push(...merged.warnings);
   const paired = pairFx(merged.rows, uuid);
   warnings.push(...paired.warnings);
   const { assetOf, mappings } = assignFakeAssets(paired.rows);
-  const assets = mappings.length > 0 ? data.assets() : [];
+  const assets = mappings.length > 0 ? await data.assets() : [];
   for (const m of mappings) {
     m.candidates = assetCandidates(m, assets);
     m.selected_asset_id = selectedAsset(m.candidates);
@@ -44,17 +50,17 @@ export function buildParseResult(result: ImportResult, meta: PipelineMeta, data:
   return {
     file_id: meta.fileId, plugin_code: meta.pluginCode, plugin_version: meta.pluginVersion, broker_id: meta.brokerId,
     transactions: creates, asset_mappings: mappings,
-    duplicates: duplicateReport(creates, mappings, (from, to) => data.ledger(meta.brokerId, from, to)),
+    duplicates: await duplicateReport(creates, mappings, (from, to) => data.ledger(meta.brokerId, from, to)),
     warnings, validation_issues: validateCreates(creates), field_todos: fieldTodos(creates, mappings, paired.rows),
   };
 }
 
 /** Duplicates of `creates` against the ledger rows `ledger(from, to)` returns; fake ids resolve through the mappings' selection. */
-export function duplicateReport(
+export async function duplicateReport(
   creates: readonly TxCreateDoc[],
   mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[],
-  ledger: (from: string, to: string) => LedgerFact[],
-): DuplicateReportDoc {
+  ledger: (from: string, to: string) => LedgerFact[] | Promise<LedgerFact[]>,
+): Promise<DuplicateReportDoc> {
   if (creates.length === 0) return { tx_unique_indices: [], tx_possible_duplicates: [], tx_likely_duplicates: [] };
   const selected = new Map(mappings.map((m) => [m.fake_asset_id, m.selected_asset_id ?? null]));
   let from = creates[0]!.date;
@@ -68,5 +74,5 @@ export function duplicateReport(
       assetId: c.asset_id === undefined ? null : isFakeAssetId(c.asset_id) ? selected.get(c.asset_id) ?? null : c.asset_id,
     };
   });
-  return findDuplicates(facts, ledger(from, to));
+  return findDuplicates(facts, await ledger(from, to));
 }

@@ -37,7 +37,8 @@ export class AccessChangeService {
     await this.access.require(callerId, brokerId, "VIEWER");
     const rows = await this.db.reads.createQueryBuilder(BrokerAccess, "a")
       .innerJoin(User, "u", "u.id = a.user_id")
-      .select(["a.user_id AS userId", "u.username AS username", "a.role AS role", "a.share_percentage AS share", "a.created_at AS createdAt"])
+      .select("a.user_id", "userId").addSelect("u.username", "username").addSelect("a.role", "role")
+      .addSelect("a.share_percentage", "share").addSelect("a.created_at", "createdAt")
       .where("a.broker_id = :brokerId", { brokerId })
       .orderBy("a.created_at", "ASC").addOrderBy("a.user_id", "ASC")
       .getRawMany<{ userId: number; username: string; role: BrokerRole; share: string; createdAt: string }>();

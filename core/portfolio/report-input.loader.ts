@@ -1,7 +1,8 @@
 /**
- * Reads a report's input straight from SQLite with plain SQL. It runs inside a worker on the
- * worker's own read-only connection (WAL lets it read committed data while the server writes),
- * so the request thread never loads or copies the tens of thousands of rows a report needs.
+ * Reads a report's input straight from the database with plain SQL. It runs inside a worker on the
+ * worker's own read-only connection in one read transaction (host/db/read-snapshot.ts: SQLite's WAL,
+ * or a PostgreSQL snapshot), so the request thread never loads or copies the tens of thousands of
+ * rows a report needs.
  */
 import type { ChainStep } from "../fx/fx-route.entity.ts";
 import { normalisePair } from "../fx/pair.ts";
@@ -11,10 +12,9 @@ import {
   type ReportInput, type SplitEvent,
 } from "./report-input.ts";
 
-/** The slice of bun:sqlite's Database the loader needs. */
-export interface SqlReader {
-  query(sql: string): { all(...params: any[]): any[] };
-}
+import type { SqlReader } from "../db/sql-reader.ts";
+
+export type { SqlReader };
 
 export interface ReportRequest {
   /** Broker id → aggregation scale (decimal string) of every broker in scope. */
@@ -37,21 +37,21 @@ interface TxRow {
   cost_basis_currency: string | null; partner_broker_id: number | null; partner_date: string | null; split_linked: number | null;
 }
 
-export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput {
+export async function loadReportInput(db: SqlReader, req: ReportRequest): Promise<ReportInput> {
   const brokerIds = Object.keys(req.scales).map(Number);
-  const brokerRows = brokerIds.length === 0 ? [] : db.query(`SELECT id, name FROM brokers WHERE id IN (${placeholders(brokerIds.length)})`)
-    .all(...brokerIds) as { id: number; name: string }[];
+  const brokerRows = brokerIds.length === 0 ? [] : await db.all<{ id: number; name: string }>(
+    `SELECT id, name FROM brokers WHERE id IN (${placeholders(brokerIds.length)})`, brokerIds);
   const brokers = brokerRows.map((b) => ({ id: b.id, name: b.name, scale: req.scales[b.id]! })).sort((a, b) => a.id - b.id);
 
-  const txRows = brokers.length === 0 ? [] : db.query(`
+  const txRows = brokers.length === 0 ? [] : await db.all<TxRow>(`
     SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
            t.cost_basis_override, t.cost_basis_currency, p.broker_id AS partner_broker_id, p.date AS partner_date,
-           (e.type = 'SPLIT') AS split_linked
+           CASE WHEN e.type = 'SPLIT' THEN 1 ELSE 0 END AS split_linked
       FROM transactions t
       LEFT JOIN transactions p ON p.id = t.related_transaction_id
       LEFT JOIN asset_events e ON e.id = t.asset_event_id
      WHERE t.broker_id IN (${placeholders(brokers.length)}) AND t.date <= ?
-     ORDER BY t.date, t.id`).all(...brokers.map((b) => b.id), req.end) as TxRow[];
+     ORDER BY t.date, t.id`, [...brokers.map((b) => b.id), req.end]);
   const transactions: LedgerTx[] = txRows.map((r) => ({
     id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: r.type, date: r.date, quantity: r.quantity, amount: r.amount,
     currency: r.currency, relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: r.partner_date,
@@ -59,8 +59,8 @@ export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput 
   }));
 
   const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
-  const assets = loadAssets(db, assetIds);
-  const { quotes, splits } = loadQuotesAndSplits(db, assetIds, req.end);
+  const assets = await loadAssets(db, assetIds);
+  const { quotes, splits } = await loadQuotesAndSplits(db, assetIds, req.end);
 
   const currencies = new Set<string>();
   for (const t of transactions) {
@@ -69,7 +69,7 @@ export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput 
   }
   for (const a of assets) currencies.add(a.currency);
   currencies.delete(req.target);
-  const { fxPairs, fxSeries } = loadFx(db, [...currencies], req.target, req.end);
+  const { fxPairs, fxSeries } = await loadFx(db, [...currencies], req.target, req.end);
 
   return {
     brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, target: req.target, start: req.start, end: req.end,
@@ -78,34 +78,34 @@ export function loadReportInput(db: SqlReader, req: ReportRequest): ReportInput 
 }
 
 /** The stored closes (per asset, by date) and the split events (by date, id) of `assetIds` up to `end`. */
-export function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string): Pick<ReportInput, "quotes" | "splits"> {
+export async function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string): Promise<Pick<ReportInput, "quotes" | "splits">> {
   const quotes: Record<number, QuoteSeries> = {};
   const splits: SplitEvent[] = [];
   if (assetIds.length === 0) return { quotes, splits };
   const inList = `(${placeholders(assetIds.length)})`;
-  const priceRows = db.query(`SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`)
-    .all(...assetIds, end) as { asset_id: number; date: string; close: string }[];
+  const priceRows = await db.all<{ asset_id: number; date: string; close: string }>(
+    `SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList} AND date <= ? ORDER BY asset_id, date`, [...assetIds, end]);
   for (const p of priceRows) {
     const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
     q.dates.push(p.date);
     q.closes.push(p.close);
   }
-  const splitRows = db.query(`SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`)
-    .all(...assetIds, end) as { asset_id: number; date: string; value: string }[];
+  const splitRows = await db.all<{ asset_id: number; date: string; value: string }>(
+    `SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`, [...assetIds, end]);
   for (const s of splitRows) splits.push({ assetId: s.asset_id, date: s.date, ratio: s.value });
   return { quotes, splits };
 }
 
 /** The assets `ids` (by id) with their quote base, classification and whether a quote provider is assigned. */
-export function loadAssets(db: SqlReader, ids: number[]): AssetInfo[] {
+export async function loadAssets(db: SqlReader, ids: number[]): Promise<AssetInfo[]> {
   if (ids.length === 0) return [];
-  const rows = db.query(`
-    SELECT a.id, a.name, a.identifier_ticker, a.asset_type, a.currency, a.quote_base_quantity, a.classification_params,
-           EXISTS (SELECT 1 FROM asset_provider_assignments p WHERE p.asset_id = a.id) AS has_provider
-      FROM assets a WHERE a.id IN (${placeholders(ids.length)}) ORDER BY a.id`).all(...ids) as {
+  const rows = await db.all<{
     id: number; name: string; identifier_ticker: string | null; asset_type: string | null; currency: string;
     quote_base_quantity: string; classification_params: string | null; has_provider: number;
-  }[];
+  }>(`
+    SELECT a.id, a.name, a.identifier_ticker, a.asset_type, a.currency, a.quote_base_quantity, a.classification_params,
+           CASE WHEN EXISTS (SELECT 1 FROM asset_provider_assignments p WHERE p.asset_id = a.id) THEN 1 ELSE 0 END AS has_provider
+      FROM assets a WHERE a.id IN (${placeholders(ids.length)}) ORDER BY a.id`, ids);
   return rows.map((r) => {
     const c = r.classification_params ? JSON.parse(r.classification_params) as {
       geographic_area?: { distribution?: Record<string, string> }; sector_area?: { distribution?: Record<string, string> };
@@ -122,15 +122,15 @@ export function loadAssets(db: SqlReader, ids: number[]): AssetInfo[] {
  * Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and
  * manual fallbacks read, up to `end`. Shared by the report and the risk adapter's asset view.
  */
-export function loadFx(db: SqlReader, currencies: string[], target: string, end: string): Pick<ReportInput, "fxPairs" | "fxSeries"> {
+export async function loadFx(db: SqlReader, currencies: string[], target: string, end: string): Promise<Pick<ReportInput, "fxPairs" | "fxSeries">> {
   const fxPairs: FxPairConfig[] = [];
   const fxSeries: Record<string, RateSeriesInput> = {};
   const wanted = new Map<string, [string, string, string]>();
   for (const c of currencies) {
     const pair = normalisePair(c, target);
     if (!pair) continue;
-    const routes = (db.query(`SELECT chain_steps FROM fx_routes WHERE base = ? AND quote = ? ORDER BY priority, id`)
-      .all(pair.base, pair.quote) as { chain_steps: string }[]).map((r) => JSON.parse(r.chain_steps) as ChainStep[]);
+    const routes = (await db.all<{ chain_steps: string }>(`SELECT chain_steps FROM fx_routes WHERE base = ? AND quote = ? ORDER BY priority, id`,
+      [pair.base, pair.quote])).map((r) => JSON.parse(r.chain_steps) as ChainStep[]);
     fxPairs.push({ base: pair.base, quote: pair.quote, routes });
     const steps = routes.length > 0 ? routes.flat() : [{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }];
     for (const s of steps) {
@@ -138,9 +138,9 @@ export function loadFx(db: SqlReader, currencies: string[], target: string, end:
       wanted.set(fxSeriesKey(b, q, s.provider), [b, q, s.provider]);
     }
   }
-  const stmt = db.query(`SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`);
   for (const [key, [b, q, provider]] of wanted) {
-    const rows = stmt.all(b, q, provider, end) as { date: string; rate: string }[];
+    const rows = await db.all<{ date: string; rate: string }>(
+      `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`, [b, q, provider, end]);
     fxSeries[key] = { dates: rows.map((r) => r.date), rates: rows.map((r) => r.rate) };
   }
   return { fxPairs, fxSeries };

@@ -124,7 +124,7 @@ function assetSeries(a: AssetInfo, values: number[], weight: number | null): Ass
   return { asset_id: a.id, name: a.name, asset_type: a.type, sectors: weights(a.sectors), geography: weights(a.geography), weight, values };
 }
 
-export function loadRiskData(db: SqlReader, req: RiskDataRequest): RiskData {
+export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise<RiskData> {
   const warnings: RiskWarningData[] = [];
   const dq: RiskDataQuality = {
     data_quality_status: "ok", missing_price_assets: [], missing_fx_pairs: [], incomplete_nav_dates_count: 0, observations_start: null, observations_end: null,
@@ -135,7 +135,7 @@ export function loadRiskData(db: SqlReader, req: RiskDataRequest): RiskData {
   const scope = req.scope;
 
   if (scope.kind === "asset" || scope.kind === "asset_set") {
-    const view = assetView(db, [...scope.assetIds, ...req.benchmarkIds], req.target, req.end);
+    const view = await assetView(db, [...scope.assetIds, ...req.benchmarkIds], req.target, req.end);
     const scoped = view.input.assets.filter((a) => scope.assetIds.includes(a.id));
     const m = priceMatrix(view.prices, scoped, view.input.quotes, req.start, req.end);
     const al = align(m, scoped, req.start, warnings, dq);
@@ -152,7 +152,7 @@ export function loadRiskData(db: SqlReader, req: RiskDataRequest): RiskData {
     const perAsset = req.mode === "historical" && scope.assetIds !== null;
     // Today's composition needs only the end state: the replay then values a single day.
     const start = req.mode === "historical" ? req.start : req.end;
-    const view = portfolioView(db, { scales: scope.scales, target: req.target, start, end: req.end, perAsset });
+    const view = await portfolioView(db, { scales: scope.scales, target: req.target, start, end: req.end, perAsset });
     const slice = scope.assetIds ? new Set(scope.assetIds) : null;
     const held = view.positions.filter((p) => !slice || slice.has(p.assetId));
     const heldAssets = view.input.assets.filter((a) => held.some((p) => p.assetId === a.id));
@@ -182,7 +182,7 @@ export function loadRiskData(db: SqlReader, req: RiskDataRequest): RiskData {
     }
     // Extra assets (benchmarks) are priced through the same engine input when held, else on their own.
     if (req.benchmarkIds.length > 0) {
-      const extra = assetView(db, req.benchmarkIds, req.target, req.end);
+      const extra = await assetView(db, req.benchmarkIds, req.target, req.end);
       benchmarks(extra.prices, extra.input.assets, extra.input.quotes, req, out);
     }
     for (const p of view.prices.missingFxPairs()) if (!dq.missing_fx_pairs.includes(p)) dq.missing_fx_pairs.push(p);
@@ -201,7 +201,7 @@ export function loadRiskData(db: SqlReader, req: RiskDataRequest): RiskData {
  * is the index V_0 = NAV_0, V_k = V_{k−1}(1 + r_k), so its returns chain to the report's TWRR.
  * An asset slice uses the day-before holdings valued at both days' prices instead.
  */
-function historicalSeries(view: ReturnType<typeof portfolioView>, m: PriceMatrix, slice: Set<number> | null, req: RiskDataRequest, out: RiskData): void {
+function historicalSeries(view: Awaited<ReturnType<typeof portfolioView>>, m: PriceMatrix, slice: Set<number> | null, req: RiskDataRequest, out: RiskData): void {
   const market = new Set(m.dates);
   const days = view.days.filter((d) => d.date >= req.start && d.date <= req.end);
   const dates: string[] = [];

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { inject, injectable } from "tsyringe";
-import { Database } from "../db/database.ts";
+import { Database, type PreparedRead } from "../db/database.ts";
 import { ConflictError, InputError, NotAllowedError, NotFoundError } from "../errors/domain-error.ts";
 
 /** `read`: only reads (GET and the read-with-a-body routes); `read-write`: everything the user may do. */
@@ -47,7 +47,7 @@ const TOUCH_EVERY_SECONDS = 60;
  */
 @injectable()
 export class AccessTokenService {
-  private byHash?: { get(...params: unknown[]): Row | null | undefined };
+  private byHash?: PreparedRead<Row>;
   private readonly touched = new Map<number, number>();
 
   constructor(@inject(Database) private readonly db: Database) {}
@@ -93,10 +93,10 @@ export class AccessTokenService {
   }
 
   /** The grant of a secret that exists and has not expired, or null (a prepared lookup by hash). */
-  check(secret: string, now = Date.now()): TokenGrant | null {
+  async check(secret: string, now = Date.now()): Promise<TokenGrant | null> {
     if (!secret.startsWith(TOKEN_PREFIX) || secret.length > 200) return null;
     this.byHash ??= this.db.prepareRead<Row>(`SELECT * FROM access_tokens WHERE token_hash = ?`);
-    const row = this.byHash.get(hashOf(secret));
+    const row = await this.byHash.get(hashOf(secret));
     const seconds = Math.floor(now / 1000);
     if (!row || (row.expires_at !== null && row.expires_at <= seconds)) return null;
     this.touch(row.id, seconds);

@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { Database } from "../db/database.ts";
+import { Database, type PreparedRead } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { User } from "./user.entity.ts";
 
@@ -11,14 +11,14 @@ import { User } from "./user.entity.ts";
  */
 @injectable()
 export class SessionRevocationService {
-  private byJti?: { get(...params: unknown[]): { found: number } | null | undefined };
+  private byJti?: PreparedRead<{ found: number }>;
 
   constructor(@inject(Database) private readonly db: Database) {}
 
   /** True when the token id was revoked (checked on every authenticated request: a prepared lookup by key). */
-  isRevoked(jti: string): boolean {
+  async isRevoked(jti: string): Promise<boolean> {
     this.byJti ??= this.db.prepareRead<{ found: number }>(`SELECT 1 AS found FROM revoked_sessions WHERE jti = ?`);
-    return Boolean(this.byJti.get(jti));
+    return Boolean(await this.byJti.get(jti));
   }
 
   /** Revokes one token until `expiresAt` (epoch seconds); entries of expired tokens are dropped on the way. */

@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, Like } from "typeorm";
 import { deleteSolelyOwnedBrokers } from "../brokers/access-change.service.ts";
-import { Database } from "../db/database.ts";
+import { Database, type PreparedRead } from "../db/database.ts";
 import { fromSqliteDatetime } from "../db/sqlite-date.ts";
 import {
   ConflictError, InputError, NotAllowedError, NotFoundError, UnauthenticatedError,
@@ -50,14 +50,14 @@ export class UserService {
     @inject(UserSettingsService) private readonly userSettings: UserSettingsService,
   ) {}
 
-  private byId?: { get(id: number): UserRow | null | undefined };
+  private byId?: PreparedRead<UserRow>;
 
   /** Runs on every authenticated request, so it skips TypeORM's query building. */
   async findById(id: number): Promise<User | null> {
     this.byId ??= this.db.prepareRead<UserRow>(
       `SELECT id, username, email, password_hash, is_active, is_superuser, session_epoch, created_at FROM users WHERE id = ?`,
     );
-    const row = this.byId.get(id);
+    const row = await this.byId.get(id);
     return row ? toUser(row) : null;
   }
 

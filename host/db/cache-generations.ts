@@ -1,5 +1,5 @@
 import type { SharedGenerations } from "../../core/cache/cache-registry.ts";
-import type { Database } from "../../core/db/database.ts";
+import type { Database, PreparedRead } from "../../core/db/database.ts";
 import { CACHE_GENERATION_TABLES } from "../../migrations/1795000008500-ScaleOut.ts";
 
 const GROUPS = Object.keys(CACHE_GENERATION_TABLES);
@@ -9,7 +9,7 @@ const SQL = `SELECT ${GROUPS.map((g) => `(SELECT "generation" FROM "cache_genera
 
 /** The reader CacheRegistry.sync compares before serving a cached value built from stored data. */
 export function cacheGenerationReader(db: Database): SharedGenerations {
-  let statement: { get(): Record<string, unknown> | null | undefined } | undefined;
+  let statement: PreparedRead<Record<string, unknown>> | undefined;
   return async () => {
     statement ??= db.prepareRead<Record<string, unknown>>(SQL);
     const row: Record<string, unknown> = (await statement.get()) ?? {};

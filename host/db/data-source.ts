@@ -1,14 +1,16 @@
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { DataSource } from "typeorm";
 import { Database } from "../../core/db/database.ts";
 import { entities } from "../../core/entities.ts";
 import { migrations } from "../../migrations/index.ts";
 import { BunSqliteForTypeORM } from "./bun-sqlite-driver.ts";
+import { databaseFile, databaseTarget } from "./dialect.ts";
+import { postgresDataSource } from "./postgres.ts";
 
-export function databaseFile(dataDir: string): string {
-  return join(dataDir, "portfolio.sqlite");
-}
+export { databaseFile, databaseTarget, isPostgres, type DatabaseTarget } from "./dialect.ts";
+
+/** Advisory-lock key held while migrating PostgreSQL. */
+const MIGRATION_LOCK = 1795017001;
 
 function dataSource(file: string, readonly: boolean): DataSource {
   return new DataSource({
@@ -25,9 +27,9 @@ function dataSource(file: string, readonly: boolean): DataSource {
 }
 
 /**
- * Runs pending migrations. Processes started together on one database race for them: the loser's
- * migration fails (its transaction rolls back: DDL is transactional on SQLite and PostgreSQL) and
- * it looks again, finding the winner's work recorded (docs/deploy.md).
+ * Runs pending SQLite migrations. Processes started together on one file race for them: the
+ * loser's migration fails (its transaction rolls back: SQLite DDL is transactional) and it looks
+ * again, finding the winner's work recorded (docs/deploy.md). PostgreSQL takes an advisory lock.
  */
 export async function migrate(writer: DataSource, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -44,9 +46,28 @@ export async function migrate(writer: DataSource, attempts = 5): Promise<void> {
   }
 }
 
-/** Opens the database under dataDir, runs pending migrations, and returns both connections. */
-export async function openDatabase(dataDir: string): Promise<Database> {
+/**
+ * Opens the database (PostgreSQL when DATABASE_URL is set, else SQLite under dataDir), runs
+ * pending migrations, and returns both connections (on PostgreSQL one pool serves both).
+ */
+export async function openDatabase(dataDir: string, env: Record<string, string | undefined> = process.env): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
+  const target = databaseTarget(dataDir, env);
+  if (target.kind === "postgres") {
+    const pool = postgresDataSource(target.url);
+    await pool.initialize();
+    // Several processes may start at once on one database: one migrates, the others wait for it.
+    const lock = pool.createQueryRunner();
+    await lock.connect();
+    try {
+      await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
+      await pool.runMigrations({ transaction: "each" });
+    } finally {
+      await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
+      await lock.release();
+    }
+    return new Database(pool, pool);
+  }
   const file = databaseFile(dataDir);
   const writer = dataSource(file, false);
   await writer.initialize();

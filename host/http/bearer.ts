@@ -35,7 +35,7 @@ export function bearerAuthenticator(deps: HttpDeps) {
       const header = request.headers.get("authorization");
       if (!header) return undefined;
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const grant = match ? tokens.check(match[1]!) : null;
+      const grant = match ? await tokens.check(match[1]!) : null;
       const user = grant ? await users.findById(grant.userId) : null;
       if (!grant || !user || user.sessionEpoch !== grant.epoch) throw notAuthenticated();
       if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");

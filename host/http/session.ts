@@ -84,7 +84,7 @@ export function sessionPlugin(deps: HttpDeps) {
     const claims = await verifyToken(key, token);
     const user = claims === null ? null : await users.findById(claims.userId);
     // An ended session (issue 10.4): an earlier epoch, or this token revoked by its logout.
-    if (!user || claims!.epoch !== user.sessionEpoch || (claims!.jti !== null && revocations.isRevoked(claims!.jti))) {
+    if (!user || claims!.epoch !== user.sessionEpoch || (claims!.jti !== null && await revocations.isRevoked(claims!.jti))) {
       throw notAuthenticated();
     }
     if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");

@@ -3,7 +3,7 @@ import { LotsAnalysisService, type LotsAnalysisRequest } from "../../core/portfo
 import type { LotsResult } from "../../core/portfolio/lots-types.ts";
 import type { ReportFlags } from "../../core/portfolio/report-input.ts";
 import { Decimal } from "../../sdk/index.ts";
-import { databaseFile } from "../db/data-source.ts";
+import { databaseTarget } from "../db/dialect.ts";
 import { runCalculation } from "../workers/pool.ts";
 import { PortfolioReportService } from "./report.service.ts";
 
@@ -31,7 +31,7 @@ export class PortfolioEngineAdapter {
   private readonly lotsService: LotsAnalysisService;
 
   constructor(container: DependencyContainer, dataDir: string) {
-    this.reports = new PortfolioReportService(container, databaseFile(dataDir));
+    this.reports = new PortfolioReportService(container, databaseTarget(dataDir));
     this.lotsService = container.resolve(LotsAnalysisService);
   }
 

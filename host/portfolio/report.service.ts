@@ -9,6 +9,7 @@ import type { ReportFlags } from "../../core/portfolio/report-input.ts";
 import type { ReportRequest } from "../../core/portfolio/report-input.loader.ts";
 import { UserSettingsService } from "../../core/settings/user-settings.service.ts";
 import type { DependencyContainer } from "tsyringe";
+import type { DatabaseTarget } from "../db/dialect.ts";
 import { runCalculation } from "../workers/pool.ts";
 import type { PortfolioReportResult } from "../workers/portfolio-report.task.ts";
 
@@ -34,7 +35,7 @@ export class PortfolioReportService {
   private readonly settings: UserSettingsService;
   private readonly inFlight = new Map<string, Promise<CachedReport>>();
 
-  constructor(container: DependencyContainer, private readonly dbFile: string) {
+  constructor(container: DependencyContainer, private readonly dbTarget: DatabaseTarget) {
     this.db = container.resolve(Database);
     this.caches = container.resolve(CacheRegistry);
     this.settings = container.resolve(UserSettingsService);
@@ -80,7 +81,7 @@ export class PortfolioReportService {
     const flightKey = `${generation}:${key}`;
     let run = this.inFlight.get(flightKey);
     if (!run) {
-      run = runCalculation("portfolioReport", { dbFile: this.dbFile, request }).then(({ result }) => {
+      run = runCalculation("portfolioReport", { db: this.dbTarget, request }).then(({ result }) => {
         const out = { json: result.json, gzip: result.gzip };
         // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
         if (this.caches.generation("portfolio_blob") === generation) cache.set(key, out);

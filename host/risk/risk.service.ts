@@ -13,6 +13,7 @@ import type { PackedRiskData as RiskData } from "../workers/risk.task.ts";
 import { UserSettingsService } from "../../core/settings/user-settings.service.ts";
 import type { KindInstance, RiskMode, RiskScope } from "../../sdk/index.ts";
 import type { LoadedPlugin, PluginRegistry } from "../plugins/registry.ts";
+import type { DatabaseTarget } from "../db/dialect.ts";
 import { poolQueueSize, runCalculation } from "../workers/pool.ts";
 import type { RiskQueryRequest } from "../http/risk/risk.schema.ts";
 import { loadScenarioCatalog } from "./scenario-catalog.ts";
@@ -85,7 +86,7 @@ export class RiskService {
   private readonly limits: typeof RISK_LIMITS;
 
   constructor(
-    container: DependencyContainer, private readonly dbFile: string, private readonly plugins: PluginRegistry, private readonly dataDir: string,
+    container: DependencyContainer, private readonly dbTarget: DatabaseTarget, private readonly plugins: PluginRegistry, private readonly dataDir: string,
     overrides: { analyticTimeoutMs?: number; maxQueuedTasks?: number } = {},
   ) {
     this.limits = {
@@ -187,7 +188,7 @@ export class RiskService {
       return { items: items as RiskItem[] };
     }
     try {
-      data = (await runCalculation("riskData", { dbFile: this.dbFile, request }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
+      data = (await runCalculation("riskData", { db: this.dbTarget, request }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     } catch (e) {
       const timeout = (e as Error)?.name === "AbortError" || (e as Error)?.name === "TimeoutError";
       for (const r of runnable) {
@@ -292,7 +293,7 @@ export class RiskService {
     }
     const extra = [...new Set([...ids, ...proxies])];
     const window = extra.length === 0 ? { benchmarks: {} } : (await runCalculation("riskData", {
-      dbFile: this.dbFile,
+      db: this.dbTarget,
       request: { scope: { kind: "asset_set", assetIds: extra }, mode: "historical", target: request.target, start, end, benchmarkIds: extra },
     }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     return { context: { scenario: sc, geography_groups: catalog.geography_groups, window: { start, end }, window_series: window.benchmarks } };

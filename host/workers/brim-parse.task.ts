@@ -1,23 +1,24 @@
-import { Database } from "bun:sqlite";
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import type { KnownAsset } from "../../core/brim/asset-candidates.calc.ts";
 import type { LedgerFact } from "../../core/brim/duplicates.calc.ts";
 import type { ParseRun } from "../../core/brim/import-plugins.ts";
-import { ASSETS_SQL, buildParseResult, LEDGER_SQL, type PipelineData, type PipelineMeta } from "../../core/brim/pipeline.ts";
+import { ASSETS_SQL, buildParseResult, LEDGER_SQL, ledgerParams, type PipelineMeta } from "../../core/brim/pipeline.ts";
 import { builtinPlugins } from "../../plugins/index.ts";
 import { type ImportFileMeta, type ImportPlugin, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../sdk/index.ts";
+import type { DatabaseTarget } from "../db/dialect.ts";
+import { withReadSnapshot } from "../db/read-snapshot.ts";
 import { createPluginContext } from "../plugins/context.ts";
 
 /**
  * Input of the worker's `brimParse`: which plugin (a built-in id, or an external plugin's entry
- * file), the file, its meta, the pipeline's meta and the database file it reads candidates and the
- * ledger from (a read-only connection of its own).
+ * file), the file, its meta, the pipeline's meta and the database it reads candidates and the
+ * ledger from (a read-only connection of its own, host/db/read-snapshot.ts).
  */
 export interface BrimParseInput {
   bytes: Uint8Array;
   code: string;
-  dbPath: string;
+  db: DatabaseTarget;
   file: ImportFileMeta;
   meta: PipelineMeta;
   options?: Record<string, unknown>;
@@ -26,21 +27,6 @@ export interface BrimParseInput {
 
 export type BrimParseOutput = ParseRun;
 
-const connections = new Map<string, Database>();
-
-function readsOf(dbPath: string): PipelineData {
-  let db = connections.get(dbPath);
-  if (!db) {
-    db = new Database(dbPath, { readonly: true });
-    db.exec("PRAGMA busy_timeout = 5000");
-    connections.set(dbPath, db);
-  }
-  const reader = db;
-  return {
-    assets: () => reader.query(ASSETS_SQL).all() as KnownAsset[],
-    ledger: (brokerId, from, to) => reader.query(LEDGER_SQL).all(brokerId, from, to) as LedgerFact[],
-  };
-}
 
 const instances = new Map<string, Promise<ImportPlugin>>();
 
@@ -80,6 +66,9 @@ export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput>
     if (isPluginError(error)) return { ok: false, message: error.message };
     return { ok: false, message: "the file could not be read (the importer failed unexpectedly)" };
   }
-  const doc = buildParseResult(result, input.meta, readsOf(input.dbPath), randomUUID);
+  const doc = await withReadSnapshot(input.db, (reader) => buildParseResult(result, input.meta, {
+    assets: () => reader.all<KnownAsset>(ASSETS_SQL),
+    ledger: (brokerId, from, to) => reader.all<LedgerFact>(LEDGER_SQL, ledgerParams(brokerId, from, to)),
+  }, randomUUID));
   return { ok: true, gzipped: Bun.gzipSync(JSON.stringify(doc)), transactions: doc.transactions.length };
 }

@@ -1,26 +1,15 @@
-import { Database } from "bun:sqlite";
 import { loadReportInput, type ReportRequest } from "../../core/portfolio/report-input.loader.ts";
 import { buildReport } from "../../core/portfolio/report.calc.ts";
+import type { DatabaseTarget } from "../db/dialect.ts";
+import { withReadSnapshot } from "../db/read-snapshot.ts";
 
-/** One read-only connection per database file and worker thread, kept open between tasks. */
-const connections = new Map<string, Database>();
-
-export function readOnly(file: string): Database {
-  let db = connections.get(file);
-  if (!db) {
-    db = new Database(file, { readonly: true });
-    connections.set(file, db);
-  }
-  return db;
-}
-
-/** One read transaction: every table is read at the same committed state. */
-export function readReportInput(db: Database, request: ReportRequest): ReturnType<typeof loadReportInput> {
-  return db.transaction(() => loadReportInput(db, request))();
+/** One read transaction on this thread's own connection: every table is read at the same committed state. */
+export function readReportInput(db: DatabaseTarget, request: ReportRequest): ReturnType<typeof loadReportInput> {
+  return withReadSnapshot(db, (reader) => loadReportInput(reader, request));
 }
 
 export interface PortfolioReportTask {
-  dbFile: string;
+  db: DatabaseTarget;
   request: ReportRequest;
 }
 
@@ -34,13 +23,12 @@ export interface PortfolioReportResult {
 
 /**
  * Worker side of `POST /portfolio/report`: reads the inputs through this thread's own read-only
- * SQLite connection (WAL: committed data only, never blocking the writer), replays, and hands
- * back the serialised and gzipped body so the request thread only copies bytes.
+ * connection (SQLite WAL or a PostgreSQL snapshot: committed data only, never blocking a writer),
+ * replays, and hands back the serialised and gzipped body so the request thread only copies bytes.
  */
-export function portfolioReport(task: PortfolioReportTask): PortfolioReportResult {
+export async function portfolioReport(task: PortfolioReportTask): Promise<PortfolioReportResult> {
   const t0 = performance.now();
-  const db = readOnly(task.dbFile);
-  const input = readReportInput(db, task.request);
+  const input = await readReportInput(task.db, task.request);
   const t1 = performance.now();
   const json = JSON.stringify(buildReport(input));
   const gzip = Bun.gzipSync(Buffer.from(json), { level: 6 });

@@ -2,10 +2,11 @@ import { loadRiskData, type RiskData, type RiskDataRequest } from "../../core/ri
 import { isPluginError, type KindInstance, type Plugin } from "../../sdk/index.ts";
 import { createPluginContext } from "../plugins/context.ts";
 import { riskPlugins } from "../../plugins/risk/index.ts";
-import { readOnly } from "./portfolio-report.task.ts";
+import type { DatabaseTarget } from "../db/dialect.ts";
+import { withReadSnapshot } from "../db/read-snapshot.ts";
 
 export interface RiskDataTask {
-  dbFile: string;
+  db: DatabaseTarget;
   request: RiskDataRequest;
 }
 
@@ -27,9 +28,8 @@ const pack = (s: Series): PackedSeries => ({ dates: s.dates, values: Float64Arra
 const unpack = (s: PackedSeries): Series => ({ dates: s.dates, values: Array.from(s.values) });
 
 /** Worker side of `POST /risk/query`, step 1: the scope's series, read on this thread's read-only connection. */
-export function riskData(task: RiskDataTask): PackedRiskData {
-  const db = readOnly(task.dbFile);
-  const data = db.transaction(() => loadRiskData(db, task.request))();
+export async function riskData(task: RiskDataTask): Promise<PackedRiskData> {
+  const data = await withReadSnapshot(task.db, (db) => loadRiskData(db, task.request));
   return {
     ...data,
     series: data.series && pack(data.series),

@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import { execDb } from "./test-db.ts";
 import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,24 +24,12 @@ export async function startServerWithFakeFx(): Promise<{ server: TestServer; ups
 
 /** Inserts a route row directly (the routes API is another area): steps run base→quote, base < quote. */
 export function seedFxRoute(dataDir: string, route: { base: string; quote: string; priority: number; steps: { from: string; to: string; provider: string }[] }): void {
-  const db = new Database(join(dataDir, "portfolio.sqlite"));
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    db.query(`INSERT INTO fx_routes (base, quote, priority, chain_steps) VALUES (?, ?, ?, ?)`)
-      .run(route.base, route.quote, route.priority, JSON.stringify(route.steps));
-  } finally {
-    db.close();
-  }
+  execDb(dataDir, [{ sql: `INSERT INTO fx_routes (base, quote, priority, chain_steps) VALUES (?, ?, ?, ?)`,
+    params: [route.base, route.quote, route.priority, JSON.stringify(route.steps)] }]);
 }
 
 /** Inserts rate rows directly (alphabetical pair). */
 export function seedFxRates(dataDir: string, rows: { base: string; quote: string; provider: string; date: string; rate: string }[]): void {
-  const db = new Database(join(dataDir, "portfolio.sqlite"));
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    const insert = db.query(`INSERT INTO fx_rates (base, quote, provider, date, rate, source) VALUES (?, ?, ?, ?, ?, 'seed')`);
-    db.transaction(() => { for (const r of rows) insert.run(r.base, r.quote, r.provider, r.date, r.rate); })();
-  } finally {
-    db.close();
-  }
+  const sql = `INSERT INTO fx_rates (base, quote, provider, date, rate, source) VALUES (?, ?, ?, ?, ?, 'seed')`;
+  execDb(dataDir, rows.map((r) => ({ sql, params: [r.base, r.quote, r.provider, r.date, r.rate] })));
 }

@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll } from "bun:test";
 import { ApiClient } from "./client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "./offline-plugins.ts";
+import { createTestDatabase, dropTestDatabase, PG_ADMIN_ENV } from "./postgres.ts";
+import { execDb } from "./test-db.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 const BUN = process.execPath;
@@ -33,13 +34,38 @@ export interface TestServer {
  * so the SDK's destination check stays on for every other address.
  */
 export function allowOutbound(dataDir: string, hosts: readonly string[]): void {
-  const db = new Database(join(dataDir, "portfolio.sqlite"));
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    db.run(`UPDATE global_settings SET value = ? WHERE key = 'outbound_allowed_hosts'`, [hosts.join(",")]);
-  } finally {
-    db.close();
+  execDb(dataDir, [{ sql: `UPDATE global_settings SET value = ? WHERE key = 'outbound_allowed_hosts'`, params: [hosts.join(",")] }]);
+}
+
+const DATABASE_URL_FILE = ".test-database-url";
+
+/**
+ * The PostgreSQL database of a test data dir under `npm run test:postgres` (TEST_PG_ADMIN_URL set),
+ * else undefined (SQLite in the data dir). Each data dir gets its own database, made on first use
+ * and named in the data dir, so a server restarted on the same data dir finds its data again.
+ */
+export function testDatabaseUrl(dataDir: string): string | undefined {
+  const file = join(dataDir, DATABASE_URL_FILE);
+  return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
+}
+
+/** Databases being made, by data dir: servers started together on one data dir share one (test/multiprocess). */
+const making = new Map<string, Promise<string>>();
+
+async function ensureTestDatabase(dataDir: string): Promise<string | undefined> {
+  const admin = process.env[PG_ADMIN_ENV];
+  if (!admin) return undefined;
+  const known = testDatabaseUrl(dataDir);
+  if (known) return known;
+  let pending = making.get(dataDir);
+  if (!pending) {
+    pending = createTestDatabase(admin).then((url) => {
+      writeFileSync(join(dataDir, DATABASE_URL_FILE), url);
+      return url;
+    }).finally(() => making.delete(dataDir));
+    making.set(dataDir, pending);
   }
+  return pending;
 }
 
 /**
@@ -55,7 +81,9 @@ export async function startServer(
   if (!opts.env?.PLUGINS_CONFIG && !existsSync(join(dataDir, "plugins.json"))) {
     writeFileSync(join(dataDir, "plugins.json"), JSON.stringify(OFFLINE_PLUGIN_CONFIG));
   }
+  const pgUrl = opts.env?.DATABASE_URL === undefined ? await ensureTestDatabase(dataDir) : undefined;
   const env: Record<string, string> = {
+    ...(pgUrl ? { DATABASE_URL: pgUrl } : {}),
     PATH: process.env.PATH ?? "",
     HOME: process.env.HOME ?? "/tmp",
     PORT: "0",
@@ -105,7 +133,11 @@ export async function startServer(
     async stop(cleanup = false) {
       child.kill("SIGTERM");
       await child.exited;
-      if (cleanup) rmSync(dataDir, { recursive: true, force: true });
+      if (cleanup) {
+        const admin = process.env[PG_ADMIN_ENV];
+        if (admin && pgUrl) await dropTestDatabase(admin, pgUrl).catch(() => undefined);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
     async kill() {
       child.kill("SIGKILL");

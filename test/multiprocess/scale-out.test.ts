@@ -10,7 +10,8 @@ import { buy, createBroker, deposit, looseBroker, withdrawal } from "../api/tran
  * Two real server processes on one database (one DATA_DIR; docs/deploy.md): what one process
  * writes, the other never answers from a stale cache; the first account is the only superuser
  * even when registrations race through both; racing commits to one broker keep its balance rules.
- * Everything goes through the API, so the same file runs on PostgreSQL.
+ * Everything goes through the API, so the same file runs on PostgreSQL (`npm run test:postgres --
+ * test/multiprocess`: both servers get the data dir's one database).
  */
 // Debug logs say when a process leaves a job's slot to the other one.
 const env = { JWT_SECRET: "multiprocess-test-secret", LOG_LEVEL: "debug" };
@@ -25,7 +26,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
+  await b?.stop();
+  await a?.stop(true);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -21,7 +21,8 @@ import { buildReport } from "../../core/portfolio/report.calc.ts";
 import { reportQuery } from "../../host/http/portfolio/report.routes.ts";
 import { ReportRequest } from "../../host/http/portfolio/report.schema.ts";
 import { PortfolioReportService } from "../../host/portfolio/report.service.ts";
-import { readReportInput } from "../../host/workers/portfolio-report.task.ts";
+import { loadReportInput } from "../../core/portfolio/report-input.loader.ts";
+import { sqliteSqlReader } from "../../host/db/read-snapshot.ts";
 import {
   ANY_STRING, type ExpectedHistoryPoint, type ExpectedIssue, type ExpectedReport, type FlowTable, type PortfolioFixture,
 } from "./fixture-types.ts";
@@ -438,10 +439,13 @@ function casesOf(fx: PortfolioFixture): [string, ExpectedReport][] {
  * read-only connection, `buildReport`), without the cache, the worker pool or HTTP.
  */
 export async function engineReport(app: InProcessApp, userId: number, body: Record<string, unknown>): Promise<any> {
-  const { request } = await new PortfolioReportService(app.container, app.dbFile).resolve(userId, reportQuery(ReportRequest.parse(body)));
+  const { request } = await new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile }).resolve(userId, reportQuery(ReportRequest.parse(body)));
   const db = new Database(app.dbFile, { readonly: true });
   try {
-    return JSON.parse(JSON.stringify(buildReport(readReportInput(db, request))));
+    db.exec("BEGIN");
+    const input = await loadReportInput(sqliteSqlReader(db), request);
+    db.exec("COMMIT");
+    return JSON.parse(JSON.stringify(buildReport(input)));
   } finally {
     db.close();
   }

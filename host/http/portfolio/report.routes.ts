@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { z } from "zod";
-import { databaseFile } from "../../db/data-source.ts";
+import { databaseTarget } from "../../db/dialect.ts";
 import { PortfolioReportService, type ReportQuery } from "../../portfolio/report.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
@@ -24,7 +24,7 @@ export function reportQuery(body: z.output<typeof ReportRequest>): ReportQuery {
 
 /** `POST /portfolio/report` (docs/portfolio.md): computed in the worker pool, served from the cache as bytes. */
 export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const reports = new PortfolioReportService(deps.container, databaseFile(deps.config.dataDir));
+  const reports = new PortfolioReportService(deps.container, databaseTarget(deps.config.dataDir));
   return new Elysia({ prefix: "/portfolio", tags: ["portfolio"] })
     .use(session)
     .post("/report", async ({ body, user, request }) => {

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { databaseFile } from "../../db/data-source.ts";
+import { databaseTarget } from "../../db/dialect.ts";
 import { RiskService } from "../../risk/risk.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
@@ -10,7 +10,7 @@ import {
 
 /** `/risk` (docs/risk.md): the analytics catalog, queries and per-asset eligibility. */
 export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const risk = new RiskService(deps.container, databaseFile(deps.config.dataDir), deps.plugins, deps.config.dataDir, {
+  const risk = new RiskService(deps.container, databaseTarget(deps.config.dataDir), deps.plugins, deps.config.dataDir, {
     analyticTimeoutMs: deps.config.riskAnalyticTimeoutMs, maxQueuedTasks: deps.config.riskMaxQueuedTasks,
   });
   return new Elysia({ prefix: "/risk", tags: ["risk"] })

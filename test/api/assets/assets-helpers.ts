@@ -1,5 +1,5 @@
 import { expect } from "bun:test";
-import { Database } from "bun:sqlite";
+import { runDb } from "../../helpers/test-db.ts";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,13 +93,7 @@ export async function createAsset(c: ApiClient, fields: Record<string, unknown> 
 
 /** Runs one write statement against the server's database (for rows no route of this area writes). */
 export function execDb(dataDir: string, sql: string, ...params: (string | number | null)[]): number {
-  const db = new Database(join(dataDir, "portfolio.sqlite"));
-  try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    return db.query(sql).run(...params).changes;
-  } finally {
-    db.close();
-  }
+  return runDb(dataDir, sql, params);
 }
 
 /** Seeds one price row; `assignmentId` marks it as written by that provider assignment. */

@@ -1,20 +1,13 @@
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
 import type { QuotesUpstream } from "../../fakes/quotes-upstream.ts";
 import { ApiClient } from "../../helpers/client.ts";
 import { startServerWithFakeQuotes } from "../../helpers/fake-quotes-server.ts";
 import type { TestServer } from "../../helpers/server.ts";
+import { execDb, queryRows } from "../../helpers/test-db.ts";
 
 /**
  * Assets and provider assignments are seeded with SQL (the asset API is written in parallel and
  * these tests must not depend on it); everything under test goes through the real HTTP API.
  */
-function open(dataDir: string): Database {
-  const db = new Database(join(dataDir, "portfolio.sqlite"));
-  db.exec("PRAGMA busy_timeout = 5000");
-  return db;
-}
-
 export interface PricesEnv {
   /** Logged in as the first account, a superuser (cache clears need it). */
   c: ApiClient;
@@ -34,17 +27,12 @@ let seq = 0;
 
 /** An asset, with an assignment to `provider` (default the fake) when `symbol` is given. */
 export function seedPricedAsset(dataDir: string, opts: { currency?: string; provider?: string; symbol?: string } = {}) {
-  const db = open(dataDir);
-  try {
-    const { id } = db.query(`INSERT INTO assets (name, currency) VALUES (?, ?) RETURNING id`)
-      .get(`Priced asset ${++seq}`, opts.currency ?? "EUR") as { id: number };
-    if (opts.symbol === undefined) return { assetId: id, assignmentId: null };
-    const row = db.query(`INSERT INTO asset_provider_assignments (asset_id, provider_code, identifier, identifier_type)
-      VALUES (?, ?, ?, 'TICKER') RETURNING id`).get(id, opts.provider ?? "fakequotes", opts.symbol) as { id: number };
-    return { assetId: id, assignmentId: row.id };
-  } finally {
-    db.close();
-  }
+  const [{ id }] = queryRows<{ id: number }>(dataDir, `INSERT INTO assets (name, currency) VALUES (?, ?) RETURNING id`,
+    [`Priced asset ${++seq}`, opts.currency ?? "EUR"]) as [{ id: number }];
+  if (opts.symbol === undefined) return { assetId: id, assignmentId: null };
+  const [row] = queryRows<{ id: number }>(dataDir, `INSERT INTO asset_provider_assignments (asset_id, provider_code, identifier, identifier_type)
+      VALUES (?, ?, ?, 'TICKER') RETURNING id`, [id, opts.provider ?? "fakequotes", opts.symbol]);
+  return { assetId: id, assignmentId: row!.id };
 }
 
 export interface SeedPrice {
@@ -57,16 +45,9 @@ export interface SeedPrice {
 }
 
 export function seedPrices(dataDir: string, assetId: number, rows: SeedPrice[], currency = "EUR"): void {
-  const db = open(dataDir);
-  try {
-    const insert = db.query(`INSERT INTO price_history (asset_id, date, open, high, low, close, currency, source_plugin_key)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-    db.transaction(() => {
-      for (const r of rows) insert.run(assetId, r.date, r.open ?? null, r.high ?? null, r.low ?? null, r.close, currency, r.source ?? "manual");
-    })();
-  } finally {
-    db.close();
-  }
+  const sql = `INSERT INTO price_history (asset_id, date, open, high, low, close, currency, source_plugin_key)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+  execDb(dataDir, rows.map((r) => ({ sql, params: [assetId, r.date, r.open ?? null, r.high ?? null, r.low ?? null, r.close, currency, r.source ?? "manual"] })));
 }
 
 export const todayUtc = () => new Date().toISOString().slice(0, 10);

@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { join } from "node:path";
 import fixture from "../../fixtures/scheduled-investment/monthly-interest-act365.json";
 import { queryDb } from "../../helpers/seed.ts";
+import { queryRows } from "../../helpers/test-db.ts";
 import { currentPrices, type PricesEnv, postJson, startPricesEnv, todayUtc } from "./prices-fixtures.ts";
 
 // A scheduled-investment (parametric) provider: prices from generatePrices, events from generateEvents.
 let env: PricesEnv;
 
 function seedScheduledAsset(dataDir: string): { assetId: number; assignmentId: number } {
-  const db = new Database(join(dataDir, "portfolio.sqlite"));
-  try {
-    const { id } = db.query(`INSERT INTO assets (name, currency) VALUES ('Bond', 'EUR') RETURNING id`).get() as { id: number };
-    const row = db.query(`INSERT INTO asset_provider_assignments (asset_id, provider_code, identifier, identifier_type, provider_params)
-      VALUES (?, 'scheduled_investment', ?, 'AUTO_GENERATED', ?) RETURNING id`).get(id, crypto.randomUUID(), JSON.stringify(fixture.params)) as { id: number };
-    return { assetId: id, assignmentId: row.id };
-  } finally {
-    db.close();
-  }
+  const [{ id }] = queryRows<{ id: number }>(dataDir, `INSERT INTO assets (name, currency) VALUES ('Bond', 'EUR') RETURNING id`) as [{ id: number }];
+  const [row] = queryRows<{ id: number }>(dataDir, `INSERT INTO asset_provider_assignments (asset_id, provider_code, identifier, identifier_type, provider_params)
+      VALUES (?, 'scheduled_investment', ?, 'AUTO_GENERATED', ?) RETURNING id`, [id, crypto.randomUUID(), JSON.stringify(fixture.params)]);
+  return { assetId: id, assignmentId: row!.id };
 }
 
 beforeAll(async () => { env = await startPricesEnv(); });

@@ -68,10 +68,8 @@ describe("first account with registration disabled", () => {
     // so start, stop, flip the row directly in SQLite, and start again.
     const first = await startServer({ dataDir });
     await first.stop();
-    const { Database } = await import("bun:sqlite");
-    const db = new Database(`${dataDir}/portfolio.sqlite`);
-    db.run(`UPDATE global_settings SET value = 'false' WHERE key = 'enable_registration'`);
-    db.close();
+    const { runDb } = await import("../../helpers/test-db.ts");
+    runDb(dataDir, `UPDATE global_settings SET value = 'false' WHERE key = 'enable_registration'`);
     const again = await startServer({ dataDir });
     try {
       const c = new ApiClient(again.base);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import { runDb } from "../../helpers/test-db.ts";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { type TestServer, useApi } from "../../helpers/server.ts";
 
@@ -74,9 +74,7 @@ describe("global settings", () => {
   });
 
   test("initialize recreates missing rows, is idempotent, and is admin-only", async () => {
-    const db = new Database(`${server.dataDir}/portfolio.sqlite`);
-    db.run(`DELETE FROM global_settings WHERE key IN ('default_theme', 'scheduler_timezone')`);
-    db.close();
+    runDb(server.dataDir, `DELETE FROM global_settings WHERE key IN ('default_theme', 'scheduler_timezone')`);
     // a missing row falls back to its default on read
     expect((await (await user.get("/settings/global/default_theme")).json()).value).toBe("auto");
     await expectError(await user.post("/settings/global/initialize"), 403);

@@ -1,0 +1,71 @@
+import pg from "pg";
+import { DataSource } from "typeorm";
+import { entities } from "../../core/entities.ts";
+import { migrations } from "../../migrations/index.ts";
+import { postgresMigrations } from "./postgres-ddl.ts";
+import { toPostgresSql } from "./postgres-sql.ts";
+
+/**
+ * PostgreSQL through `pg` (DATABASE_URL; docs/decisions.md "PostgreSQL (issue 17)"). Rows come
+ * back as on SQLite, so services and engines read one shape from either database:
+ * - `bigint` (ids, counts) → number; `numeric` (money, quantities, rates) → its exact text;
+ * - `date` → "YYYY-MM-DD"; `timestamptz` → an ISO-8601 UTC string (TypeORM entities still get Dates);
+ * Raw SQL is written once, in the app's SQLite spelling, and translated by {@link toPostgresSql}.
+ */
+const OID = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184 } as const;
+
+const types = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (format === "binary") return pg.types.getTypeParser(oid, "binary");
+    switch (oid) {
+      case OID.int8: return (v: string) => Number(v);
+      case OID.date: return (v: string) => v;
+      case OID.timestamptz:
+      case OID.timestamp: {
+        const parse = pg.types.getTypeParser(oid, "text") as (v: string) => Date;
+        return (v: string) => {
+          const d = parse(v);
+          return d instanceof Date && !Number.isNaN(d.getTime()) ? d.toISOString() : v;
+        };
+      }
+      default: return pg.types.getTypeParser(oid, "text");
+    }
+  },
+};
+
+/** A `pg.Client` that says the app's SQLite-spelled raw SQL in PostgreSQL (see {@link toPostgresSql}). */
+class DialectClient extends pg.Client {
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof config === "string") config = toPostgresSql(config);
+    else if (config && typeof config.text === "string") config = { ...config, text: toPostgresSql(config.text) };
+    return (super.query as (...a: unknown[]) => unknown)(config, values, callback);
+  }
+}
+
+/** Connection settings for `pg` (a Pool or Client) to DATABASE_URL, with the row shapes above. */
+export function pgConfig(url: string): pg.PoolConfig & { Client: typeof pg.Client } {
+  return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient };
+}
+
+/** TypeORM's postgres driver on `url`; TypeORM's `datetime` columns are `timestamptz` there. */
+export function postgresDataSource(url: string, poolSize = 10): DataSource {
+  const { connectionString: _ignored, ...extra } = pgConfig(url);
+  const ds = new DataSource({
+    type: "postgres",
+    url,
+    extra: { ...extra, max: poolSize },
+    entities,
+    migrations: postgresMigrations(migrations),
+    synchronize: false,
+    logging: false,
+  });
+  // Entities declare `datetime` (SQLite's spelling); the postgres driver already reads and writes it
+  // as a timestamp and only its metadata validator does not list it.
+  (ds.driver as unknown as { supportedDataTypes: string[] }).supportedDataTypes.push("datetime");
+  return ds;
+}
+
+/** A plain pool (no TypeORM) for engines that read in bulk: report workers, BRIM, snapshots. */
+export function postgresPool(url: string, max = 2): pg.Pool {
+  return new pg.Pool({ ...pgConfig(url), max });
+}

@@ -1,0 +1,70 @@
+import { Database } from "bun:sqlite";
+import type pg from "pg";
+import type { SqlReader } from "../../core/db/sql-reader.ts";
+import type { DatabaseTarget } from "./dialect.ts";
+import { postgresPool } from "./postgres.ts";
+
+/**
+ * Runs `work` on a {@link SqlReader} inside one read-only transaction of its own, on either
+ * database (docs/decisions.md "PostgreSQL (issue 17)"). Connections are kept per thread (the
+ * report, risk and BRIM workers each hold their own) and reused between tasks:
+ * - SQLite: a read-only connection to the file; WAL lets it read committed data while the server writes;
+ * - PostgreSQL: a small pool; `REPEATABLE READ READ ONLY`, the same committed snapshot for every query.
+ */
+export async function withReadSnapshot<T>(target: DatabaseTarget, work: (db: SqlReader) => Promise<T>): Promise<T> {
+  return target.kind === "postgres" ? postgresSnapshot(target.url, work) : sqliteSnapshot(target.file, work);
+}
+
+const sqlite = new Map<string, Database>();
+
+/** This thread's read-only connection to `file` (opened once). */
+export function sqliteReader(file: string): Database {
+  let db = sqlite.get(file);
+  if (!db) {
+    db = new Database(file, { readonly: true });
+    db.exec("PRAGMA busy_timeout = 5000");
+    sqlite.set(file, db);
+  }
+  return db;
+}
+
+/** The {@link SqlReader} of a bun:sqlite connection (the caller holds the read transaction). */
+export function sqliteSqlReader(db: Database): SqlReader {
+  return { all: async <R>(sql: string, params: unknown[] = []) => db.query(sql).all(...(params as any[])) as R[] };
+}
+
+async function sqliteSnapshot<T>(file: string, work: (db: SqlReader) => Promise<T>): Promise<T> {
+  const db = sqliteReader(file);
+  // bun:sqlite answers synchronously, so the work never interleaves with another task of this thread.
+  if (db.inTransaction) return work(sqliteSqlReader(db));
+  db.exec("BEGIN");
+  try {
+    return await work(sqliteSqlReader(db));
+  } finally {
+    db.exec("COMMIT");
+  }
+}
+
+const pools = new Map<string, pg.Pool>();
+
+async function postgresSnapshot<T>(url: string, work: (db: SqlReader) => Promise<T>): Promise<T> {
+  let pool = pools.get(url);
+  if (!pool) {
+    pool = postgresPool(url, 2);
+    pool.on("error", () => undefined); // an idle connection dropped by the server is replaced on next use
+    pools.set(url, pool);
+  }
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    const result = await work({ all: async <R>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as R[] });
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => { broken = true; });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
