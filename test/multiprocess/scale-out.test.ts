@@ -39,8 +39,9 @@ function on(server: TestServer, c: ApiClient): ApiClient {
 }
 
 async function json(res: Response, status = 200): Promise<any> {
-  expect(res.status).toBe(status);
-  return res.json();
+  const body = await res.json();
+  expect({ status: res.status, url: res.url, error: res.status === status ? null : body }).toEqual({ status, url: res.url, error: null });
+  return body;
 }
 
 async function commitBody(c: ApiClient, body: Record<string, unknown>): Promise<any> {
