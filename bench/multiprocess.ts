@@ -87,6 +87,7 @@ async function run(setup: Setup): Promise<Figures> {
     const writes: number[] = [];
     const committed: string[] = [];
     let errors = 0;
+    const errorsByKind: Record<string, number> = {};
     const firstErrors: string[] = [];
     const deadline = Date.now() + SECONDS * 1000;
     let serial = 0;
@@ -116,6 +117,7 @@ async function run(setup: Setup): Promise<Figures> {
           }
         } catch (e) {
           errors++;
+          errorsByKind[kind] = (errorsByKind[kind] ?? 0) + 1;
           if (firstErrors.length < 5) firstErrors.push(`${kind}: ${String((e as Error).message).slice(0, 300)}`);
         }
       }
@@ -135,7 +137,7 @@ async function run(setup: Setup): Promise<Figures> {
     }
     const lost = committed.filter((d) => !seen.has(d)).length;
     const duplicated = [...seen.values()].filter((n) => n > 1).length + [...seen.keys()].filter((d) => !committed.includes(d)).length;
-    if (firstErrors.length) console.error(`${setup.label}: first errors:\n  ${firstErrors.join("\n  ")}`);
+    if (firstErrors.length) console.error(`${setup.label}: errors by request ${JSON.stringify(errorsByKind)}; first ones:\n  ${firstErrors.join("\n  ")}`);
     const requests = reads.length + writes.length;
     return {
       label: setup.label, requests, errors, throughput: requests / elapsed, readP95: percentile(reads, 95), commitP95: percentile(writes, 95),

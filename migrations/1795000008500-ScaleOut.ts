@@ -11,7 +11,10 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  * - `portfolio`: the portfolio and risk caches (docs/portfolio.md "Caches");
  * - `uploads`: the upload metadata cache.
  * SQLite bumps once per row (it has no statement triggers; about 0.4 µs a row), PostgreSQL once
- * per statement.
+ * per statement. On PostgreSQL a group's counter is spread over {@link PG_SHARDS} rows (the
+ * transaction id picks one) and read as their sum: two SERIALIZABLE writes bumping one row would
+ * make one of them fail and run again; on SQLite (one writer) a group has one row. The sum only
+ * grows, so a changed sum always means a write.
  *
  * `scheduler_claims` holds one row per (job, slot): the process whose insert wins runs the job,
  * the others skip that slot, so a scheduled job runs once per slot across all processes.
@@ -24,14 +27,23 @@ export const CACHE_GENERATION_TABLES: Record<string, readonly string[]> = {
   uploads: ["uploaded_files"],
 };
 
+/** Rows per counter on PostgreSQL. */
+export const PG_SHARDS = 16;
+
 export class ScaleOut1795000008500 implements MigrationInterface {
   name = "ScaleOut1795000008500";
 
   async up(q: QueryRunner): Promise<void> {
     const postgres = q.connection.options.type === "postgres";
-    await q.query(`CREATE TABLE "cache_generations" ("name" varchar(32) PRIMARY KEY NOT NULL, "generation" bigint NOT NULL DEFAULT 0)`);
+    await q.query(`CREATE TABLE "cache_generations" (
+      "name" varchar(32) NOT NULL,
+      "shard" integer NOT NULL,
+      "generation" bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY ("name", "shard"))`);
     for (const group of Object.keys(CACHE_GENERATION_TABLES)) {
-      await q.query(`INSERT INTO "cache_generations" ("name", "generation") VALUES ('${group}', 0)`);
+      for (let shard = 0; shard < (postgres ? PG_SHARDS : 1); shard++) {
+        await q.query(`INSERT INTO "cache_generations" ("name", "shard", "generation") VALUES ('${group}', ${shard}, 0)`);
+      }
     }
     await q.query(`CREATE TABLE "scheduler_claims" (
       "job" varchar(64) NOT NULL,
@@ -42,7 +54,8 @@ export class ScaleOut1795000008500 implements MigrationInterface {
     if (postgres) {
       await q.query(`CREATE FUNCTION "bump_cache_generation"() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-          UPDATE "cache_generations" SET "generation" = "generation" + 1 WHERE "name" = TG_ARGV[0];
+          UPDATE "cache_generations" SET "generation" = "generation" + 1
+            WHERE "name" = TG_ARGV[0] AND "shard" = (txid_current() % ${PG_SHARDS})::integer;
           RETURN NULL;
         END $$`);
     }
@@ -55,7 +68,7 @@ export class ScaleOut1795000008500 implements MigrationInterface {
         }
         for (const op of ["INSERT", "UPDATE", "DELETE"]) {
           await q.query(`CREATE TRIGGER "cache_generation_${table}_${op.toLowerCase()}" AFTER ${op} ON "${table}"
-            BEGIN UPDATE "cache_generations" SET "generation" = "generation" + 1 WHERE "name" = '${group}'; END`);
+            BEGIN UPDATE "cache_generations" SET "generation" = "generation" + 1 WHERE "name" = '${group}' AND "shard" = 0; END`);
         }
       }
     }

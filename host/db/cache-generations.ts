@@ -4,8 +4,8 @@ import { CACHE_GENERATION_TABLES } from "../../migrations/1795000008500-ScaleOut
 
 const GROUPS = Object.keys(CACHE_GENERATION_TABLES);
 
-/** One indexed read of every group's stored generation (docs/decisions.md "Scale-out (issue 17)"). */
-const SQL = `SELECT ${GROUPS.map((g) => `(SELECT "generation" FROM "cache_generations" WHERE "name" = '${g}') AS "${g}"`).join(", ")}`;
+/** One indexed read of every group's stored generation: the sum of its rows (docs/decisions.md "Scale-out (issue 17)"). */
+const SQL = `SELECT ${GROUPS.map((g) => `(SELECT sum("generation") FROM "cache_generations" WHERE "name" = '${g}') AS "${g}"`).join(", ")}`;
 
 /** The reader CacheRegistry.sync compares before serving a cached value built from stored data. */
 export function cacheGenerationReader(db: Database): SharedGenerations {
