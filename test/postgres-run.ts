@@ -11,11 +11,17 @@ const paths = args.filter((a) => !a.startsWith("-") && !/^--/.test(a));
 const options = args.filter((a) => a.startsWith("-"));
 const server = await startPostgres();
 const stop = async () => { await server.stop().catch((e) => console.error("stopping PostgreSQL:", e)); };
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void stop().then(() => process.exit(130)));
+let child: ReturnType<typeof Bun.spawn> | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    child?.kill(signal);
+    void stop().then(() => process.exit(130));
+  });
+}
 
 let code = 1;
 try {
-  const child = Bun.spawn([process.execPath, "test", "--timeout", "30000", ...options, ...(paths.length ? paths : ["test/api"])], {
+  child = Bun.spawn([process.execPath, "test", "--timeout", "30000", ...options, ...(paths.length ? paths : ["test/api"])], {
     env: { ...process.env, [PG_ADMIN_ENV]: server.adminUrl },
     stdio: ["inherit", "inherit", "inherit"],
   });

@@ -156,12 +156,13 @@ async function planEvents(tx: EntityManager, sourceId: number, targetId: number,
 }
 
 async function planPrices(tx: EntityManager, sourceId: number, targetId: number, dropAssignmentId: number | null) {
+  // Plain SQL both databases speak: CASE for the count of a condition, the dropped assignment as its own clause.
+  const kept = dropAssignmentId === null ? "" : " AND (provider_assignment_id IS NULL OR provider_assignment_id <> ?)";
   const [row] = await tx.query(
     `SELECT COUNT(*) AS total,
-       COALESCE(SUM(date NOT IN (SELECT date FROM price_history WHERE asset_id = ?)
-         AND (? IS NULL OR provider_assignment_id IS NOT ?)), 0) AS moved
+       COALESCE(SUM(CASE WHEN date NOT IN (SELECT date FROM price_history WHERE asset_id = ?)${kept} THEN 1 ELSE 0 END), 0) AS moved
      FROM price_history WHERE asset_id = ?`,
-    [targetId, dropAssignmentId, dropAssignmentId, sourceId],
+    dropAssignmentId === null ? [targetId, sourceId] : [targetId, dropAssignmentId, sourceId],
   ) as { moved: number; total: number }[];
   return { moved: Number(row!.moved), discarded: Number(row!.total) - Number(row!.moved) };
 }
@@ -204,10 +205,11 @@ async function applyMerge(tx: EntityManager, source: Asset, target: Asset, plan:
   }
   if (plan.discarded.length) await tx.delete(AssetEvent, { id: In(plan.discarded.map((d) => d.id)) });
   if (plan.movedEventIds.length) await tx.update(AssetEvent, { id: In(plan.movedEventIds) }, { assetId: target.id });
+  const kept = plan.dropAssignmentId === null ? "" : " AND (provider_assignment_id IS NULL OR provider_assignment_id <> ?)";
   await tx.query(
-    `UPDATE price_history SET asset_id = ? WHERE asset_id = ? AND (? IS NULL OR provider_assignment_id IS NOT ?)
+    `UPDATE price_history SET asset_id = ? WHERE asset_id = ?${kept}
        AND date NOT IN (SELECT date FROM price_history WHERE asset_id = ?)`,
-    [target.id, source.id, plan.dropAssignmentId, plan.dropAssignmentId, target.id],
+    plan.dropAssignmentId === null ? [target.id, source.id, target.id] : [target.id, source.id, plan.dropAssignmentId, target.id],
   );
   if (plan.moveAssignmentId !== null) await tx.update(ProviderAssignment, { id: plan.moveAssignmentId }, { assetId: target.id });
   await tx.update(Transaction, { assetId: source.id }, { assetId: target.id });

@@ -135,7 +135,7 @@ export class AssetQueryService {
       `SELECT COUNT(*) AS n, MIN(date) AS first, MAX(date) AS last FROM price_history WHERE asset_id = ?`, [assetId],
     ) as { first: string | null; last: string | null; n: number }[];
     const [events] = await this.db.reads.query(
-      `SELECT COUNT(*) AS n, COALESCE(SUM(provider_assignment_id IS NULL), 0) AS manual FROM asset_events WHERE asset_id = ?`, [assetId],
+      `SELECT COUNT(*) AS n, COALESCE(SUM(CASE WHEN provider_assignment_id IS NULL THEN 1 ELSE 0 END), 0) AS manual FROM asset_events WHERE asset_id = ?`, [assetId],
     ) as { manual: number; n: number }[];
     const [linked] = await this.db.reads.query(
       `SELECT COUNT(*) AS n FROM transactions WHERE asset_event_id IN (SELECT id FROM asset_events WHERE asset_id = ?)

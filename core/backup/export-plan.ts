@@ -38,8 +38,8 @@ export interface ExportPlan {
 
 export const placeholders = (n: number) => Array.from({ length: n }, () => "?").join(", ");
 
-export function resolveExportPlan(reader: SnapshotReader, req: ExportRequest): ExportPlan {
-  const visible = reader.all<{ broker_id: number }>(`SELECT broker_id FROM broker_access WHERE user_id = ? ORDER BY broker_id`, [req.userId])
+export async function resolveExportPlan(reader: SnapshotReader, req: ExportRequest): Promise<ExportPlan> {
+  const visible = (await reader.all<{ broker_id: number }>(`SELECT broker_id FROM broker_access WHERE user_id = ? ORDER BY broker_id`, [req.userId]))
     .map((r) => r.broker_id);
   let brokerIds = visible;
   if (req.brokerIds) {
@@ -49,15 +49,15 @@ export function resolveExportPlan(reader: SnapshotReader, req: ExportRequest): E
     brokerIds = [...new Set(req.brokerIds)].sort((a, b) => a - b);
   }
   const inBrokers = `broker_id IN (${placeholders(brokerIds.length)})`;
-  const assetIds = brokerIds.length === 0 ? [] : reader.all<{ asset_id: number }>(
+  const assetIds = brokerIds.length === 0 ? [] : (await reader.all<{ asset_id: number }>(
     `SELECT DISTINCT asset_id FROM transactions WHERE ${inBrokers} AND asset_id IS NOT NULL ORDER BY asset_id`, brokerIds,
-  ).map((r) => r.asset_id);
+  )).map((r) => r.asset_id);
   return {
     assetIds,
     brokerIds,
     groups: new Set(req.scope.flatMap((s) => SCOPE_GROUPS[s])),
     includePrices: req.includePriceHistory,
-    pairs: usedPairs(reader, req.userId, brokerIds, assetIds),
+    pairs: await usedPairs(reader, req.userId, brokerIds, assetIds),
     userId: req.userId,
   };
 }
@@ -67,27 +67,27 @@ export function resolveExportPlan(reader: SnapshotReader, req: ExportRequest): E
  * assets' currencies, the caller's base currency): their configured routes, every pair those
  * routes chain through, and every pair with stored rates between two of those currencies.
  */
-function usedPairs(reader: SnapshotReader, userId: number, brokerIds: number[], assetIds: number[]): FxPairKey[] {
+async function usedPairs(reader: SnapshotReader, userId: number, brokerIds: number[], assetIds: number[]): Promise<FxPairKey[]> {
   const codes = new Set<string>();
   const add = (rows: { c: string | null }[]) => rows.forEach((r) => { if (r.c) codes.add(r.c); });
   if (brokerIds.length) {
     const where = `broker_id IN (${placeholders(brokerIds.length)})`;
-    add(reader.all(`SELECT DISTINCT currency AS c FROM transactions WHERE ${where}`, brokerIds));
-    add(reader.all(`SELECT DISTINCT cost_basis_currency AS c FROM transactions WHERE ${where}`, brokerIds));
+    add(await reader.all(`SELECT DISTINCT currency AS c FROM transactions WHERE ${where}`, brokerIds));
+    add(await reader.all(`SELECT DISTINCT cost_basis_currency AS c FROM transactions WHERE ${where}`, brokerIds));
   }
-  if (assetIds.length) add(reader.all(`SELECT DISTINCT currency AS c FROM assets WHERE id IN (${placeholders(assetIds.length)})`, assetIds));
-  add(reader.all(`SELECT base_currency AS c FROM user_settings WHERE user_id = ?`, [userId]));
+  if (assetIds.length) add(await reader.all(`SELECT DISTINCT currency AS c FROM assets WHERE id IN (${placeholders(assetIds.length)})`, assetIds));
+  add(await reader.all(`SELECT base_currency AS c FROM user_settings WHERE user_id = ?`, [userId]));
   const pairs = new Map<string, FxPairKey>();
   const keep = (a: string, b: string) => {
     const p = normalisePair(a, b);
     if (p) pairs.set(`${p.base}-${p.quote}`, { base: p.base, quote: p.quote });
   };
-  for (const route of reader.all<{ base: string; quote: string; chain_steps: string }>(`SELECT base, quote, chain_steps FROM fx_routes`)) {
+  for (const route of await reader.all<{ base: string; quote: string; chain_steps: string }>(`SELECT base, quote, chain_steps FROM fx_routes`)) {
     if (!codes.has(route.base) || !codes.has(route.quote)) continue;
     keep(route.base, route.quote);
     for (const step of JSON.parse(route.chain_steps) as { from: string; to: string }[]) keep(step.from, step.to);
   }
-  for (const p of reader.all<{ base: string; quote: string }>(`SELECT DISTINCT base, quote FROM fx_rates`)) {
+  for (const p of await reader.all<{ base: string; quote: string }>(`SELECT DISTINCT base, quote FROM fx_rates`)) {
     if (codes.has(p.base) && codes.has(p.quote)) keep(p.base, p.quote);
   }
   return [...pairs.values()].sort((a, b) => `${a.base}${a.quote}`.localeCompare(`${b.base}${b.quote}`));

@@ -35,7 +35,7 @@ export async function* streamJsonExport(reader: SnapshotReader, plan: ExportPlan
     let count = 0;
     const query = section.select(plan);
     if (query) {
-      for (const row of reader.iterate<Record<string, unknown>>(query.sql, query.params)) {
+      for await (const row of reader.iterate<Record<string, unknown>>(query.sql, query.params)) {
         out.push(`${count === 0 ? "" : ","}${JSON.stringify(row)}`);
         count++;
         if (out.full) yield out.take();

@@ -50,6 +50,13 @@ export class RestoreContext {
 
   /** The first free id of an AUTOINCREMENT table: ids are handed out before rows are written, so links are set in one pass. */
   async nextId(table: string): Promise<number> {
+    if (this.postgres) {
+      // The identity's sequence remembers ids of deleted rows, as sqlite_sequence does.
+      const [row] = await this.tx.query(
+        `SELECT GREATEST(COALESCE((SELECT max(id) FROM "${table}"), 0), COALESCE(pg_sequence_last_value(pg_get_serial_sequence('"${table}"', 'id')), 0)) + 1 AS next`,
+      );
+      return Number(row.next);
+    }
     const [row] = await this.tx.query(
       `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0), coalesce((SELECT max(id) FROM "${table}"), 0)) + 1 AS next`,
       [table],
@@ -76,5 +83,14 @@ export class RestoreContext {
         await yieldToEventLoop();
       }
     }
+    // Ids given explicitly do not move PostgreSQL's identity sequence: move it past them (SQLite's
+    // AUTOINCREMENT follows the largest id by itself).
+    if (this.postgres && columns.includes("id") && rows.length > 0) {
+      await this.tx.query(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), (SELECT max(id) FROM "${table}"))`);
+    }
+  }
+
+  private get postgres(): boolean {
+    return this.tx.connection.options.type === "postgres";
   }
 }

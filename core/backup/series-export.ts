@@ -92,8 +92,8 @@ export function fxRateSeries(pair: { base: string; quote: string; inverted: bool
  * The series of one asset. Assets are shared reference data (REFERENCE 1.6: global, no per-asset
  * access control), so any signed-in user may export them; an unknown id is 404 ASSET_NOT_FOUND.
  */
-export function assetSeries(reader: SnapshotReader, kind: "events" | "prices", assetId: number): SeriesSpec {
-  const [asset] = reader.all<{ id: number; name: string }>(`SELECT id, name FROM assets WHERE id = ?`, [assetId]);
+export async function assetSeries(reader: SnapshotReader, kind: "events" | "prices", assetId: number): Promise<SeriesSpec> {
+  const [asset] = await reader.all<{ id: number; name: string }>(`SELECT id, name FROM assets WHERE id = ?`, [assetId]);
   if (!asset) throw new NotFoundError("ASSET_NOT_FOUND", `Asset ${assetId} not found`, { asset_id: assetId });
   return kind === "prices" ? priceSeries(asset) : eventSeries(asset);
 }
@@ -114,7 +114,7 @@ export async function* streamSeries(reader: SnapshotReader, spec: SeriesSpec, fo
     const head = { scope: spec.scope, entity: spec.entity, exported_at: exportedAt.toISOString(), ...spec.envelope, columns: spec.columns };
     out.push(`${JSON.stringify(head).slice(0, -1)},"rows":[`);
   }
-  for (const row of reader.iterate<any>(spec.sql, spec.params)) {
+  for await (const row of reader.iterate<any>(spec.sql, spec.params)) {
     const values = spec.toRow(row);
     if (format === "csv") out.push(csvLine(values));
     else {

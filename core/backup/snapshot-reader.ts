@@ -1,11 +1,12 @@
 /**
- * The slice of a read-only SQLite connection the backup readers need. The host opens one for
- * each export inside a read transaction, so every table is read at the same committed state
- * while the server keeps writing (WAL), and rows are pulled one at a time (constant memory).
+ * The slice of a read-only connection the backup readers need. The host opens one for each export
+ * inside a read transaction, so every table is read at the same committed state while the server
+ * keeps writing (SQLite's WAL, or a PostgreSQL snapshot), and rows are pulled a few at a time
+ * (constant memory: bun:sqlite's iterator, or a PostgreSQL cursor fetched in pages).
  */
 export interface SnapshotReader {
-  all<T>(sql: string, params?: unknown[]): T[];
-  iterate<T>(sql: string, params?: unknown[]): Iterable<T>;
+  all<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  iterate<T>(sql: string, params?: unknown[]): Iterable<T> | AsyncIterable<T>;
 }
 
 /** Rows between two yields to the event loop: bun:sqlite is synchronous, and the server must stay responsive. */

@@ -4,6 +4,7 @@ import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
+import { typedParam } from "../db/sql-types.ts";
 import type { AssetEventType } from "./asset-event.entity.ts";
 import {
   checkNoDuplicateIds, type EventRow, type EventUpsertPlan, type IncomingEvent, planEventUpsert, type StoredManualEvent,
@@ -51,7 +52,7 @@ const toRead = (r: any): EventRead => ({
 async function removeDuplicates(tx: EntityManager, removals: EventUpsertPlan["removals"]): Promise<void> {
   for (const part of slices(removals)) {
     await tx.query(
-      `WITH r(id, survivor) AS (VALUES ${marks(part.length, "(?, ?)")})
+      `WITH r(id, survivor) AS (VALUES ${marks(part.length, `(${typedParam(tx, "bigint")}, ${typedParam(tx, "bigint")})`)})
        UPDATE transactions SET asset_event_id = (SELECT survivor FROM r WHERE r.id = transactions.asset_event_id),
          updated_at = datetime('now')
        WHERE asset_event_id IN (SELECT id FROM r)`,
@@ -65,7 +66,8 @@ async function removeDuplicates(tx: EntityManager, removals: EventUpsertPlan["re
 async function updateRows(tx: EntityManager, updates: StoredManualEvent[]): Promise<void> {
   for (const part of slices(updates)) {
     await tx.query(
-      `WITH v(id, date, type, value, currency, notes) AS (VALUES ${marks(part.length, "(?, ?, ?, ?, ?, ?)")})
+      `WITH v(id, date, type, value, currency, notes) AS (VALUES ${marks(part.length,
+        `(${typedParam(tx, "bigint")}, ${typedParam(tx, "date")}, ?, ${typedParam(tx, "numeric")}, ?, ?)`)})
        UPDATE asset_events SET date = v.date, type = v.type, value = v.value, currency = v.currency, notes = v.notes,
          updated_at = datetime('now')
        FROM v WHERE asset_events.id = v.id AND asset_events.provider_assignment_id IS NULL`,

@@ -85,7 +85,7 @@ export class WacSeriesService {
   private async input(q: WacQuery, assetCurrency: string): Promise<WacSeriesInput> {
     const raw = await this.db.reads.query(
       `SELECT t.id, t.date, t.type, t.quantity, t.amount, t.currency, t.cost_basis_override, t.cost_basis_currency,
-              t.cost_basis_mode, COALESCE(e.type = 'SPLIT', 0) AS split
+              t.cost_basis_mode, CASE WHEN e.type = 'SPLIT' THEN 1 ELSE 0 END AS split
        FROM transactions t LEFT JOIN asset_events e ON e.id = t.asset_event_id
        WHERE t.broker_id = ? AND t.asset_id = ? ORDER BY t.date, t.id`,
       [q.brokerId, q.assetId],

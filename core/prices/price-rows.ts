@@ -72,15 +72,16 @@ export function readPriceRows(db: EntityManager, assetId: number, start: string,
      WHERE "asset_id" = ? AND "date" BETWEEN ? AND ? ORDER BY "date"`, [assetId, start, end]);
 }
 
-/** The latest stored close of each asset that has one (one query; SQLite keeps the MAX row's columns). */
+/** The latest stored close of each asset that has one (one query; the primary key finds each asset's last day). */
 export async function latestCloses(db: EntityManager, assetIds: readonly number[]):
   Promise<Map<number, { close: string; currency: string; date: string }>> {
   const out = new Map<number, { close: string; currency: string; date: string }>();
   for (let i = 0; i < assetIds.length; i += CHUNK) {
     const chunk = assetIds.slice(i, i + CHUNK);
     const rows: { asset_id: number; close: string; currency: string; date: string }[] = await db.query(
-      `SELECT "asset_id", MAX("date") AS "date", "close", "currency" FROM "price_history"
-       WHERE "asset_id" IN (${chunk.map(() => "?").join(",")}) GROUP BY "asset_id"`, chunk);
+      `SELECT p."asset_id", p."date", p."close", p."currency" FROM "price_history" p
+       WHERE p."asset_id" IN (${chunk.map(() => "?").join(",")})
+         AND p."date" = (SELECT MAX(l."date") FROM "price_history" l WHERE l."asset_id" = p."asset_id")`, chunk);
     for (const r of rows) out.set(r.asset_id, { close: r.close, currency: r.currency, date: r.date });
   }
   return out;

@@ -38,16 +38,25 @@ export async function writeBatch(tx: EntityManager, state: BatchState): Promise<
 }
 
 /**
- * One INSERT per chunk without TypeORM's re-select of generated columns. The ids are the
+ * One INSERT per chunk without TypeORM's re-select of generated columns. On SQLite the ids are the
  * statement's last rowid counted back: one multi-row INSERT on an AUTOINCREMENT table inside
- * the single write transaction assigns consecutive rowids.
+ * the single write transaction assigns consecutive rowids. On PostgreSQL (where another process
+ * may insert at the same time) the statement returns its ids, in the order of its rows.
  */
 async function insertCreated(tx: EntityManager, rows: LedgerRow[]): Promise<void> {
+  const postgres = tx.connection.options.type === "postgres";
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
-    const result = await tx.createQueryBuilder().insert().into(Transaction)
+    const insert = tx.createQueryBuilder().insert().into(Transaction)
       .values(chunk.map((r) => ({ ...columns(r), relatedTransactionId: null })))
-      .updateEntity(false).execute();
+      .updateEntity(false);
+    if (postgres) {
+      const ids = ((await insert.returning(["id"]).execute()).raw as { id: number }[]).map((r) => Number(r.id));
+      if (ids.length !== chunk.length) throw new Error(`insert returned ${ids.length} ids for ${chunk.length} rows`);
+      chunk.forEach((row, j) => { row.id = ids[j]!; });
+      continue;
+    }
+    const result = await insert.execute();
     const last = Number(result.raw);
     if (!Number.isSafeInteger(last)) throw new Error(`insert returned no rowid (${String(result.raw)})`);
     chunk.forEach((row, j) => { row.id = last - chunk.length + 1 + j; });

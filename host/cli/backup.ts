@@ -6,7 +6,7 @@ import { dirname, join, normalize, relative, resolve, sep } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
 import { migrations } from "../../migrations/index.ts";
 import type { AppConfig } from "../config.ts";
-import { databaseFile } from "../db/data-source.ts";
+import { databaseFile, isPostgres } from "../db/data-source.ts";
 import { snapshotDatabase } from "../db/snapshot.ts";
 
 /**
@@ -54,7 +54,13 @@ function pluginsConfigFile(config: AppConfig): string {
   return config.pluginsConfigFile ?? join(config.dataDir, PLUGINS_ENTRY);
 }
 
+/** The archive carries the SQLite file: on PostgreSQL (DATABASE_URL) the database is backed up with pg_dump. */
+function refuseOnPostgres(): void {
+  if (isPostgres()) throw new BackupCliError("backup archives hold the SQLite database; this installation runs on PostgreSQL (DATABASE_URL): back it up with pg_dump and copy DATA_DIR");
+}
+
 export async function createArchive(config: AppConfig, target: string, out: (line: string) => void): Promise<void> {
+  refuseOnPostgres();
   const dbFile = databaseFile(config.dataDir);
   if (!existsSync(dbFile)) throw new BackupCliError(`No database in ${config.dataDir} (start the server once, or set DATA_DIR)`);
   const work = join(tmpdir(), `pt-backup-${randomUUID()}`);
@@ -114,6 +120,7 @@ function allowedEntry(path: string): boolean {
 }
 
 export async function restoreArchive(config: AppConfig, source: string, force: boolean, out: (line: string) => void): Promise<void> {
+  refuseOnPostgres();
   const dataDir = config.dataDir;
   if (!existsSync(source)) throw new BackupCliError(`No such archive: ${source}`);
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0 && !force) {

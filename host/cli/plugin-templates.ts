@@ -16,9 +16,13 @@ const DIR = join(import.meta.dir, "plugin-templates");
 
 /** Kind → the template's own id and name (replaced in the generated copy). */
 const TEMPLATE_IDS: Record<string, { id: string; name: string }> = {
+  "ai-export-dataset": { id: "activity-summary", name: "Activity Summary" },
   "calculation-tool": { id: "compound-interest-calc", name: "Compound Interest Calc" },
   "fx-provider": { id: "fx-peg", name: "Fx Peg" },
+  "import-plugin": { id: "tiny-broker-csv", name: "Tiny Broker Csv" },
+  "quote-provider": { id: "json-quotes", name: "Json Quotes" },
   "risk-tool": { id: "worst-and-mean", name: "Worst And Mean" },
+  "scheduled-investment-provider": { id: "accruing-note", name: "Accruing Note" },
 };
 
 export const TEMPLATES: Partial<Record<string, PluginTemplate>> = Object.fromEntries(Object.entries(TEMPLATE_IDS).map(([kind, own]) => [kind, {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describeZodError, isPlugin, PLUGIN_KINDS, PluginIdSchema, PluginManifestSchema, SDK_API_VERSION } from "../../sdk/index.ts";
+import rootPackage from "../../package.json" with { type: "json" };
 import sdkPackage from "../../sdk/package.json" with { type: "json" };
 import { loadConfig } from "../config.ts";
 import { provideSdk } from "../plugins/discovery.ts";
@@ -22,6 +23,9 @@ function sh(cmd: string[], cwd: string): string {
   if (p.exitCode !== 0) throw new PluginCliError(`${cmd.join(" ")} failed:\n${out.trim()}`);
   return out;
 }
+
+/** The parsers `@portfolio-tracker/sdk/import` loads (optional peers of the SDK): an importer project tests with them. */
+const IMPORT_PEERS = { "fast-xml-parser": sdkPackage.peerDependencies["fast-xml-parser"], papaparse: sdkPackage.peerDependencies.papaparse };
 
 const titleOf = (id: string) => id.split(/[-_]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 
@@ -49,7 +53,11 @@ function newPlugin(args: string[], out: (line: string) => void): void {
       name: id, version: "0.1.0", description: `${titleOf(id)}: a portfolio-tracker ${kind} plugin`, type: "module", main: "index.ts",
       scripts: { test: "bun test" },
       peerDependencies: { "@portfolio-tracker/sdk": `^${sdkPackage.version}` },
-      devDependencies: { "@portfolio-tracker/sdk": `file:${sdk}`, "decimal.js": "^10.6.0", zod: "^4.6.7" },
+      // Bun runs the tests (`npm test`) and the TypeScript entry, as it does in the host.
+      devDependencies: {
+        "@portfolio-tracker/sdk": `file:${sdk}`, bun: rootPackage.dependencies.bun, "decimal.js": "^10.6.0", zod: "^4.6.7",
+        ...(kind === "import-plugin" ? IMPORT_PEERS : {}),
+      },
     }, null, 2)}\n`,
     "tsconfig.json": `${JSON.stringify({
       compilerOptions: {
@@ -60,7 +68,7 @@ function newPlugin(args: string[], out: (line: string) => void): void {
     }, null, 2)}\n`,
     ...template.files(id, titleOf(id)),
     "README.md": `# ${titleOf(id)}\n\nA portfolio-tracker \`${kind}\` plugin (id \`${id}\`).\n\n`
-      + "```sh\nnpm install      # the SDK, zod and decimal.js\nnpm test         # the kind's contract suite (bun test)\n```\n\n"
+      + "```sh\nnpm install      # the SDK, zod, decimal.js and Bun\nnpm test         # the kind's contract suite and the plugin's own tests (bun test)\n```\n\n"
       + `Install it into a server with \`npm run cli -- plugin install <this folder>\` in the portfolio-tracker checkout, then restart.\n`
       + "The author's guide is `docs/plugins.md` of portfolio-tracker.\n",
   };

@@ -33,18 +33,31 @@ const types = {
   },
 };
 
-/** A `pg.Client` that says the app's SQLite-spelled raw SQL in PostgreSQL (see {@link toPostgresSql}). */
+/**
+ * A `pg.Client` that says the app's SQLite-spelled raw SQL in PostgreSQL (see {@link toPostgresSql}).
+ * PostgreSQL text cannot hold NUL characters (SQLite's can): they are dropped from string
+ * parameters (an error message quoting a binary file, say) instead of failing the statement.
+ */
 class DialectClient extends pg.Client {
   override query(config: any, values?: any, callback?: any): any {
     if (typeof config === "string") config = toPostgresSql(config);
-    else if (config && typeof config.text === "string") config = { ...config, text: toPostgresSql(config.text) };
+    else if (config && typeof config.text === "string") {
+      config = { ...config, text: toPostgresSql(config.text), ...(Array.isArray(config.values) ? { values: withoutNul(config.values) } : {}) };
+    }
+    if (Array.isArray(values)) values = withoutNul(values);
     return (super.query as (...a: unknown[]) => unknown)(config, values, callback);
   }
 }
 
+function withoutNul(values: unknown[]): unknown[] {
+  return values.some((v) => typeof v === "string" && v.includes("\0")) ? values.map((v) => (typeof v === "string" ? v.replaceAll("\0", "") : v)) : values;
+}
+
 /** Connection settings for `pg` (a Pool or Client) to DATABASE_URL, with the row shapes above. */
 export function pgConfig(url: string): pg.PoolConfig & { Client: typeof pg.Client } {
-  return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient };
+  // Sessions in UTC: timestamps written as text without an offset (SQLite's "YYYY-MM-DD HH:MM:SS",
+  // restored documents) mean UTC, as they do on SQLite.
+  return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient, options: "-c TimeZone=UTC" };
 }
 
 /** TypeORM's postgres driver on `url`; TypeORM's `datetime` columns are `timestamptz` there. */

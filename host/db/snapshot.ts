@@ -3,17 +3,58 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import pg from "pg";
 import type { SnapshotReader } from "../../core/backup/snapshot-reader.ts";
+import type { DatabaseTarget } from "./dialect.ts";
+import { pgConfig } from "./postgres.ts";
 
 /**
  * A read-only connection of its own inside one read transaction: every query sees the same
- * committed state (WAL) while the server keeps writing, and no other request shares it.
+ * committed state (SQLite's WAL, or PostgreSQL's REPEATABLE READ snapshot) while the server keeps
+ * writing, and no other request shares it.
  */
 export interface OpenSnapshot extends SnapshotReader {
-  close(): void;
+  close(): Promise<void>;
 }
 
-export function openSnapshot(file: string): OpenSnapshot {
+/** Rows fetched per round trip from a PostgreSQL cursor. */
+const FETCH_ROWS = 2_000;
+
+export async function openSnapshot(target: DatabaseTarget): Promise<OpenSnapshot> {
+  return target.kind === "postgres" ? openPostgresSnapshot(target.url) : openSqliteSnapshot(target.file);
+}
+
+async function openPostgresSnapshot(url: string): Promise<OpenSnapshot> {
+  const config = pgConfig(url);
+  const client = new config.Client(config);
+  await client.connect();
+  await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  let open = true;
+  let cursors = 0;
+  return {
+    all: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+    async *iterate<T>(sql: string, params: unknown[] = []): AsyncIterable<T> {
+      const name = `export_${++cursors}`;
+      await client.query(`DECLARE ${name} NO SCROLL CURSOR FOR ${sql}`, params);
+      try {
+        while (true) {
+          const { rows } = await client.query(`FETCH ${FETCH_ROWS} FROM ${name}`);
+          for (const row of rows) yield row as T;
+          if (rows.length < FETCH_ROWS) break;
+        }
+      } finally {
+        if (open) await client.query(`CLOSE ${name}`).catch(() => undefined);
+      }
+    },
+    async close() {
+      if (!open) return;
+      open = false;
+      try { await client.query("COMMIT"); } finally { await client.end(); }
+    },
+  };
+}
+
+function openSqliteSnapshot(file: string): OpenSnapshot {
   const db = new Database(file, { readonly: true });
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec("BEGIN");
@@ -21,9 +62,9 @@ export function openSnapshot(file: string): OpenSnapshot {
   db.query("SELECT count(*) FROM sqlite_master").get();
   let open = true;
   return {
-    all: <T>(sql: string, params: unknown[] = []) => db.query(sql).all(...(params as any[])) as T[],
+    all: async <T>(sql: string, params: unknown[] = []) => db.query(sql).all(...(params as any[])) as T[],
     iterate: <T>(sql: string, params: unknown[] = []) => db.query(sql).iterate(...(params as any[])) as Iterable<T>,
-    close() {
+    async close() {
       if (!open) return;
       open = false;
       try { db.exec("COMMIT"); } finally { db.close(); }

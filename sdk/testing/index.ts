@@ -1,8 +1,9 @@
 /**
  * Test helpers for plugin authors (`@portfolio-tracker/sdk/testing`): a fake
  * context and one contract suite per kind. Every plugin test runs its kind's
- * suite. The suites run under `bun test`, `vitest` and `node:test` (see `useTestRunner`); import
- * this entry from tests only.
+ * suite. The suites run under `bun test`, `vitest` and `node:test` (see `useTestRunner`), and so do
+ * a plugin's own tests written with the `describe`, `test` and `expect` exported here; import this
+ * entry from tests only.
  */
 export { runAiExportDatasetContract, type AiExportDatasetSample } from "./ai-export-dataset.contract.ts";
 export { runCalculationToolContract } from "./calculation-tool.contract.ts";
@@ -16,4 +17,4 @@ export {
   runScheduledInvestmentProviderContract,
   type ScheduledInvestmentSample,
 } from "./scheduled-investment-provider.contract.ts";
-export { expect, type TestRunner, useTestRunner } from "./runner.ts";
+export { describe, expect, test, type TestRunner, useTestRunner } from "./runner.ts";

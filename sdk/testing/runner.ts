@@ -30,7 +30,12 @@ function runner(): TestRunner {
   throw new Error("No test runner: run under bun test or vitest --globals, or call useTestRunner({ describe, test }) first");
 }
 
+/** Registers a group with the current runner, e.g. `describe("parseHistory", () => { test(...) })` (exported since 1.7). */
 export const describe = (name: string, body: () => void): void => void runner().describe(name, body);
+/**
+ * Registers a test with the current runner, so a plugin's own tests run wherever its contract suite
+ * does (exported since 1.7). Example: `test("reads the sample", async () => { expect(n).toBe(3) })`.
+ */
 export const test = (name: string, body: Body): void => void runner().test(name, body);
 
 const show = (v: unknown) => {

@@ -20,6 +20,12 @@ export interface TestPostgres {
 /** The environment variable that tells the test helpers to give each server its own database. */
 export const PG_ADMIN_ENV = "TEST_PG_ADMIN_URL";
 
+/**
+ * True under `npm run test:postgres`. Only tests of SQLite itself (the sqlite export, the backup
+ * archive that holds the SQLite file) skip on PostgreSQL, each saying why.
+ */
+export const ON_POSTGRES = Boolean(process.env[PG_ADMIN_ENV]);
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

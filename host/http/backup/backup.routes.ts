@@ -8,9 +8,9 @@ import { today } from "../../../core/dates/calendar.ts";
 import { streamJsonExport } from "../../../core/backup/json-export.ts";
 import { BackupRestoreService } from "../../../core/backup/restore.service.ts";
 import { assetSeries, pairSeries, type SeriesSpec, seriesFileName, streamSeries } from "../../../core/backup/series-export.ts";
-import { NotAllowedError } from "../../../core/errors/domain-error.ts";
+import { ConflictError, NotAllowedError } from "../../../core/errors/domain-error.ts";
 import { uploadsDir } from "../../../core/uploads/paths.ts";
-import { databaseFile } from "../../db/data-source.ts";
+import { databaseFile, databaseTarget } from "../../db/data-source.ts";
 import { openSnapshot, type OpenSnapshot, snapshotDatabase } from "../../db/snapshot.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
@@ -127,22 +127,23 @@ const COLLECT_EVERY_BYTES = 2 * 1024 * 1024;
 export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
   const restores = deps.container.resolve(BackupRestoreService);
   const dbFile = databaseFile(deps.config.dataDir);
+  const dbTarget = databaseTarget(deps.config.dataDir);
   removeStaleSnapshots(deps.config.dataDir);
   const lastExport = new Map<number, Date>();
   const lastRestore = new Map<number, Date>();
 
   /** Opens a snapshot, builds the spec on it (which may refuse), and streams; the snapshot closes with the stream. */
-  const series = (build: (snap: OpenSnapshot) => SeriesSpec, format: "csv" | "json") => {
-    const snap = openSnapshot(dbFile);
+  const series = async (build: (snap: OpenSnapshot) => SeriesSpec | Promise<SeriesSpec>, format: "csv" | "json") => {
+    const snap = await openSnapshot(dbTarget);
     try {
-      const spec = build(snap);
+      const spec = await build(snap);
       const exportedAt = new Date();
       return streamedDownload(streamSeries(snap, spec, format, exportedAt), {
         "content-type": CONTENT_TYPES[format],
         "content-disposition": contentDisposition("attachment", seriesFileName(spec, format, exportedAt.toISOString().slice(0, 10))),
-      }, () => snap.close());
+      }, () => void snap.close());
     } catch (error) {
-      snap.close();
+      await snap.close();
       throw error;
     }
   };
@@ -190,6 +191,9 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
       const exportedAt = new Date();
       if (body.format === "sqlite") {
         if (!user.isSuperuser) throw new NotAllowedError("ADMIN_REQUIRED", "Admin access required");
+        if (dbTarget.kind === "postgres") {
+          throw new ConflictError("EXPORT_FORMAT_UNAVAILABLE", "The sqlite export copies the SQLite database; this server runs on PostgreSQL (back it up with pg_dump, docs/deploy.md)");
+        }
         const temp = join(deps.config.dataDir, `.backup-${randomUUID()}.sqlite`);
         await snapshotDatabase(dbFile, temp);
         const file = Bun.file(temp);
@@ -201,17 +205,17 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
           "content-disposition": contentDisposition("attachment", `portfolio_${today()}.sqlite`),
         }, () => rmSync(temp, { force: true }));
       }
-      const snap = openSnapshot(dbFile);
+      const snap = await openSnapshot(dbTarget);
       try {
         const request = { brokerIds: body.broker_ids ?? null, includePriceHistory: body.include_price_history, scope: body.scope, userId: user.id };
-        const plan = resolveExportPlan(snap, request);
+        const plan = await resolveExportPlan(snap, request);
         lastExport.set(user.id, exportedAt);
         return streamedDownload(streamJsonExport(snap, plan, { appVersion: pkg.version, exportedAt, request }), {
           "content-type": CONTENT_TYPES.json,
           "content-disposition": contentDisposition("attachment", `portfolio-export_${today()}.json`),
-        }, () => snap.close());
+        }, () => void snap.close());
       } catch (error) {
-        snap.close();
+        await snap.close();
         throw error;
       }
     }, {

@@ -258,7 +258,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     who: "Any signed-in user, by session cookie only.",
     changes: "Deletes the caller's account, settings and access rows; brokers where the caller was the last OWNER are deleted with their transactions. Refused for the only superuser (400 LAST_SUPERUSER).",
   },  "POST /backup/export": {
-    who: "Any signed-in user for `json` (only what the caller owns or can read); superusers only for `sqlite` (the whole database).",
+    who: "Any signed-in user for `json` (only what the caller owns or can read); superusers only for `sqlite` (the whole database; "
+      + "409 EXPORT_FORMAT_UNAVAILABLE when the server runs on PostgreSQL).",
     changes: "Nothing stored; answers with the export file as a download.",
     request: { format: "json", scope: ["all"], include_price_history: false },
   },

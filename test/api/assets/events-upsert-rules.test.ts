@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb, seedAsset, seedAssetEvent } from "../../helpers/seed.ts";
 import { type TestServer, useApi } from "../../helpers/server.ts";
+import { failInsertsWhen } from "../../helpers/test-db.ts";
 import { codes, commitOk, looseBroker, validate } from "../transactions/fixtures.ts";
 
 const api = useApi();
@@ -172,8 +173,7 @@ describe("POST /assets/events: per-item commit", () => {
   test("any other failure while writing an item is a 500; the item is rolled back and earlier items stay", async () => {
     const [a, b] = [asset(), asset()];
     const id = manual(b, "2024-01-01");
-    queryDb(server.dataDir, `CREATE TRIGGER test_event_boom BEFORE INSERT ON asset_events WHEN NEW.notes = 'boom'
-      BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    const undo = failInsertsWhen(server.dataDir, "test_event_boom", "asset_events", "NEW.notes = 'boom'");
     try {
       const res = await upsert([
         { asset_id: a, events: [point("2024-01-01", "1")] },
@@ -181,7 +181,7 @@ describe("POST /assets/events: per-item commit", () => {
       ]);
       await expectError(res, 500, "INTERNAL_ERROR");
     } finally {
-      queryDb(server.dataDir, "DROP TRIGGER test_event_boom");
+      undo();
     }
     expect(rows(a)).toHaveLength(1);
     expect(rows(b).map((r) => [r.id, r.value])).toEqual([[id, "1"]]);

@@ -1,25 +1,25 @@
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient } from "../../helpers/client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "../../helpers/offline-plugins.ts";
-import { startServer, tempDataDir } from "../../helpers/server.ts";
+import { startServer, tempDataDir, testDatabaseUrl } from "../../helpers/server.ts";
+import { execDb } from "../../helpers/test-db.ts";
 import { disableScheduler, exportJson, uploadText } from "./backup-helpers.ts";
 import { buildRichPortfolio } from "./rich-portfolio.ts";
 
 const dataDir = tempDataDir("pt-restore-killed-");
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Every row of every table, for an exact before/after comparison. */
+/** Every row of every table (SQLite or the data dir's PostgreSQL database), for an exact before/after comparison. */
 function dump(dir: string): Record<string, unknown[]> {
-  const db = new Database(join(dir, "portfolio.sqlite"), { readonly: true });
-  try {
-    const tables = db.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
-    return Object.fromEntries(tables.map(({ name }) => [name, db.query(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
-  } finally {
-    db.close();
-  }
+  const [tables] = execDb(dir, [{
+    sql: testDatabaseUrl(dir)
+      ? "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name"
+      : "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+  }]) as [{ name: string }[]];
+  const rows = execDb(dir, tables.map(({ name }) => ({ sql: `SELECT * FROM "${name}"` })));
+  return Object.fromEntries(tables.map(({ name }, i) => [name, rows[i]!.map((r) => JSON.stringify(r)).sort()]));
 }
 
 /**
