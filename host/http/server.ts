@@ -3,6 +3,7 @@ import type { Logger } from "../logger.ts";
 import type { App } from "./app.ts";
 import { clientAddress, rememberSocketAddress } from "./client-address.ts";
 import { gzipResponse } from "./gzip.ts";
+import { serveWebApp } from "./web-assets.ts";
 import webApp from "../../web/index.html";
 
 /** The browser app's icon (an inline SVG), so browsers do not log a 404 on every page. */
@@ -26,22 +27,24 @@ export function serveHttp(app: App, config: AppConfig, logger: Logger) {
     });
     return response;
   };
+  const dev = process.env.NODE_ENV === "development";
   return Bun.serve({
     hostname: config.host,
     port: config.port,
     maxRequestBodySize: 1024 * 1024 * 1024,
-    // The web app (web/index.html) is bundled by Bun on its first request: minified, with hashed
-    // immutable chunks, unless NODE_ENV=development asks for the unminified bundle with hot reload.
-    development: process.env.NODE_ENV === "development",
+    // The web app (web/index.html) is bundled on its first request: minified, with hashed
+    // immutable chunks served gzipped from memory (web-assets.ts), unless NODE_ENV=development
+    // asks for Bun's unminified bundle with hot reload.
+    development: dev,
     routes: {
       // /api and everything below it is the API; every other path is a client route of the web
-      // app (deep links), whose chunks Bun registers itself.
+      // app (deep links) or one of its chunks.
       "/api": api,
       "/api/*": api,
       "/favicon.ico": new Response(FAVICON, {
         headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" },
       }),
-      "/*": webApp,
+      "/*": dev ? webApp : serveWebApp,
     },
     fetch: api,
   });

@@ -107,7 +107,7 @@ test("the dashboard fits a phone screen", async () => {
   expect(pageErrors()).toEqual([]);
 }, 60_000);
 
-test("preferences: German formats, dark theme; an expired session returns to the same page after sign-in", async () => {
+test("preferences: German text and formats, dark theme; an expired session returns to the same page after sign-in", async () => {
   const page = await b.page();
   await page.goto(b.url("/settings"));
   await page.getByLabel("User name or e-mail").fill("alice");
@@ -117,26 +117,54 @@ test("preferences: German formats, dark theme; an expired session returns to the
   await page.getByLabel("Language", { exact: true }).selectOption("de");
   await page.getByLabel("Theme", { exact: true }).selectOption("dark");
   await page.getByRole("button", { name: "Save preferences" }).click();
-  await page.getByText("Preferences saved.").waitFor();
+  // The interface switches to German at once (docs/web.md, "Language").
+  await page.getByText("Einstellungen gespeichert.").waitFor();
   expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe("dark");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).click();
+  expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
+  const nav = page.getByRole("navigation", { name: "Hauptmenü" });
+  expect(await nav.getByRole("link").allTextContents())
+    .toEqual(["Übersicht", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
+  await nav.getByRole("link", { name: "Übersicht" }).click();
+  await page.getByRole("heading", { name: "Übersicht" }).waitFor();
   await page.getByTestId("net-worth").getByText("10.250,00\u00a0€").waitFor();
+  await page.getByRole("heading", { name: "Größte Positionen" }).waitFor();
   await b.shot(page, "dashboard-dark-de");
 
-  // The session cookie disappears (expiry): the next API call sends the user to sign in, then back.
+  // The session cookie disappears (expiry): the next API call sends the user to sign in (in the
+  // browser's language, English here), then back to the page, in German again.
   await page.context().clearCookies();
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Brokers" }).click();
+  await nav.getByRole("link", { name: "Broker" }).click();
   await page.getByText("Your session has expired. Sign in again to continue.").waitFor();
   await page.getByLabel("User name or e-mail").fill("alice");
   await page.getByLabel("Password").fill("Secret-pass1");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "Brokers" }).waitFor();
+  await page.getByRole("heading", { name: "Broker" }).waitFor();
+  await page.getByRole("button", { name: "Neuer Broker" }).waitFor();
   expect(new URL(page.url()).pathname).toBe("/brokers");
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
-  await page.getByLabel("Language", { exact: true }).selectOption("en");
-  await page.getByLabel("Theme", { exact: true }).selectOption("light");
-  await page.getByRole("button", { name: "Save preferences" }).click();
+  await page.getByRole("navigation", { name: "Hauptmenü" }).getByRole("link", { name: "Einstellungen" }).click();
+  await page.getByLabel("Sprache", { exact: true }).selectOption("en");
+  await page.getByLabel("Design", { exact: true }).selectOption("light");
+  await page.getByRole("button", { name: "Einstellungen speichern", exact: true }).click();
   await page.getByText("Preferences saved.").waitFor();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Dashboard" }).waitFor();
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
+
+test("a user whose language is German sees German navigation from the first page", async () => {
+  const bruno = b.api.client();
+  await bruno.signUp("bruno");
+  expect((await bruno.put("/settings/user", { language: "de" })).status).toBe(200);
+  expect((await bruno.post("/brokers", [{ name: "Depot" }])).status).toBe(200);
+  b.api.as.bruno = bruno;
+  const page = await b.page({ user: "bruno" });
+  await page.goto(b.url("/transactions"));
+  const nav = page.getByRole("navigation", { name: "Hauptmenü" });
+  await nav.getByRole("link", { name: "Buchungen" }).waitFor();
+  expect(await nav.getByRole("link", { name: "Buchungen" }).getAttribute("aria-current")).toBe("page");
+  await page.getByRole("heading", { name: "Buchungen" }).waitFor();
+  await page.getByRole("button", { name: "Neue Buchung" }).click();
+  await page.getByRole("dialog", { name: "Neue Buchung" }).getByLabel("Typ").waitFor();
+  await b.shot(page, "transactions-de");
   expect(pageErrors()).toEqual([]);
 }, 60_000);
 

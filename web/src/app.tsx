@@ -19,6 +19,7 @@ import { LoginPage } from "./pages/login.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
 import { TransactionsPage } from "./pages/transactions.tsx";
 import { UploadsPage } from "./pages/uploads.tsx";
+import { msg, setLanguage, t } from "./lib/i18n.ts";
 
 /** Client routes, first match wins. Params are passed as props. */
 const ROUTES: [string, ComponentType<any>][] = [
@@ -36,14 +37,14 @@ const ROUTES: [string, ComponentType<any>][] = [
 ];
 
 const NAV: [string, string][] = [
-  ["/", "Dashboard"],
-  ["/brokers", "Brokers"],
-  ["/transactions", "Transactions"],
-  ["/assets", "Assets"],
-  ["/fx", "FX"],
-  ["/import", "Import"],
-  ["/uploads", "Uploads"],
-  ["/settings", "Settings"],
+  ["/", msg("Dashboard")],
+  ["/brokers", msg("Brokers")],
+  ["/transactions", msg("Transactions")],
+  ["/assets", msg("Assets")],
+  ["/fx", msg("FX")],
+  ["/import", msg("Import")],
+  ["/uploads", msg("Uploads")],
+  ["/settings", msg("Settings")],
 ];
 
 const PRIVACY_KEY = "pt.privacy";
@@ -57,9 +58,14 @@ export function App() {
 
   const loadSession = async () => {
     try {
-      const { user } = await api.get("/auth/me", { noRedirect: true });
-      const prefs = await api.get("/settings/user");
+      // Both at once: the preferences do not wait for the identity round trip.
+      const [me, settings] = await Promise.allSettled([api.get("/auth/me", { noRedirect: true }), api.get("/settings/user", { noRedirect: true })]);
+      if (me.status === "rejected") throw me.reason;
+      if (settings.status === "rejected") throw settings.reason;
+      const { user } = me.value;
+      const prefs = settings.value;
       applyTheme(prefs.theme);
+      setLanguage(prefs.language);
       setSession({ state: "in", me: user, prefs });
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) setSession({ state: "anonymous" });
@@ -78,6 +84,7 @@ export function App() {
       setPrefs(p) {
         const prefs = { ...session.prefs, ...p };
         applyTheme(prefs.theme);
+        setLanguage(prefs.language);
         setSession({ ...session, prefs });
       },
       async logout() {
@@ -94,7 +101,7 @@ export function App() {
   }, [appState?.prefs.language]);
 
   if (session.state === "loading") return <main class="center"><Loading /></main>;
-  if (session.state === "error") return <main class="center"><ErrorNote error={session.error} title="The server could not be reached." /></main>;
+  if (session.state === "error") return <main class="center"><ErrorNote error={session.error} title={t("The server could not be reached.")} /></main>;
 
   if (session.state === "anonymous") {
     if (loc.path !== "/login" && loc.path !== "/register") {
@@ -116,26 +123,19 @@ export function App() {
     if (params) { page = <Component key={loc.path} {...params} />; break; }
   }
 
-  const current = (href: string) => href === "/" ? loc.path === "/" : loc.path === href || loc.path.startsWith(href + "/");
   return (
     <AppContext.Provider value={appState}>
-      <a class="skip" href="#main">Skip to content</a>
+      <a class="skip" href="#main">{t("Skip to content")}</a>
       <header class="topbar">
         <Link href="/" class="brand">Portfolio Tracker</Link>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.map(([href, label]) => (
-              <li key={href}><Link href={href} aria-current={current(href) ? "page" : undefined}>{label}</Link></li>
-            ))}
-          </ul>
-        </nav>
+        <MainNav path={loc.path} />
         <div class="user">
           <button type="button" class="ghost" aria-pressed={privacy} onClick={() => appState!.setPrivacy(!privacy)}
-            title="Hide amounts on screen">
-            {privacy ? "Show amounts" : "Hide amounts"}
+            title={t("Hide amounts on screen")}>
+            {privacy ? t("Show amounts") : t("Hide amounts")}
           </button>
           <span class="muted username">{session.me.username}</span>
-          <button type="button" class="ghost" onClick={() => void appState!.logout()}>Log out</button>
+          <button type="button" class="ghost" onClick={() => void appState!.logout()}>{t("Log out")}</button>
         </div>
       </header>
       <main id="main" tabIndex={-1}>{page}</main>
@@ -143,11 +143,25 @@ export function App() {
   );
 }
 
+/** The top-level pages, in the user's language; the current one is marked for assistive technology. */
+export function MainNav(props: { path: string }) {
+  const current = (href: string) => href === "/" ? props.path === "/" : props.path === href || props.path.startsWith(href + "/");
+  return (
+    <nav aria-label={t("Main")}>
+      <ul>
+        {NAV.map(([href, label]) => (
+          <li key={href}><Link href={href} aria-current={current(href) ? "page" : undefined}>{t(label)}</Link></li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 function NotFound() {
   return (
     <section class="page">
-      <h1>Page not found</h1>
-      <p>There is no page at this address. <Link href="/">Back to the dashboard</Link></p>
+      <h1>{t("Page not found")}</h1>
+      <p>{t("There is no page at this address.")} <Link href="/">{t("Back to the dashboard")}</Link></p>
     </section>
   );
 }

@@ -5,6 +5,7 @@
  * a 401 on any call but the auth ones sends the browser to the login page and back afterwards.
  */
 import type { paths } from "./schema";
+import { t } from "../lib/i18n.ts";
 
 export const API_BASE = "/api/v1";
 
@@ -69,7 +70,7 @@ export async function toApiError(res: Response): Promise<ApiError> {
     if (Array.isArray(b.detail)) {
       const issues = b.detail.filter((i): i is FieldIssue => !!i && typeof i === "object" && Array.isArray(i.loc));
       const text = issues.map((i) => `${i.loc.slice(1).join(".") || i.loc.join(".")}: ${i.msg}`).join("; ");
-      return new ApiError(res.status, code, text || "The request was not valid", params, issues);
+      return new ApiError(res.status, code, text || t("The request was not valid"), params, issues);
     }
     return new ApiError(res.status, code, String(b.detail), params);
   }
@@ -119,7 +120,7 @@ export async function call(method: Method, path: string, opts: RawOptions = {}):
     res = await fetch(buildUrl(path, opts.path, opts.query), init);
   } catch (e) {
     if ((e as Error).name === "AbortError") throw e;
-    throw new ApiError(0, "NETWORK_ERROR", "The server could not be reached");
+    throw new ApiError(0, "NETWORK_ERROR", t("The server could not be reached"));
   }
   if (res.ok) return res;
   const error = await toApiError(res);

@@ -5,8 +5,10 @@
 import { useEffect, useRef } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { t } from "../lib/i18n.ts";
 
-export interface ChartSeries { label: string; values: (number | null)[]; color: string; dash?: boolean }
+/** A line; `markers` draws only a dot at each non-null value (signal crossovers, for instance). */
+export interface ChartSeries { label: string; values: (number | null)[]; color: string; dash?: boolean; markers?: boolean }
 
 export function TimeChart(props: {
   title: string;
@@ -35,10 +37,11 @@ export function TimeChart(props: {
       // A single day would otherwise be stretched over years; show a month around it instead.
       scales: xs.length === 1 ? { x: { time: true, auto: false, range: [xs[0]! - 15 * 86400, xs[0]! + 15 * 86400] } } : {},
       series: [
-        { label: "Date", value: (_u, v) => v == null ? "—" : new Date(v * 1000).toISOString().slice(0, 10) },
-        ...props.series.map((s) => ({
+        { label: t("Date"), value: (_u, v) => v == null ? "—" : new Date(v * 1000).toISOString().slice(0, 10) },
+        ...props.series.map((s): uPlot.Series => ({
           label: s.label, stroke: color(s.color), width: 1.5, dash: s.dash ? [6, 4] : undefined, spanGaps: false,
           value: (_u: uPlot, v: number | null) => v == null ? "—" : fmt(v),
+          ...(s.markers ? { paths: () => null, points: { show: true, size: 11, width: 2, stroke: color(s.color), fill: color(s.color) } } : {}),
         })),
       ],
       axes: [
@@ -54,6 +57,6 @@ export function TimeChart(props: {
     ro.observe(el);
     return () => { ro.disconnect(); plot.destroy(); };
   }, [props.dates, props.series, props.format]);
-  if (props.dates.length === 0) return <p class="muted">No data for this period.</p>;
+  if (props.dates.length === 0) return <p class="muted">{t("No data for this period.")}</p>;
   return <figure class="chart" aria-label={props.title} role="img"><div ref={box} /></figure>;
 }

@@ -10,18 +10,22 @@ import { api, errorText } from "../api/client.ts";
 import type { DataQualityIssue } from "../api/types.ts";
 import { Link } from "../lib/router.tsx";
 import { Badge, today } from "./ui.tsx";
+import { msg, t } from "../lib/i18n.ts";
 
 const MESSAGES: Record<string, (i: DataQualityIssue) => string> = {
-  MISSING_PRICE: (i) => `No price on the end date for ${i.count} position(s); they are left out of the net worth.`,
-  TRANSACTION_IMPLIED: () => "Valued at a trade price instead of a market quote.",
-  STALE_PRICE: (i) => `The last market price is more than 7 days old for ${i.count} asset(s).`,
-  MISSING_COST_BASIS: () => "Units were added without a cost basis; they count at zero cost.",
-  MISSING_FX_MARKET: (i) => `No exchange rate pair is configured for ${i.affected_fx_pairs.join(", ") || "a needed conversion"}.`,
-  MISSING_FX_RATES: (i) => `Exchange rates are missing on some dates for ${i.affected_fx_pairs.join(", ")}.`,
-  NAV_INCOMPLETE: () => "On some days an asset was held without any price, so the history is incomplete.",
-  MWRR_NOT_CALCULABLE: () => "The money-weighted return cannot be computed for this period.",
-  MWRR_SERIES_UNRELIABLE: () => "The money-weighted return history could not be made consistent and is hidden.",
+  MISSING_PRICE: (i) => t("No price on the end date for {count} position(s); they are left out of the net worth.", { count: i.count }),
+  TRANSACTION_IMPLIED: () => t("Valued at a trade price instead of a market quote."),
+  STALE_PRICE: (i) => t("The last market price is more than 7 days old for {count} asset(s).", { count: i.count }),
+  MISSING_COST_BASIS: () => t("Units were added without a cost basis; they count at zero cost."),
+  MISSING_FX_MARKET: (i) => t("No exchange rate pair is configured for {pairs}.", { pairs: i.affected_fx_pairs.join(", ") || t("a needed conversion") }),
+  MISSING_FX_RATES: (i) => t("Exchange rates are missing on some dates for {pairs}.", { pairs: i.affected_fx_pairs.join(", ") }),
+  NAV_INCOMPLETE: () => t("On some days an asset was held without any price, so the history is incomplete."),
+  MWRR_NOT_CALCULABLE: () => t("The money-weighted return cannot be computed for this period."),
+  MWRR_SERIES_UNRELIABLE: () => t("The money-weighted return history could not be made consistent and is hidden."),
 };
+
+/** Severity names as shown on the badges. */
+const SEVERITY: Record<string, string> = { error: msg("error"), warning: msg("warning"), info: msg("info") };
 
 export function issueMessage(i: DataQualityIssue): string {
   return MESSAGES[i.code]?.(i) ?? i.code;
@@ -53,7 +57,7 @@ function Cta(props: { issue: DataQualityIssue; onFixed(): void }) {
       setState({ busy: false, msg: await work(controller.signal) });
       props.onFixed();
     } catch (e) {
-      setState({ busy: false, msg: controller.signal.aborted ? "The sync took longer than 2 minutes and was stopped." : errorText(e) });
+      setState({ busy: false, msg: controller.signal.aborted ? t("The sync took longer than 2 minutes and was stopped.") : errorText(e) });
     } finally {
       clearTimeout(timer);
     }
@@ -61,27 +65,27 @@ function Cta(props: { issue: DataQualityIssue; onFixed(): void }) {
   switch (i.cta_action) {
     case "navigate_asset":
       if (i.code === "MISSING_COST_BASIS") {
-        return <Link class="cta" href={`/transactions?asset_id=${encodeURIComponent(i.cta_target ?? "")}`}>Review the transactions</Link>;
+        return <Link class="cta" href={`/transactions?asset_id=${encodeURIComponent(i.cta_target ?? "")}`}>{t("Review the transactions")}</Link>;
       }
       return (
         <span class="cta-list">
           {(i.affected_asset_ids.length ? i.affected_asset_ids : [Number(i.cta_target)]).map((id, n) => (
-            <Link key={id} class="cta" href={`/assets/${id}?tab=prices`}>Add prices for {i.affected_asset_names[n] ?? `asset ${id}`}</Link>
+            <Link key={id} class="cta" href={`/assets/${id}?tab=prices`}>{t("Add prices for {name}", { name: i.affected_asset_names[n] ?? t("asset {id}", { id }) })}</Link>
           ))}
         </span>
       );
     case "navigate_fx":
-      return <Link class="cta" href={`/fx/${encodeURIComponent(i.cta_target ?? "")}`}>Enter rates for {i.cta_target}</Link>;
+      return <Link class="cta" href={`/fx/${encodeURIComponent(i.cta_target ?? "")}`}>{t("Enter rates for {pair}", { pair: i.cta_target ?? "" })}</Link>;
     case "add_fx_pair":
-      return <Link class="cta" href={`/fx?add=${encodeURIComponent(i.cta_target ?? "")}`}>Add the pair {i.cta_target}</Link>;
+      return <Link class="cta" href={`/fx?add=${encodeURIComponent(i.cta_target ?? "")}`}>{t("Add the pair {pair}", { pair: i.cta_target ?? "" })}</Link>;
     case "sync_fx_pair":
       return (
         <span>
           <button type="button" class="cta" disabled={state.busy} onClick={() => run(async (signal) => {
             const w = fxSyncWindow(i);
             const r = await api.post("/fx/currencies/sync", { body: { pairs: i.affected_fx_pairs, start: w.start, end: w.end }, signal });
-            return `Synced: ${r.results.map((x) => `${x.pair} ${x.status}`).join(", ")}`;
-          })}>{state.busy ? "Syncing…" : `Sync ${i.affected_fx_pairs.join(", ")}`}</button>
+            return t("Synced: {results}", { results: r.results.map((x) => `${x.pair} ${x.status}`).join(", ") });
+          })}>{state.busy ? t("Syncing…") : t("Sync {pairs}", { pairs: i.affected_fx_pairs.join(", ") })}</button>
           {state.msg && <span class="muted" role="status"> {state.msg}</span>}
         </span>
       );
@@ -90,8 +94,8 @@ function Cta(props: { issue: DataQualityIssue; onFixed(): void }) {
         <span>
           <button type="button" class="cta" disabled={state.busy} onClick={() => run(async (signal) => {
             const r = await api.post("/assets/prices/sync", { body: i.affected_asset_ids.map((asset_id) => ({ asset_id, date_range: { start: "resume" as const } })), signal });
-            return `Prices synced: ${r.total_points_changed} change(s).`;
-          })}>{state.busy ? "Syncing…" : "Sync prices"}</button>
+            return t("Prices synced: {count} change(s).", { count: r.total_points_changed });
+          })}>{state.busy ? t("Syncing…") : t("Sync prices")}</button>
           {state.msg && <span class="muted" role="status"> {state.msg}</span>}
         </span>
       );
@@ -101,12 +105,12 @@ function Cta(props: { issue: DataQualityIssue; onFixed(): void }) {
 }
 
 export function DataQualityPanel(props: { issues: DataQualityIssue[]; onFixed(): void }) {
-  if (props.issues.length === 0) return <p class="muted">No data-quality issues.</p>;
+  if (props.issues.length === 0) return <p class="muted">{t("No data-quality issues.")}</p>;
   return (
     <ul class="dq-list">
       {props.issues.map((i, n) => (
         <li key={`${i.code}-${n}`} class={`dq ${i.severity}`}>
-          <Badge kind={i.severity}>{i.severity}</Badge>{" "}
+          <Badge kind={i.severity}>{t(SEVERITY[i.severity] ?? i.severity)}</Badge>{" "}
           <strong>{i.affected_asset_names.length > 0 && i.code !== "MISSING_PRICE" && i.code !== "STALE_PRICE" ? `${i.affected_asset_names.join(", ")}: ` : ""}</strong>
           <span>{issueMessage(i)}</span>
           {i.code === "MISSING_PRICE" || i.code === "STALE_PRICE"

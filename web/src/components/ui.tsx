@@ -5,6 +5,7 @@ import { errorText } from "../api/client.ts";
 import { formatMoney, formatPercent, MASK } from "../lib/format.ts";
 import { signOf } from "../lib/decimal.ts";
 import { localeOf, useApp } from "../lib/store.ts";
+import { t } from "../lib/i18n.ts";
 
 export function Page(props: { title: ComponentChildren; actions?: ComponentChildren; children: ComponentChildren }) {
   return (
@@ -29,7 +30,16 @@ export function ErrorNote(props: { error: unknown; title?: string }) {
 }
 
 export function Loading(props: { label?: string }) {
-  return <p class="muted" role="status" aria-live="polite">{props.label ?? "Loading…"}</p>;
+  return <p class="muted" role="status" aria-live="polite">{props.label ?? t("Loading…")}</p>;
+}
+
+/** A grey placeholder where a figure will appear (hidden from assistive technology: a <Loading> says it in words). */
+export function Skeleton(props: { width?: string; height?: string; block?: boolean }) {
+  return <span class={`skeleton ${props.block ? "block" : ""}`} aria-hidden="true" data-skeleton="" style={{ width: props.width, height: props.height }} />;
+}
+
+export function SkeletonLines(props: { n: number }) {
+  return <div class="skeleton-lines">{Array.from({ length: props.n }, (_, i) => <Skeleton key={i} block width={`${90 - (i % 3) * 15}%`} />)}</div>;
 }
 
 /** A labelled form control: the label is tied to the control by id, the error by aria-describedby. */
@@ -56,7 +66,7 @@ export function Field(props: {
 /** An amount in its currency, masked in privacy mode, coloured by sign when `signed`. */
 export function Money(props: { amount: string | null | undefined; currency: string; signed?: boolean }) {
   const { privacy, prefs } = useApp();
-  if (privacy) return <span class="money masked" aria-label="hidden amount">{MASK}</span>;
+  if (privacy) return <span class="money masked" aria-label={t("hidden amount")}>{MASK}</span>;
   const cls = props.signed && props.amount ? (signOf(props.amount) < 0 ? "neg" : signOf(props.amount) > 0 ? "pos" : "") : "";
   return <span class={`money ${cls}`}>{formatMoney(props.amount, props.currency, localeOf(prefs))}</span>;
 }
@@ -88,7 +98,7 @@ export function Dialog(props: { title: string; open: boolean; onClose(): void; c
         <div class="dialog-body">
           <header class="dialog-head">
             <h2>{props.title}</h2>
-            <button type="button" class="ghost" aria-label="Close" onClick={props.onClose}>✕</button>
+            <button type="button" class="ghost" aria-label={t("Close")} onClick={props.onClose}>✕</button>
           </header>
           {props.children}
         </div>

@@ -5,6 +5,7 @@
  * sharing a link_uuid, and where a batch issue of the API belongs on the form.
  */
 import { isDecimal, negateDecimal, signOf } from "./decimal.ts";
+import { msg, t } from "./i18n.ts";
 
 export const TX_TYPES = [
   "BUY", "SELL", "DIVIDEND", "INTEREST", "DEPOSIT", "WITHDRAWAL", "FEE", "TAX", "ADJUSTMENT", "TRANSFER", "FX_CONVERSION", "CASH_TRANSFER",
@@ -24,18 +25,18 @@ interface Rule {
 }
 
 export const TX_RULES: Record<TxType, Rule> = {
-  BUY: { asset: "required", cash: "required", quantity: 1, cashSign: -1, label: "Buy" },
-  SELL: { asset: "required", cash: "required", quantity: -1, cashSign: 1, label: "Sell" },
-  DIVIDEND: { asset: "required", cash: "required", quantity: 0, cashSign: 1, label: "Dividend" },
-  INTEREST: { asset: "optional", cash: "required", quantity: 0, cashSign: 1, label: "Interest" },
-  DEPOSIT: { asset: "forbidden", cash: "required", quantity: 0, cashSign: 1, label: "Deposit" },
-  WITHDRAWAL: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, label: "Withdrawal" },
-  FEE: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: "Fee" },
-  TAX: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: "Tax" },
-  ADJUSTMENT: { asset: "required", cash: "forbidden", quantity: "signed", cashSign: 0, label: "Quantity adjustment" },
-  TRANSFER: { asset: "required", cash: "forbidden", quantity: 1, cashSign: 0, pair: "transfer", label: "Transfer of units between brokers" },
-  FX_CONVERSION: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "fx", label: "Currency conversion" },
-  CASH_TRANSFER: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "cash_transfer", label: "Cash transfer between brokers" },
+  BUY: { asset: "required", cash: "required", quantity: 1, cashSign: -1, label: msg("Buy") },
+  SELL: { asset: "required", cash: "required", quantity: -1, cashSign: 1, label: msg("Sell") },
+  DIVIDEND: { asset: "required", cash: "required", quantity: 0, cashSign: 1, label: msg("Dividend") },
+  INTEREST: { asset: "optional", cash: "required", quantity: 0, cashSign: 1, label: msg("Interest") },
+  DEPOSIT: { asset: "forbidden", cash: "required", quantity: 0, cashSign: 1, label: msg("Deposit") },
+  WITHDRAWAL: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, label: msg("Withdrawal") },
+  FEE: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: msg("Fee") },
+  TAX: { asset: "optional", cash: "required", quantity: 0, cashSign: -1, label: msg("Tax") },
+  ADJUSTMENT: { asset: "required", cash: "forbidden", quantity: "signed", cashSign: 0, label: msg("Quantity adjustment") },
+  TRANSFER: { asset: "required", cash: "forbidden", quantity: 1, cashSign: 0, pair: "transfer", label: msg("Transfer of units between brokers") },
+  FX_CONVERSION: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "fx", label: msg("Currency conversion") },
+  CASH_TRANSFER: { asset: "forbidden", cash: "required", quantity: 0, cashSign: -1, pair: "cash_transfer", label: msg("Cash transfer between brokers") },
 };
 
 export interface TxForm {
@@ -89,26 +90,26 @@ export function checkForm(f: TxForm): FormErrors {
   const e: FormErrors = {};
   const add = (k: FieldName, m: string) => { (e[k] ??= []).push(m); };
   const r = TX_RULES[f.type];
-  if (!f.broker_id) add("broker_id", "Choose a broker.");
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(f.date)) add("date", "Enter a date.");
-  if (r.asset === "required" && !f.asset_id) add("asset_id", "Choose an asset.");
+  if (!f.broker_id) add("broker_id", t("Choose a broker."));
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(f.date)) add("date", t("Enter a date."));
+  if (r.asset === "required" && !f.asset_id) add("asset_id", t("Choose an asset."));
   if (r.quantity === "signed") {
-    if (!isDecimal(f.quantity) || signOf(f.quantity) === 0) add("quantity", "Enter a quantity other than 0 (negative removes units).");
-  } else if (r.quantity !== 0 && !positive(f.quantity)) add("quantity", "Enter a quantity greater than 0.");
+    if (!isDecimal(f.quantity) || signOf(f.quantity) === 0) add("quantity", t("Enter a quantity other than 0 (negative removes units)."));
+  } else if (r.quantity !== 0 && !positive(f.quantity)) add("quantity", t("Enter a quantity greater than 0."));
   if (r.cash === "required") {
-    if (!positive(f.amount)) add("amount", "Enter an amount greater than 0.");
-    if (!/^[A-Za-z]{3}$/.test(f.currency)) add("currency", "Enter a three-letter currency code.");
+    if (!positive(f.amount)) add("amount", t("Enter an amount greater than 0."));
+    if (!/^[A-Za-z]{3}$/.test(f.currency)) add("currency", t("Enter a three-letter currency code."));
   }
   if (r.pair === "transfer" || r.pair === "cash_transfer") {
-    if (!f.to_broker_id) add("to_broker_id", "Choose the receiving broker.");
-    else if (f.to_broker_id === f.broker_id) add("to_broker_id", "The receiving broker must differ from the sending one.");
+    if (!f.to_broker_id) add("to_broker_id", t("Choose the receiving broker."));
+    else if (f.to_broker_id === f.broker_id) add("to_broker_id", t("The receiving broker must differ from the sending one."));
   }
   if (r.pair === "fx") {
-    if (!positive(f.to_amount)) add("to_amount", "Enter the amount received.");
-    if (!/^[A-Za-z]{3}$/.test(f.to_currency)) add("to_currency", "Enter a three-letter currency code.");
-    else if (f.to_currency.toUpperCase() === f.currency.toUpperCase()) add("to_currency", "A conversion needs two different currencies.");
+    if (!positive(f.to_amount)) add("to_amount", t("Enter the amount received."));
+    if (!/^[A-Za-z]{3}$/.test(f.to_currency)) add("to_currency", t("Enter a three-letter currency code."));
+    else if (f.to_currency.toUpperCase() === f.currency.toUpperCase()) add("to_currency", t("A conversion needs two different currencies."));
   }
-  if (f.cost_basis && !(isDecimal(f.cost_basis) && signOf(f.cost_basis) >= 0)) add("cost_basis", "Enter the cost per unit (0 or more).");
+  if (f.cost_basis && !(isDecimal(f.cost_basis) && signOf(f.cost_basis) >= 0)) add("cost_basis", t("Enter the cost per unit (0 or more)."));
   return e;
 }
 
@@ -235,7 +236,7 @@ export function issuesToErrors(issues: BatchIssue[], type: TxType): { fields: Fo
     const nested = issue.code === "multipleBusinessRuleErrors" && Array.isArray(issue.params?.errors)
       ? issue.params!.errors as { code?: string; msg?: string; field?: string | null }[] : null;
     if (nested) {
-      for (const n of nested) put(formField(n.field, leg, type) ?? (n.code ? CODE_FIELD[n.code] ?? null : null), n.msg ?? n.code ?? "Invalid");
+      for (const n of nested) put(formField(n.field, leg, type) ?? (n.code ? CODE_FIELD[n.code] ?? null : null), n.msg ?? n.code ?? t("Invalid"));
     } else {
       put(formField(issue.field, leg, type) ?? (issue.code ? CODE_FIELD[issue.code] ?? null : null), issue.error);
     }

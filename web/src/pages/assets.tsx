@@ -5,6 +5,7 @@ import { Badge, Dialog, ErrorNote, Field, Loading, Page, Select } from "../compo
 import { Link, navigate } from "../lib/router.tsx";
 import { useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { t } from "../lib/i18n.ts";
 
 export const ASSET_TYPES = ["STOCK", "ETF", "BOND", "CRYPTO", "FUND", "CROWDFUND", "HOLD", "INDEX", "OTHER"] as const;
 
@@ -16,23 +17,23 @@ export function AssetsPage() {
     signal, query: { search: search.trim() || undefined, active: showArchived ? undefined : "true" },
   }), [search, showArchived]);
   return (
-    <Page title="Assets" actions={<button type="button" class="primary" onClick={() => setCreating(true)}>New asset</button>}>
+    <Page title={t("Assets")} actions={<button type="button" class="primary" onClick={() => setCreating(true)}>{t("New asset")}</button>}>
       <div class="toolbar">
-        <Field label="Search by name, ticker or ISIN">{(id) => <input id={id} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />}</Field>
-        <label class="check"><input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived((e.target as HTMLInputElement).checked)} /> Show archived</label>
+        <Field label={t("Search by name, ticker or ISIN")}>{(id) => <input id={id} type="search" value={search} onInput={(e) => setSearch((e.target as HTMLInputElement).value)} />}</Field>
+        <label class="check"><input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived((e.target as HTMLInputElement).checked)} /> {t("Show archived")}</label>
       </div>
       <ErrorNote error={list.error} />
       {list.loading && !list.data && <Loading />}
-      {list.data && list.data.length === 0 && <p class="muted">No asset found.</p>}
+      {list.data && list.data.length === 0 && <p class="muted">{t("No asset found.")}</p>}
       {list.data && list.data.length > 0 && (
         <div class="table-wrap"><table class="table">
-          <thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Currency</th><th scope="col">Ticker / ISIN</th><th scope="col">Price source</th></tr></thead>
+          <thead><tr><th scope="col">{t("Name")}</th><th scope="col">{t("Type")}</th><th scope="col">{t("Currency")}</th><th scope="col">{t("Ticker / ISIN")}</th><th scope="col">{t("Price source")}</th></tr></thead>
           <tbody>{list.data.map((a) => (
             <tr key={a.id}>
-              <td><Link href={`/assets/${a.id}`}>{a.name}</Link> {!a.active && <Badge kind="warning">archived</Badge>}</td>
+              <td><Link href={`/assets/${a.id}`}>{a.name}</Link> {!a.active && <Badge kind="warning">{t("archived")}</Badge>}</td>
               <td>{a.asset_type ?? ""}</td><td>{a.currency}</td>
               <td>{[a.identifier_ticker, a.identifier_isin].filter(Boolean).join(" · ")}</td>
-              <td>{a.provider_code ?? <span class="muted">manual</span>}</td>
+              <td>{a.provider_code ?? <span class="muted">{t("manual")}</span>}</td>
             </tr>
           ))}</tbody>
         </table></div>
@@ -65,19 +66,19 @@ function NewAsset(props: { open: boolean; onClose(): void }) {
     } catch (err) { setError(errorText(err)); }
   };
   return (
-    <Dialog title="New asset" open={props.open} onClose={props.onClose}>
+    <Dialog title={t("New asset")} open={props.open} onClose={props.onClose}>
       <form class="form" onSubmit={save}>
-        <Field label="Name">{(id) => <input id={id} required maxLength={255} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
+        <Field label={t("Name")}>{(id) => <input id={id} required maxLength={255} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
         <div class="row">
-          <Field label="Currency">{(id) => <input id={id} required pattern="[A-Za-z]{3}" maxLength={3} size={4} value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value)} />}</Field>
-          <Field label="Type">{(id) => <Select id={id} value={type} options={ASSET_TYPES.map((t) => ({ value: t, label: t }))} onChange={setType} />}</Field>
+          <Field label={t("Currency")}>{(id) => <input id={id} required pattern="[A-Za-z]{3}" maxLength={3} size={4} value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={t("Type")}>{(id) => <Select id={id} value={type} options={ASSET_TYPES.map((x) => ({ value: x, label: x }))} onChange={setType} />}</Field>
         </div>
         <div class="row">
-          <Field label="Ticker (optional)">{(id) => <input id={id} maxLength={20} value={ticker} onInput={(e) => setTicker((e.target as HTMLInputElement).value)} />}</Field>
-          <Field label="ISIN (optional)">{(id) => <input id={id} maxLength={12} value={isin} onInput={(e) => setIsin((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={t("Ticker (optional)")}>{(id) => <input id={id} maxLength={20} value={ticker} onInput={(e) => setTicker((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={t("ISIN (optional)")}>{(id) => <input id={id} maxLength={12} value={isin} onInput={(e) => setIsin((e.target as HTMLInputElement).value)} />}</Field>
         </div>
         {error && <p class="note error" role="alert">{error}</p>}
-        <div class="form-actions"><button type="button" onClick={props.onClose}>Cancel</button><button type="submit" class="primary">Create asset</button></div>
+        <div class="form-actions"><button type="button" onClick={props.onClose}>{t("Cancel")}</button><button type="submit" class="primary">{t("Create asset")}</button></div>
       </form>
     </Dialog>
   );
@@ -109,7 +110,7 @@ export function ProviderSearch(props: { onPick(r: Hit): void }) {
     });
     es.addEventListener("provider_error", (ev) => {
       const data = JSON.parse((ev as MessageEvent).data) as { provider_code: string; error?: string };
-      setFailures((f) => [...f, `${data.provider_code}: ${data.error ?? "failed"}`]);
+      setFailures((f) => [...f, `${data.provider_code}: ${data.error ?? t("failed")}`]);
     });
     es.addEventListener("done", () => { es.close(); setState("done"); });
     es.onerror = () => { es.close(); setState("done"); };
@@ -117,10 +118,10 @@ export function ProviderSearch(props: { onPick(r: Hit): void }) {
   return (
     <div>
       <form class="row" onSubmit={search}>
-        <Field label="Search providers">{(id) => <input id={id} type="search" value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />}</Field>
-        <button type="submit">Search</button>
+        <Field label={t("Search providers")}>{(id) => <input id={id} type="search" value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value)} />}</Field>
+        <button type="submit">{t("Search")}</button>
       </form>
-      {state === "searching" && <Loading label="Asking the providers…" />}
+      {state === "searching" && <Loading label={t("Asking the providers…")} />}
       <ul class="picker" aria-live="polite">
         {hits.map((r) => (
           <li key={`${r.provider_code}:${r.identifier}`}>
@@ -128,7 +129,7 @@ export function ProviderSearch(props: { onPick(r: Hit): void }) {
           </li>
         ))}
       </ul>
-      {state === "done" && hits.length === 0 && <p class="muted">No result.</p>}
+      {state === "done" && hits.length === 0 && <p class="muted">{t("No result.")}</p>}
       {failures.map((f) => <p key={f} class="muted">{f}</p>)}
     </div>
   );

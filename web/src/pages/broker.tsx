@@ -8,52 +8,53 @@ import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { BrokerForm } from "./brokers.tsx";
 import { Qty } from "./dashboard.tsx";
+import { msg, t } from "../lib/i18n.ts";
 
 export function BrokerPage(props: { id: string }) {
   const id = Number(props.id);
   const data = useAsync((signal) => api.get("/brokers/{id}/summary", { path: { id }, signal }), [id]);
   const [editing, setEditing] = useState(false);
   if (data.error) {
-    return <Page title="Broker"><ErrorNote error={data.error instanceof ApiError && data.error.status === 404 ? new Error("This broker does not exist or is not shared with you.") : data.error} /></Page>;
+    return <Page title={t("Broker")}><ErrorNote error={data.error instanceof ApiError && data.error.status === 404 ? new Error(t("This broker does not exist or is not shared with you.")) : data.error} /></Page>;
   }
-  if (!data.data) return <Page title="Broker"><Loading /></Page>;
+  if (!data.data) return <Page title={t("Broker")}><Loading /></Page>;
   const b = data.data;
   const canEdit = b.user_role !== "VIEWER";
   return (
     <Page title={b.name} actions={<>
-      <Badge>{`Your role: ${b.user_role}`}</Badge>
-      {canEdit && <button type="button" onClick={() => setEditing(true)}>Edit broker</button>}
-      <Link class="button" href={`/transactions?broker_id=${b.id}`}>Transactions</Link>
+      <Badge>{t("Your role: {role}", { role: b.user_role })}</Badge>
+      {canEdit && <button type="button" onClick={() => setEditing(true)}>{t("Edit broker")}</button>}
+      <Link class="button" href={`/transactions?broker_id=${b.id}`}>{t("Transactions")}</Link>
     </>}>
       {b.description && <p class="muted">{b.description}</p>}
-      {!canEdit && <p class="note" role="status">You can view this broker; only its owners and editors can change it.</p>}
+      {!canEdit && <p class="note" role="status">{t("You can view this broker; only its owners and editors can change it.")}</p>}
       <div class="grid-2">
         <section class="card" aria-labelledby="h-cash">
-          <h2 id="h-cash">Cash</h2>
-          {b.cash_balances.length === 0 ? <p class="muted">No cash.</p> : (
-            <table class="table compact"><thead><tr><th scope="col">Currency</th><th scope="col" class="num">Balance</th></tr></thead>
+          <h2 id="h-cash">{t("Cash")}</h2>
+          {b.cash_balances.length === 0 ? <p class="muted">{t("No cash.")}</p> : (
+            <table class="table compact"><thead><tr><th scope="col">{t("Currency")}</th><th scope="col" class="num">{t("Balance")}</th></tr></thead>
               <tbody>{b.cash_balances.map((c) => <tr key={c.code}><td>{c.code}</td><td class="num"><Money amount={c.amount} currency={c.code} /></td></tr>)}</tbody>
             </table>
           )}
         </section>
-        <section class="card" aria-labelledby="h-share"><h2 id="h-share">Sharing</h2><Sharing brokerId={b.id} role={b.user_role} /></section>
+        <section class="card" aria-labelledby="h-share"><h2 id="h-share">{t("Sharing")}</h2><Sharing brokerId={b.id} role={b.user_role} /></section>
         <section class="card wide" aria-labelledby="h-hold">
-          <h2 id="h-hold">Holdings</h2>
-          {b.holdings.length === 0 ? <p class="muted">No open positions.</p> : (
+          <h2 id="h-hold">{t("Holdings")}</h2>
+          {b.holdings.length === 0 ? <p class="muted">{t("No open positions.")}</p> : (
             <div class="table-wrap"><table class="table">
-              <thead><tr><th scope="col">Asset</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Average cost</th><th scope="col" class="num">Total cost</th></tr></thead>
+              <thead><tr><th scope="col">{t("Asset")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Average cost")}</th><th scope="col" class="num">{t("Total cost")}</th></tr></thead>
               <tbody>{b.holdings.map((h) => (
                 <tr key={h.asset_id}>
                   <td><Link href={`/assets/${h.asset_id}`}>{h.asset_name}</Link></td>
                   <td class="num"><Qty value={h.quantity} /></td>
                   <td class="num">{h.total_cost ? <Money amount={h.average_cost_per_unit} currency={h.total_cost.code} /> : "—"}</td>
-                  <td class="num">{h.total_cost ? <Money amount={h.total_cost.amount} currency={h.total_cost.code} /> : <span class="muted">unknown</span>}</td>
+                  <td class="num">{h.total_cost ? <Money amount={h.total_cost.amount} currency={h.total_cost.code} /> : <span class="muted">{t("unknown")}</span>}</td>
                 </tr>
               ))}</tbody>
             </table></div>
           )}
         </section>
-        <section class="card wide" aria-labelledby="h-lots"><h2 id="h-lots">FIFO lots</h2><Lots brokerId={b.id} assets={b.holdings.map((h) => ({ id: h.asset_id, name: h.asset_name }))} /></section>
+        <section class="card wide" aria-labelledby="h-lots"><h2 id="h-lots">{t("FIFO lots")}</h2><Lots brokerId={b.id} assets={b.holdings.map((h) => ({ id: h.asset_id, name: h.asset_name }))} /></section>
       </div>
       {editing && <BrokerForm broker={b} onClose={() => setEditing(false)} onSaved={() => { setEditing(false); data.reload(); }} />}
     </Page>
@@ -67,16 +68,16 @@ function Lots(props: { brokerId: number; assets: { id: number; name: string }[] 
   const lots = useAsync(async (signal) => assetId === "" ? null : api.post("/portfolio/lots/analysis", {
     signal, body: { asset_id: assetId, broker_ids: [props.brokerId], requested_analyses: ["LOT_SUMMARY"], target_currency: prefs.base_currency || undefined },
   }), [assetId, props.brokerId]);
-  if (props.assets.length === 0) return <p class="muted">No open positions, so no open lots.</p>;
+  if (props.assets.length === 0) return <p class="muted">{t("No open positions, so no open lots.")}</p>;
   return (
     <div>
-      <Field label="Asset">{(id) => <Select id={id} value={assetId} options={props.assets.map((a) => ({ value: a.id, label: a.name }))} onChange={(v) => setAssetId(Number(v))} />}</Field>
+      <Field label={t("Asset")}>{(id) => <Select id={id} value={assetId} options={props.assets.map((a) => ({ value: a.id, label: a.name }))} onChange={(v) => setAssetId(Number(v))} />}</Field>
       <ErrorNote error={lots.error} />
       {lots.data && (
         <>
-          <p class="muted">Status: {lots.data.calculation_status}</p>
+          <p class="muted">{t("Status: {status}", { status: lots.data.calculation_status })}</p>
           <div class="table-wrap"><table class="table">
-            <thead><tr><th scope="col">Opened</th><th scope="col">Direction</th><th scope="col" class="num">Original quantity</th><th scope="col" class="num">Open quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Realised P&L</th></tr></thead>
+            <thead><tr><th scope="col">{t("Opened")}</th><th scope="col">{t("Direction")}</th><th scope="col" class="num">{t("Original quantity")}</th><th scope="col" class="num">{t("Open quantity")}</th><th scope="col" class="num">{t("Unit price")}</th><th scope="col" class="num">{t("Realised P&L")}</th></tr></thead>
             <tbody>{(lots.data.lots ?? []).map((l) => (
               <tr key={l.lot_id}>
                 <td>{formatDate(l.opening_date, locale)}</td><td>{l.direction}</td>
@@ -86,7 +87,7 @@ function Lots(props: { brokerId: number; assets: { id: number; name: string }[] 
               </tr>
             ))}</tbody>
           </table></div>
-          {(lots.data.lots ?? []).length === 0 && <p class="muted">No lots in this period.</p>}
+          {(lots.data.lots ?? []).length === 0 && <p class="muted">{t("No lots in this period.")}</p>}
           {formatDecimal("0", locale) && null}
         </>
       )}
@@ -96,16 +97,16 @@ function Lots(props: { brokerId: number; assets: { id: number; name: string }[] 
 
 const ROLES = ["VIEWER", "EDITOR", "OWNER"] as const;
 const SHARE_ERRORS: Record<string, string> = {
-  SHARE_INVALID: "The shares of all users of a broker must add up to at most 1 (100 %).",
-  ACCESS_EXISTS: "This user already has access to the broker.",
-  LAST_OWNER: "A broker needs at least one owner: make someone else owner first.",
-  PROMOTION_NOT_ALLOWED: "You cannot raise your own role.",
-  BROKER_ROLE_REQUIRED: "Only an owner of this broker can change who has access.",
-  USER_NOT_FOUND: "This user does not exist.",
+  SHARE_INVALID: msg("The shares of all users of a broker must add up to at most 1 (100 %)."),
+  ACCESS_EXISTS: msg("This user already has access to the broker."),
+  LAST_OWNER: msg("A broker needs at least one owner: make someone else owner first."),
+  PROMOTION_NOT_ALLOWED: msg("You cannot raise your own role."),
+  BROKER_ROLE_REQUIRED: msg("Only an owner of this broker can change who has access."),
+  USER_NOT_FOUND: msg("This user does not exist."),
 };
 
 function shareError(e: unknown): string {
-  if (e instanceof ApiError && SHARE_ERRORS[e.code]) return SHARE_ERRORS[e.code]!;
+  if (e instanceof ApiError && SHARE_ERRORS[e.code]) return t(SHARE_ERRORS[e.code]!);
   return errorText(e);
 }
 
@@ -122,7 +123,7 @@ function Sharing(props: { brokerId: number; role: string }) {
 
   const add = async (e: Event) => {
     e.preventDefault();
-    if (!userId) { setError("Choose a user from the search results."); return; }
+    if (!userId) { setError(t("Choose a user from the search results.")); return; }
     setError(null);
     try {
       await api.post("/brokers/{id}/access", { path: { id: props.brokerId }, body: { user_id: userId, role: role as "VIEWER", share_percentage: share || "0" } });
@@ -144,42 +145,42 @@ function Sharing(props: { brokerId: number; role: string }) {
     <div>
       <ErrorNote error={access.error} />
       <div class="table-wrap"><table class="table compact">
-        <thead><tr><th scope="col">User</th><th scope="col">Role</th><th scope="col" class="num">Share (0–1)</th>{owner && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
+        <thead><tr><th scope="col">{t("User")}</th><th scope="col">{t("Role")}</th><th scope="col" class="num">{t("Share (0–1)")}</th>{owner && <th scope="col"><span class="sr-only">{t("Actions")}</span></th>}</tr></thead>
         <tbody>
           {access.data?.items.map((a) => (
             <tr key={a.user_id}>
-              <td>{a.username}{a.user_id === me.id ? " (you)" : ""}</td>
+              <td>{a.username}{a.user_id === me.id ? ` ${t("(you)")}` : ""}</td>
               <td>{owner ? (
-                <select aria-label={`Role of ${a.username}`} value={a.role} onChange={(e) => update(a.user_id, { role: (e.target as HTMLSelectElement).value as "VIEWER" })}>
+                <select aria-label={t("Role of {name}", { name: a.username })} value={a.role} onChange={(e) => update(a.user_id, { role: (e.target as HTMLSelectElement).value as "VIEWER" })}>
                   {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
                 </select>) : a.role}</td>
               <td class="num">{owner ? (
-                <input aria-label={`Share of ${a.username} (0 to 1)`} class="narrow" inputMode="decimal" value={a.share_percentage}
+                <input aria-label={t("Share of {name} (0 to 1)", { name: a.username })} class="narrow" inputMode="decimal" value={a.share_percentage}
                   onChange={(e) => update(a.user_id, { share_percentage: (e.target as HTMLInputElement).value })} />) : a.share_percentage}</td>
-              {owner && <td>{a.user_id !== me.id && <button type="button" class="ghost" onClick={() => remove(a.user_id)} aria-label={`Remove ${a.username}`}>Remove</button>}</td>}
+              {owner && <td>{a.user_id !== me.id && <button type="button" class="ghost" onClick={() => remove(a.user_id)} aria-label={t("Remove {name}", { name: a.username })}>{t("Remove")}</button>}</td>}
             </tr>
           ))}
         </tbody>
       </table></div>
       {error && <p class="note error" role="alert">{error}</p>}
       {owner && (
-        <form class="form share-form" onSubmit={add} aria-label="Share with a user">
-          <Field label="Find a user">{(id) => (
-            <input id={id} type="search" value={q} placeholder="user name" autoComplete="off"
+        <form class="form share-form" onSubmit={add} aria-label={t("Share with a user")}>
+          <Field label={t("Find a user")}>{(id) => (
+            <input id={id} type="search" value={q} placeholder={t("user name")} autoComplete="off"
               onInput={(e) => { setQ((e.target as HTMLInputElement).value); setUserId(null); }} />
           )}</Field>
           {found.data && found.data.length > 0 && !userId && (
-            <ul class="picker" role="listbox" aria-label="Users found">
+            <ul class="picker" role="listbox" aria-label={t("Users found")}>
               {found.data.filter((u) => u.id !== me.id).map((u) => (
                 <li key={u.id}><button type="button" role="option" aria-selected={false} onClick={() => { setUserId(u.id); setQ(u.username); }}>{u.username}</button></li>
               ))}
             </ul>
           )}
           <div class="row">
-            <Field label="Role">{(id) => <Select id={id} value={role} options={ROLES.map((r) => ({ value: r, label: r }))} onChange={setRole} />}</Field>
-            <Field label="Share (0–1)">{(id) => <input id={id} class="narrow" inputMode="decimal" value={share} onInput={(e) => setShare((e.target as HTMLInputElement).value)} />}</Field>
+            <Field label={t("Role")}>{(id) => <Select id={id} value={role} options={ROLES.map((r) => ({ value: r, label: r }))} onChange={setRole} />}</Field>
+            <Field label={t("Share (0–1)")}>{(id) => <input id={id} class="narrow" inputMode="decimal" value={share} onInput={(e) => setShare((e.target as HTMLInputElement).value)} />}</Field>
           </div>
-          <button type="submit" class="primary">Share</button>
+          <button type="submit" class="primary">{t("Share")}</button>
         </form>
       )}
     </div>

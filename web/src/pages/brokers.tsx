@@ -7,25 +7,26 @@ import { isDecimal } from "../lib/decimal.ts";
 import { Link } from "../lib/router.tsx";
 import { useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { t } from "../lib/i18n.ts";
 
 export function BrokersPage() {
   const list = useAsync(async (signal) => (await api.get("/brokers", { signal })).items.map((broker) => ({ broker })), []);
   const [editing, setEditing] = useState<Broker | "new" | null>(null);
 
   return (
-    <Page title="Brokers" actions={<button type="button" class="primary" onClick={() => setEditing("new")}>New broker</button>}>
+    <Page title={t("Brokers")} actions={<button type="button" class="primary" onClick={() => setEditing("new")}>{t("New broker")}</button>}>
       <ErrorNote error={list.error} />
       {list.loading && !list.data && <Loading />}
-      {list.data?.length === 0 && <p class="note">No broker yet. A broker is an account at a bank or trading platform: create one to record its transactions.</p>}
+      {list.data?.length === 0 && <p class="note">{t("No broker yet. A broker is an account at a bank or trading platform: create one to record its transactions.")}</p>}
       <ul class="cards">
         {list.data?.map(({ broker: b }) => (
           <li key={b.id} class="card broker-card">
             <h2><Link href={`/brokers/${b.id}`}>{b.name}</Link></h2>
-            <p><Badge>{b.user_role}</Badge> {!b.is_active && <Badge kind="warning">inactive</Badge>}</p>
+            <p><Badge>{b.user_role}</Badge> {!b.is_active && <Badge kind="warning">{t("inactive")}</Badge>}</p>
             {b.description && <p class="muted">{b.description}</p>}
             <Balances brokerId={b.id} />
             {b.user_role !== "VIEWER" && (
-              <button type="button" class="ghost" onClick={() => setEditing(b)} aria-label={`Edit ${b.name}`}>Edit</button>
+              <button type="button" class="ghost" onClick={() => setEditing(b)} aria-label={t("Edit {name}", { name: b.name })}>{t("Edit")}</button>
             )}
           </li>
         ))}
@@ -38,15 +39,15 @@ export function BrokersPage() {
 /** A card's balances, loaded on their own so the cards show before every summary is computed. */
 function Balances(props: { brokerId: number }) {
   const summary = useAsync((signal) => api.get("/brokers/{id}/summary", { path: { id: props.brokerId }, signal }), [props.brokerId]);
-  if (summary.error) return <p class="muted">Balances unavailable.</p>;
-  if (!summary.data) return <p class="muted" aria-busy="true">Loading balances…</p>;
+  if (summary.error) return <p class="muted">{t("Balances unavailable.")}</p>;
+  if (!summary.data) return <p class="muted" aria-busy="true">{t("Loading balances…")}</p>;
   return (
     <dl class="balances">
       {summary.data.cash_balances.map((c) => (
         <div key={c.code}><dt>{c.code}</dt><dd><Money amount={c.amount} currency={c.code} /></dd></div>
       ))}
-      {summary.data.cash_balances.length === 0 && <div><dt>Cash</dt><dd class="muted">none</dd></div>}
-      <div><dt>Positions</dt><dd>{summary.data.holdings.length}</dd></div>
+      {summary.data.cash_balances.length === 0 && <div><dt>{t("Cash")}</dt><dd class="muted">{t("none")}</dd></div>}
+      <div><dt>{t("Positions")}</dt><dd>{summary.data.holdings.length}</dd></div>
     </dl>
   );
 }
@@ -78,9 +79,9 @@ export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): vo
       if (b) {
         const r = await api.patch("/brokers/{id}", { path: { id: b.id }, body: fields });
         const failed = r.results.find((x) => !x.success);
-        if (failed) throw new Error(failed.error ?? "The broker was not saved.");
+        if (failed) throw new Error(failed.error ?? t("The broker was not saved."));
       } else {
-        if (initialAmount && !isDecimal(initialAmount)) throw new Error("The initial balance must be a number such as 1000 or 1000.50.");
+        if (initialAmount && !isDecimal(initialAmount)) throw new Error(t("The initial balance must be a number such as 1000 or 1000.50."));
         const r = await api.post("/brokers", {
           body: [{ ...fields, initial_balances: initialAmount ? [{ code: initialCurrency.toUpperCase(), amount: initialAmount }] : undefined }],
         });
@@ -89,14 +90,14 @@ export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): vo
       }
       props.onSaved();
     } catch (err) {
-      setError(err instanceof ApiError && err.code === "BROKER_NAME_TAKEN" ? "You already have a broker with this name." : errorText(err));
+      setError(err instanceof ApiError && err.code === "BROKER_NAME_TAKEN" ? t("You already have a broker with this name.") : errorText(err));
     } finally {
       setBusy(false);
     }
   };
 
   const remove = async () => {
-    if (!b || !confirm(`Delete the broker "${b.name}" and all its transactions? This cannot be undone.`)) return;
+    if (!b || !confirm(t("Delete the broker \"{name}\" and all its transactions? This cannot be undone.", { name: b.name }))) return;
     try {
       await api.delete("/brokers/{id}", { path: { id: b.id } });
       props.onSaved();
@@ -104,24 +105,24 @@ export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): vo
   };
 
   return (
-    <Dialog title={b ? `Edit ${b.name}` : "New broker"} open={props.broker !== null} onClose={props.onClose}>
+    <Dialog title={b ? t("Edit {name}", { name: b.name }) : t("New broker")} open={props.broker !== null} onClose={props.onClose}>
       <form onSubmit={save} class="form">
-        <Field label="Name">{(id) => <input id={id} required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
-        <Field label="Description">{(id) => <input id={id} maxLength={500} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />}</Field>
+        <Field label={t("Name")}>{(id) => <input id={id} required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
+        <Field label={t("Description")}>{(id) => <input id={id} maxLength={500} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />}</Field>
         {!b && (
           <div class="row">
-            <Field label="Initial cash balance (optional)">{(id) => <input id={id} inputMode="decimal" value={initialAmount} onInput={(e) => setInitialAmount((e.target as HTMLInputElement).value)} />}</Field>
-            <Field label="Currency">{(id) => <input id={id} maxLength={3} size={4} value={initialCurrency} onInput={(e) => setInitialCurrency((e.target as HTMLInputElement).value)} />}</Field>
+            <Field label={t("Initial cash balance (optional)")}>{(id) => <input id={id} inputMode="decimal" value={initialAmount} onInput={(e) => setInitialAmount((e.target as HTMLInputElement).value)} />}</Field>
+            <Field label={t("Currency")}>{(id) => <input id={id} maxLength={3} size={4} value={initialCurrency} onInput={(e) => setInitialCurrency((e.target as HTMLInputElement).value)} />}</Field>
           </div>
         )}
-        <label class="check"><input type="checkbox" checked={overdraft} onChange={(e) => setOverdraft((e.target as HTMLInputElement).checked)} /> Allow negative cash (overdraft)</label>
-        <label class="check"><input type="checkbox" checked={shorting} onChange={(e) => setShorting((e.target as HTMLInputElement).checked)} /> Allow short positions</label>
-        {b && <label class="check"><input type="checkbox" checked={active} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} /> Active</label>}
+        <label class="check"><input type="checkbox" checked={overdraft} onChange={(e) => setOverdraft((e.target as HTMLInputElement).checked)} /> {t("Allow negative cash (overdraft)")}</label>
+        <label class="check"><input type="checkbox" checked={shorting} onChange={(e) => setShorting((e.target as HTMLInputElement).checked)} /> {t("Allow short positions")}</label>
+        {b && <label class="check"><input type="checkbox" checked={active} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} /> {t("Active")}</label>}
         {error && <p class="note error" role="alert">{error}</p>}
         <div class="form-actions">
-          {b && b.user_role === "OWNER" && <button type="button" class="danger" onClick={remove}>Delete broker</button>}
-          <button type="button" onClick={props.onClose}>Cancel</button>
-          <button type="submit" class="primary" disabled={busy}>{b ? "Save" : "Create broker"}</button>
+          {b && b.user_role === "OWNER" && <button type="button" class="danger" onClick={remove}>{t("Delete broker")}</button>}
+          <button type="button" onClick={props.onClose}>{t("Cancel")}</button>
+          <button type="submit" class="primary" disabled={busy}>{b ? t("Save") : t("Create broker")}</button>
         </div>
       </form>
     </Dialog>

@@ -4,20 +4,21 @@ import { api } from "../api/client.ts";
 import { asReportView, type Allocation } from "../api/types.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { DataQualityPanel } from "../components/data-quality.tsx";
-import { ErrorNote, Loading, Money, Page, Percent, daysAgo, today } from "../components/ui.tsx";
+import { ErrorNote, Loading, Money, Page, Percent, Skeleton, SkeletonLines, daysAgo, today } from "../components/ui.tsx";
 import { formatDecimal, formatMoney, MASK } from "../lib/format.ts";
 import { toChartNumber } from "../lib/decimal.ts";
 import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { msg, t } from "../lib/i18n.ts";
 
 const PERIODS: { id: string; label: string; start: () => string | null }[] = [
-  { id: "1m", label: "1M", start: () => daysAgo(30) },
-  { id: "3m", label: "3M", start: () => daysAgo(91) },
-  { id: "ytd", label: "YTD", start: () => `${today().slice(0, 4)}-01-01` },
-  { id: "1y", label: "1Y", start: () => daysAgo(365) },
-  { id: "5y", label: "5Y", start: () => daysAgo(5 * 365 + 1) },
-  { id: "all", label: "All", start: () => null },
+  { id: "1m", label: msg("1M"), start: () => daysAgo(30) },
+  { id: "3m", label: msg("3M"), start: () => daysAgo(91) },
+  { id: "ytd", label: msg("YTD"), start: () => `${today().slice(0, 4)}-01-01` },
+  { id: "1y", label: msg("1Y"), start: () => daysAgo(365) },
+  { id: "5y", label: msg("5Y"), start: () => daysAgo(5 * 365 + 1) },
+  { id: "all", label: msg("All"), start: () => null },
 ];
 
 export function DashboardPage() {
@@ -49,12 +50,13 @@ export function DashboardPage() {
   const chart = useMemo(() => ({
     dates: history.map((h) => h.date),
     series: [
-      { label: "Net worth", color: "var(--chart-1)", values: history.map((h) => toChartNumber(h.nav_value.amount)) },
-      { label: "Invested capital", color: "var(--chart-2)", dash: true, values: history.map((h) => toChartNumber(h.capital_baseline?.amount)) },
+      { label: t("Net worth"), color: "var(--chart-1)", values: history.map((h) => toChartNumber(h.nav_value.amount)) },
+      { label: t("Invested capital"), color: "var(--chart-2)", dash: true, values: history.map((h) => toChartNumber(h.capital_baseline?.amount)) },
     ],
-  }), [report.data]);
+  }), [report.data, prefs.language]);
 
   const s = report.data?.summary;
+  const computing = report.loading && !report.data;
   const items = brokers.data?.items ?? [];
   const toggleBroker = (id: number) => {
     const cur = selected ?? [];
@@ -62,17 +64,17 @@ export function DashboardPage() {
   };
 
   return (
-    <Page title="Dashboard">
-      <div class="toolbar" role="group" aria-label="Period and brokers">
-        <div class="segmented" role="group" aria-label="Period">
+    <Page title={t("Dashboard")}>
+      <div class="toolbar" role="group" aria-label={t("Period and brokers")}>
+        <div class="segmented" role="group" aria-label={t("Period")}>
           {PERIODS.map((p) => (
             <button key={p.id} type="button" aria-pressed={period === p.id} class={period === p.id ? "on" : ""}
-              onClick={() => setPeriod(p.id)}>{p.label}</button>
+              onClick={() => setPeriod(p.id)}>{t(p.label)}</button>
           ))}
         </div>
         {items.length > 1 && (
           <fieldset class="broker-filter">
-            <legend>Brokers</legend>
+            <legend>{t("Brokers")}</legend>
             {items.map((b) => (
               <label key={b.id} class="check">
                 <input type="checkbox" checked={!selected || selected.length === 0 || selected.includes(b.id)}
@@ -82,37 +84,39 @@ export function DashboardPage() {
           </fieldset>
         )}
       </div>
-      <ErrorNote error={report.error} title="The report could not be computed." />
-      {report.loading && !report.data && <Loading label="Computing the portfolio…" />}
+      <ErrorNote error={report.error} title={t("The report could not be computed.")} />
+      {report.loading && !report.data && <Loading label={t("Computing the portfolio…")} />}
       {items.length === 0 && brokers.data && (
-        <div class="note">No broker yet. <Link href="/brokers">Create a broker</Link> to start recording transactions.</div>
+        <div class="note">{t("No broker yet.")} <Link href="/brokers">{t("Create a broker")}</Link> {t("to start recording transactions.")}</div>
       )}
-      {s && (
+      {/* While a cold report computes (the portfolio engine can take seconds), the page keeps its
+          layout with placeholders instead of waiting blank. */}
+      {(s || computing) && (
         <>
           <div class="kpis" aria-busy={report.loading}>
-            <Kpi label="Net worth" testid="net-worth"><Money amount={s.net_worth.amount} currency={s.net_worth.code} /></Kpi>
-            <Kpi label="Invested"><Money amount={s.total_invested?.amount} currency={currency} /></Kpi>
-            <Kpi label="Total P&L"><Money amount={s.total_gain_loss?.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></Kpi>
-            <Kpi label="Period P&L"><Money amount={s.period_pnl?.amount} currency={currency} signed /></Kpi>
-            <Kpi label="TWR"><Percent value={s.twrr_percent} /></Kpi>
-            <Kpi label="MWRR (annualised)">{s.mwrr_available ? <Percent value={s.mwrr_annualized_percent} /> : <span class="muted">n/a</span>}</Kpi>
+            <Kpi label={t("Net worth")} testid="net-worth">{s ? <Money amount={s.net_worth.amount} currency={s.net_worth.code} /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Invested")}>{s ? <Money amount={s.total_invested?.amount} currency={currency} /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Total P&L")}>{s ? <><Money amount={s.total_gain_loss?.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></> : <Skeleton />}</Kpi>
+            <Kpi label={t("Period P&L")}>{s ? <Money amount={s.period_pnl?.amount} currency={currency} signed /> : <Skeleton />}</Kpi>
+            <Kpi label={t("TWR")}>{s ? <Percent value={s.twrr_percent} /> : <Skeleton width="4em" />}</Kpi>
+            <Kpi label={t("MWRR (annualised)")}>{!s ? <Skeleton width="4em" /> : s.mwrr_available ? <Percent value={s.mwrr_annualized_percent} /> : <span class="muted">{t("n/a")}</span>}</Kpi>
           </div>
           <div class="grid-2">
             <section class="card wide" aria-labelledby="h-history">
-              <h2 id="h-history">Net worth and invested capital</h2>
-              <TimeChart title="Net worth and invested capital over time" dates={chart.dates} series={chart.series} format={format} />
+              <h2 id="h-history">{t("Net worth and invested capital")}</h2>
+              {s ? <TimeChart title={t("Net worth and invested capital over time")} dates={chart.dates} series={chart.series} format={format} /> : <Skeleton block height="280px" />}
             </section>
             <section class="card" aria-labelledby="h-dq">
-              <h2 id="h-dq">Data quality</h2>
-              <DataQualityPanel issues={s.data_quality.issues} onFixed={report.reload} />
+              <h2 id="h-dq">{t("Data quality")}</h2>
+              {s ? <DataQualityPanel issues={s.data_quality.issues} onFixed={report.reload} /> : <SkeletonLines n={2} />}
             </section>
             <section class="card" aria-labelledby="h-alloc">
-              <h2 id="h-alloc">Allocation</h2>
-              <AllocationTabs type={s.allocation_by_type} sector={s.allocation_by_sector} geography={s.allocation_by_geography} currency={currency} />
+              <h2 id="h-alloc">{t("Allocation")}</h2>
+              {s ? <AllocationTabs type={s.allocation_by_type} sector={s.allocation_by_sector} geography={s.allocation_by_geography} currency={currency} /> : <SkeletonLines n={4} />}
             </section>
             <section class="card wide" aria-labelledby="h-hold">
-              <h2 id="h-hold">Top holdings</h2>
-              <TopHoldings report={report.data!} currency={currency} />
+              <h2 id="h-hold">{t("Top holdings")}</h2>
+              {s ? <TopHoldings report={report.data!} currency={currency} /> : <SkeletonLines n={5} />}
             </section>
           </div>
         </>
@@ -130,22 +134,24 @@ function Kpi(props: { label: string; testid?: string; children: preact.Component
   );
 }
 
+const ALLOCATION_TABS = { type: msg("Type"), sector: msg("Sector"), geography: msg("Geography") };
+
 function AllocationTabs(props: { type: Allocation[]; sector: Allocation[]; geography: Allocation[]; currency: string }) {
   const [tab, setTab] = useState<"type" | "sector" | "geography">("type");
   const { prefs, privacy } = useApp();
   const rows = (props[tab] ?? []).slice().sort((a, b) => Number(b.value) - Number(a.value));
   return (
     <div>
-      <div class="segmented" role="group" aria-label="Allocation by">
-        {(["type", "sector", "geography"] as const).map((t) => (
-          <button key={t} type="button" aria-pressed={tab === t} class={tab === t ? "on" : ""} onClick={() => setTab(t)}>
-            {t[0]!.toUpperCase() + t.slice(1)}
+      <div class="segmented" role="group" aria-label={t("Allocation by")}>
+        {(["type", "sector", "geography"] as const).map((k) => (
+          <button key={k} type="button" aria-pressed={tab === k} class={tab === k ? "on" : ""} onClick={() => setTab(k)}>
+            {t(ALLOCATION_TABS[k])}
           </button>
         ))}
       </div>
-      {rows.length === 0 ? <p class="muted">No valued positions.</p> : (
-        <table class="table compact" aria-label={`Allocation by ${tab}`}>
-          <thead><tr><th scope="col">Name</th><th scope="col" class="num">Share</th><th scope="col" class="num">Amount</th></tr></thead>
+      {rows.length === 0 ? <p class="muted">{t("No valued positions.")}</p> : (
+        <table class="table compact" aria-label={t("Allocation by {what}", { what: t(ALLOCATION_TABS[tab]).toLowerCase() })}>
+          <thead><tr><th scope="col">{t("Name")}</th><th scope="col" class="num">{t("Share")}</th><th scope="col" class="num">{t("Amount")}</th></tr></thead>
           <tbody>
             {rows.map((a) => (
               <tr key={a.name}>
@@ -168,14 +174,14 @@ function TopHoldings(props: { report: import("../api/types.ts").ReportView; curr
   const holdings = (props.report.summary?.holdings ?? []).slice()
     .sort((a, b) => Number(b.current_value ?? 0) - Number(a.current_value ?? 0)).slice(0, 10);
   const contribution = new Map((props.report.positions_contribution?.positions ?? []).map((p) => [`${p.asset_id}/${p.broker_id}`, p]));
-  if (holdings.length === 0) return <p class="muted">No open positions.</p>;
+  if (holdings.length === 0) return <p class="muted">{t("No open positions.")}</p>;
   return (
     <div class="table-wrap">
       <table class="table">
         <thead>
           <tr>
-            <th scope="col">Asset</th><th scope="col">Broker</th><th scope="col" class="num">Quantity</th>
-            <th scope="col" class="num">Value</th><th scope="col" class="num">Gain/loss</th><th scope="col" class="num">Period contribution</th>
+            <th scope="col">{t("Asset")}</th><th scope="col">{t("Broker")}</th><th scope="col" class="num">{t("Quantity")}</th>
+            <th scope="col" class="num">{t("Value")}</th><th scope="col" class="num">{t("Gain/loss")}</th><th scope="col" class="num">{t("Period contribution")}</th>
           </tr>
         </thead>
         <tbody>

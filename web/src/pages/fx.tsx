@@ -1,14 +1,16 @@
 /** FX: configured pairs and their routes by priority, add a pair from suggested routes, sync, manual rates, rate chart. */
-import { useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText } from "../api/client.ts";
 import type { FxRoute } from "../api/types.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { Dialog, ErrorNote, Field, Loading, Page, daysAgo, today } from "../components/ui.tsx";
 import { isDecimal, signOf, toChartNumber } from "../lib/decimal.ts";
 import { formatDecimal } from "../lib/format.ts";
+import { moveItem, reorderPlan } from "../lib/reorder.ts";
 import { Link, navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { t } from "../lib/i18n.ts";
 
 const slug = (r: { base: string; quote: string }) => `${r.base}-${r.quote}`;
 const chainText = (steps: { from: string; to: string; provider: string }[]) => steps.map((s) => `${s.from}→${s.to} (${s.provider})`).join(", ");
@@ -24,13 +26,13 @@ export function FxPage(props: { pair?: string }) {
   }, [routes.data]);
   const pair = props.pair?.toUpperCase();
   return (
-    <Page title="Exchange rates" actions={<button type="button" class="primary" onClick={() => navigate("/fx?add=")}>Add pair</button>}>
+    <Page title={t("Exchange rates")} actions={<button type="button" class="primary" onClick={() => navigate("/fx?add=")}>{t("Add pair")}</button>}>
       <ErrorNote error={routes.error} />
       <div class="grid-2">
         <section class="card" aria-labelledby="h-pairs">
-          <h2 id="h-pairs">Pairs</h2>
+          <h2 id="h-pairs">{t("Pairs")}</h2>
           {routes.loading && !routes.data && <Loading />}
-          {routes.data && byPair.size === 0 && <p class="muted">No pair configured. Add one for each currency your assets or cash use besides your base currency.</p>}
+          {routes.data && byPair.size === 0 && <p class="muted">{t("No pair configured. Add one for each currency your assets or cash use besides your base currency.")}</p>}
           <ul class="pair-list">
             {[...byPair.entries()].map(([p, rs]) => (
               <li key={p}>
@@ -68,15 +70,15 @@ function AddPair(props: { open: boolean; initial: string; onClose(): void; onAdd
     } catch (e) { setError(errorText(e)); }
   };
   return (
-    <Dialog title="Add a currency pair" open={props.open} onClose={props.onClose}>
+    <Dialog title={t("Add a currency pair")} open={props.open} onClose={props.onClose}>
       <div class="form">
         <div class="row">
-          <Field label="Base currency">{(id) => <input id={id} maxLength={3} size={4} value={b} onInput={(e) => setB((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
-          <Field label="Quote currency">{(id) => <input id={id} maxLength={3} size={4} value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+          <Field label={t("Base currency")}>{(id) => <input id={id} maxLength={3} size={4} value={b} onInput={(e) => setB((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+          <Field label={t("Quote currency")}>{(id) => <input id={id} maxLength={3} size={4} value={q} onInput={(e) => setQ((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
         </div>
         {valid && (
           <>
-            <h3>Suggested routes</h3>
+            <h3>{t("Suggested routes")}</h3>
             {suggestions.loading && <Loading />}
             <ErrorNote error={suggestions.error} />
             <ul class="picker">
@@ -84,8 +86,8 @@ function AddPair(props: { open: boolean; initial: string; onClose(): void; onAdd
                 <li key={i}><button type="button" onClick={() => add(p.chain_steps, 1)}>{chainText(p.chain_steps)}</button></li>
               ))}
             </ul>
-            {suggestions.data && suggestions.data.paths.length === 0 && <p class="muted">No provider offers this pair.</p>}
-            <button type="button" onClick={() => add([{ from: b, to: q, provider: "MANUAL" }], 999)}>Enter rates by hand instead</button>
+            {suggestions.data && suggestions.data.paths.length === 0 && <p class="muted">{t("No provider offers this pair.")}</p>}
+            <button type="button" onClick={() => add([{ from: b, to: q, provider: "MANUAL" }], 999)}>{t("Enter rates by hand instead")}</button>
           </>
         )}
         {error && <p class="note error" role="alert">{error}</p>}
@@ -113,16 +115,55 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
   }), [rates.data]);
   const fmt = useMemo(() => (v: number) => formatDecimal(v.toPrecision(6), locale), [locale]);
 
-  const move = async (i: number, dir: -1 | 1) => {
-    const a = sorted[i]!, b = sorted[i + dir]!;
+  // A new order shows at once (pending) and stays until the reloaded routes arrive.
+  const [pending, setPending] = useState<FxRoute[] | null>(null);
+  useEffect(() => setPending(null), [props.routes]);
+  const shown = pending ?? sorted;
+  const reorder = async (next: FxRoute[]) => {
+    const plan = reorderPlan(sorted, next);
+    if (!plan.creates.length) { setPending(null); return; }
+    setPending(next);
     try {
-      await api.delete("/fx/providers/routes", { body: [{ base, quote, priority: a.priority }, { base, quote, priority: b.priority }] });
-      await api.post("/fx/providers/routes", { body: [
-        { base, quote, priority: b.priority, chain_steps: a.chain_steps },
-        { base, quote, priority: a.priority, chain_steps: b.chain_steps },
-      ] });
-      props.onChanged();
-    } catch (e) { setMsg({ ok: false, text: errorText(e) }); props.onChanged(); }
+      await api.delete("/fx/providers/routes", { body: plan.deletes.map((priority) => ({ base, quote, priority })) });
+      await api.post("/fx/providers/routes", { body: plan.creates.map(({ route, priority }) => ({
+        base, quote, priority, chain_steps: route.chain_steps.map(({ from, to, provider }) => ({ from, to, provider })),
+      })) });
+    } catch (e) { setMsg({ ok: false, text: errorText(e) }); }
+    props.onChanged();
+  };
+  const move = (i: number, dir: -1 | 1) => void reorder(moveItem(shown, i, i + dir));
+
+  // Drag and drop with the mouse; the same with the keyboard on each route's handle (Space or
+  // Enter picks the route up, the arrow keys move it, Space or Enter drops it, Escape cancels).
+  const [drag, setDrag] = useState<{ from: number; over: number } | null>(null);
+  const [grabbed, setGrabbed] = useState<number | null>(null);
+  const [live, setLive] = useState("");
+  const handles = useRef<(HTMLButtonElement | null)[]>([]);
+  useEffect(() => { if (grabbed !== null) handles.current[grabbed]?.focus(); }, [grabbed, pending]);
+  const routeName = (r: FxRoute) => chainText(r.chain_steps);
+  const onHandleKey = (e: KeyboardEvent, i: number) => {
+    const r = shown[i]!;
+    if (e.key === " " || e.key === "Enter") {
+      e.preventDefault();
+      if (grabbed === null) {
+        setGrabbed(i); setPending(shown.slice());
+        setLive(t("Picked up {route}, position {n} of {total}. Use the arrow keys to move it, Space to drop it, Escape to cancel.", { route: routeName(r), n: i + 1, total: shown.length }));
+      } else {
+        setGrabbed(null);
+        setLive(t("Dropped {route} at position {n} of {total}.", { route: routeName(r), n: i + 1, total: shown.length }));
+        void reorder(shown);
+      }
+    } else if (grabbed !== null && (e.key === "ArrowUp" || e.key === "ArrowDown")) {
+      e.preventDefault();
+      const to = Math.max(0, Math.min(shown.length - 1, i + (e.key === "ArrowUp" ? -1 : 1)));
+      if (to === i) return;
+      setPending(moveItem(shown, i, to)); setGrabbed(to);
+      setLive(t("{route}: position {n} of {total}.", { route: routeName(r), n: to + 1, total: shown.length }));
+    } else if (grabbed !== null && e.key === "Escape") {
+      e.preventDefault();
+      setGrabbed(null); setPending(null);
+      setLive(t("Reordering cancelled."));
+    }
   };
   const remove = async (priority: number) => {
     try { await api.delete("/fx/providers/routes", { body: [{ base, quote, priority }] }); props.onChanged(); }
@@ -132,37 +173,49 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
     setSyncing(true); setMsg(null);
     try {
       const r = await api.post("/fx/currencies/sync", { body: { pairs: [props.pair], start, end: today() } });
-      setMsg({ ok: true, text: r.results.map((x) => `${x.pair}: ${x.status}, ${x.points_changed} rate(s) changed${x.message ? ` — ${x.message}` : ""}`).join("; ") });
+      setMsg({ ok: true, text: r.results.map((x) => `${x.pair}: ${x.status}, ${t("{count} rate(s) changed", { count: x.points_changed })}${x.message ? ` — ${x.message}` : ""}`).join("; ") });
       rates.reload();
     } catch (e) { setMsg({ ok: false, text: errorText(e) }); } finally { setSyncing(false); }
   };
   return (
     <>
       <section class="card" aria-labelledby="h-routes">
-        <h2 id="h-routes">{props.pair}: routes</h2>
-        {sorted.length === 0 && <p class="muted">This pair has no route. <Link href={`/fx?add=${props.pair}`}>Add one</Link>.</p>}
+        <h2 id="h-routes">{t("{pair}: routes", { pair: props.pair })}</h2>
+        {sorted.length === 0 && <p class="muted">{t("This pair has no route.")} <Link href={`/fx?add=${props.pair}`}>{t("Add one")}</Link>.</p>}
+        {sorted.length > 1 && <p class="muted" id="reorder-help">{t("Drag a route, or focus its handle and press Space, to change the order in which providers are tried.")}</p>}
         <ol class="routes">
-          {sorted.map((r, i) => (
-            <li key={r.priority}>
-              <span>{r.priority === 999 ? "Manual" : `Priority ${r.priority}`}: {chainText(r.chain_steps)}</span>
+          {shown.map((r, i) => (
+            <li key={r.priority} draggable={shown.length > 1} data-priority={r.priority}
+              class={`${drag?.over === i && drag.from !== i ? "drop-target" : ""} ${grabbed === i || drag?.from === i ? "grabbed" : ""}`}
+              onDragStart={(e) => { setDrag({ from: i, over: i }); e.dataTransfer?.setData("text/plain", String(r.priority)); if (e.dataTransfer) e.dataTransfer.effectAllowed = "move"; }}
+              onDragOver={(e) => { if (!drag) return; e.preventDefault(); if (drag.over !== i) setDrag({ ...drag, over: i }); }}
+              onDrop={(e) => { e.preventDefault(); if (drag && drag.from !== i) void reorder(moveItem(shown, drag.from, i)); setDrag(null); }}
+              onDragEnd={() => setDrag(null)}>
+              {shown.length > 1 && (
+                <button type="button" class="ghost handle" ref={(el) => { handles.current[i] = el; }} aria-describedby="reorder-help"
+                  aria-pressed={grabbed === i} aria-label={t("Reorder route {n}", { n: r.priority })}
+                  onKeyDown={(e) => onHandleKey(e as unknown as KeyboardEvent, i)}>⠿</button>
+              )}
+              <span>{r.priority === 999 ? t("Manual") : t("Priority {n}", { n: r.priority })}: {chainText(r.chain_steps)}</span>
               <span class="row-actions">
-                <button type="button" class="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move route ${r.priority} up`}>↑</button>
-                <button type="button" class="ghost" disabled={i === sorted.length - 1} onClick={() => move(i, 1)} aria-label={`Move route ${r.priority} down`}>↓</button>
-                <button type="button" class="ghost" onClick={() => remove(r.priority)} aria-label={`Delete route ${r.priority}`}>Delete</button>
+                <button type="button" class="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t("Move route {n} up", { n: r.priority })}>↑</button>
+                <button type="button" class="ghost" disabled={i === sorted.length - 1} onClick={() => move(i, 1)} aria-label={t("Move route {n} down", { n: r.priority })}>↓</button>
+                <button type="button" class="ghost" onClick={() => remove(r.priority)} aria-label={t("Delete route {n}", { n: r.priority })}>{t("Delete")}</button>
               </span>
             </li>
           ))}
         </ol>
         <div class="form-actions">
-          <label class="check">From <input type="date" aria-label="Sync and chart from" value={start} onChange={(e) => setStart((e.target as HTMLInputElement).value)} /></label>
-          <button type="button" class="primary" disabled={syncing} onClick={sync}>{syncing ? "Syncing…" : "Sync rates"}</button>
+          <label class="check">{t("From")} <input type="date" aria-label={t("Sync and chart from")} value={start} onChange={(e) => setStart((e.target as HTMLInputElement).value)} /></label>
+          <button type="button" class="primary" disabled={syncing} onClick={sync}>{syncing ? t("Syncing…") : t("Sync rates")}</button>
         </div>
-        {syncing && <progress aria-label="Syncing rates" />}
+        <p class="sr-only" role="status" aria-live="assertive">{live}</p>
+        {syncing && <progress aria-label={t("Syncing rates")} />}
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
       </section>
       <section class="card wide" aria-labelledby="h-rate">
-        <h2 id="h-rate">Rate history: {base} to {quote}</h2>
-        <TimeChart title={`${base} to ${quote} rate`} dates={chart.dates} series={chart.series} format={fmt} />
+        <h2 id="h-rate">{t("Rate history: {base} to {quote}", { base, quote })}</h2>
+        <TimeChart title={t("{base} to {quote} rate", { base, quote })} dates={chart.dates} series={chart.series} format={fmt} />
       </section>
       <ManualRate base={base} quote={quote} onSaved={rates.reload} />
     </>
@@ -175,25 +228,25 @@ function ManualRate(props: { base: string; quote: string; onSaved(): void }) {
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const save = async (e: Event) => {
     e.preventDefault();
-    if (!isDecimal(rate) || signOf(rate) <= 0) { setMsg({ ok: false, text: "The rate must be a positive number." }); return; }
+    if (!isDecimal(rate) || signOf(rate) <= 0) { setMsg({ ok: false, text: t("The rate must be a positive number.") }); return; }
     try {
       const r = await api.post("/fx/currencies/rate", { body: [{ date, base: props.base, quote: props.quote, rate: rate.trim() }] });
       if (!r.results[0]?.success) throw new Error(r.results[0]?.message ?? r.errors.join("; "));
-      setMsg({ ok: true, text: `Saved 1 ${props.base} = ${rate} ${props.quote} on ${date}.` });
+      setMsg({ ok: true, text: t("Saved 1 {base} = {rate} {quote} on {date}.", { base: props.base, rate, quote: props.quote, date }) });
       setRate("");
       props.onSaved();
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
   return (
     <section class="card" aria-labelledby="h-manual">
-      <h2 id="h-manual">Manual rate</h2>
+      <h2 id="h-manual">{t("Manual rate")}</h2>
       <form class="form" onSubmit={save}>
         <div class="row">
-          <Field label="Date">{(id) => <input id={id} type="date" required value={date} max={today()} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
-          <Field label={`1 ${props.base} in ${props.quote}`}>{(id) => <input id={id} inputMode="decimal" required value={rate} onInput={(e) => setRate((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={t("Date")}>{(id) => <input id={id} type="date" required value={date} max={today()} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
+          <Field label={t("1 {base} in {quote}", { base: props.base, quote: props.quote })}>{(id) => <input id={id} inputMode="decimal" required value={rate} onInput={(e) => setRate((e.target as HTMLInputElement).value)} />}</Field>
         </div>
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
-        <button type="submit" class="primary">Save rate</button>
+        <button type="submit" class="primary">{t("Save rate")}</button>
       </form>
     </section>
   );

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
 import { Field } from "../components/ui.tsx";
 import { Link, navigate, safeNext, useLocation } from "../lib/router.tsx";
+import { t } from "../lib/i18n.ts";
 
 export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): void }) {
   const loc = useLocation();
@@ -21,7 +22,7 @@ export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): voi
     setError(null);
     try {
       if (register) {
-        if (password.length < 8) throw new Error("The password needs at least 8 characters.");
+        if (password.length < 8) throw new Error(t("The password needs at least 8 characters."));
         await api.post("/auth/register", { body: { username, email, password } });
       }
       await api.post("/auth/login", { body: { username, password } });
@@ -29,11 +30,11 @@ export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): voi
       props.onSignedIn();
     } catch (err) {
       if (err instanceof ApiError && err.code === "REGISTRATION_DISABLED") {
-        setError("Registration is disabled on this server. Ask the administrator to create an account for you.");
+        setError(t("Registration is disabled on this server. Ask the administrator to create an account for you."));
       } else if (err instanceof ApiError && err.code === "USER_EXISTS") {
-        setError("This user name or e-mail address is already registered. Sign in instead.");
+        setError(t("This user name or e-mail address is already registered. Sign in instead."));
       } else if (err instanceof ApiError && err.code === "INVALID_CREDENTIALS") {
-        setError("Wrong user name or password.");
+        setError(t("Wrong user name or password."));
       } else {
         setError(errorText(err));
       }
@@ -45,29 +46,29 @@ export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): voi
   return (
     <main class="auth" id="main">
       <form class="card auth-card" onSubmit={submit} aria-labelledby="auth-title">
-        <h1 id="auth-title">{register ? "Create an account" : "Sign in"}</h1>
-        {expired && !register && <p class="note" role="status">Your session has expired. Sign in again to continue.</p>}
-        {register && <p class="muted">The first account created on a new server becomes its administrator.</p>}
-        <Field label={register ? "User name" : "User name or e-mail"}>
+        <h1 id="auth-title">{register ? t("Create an account") : t("Sign in")}</h1>
+        {expired && !register && <p class="note" role="status">{t("Your session has expired. Sign in again to continue.")}</p>}
+        {register && <p class="muted">{t("The first account created on a new server becomes its administrator.")}</p>}
+        <Field label={register ? t("User name") : t("User name or e-mail")}>
           {(id) => <input id={id} name="username" autoComplete="username" required value={username}
             onInput={(e) => setUsername((e.target as HTMLInputElement).value)} />}
         </Field>
         {register && (
-          <Field label="E-mail">
+          <Field label={t("E-mail")}>
             {(id) => <input id={id} name="email" type="email" autoComplete="email" required value={email}
               onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
           </Field>
         )}
-        <Field label="Password" hint={register ? "At least 8 characters." : undefined}>
+        <Field label={t("Password")} hint={register ? t("At least 8 characters.") : undefined}>
           {(id) => <input id={id} name="password" type="password" autoComplete={register ? "new-password" : "current-password"}
             required minLength={register ? 8 : 1} value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
         </Field>
         {error && <p class="note error" role="alert">{error}</p>}
-        <button type="submit" class="primary" disabled={busy}>{register ? "Create account" : "Sign in"}</button>
+        <button type="submit" class="primary" disabled={busy}>{register ? t("Create account") : t("Sign in")}</button>
         <p class="muted">
           {register
-            ? <>Already have an account? <Link href={`/login?next=${encodeURIComponent(next)}`}>Sign in</Link></>
-            : <>No account yet? <Link href={`/register?next=${encodeURIComponent(next)}`}>Create one</Link></>}
+            ? <>{t("Already have an account?")} <Link href={`/login?next=${encodeURIComponent(next)}`}>{t("Sign in")}</Link></>
+            : <>{t("No account yet?")} <Link href={`/register?next=${encodeURIComponent(next)}`}>{t("Create one")}</Link></>}
         </p>
       </form>
     </main>

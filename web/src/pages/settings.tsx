@@ -5,16 +5,17 @@ import { Badge, ErrorNote, Field, Loading, Page, Select } from "../components/ui
 import { formatDateTime } from "../lib/format.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { t } from "../lib/i18n.ts";
 
 const LANGUAGES = [["en", "English"], ["de", "Deutsch"], ["fr", "Français"], ["it", "Italiano"], ["es", "Español"], ["nl", "Nederlands"], ["pt", "Português"]] as const;
 
 export function SettingsPage() {
   const { me } = useApp();
   return (
-    <Page title="Settings">
+    <Page title={t("Settings")}>
       <div class="grid-2">
         <Preferences />
-        <section class="card"><h2>Account</h2><p>{me.username} · {me.email}</p>{me.is_superuser && <Badge>administrator</Badge>}</section>
+        <section class="card"><h2>{t("Account")}</h2><p>{me.username} · {me.email}</p>{me.is_superuser && <Badge>{t("administrator")}</Badge>}</section>
         {me.is_superuser && <Admin />}
       </div>
     </Page>
@@ -32,17 +33,17 @@ function Preferences() {
     try {
       const r = await api.put("/settings/user", { body: { language, base_currency: currency.toUpperCase(), theme: theme as "auto" } });
       setPrefs(r);
-      setMsg({ ok: true, text: "Preferences saved." });
+      setMsg({ ok: true, text: t("Preferences saved.") });
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
   return (
     <form class="card form" onSubmit={save} aria-labelledby="h-prefs">
-      <h2 id="h-prefs">Preferences</h2>
-      <Field label="Language" hint="Also sets how numbers and dates are written.">{(id) => <Select id={id} value={language} options={LANGUAGES.map(([v, l]) => ({ value: v, label: l }))} onChange={setLanguage} />}</Field>
-      <Field label="Base currency" hint="The dashboard reports in this currency.">{(id) => <input id={id} maxLength={3} size={4} pattern="[A-Za-z]{3}" value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value)} />}</Field>
-      <Field label="Theme">{(id) => <Select id={id} value={theme} options={[{ value: "auto", label: "Follow the system" }, { value: "light", label: "Light" }, { value: "dark", label: "Dark" }]} onChange={setTheme} />}</Field>
+      <h2 id="h-prefs">{t("Preferences")}</h2>
+      <Field label={t("Language")} hint={t("Also sets how numbers and dates are written.")}>{(id) => <Select id={id} value={language} options={LANGUAGES.map(([v, l]) => ({ value: v, label: l }))} onChange={setLanguage} />}</Field>
+      <Field label={t("Base currency")} hint={t("The dashboard reports in this currency.")}>{(id) => <input id={id} maxLength={3} size={4} pattern="[A-Za-z]{3}" value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label={t("Theme")}>{(id) => <Select id={id} value={theme} options={[{ value: "auto", label: t("Follow the system") }, { value: "light", label: t("Light") }, { value: "dark", label: t("Dark") }]} onChange={setTheme} />}</Field>
       {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
-      <button type="submit" class="primary">Save preferences</button>
+      <button type="submit" class="primary">{t("Save preferences")}</button>
     </form>
   );
 }
@@ -63,7 +64,7 @@ function Admin() {
     e.preventDefault();
     const items = Object.entries(edits).map(([key, value]) => ({ key, value }));
     if (!items.length) return;
-    try { await api.patch("/settings/global/bulk", { body: { items } }); setEdits({}); settings.reload(); scheduler.reload(); setMsg({ ok: true, text: "Settings saved." }); }
+    try { await api.patch("/settings/global/bulk", { body: { items } }); setEdits({}); settings.reload(); scheduler.reload(); setMsg({ ok: true, text: t("Settings saved.") }); }
     catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
   const clear = async (name?: string) => {
@@ -76,7 +77,7 @@ function Admin() {
   return (
     <>
       <form class="card wide form" onSubmit={saveSettings} aria-labelledby="h-global">
-        <h2 id="h-global">Server settings</h2>
+        <h2 id="h-global">{t("Server settings")}</h2>
         <ErrorNote error={settings.error} />
         {settings.loading && !settings.data && <Loading />}
         <div class="settings-grid">
@@ -89,43 +90,43 @@ function Admin() {
           ))}
         </div>
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
-        <button type="submit" class="primary" disabled={!Object.keys(edits).length}>Save server settings</button>
+        <button type="submit" class="primary" disabled={!Object.keys(edits).length}>{t("Save server settings")}</button>
       </form>
       <section class="card" aria-labelledby="h-sched">
-        <h2 id="h-sched">Scheduler</h2>
+        <h2 id="h-sched">{t("Scheduler")}</h2>
         <ErrorNote error={scheduler.error} />
         {scheduler.data && (
           <dl class="kv">
             {(["current_price", "history_sync"] as const).map((job) => {
               const j = scheduler.data![job];
-              return <div key={job}><dt>{job}</dt><dd>last {j.last_run_at ? formatDateTime(j.last_run_at, locale) : "never"} ({j.last_status ?? "—"}), next {j.next_run_at ? formatDateTime(j.next_run_at, locale) : "not scheduled"}</dd></div>;
+              return <div key={job}><dt>{job}</dt><dd>{t("last {last} ({status}), next {next}", { last: j.last_run_at ? formatDateTime(j.last_run_at, locale) : t("never"), status: j.last_status ?? "—", next: j.next_run_at ? formatDateTime(j.next_run_at, locale) : t("not scheduled") })}</dd></div>;
             })}
           </dl>
         )}
-        <h3>Log</h3>
-        {log.data && (log.data.items.length === 0 ? <p class="muted">No runs yet.</p> : (
-          <ul class="log">{log.data.items.slice(0, 50).map((l, i) => <li key={i}>{formatDateTime(l.started_at, locale)} {l.job}: {l.status} ({l.items_ok} ok, {l.items_err} failed){l.error ? ` — ${l.error}` : ""}</li>)}</ul>
+        <h3>{t("Log")}</h3>
+        {log.data && (log.data.items.length === 0 ? <p class="muted">{t("No runs yet.")}</p> : (
+          <ul class="log">{log.data.items.slice(0, 50).map((l, i) => <li key={i}>{formatDateTime(l.started_at, locale)} {l.job}: {l.status} ({t("{ok} ok, {failed} failed", { ok: l.items_ok, failed: l.items_err })}){l.error ? ` — ${l.error}` : ""}</li>)}</ul>
         ))}
       </section>
       <section class="card" aria-labelledby="h-cache">
-        <h2 id="h-cache">Caches</h2>
+        <h2 id="h-cache">{t("Caches")}</h2>
         <ErrorNote error={caches.error} />
-        <table class="table compact"><thead><tr><th scope="col">Cache</th><th scope="col" class="num">Size</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-          <tbody>{caches.data?.items.map((c) => <tr key={c.name}><td>{c.name}</td><td class="num">{c.current_size}/{c.maxsize}</td><td><button type="button" class="ghost" onClick={() => clear(c.name)} aria-label={`Clear ${c.name}`}>Clear</button></td></tr>)}</tbody>
+        <table class="table compact"><thead><tr><th scope="col">{t("Cache")}</th><th scope="col" class="num">{t("Size")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
+          <tbody>{caches.data?.items.map((c) => <tr key={c.name}><td>{c.name}</td><td class="num">{c.current_size}/{c.maxsize}</td><td><button type="button" class="ghost" onClick={() => clear(c.name)} aria-label={t("Clear {name}", { name: c.name })}>{t("Clear")}</button></td></tr>)}</tbody>
         </table>
-        <button type="button" onClick={() => clear()}>Clear all caches</button>
+        <button type="button" onClick={() => clear()}>{t("Clear all caches")}</button>
       </section>
       <section class="card" aria-labelledby="h-users">
-        <h2 id="h-users">Users</h2>
+        <h2 id="h-users">{t("Users")}</h2>
         <ErrorNote error={users.error} />
-        <ul>{users.data?.items.map((u) => <li key={u.id}>{u.username} · {u.email} {u.is_superuser && <Badge>admin</Badge>} {!u.is_active && <Badge kind="warning">disabled</Badge>}</li>)}</ul>
+        <ul>{users.data?.items.map((u) => <li key={u.id}>{u.username} · {u.email} {u.is_superuser && <Badge>{t("admin")}</Badge>} {!u.is_active && <Badge kind="warning">{t("disabled")}</Badge>}</li>)}</ul>
       </section>
       <section class="card" aria-labelledby="h-plugins">
-        <h2 id="h-plugins">Plugins</h2>
-        {info.data && <p class="muted">Version {info.data.app_version} · {info.data.runtime} {info.data.runtime_version}</p>}
+        <h2 id="h-plugins">{t("Plugins")}</h2>
+        {info.data && <p class="muted">{t("Version")} {info.data.app_version} · {info.data.runtime} {info.data.runtime_version}</p>}
         {info.data && <ImageCheck version={info.data.app_version} />}
         <ErrorNote error={plugins.error} />
-        <table class="table compact"><thead><tr><th scope="col">Plugin</th><th scope="col">Kind</th><th scope="col">Status</th></tr></thead>
+        <table class="table compact"><thead><tr><th scope="col">{t("Plugin")}</th><th scope="col">{t("Kind")}</th><th scope="col">{t("Status")}</th></tr></thead>
           <tbody>{plugins.data?.map((p, i) => (
             <tr key={i}><td>{p.name ?? p.id ?? p.filename}</td><td>{p.kind ?? ""}</td>
               <td><Badge kind={p.status === "loaded" ? "ok" : p.status === "disabled" ? "info" : "error"}>{p.status}</Badge>{p.error ? ` ${p.error}` : ""}</td></tr>
@@ -163,10 +164,10 @@ function ImageCheck(props: { version: string }) {
     } catch (err) { setError(err); }
   };
   return (
-    <form class="row" onSubmit={check} aria-label="Release image check">
-      <Field label="Release tag">{(id) => <input id={id} class="narrow" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />}</Field>
-      <button type="submit">Check the image</button>
-      {result && <p role="status">Image {result.tag}: {result.status === "published" ? "published" : result.status === "pending" ? "not published yet" : `could not be checked (${result.detail ?? "error"})`}</p>}
+    <form class="row" onSubmit={check} aria-label={t("Release image check")}>
+      <Field label={t("Release tag")}>{(id) => <input id={id} class="narrow" value={tag} onInput={(e) => setTag((e.target as HTMLInputElement).value)} />}</Field>
+      <button type="submit">{t("Check the image")}</button>
+      {result && <p role="status">{t("Image {tag}: {status}", { tag: result.tag, status: result.status === "published" ? t("published") : result.status === "pending" ? t("not published yet") : t("could not be checked ({detail})", { detail: result.detail ?? t("error") }) })}</p>}
       <ErrorNote error={error} />
     </form>
   );

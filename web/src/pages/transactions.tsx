@@ -17,6 +17,7 @@ import {
   type BatchIssue, type FormErrors, type TxForm, type TxType,
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { msg, t } from "../lib/i18n.ts";
 
 const FIRST_PAGE = 500;
 const PAGE = 10_000;
@@ -83,7 +84,7 @@ export function TransactionsPage() {
 
   const remove = async (tx: Transaction) => {
     const ids = tx.related_transaction_id ? [tx.id, tx.related_transaction_id] : [tx.id];
-    if (!confirm(ids.length > 1 ? "Delete both legs of this pair?" : "Delete this transaction?")) return;
+    if (!confirm(ids.length > 1 ? t("Delete both legs of this pair?") : t("Delete this transaction?"))) return;
     try {
       const r = await api.post("/transactions/commit", { body: { deletes: ids } });
       if (!r.committed) throw new Error(r.issues.map((i) => i.error).join("; "));
@@ -92,20 +93,20 @@ export function TransactionsPage() {
   };
 
   return (
-    <Page title="Transactions" actions={writable.length > 0 && <button type="button" class="primary" onClick={() => setEditing("new")}>New transaction</button>}>
-      <form class="toolbar filters" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Broker">{(id) => <Select id={id} value={filters.broker_id} placeholder="All" options={(brokers.data?.items ?? []).map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => setFilter("broker_id", v)} />}</Field>
-        <Field label="Asset">{(id) => <Select id={id} value={filters.asset_id} placeholder="All" options={(assets.data ?? []).map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => setFilter("asset_id", v)} />}</Field>
-        <Field label="Type">{(id) => <Select id={id} value={filters.type} placeholder="All" options={TX_TYPES.map((t) => ({ value: t, label: TX_RULES[t].label }))} onChange={(v) => setFilter("type", v)} />}</Field>
-        <Field label="From">{(id) => <input id={id} type="date" value={filters.date_start} onChange={(e) => setFilter("date_start", (e.target as HTMLInputElement).value)} />}</Field>
-        <Field label="To">{(id) => <input id={id} type="date" value={filters.date_end} onChange={(e) => setFilter("date_end", (e.target as HTMLInputElement).value)} />}</Field>
+    <Page title={t("Transactions")} actions={writable.length > 0 && <button type="button" class="primary" onClick={() => setEditing("new")}>{t("New transaction")}</button>}>
+      <form class="toolbar filters" aria-label={t("Filters")} onSubmit={(e) => e.preventDefault()}>
+        <Field label={t("Broker")}>{(id) => <Select id={id} value={filters.broker_id} placeholder={t("All")} options={(brokers.data?.items ?? []).map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => setFilter("broker_id", v)} />}</Field>
+        <Field label={t("Asset")}>{(id) => <Select id={id} value={filters.asset_id} placeholder={t("All")} options={(assets.data ?? []).map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => setFilter("asset_id", v)} />}</Field>
+        <Field label={t("Type")}>{(id) => <Select id={id} value={filters.type} placeholder={t("All")} options={TX_TYPES.map((x) => ({ value: x, label: t(TX_RULES[x].label) }))} onChange={(v) => setFilter("type", v)} />}</Field>
+        <Field label={t("From")}>{(id) => <input id={id} type="date" value={filters.date_start} onChange={(e) => setFilter("date_start", (e.target as HTMLInputElement).value)} />}</Field>
+        <Field label={t("To")}>{(id) => <input id={id} type="date" value={filters.date_end} onChange={(e) => setFilter("date_end", (e.target as HTMLInputElement).value)} />}</Field>
       </form>
       <ErrorNote error={rows.error} />
-      {rows.loading && !rows.data && <Loading label="Loading transactions…" />}
+      {rows.loading && !rows.data && <Loading label={t("Loading transactions…")} />}
       {rows.data && (
         <>
           <p class="muted" role="status" aria-live="polite">
-            {formatDecimal(String(rows.data.length), locale)} {rows.data.length === 1 ? "transaction" : "transactions"}{rows.done ? "" : " so far, loading more…"}
+            {formatDecimal(String(rows.data.length), locale)} {rows.data.length === 1 ? t("transaction") : t("transactions")}{rows.done ? "" : ` ${t("so far, loading more…")}`}
           </p>
           <VirtualTable
             rows={rows.data}
@@ -122,8 +123,8 @@ export function TransactionsPage() {
                 tx.description ?? "",
                 canWrite ? (
                   <span class="row-actions">
-                    {!tx.related_transaction_id && <button type="button" class="ghost" onClick={() => setEditing(tx)} aria-label={`Edit transaction ${tx.id}`}>Edit</button>}
-                    <button type="button" class="ghost" onClick={() => remove(tx)} aria-label={`Delete transaction ${tx.id}`}>Delete</button>
+                    {!tx.related_transaction_id && <button type="button" class="ghost" onClick={() => setEditing(tx)} aria-label={t("Edit transaction {id}", { id: tx.id })}>{t("Edit")}</button>}
+                    <button type="button" class="ghost" onClick={() => remove(tx)} aria-label={t("Delete transaction {id}", { id: tx.id })}>{t("Delete")}</button>
                   </span>
                 ) : "",
               ];
@@ -140,7 +141,7 @@ export function TransactionsPage() {
   );
 }
 
-const COLUMNS = ["Date", "Type", "Broker", "Asset", "Quantity", "Cash", "Description", ""];
+const COLUMNS = [msg("Date"), msg("Type"), msg("Broker"), msg("Asset"), msg("Quantity"), msg("Cash"), msg("Description"), ""];
 
 /** A table that renders only the rows in view (plus a margin), positioned in a full-height spacer. */
 function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: T): preact.ComponentChildren[] }) {
@@ -158,11 +159,11 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
   const last = Math.min(props.rows.length, Math.ceil((scroll + height) / ROW_HEIGHT) + 10);
   const visible = props.rows.slice(first, last);
   return (
-    <div class="vtable" role="table" aria-label="Transactions" aria-rowcount={props.rows.length + 1}>
-      <div class="vbody" ref={box} tabIndex={0} aria-label="Transaction rows, scroll for more"
+    <div class="vtable" role="table" aria-label={t("Transactions")} aria-rowcount={props.rows.length + 1}>
+      <div class="vbody" ref={box} tabIndex={0} aria-label={t("Transaction rows, scroll for more")}
         onScroll={(e) => setScroll((e.target as HTMLDivElement).scrollTop)}>
         <div class="vrow vhead" role="row" aria-rowindex={1}>
-          {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c || <span class="sr-only">Actions</span>}</div>)}
+          {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c ? t(c) : <span class="sr-only">{t("Actions")}</span>}</div>)}
         </div>
         <div class="vspace" style={{ height: `${props.rows.length * ROW_HEIGHT}px` }}>
           {visible.map((row, i) => (
@@ -173,15 +174,15 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
           ))}
         </div>
       </div>
-      {props.rows.length === 0 && <p class="muted">No transactions match.</p>}
+      {props.rows.length === 0 && <p class="muted">{t("No transactions match.")}</p>}
     </div>
   );
 }
 
 const FIELD_LABEL: Record<string, string> = {
-  type: "Type", broker_id: "Broker", to_broker_id: "To broker", date: "Date", asset_id: "Asset", quantity: "Quantity",
-  amount: "Amount", currency: "Currency", to_amount: "Amount received", to_currency: "Currency received",
-  cost_basis: "Cost per unit", description: "Description", tags: "Tags (comma separated)",
+  type: msg("Type"), broker_id: msg("Broker"), to_broker_id: msg("To broker"), date: msg("Date"), asset_id: msg("Asset"), quantity: msg("Quantity"),
+  amount: msg("Amount"), currency: msg("Currency"), to_amount: msg("Amount received"), to_currency: msg("Currency received"),
+  cost_basis: msg("Cost per unit"), description: msg("Description"), tags: msg("Tags (comma separated)"),
 };
 
 function TxDialog(props: {
@@ -238,7 +239,7 @@ function TxDialog(props: {
       if (!done.committed) {
         const mapped = issuesToErrors(done.issues as BatchIssue[], form.type);
         setErrors(mapped.fields);
-        setGeneral(mapped.general.length ? mapped.general : ["Nothing was saved."]);
+        setGeneral(mapped.general.length ? mapped.general : [t("Nothing was saved.")]);
         return;
       }
       props.onSaved();
@@ -253,12 +254,12 @@ function TxDialog(props: {
     const common = { id, "aria-describedby": describedBy, "aria-invalid": errors[k]?.length ? true : undefined };
     switch (k) {
       case "type":
-        return <Select {...common} value={form.type} disabled={!!props.tx} options={TX_TYPES.map((t) => ({ value: t, label: TX_RULES[t].label }))} onChange={(v) => set("type", v)} />;
+        return <Select {...common} value={form.type} disabled={!!props.tx} options={TX_TYPES.map((x) => ({ value: x, label: t(TX_RULES[x].label) }))} onChange={(v) => set("type", v)} />;
       case "broker_id":
       case "to_broker_id":
-        return <Select {...common} value={form[k]} disabled={!!props.tx && k === "broker_id"} placeholder="Choose…" options={props.brokers.map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => set(k, v)} />;
+        return <Select {...common} value={form[k]} disabled={!!props.tx && k === "broker_id"} placeholder={t("Choose…")} options={props.brokers.map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => set(k, v)} />;
       case "asset_id":
-        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={TX_RULES[form.type].asset === "optional" ? "None" : "Choose…"} options={props.assets.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
+        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={TX_RULES[form.type].asset === "optional" ? t("None") : t("Choose…")} options={props.assets.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
       case "date":
         return <input {...common} type="date" required value={form.date} onInput={(e) => set("date", (e.target as HTMLInputElement).value)} />;
       case "currency":
@@ -270,22 +271,22 @@ function TxDialog(props: {
   };
 
   const hint = (k: keyof TxForm) => {
-    if (k === "amount") return TX_RULES[form.type].cashSign < 0 ? "Paid out of the broker's cash." : "Received into the broker's cash.";
-    if (k === "quantity" && form.type === "ADJUSTMENT") return "Negative removes units.";
-    if (k === "cost_basis") return `Per unit${assetCurrency ? `, in ${assetCurrency}` : ""}; needed when units are added.`;
+    if (k === "amount") return TX_RULES[form.type].cashSign < 0 ? t("Paid out of the broker's cash.") : t("Received into the broker's cash.");
+    if (k === "quantity" && form.type === "ADJUSTMENT") return t("Negative removes units.");
+    if (k === "cost_basis") return assetCurrency ? t("Per unit, in {currency}; needed when units are added.", { currency: assetCurrency }) : t("Per unit; needed when units are added.");
     return undefined;
   };
 
   return (
-    <Dialog title={props.tx ? "Edit transaction" : "New transaction"} open onClose={props.onClose}>
+    <Dialog title={props.tx ? t("Edit transaction") : t("New transaction")} open onClose={props.onClose}>
       <form class="form tx-form" onSubmit={submit} noValidate>
         {fields.map((k) => (
-          <Field key={k} label={FIELD_LABEL[k]!} error={errors[k]} hint={hint(k)}>{(id, d) => control(k, id, d)}</Field>
+          <Field key={k} label={t(FIELD_LABEL[k]!)} error={errors[k]} hint={hint(k)}>{(id, d) => control(k, id, d)}</Field>
         ))}
         {general.length > 0 && <div class="note error" role="alert">{general.map((g, i) => <p key={i}>{g}</p>)}</div>}
         <div class="form-actions">
-          <button type="button" onClick={props.onClose}>Cancel</button>
-          <button type="submit" class="primary" disabled={busy}>{busy ? "Saving…" : "Save"}</button>
+          <button type="button" onClick={props.onClose}>{t("Cancel")}</button>
+          <button type="submit" class="primary" disabled={busy}>{busy ? t("Saving…") : t("Save")}</button>
         </div>
       </form>
     </Dialog>

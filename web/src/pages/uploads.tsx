@@ -5,6 +5,7 @@ import { ErrorNote, Field, Loading, Page } from "../components/ui.tsx";
 import { formatDateTime, formatDecimal } from "../lib/format.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { t } from "../lib/i18n.ts";
 
 export function UploadsPage() {
   const { prefs, me } = useApp();
@@ -16,18 +17,18 @@ export function UploadsPage() {
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const upload = async (e: Event) => {
     e.preventDefault();
-    if (!file) { setMsg({ ok: false, text: "Choose a file first." }); return; }
+    if (!file) { setMsg({ ok: false, text: t("Choose a file first.") }); return; }
     const form = new FormData();
     form.append("file", file);
     if (description) form.append("description", description);
     try {
       const r = await api.post("/uploads", { body: form as never });
-      setMsg({ ok: true, text: `Uploaded ${r.filename}.` });
+      setMsg({ ok: true, text: t("Uploaded {name}.", { name: r.filename }) });
       setFile(null); setDescription(""); (e.target as HTMLFormElement).reset();
       list.reload();
     } catch (err) {
       setMsg({ ok: false, text: err instanceof ApiError && err.code === "FILE_TOO_LARGE"
-        ? `The file is larger than the server's limit of ${String(err.params.max_file_upload_mb)} MB.` : errorText(err) });
+        ? t("The file is larger than the server's limit of {mb} MB.", { mb: String(err.params.max_file_upload_mb) }) : errorText(err) });
     }
   };
   const remove = async (id: number) => {
@@ -35,27 +36,27 @@ export function UploadsPage() {
     catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
   return (
-    <Page title="Uploads">
+    <Page title={t("Uploads")}>
       <form class="card form" onSubmit={upload}>
-        <h2>Upload a file</h2>
-        <Field label="File">{(id) => <input id={id} type="file" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />}</Field>
-        <Field label="Description (optional)">{(id) => <input id={id} maxLength={500} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />}</Field>
+        <h2>{t("Upload a file")}</h2>
+        <Field label={t("File")}>{(id) => <input id={id} type="file" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />}</Field>
+        <Field label={t("Description (optional)")}>{(id) => <input id={id} maxLength={500} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />}</Field>
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
-        <button type="submit" class="primary">Upload</button>
+        <button type="submit" class="primary">{t("Upload")}</button>
       </form>
-      <label class="check"><input type="checkbox" checked={mine} onChange={(e) => setMine((e.target as HTMLInputElement).checked)} /> Only my files</label>
+      <label class="check"><input type="checkbox" checked={mine} onChange={(e) => setMine((e.target as HTMLInputElement).checked)} /> {t("Only my files")}</label>
       <ErrorNote error={list.error} />
       {list.loading && !list.data && <Loading />}
-      {list.data && (list.data.items.length === 0 ? <p class="muted">No files.</p> : (
+      {list.data && (list.data.items.length === 0 ? <p class="muted">{t("No files.")}</p> : (
         <div class="table-wrap"><table class="table">
-          <thead><tr><th scope="col">File</th><th scope="col">Description</th><th scope="col" class="num">Size</th><th scope="col">Uploaded</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+          <thead><tr><th scope="col">{t("File")}</th><th scope="col">{t("Description")}</th><th scope="col" class="num">{t("Size")}</th><th scope="col">{t("Uploaded")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
           <tbody>{list.data.items.map((f) => (
             <tr key={f.id}>
               <td><a href={`/api/v1/uploads/file/${f.id}?download=true`} download>{f.filename}</a></td>
               <td>{f.description ?? ""}</td>
               <td class="num">{formatDecimal(String(Math.ceil(f.size_bytes / 1024)), locale)} KB</td>
               <td>{formatDateTime(f.created_at, locale)}</td>
-              <td>{f.uploaded_by === me.id && <button type="button" class="ghost" onClick={() => remove(f.id)} aria-label={`Delete ${f.filename}`}>Delete</button>}</td>
+              <td>{f.uploaded_by === me.id && <button type="button" class="ghost" onClick={() => remove(f.id)} aria-label={t("Delete {name}", { name: f.filename })}>{t("Delete")}</button>}</td>
             </tr>
           ))}</tbody>
         </table></div>

@@ -1,0 +1,71 @@
+import { afterEach, expect, test } from "bun:test";
+import { Glob } from "bun";
+import { join } from "node:path";
+import { isValidElement, type VNode } from "preact";
+import { MainNav } from "../../web/src/app.tsx";
+import { CATALOGS, catalogLanguage, setLanguage, t } from "../../web/src/lib/i18n.ts";
+import { ROOT } from "../helpers/server.ts";
+
+afterEach(() => setLanguage("en"));
+
+/** Every text of web/src marked for translation: the first argument of t("…") and msg("…"). */
+async function markedTexts(): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for await (const file of new Glob("web/src/**/*.{ts,tsx}").scan(ROOT)) {
+    if (file.includes("/i18n/") || file.endsWith(".d.ts")) continue;
+    const src = await Bun.file(join(ROOT, file)).text();
+    for (const m of src.matchAll(/\b(?:t|msg)\(\s*"((?:[^"\\]|\\.)*)"/g)) keys.add(JSON.parse(`"${m[1]}"`));
+  }
+  return keys;
+}
+
+const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+
+/** The visible text of a rendered tree (strings and numbers, depth first). */
+function textOf(node: unknown): string[] {
+  if (typeof node === "string" || typeof node === "number") return [String(node)];
+  if (Array.isArray(node)) return node.flatMap(textOf);
+  if (isValidElement(node)) return textOf((node as VNode<{ children?: unknown }>).props.children);
+  return [];
+}
+
+test("every catalog translates every marked text, with the same placeholders, and holds no stale text", async () => {
+  const keys = await markedTexts();
+  expect(keys.size).toBeGreaterThan(300);
+  for (const [language, catalog] of Object.entries(CATALOGS)) {
+    const missing = [...keys].filter((k) => !(k in catalog));
+    const stale = Object.keys(catalog).filter((k) => !keys.has(k));
+    expect({ language, missing, stale }).toEqual({ language, missing: [], stale: [] });
+    for (const [k, v] of Object.entries(catalog)) {
+      expect({ k, placeholders: placeholders(v) }).toEqual({ k, placeholders: placeholders(k) });
+      expect(v.trim()).not.toBe("");
+    }
+  }
+});
+
+test("switching the language preference changes the navigation's text", () => {
+  setLanguage("en");
+  const english = textOf(MainNav({ path: "/" }));
+  expect(english).toEqual(["Dashboard", "Brokers", "Transactions", "Assets", "FX", "Import", "Uploads", "Settings"]);
+  setLanguage("de");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
+  setLanguage("it-CH");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
+  setLanguage("en");
+  expect(textOf(MainNav({ path: "/" }))).toEqual(english);
+});
+
+test("regional and unknown languages, placeholders", () => {
+  expect(catalogLanguage("de-CH")).toBe("de");
+  expect(catalogLanguage("DE_at")).toBe("de");
+  expect(catalogLanguage("it")).toBe("it");
+  expect(catalogLanguage("fr")).toBe("en");
+  expect(catalogLanguage(undefined)).toBe("en");
+  setLanguage("de-CH");
+  expect(t("Import {n} rows", { n: 3 })).toBe("3 Zeilen importieren");
+  expect(t("Delete the broker \"{name}\" and all its transactions? This cannot be undone.", { name: "<b>{n}</b>" }))
+    .toBe("Den Broker „<b>{n}</b>“ und alle seine Buchungen löschen? Das kann nicht rückgängig gemacht werden.");
+  setLanguage("fr");
+  expect(t("Import {n} rows", { n: 3 })).toBe("Import 3 rows");
+  expect(t("A text nobody translated")).toBe("A text nobody translated");
+});

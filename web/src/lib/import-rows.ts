@@ -1,0 +1,107 @@
+/**
+ * The import wizard's row fixes (docs/import.md, "The parse"): the fields of a parsed row the
+ * user may correct before commit, which of the parse's field todos and validation issues each
+ * correction answers, and the corrected row that is committed. Amounts stay decimal strings.
+ */
+import type { Result } from "../api/client.ts";
+import { isDecimal, signOf } from "./decimal.ts";
+import { t } from "./i18n.ts";
+
+type Parsed = Result<"post", "/brokers/import/files/{file_id}/parse">;
+export type ImportRow = Parsed["transactions"][number];
+export type FieldTodo = Parsed["field_todos"][number];
+export type ValidationIssue = Parsed["validation_issues"][number];
+
+/** The editable fields of a row, as the form holds them (strings; "" is empty). */
+export interface RowForm {
+  date: string;
+  asset_id: string;
+  quantity: string;
+  cash_amount: string;
+  cash_currency: string;
+  cost_basis: string;
+  description: string;
+}
+export type RowField = keyof RowForm;
+
+export function toForm(row: ImportRow): RowForm {
+  return {
+    date: row.date, asset_id: row.asset_id !== undefined ? String(row.asset_id) : "", quantity: row.quantity,
+    cash_amount: row.cash?.amount ?? "", cash_currency: row.cash?.code ?? "",
+    cost_basis: row.cost_basis_override?.amount ?? "", description: row.description ?? "",
+  };
+}
+
+/** Checks the form; an empty object means it can be applied. */
+export function checkRowForm(f: RowForm): Partial<Record<RowField, string>> {
+  const e: Partial<Record<RowField, string>> = {};
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(f.date)) e.date = t("Enter a date.");
+  if (!isDecimal(f.quantity)) e.quantity = t("Enter a number (0 when no units move).");
+  if (f.cash_amount !== "" && !isDecimal(f.cash_amount)) e.cash_amount = t("Enter an amount such as -100.50, or leave it empty.");
+  if (f.cash_amount !== "" && !/^[A-Za-z]{3}$/.test(f.cash_currency)) e.cash_currency = t("Enter a three-letter currency code.");
+  if (f.cost_basis !== "" && !(isDecimal(f.cost_basis) && signOf(f.cost_basis) >= 0)) e.cost_basis = t("Enter the cost per unit (0 or more).");
+  return e;
+}
+
+/**
+ * The row with the form's values. The cost basis is per unit, in the cash currency, else in the
+ * currency the row's cost basis already had, else in `fallbackCurrency` (the asset's).
+ */
+export function applyForm(row: ImportRow, f: RowForm, fallbackCurrency: string): ImportRow {
+  const { asset_id: _a, cash: _c, cost_basis_override: _b, description: _d, ...rest } = row;
+  const code = f.cash_currency.trim().toUpperCase();
+  const basisCode = code || row.cost_basis_override?.code || fallbackCurrency;
+  return {
+    ...rest,
+    date: f.date,
+    quantity: f.quantity.trim(),
+    ...(f.asset_id ? { asset_id: Number(f.asset_id) } : {}),
+    ...(f.cash_amount.trim() !== "" ? { cash: { code, amount: f.cash_amount.trim() } } : {}),
+    ...(f.cost_basis.trim() !== "" ? { cost_basis_override: { code: basisCode, amount: f.cost_basis.trim() } } : {}),
+    ...(f.description.trim() ? { description: f.description.trim() } : {}),
+  };
+}
+
+/** The form field an API field name concerns (validation issues say "cash.amount", todos "cost_basis_override"). */
+export function formFieldOf(field: string | undefined): RowField | null {
+  switch (field) {
+    case "asset_id": return "asset_id";
+    case "quantity": return "quantity";
+    case "cash": case "cash.amount": case "cash_amount": return "cash_amount";
+    case "cash.code": case "cash_currency": return "cash_currency";
+    case "cost_basis_override": return "cost_basis";
+    case "date": return "date";
+    default: return null;
+  }
+}
+
+export interface Problem { field: RowField | null; message: string; blocker: boolean }
+
+function changed(before: ImportRow, after: ImportRow, field: RowField | null): boolean {
+  const a = toForm(before), b = toForm(after);
+  if (field === null) return (Object.keys(a) as RowField[]).some((k) => a[k] !== b[k]);
+  if (field === "cash_amount") return a.cash_amount !== b.cash_amount && b.cash_amount !== "";
+  if (field === "asset_id" || field === "cost_basis") return a[field] !== b[field] && b[field] !== "";
+  return a[field] !== b[field];
+}
+
+/**
+ * What still needs the user's attention on row `index`: its field todos (except an unmapped
+ * asset, which the asset mapping answers) and its validation issues, less those whose field the
+ * user has changed. Validation issues block the commit (the batch is all or nothing), as do
+ * blocker todos.
+ */
+export function openProblems(index: number, original: ImportRow, current: ImportRow, todos: readonly FieldTodo[], issues: readonly ValidationIssue[]): Problem[] {
+  const out: Problem[] = [];
+  for (const todo of todos) {
+    if (todo.tx_index !== index || todo.reason_code === "assetUnmapped") continue;
+    const field = formFieldOf(todo.field);
+    if (!changed(original, current, field)) out.push({ field, message: todo.message, blocker: todo.severity === "blocker" });
+  }
+  for (const issue of issues) {
+    if (issue.row !== index) continue;
+    const field = formFieldOf(issue.field);
+    if (!changed(original, current, field)) out.push({ field, message: issue.message, blocker: true });
+  }
+  return out;
+}
