@@ -143,8 +143,20 @@ export class Scheduler {
     return entry;
   }
 
+  /**
+   * The job's last run: this process's, or a later one from the job log, which every process on
+   * one DATA_DIR shares (another process may have claimed the latest slot; docs/deploy.md).
+   */
   jobInfo(name: string): JobInfo {
-    return this.info.get(name) ?? { lastRunAt: null, lastDurationS: null, lastStatus: null, lastItemsOk: 0, lastItemsErr: 0 };
+    const own = this.info.get(name);
+    const logged = this.claim ? this.log().find((e) => e.job === name) : undefined;
+    if (logged && (!own?.lastRunAt || Date.parse(logged.started_at) > Date.parse(own.lastRunAt))) {
+      return {
+        lastRunAt: logged.started_at, lastDurationS: logged.duration_s, lastStatus: logged.status,
+        lastItemsOk: logged.items_ok, lastItemsErr: logged.items_err,
+      };
+    }
+    return own ?? { lastRunAt: null, lastDurationS: null, lastStatus: null, lastItemsOk: 0, lastItemsErr: 0 };
   }
 
   /** Log entries newest first, optionally only those started at or after `since`. */

@@ -132,6 +132,11 @@ describe("several processes on one database", () => {
     // The shared job log holds that one run.
     const log = readFileSync(join(dataDir, "logs", "scheduler.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
     expect(log.filter((e) => e.job === "current_price")).toHaveLength(1);
+    // Both processes' scheduler state shows that run.
+    for (const server of [a, b]) {
+      const state = await json(await on(server, alice).get("/settings/scheduler/state"));
+      expect(state.current_price.last_run_at).toBe(log.find((e) => e.job === "current_price").started_at);
+    }
   }, 120_000);
 });
 
