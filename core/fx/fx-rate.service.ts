@@ -25,8 +25,8 @@ export interface RateRowWrite {
  * Stores rows of ONE pair and provider; a row equal to the stored one (same rate and source) is not
  * written. Returns how many rows were inserted and updated.
  */
-export async function writeRateRows(tx: EntityManager, rows: readonly RateRowWrite[]): Promise<{ inserted: number; updated: number }> {
-  if (rows.length === 0) return { inserted: 0, updated: 0 };
+export async function writeRateRows(tx: EntityManager, rows: readonly RateRowWrite[]): Promise<{ inserted: number; updated: number; actions: RateWriteAction[] }> {
+  if (rows.length === 0) return { inserted: 0, updated: 0, actions: [] };
   const { base, quote, provider } = rows[0]!;
   const dates = rows.map((r) => r.date).sort();
   const stored = new Map<string, { rate: string; source: string }>();
@@ -37,15 +37,23 @@ export async function writeRateRows(tx: EntityManager, rows: readonly RateRowWri
   for (const e of existing) stored.set(e.date, { rate: e.rate, source: e.source });
   let inserted = 0;
   let updated = 0;
-  const changed: RateRowWrite[] = [];
+  const actions: RateWriteAction[] = [];
+  // One row per date reaches the INSERT (the last given wins): PostgreSQL refuses an upsert that
+  // touches the same row twice in one statement.
+  const byDate = new Map<string, RateRowWrite>();
   for (const r of rows) {
     const old = stored.get(r.date);
     if (!old) inserted++;
     else if (!new Decimal(old.rate).eq(r.rate) || old.source !== r.source) updated++;
-    else continue;
+    else {
+      actions.push("unchanged");
+      continue;
+    }
+    actions.push(old ? "updated" : "inserted");
     stored.set(r.date, { rate: r.rate, source: r.source });
-    changed.push(r);
+    byDate.set(r.date, r);
   }
+  const changed = [...byDate.values()];
   for (let i = 0; i < changed.length; i += CHUNK) {
     const chunk = changed.slice(i, i + CHUNK);
     await tx.query(
@@ -54,8 +62,11 @@ export async function writeRateRows(tx: EntityManager, rows: readonly RateRowWri
       chunk.flatMap((r) => [r.base, r.quote, r.provider, r.date, r.rate, r.source]),
     );
   }
-  return { inserted, updated };
+  return { inserted, updated, actions };
 }
+
+/** What a rate write did to its row. */
+export type RateWriteAction = "inserted" | "updated" | "unchanged";
 
 export interface ManualRateInput {
   base: string;
@@ -110,6 +121,9 @@ export class FxRateService {
   async upsert(items: readonly ManualRateInput[]): Promise<ManualRateOutcome[]> {
     const outcomes = await this.db.write(async (tx) => {
       const out: ManualRateOutcome[] = [];
+      // One read and one multi-row write per pair (items in their order), not per item: on
+      // PostgreSQL every statement is a round trip.
+      const byPair = new Map<string, { rows: RateRowWrite[]; at: number[] }>();
       for (const item of items) {
         const pair = normalisePair(item.base, item.quote);
         if (!pair) {
@@ -123,9 +137,16 @@ export class FxRateService {
         }
         const rate = toDecimalString(pair.inverted ? invertRate(given) : given);
         const source = item.source?.trim() || MANUAL_PROVIDER;
-        const w = await writeRateRows(tx, [{ base: pair.base, date: item.date, provider: MANUAL_PROVIDER, quote: pair.quote, rate, source }]);
-        const action = w.inserted ? "inserted" : w.updated ? "updated" : "unchanged";
-        out.push({ action, base: pair.base, date: item.date, quote: pair.quote, rate, success: true });
+        const key = `${pair.base}-${pair.quote}`;
+        const group = byPair.get(key) ?? { rows: [], at: [] };
+        byPair.set(key, group);
+        group.rows.push({ base: pair.base, date: item.date, provider: MANUAL_PROVIDER, quote: pair.quote, rate, source });
+        group.at.push(out.length);
+        out.push({ action: "unchanged", base: pair.base, date: item.date, quote: pair.quote, rate, success: true });
+      }
+      for (const group of byPair.values()) {
+        const { actions } = await writeRateRows(tx, group.rows);
+        group.at.forEach((index, j) => { out[index]!.action = actions[j]; });
       }
       return out;
     });

@@ -28,8 +28,10 @@ export async function checkBalances(tx: EntityManager, touched: Map<number, Oper
     const before = from === "" ? [] : await tx.query(
       `SELECT asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ? AND date < ?`, [b.id, from],
     ) as BalanceRow[];
+    // No start date: every row (a day column on PostgreSQL cannot be compared with "").
     const rows = await tx.query(
-      `SELECT date, asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ? AND date >= ? ORDER BY date, id`, [b.id, from],
+      `SELECT date, asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ?${from === "" ? "" : " AND date >= ?"} ORDER BY date, id`,
+      from === "" ? [b.id] : [b.id, from],
     ) as BalanceRow[];
     for (const v of findNegativeBalances(rows, checks, openingBalances(before, checks))) issues.push(toIssue(touched.get(b.id)!, b.id, v));
   }
