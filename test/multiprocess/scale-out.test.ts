@@ -5,6 +5,7 @@ import { ApiClient } from "../helpers/client.ts";
 import { startServer, tempDataDir, type TestServer } from "../helpers/server.ts";
 import { PNG_1X1, uploadForm } from "../fixtures/uploads/files.ts";
 import { buy, createBroker, deposit, looseBroker, withdrawal } from "../api/transactions/fixtures.ts";
+import { sample, upload } from "../api/brim/helpers.ts";
 
 /**
  * Two real server processes on one database (one DATA_DIR; docs/deploy.md): what one process
@@ -106,6 +107,22 @@ describe("several processes on one database", () => {
     expect((await aliceB.get(`/uploads/file/${id}`)).status).toBe(200);
     expect((await alice.delete(`/uploads/${id}`)).status).toBeLessThan(300);
     expect((await aliceB.get(`/uploads/${id}`)).status).toBe(404);
+  });
+
+  test("broker report files uploaded through one process survive listings through the other", async () => {
+    // A listing sweeps bytes whose row is gone; an upload's bytes must not look like that before its row commits.
+    const aliceB = on(b, alice);
+    const broker = await createBroker(alice, "Imports");
+    const bytes = sample("degiro", "Account.csv");
+    let listing = true;
+    const lister = (async () => {
+      while (listing) expect((await aliceB.get(`/brokers/import/files?broker_ids=${broker}`)).status).toBe(200);
+    })();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await json(await upload(alice, broker, `Account-${i}.csv`, bytes), 201)).file_id);
+    listing = false;
+    await lister;
+    for (const id of ids) expect((await aliceB.get(`/brokers/import/files/${id}/download`)).status).toBe(200);
   });
 
   test("commits racing through both processes to one broker never overdraw it", async () => {
