@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { CacheRegistry } from "../core/cache/cache-registry.ts";
 import { FxSyncService } from "../core/fx/fx-sync.service.ts";
 import { CurrentPriceService } from "../core/prices/current-price.service.ts";
 import { PriceSyncService } from "../core/prices/price-sync.service.ts";
@@ -9,6 +10,7 @@ import { builtinPlugins } from "../plugins/index.ts";
 import { createAuditLog } from "./audit.ts";
 import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
+import { cacheGenerationReader } from "./db/cache-generations.ts";
 import { databaseFile, databaseTarget, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
@@ -23,6 +25,7 @@ import { loadPlugins } from "./plugins/loader.ts";
 import { MarketDataSchedule } from "./scheduler/market-data-schedule.ts";
 import { currentPriceJob, historySyncJob } from "./scheduler/market-data.jobs.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
+import { slotClaims } from "./scheduler/slot-claims.ts";
 import { shutdownWorkerPool } from "./workers/pool.ts";
 import { warmRiskWorkers } from "./risk/warm-up.ts";
 
@@ -34,6 +37,7 @@ import { warmRiskWorkers } from "./risk/warm-up.ts";
 export async function assemble(config: AppConfig, logger: Logger) {
   const db = await openDatabase(config.dataDir);
   const container = createContainer(config, logger, db);
+  container.resolve(CacheRegistry).shareGenerations(cacheGenerationReader(db));
   await container.resolve(GlobalSettingsService).initialize();
 
   const pluginConfig = loadPluginConfig(config.dataDir, config.pluginsConfigFile);
@@ -50,7 +54,7 @@ export async function assemble(config: AppConfig, logger: Logger) {
   registerMarketData(container, plugins, pluginConfig);
   registerBrim(container, plugins, pluginConfig, databaseTarget(config.dataDir), logger);
   await container.resolve(BrimFileService).sweep(brimDir(config.dataDir));
-  const scheduler = new Scheduler(config.dataDir, logger);
+  const scheduler = new Scheduler(config.dataDir, logger, slotClaims(db));
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {
     currentPrice: currentPriceJob(db, container.resolve(CurrentPriceService)),
     historySync: historySyncJob(db, container.resolve(PriceSyncService), {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { inject, injectable } from "tsyringe";
 import { In } from "typeorm";
@@ -25,6 +25,8 @@ export function brimDir(dataDir: string): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Uploads up to this size are sniffed and hashed on the request thread (a few ms); larger ones in the worker pool. */
 const INLINE_INSPECT_BYTES = 1024 * 1024;
+/** Prefix of an upload's bytes until its row committed (not a file id: `sweep` leaves them). */
+const PENDING_PREFIX = ".pending-";
 
 export function brimFileNotFound(fileId: string): NotFoundError {
   return new NotFoundError("BRIM_FILE_NOT_FOUND", `Import file ${fileId} not found`, { file_id: fileId });
@@ -67,14 +69,19 @@ export class BrimFileService {
     const id = randomUUID();
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, id);
-    await writeFile(path, input.bytes, { flag: "wx", mode: 0o600 });
+    // Written under a name `sweep` ignores and renamed once the row committed: a sweep running
+    // meanwhile (a listing here, or in another process on the same DATA_DIR) would otherwise take
+    // the bytes of a row not committed yet for an orphan (docs/deploy.md).
+    const pending = join(dir, `${PENDING_PREFIX}${id}`);
+    await writeFile(pending, input.bytes, { flag: "wx", mode: 0o600 });
+    let row: BrimFile | undefined;
     try {
       // Sniffing decodes the whole file: a large one is sniffed and hashed off the request thread. A refused file is removed.
       const { sha256, sniffed } = input.bytes.byteLength <= INLINE_INSPECT_BYTES
         ? { sha256: createHash("sha256").update(input.bytes).digest("hex"), sniffed: sniffUpload(input.bytes, filename) }
-        : await this.plugins.inspect(path, filename);
+        : await this.plugins.inspect(pending, filename);
       if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
-      return await this.db.write(async (tx) => {
+      row = await this.db.write(async (tx) => {
         await tx.insert(BrimFile, {
           id, brokerId: input.brokerId, uploadedByUserId: input.userId, filename, contentType: sniffed.contentType,
           sizeBytes: input.bytes.byteLength, sha256, status: "uploaded",
@@ -83,8 +90,11 @@ export class BrimFileService {
         });
         return tx.findOneByOrFail(BrimFile, { id });
       });
+      await rename(pending, path);
+      return row;
     } catch (error) {
-      await unlink(path).catch(() => undefined);
+      await unlink(pending).catch(() => undefined);
+      if (row) await this.db.write((tx) => tx.delete(BrimFile, { id })).catch(() => undefined);
       throw error;
     }
   }
@@ -180,6 +190,12 @@ export class BrimFileService {
       names = await readdir(dir);
     } catch {
       return 0;
+    }
+    // Uploads a crash left before their rename: removed after an hour.
+    const stale = Date.now() - 3600_000;
+    for (const n of names.filter((n) => n.startsWith(PENDING_PREFIX))) {
+      const info = await stat(join(dir, n)).catch(() => null);
+      if (info && info.mtimeMs < stale) await unlink(join(dir, n)).catch(() => undefined);
     }
     const ids = new Set(names.map((n) => n.slice(0, 36)).filter((n) => UUID.test(n)));
     if (ids.size === 0) return 0;

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { singleton } from "tsyringe";
 import { NotFoundError } from "../errors/domain-error.ts";
+import { PORTFOLIO_CACHES } from "./portfolio-caches.ts";
 
 /** The spec's named server caches (SPEC Limits): maximum entries and time to live. */
 export const CACHE_SPECS = {
@@ -20,6 +21,19 @@ export const CACHE_SPECS = {
 } as const satisfies Record<string, CacheSpec>;
 
 export type CacheName = keyof typeof CACHE_SPECS;
+
+/** Reads the stored generation of each cache group (group name → counter as text). */
+export type SharedGenerations = () => Promise<Record<string, string>>;
+
+/**
+ * The caches of each shared generation group (migration 1795000008500 lists the tables that bump
+ * it). The other named caches hold provider answers keyed by everything they depend on: per
+ * process by design (SPEC Settings and caches).
+ */
+const SHARED_GROUPS: Record<string, readonly string[]> = {
+  portfolio: PORTFOLIO_CACHES,
+  uploads: ["upload_metadata"],
+};
 
 export interface CacheSpec {
   readonly maxsize: number;
@@ -41,6 +55,33 @@ export interface CacheStatus {
 export class CacheRegistry {
   private readonly caches = new Map<string, { cache: LRUCache<string, {}>; spec: CacheSpec }>();
   private readonly generations = new Map<string, number>();
+  private shared: SharedGenerations | null = null;
+  private readonly seen = new Map<string, string>();
+
+  /**
+   * Makes the caches coherent across processes sharing one database: `read` returns the stored
+   * counter of each group (migration 1795000008500: bumped by triggers in every write's
+   * transaction). Set once at start-up.
+   */
+  shareGenerations(read: SharedGenerations): void {
+    this.shared = read;
+  }
+
+  /**
+   * Before serving or computing a value of a cache built from stored data: reads the stored
+   * counters and clears, in this process, every group whose counter changed since the last sync
+   * (another process, or this one, wrote). Call it before reading the data a value is computed
+   * from, so a value computed from older data fails the generation check and is not kept.
+   */
+  async sync(): Promise<void> {
+    if (!this.shared) return;
+    const now = await this.shared();
+    for (const [group, value] of Object.entries(now)) {
+      if (this.seen.get(group) === value) continue;
+      this.seen.set(group, value);
+      for (const name of SHARED_GROUPS[group] ?? []) this.clear(name);
+    }
+  }
 
   /**
    * How many times the named cache was cleared. A value computed from data read before a clear

@@ -64,6 +64,8 @@ export class LotsAnalysisService {
       throw new ValidationError([{ loc: ["body", "date_range", "end"], msg: "end must not be before start", type: "date_range" }]);
     }
     const cacheKey = JSON.stringify({ userId, brokers, asset: asset.id, target, requestedStart, end, sel: req.selectedLotIds ?? null, a: req.analyses });
+    await this.caches.sync();
+    const generation = this.caches.generation("portfolio_layer2");
     const cache = this.caches.get<LotsResult>("portfolio_layer2");
     if (!req.force) {
       const hit = cache.get(cacheKey);
@@ -101,7 +103,8 @@ export class LotsAnalysisService {
       })),
     };
     const result = await run(input);
-    cache.set(cacheKey, result);
+    // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
+    if (this.caches.generation("portfolio_layer2") === generation) cache.set(cacheKey, result);
     return result;
   }
 

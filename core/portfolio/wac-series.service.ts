@@ -66,13 +66,16 @@ export class WacSeriesService {
       if (!asset) throw new NotFoundError("ASSET_NOT_FOUND", `Asset ${q.assetId} not found`, { asset_id: q.assetId });
       currencies.set(q.assetId, asset.currency);
     }
+    await this.caches.sync();
+    const generation = this.caches.generation("portfolio_wac");
     const cache = this.caches.get<WacSeriesOutput>("portfolio_wac");
     return Promise.all(queries.map(async (q) => {
       const key = JSON.stringify([q.brokerId, q.assetId, q.start, q.end]);
       let out = cache.get(key);
       if (!out) {
         out = await run(await this.input(q, currencies.get(q.assetId)!));
-        cache.set(key, out);
+        // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
+        if (this.caches.generation("portfolio_wac") === generation) cache.set(key, out);
       }
       return { assetId: q.assetId, brokerId: q.brokerId, ...out };
     }));

@@ -139,11 +139,13 @@ export class UploadService {
   }
 
   async get(id: number): Promise<UploadedFile> {
+    await this.caches.sync();
     const cached = this.cache.get(String(id));
     if (cached) return cached;
+    const generation = this.caches.generation("upload_metadata");
     const row = await this.db.reads.findOneBy(UploadedFile, { id });
     if (!row) throw notFound(id);
-    this.cache.set(String(id), row);
+    if (this.caches.generation("upload_metadata") === generation) this.cache.set(String(id), row);
     return row;
   }
 

@@ -8,12 +8,13 @@ import { LoginThrottleService } from "../../core/users/login-throttle.service.ts
 import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
 import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
+import { copyToPostgres, DbCopyError } from "./db-copy.ts";
 import { PluginCliError, runPlugin } from "./plugin.ts";
 import { createContainer } from "../container.ts";
 import { openDatabase } from "../db/data-source.ts";
 import { createLogger } from "../logger.ts";
 
-const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command>
+const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command>
 
 Commands:
   user create <username> <email> <password>   create a superuser account
@@ -32,6 +33,8 @@ Commands:
                                               (templates: calculation-tool, fx-provider, risk-tool)
   plugin install <folder|tarball> [--force]   copy a plugin into PLUGINS_DIR with its dependencies and
                                               validate it (manifest, API version); restart to load it
+  db copy-to-postgres <postgres://url>        copy DATA_DIR's SQLite database into an empty PostgreSQL database
+                                              (schema, every row, row counts verified); stop the server first
 
 Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol.`;
@@ -52,6 +55,16 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
   const [area, command, ...args] = argv;
   if (area === "backup") return runBackup(command, args, out);
   if (area === "plugin") return runPlugin(command, args, out);
+  if (area === "db") {
+    if (command !== "copy-to-postgres" || args.length !== 1) throw new UsageError("Expected: db copy-to-postgres <postgres://url>");
+    try {
+      await copyToPostgres(loadConfig().dataDir, args[0]!, out);
+      return 0;
+    } catch (error) {
+      if (error instanceof DbCopyError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   if (area !== "user" || !command) throw new UsageError(USAGE);
   const config = loadConfig();
   const db = await openDatabase(config.dataDir);

@@ -11,6 +11,17 @@ export class BunSqliteForTypeORM extends Database {
     this.exec(`PRAGMA busy_timeout = ${o.timeout ?? 5000}`);
   }
 
+  /**
+   * TypeORM opens a transaction with a deferred `BEGIN TRANSACTION`: with another process writing
+   * the same file, its first write after a read then fails at once with SQLITE_BUSY (the snapshot
+   * is stale; the busy timeout does not apply). `BEGIN IMMEDIATE` takes the write lock up front,
+   * waiting up to the busy timeout, so write transactions of several processes queue instead
+   * (docs/decisions.md "Scale-out (issue 17)").
+   */
+  override prepare(sql: string, ...rest: unknown[]): any {
+    return (super.prepare as (...a: unknown[]) => unknown)(sql === "BEGIN TRANSACTION" ? "BEGIN IMMEDIATE TRANSACTION" : sql, ...rest);
+  }
+
   pragma(statement: string): unknown[] {
     return this.query(`PRAGMA ${statement}`).all();
   }

@@ -27,6 +27,26 @@ function dataSource(file: string, readonly: boolean): DataSource {
 }
 
 /**
+ * Runs pending SQLite migrations. Processes started together on one file race for them: the
+ * loser's migration fails (its transaction rolls back: SQLite DDL is transactional) and it looks
+ * again, finding the winner's work recorded (docs/deploy.md). PostgreSQL takes an advisory lock.
+ */
+export async function migrate(writer: DataSource, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await writer.runMigrations({ transaction: "each" });
+      return;
+    } catch (error) {
+      if (attempt >= attempts || !(await writer.showMigrations())) {
+        if (await writer.showMigrations()) throw error;
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+}
+
+/**
  * Opens the database (PostgreSQL when DATABASE_URL is set, else SQLite under dataDir), runs
  * pending migrations, and returns both connections (on PostgreSQL one pool serves both).
  */
@@ -51,7 +71,7 @@ export async function openDatabase(dataDir: string, env: Record<string, string |
   const file = databaseFile(dataDir);
   const writer = dataSource(file, false);
   await writer.initialize();
-  await writer.runMigrations({ transaction: "each" });
+  await migrate(writer);
   const reader = dataSource(file, true);
   await reader.initialize();
   return new Database(writer, reader);

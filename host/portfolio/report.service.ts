@@ -80,6 +80,7 @@ export class PortfolioReportService {
 
   async report(userId: number, q: ReportQuery): Promise<CachedReport> {
     const { key, request } = await this.resolve(userId, q);
+    await this.caches.sync();
     const cache = this.caches.get<CachedReport>("portfolio_blob");
     const hit = cache.get(key);
     if (hit) return hit;

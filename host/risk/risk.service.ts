@@ -190,6 +190,10 @@ export class RiskService {
     const benchmarkIds = [...new Set(runnable.map((r) => r.parameters.benchmark_asset_id).filter((x): x is number => typeof x === "number"))];
     if (benchmarkIds.length > 0) await this.resolveScope(userId, { kind: "asset_set", asset_ids: benchmarkIds });
     const request: RiskDataRequest = { scope, mode, target, start, end, benchmarkIds };
+    // Before the series are read: a write (here or in another process) after this point makes the
+    // results computed from them fail the generation check, so they are served but not kept.
+    await this.caches.sync();
+    const generations = new Map(Object.values(CACHED).map((name) => [name, this.caches.generation(name)]));
     let data: RiskData;
     if (poolQueueSize() >= this.limits.maxQueuedTasks) {
       for (const r of runnable) items[r.index] = failed(body.analytics[r.index]!, "worker_busy", "The calculation workers are busy; try again shortly", { retryable: true });
@@ -209,7 +213,7 @@ export class RiskService {
     // Step 3: each analytic in its own worker task.
     await Promise.all(runnable.map(async (r) => {
       const a = body.analytics[r.index]!;
-      items[r.index] = await this.runOne(a, r.tool, r.parameters, data, body.scope.kind, mode, request);
+      items[r.index] = await this.runOne(a, r.tool, r.parameters, data, body.scope.kind, mode, request, generations);
     }));
     return { items: items as RiskItem[] };
   }
@@ -297,7 +301,7 @@ export class RiskService {
 
   private async runOne(
     a: RiskQueryRequest["analytics"][number], tool: LoadedPlugin<"risk-tool">, parameters: Record<string, unknown>, data: RiskData,
-    scopeKind: string, mode: string, request: RiskDataRequest,
+    scopeKind: string, mode: string, request: RiskDataRequest, generations: ReadonlyMap<string, number>,
   ): Promise<RiskItem> {
     const code = a.analytic_code;
     // Per-asset analytics (matrices, optimisation) are bounded; single-series ones are not.
@@ -322,7 +326,7 @@ export class RiskService {
       version: tool.instance.catalog.algorithmVersion,
     })).digest("hex") : null;
     const cache = cacheName ? this.caches.get<AnalyticResult>(cacheName) : null;
-    const generation = cacheName ? this.caches.generation(cacheName) : 0;
+    const generation = cacheName ? generations.get(cacheName) ?? -1 : 0;
     let result: AnalyticResult | undefined = cacheKey ? cache!.get(cacheKey) : undefined;
     const cached = result !== undefined;
     if (!result) {

@@ -48,6 +48,12 @@ export interface JobLogEntry {
 const MAX_LOG_ENTRIES = 500;
 
 /**
+ * Claims one slot of a job for this process (several processes on one database): true when this
+ * process won and must run it, false when another one already did.
+ */
+export type SlotClaim = (job: string, slot: Date) => Promise<boolean>;
+
+/**
  * The croner scheduler. Areas register their jobs; `protect` keeps a slow run from overlapping
  * the next. Each run updates the job's last-run info and appends one line to
  * DATA_DIR/logs/scheduler.jsonl. Stopped on shutdown so the process can exit.
@@ -57,7 +63,7 @@ export class Scheduler {
   private readonly info = new Map<string, JobInfo>();
   readonly logFile: string;
 
-  constructor(dataDir: string, private readonly logger: Logger) {
+  constructor(dataDir: string, private readonly logger: Logger, private readonly claim?: SlotClaim) {
     this.logFile = join(dataDir, "logs", "scheduler.jsonl");
   }
 
@@ -65,11 +71,11 @@ export class Scheduler {
   add(job: ScheduledJob): void {
     this.remove(job.name);
     let running = false;
-    const fire = async () => {
+    const fire = async (cron: Cron) => {
       if (running) return;
       running = true;
       try {
-        await this.runNow(job);
+        if (await this.claimed(job, cron)) await this.runNow(job);
       } finally {
         running = false;
       }
@@ -77,6 +83,27 @@ export class Scheduler {
     this.crons.set(job.name, job.patterns.map((pattern) => new Cron(pattern, {
       protect: true, timezone: job.timezone, interval: job.intervalSeconds,
     }, fire)));
+  }
+
+  /**
+   * Whether this process runs this firing: a housekeeping job runs in every process (it keeps the
+   * process's own schedule); any other job runs in the one process that claims its slot (the
+   * pattern match the firing belongs to) first.
+   */
+  private async claimed(job: ScheduledJob, cron: Cron): Promise<boolean> {
+    if (!this.claim || job.housekeeping) return true;
+    let slot = cron.previousRuns(1, new Date(Date.now() + 1))[0] ?? new Date(Math.floor(Date.now() / 1000) * 1000);
+    // "Every N minutes" fires at a phase set by each process's start: the slot is the N-minute
+    // bucket of the clock instead, so processes started at different times still share slots.
+    if (job.intervalSeconds) slot = new Date(Math.floor(slot.getTime() / (job.intervalSeconds * 1000)) * job.intervalSeconds * 1000);
+    try {
+      const won = await this.claim(job.name, slot);
+      if (!won) this.logger.debug("job slot taken by another process", { job: job.name, slot: slot.toISOString() });
+      return won;
+    } catch (error) {
+      this.logger.error("job slot claim failed; skipping this run", { job: job.name, error: error as Error });
+      return false;
+    }
   }
 
   remove(name: string): void {
@@ -116,8 +143,20 @@ export class Scheduler {
     return entry;
   }
 
+  /**
+   * The job's last run: this process's, or a later one from the job log, which every process on
+   * one DATA_DIR shares (another process may have claimed the latest slot; docs/deploy.md).
+   */
   jobInfo(name: string): JobInfo {
-    return this.info.get(name) ?? { lastRunAt: null, lastDurationS: null, lastStatus: null, lastItemsOk: 0, lastItemsErr: 0 };
+    const own = this.info.get(name);
+    const logged = this.claim ? this.log().find((e) => e.job === name) : undefined;
+    if (logged && (!own?.lastRunAt || Date.parse(logged.started_at) > Date.parse(own.lastRunAt))) {
+      return {
+        lastRunAt: logged.started_at, lastDurationS: logged.duration_s, lastStatus: logged.status,
+        lastItemsOk: logged.items_ok, lastItemsErr: logged.items_err,
+      };
+    }
+    return own ?? { lastRunAt: null, lastDurationS: null, lastStatus: null, lastItemsOk: 0, lastItemsErr: 0 };
   }
 
   /** Log entries newest first, optionally only those started at or after `since`. */

@@ -49,14 +49,23 @@ export function testDatabaseUrl(dataDir: string): string | undefined {
   return existsSync(file) ? readFileSync(file, "utf8").trim() : undefined;
 }
 
+/** Databases being made, by data dir: servers started together on one data dir share one (test/multiprocess). */
+const making = new Map<string, Promise<string>>();
+
 async function ensureTestDatabase(dataDir: string): Promise<string | undefined> {
   const admin = process.env[PG_ADMIN_ENV];
   if (!admin) return undefined;
   const known = testDatabaseUrl(dataDir);
   if (known) return known;
-  const url = await createTestDatabase(admin);
-  writeFileSync(join(dataDir, DATABASE_URL_FILE), url);
-  return url;
+  let pending = making.get(dataDir);
+  if (!pending) {
+    pending = createTestDatabase(admin).then((url) => {
+      writeFileSync(join(dataDir, DATABASE_URL_FILE), url);
+      return url;
+    }).finally(() => making.delete(dataDir));
+    making.set(dataDir, pending);
+  }
+  return pending;
 }
 
 /**
