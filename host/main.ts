@@ -10,7 +10,7 @@ import { builtinPlugins } from "../plugins/index.ts";
 import { createAuditLog } from "./audit.ts";
 import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
-import { cacheGenerationReader } from "./db/cache-generations.ts";
+import { cacheGenerationReader, readGenerationsIn } from "./db/cache-generations.ts";
 import { databaseFile, databaseTarget, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
@@ -37,7 +37,9 @@ import { warmRiskWorkers } from "./risk/warm-up.ts";
 export async function assemble(config: AppConfig, logger: Logger) {
   const db = await openDatabase(config.dataDir);
   const container = createContainer(config, logger, db);
-  container.resolve(CacheRegistry).shareGenerations(cacheGenerationReader(db));
+  const registry = container.resolve(CacheRegistry);
+  registry.shareGenerations(cacheGenerationReader(db));
+  if (!db.postgres) db.witnessGenerations({ read: readGenerationsIn, committed: (before, after) => registry.acknowledgeOwnWrite(before, after) });
   await container.resolve(GlobalSettingsService).initialize();
 
   const pluginConfig = loadPluginConfig(config.dataDir, config.pluginsConfigFile);

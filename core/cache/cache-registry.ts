@@ -84,6 +84,19 @@ export class CacheRegistry {
   }
 
   /**
+   * A write of this process committed and moved the stored counters from `before` to `after`
+   * (both read inside its transaction; writers queue on SQLite, see `Database.witnessGenerations`).
+   * When `before` is what this process last saw, the move is the write's own and its caller clears
+   * the caches with the dates it knows, so the next `sync` need not clear them again (undated).
+   * Otherwise another process wrote meanwhile and `sync` clears as usual.
+   */
+  acknowledgeOwnWrite(before: Record<string, string>, after: Record<string, string>): void {
+    for (const [group, value] of Object.entries(after)) {
+      if (this.seen.get(group) === before[group]) this.seen.set(group, value);
+    }
+  }
+
+  /**
    * How many times the named cache was cleared. A value computed from data read before a clear
    * must not be stored after it: compare the generation taken at the start with the current one.
    */

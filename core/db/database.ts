@@ -5,6 +5,12 @@ export interface PreparedRead<Row> {
   get(...params: unknown[]): Row | null | undefined | Promise<Row | null | undefined>;
 }
 
+/** Reads the cache generations inside a write and hears of them once it committed (`Database.witnessGenerations`). */
+export interface GenerationWitness {
+  read(tx: EntityManager): Promise<Record<string, string>>;
+  committed(before: Record<string, string>, after: Record<string, string>): void;
+}
+
 /** PostgreSQL's "could not serialize access" and "deadlock detected": the transaction is run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 8;
@@ -21,6 +27,7 @@ const MAX_ATTEMPTS = 8;
  */
 export class Database {
   private queue: Promise<unknown> = Promise.resolve();
+  private witness: GenerationWitness | null = null;
 
   constructor(
     readonly writer: DataSource,
@@ -34,9 +41,37 @@ export class Database {
 
   /** Runs `work` in a serialised write transaction; a throw rolls everything back. */
   write<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.postgres ? this.serializable(work) : this.writer.transaction(work));
+    const run = this.queue.then(() => this.postgres ? this.serializable(work) : this.sqliteWrite(work));
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * On SQLite, every write reads the stored cache generations (docs/decisions.md "Scale-out") at
+   * its start and end, inside its transaction, and tells `witness` once it committed: writers
+   * queue (BEGIN IMMEDIATE), so when the start value is the one this process last saw, the whole
+   * move is this write's own, which the caller clears with the dates it knows (the report's
+   * incremental path survives the process's own writes). Not on PostgreSQL: reading every counter
+   * row in each SERIALIZABLE write would make concurrent writers conflict; there a write through
+   * this process recomputes the next report cold.
+   */
+  witnessGenerations(witness: GenerationWitness): void {
+    this.witness = witness;
+  }
+
+  private async sqliteWrite<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    const witness = this.witness;
+    if (!witness) return this.writer.transaction(work);
+    let before: Record<string, string> = {};
+    let after: Record<string, string> = {};
+    const result = await this.writer.transaction(async (tx) => {
+      before = await witness.read(tx);
+      const value = await work(tx);
+      after = await witness.read(tx);
+      return value;
+    });
+    witness.committed(before, after);
+    return result;
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { SharedGenerations } from "../../core/cache/cache-registry.ts";
+import type { EntityManager } from "typeorm";
 import type { Database, PreparedRead } from "../../core/db/database.ts";
 import { CACHE_GENERATION_TABLES } from "../../migrations/1795000008500-ScaleOut.ts";
 
@@ -15,4 +16,10 @@ export function cacheGenerationReader(db: Database): SharedGenerations {
     const row: Record<string, unknown> = (await statement.get()) ?? {};
     return Object.fromEntries(GROUPS.map((g) => [g, String(row[g] ?? "")]));
   };
+}
+
+/** The same read inside a write transaction, for `Database.witnessGenerations`. */
+export async function readGenerationsIn(tx: EntityManager): Promise<Record<string, string>> {
+  const row = ((await tx.query(SQL)) as Record<string, unknown>[])[0] ?? {};
+  return Object.fromEntries(GROUPS.map((g) => [g, String(row[g] ?? "")]));
 }

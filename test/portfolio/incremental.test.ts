@@ -190,6 +190,9 @@ test("random edits at random dates: the incremental report equals a cold recompu
   let resumed = 0;
   const reader = sqliteSqlReader(db);
   const check = async (what: string) => {
+    // As the report service does: first the stored cache generations (several processes), then
+    // the dated writes. The process's own writes must not read as another process's (undated).
+    await caches.sync();
     const changes = portfolioChanges(caches);
     for (const request of requests) {
       const incremental = await engine.report(reader, request, changes);
