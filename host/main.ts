@@ -28,6 +28,7 @@ import { Scheduler } from "./scheduler/scheduler.ts";
 import { slotClaims } from "./scheduler/slot-claims.ts";
 import { shutdownWorkerPool } from "./workers/pool.ts";
 import { warmRiskWorkers } from "./risk/warm-up.ts";
+import { warmReportWorker } from "./portfolio/warm-up.ts";
 
 /**
  * Everything up to the HTTP server: database (migrated), DI container, plugin registry, market
@@ -86,7 +87,11 @@ export async function boot(config: AppConfig = loadConfig()) {
   const server = serveHttp(app, config, logger);
   logger.info("listening", { url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir });
   // In the background: the first risk query would otherwise pay for cold worker threads (docs/risk.md "Performance").
-  if (config.riskWarmUp) void warmRiskWorkers(databaseFile(config.dataDir), logger);
+  if (config.riskWarmUp) {
+    void warmRiskWorkers(databaseFile(config.dataDir), logger);
+    // The report thread likewise (docs/portfolio.md "Performance"): the first dashboard after start ran on a cold thread.
+    void warmReportWorker(databaseFile(config.dataDir), logger);
+  }
 
   const stop = async () => {
     scheduler.stop();

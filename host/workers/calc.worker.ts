@@ -6,6 +6,7 @@ import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
 import { riskAnalytic, riskData, riskEligibility } from "./risk.task.ts";
 import { riskWarmUp } from "./risk-warm-up.task.ts";
+import { reportWarmUp } from "./report-warm-up.task.ts";
 import { computeSignals } from "../../core/signals/signals.calc.ts";
 
 /**
@@ -20,6 +21,7 @@ const CALCULATIONS = {
   computeSignals,
   lotsAnalysis: analyseLots,
   portfolioReport,
+  reportWarmUp,
   riskAnalytic,
   riskData,
   riskEligibility,

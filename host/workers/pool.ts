@@ -52,7 +52,7 @@ export async function runCalculation<N extends CalculationName>(
   input: CalculationInput<N>,
   signal?: AbortSignal,
 ): Promise<{ result: CalculationOutput<N>; threadId: number }> {
-  return (name === "portfolioReport" ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
+  return (name === "portfolioReport" || name === "reportWarmUp" ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
 }
 
 const beforeShutdown: (() => void)[] = [];

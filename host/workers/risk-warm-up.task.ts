@@ -10,8 +10,8 @@ import { type PackedRiskData, riskAnalytic, riskDataOn } from "./risk.task.ts";
 /** The tables the risk loader reads; their schema is copied from the real database file. */
 const TABLES = ["assets", "asset_events", "asset_provider_assignments", "brokers", "fx_rates", "fx_routes", "price_history", "transactions"];
 const ASSETS = 8;
-const DAYS = 730;
-const START = "2020-01-01";
+export const DAYS = 730;
+export const START = "2020-01-01";
 
 export interface RiskWarmUpTask {
   dbFile: string;
@@ -30,7 +30,7 @@ let warmed = false;
  * ledger has (deposits, buys, sells, dividends, fees, taxes, withdrawals, linked transfers and
  * currency conversions), so the replay's paths for each are compiled. Deterministic (no randomness), so every warm-up runs the same code paths.
  */
-async function syntheticLedger(dbFile: string): Promise<Database> {
+export async function syntheticLedger(dbFile: string): Promise<Database> {
   const mem = new Database(":memory:");
   if (existsSync(dbFile)) {
     const real = sqliteReader(dbFile);

@@ -30,3 +30,17 @@ test("the risk warm-up runs once on every pool thread after start, and queries a
   for (const k of ["annualized_return", "annualized_volatility", "sharpe_ratio", "max_drawdown"]) expectClose(item.output.metrics[k], REF.kpi.Alpha[k]);
   expect(item.metadata).toMatchObject({ observations_start: REF.dates[0], observations_end: REF.dates.at(-1) });
 });
+
+test("the report thread is warmed after start on the synthetic ledger, and a report answers from the caller's data only", async () => {
+  const warmed = await Promise.race([api.server.waitForLog("report worker warmed"), api.server.waitForLog("report worker warm-up failed")]);
+  expect({ msg: warmed.msg, reason: warmed.reason, history_points: warmed.history_points })
+    .toEqual({ msg: "report worker warmed", reason: undefined, history_points: 730 });
+  const res = await alice.post("/portfolio/report", {
+    target_currency: "EUR", include_summary: true, include_history: false, include_allocation_history: false,
+  });
+  expect(res.status).toBe(200);
+  const body = await res.json();
+  // Alice has no broker: nothing of the warm-up's two brokers and eight assets shows.
+  expect(JSON.stringify(body)).not.toContain("Warm-up");
+  expect(body.summary.net_worth.amount).toMatch(/^0(\.0+)?$/);
+});
