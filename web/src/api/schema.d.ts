@@ -1992,7 +1992,7 @@ export interface paths {
          * Download an export: json (any user; everything the caller owns or can read in scope, streamed) or sqlite (administrators; a consistent snapshot of the whole database while writes continue)
          * @description Download an export: json (any user; everything the caller owns or can read in scope, streamed) or sqlite (administrators; a consistent snapshot of the whole database while writes continue).
          *
-         *     **Who may call:** Any signed-in user for `json` (only what the caller owns or can read); superusers only for `sqlite` (the whole database).
+         *     **Who may call:** Any signed-in user for `json` (only what the caller owns or can read); superusers only for `sqlite` (the whole database; 409 EXPORT_FORMAT_UNAVAILABLE when the server runs on PostgreSQL).
          *
          *     **Changes:** Nothing stored; answers with the export file as a download.
          */
