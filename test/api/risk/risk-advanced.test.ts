@@ -3,8 +3,9 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { tempDataDir, useApi } from "../../helpers/server.ts";
-import { buy, commitOk, createAsset, deposit, looseBroker } from "../transactions/fixtures.ts";
+import { buy, commitOk, deposit, looseBroker } from "../transactions/fixtures.ts";
 import { expectClose, REF } from "../../plugins/risk/reference.ts";
+import { seedReferenceAssets } from "./reference-assets.ts";
 
 // A host scenario file, an invalid one and a non-JSON one dropped into DATA_DIR/scenarios before start.
 const dataDir = tempDataDir();
@@ -34,10 +35,7 @@ async function query(body: Record<string, unknown>) {
 
 beforeAll(async () => {
   ({ alice } = api.as);
-  assets = REF.assets.map(() => createAsset(api.dataDir, "EUR"));
-  await alice.post("/assets/prices", REF.assets.map((a: any, i: number) => ({
-    asset_id: assets[i], prices: REF.dates.map((date: string, t: number) => ({ date, close: a.closes[t] })),
-  })));
+  assets = await seedReferenceAssets(api.dataDir, alice);
   const broker = await looseBroker(alice, "Main");
   const cost = REF.assets.reduce((s: number, a: any) => s + a.quantity * Number(a.closes[0]), 0);
   await commitOk(alice, {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { ApiClient } from "../../helpers/client.ts";
 import { OFFLINE_PLUGIN_CONFIG } from "../../helpers/offline-plugins.ts";
 import { tempDataDir, useApi } from "../../helpers/server.ts";
-import { createAsset } from "../transactions/fixtures.ts";
 import { closes, expectClose, REF } from "../../plugins/risk/reference.ts";
+import { seedReferenceAssets } from "./reference-assets.ts";
 
 // A risk tool dropped into PLUGINS_DIR is listed in the catalog and runs in the worker pool, created
 // there with its settings from the plugin configuration file (DATA_DIR/plugins.json).
@@ -21,8 +21,7 @@ let asset: number;
 
 beforeAll(async () => {
   ({ alice } = api.as);
-  asset = createAsset(api.dataDir, "EUR");
-  await alice.post("/assets/prices", [{ asset_id: asset, prices: REF.dates.map((date: string, t: number) => ({ date, close: REF.assets[0].closes[t] })) }]);
+  [asset] = await seedReferenceAssets(api.dataDir, alice, 1);
 });
 afterAll(() => rmSync(pluginsDir, { recursive: true, force: true }));
 

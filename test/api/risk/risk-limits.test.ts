@@ -1,8 +1,8 @@
 import { beforeAll, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { createAsset } from "../transactions/fixtures.ts";
 import { REF } from "../../plugins/risk/reference.ts";
+import { seedReferenceAssets } from "./reference-assets.ts";
 
 // A 1 ms budget per analytic: a 20,000-path simulation cannot finish in it, so the worker is stopped.
 const api = useApi({ users: ["alice"], env: { RISK_ANALYTIC_TIMEOUT_MS: "1" } });
@@ -11,8 +11,7 @@ let asset: number;
 
 beforeAll(async () => {
   ({ alice } = api.as);
-  asset = createAsset(api.dataDir, "EUR");
-  await alice.post("/assets/prices", [{ asset_id: asset, prices: REF.dates.map((date: string, t: number) => ({ date, close: REF.assets[0].closes[t] })) }]);
+  [asset] = await seedReferenceAssets(api.dataDir, alice, 1);
 });
 
 test("an analytic over its time budget answers execution_timeout; the server keeps serving", async () => {

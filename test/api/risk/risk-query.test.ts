@@ -3,6 +3,7 @@ import { ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
 import { buy, commitOk, createAsset, deposit, looseBroker, share } from "../transactions/fixtures.ts";
 import { expectClose, REF } from "../../plugins/risk/reference.ts";
+import { seedReferenceAssets } from "./reference-assets.ts";
 
 // alice holds the fixture's four assets in one broker (bought on the first date, cash 0 afterwards);
 // bob has a 50 % OWNER share of a second broker holding the same, carol has no access at all.
@@ -24,11 +25,7 @@ const kpi = (extra: Record<string, unknown> = {}) => ({ instance_id: "k", analyt
 
 beforeAll(async () => {
   ({ alice, bob, carol } = api.as);
-  assets = REF.assets.map(() => createAsset(api.dataDir, "EUR"));
-  const res = await alice.post("/assets/prices", REF.assets.map((a: any, i: number) => ({
-    asset_id: assets[i], prices: REF.dates.map((date: string, t: number) => ({ date, close: a.closes[t] })),
-  })));
-  expect(res.status).toBe(200);
+  assets = await seedReferenceAssets(api.dataDir, alice);
   broker = await looseBroker(alice, "Main");
   const cost = REF.assets.reduce((s: number, a: any) => s + a.quantity * Number(a.closes[0]), 0);
   await commitOk(alice, {

@@ -2,8 +2,8 @@ import { beforeAll, expect, test } from "bun:test";
 import os from "node:os";
 import { ApiClient } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { createAsset } from "../transactions/fixtures.ts";
 import { expectClose, REF } from "../../plugins/risk/reference.ts";
+import { seedReferenceAssets } from "./reference-assets.ts";
 
 // After start-up, every pool thread is warmed for risk queries in the background (docs/risk.md
 // "Performance"), on a synthetic ledger: the caller's data and answers are untouched.
@@ -13,8 +13,7 @@ let asset: number;
 
 beforeAll(async () => {
   ({ alice } = api.as);
-  asset = createAsset(api.dataDir, "EUR");
-  await alice.post("/assets/prices", [{ asset_id: asset, prices: REF.dates.map((date: string, t: number) => ({ date, close: REF.assets[0].closes[t] })) }]);
+  [asset] = await seedReferenceAssets(api.dataDir, alice, 1);
 });
 
 test("the risk warm-up runs once on every pool thread after start, and queries answer from the caller's data", async () => {
