@@ -12,6 +12,8 @@ let reportPool: Tinypool | undefined;
  * holds one copy of them (memory). Reports of several users queue there.
  */
 const REPORT_THREAD_IDLE_MS = 10 * 60_000;
+/** The tasks that run on the report thread: reports, and its warm-up after start-up. */
+const REPORT_THREAD_TASKS: ReadonlySet<CalculationName> = new Set(["portfolioReport", "reportWarmUp"]);
 
 function reportWorkerPool(): Tinypool {
   reportPool ??= new Tinypool({
@@ -52,7 +54,7 @@ export async function runCalculation<N extends CalculationName>(
   input: CalculationInput<N>,
   signal?: AbortSignal,
 ): Promise<{ result: CalculationOutput<N>; threadId: number }> {
-  return (name === "portfolioReport" || name === "reportWarmUp" ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
+  return (REPORT_THREAD_TASKS.has(name) ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
 }
 
 const beforeShutdown: (() => void)[] = [];

@@ -25,7 +25,7 @@ export async function reportWarmUp(task: ReportWarmUpTask): Promise<{ ms: number
         scales: { 1: "1", 2: "0.5" }, target: "EUR", start, end,
         flags: { summary: true, history: true, allocationHistory: true, breakdown: true, positionsContribution: true },
         requested: { start, end, brokerIds: null }, generatedAt: new Date().toISOString(),
-      } as never));
+      }));
       JSON.stringify(report);
       historyPoints = Math.max(historyPoints, (report as { history?: unknown[] }).history?.length ?? 0);
     }
