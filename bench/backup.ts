@@ -12,29 +12,16 @@
  *   bun bench/backup.ts              # N = 20,000
  *   bun bench/backup.ts --n=2000
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildLedger, buildMarketData, END, type Post, seedDataset, START } from "./portfolio-dataset.ts";
-import { startBenchServer } from "./server.ts";
+import { memMb, resetPeak, startBenchServer } from "./server.ts";
 
 const N = Number(process.argv.find((a) => a.startsWith("--n="))?.slice(4) ?? 20_000);
 const TARGETS = { exportMs: 3_000, rssGrowthMb: 50, restoreMs: 10_000 };
 
-function memMb(pid: number): { hwm: number; rss: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { hwm: kb("VmHWM") / 1024, rss: kb("VmRSS") / 1024 };
-}
 
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function session(base: string, username: string) {
   const json = { "content-type": "application/json" };

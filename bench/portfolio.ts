@@ -29,12 +29,12 @@
  *   bun bench/portfolio.ts                    # sizes 2000,20000,100000
  *   bun bench/portfolio.ts --sizes=2000       # a subset
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUSINESS_DAYS, buildDenseLedger } from "./portfolio-dense.ts";
 import { buildLedger, buildMarketData, DAYS, END, type Post, type SeedReport, seedDataset, START } from "./portfolio-dataset.ts";
-import { startBenchServer } from "./server.ts";
+import { memMb, resetPeak, startBenchServer } from "./server.ts";
 import { createTestDatabase, startPostgres, type TestPostgres } from "../test/helpers/postgres.ts";
 
 const DEFAULT_SIZES = [2_000, 20_000, 100_000];
@@ -101,24 +101,9 @@ interface Measured {
   unavailable?: string;
 }
 
-/** VmHWM / VmRSS of a process in MB (threads included), from /proc/<pid>/status. */
-function memMb(pid: number): { hwm: number; rss: number } {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { hwm: kb("VmHWM") / 1024, rss: kb("VmRSS") / 1024 };
-}
 
 const loadAvg = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
 
-/** Resets the peak RSS to the current RSS (Linux: `5` into clear_refs). False when not allowed. */
-function resetPeak(pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function session(base: string) {
   const json = { "content-type": "application/json" };

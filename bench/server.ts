@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -42,5 +43,22 @@ export async function startBenchServer(dataDir: string, onLine?: (line: string) 
       })();
       return { child, base: `http://127.0.0.1:${JSON.parse(line).port}/api/v1` };
     }
+  }
+}
+
+/** VmHWM / VmRSS of a process in MB (threads included), from /proc/<pid>/status. */
+export function memMb(pid: number): { hwm: number; rss: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+  return { hwm: kb("VmHWM") / 1024, rss: kb("VmRSS") / 1024 };
+}
+
+/** Resets the peak RSS to the current RSS (Linux: `5` into clear_refs). False when not allowed. */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
   }
 }
