@@ -49,7 +49,7 @@ export interface OpeningBalances {
 }
 
 /** Exact sum of decimal strings as a scaled BigInt (the scale grows to the most decimals seen). */
-class ExactSum {
+export class ExactSum {
   private total = 0n;
   private scale = 0;
 
@@ -68,27 +68,62 @@ class ExactSum {
   toDecimal(): Decimal {
     return new Decimal(`${this.total}e-${this.scale}`);
   }
+
+  /** The sum as plain decimal text, every digit kept (`add` reads it back to the same sum). */
+  toText(): string {
+    if (this.scale === 0) return String(this.total);
+    const digits = String(this.total < 0n ? -this.total : this.total).padStart(this.scale + 1, "0");
+    return `${this.total < 0n ? "-" : ""}${digits.slice(0, -this.scale)}.${digits.slice(-this.scale)}`;
+  }
+}
+
+/** Exact running sums per currency and per asset (a checkpoint's content, docs/decisions.md issue 18). */
+export interface OpeningSums {
+  cash: Map<string, ExactSum>;
+  qty: Map<number, ExactSum>;
 }
 
 /** Balances at the start of a walk: the sums of the rows before it, without day-by-day checks. */
 export function openingBalances(rows: readonly BalanceRow[], checks: BalanceChecks): OpeningBalances {
-  const cash = new Map<string, ExactSum>();
-  const qty = new Map<number, ExactSum>();
+  return toOpening(addToSums(rows, checks, { cash: new Map(), qty: new Map() }));
+}
+
+/** Adds rows to running exact sums (only the kinds `checks` asks for); returns `sums`. */
+export function addToSums(rows: readonly BalanceRow[], checks: BalanceChecks, sums: OpeningSums): OpeningSums {
   for (const r of rows) {
     if (checks.cash && r.amount !== null && r.currency !== null && r.amount !== "0") {
-      let s = cash.get(r.currency);
-      if (!s) cash.set(r.currency, s = new ExactSum());
+      let s = sums.cash.get(r.currency);
+      if (!s) sums.cash.set(r.currency, s = new ExactSum());
       s.add(r.amount);
     }
     if (checks.assets && r.asset_id !== null && r.quantity !== "0") {
-      let s = qty.get(r.asset_id);
-      if (!s) qty.set(r.asset_id, s = new ExactSum());
+      let s = sums.qty.get(r.asset_id);
+      if (!s) sums.qty.set(r.asset_id, s = new ExactSum());
       s.add(r.quantity);
     }
   }
+  return sums;
+}
+
+export function toOpening(sums: OpeningSums): OpeningBalances {
   return {
-    cash: new Map([...cash].map(([k, s]) => [k, s.toDecimal()])),
-    qty: new Map([...qty].map(([k, s]) => [k, s.toDecimal()])),
+    cash: new Map([...sums.cash].map(([k, s]) => [k, s.toDecimal()])),
+    qty: new Map([...sums.qty].map(([k, s]) => [k, s.toDecimal()])),
+  };
+}
+
+/** A checkpoint's stored text: `{"cash": {currency: sum}, "qty": {asset id: sum}}`, sums as exact decimal text. */
+export function sumsToText(sums: OpeningSums): string {
+  const text = <K>(m: Map<K, ExactSum>) => Object.fromEntries([...m].map(([k, s]) => [String(k), s.toText()]));
+  return JSON.stringify({ cash: text(sums.cash), qty: text(sums.qty) });
+}
+
+export function sumsFromText(text: string): OpeningSums {
+  const parsed = JSON.parse(text) as { cash: Record<string, string>; qty: Record<string, string> };
+  const sum = (t: string) => { const s = new ExactSum(); s.add(t); return s; };
+  return {
+    cash: new Map(Object.entries(parsed.cash).map(([k, t]) => [k, sum(t)])),
+    qty: new Map(Object.entries(parsed.qty).map(([k, t]) => [Number(k), sum(t)])),
   };
 }
 
