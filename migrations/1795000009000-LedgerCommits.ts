@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
-/** Columns whose change moves a row's contribution to a broker's balances. */
-const BALANCE_COLUMNS = ["broker_id", "asset_id", "date", "quantity", "amount", "currency"];
+/** Columns a checkpoint depends on: a row's balances and its part in a cost pool. */
+const CHECKPOINT_COLUMNS = ["broker_id", "asset_id", "type", "date", "quantity", "amount", "currency", "cost_basis_override", "cost_basis_currency"];
 
 /**
  * Issue 18, ledger commits (docs/decisions.md "Portfolio engine, issue 18"):
@@ -10,10 +10,10 @@ const BALANCE_COLUMNS = ["broker_id", "asset_id", "date", "quantity", "amount", 
  *   rows before a date in (date, id) order, once per auto row. Without it that read went through
  *   `ix_transactions_asset_date` (every broker's rows of the asset) and sorted them, ~5 ms a read at
  *   100,000 rows; with it, the key's own rows in order (~0.7 ms).
- * - `ledger_checkpoints`: the exact sums (cash per currency, quantity per asset, as decimal text in
- *   JSON) of one broker's rows dated before `upto_date`, written by the balance check
- *   (core/transactions/balance-check.ts) so the next commit sums only the rows since the latest
- *   checkpoint instead of the broker's whole history. Triggers delete, in the same transaction as
+ * - `ledger_checkpoints`: the state of one broker's rows dated before `upto_date` as JSON of exact
+ *   decimal text: cash per currency, quantity per asset and the cost pool per asset
+ *   (core/transactions/ledger-checkpoints.ts), written by the balance check so the next commit
+ *   reads only the rows since the latest checkpoint instead of the broker's whole history. Triggers delete, in the same transaction as
  *   every write to `transactions` (whoever writes: a batch, a merge, a restore, the command line),
  *   each checkpoint of the row's broker dated after the row (before and after an update), so a
  *   checkpoint that is left always equals the sum of the rows it covers. SQLite fires per row,
@@ -54,7 +54,7 @@ export class LedgerCommits1795000009000 implements MigrationInterface {
     }
     const drop = (row: "NEW" | "OLD") => `DELETE FROM "ledger_checkpoints" WHERE "broker_id" = ${row}."broker_id" AND "upto_date" > ${row}."date";`;
     await q.query(`CREATE TRIGGER "ledger_checkpoints_insert" AFTER INSERT ON "transactions" BEGIN ${drop("NEW")} END`);
-    await q.query(`CREATE TRIGGER "ledger_checkpoints_update" AFTER UPDATE OF ${BALANCE_COLUMNS.map((c) => `"${c}"`).join(", ")} ON "transactions"
+    await q.query(`CREATE TRIGGER "ledger_checkpoints_update" AFTER UPDATE OF ${CHECKPOINT_COLUMNS.map((c) => `"${c}"`).join(", ")} ON "transactions"
       BEGIN ${drop("OLD")} ${drop("NEW")} END`);
     await q.query(`CREATE TRIGGER "ledger_checkpoints_delete" AFTER DELETE ON "transactions" BEGIN ${drop("OLD")} END`);
   }

@@ -17,6 +17,14 @@ export interface Removal {
   realized: Decimal;
 }
 
+/** A {@link CostPool}'s fields as exact text; `unit` absent: the average is not computed yet. */
+export interface CostPoolState {
+  cost: string;
+  quantity: string;
+  unit?: string | null;
+  unknown: boolean;
+}
+
 /**
  * The one weighted-average-cost pool (docs/portfolio.md "Weighted average cost"), used by the
  * report's replay, the lots analysis, the WAC series and the broker summary / auto cost basis.
@@ -48,6 +56,26 @@ export class CostPool {
     c.unknown = this.unknown;
     c.unitCache = this.unitCache;
     return c;
+  }
+
+  /**
+   * The pool's state as exact decimal text (the cached average included), to be kept and continued
+   * later by {@link CostPool.fromState} exactly as this pool would continue.
+   */
+  toState(): CostPoolState {
+    return {
+      cost: this.cost.toFixed(), quantity: this.quantity.toFixed(), unknown: this.unknown,
+      ...(this.unitCache === undefined ? {} : { unit: this.unitCache === null ? null : this.unitCache.toFixed() }),
+    };
+  }
+
+  static fromState(state: CostPoolState, shorts: ShortPolicy = "carry"): CostPool {
+    const pool = new CostPool(shorts);
+    pool.cost = new Decimal(state.cost);
+    pool.quantity = new Decimal(state.quantity);
+    pool.unknown = state.unknown;
+    pool.unitCache = state.unit === undefined ? undefined : state.unit === null ? null : new Decimal(state.unit);
+    return pool;
   }
 
   /** Cost per unit of the long units; null when none are held or an unknown cost is in the pool. */

@@ -6,7 +6,8 @@ import type { WacResult } from "./batch.types.ts";
 import { storeCostBasis } from "./batch-writer.ts";
 import type { LedgerRow } from "./ledger-row.ts";
 import { addsQuantity } from "./row-validation.calc.ts";
-import { type WacRow, wacPerUnit, wacPool } from "./wac.calc.ts";
+import { type Checkpoint, latestCheckpoint } from "./ledger-checkpoints.ts";
+import { type WacPool, WacReplay, type WacRow, wacPerUnit } from "./wac.calc.ts";
 
 const isAuto = (row: LedgerRow) => row.costBasisMode === "auto" || row.costBasisMode === "auto-detail";
 
@@ -38,16 +39,12 @@ function targets(state: BatchState): Target[] {
  */
 export async function applyAutoCostBasis(tx: EntityManager, state: BatchState): Promise<WacResult[]> {
   const results: WacResult[] = [];
+  const checkpoints = new Map<string, Checkpoint | null>();
   for (const t of targets(state)) {
     const currency = state.lookups.assets.get(t.row.assetId!)!.currency;
     // The sender's costs are a read of its broker: a partner the caller can no longer see gives nothing away.
     if (!state.lookups.roles.has(t.sender.brokerId)) { reportUnavailable(state, t, false, currency); continue; }
-    const history = await tx.query(
-      `SELECT type, quantity, amount, currency, cost_basis_override, cost_basis_currency FROM transactions
-       WHERE broker_id = ? AND asset_id = ? AND (date < ? OR (date = ? AND id < ?)) ORDER BY date, id`,
-      [t.sender.brokerId, t.row.assetId, t.sender.date, t.sender.date, t.sender.id],
-    ) as WacRow[];
-    const pool = wacPool(history, currency);
+    const pool = await poolBefore(tx, t.sender, t.row.assetId!, currency, checkpoints);
     const wac = pool.mixedCurrencies ? null : wacPerUnit(pool);
     if (!wac) { reportUnavailable(state, t, pool.mixedCurrencies, currency); continue; }
     const amount = toDecimalString(wac);
@@ -63,6 +60,35 @@ export async function applyAutoCostBasis(tx: EntityManager, state: BatchState): 
     }
   }
   return results;
+}
+
+/**
+ * The sender broker's pool of the asset just before the sending row: from the latest ledger
+ * checkpoint on or before its date (core/transactions/ledger-checkpoints.ts) when it kept that
+ * asset's pool in this currency, over the asset's rows since; else over all the asset's rows there.
+ * Checkpoints are looked up each time (an earlier target's stored cost basis deletes the ones after
+ * it) and parsed once per batch.
+ */
+async function poolBefore(tx: EntityManager, sender: LedgerRow, assetId: number, currency: string, parsed: Map<string, Checkpoint | null>): Promise<WacPool> {
+  const [found] = await tx.query(
+    `SELECT upto_date FROM ledger_checkpoints WHERE broker_id = ? AND upto_date <= ? ORDER BY upto_date DESC LIMIT 1`, [sender.brokerId, sender.date],
+  ) as { upto_date: string }[];
+  let checkpoint: Checkpoint | null = null;
+  if (found) {
+    const key = `${sender.brokerId}:${String(found.upto_date).slice(0, 10)}`;
+    if (!parsed.has(key)) parsed.set(key, await latestCheckpoint(tx, sender.brokerId, sender.date));
+    checkpoint = parsed.get(key)!;
+  }
+  const start = checkpoint?.pools.get(assetId);
+  const from = checkpoint && (start === undefined || start.currency === currency) ? checkpoint.upto : null;
+  const history = await tx.query(
+    `SELECT type, quantity, amount, currency, cost_basis_override, cost_basis_currency FROM transactions
+     WHERE broker_id = ? AND asset_id = ?${from === null ? "" : " AND date >= ?"} AND (date < ? OR (date = ? AND id < ?)) ORDER BY date, id`,
+    [sender.brokerId, assetId, ...(from === null ? [] : [from]), sender.date, sender.date, sender.id],
+  ) as WacRow[];
+  const replay = new WacReplay(currency, from === null ? undefined : start);
+  for (const r of history) replay.apply(r);
+  return replay.result();
 }
 
 function reportUnavailable(state: BatchState, t: Target, mixed: boolean, currency: string): void {

@@ -112,21 +112,6 @@ export function toOpening(sums: OpeningSums): OpeningBalances {
   };
 }
 
-/** A checkpoint's stored text: `{"cash": {currency: sum}, "qty": {asset id: sum}}`, sums as exact decimal text. */
-export function sumsToText(sums: OpeningSums): string {
-  const text = <K>(m: Map<K, ExactSum>) => Object.fromEntries([...m].map(([k, s]) => [String(k), s.toText()]));
-  return JSON.stringify({ cash: text(sums.cash), qty: text(sums.qty) });
-}
-
-export function sumsFromText(text: string): OpeningSums {
-  const parsed = JSON.parse(text) as { cash: Record<string, string>; qty: Record<string, string> };
-  const sum = (t: string) => { const s = new ExactSum(); s.add(t); return s; };
-  return {
-    cash: new Map(Object.entries(parsed.cash).map(([k, t]) => [k, sum(t)])),
-    qty: new Map(Object.entries(parsed.qty).map(([k, t]) => [Number(k), sum(t)])),
-  };
-}
-
 function applyRow(r: BalanceRow, checks: BalanceChecks, cash: Map<string, Decimal>, qty: Map<number, Decimal>, changed: Set<string>) {
   if (checks.cash && r.amount !== null && r.currency !== null && r.amount !== "0") {
     cash.set(r.currency, (cash.get(r.currency) ?? new Decimal(0)).plus(r.amount));

@@ -1,4 +1,4 @@
-import { CostPool } from "../money/cost-pool.ts";
+import { CostPool, type CostPoolState } from "../money/cost-pool.ts";
 import { Decimal } from "../money/decimal.ts";
 
 /** What the weighted average cost reads of one transaction of one asset in one broker. */
@@ -20,6 +20,14 @@ export interface WacPool {
   totalCost: Decimal;
 }
 
+/** Where a {@link WacReplay} stands, as exact text (a balance checkpoint keeps one per asset). */
+export interface WacState {
+  /** The cost currency the replay ran in (the asset's): a state is only continued in the same one. */
+  currency: string;
+  mixed: boolean;
+  pool: CostPoolState;
+}
+
 /**
  * The running weighted-average-cost pool of one asset in one broker over rows sorted by
  * (date, id), on the one {@link CostPool} (core/money/cost-pool.ts): BUY adds the cash paid; an
@@ -29,23 +37,46 @@ export interface WacPool {
  * `costCurrency` are not converted (there is no FX here) and mark the pool as mixed.
  */
 export function wacPool(rows: WacRow[], costCurrency: string): WacPool {
-  const pool = new CostPool("carry");
-  let mixedCurrencies = false;
-  for (const r of rows) {
+  const replay = new WacReplay(costCurrency);
+  for (const r of rows) replay.apply(r);
+  return replay.result();
+}
+
+/** {@link wacPool} one row at a time, from an empty pool or a kept {@link WacState}. */
+export class WacReplay {
+  private readonly pool: CostPool;
+  private mixedCurrencies: boolean;
+
+  constructor(private readonly costCurrency: string, start?: WacState) {
+    if (start && start.currency !== costCurrency) throw new Error(`a WAC state in ${start.currency} continued in ${costCurrency}`);
+    this.pool = start ? CostPool.fromState(start.pool, "carry") : new CostPool("carry");
+    this.mixedCurrencies = start?.mixed ?? false;
+  }
+
+  apply(r: WacRow): void {
+    const pool = this.pool;
     const q = new Decimal(r.quantity);
     if (q.gt(0)) {
       const added = inflowCost(r, q);
-      const foreign = added !== null && added.currency !== costCurrency;
-      if (pool.quantity.lte(0)) mixedCurrencies = false;
+      const foreign = added !== null && added.currency !== this.costCurrency;
+      if (pool.quantity.lte(0)) this.mixedCurrencies = false;
       pool.add(q, added && !foreign ? added.cost : new Decimal(0));
-      mixedCurrencies ||= foreign;
+      this.mixedCurrencies ||= foreign;
     } else if (q.lt(0)) {
       pool.remove(q.neg(), r.amount !== null && r.type === "SELL" ? new Decimal(r.amount) : null);
     }
-    if (pool.quantity.lte(0)) mixedCurrencies = false;
+    if (pool.quantity.lte(0)) this.mixedCurrencies = false;
   }
-  const held = pool.quantity.gt(0);
-  return { quantity: pool.quantity, totalCost: held ? pool.cost : new Decimal(0), average: pool.average(), mixedCurrencies: held && mixedCurrencies };
+
+  result(): WacPool {
+    const pool = this.pool;
+    const held = pool.quantity.gt(0);
+    return { quantity: pool.quantity, totalCost: held ? pool.cost : new Decimal(0), average: pool.average(), mixedCurrencies: held && this.mixedCurrencies };
+  }
+
+  state(): WacState {
+    return { currency: this.costCurrency, mixed: this.mixedCurrencies, pool: this.pool.toState() };
+  }
 }
 
 function inflowCost(r: WacRow, q: Decimal): { cost: Decimal; currency: string } | null {

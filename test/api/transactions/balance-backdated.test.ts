@@ -105,3 +105,24 @@ describe("a back-dated BUY can make a later SELL valid", () => {
     expect((await validate(c, { creates: [sell(broker, "-2", "2025-11-11")] })).issues).toEqual(assetIssue(broker, "2025-11-11", "-1"));
   });
 });
+
+describe("auto cost basis in a long history", () => {
+  const transferOut = (from: number, to: number, date: string, uuid: string): Row[] => [
+    { broker_id: from, asset_id: asset, type: "TRANSFER", date, quantity: "-1", link_uuid: uuid },
+    { broker_id: to, asset_id: asset, type: "TRANSFER", date, quantity: "1", link_uuid: uuid, cost_basis_mode: "auto-detail" },
+  ];
+  const detail = (from: number, date: string, held: string, cost: string, wac: string) => [expect.objectContaining({
+    sender_broker_id: from, asset_id: asset, date, quantity_held: held, total_cost: eur(cost), wac_per_unit: eur(wac),
+  })];
+
+  test("a TRANSFER takes the sender's WAC over the whole history, also after a back-dated BUY changed it", async () => {
+    const from = await createBroker(c, "WAC sender");
+    const to = await createBroker(c, "WAC receiver");
+    await commitOk(c, { creates: [deposit(from, "100000", "2020-01-01"), buy(from, asset, "10", "-100", "2020-01-02")] });
+    for (let y = 2021; y <= 2025; y++) await commitOk(c, { creates: [deposit(from, "1", `${y}-01-04`), sell(from, "-1", `${y}-09-01`)] });
+    expect((await commit(c, { creates: transferOut(from, to, "2025-12-01", "w1") })).wac_results).toEqual(detail(from, "2025-12-01", "5", "50", "10"));
+    // 10 units at 10 and 5 at 40 from 2021-03-01 on: every later pool holds them at a WAC of 20.
+    await commitOk(c, { creates: [buy(from, asset, "5", "-200", "2021-03-01")] });
+    expect((await commit(c, { creates: transferOut(from, to, "2025-12-05", "w2") })).wac_results).toEqual(detail(from, "2025-12-05", "9", "180", "20"));
+  });
+});
