@@ -1,0 +1,36 @@
+/**
+ * A full collection on the request thread once the server has been quiet for a while after a
+ * bulk request (a batch commit, a price import, an upload, a restore). Such requests leave tens of
+ * MB of parsed rows and SQL behind that JavaScriptCore, sizing its heap from the machine's RAM,
+ * would keep for a long time: after seeding 20,000 transactions and 130,000 prices through the API
+ * the request thread held ~70 MB more than after one collection (docs/decisions.md, issue 18
+ * memory). The collection blocks the loop for 30–60 ms, once per burst, after `quietMs` without
+ * another bulk request.
+ */
+export const BULK_REQUEST_BYTES = 256 * 1024;
+
+export interface HeapSettler {
+  /** Called after each request; a bulk one (re)starts the quiet timer. */
+  afterRequest(bodyBytes: number): void;
+  /** Stops a pending collection (shutdown). */
+  cancel(): void;
+}
+
+export function createHeapSettler(quietMs = 1_000, collect: () => void = () => Bun.gc(true)): HeapSettler {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return {
+    afterRequest(bodyBytes) {
+      if (bodyBytes < BULK_REQUEST_BYTES) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = undefined;
+        collect();
+      }, quietMs);
+      timer.unref?.();
+    },
+    cancel() {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
