@@ -1,11 +1,11 @@
 /**
- * A full collection on the request thread once the server has been quiet for a while after a
- * bulk request (a batch commit, a price import, an upload, a restore). Such requests leave tens of
- * MB of parsed rows and SQL behind that JavaScriptCore, sizing its heap from the machine's RAM,
- * would keep for a long time: after seeding 20,000 transactions and 130,000 prices through the API
- * the request thread held ~70 MB more than after one collection (docs/decisions.md, issue 18
- * memory). The collection blocks the loop for 30–60 ms, once per burst, after `quietMs` without
- * another bulk request.
+ * A collection on the request thread once the server has been quiet for a while after a bulk
+ * request (a batch commit, a price import, an upload, a restore). Such requests leave tens of MB of
+ * parsed rows and SQL behind that JavaScriptCore, sizing its heap from the machine's RAM, would
+ * keep for a long time: after seeding 20,000 transactions and 130,000 prices through the API the
+ * process went 352 → 308 MB a second later (docs/decisions.md, issue 18 memory). `Bun.gc(false)`
+ * asks for a concurrent collection (the call takes < 1 ms); a synchronous one reclaimed ~30 MB
+ * more but held the loop 30–60 ms, which showed as /system/health spikes right after an import.
  */
 export const BULK_REQUEST_BYTES = 256 * 1024;
 
@@ -16,7 +16,7 @@ export interface HeapSettler {
   cancel(): void;
 }
 
-export function createHeapSettler(quietMs = 1_000, collect: () => void = () => Bun.gc(true)): HeapSettler {
+export function createHeapSettler(quietMs = 1_000, collect: () => void = () => Bun.gc(false)): HeapSettler {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return {
     afterRequest(bodyBytes) {
