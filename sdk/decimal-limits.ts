@@ -60,7 +60,8 @@ export function withinLimits(text: string, kind: DecimalKind): boolean {
 
 /**
  * A {@link DecimalStringSchema} limited to the supported range of `kind`: a value outside it fails
- * with {@link limitMessage}`(kind)`, which the host answers with 422 (docs/errors.md). Use it for
+ * with {@link limitMessage}`(kind)`: the host refuses such provider parameters with 422
+ * (docs/errors.md) and reports such a tool input as issue `out_of_range` (docs/tools.md). Use it for
  * every amount, price, quantity or rate a plugin accepts from a user.
  * Example: `boundedDecimal("amount").safeParse("1" + "0".repeat(16))` fails (17 integer digits);
  * `boundedDecimal("rate").parse("0.035")` is `"0.035"`.
