@@ -32,6 +32,23 @@ export interface ReportRequest {
   generatedAt: string;
 }
 
+/**
+ * One string per distinct value: every row read from the database is a fresh string, and a dense
+ * ledger repeats the same few thousand dates (and a handful of types and currencies) hundreds of
+ * thousands of times: ~130,000 price dates become ~2,600 strings, ~9 MB less held by the report
+ * thread while a report computes and in its kept scope (docs/decisions.md, issue 18 memory).
+ */
+function interner(): <S extends string | null>(s: S) => S {
+  const seen = new Map<string, string>();
+  return <S extends string | null>(s: S): S => {
+    if (s === null) return s;
+    const known = seen.get(s);
+    if (known !== undefined) return known as S;
+    seen.set(s, s);
+    return s;
+  };
+}
+
 function placeholders(n: number): string {
   return Array.from({ length: n }, () => "?").join(",");
 }
@@ -88,10 +105,11 @@ export async function loadTransactions(db: SqlReader, brokers: readonly { id: nu
       LEFT JOIN asset_events e ON e.id = t.asset_event_id
      WHERE t.broker_id IN (${placeholders(brokers.length)})${after} AND t.date <= ?
      ORDER BY t.date, t.id`, [...brokers.map((b) => b.id), ...afterParams, end]);
+  const intern = interner();
   return txRows.map((r) => ({
-    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: r.type, date: r.date, quantity: r.quantity, amount: r.amount,
-    currency: r.currency, relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: r.partner_date,
-    costBasisOverride: r.cost_basis_override, costBasisCurrency: r.cost_basis_currency, splitLinked: r.split_linked === 1,
+    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: intern(r.type), date: intern(r.date), quantity: r.quantity, amount: r.amount,
+    currency: intern(r.currency), relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: intern(r.partner_date),
+    costBasisOverride: r.cost_basis_override, costBasisCurrency: intern(r.cost_basis_currency), splitLinked: r.split_linked === 1,
   }));
 }
 
@@ -107,9 +125,10 @@ export async function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end
   const [after, afterParams] = sinceClause("date", since);
   const priceRows = await db.all<{ asset_id: number; date: string; close: string }>(
     `SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList}${after} AND date <= ? ORDER BY asset_id, date`, [...assetIds, ...afterParams, end]);
+  const intern = interner();
   for (const p of priceRows) {
     const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
-    q.dates.push(p.date);
+    q.dates.push(intern(p.date));
     q.closes.push(p.close);
   }
   const splitRows = await db.all<{ asset_id: number; date: string; value: string }>(
@@ -162,10 +181,11 @@ export async function loadFx(db: SqlReader, currencies: string[], target: string
     }
   }
   const [after, afterParams] = sinceClause("date", since);
+  const intern = interner();
   for (const [key, [b, q, provider]] of wanted) {
     const rows = await db.all<{ date: string; rate: string }>(
       `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ?${after} AND date <= ? ORDER BY date`, [b, q, provider, ...afterParams, end]);
-    fxSeries[key] = { dates: rows.map((r) => r.date), rates: rows.map((r) => r.rate) };
+    fxSeries[key] = { dates: rows.map((r) => intern(r.date)), rates: rows.map((r) => r.rate) };
   }
   return { fxPairs, fxSeries };
 }

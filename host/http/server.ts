@@ -3,6 +3,7 @@ import type { Logger } from "../logger.ts";
 import type { App } from "./app.ts";
 import { clientAddress, rememberSocketAddress } from "./client-address.ts";
 import { gzipResponse } from "./gzip.ts";
+import { BULK_REQUEST_BYTES, createHeapSettler } from "./heap-settle.ts";
 import { serveWebApp } from "./web-assets.ts";
 import webApp from "../../web/index.html";
 
@@ -14,6 +15,7 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><re
  * access log see every response: thrown errors, 404s and file bodies included.
  */
 export function serveHttp(app: App, config: AppConfig, logger: Logger) {
+  const settler = createHeapSettler();
   const api = async (request: Request, server: Bun.Server<undefined>) => {
     const started = performance.now();
     rememberSocketAddress(request, server.requestIP(request)?.address);
@@ -25,6 +27,8 @@ export function serveHttp(app: App, config: AppConfig, logger: Logger) {
       ms: Math.round((performance.now() - started) * 10) / 10,
       ip: clientAddress(request, config.trustedProxies),
     });
+    const chunked = request.headers.get("transfer-encoding")?.includes("chunked") ?? false;
+    settler.afterRequest(chunked ? BULK_REQUEST_BYTES : Number(request.headers.get("content-length") ?? 0));
     return response;
   };
   const dev = process.env.NODE_ENV === "development";

@@ -25,9 +25,14 @@ function reportWorkerPool(): Tinypool {
   return reportPool;
 }
 
-/** One thread per core, at least one; the request thread stays free for HTTP. */
+/**
+ * The general pool: one thread per core but one, at least one. The report thread (above) takes the
+ * remaining core; the request thread stays free for HTTP. On 2 cores a second general thread bought
+ * no speed (the 5-analytic risk query: 451 ms cold, 748 ms first after start on two threads; 433 /
+ * 681 ms on one) and cost a warm JavaScript heap of ~45 MB (docs/decisions.md, issue 18 memory).
+ */
 export function poolSize(): number {
-  return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length));
+  return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
 }
 
 /**
