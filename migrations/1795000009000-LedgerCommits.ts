@@ -4,27 +4,21 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 const CHECKPOINT_COLUMNS = ["broker_id", "asset_id", "type", "date", "quantity", "amount", "currency", "cost_basis_override", "cost_basis_currency"];
 
 /**
- * Issue 18, ledger commits (docs/decisions.md "Portfolio engine, issue 18"):
- *
- * - `ix_transactions_broker_asset_date`: the auto cost basis of a batch reads one (broker, asset)'s
- *   rows before a date in (date, id) order, once per auto row. Without it that read went through
- *   `ix_transactions_asset_date` (every broker's rows of the asset) and sorted them, ~5 ms a read at
- *   100,000 rows; with it, the key's own rows in order (~0.7 ms).
- * - `ledger_checkpoints`: the state of one broker's rows dated before `upto_date` as JSON of exact
- *   decimal text: cash per currency, quantity per asset and the cost pool per asset
- *   (core/transactions/ledger-checkpoints.ts), written by the balance check so the next commit
- *   reads only the rows since the latest checkpoint instead of the broker's whole history. Triggers delete, in the same transaction as
- *   every write to `transactions` (whoever writes: a batch, a merge, a restore, the command line),
- *   each checkpoint of the row's broker dated after the row (before and after an update), so a
- *   checkpoint that is left always equals the sum of the rows it covers. SQLite fires per row,
- *   PostgreSQL once per statement over its transition tables.
+ * Issue 18, ledger commits (docs/decisions.md "Portfolio engine, issue 18"): `ledger_checkpoints`
+ * holds, for one broker, the state of its rows dated before `upto_date` as JSON of exact decimal
+ * text (cash per currency, quantity per asset, the cost pool per asset;
+ * core/transactions/ledger-checkpoints.ts), written by the balance check so the next commit reads
+ * only the rows since the latest checkpoint instead of the broker's whole history. Triggers
+ * delete, in the same transaction as every write to `transactions` (whoever writes: a batch, a
+ * merge, a restore, the command line), each checkpoint of the row's broker dated after the row
+ * (before and after an update), so a checkpoint that is left always equals a replay of the rows
+ * it covers. SQLite fires per row, PostgreSQL once per statement over its transition tables.
  */
 export class LedgerCommits1795000009000 implements MigrationInterface {
   name = "LedgerCommits1795000009000";
 
   async up(q: QueryRunner): Promise<void> {
     const postgres = q.connection.options.type === "postgres";
-    await q.query(`CREATE INDEX "ix_transactions_broker_asset_date" ON "transactions" ("broker_id", "asset_id", "date", "id")`);
     await q.query(`CREATE TABLE "ledger_checkpoints" (
       "broker_id" ${postgres ? "bigint" : "integer"} NOT NULL,
       "upto_date" ${postgres ? "date" : "varchar(10)"} NOT NULL,
@@ -66,6 +60,5 @@ export class LedgerCommits1795000009000 implements MigrationInterface {
     }
     if (postgres) await q.query(`DROP FUNCTION IF EXISTS "ledger_checkpoints_invalidate"()`);
     await q.query(`DROP TABLE "ledger_checkpoints"`);
-    await q.query(`DROP INDEX "ix_transactions_broker_asset_date"`);
   }
 }
