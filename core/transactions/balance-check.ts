@@ -14,11 +14,11 @@ interface BrokerFlags {
  * Balance validation over time for the brokers a batch touched, on the state it wrote (same
  * transaction). History the batch cannot have changed is not re-validated: the rows dated before
  * the earliest date the batch touched at a broker (`since`) are only summed (exactly, in scaled
- * integers, from the latest checkpoint on: core/transactions/ledger-checkpoints.ts) into opening balances, and the
- * day-by-day check walks the rows from that date on, in
- * (date, id) order. A broker that allows both overdraft and shorting is not read at all. Issues
- * are broker-level (index −1) and name the first kind of operation of the batch that touched the
- * broker.
+ * integers, from the broker's latest checkpoint on: core/transactions/ledger-checkpoints.ts) into
+ * opening balances, and the day-by-day check walks the rows from that date on, in (date, id)
+ * order. A broker that allows both overdraft and shorting is not read at all (and gets no
+ * checkpoint). Issues are broker-level (index −1) and name the first kind of operation of the
+ * batch that touched the broker.
  */
 export async function checkBalances(tx: EntityManager, touched: Map<number, Operation>, since: Map<number, string> = new Map()): Promise<BatchIssue[]> {
   const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...touched.keys()]);
