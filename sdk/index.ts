@@ -22,6 +22,8 @@ export { IsoDateRangeSchema, IsoDateSchema, toIsoDate } from "./dates.ts";
 export type { IsoDate, IsoDateRange } from "./dates.ts";
 export { definePlugin, isPlugin, missingMembers, PLUGIN_BRAND } from "./define-plugin.ts";
 export type { KindInstance, KindInstanceMap, Plugin, PluginSpec } from "./define-plugin.ts";
+export { boundedDecimal, DECIMAL_LIMITS, isLimitMessage, limitMessage, withinLimits } from "./decimal-limits.ts";
+export type { DecimalKind, DecimalLimit } from "./decimal-limits.ts";
 export { describeZodError, failure, isPluginError, ok, PLUGIN_ERROR_REASONS, PluginError } from "./errors.ts";
 export type { Outcome, PluginErrorLike, PluginErrorReason } from "./errors.ts";
 export type {

@@ -4,7 +4,9 @@ import type { QuoteProvider, ScheduledInvestmentProvider } from "../../sdk/index
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { ValidationError } from "../errors/domain-error.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
+import { isLimitMessage } from "../money/decimal-limits.ts";
 import { PriceHistory } from "../prices/price-history.entity.ts";
 import { Transaction } from "../transactions/transaction.entity.ts";
 import { Asset } from "./asset.entity.ts";
@@ -115,18 +117,24 @@ export class ProviderAssignmentService {
   ) {}
 
   assign(items: AssignmentInput[]): Promise<AssignOutcome[]> {
+    const checks = items.map((item) => this.check(item));
+    // A parameter outside the supported range of decimals refuses the whole request with 422, as in a
+    // transaction batch (docs/errors.md), not an item issue: nothing of the request is written.
+    const outOfRange = checks.flatMap((checked, index) => ("issues" in checked ? checked.issues ?? [] : [])
+      .filter((issue) => isLimitMessage(issue.msg))
+      .map((issue) => ({ loc: ["body", index, ...issue.loc], msg: issue.msg, type: "out_of_range" })));
+    if (outOfRange.length) return Promise.reject(new ValidationError(outOfRange));
     // A new provider deletes the old assignment's prices and events (Events rule 2).
     return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcomes: AssignOutcome[] = [];
-      for (const item of items) outcomes.push(await this.assignOne(tx, item));
+      for (const [index, item] of items.entries()) outcomes.push(await this.assignOne(tx, item, checks[index]!));
       return outcomes;
     }), (out) => out.some((o) => o.success && o.removed !== null));
   }
 
-  private async assignOne(tx: EntityManager, item: AssignmentInput): Promise<AssignOutcome> {
+  private async assignOne(tx: EntityManager, item: AssignmentInput, checked: Checked): Promise<AssignOutcome> {
     const { assetId } = item;
     if (!(await tx.existsBy(Asset, { id: assetId }))) return notFound(assetId);
-    const checked = this.check(item);
     if ("success" in checked) return checked;
     const current = await tx.findOneBy(ProviderAssignment, { assetId });
     const fields = { providerCode: checked.entry.code, identifier: checked.identifier, identifierType: item.identifierType, providerParams: checked.params };

@@ -8,7 +8,7 @@ import { Database, type Statement } from "bun:sqlite";
  * 130,000 prices (docs/decisions.md, issue 18 memory). Compiling such a statement again costs well
  * under a millisecond against the rows it writes.
  */
-const LONG_STATEMENT_CHARS = 4096;
+export const LONG_STATEMENT_CHARS = 4096;
 
 /**
  * bun:sqlite dressed as better-sqlite3 for TypeORM's `better-sqlite3` driver

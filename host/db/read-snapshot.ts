@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import type pg from "pg";
 import type { SqlReader } from "../../core/db/sql-reader.ts";
 import type { DatabaseTarget } from "./dialect.ts";
+import { LONG_STATEMENT_CHARS } from "./bun-sqlite-driver.ts";
 import { postgresPool } from "./postgres.ts";
 
 /**
@@ -28,9 +29,24 @@ export function sqliteReader(file: string): Database {
   return db;
 }
 
-/** The {@link SqlReader} of a bun:sqlite connection (the caller holds the read transaction). */
+/**
+ * The {@link SqlReader} of a bun:sqlite connection (the caller holds the read transaction). Short
+ * SQL goes through bun:sqlite's statement cache; long SQL (an IN list of thousands of ids) is
+ * compiled for one run and finalised: the cache would keep every distinct one compiled (~130 kB for
+ * 3,000 parameters) as long as the connection, which lives as long as its worker thread.
+ */
 export function sqliteSqlReader(db: Database): SqlReader {
-  return { all: async <R>(sql: string, params: unknown[] = []) => db.query(sql).all(...(params as any[])) as R[] };
+  return {
+    all: async <R>(sql: string, params: unknown[] = []) => {
+      if (sql.length <= LONG_STATEMENT_CHARS) return db.query(sql).all(...(params as any[])) as R[];
+      const statement = db.prepare(sql);
+      try {
+        return statement.all(...(params as any[])) as R[];
+      } finally {
+        statement.finalize();
+      }
+    },
+  };
 }
 
 async function sqliteSnapshot<T>(file: string, work: (db: SqlReader) => Promise<T>): Promise<T> {

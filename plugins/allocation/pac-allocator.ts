@@ -1,12 +1,12 @@
 import { Decimal, DecimalStringSchema, definePlugin, toDecimalString, z } from "../../sdk/index.ts";
 import { allocate } from "./allocate.calc.ts";
-import { checkPositions, MoneySchema, OrderWeightSchema, PositionSchema } from "./schemas.ts";
+import { checkPositions, MoneySchema, nonNegativeAmount, OrderWeightSchema, PositionSchema } from "./schemas.ts";
 
 const Input = z.object({
   budget: MoneySchema.describe("Money to invest now"),
   positions: z.array(PositionSchema).min(1).max(200),
   whole_units: z.boolean().describe("Buy whole units (true) or amounts (false, to the cent)"),
-  min_order_amount: DecimalStringSchema.refine((s) => new Decimal(s).gte(0), "min_order_amount must not be negative").optional()
+  min_order_amount: nonNegativeAmount("min_order_amount").optional()
     .describe("No order below this amount"),
 }).strict().superRefine((input, ctx) => checkPositions(input.positions, ctx, true));
 

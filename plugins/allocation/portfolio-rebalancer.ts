@@ -1,6 +1,6 @@
 import { Decimal, DecimalStringSchema, definePlugin, PluginError, toDecimalString, z } from "../../sdk/index.ts";
 import { allocate, AMOUNT_DECIMALS, QUANTITY_DECIMALS } from "./allocate.calc.ts";
-import { checkPositions, MoneySchema, OrderWeightSchema, PositionSchema, WEIGHT_SUM_TOLERANCE } from "./schemas.ts";
+import { checkPositions, MoneySchema, nonNegativeAmount, OrderWeightSchema, PositionSchema, WEIGHT_SUM_TOLERANCE } from "./schemas.ts";
 import { WEIGHT_DECIMALS } from "./pac-allocator.ts";
 
 const Weight = DecimalStringSchema.refine((s) => new Decimal(s).gte(0) && new Decimal(s).lte(1), "must be between 0 and 1");
@@ -10,7 +10,7 @@ const Input = z.object({
   positions: z.array(PositionSchema).min(1).max(200),
   mode: z.enum(["buy_and_sell", "buy_only"]).describe("Sell overweight positions too, or only buy with the cash"),
   whole_units: z.boolean(),
-  min_order_amount: DecimalStringSchema.refine((s) => new Decimal(s).gte(0), "min_order_amount must not be negative").optional(),
+  min_order_amount: nonNegativeAmount("min_order_amount").optional(),
   cash_band: z.object({ min_weight: Weight, max_weight: Weight }).strict().optional()
     .describe("Where the cash's share of the total may end: at least min_weight, at most max_weight (default 0..1)"),
 }).strict().superRefine((input, ctx) => {

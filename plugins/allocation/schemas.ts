@@ -1,9 +1,19 @@
-import { CurrencyCodeSchema, Decimal, DecimalStringSchema, z } from "../../sdk/index.ts";
+import { boundedDecimal, CurrencyCodeSchema, Decimal, DecimalStringSchema, z } from "../../sdk/index.ts";
 
 const nonNegative = (what: string) => DecimalStringSchema.refine((s) => new Decimal(s).gte(0), `${what} must not be negative`);
 const positive = (what: string) => DecimalStringSchema.refine((s) => new Decimal(s).gt(0), `${what} must be greater than 0`);
+const whenClean = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
 
-export const MoneySchema = z.object({ code: CurrencyCodeSchema, amount: nonNegative("amount") }).strict();
+/**
+ * A money amount the user types (budget, cash, min_order_amount): within the supported range of
+ * decimals (docs/errors.md), so the plan is never computed from a silently rounded amount. Prices
+ * and quantities stay unbounded: with `positions_from` the host fills them from the holdings,
+ * where an FX-converted price carries up to 34 digits.
+ */
+export const nonNegativeAmount = (what: string) =>
+  boundedDecimal("amount").refine((s) => new Decimal(s).gte(0), { message: `${what} must not be negative`, ...whenClean });
+
+export const MoneySchema = z.object({ code: CurrencyCodeSchema, amount: nonNegativeAmount("amount") }).strict();
 
 export const PositionSchema = z.object({
   key: z.string().min(1).max(64).describe("Your name for the position (a ticker, an asset id)"),

@@ -1,4 +1,4 @@
-import { CurrencyCodeSchema, Decimal, DecimalStringSchema, IsoDateSchema, z } from "../../sdk/index.ts";
+import { boundedDecimal, CurrencyCodeSchema, Decimal, IsoDateSchema, z } from "../../sdk/index.ts";
 import { DAY_COUNTS, dayNumber, isoDay } from "./day-count.calc.ts";
 
 /** How often a period matures (closes an accrual cycle): SPEC Events rule 3. */
@@ -13,12 +13,13 @@ const isNegative = (text: string) => new Decimal(text).lessThan(0);
 /** Value checks run only on input that passed the shape checks (a failed regex does not abort in zod 4). */
 const whenClean = { when: (payload: { issues: readonly unknown[] }) => payload.issues.length === 0 };
 
-const RateSchema = DecimalStringSchema.refine((rate) => !isNegative(rate), { message: "must not be negative", ...whenClean }).describe(
+/** Rates and amounts within the supported range of decimals (docs/errors.md): beyond it the arithmetic would round. */
+const RateSchema = boundedDecimal("rate").refine((rate) => !isNegative(rate), { message: "must not be negative", ...whenClean }).describe(
   'Yearly rate as a decimal fraction: "0.035" is 3.5 %',
 );
 
 const MoneySchema = z
-  .object({ amount: DecimalStringSchema, code: CurrencyCodeSchema })
+  .object({ amount: boundedDecimal("amount"), code: CurrencyCodeSchema })
   .strict()
   .describe("An amount in a currency, e.g. {code: EUR, amount: 10000.00}");
 

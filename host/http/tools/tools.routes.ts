@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { BusyError, UnavailableError } from "../../../core/errors/domain-error.ts";
+import { isLimitMessage } from "../../../core/money/decimal-limits.ts";
 import { loadPluginConfig } from "../../plugin-config.ts";
 import { PortfolioEngineAdapter } from "../../portfolio/engine-adapter.ts";
 import { ToolCatalog, policyWire, type ToolDescriptor } from "../../tools/tool-catalog.ts";
@@ -14,8 +15,12 @@ import { ComputeRequest, ComputeResponse, ToolsCatalog, ToolsDiagnostics } from 
 type Item = ComputeRequest["items"][number];
 type Prepared = { item: Item; outcome: ItemOutcome } | { item: Item; tool: ToolDescriptor; input: unknown };
 
-function zodIssues(issues: readonly { code: string; path: readonly PropertyKey[] }[], prefix: (string | number)[]): ToolIssue[] {
-  return issues.map((i) => ({ code: i.code, path: [...prefix, ...i.path.filter((p) => typeof p !== "symbol") as (string | number)[]] }));
+/** Zod issues as tool issues; a value outside the supported range of decimals is `out_of_range` (docs/tools.md). */
+function zodIssues(issues: readonly { code: string; message: string; path: readonly PropertyKey[] }[], prefix: (string | number)[]): ToolIssue[] {
+  return issues.map((i) => ({
+    code: isLimitMessage(i.message) ? "out_of_range" : i.code,
+    path: [...prefix, ...i.path.filter((p) => typeof p !== "symbol") as (string | number)[]],
+  }));
 }
 
 /** `/tools` (REFERENCE-API 2.11, docs/tools.md): catalog, atomic batch compute on the worker pool, diagnostics. */

@@ -102,4 +102,28 @@ describe("allocation tools over HTTP", () => {
       { key: "A", side: "sell", quantity: "10", amount: "100" }, { key: "B", side: "buy", quantity: "10", amount: "100" },
     ]);
   });
+
+  test("amounts outside the supported range of decimals are invalid_parameters with out_of_range issues; the largest still plan", async () => {
+    const rebalance = async (cash: string, minOrder: string) => (await (await api.as.alice.post("/tools/compute", {
+      request_id: "rb-range",
+      items: [{
+        correlation_id: "one", tool_code: "portfolio_rebalancer", ...(await catalogEntry("portfolio_rebalancer")),
+        parameters: {
+          cash: { code: "EUR", amount: cash }, min_order_amount: minOrder,
+          positions: [{ key: "A", price: "10", quantity: "30", target_weight: "0.5" }, { key: "B", price: "10", quantity: "10", target_weight: "0.5" }],
+          mode: "buy_only", whole_units: false,
+        },
+      }],
+    })).json()).results[0];
+    const refused = await rebalance("12345678901234567", `0.${"0".repeat(18)}1`); // 17 integer digits; 19 decimals
+    expect(refused.status).toBe("error");
+    expect(refused.error.code).toBe("invalid_parameters");
+    expect(refused.error.issues).toEqual([
+      { code: "out_of_range", path: ["parameters", "cash", "amount"] },
+      { code: "out_of_range", path: ["parameters", "min_order_amount"] },
+    ]);
+    const largest = await rebalance("9999999999999999", `0.${"0".repeat(17)}1`); // 16 integer digits; 18 decimals
+    expect(largest.status).toBe("success");
+    expect(largest.result.cash_after).toBe("0");
+  });
 });

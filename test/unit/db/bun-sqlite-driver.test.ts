@@ -43,3 +43,25 @@ describe("bun:sqlite driver for TypeORM: long statements", async () => {
     expect(await ds.query("SELECT count(*) AS n FROM t")).toEqual([{ n: 2 * rows }]);
   });
 });
+
+describe("the workers' SQLite reader: long statements", () => {
+  test("a long IN list is read correctly, again with other parameters (compiled per run, not cached)", async () => {
+    const { Database } = await import("bun:sqlite");
+    const { sqliteSqlReader } = await import("../../../host/db/read-snapshot.ts");
+    const db = new Database(":memory:");
+    db.exec("CREATE TABLE p (id INTEGER PRIMARY KEY, close TEXT NOT NULL)");
+    const insert = db.prepare("INSERT INTO p (close) VALUES (?)");
+    for (let i = 1; i <= 3_000; i++) insert.run(`${i}.5`);
+    const reader = sqliteSqlReader(db);
+    const ids = Array.from({ length: 2_000 }, (_, i) => i + 1);
+    const sql = `SELECT id, close FROM p WHERE id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`;
+    expect(sql.length).toBeGreaterThan(4096);
+    const first = await reader.all<{ id: number; close: string }>(sql, ids);
+    expect(first).toHaveLength(2_000);
+    expect(first.at(-1)).toEqual({ id: 2_000, close: "2000.5" });
+    // ids 1501..3500: rows 1501..3000 exist.
+    const second = await reader.all<{ id: number; close: string }>(sql, ids.map((id) => id + 1_500));
+    expect(second.map((r) => r.id)).toEqual(Array.from({ length: 1_500 }, (_, i) => i + 1_501));
+    db.close();
+  });
+});

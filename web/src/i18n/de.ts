@@ -445,4 +445,13 @@ export const de: Catalog = {
   "{ok} ok, {failed} failed": "{ok} erfolgreich, {failed} fehlgeschlagen",
   "{pair}: routes": "{pair}: Routen",
   "{route}: position {n} of {total}.": "{route}: Position {n} von {total}.",
+  "Stock": "Aktie",
+  "ETF": "ETF",
+  "Bond": "Anleihe",
+  "Crypto": "Krypto",
+  "Fund": "Fonds",
+  "Crowdfunding": "Crowdfunding",
+  "Holding": "Beteiligung",
+  "Index": "Index",
+  "Other": "Sonstige",
 };

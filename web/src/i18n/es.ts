@@ -445,4 +445,13 @@ export const es: Catalog = {
   "{ok} ok, {failed} failed": "{ok} correctas, {failed} fallidas",
   "{pair}: routes": "{pair}: rutas",
   "{route}: position {n} of {total}.": "{route}: posición {n} de {total}.",
+  "Stock": "Acción",
+  "ETF": "ETF",
+  "Bond": "Bono",
+  "Crypto": "Cripto",
+  "Fund": "Fondo",
+  "Crowdfunding": "Micromecenazgo",
+  "Holding": "Participación",
+  "Index": "Índice",
+  "Other": "Otro",
 };

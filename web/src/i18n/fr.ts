@@ -445,4 +445,13 @@ export const fr: Catalog = {
   "{ok} ok, {failed} failed": "{ok} réussie(s), {failed} en échec",
   "{pair}: routes": "{pair} : itinéraires",
   "{route}: position {n} of {total}.": "{route} : position {n} sur {total}.",
+  "Stock": "Action",
+  "ETF": "ETF",
+  "Bond": "Obligation",
+  "Crypto": "Crypto",
+  "Fund": "Fonds",
+  "Crowdfunding": "Financement participatif",
+  "Holding": "Participation",
+  "Index": "Indice",
+  "Other": "Autre",
 };

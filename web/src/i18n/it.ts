@@ -445,4 +445,13 @@ export const it: Catalog = {
   "{ok} ok, {failed} failed": "{ok} riuscite, {failed} non riuscite",
   "{pair}: routes": "{pair}: percorsi",
   "{route}: position {n} of {total}.": "{route}: posizione {n} di {total}.",
+  "Stock": "Azione",
+  "ETF": "ETF",
+  "Bond": "Obbligazione",
+  "Crypto": "Cripto",
+  "Fund": "Fondo",
+  "Crowdfunding": "Crowdfunding",
+  "Holding": "Partecipazione",
+  "Index": "Indice",
+  "Other": "Altro",
 };

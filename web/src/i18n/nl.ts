@@ -445,4 +445,13 @@ export const nl: Catalog = {
   "{ok} ok, {failed} failed": "{ok} gelukt, {failed} mislukt",
   "{pair}: routes": "{pair}: routes",
   "{route}: position {n} of {total}.": "{route}: positie {n} van {total}.",
+  "Stock": "Aandeel",
+  "ETF": "ETF",
+  "Bond": "Obligatie",
+  "Crypto": "Crypto",
+  "Fund": "Fonds",
+  "Crowdfunding": "Crowdfunding",
+  "Holding": "Deelneming",
+  "Index": "Index",
+  "Other": "Overig",
 };

@@ -445,4 +445,13 @@ export const pt: Catalog = {
   "{ok} ok, {failed} failed": "{ok} com sucesso, {failed} com falha",
   "{pair}: routes": "{pair}: rotas",
   "{route}: position {n} of {total}.": "{route}: posição {n} de {total}.",
+  "Stock": "Ação",
+  "ETF": "ETF",
+  "Bond": "Obrigação",
+  "Crypto": "Cripto",
+  "Fund": "Fundo",
+  "Crowdfunding": "Financiamento coletivo",
+  "Holding": "Participação",
+  "Index": "Índice",
+  "Other": "Outro",
 };

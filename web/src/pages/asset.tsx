@@ -9,7 +9,8 @@ import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
-import { ASSET_TYPES, ProviderSearch } from "./assets.tsx";
+import { ProviderSearch } from "./assets.tsx";
+import { assetTypeOptions } from "../lib/asset-types.ts";
 import { msg, t } from "../lib/i18n.ts";
 
 const TABS = [["overview", msg("Overview")], ["prices", msg("Prices")], ["events", msg("Events")], ["source", msg("Price source")]] as const;
@@ -85,7 +86,7 @@ function Overview(props: { asset: AssetRow; onSaved(): void }) {
     <form class="form card" onSubmit={save}>
       <Field label={t("Name")}>{(id) => <input id={id} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
       <div class="row">
-        <Field label={t("Type")}>{(id) => <Select id={id} value={type} placeholder="—" options={ASSET_TYPES.map((x) => ({ value: x, label: x }))} onChange={setType} />}</Field>
+        <Field label={t("Type")}>{(id) => <Select id={id} value={type} placeholder="—" options={assetTypeOptions()} onChange={setType} />}</Field>
         <label class="check"><input type="checkbox" checked={active} onChange={(e) => setActive((e.target as HTMLInputElement).checked)} /> {t("Active")}</label>
       </div>
       <Field label={t("Sectors")} hint={t("NAME=WEIGHT, comma separated, e.g. Technology=0.6, Health Care=0.4")}>{(id) => <input id={id} value={sector} onInput={(e) => setSector((e.target as HTMLInputElement).value)} />}</Field>

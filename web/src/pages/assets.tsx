@@ -6,8 +6,8 @@ import { Link, navigate } from "../lib/router.tsx";
 import { useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { t } from "../lib/i18n.ts";
+import { assetTypeLabel, assetTypeOptions } from "../lib/asset-types.ts";
 
-export const ASSET_TYPES = ["STOCK", "ETF", "BOND", "CRYPTO", "FUND", "CROWDFUND", "HOLD", "INDEX", "OTHER"] as const;
 
 export function AssetsPage() {
   const [search, setSearch] = useState("");
@@ -31,7 +31,7 @@ export function AssetsPage() {
           <tbody>{list.data.map((a) => (
             <tr key={a.id}>
               <td><Link href={`/assets/${a.id}`}>{a.name}</Link> {!a.active && <Badge kind="warning">{t("archived")}</Badge>}</td>
-              <td>{a.asset_type ?? ""}</td><td>{a.currency}</td>
+              <td>{assetTypeLabel(a.asset_type)}</td><td>{a.currency}</td>
               <td>{[a.identifier_ticker, a.identifier_isin].filter(Boolean).join(" · ")}</td>
               <td>{a.provider_code ?? <span class="muted">{t("manual")}</span>}</td>
             </tr>
@@ -71,7 +71,7 @@ function NewAsset(props: { open: boolean; onClose(): void }) {
         <Field label={t("Name")}>{(id) => <input id={id} required maxLength={255} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
         <div class="row">
           <Field label={t("Currency")}>{(id) => <input id={id} required pattern="[A-Za-z]{3}" maxLength={3} size={4} value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value)} />}</Field>
-          <Field label={t("Type")}>{(id) => <Select id={id} value={type} options={ASSET_TYPES.map((x) => ({ value: x, label: x }))} onChange={setType} />}</Field>
+          <Field label={t("Type")}>{(id) => <Select id={id} value={type} options={assetTypeOptions()} onChange={setType} />}</Field>
         </div>
         <div class="row">
           <Field label={t("Ticker (optional)")}>{(id) => <input id={id} maxLength={20} value={ticker} onInput={(e) => setTicker((e.target as HTMLInputElement).value)} />}</Field>

@@ -11,6 +11,7 @@ import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { msg, t } from "../lib/i18n.ts";
+import { assetTypeLabel } from "../lib/asset-types.ts";
 
 const PERIODS: { id: string; label: string; start: () => string | null }[] = [
   { id: "1m", label: msg("1M"), start: () => daysAgo(30) },
@@ -156,7 +157,7 @@ function AllocationTabs(props: { type: Allocation[]; sector: Allocation[]; geogr
             {rows.map((a) => (
               <tr key={a.name}>
                 <td>
-                  {a.name}
+                  {tab === "type" ? assetTypeLabel(a.name) : a.name}
                   <div class="bar" aria-hidden="true"><span style={{ width: `${Math.min(100, Math.max(0, Number(a.value)))}%` }} /></div>
                 </td>
                 <td class="num">{formatDecimal(a.value, localeOf(prefs), { minPlaces: 1, maxPlaces: 1 })} %</td>
