@@ -1,6 +1,7 @@
 import { parseQuery } from "elysia/parse-query";
 import type { z } from "zod";
-import { InputError } from "../../core/errors/domain-error.ts";
+import { InputError, UnauthenticatedError } from "../../core/errors/domain-error.ts";
+import { SESSION_COOKIE } from "./session.ts";
 
 /**
  * Detail key under which a route with {@link jsonBodyReadBy} names its body's schema: @elysiajs/openapi
@@ -24,6 +25,9 @@ export class WorkerJsonBody<T> {
  * session check, as Elysia's own parser does). Elysia picks its JSON parser by the content type's
  * 13th character (`application/json`, with or without parameters), and so does this hook; any other
  * body is read as Elysia would (text, form, bytes) and validated on the request thread.
+ * For routes that need a session: a request carrying no credentials at all (no session cookie, no
+ * Authorization header) is not read, so anonymous clients cannot queue megabytes of parsing on the
+ * worker pool; the session check then answers 401.
  */
 export function jsonBodyReadBy<T>(read: (bytes: Uint8Array) => Promise<T | null>) {
   return async ({ request }: { request: Request }): Promise<unknown> => {
@@ -31,6 +35,8 @@ export function jsonBodyReadBy<T>(read: (bytes: Uint8Array) => Promise<T | null>
     const contentType = request.headers.get("content-type") ?? "";
     switch (contentType.charCodeAt(12)) {
       case 106: { // application/json
+        // A value, not undefined (which would hand the body to Elysia's own parser); the session check answers 401 before any handler.
+        if (!carriesCredentials(request)) return new WorkerJsonBody<T>(undefined, new UnauthenticatedError("NOT_AUTHENTICATED", "Not authenticated"));
         const bytes = new Uint8Array(await request.arrayBuffer());
         let result: T | null;
         try {
@@ -65,4 +71,11 @@ export function validatedInWorker<S extends z.ZodType>(schema: S): S {
     validate: (value: unknown) => (value instanceof WorkerJsonBody ? { value } : standard.validate(value)),
   };
   return documented;
+}
+
+/** A session cookie or an Authorization header is present (not checked here: the session plugin does). */
+function carriesCredentials(request: Request): boolean {
+  if (request.headers.has("authorization")) return true;
+  const cookie = request.headers.get("cookie") ?? "";
+  return cookie.split(";").some((part) => part.trimStart().startsWith(`${SESSION_COOKIE}=`));
 }

@@ -60,10 +60,11 @@ describe("a large duplicates body", () => {
 });
 
 describe("the order of refusals is kept", () => {
-  test("a body that is not JSON: 400 MALFORMED_BODY, with or without a session", async () => {
+  test("a body that is not JSON: 400 MALFORMED_BODY with a session; without credentials it is not read at all: 401", async () => {
     const truncated = JSON.stringify({ broker_id: broker, transactions: rows(20_000) }).slice(0, -10);
     expect(await expectError(await dave.post("/brokers/import/duplicates", truncated), 400, "MALFORMED_BODY")).toEqual({ detail: "Malformed request body", code: "MALFORMED_BODY" });
-    await expectError(await api.client().post("/brokers/import/duplicates", "{\"broker_id\":"), 400, "MALFORMED_BODY");
+    await expectError(await api.client().post("/brokers/import/duplicates", "{\"broker_id\":"), 401, "NOT_AUTHENTICATED");
+    await expectError(await api.client().post("/brokers/import/duplicates", truncated), 401, "NOT_AUTHENTICATED");
   });
 
   test("without a session a bad body is 401; a VIEWER's bad body is 422, a valid one 403", async () => {
