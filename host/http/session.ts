@@ -8,6 +8,17 @@ import { bearerAuthenticator } from "./bearer.ts";
 import type { HttpDeps } from "./deps.ts";
 
 export const SESSION_COOKIE = "session";
+
+/**
+ * The request presents credentials at all: a session cookie or an Authorization header (not
+ * verified here; the session plugin does that). Used to leave large bodies of anonymous requests
+ * unread (host/http/server.ts, host/http/worker-json-body.ts).
+ */
+export function carriesCredentials(request: Request): boolean {
+  if (request.headers.has("authorization")) return true;
+  const cookie = request.headers.get("cookie") ?? "";
+  return cookie.split(";").some((part) => part.trimStart().startsWith(`${SESSION_COOKIE}=`));
+}
 const ALG = "HS256";
 
 /** Signing key: JWT_SECRET read once; when unset or empty, a random key per process (SPEC Authentication 5). */

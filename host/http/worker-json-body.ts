@@ -1,7 +1,7 @@
 import { parseQuery } from "elysia/parse-query";
 import type { z } from "zod";
 import { InputError, UnauthenticatedError } from "../../core/errors/domain-error.ts";
-import { SESSION_COOKIE } from "./session.ts";
+import { carriesCredentials } from "./session.ts";
 
 /**
  * Detail key under which a route with {@link jsonBodyReadBy} names its body's schema: @elysiajs/openapi
@@ -73,9 +73,3 @@ export function validatedInWorker<S extends z.ZodType>(schema: S): S {
   return documented;
 }
 
-/** A session cookie or an Authorization header is present (not checked here: the session plugin does). */
-function carriesCredentials(request: Request): boolean {
-  if (request.headers.has("authorization")) return true;
-  const cookie = request.headers.get("cookie") ?? "";
-  return cookie.split(";").some((part) => part.trimStart().startsWith(`${SESSION_COOKIE}=`));
-}
