@@ -2,7 +2,8 @@ import type { AppConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { App } from "./app.ts";
 import { clientAddress, rememberSocketAddress } from "./client-address.ts";
-import { carriesCredentials } from "./session.ts";
+/** Whether a request's credentials hold up before its body is read (session.ts `credentialsProbe`). */
+export type CredentialsProbe = (request: Request) => Promise<boolean>;
 import { errorResponse } from "./errors.ts";
 import { gzipResponse } from "./gzip.ts";
 import { BULK_REQUEST_BYTES, createHeapSettler } from "./heap-settle.ts";
@@ -20,11 +21,16 @@ const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><re
  */
 export const ANONYMOUS_BODY_BYTES = 64 * 1024;
 
-/** 401 for a request without credentials whose body is larger than allowed or of unknown length (chunked); its body is not read. */
-function anonymousBodyRefusal(request: Request): Response | null {
-  if (request.body === null || carriesCredentials(request)) return null;
+/**
+ * 401 for a request whose body is larger than {@link ANONYMOUS_BODY_BYTES} or of unknown length
+ * (chunked) and whose credentials do not hold up (none, a forged or expired session token, an
+ * unknown access token); its body is not read.
+ */
+async function anonymousBodyRefusal(request: Request, probe: CredentialsProbe): Promise<Response | null> {
+  if (request.body === null) return null;
   const length = request.headers.get("content-length");
   if (length !== null && /^\d+$/.test(length.trim()) && Number(length) <= ANONYMOUS_BODY_BYTES) return null;
+  if (await probe(request)) return null;
   return errorResponse(401, {
     detail: `Not authenticated: a request without a session may send at most ${ANONYMOUS_BODY_BYTES / 1024} KiB`,
     code: "NOT_AUTHENTICATED",
@@ -35,12 +41,12 @@ function anonymousBodyRefusal(request: Request): Response | null {
  * Serves the app with Bun.serve. Wrapping fetch (rather than Elysia hooks) lets gzip and the
  * access log see every response: thrown errors, 404s and file bodies included.
  */
-export function serveHttp(app: App, config: AppConfig, logger: Logger) {
+export function serveHttp(app: App, config: AppConfig, logger: Logger, probe: CredentialsProbe) {
   const settler = createHeapSettler();
   const api = async (request: Request, server: Bun.Server<undefined>) => {
     const started = performance.now();
     rememberSocketAddress(request, server.requestIP(request)?.address);
-    const response = await gzipResponse(request, anonymousBodyRefusal(request) ?? await app.handle(request));
+    const response = await gzipResponse(request, await anonymousBodyRefusal(request, probe) ?? await app.handle(request));
     logger.info("request", {
       method: request.method,
       path: new URL(request.url).pathname,

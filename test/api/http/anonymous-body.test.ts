@@ -43,3 +43,23 @@ describe("a request without credentials may not send a large body", () => {
     await expectError(await api.client().post("/auth/register", huge, { "content-type": "application/json" }), 401, "NOT_AUTHENTICATED");
   });
 });
+
+describe("forged credentials do not open the door to a large body", () => {
+  const body = commitBody(2_000);
+  test("a session cookie with a bad signature, or an unknown access token: 401 unread", async () => {
+    expect(body.length).toBeGreaterThan(64 * KIB);
+    const forged = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIiwiZXhwIjo0MTAyNDQ0ODAwfQ.c2lnbmF0dXJlLW5vdC12YWxpZA";
+    const viaCookie = await expectError(await api.client().post("/transactions/commit", body, { cookie: `session=${forged}` }), 401, "NOT_AUTHENTICATED");
+    expect(viaCookie.detail).toBe("Not authenticated: a request without a session may send at most 64 KiB");
+    const viaToken = await expectError(await api.client().post("/transactions/commit", body, { authorization: "Bearer pt_not-a-real-token" }), 401, "NOT_AUTHENTICATED");
+    expect(viaToken.detail).toBe("Not authenticated: a request without a session may send at most 64 KiB");
+  });
+
+  test("a real access token may send the same body", async () => {
+    const created = await api.as.alice!.post("/auth/tokens", { name: "bulk", scope: "read-write" });
+    expect(created.status).toBe(201);
+    const { token } = await created.json();
+    const res = await api.client().post("/transactions/commit", body, { authorization: `Bearer ${token}` });
+    expect(res.status).not.toBe(401);
+  });
+});
