@@ -34,8 +34,7 @@ export function registerBrim(
   const timeoutOf = brimTimeout(pluginConfig);
   const pathOf = (code: string) => plugins.get("import-plugin", code)?.path ?? null;
   const port: ImportPluginDirectory = {
-    duplicates: async (brokerId, creates, mappings) =>
-      (await runCalculation("brimDuplicates", { brokerId, db, json: JSON.stringify({ creates, mappings }) })).result,
+    duplicates: async (brokerId, json) => (await runCalculation("brimDuplicates", { brokerId, db, json })).result,
     inspect: async (filePath, filename) => (await runCalculation("brimInspect", { filePath, filename })).result,
     get: (code) => {
       const entry = plugins.get("import-plugin", code);

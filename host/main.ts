@@ -14,7 +14,7 @@ import { cacheGenerationReader, readGenerationsIn } from "./db/cache-generations
 import { databaseFile, databaseTarget, openDatabase } from "./db/data-source.ts";
 import { createApp } from "./http/app.ts";
 import { serveHttp } from "./http/server.ts";
-import { sessionKey } from "./http/session.ts";
+import { credentialsProbe, sessionKey } from "./http/session.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { fxProviderLookup, registerMarketData } from "./market-data.ts";
 import { registerBrim } from "./brim.ts";
@@ -82,9 +82,9 @@ export async function assemble(config: AppConfig, logger: Logger) {
 /** Boot order: config → database → DI container → plugin registry → scheduler → HTTP. */
 export async function boot(config: AppConfig = loadConfig()) {
   const logger = createLogger(config.logLevel);
-  const { app, db, scheduler, marketSchedule } = await assemble(config, logger);
+  const { app, db, scheduler, marketSchedule, container, sessionKey: key } = await assemble(config, logger);
   await marketSchedule.start();
-  const server = serveHttp(app, config, logger);
+  const server = serveHttp(app, config, logger, credentialsProbe(container, key));
   logger.info("listening", { url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir });
   // In the background: the first risk query would otherwise pay for cold worker threads (docs/risk.md "Performance").
   if (config.riskWarmUp) {

@@ -9,7 +9,7 @@ import { assetCandidates, type AssetHint, type KnownAsset } from "./asset-candid
 import { BrimFile } from "./brim-file.entity.ts";
 import { BrimFileService, lastParsePath } from "./brim-file.service.ts";
 import { GENERIC_PLUGIN_CODE, IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "./import-plugins.ts";
-import type { AssetCandidateDoc, AssetMappingDoc, TxCreateDoc } from "./parse-result.ts";
+import type { AssetCandidateDoc } from "./parse-result.ts";
 import { ASSETS_SQL } from "./pipeline.ts";
 
 export interface ParseRequest {
@@ -88,11 +88,12 @@ export class BrimParseService {
 
   /**
    * Duplicate report of edited rows against the broker's ledger (`POST /brokers/import/duplicates`;
-   * EDITOR or better), as gzipped JSON made off the request thread.
+   * EDITOR or better), as gzipped JSON made off the request thread; `request` is `{creates, mappings}`
+   * as JSON (ImportPluginDirectory.duplicates).
    */
-  async duplicates(userId: number, brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<Uint8Array> {
+  async duplicates(userId: number, brokerId: number, request: string): Promise<Uint8Array> {
     await this.access.require(userId, brokerId, "EDITOR");
-    return this.plugins.duplicates(brokerId, creates, mappings);
+    return this.plugins.duplicates(brokerId, request);
   }
 
   private async store(dir: string, fileId: string, gzipped: Uint8Array, plugin: ImportPluginInfo): Promise<void> {

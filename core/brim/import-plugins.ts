@@ -1,6 +1,5 @@
 import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
 import type { SniffResult } from "../uploads/mime-sniff.ts";
-import type { AssetMappingDoc, TxCreateDoc } from "./parse-result.ts";
 import type { PipelineMeta } from "./pipeline.ts";
 import type { PreviewRun } from "./preview.calc.ts";
 
@@ -35,10 +34,12 @@ export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } |
  */
 export interface ImportPluginDirectory {
   /**
-   * The duplicate report of `creates` against broker `brokerId`'s ledger, as gzipped JSON, computed
-   * off the request thread (50,000 rows take hundreds of ms to read, match and serialise).
+   * The duplicate report of `request`'s creates against broker `brokerId`'s ledger, as gzipped JSON,
+   * computed off the request thread (50,000 rows take hundreds of ms to read, match and serialise).
+   * `request`: `{creates, mappings}` as JSON (creates are `TxCreateDoc`s of the broker, mappings
+   * `{fake_asset_id, selected_asset_id}`), passed on as it is.
    */
-  duplicates(brokerId: number, creates: readonly TxCreateDoc[], mappings: readonly Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[]): Promise<Uint8Array>;
+  duplicates(brokerId: number, request: string): Promise<Uint8Array>;
   get(code: string): ImportPluginInfo | undefined;
   /** An uploaded file's content type (or refusal) from its whole content, and its SHA-256, read off the request thread. */
   inspect(filePath: string, filename: string): Promise<{ sha256: string; sniffed: SniffResult }>;

@@ -6,7 +6,7 @@ import {
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
-import { bulkMessage, shapeAt, unknownFieldMessage } from "./input-hints.ts";
+import { type Issue, schemaIssues } from "./validation-issues.ts";
 
 const ErrorParams = z.record(z.string(), z.unknown()).optional()
   .describe("Context for the error (the limit exceeded, the unknown key, ...); present only when useful");
@@ -70,29 +70,11 @@ function domainErrorBody(error: DomainError): ErrorBody {
   return { detail: error.message, code: error.code, ...(error.params ? { params: error.params } : {}) };
 }
 
-type Issue = { loc: (string | number)[]; msg: string; type: string };
-
-/**
- * The zod issues of a failed request, re-read from the route's schema so each can lead to the
- * fix: one issue per unknown key, at that key, naming the field it was probably meant for; a
- * bulk route given anything but an array says so. Null when the validator is not zod.
- */
+/** The zod issues of a failed request, re-read from the route's schema; null when the validator is not zod. */
 function zodIssues(on: string, validator: any, value: unknown): Issue[] | null {
   const schema = validator instanceof z.ZodType ? validator : validator?.schema;
   if (!(schema instanceof z.ZodType)) return null;
-  const result = schema.safeParse(value);
-  if (result.success) return null;
-  return result.error.issues.flatMap((i): Issue[] => {
-    const path = i.path.map((p) => (typeof p === "number" ? p : String(p)));
-    if (i.code === "unrecognized_keys") {
-      const shape = shapeAt(schema, path);
-      return i.keys.map((key) => ({ loc: [on, ...path, key], msg: unknownFieldMessage(shape, key), type: i.code }));
-    }
-    if (i.code === "invalid_type" && path.length === 0 && i.expected === "array" && on === "body") {
-      return [{ loc: [on], msg: bulkMessage(schema) ?? i.message, type: i.code }];
-    }
-    return [{ loc: [on, ...path], msg: i.message, type: i.code }];
-  });
+  return schemaIssues(on, schema, value);
 }
 
 /** Elysia's validation issues as field paths (`loc`), without echoing the submitted values. */

@@ -2,6 +2,9 @@ import type { AppConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { App } from "./app.ts";
 import { clientAddress, rememberSocketAddress } from "./client-address.ts";
+/** Whether a request's credentials hold up before its body is read (session.ts `credentialsProbe`). */
+export type CredentialsProbe = (request: Request) => Promise<boolean>;
+import { errorResponse } from "./errors.ts";
 import { gzipResponse } from "./gzip.ts";
 import { BULK_REQUEST_BYTES, createHeapSettler } from "./heap-settle.ts";
 import { serveWebApp } from "./web-assets.ts";
@@ -11,15 +14,39 @@ import webApp from "../../web/index.html";
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/><path d="M3 12l3-4 3 2 4-6" stroke="#fff" stroke-width="1.6" fill="none"/></svg>`;
 
 /**
+ * The largest body a request without credentials may send: the public routes (register, login)
+ * take a few hundred bytes. Elysia parses a JSON body before the session check, so without this an
+ * anonymous client could make the request thread read and parse up to `maxRequestBodySize` (1 GiB,
+ * for uploads) before being told 401.
+ */
+export const ANONYMOUS_BODY_BYTES = 64 * 1024;
+
+/**
+ * 401 for a request whose body is larger than {@link ANONYMOUS_BODY_BYTES} or of unknown length
+ * (chunked) and whose credentials do not hold up (none, a forged or expired session token, an
+ * unknown access token); its body is not read.
+ */
+async function anonymousBodyRefusal(request: Request, probe: CredentialsProbe): Promise<Response | null> {
+  if (request.body === null) return null;
+  const length = request.headers.get("content-length");
+  if (length !== null && /^\d+$/.test(length.trim()) && Number(length) <= ANONYMOUS_BODY_BYTES) return null;
+  if (await probe(request)) return null;
+  return errorResponse(401, {
+    detail: `Not authenticated: a request without a session may send at most ${ANONYMOUS_BODY_BYTES / 1024} KiB`,
+    code: "NOT_AUTHENTICATED",
+  });
+}
+
+/**
  * Serves the app with Bun.serve. Wrapping fetch (rather than Elysia hooks) lets gzip and the
  * access log see every response: thrown errors, 404s and file bodies included.
  */
-export function serveHttp(app: App, config: AppConfig, logger: Logger) {
+export function serveHttp(app: App, config: AppConfig, logger: Logger, probe: CredentialsProbe) {
   const settler = createHeapSettler();
   const api = async (request: Request, server: Bun.Server<undefined>) => {
     const started = performance.now();
     rememberSocketAddress(request, server.requestIP(request)?.address);
-    const response = await gzipResponse(request, await app.handle(request));
+    const response = await gzipResponse(request, await anonymousBodyRefusal(request, probe) ?? await app.handle(request));
     logger.info("request", {
       method: request.method,
       path: new URL(request.url).pathname,

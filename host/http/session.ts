@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import { jwtVerify, SignJWT } from "jose";
 import { UnauthenticatedError, NotAllowedError } from "../../core/errors/domain-error.ts";
+import type { DependencyContainer } from "tsyringe";
+import { AccessTokenService } from "../../core/users/access-token.service.ts";
 import type { User } from "../../core/users/user.entity.ts";
 import { SessionRevocationService } from "../../core/users/session-revocation.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
@@ -8,6 +10,42 @@ import { bearerAuthenticator } from "./bearer.ts";
 import type { HttpDeps } from "./deps.ts";
 
 export const SESSION_COOKIE = "session";
+
+/**
+ * The request presents credentials at all: a session cookie or an Authorization header (not
+ * verified here; the session plugin does that). Used to leave large bodies of anonymous requests
+ * unread (host/http/worker-json-body.ts).
+ */
+export function carriesCredentials(request: Request): boolean {
+  return request.headers.has("authorization") || sessionCookieOf(request) !== null;
+}
+
+function sessionCookieOf(request: Request): string | null {
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return value.join("=");
+  }
+  return null;
+}
+
+/**
+ * Whether the request's credentials hold up before its body is read: a session cookie whose token
+ * has a valid signature and is not expired, or a known, unexpired access token. Not the whole
+ * check (account state, revocation: the session plugin does it after parsing); this only keeps
+ * anonymous and forged requests from having a large body read (host/http/server.ts).
+ */
+export function credentialsProbe(container: DependencyContainer, key: Uint8Array): (request: Request) => Promise<boolean> {
+  const tokens = container.resolve(AccessTokenService);
+  return async (request) => {
+    const header = request.headers.get("authorization");
+    if (header !== null) {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      return match !== null && (await tokens.check(match[1]!)) !== null;
+    }
+    const token = sessionCookieOf(request);
+    return token !== null && token !== "" && (await verifyToken(key, token)) !== null;
+  };
+}
 const ALG = "HS256";
 
 /** Signing key: JWT_SECRET read once; when unset or empty, a random key per process (SPEC Authentication 5). */

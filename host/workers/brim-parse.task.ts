@@ -14,6 +14,8 @@ import { withReadSnapshot } from "../db/read-snapshot.ts";
 import { builtinPlugins } from "../../plugins/index.ts";
 import { type ImportFileMeta, type ImportPlugin, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../sdk/index.ts";
 import { createPluginContext } from "../plugins/context.ts";
+import { DuplicatesBody, duplicatesRequest } from "../http/brokers/brim.schema.ts";
+import { type Issue, issuesOf } from "../http/validation-issues.ts";
 
 /**
  * Input of the worker's `brimParse`: which plugin (a built-in id, or an external plugin's entry
@@ -109,6 +111,25 @@ export async function brimDuplicates(input: BrimDuplicatesInput): Promise<Uint8A
   const report = await withReadSnapshot(input.db, (reader) =>
     duplicateReport(creates, mappings, (from, to) => readsOf(reader).ledger(input.brokerId, from, to)));
   return Bun.gzipSync(JSON.stringify(report));
+}
+
+/** A duplicates body read by {@link brimDuplicatesBody}: not JSON (null), its 422 issues, or the check's input. */
+export type DuplicatesBodyRead = null | { issues: Issue[] } | { brokerId: number; json: string };
+
+/**
+ * Parses and validates the bytes of a `POST /brokers/import/duplicates` body (50,000 rows are
+ * ~5 MB: 0.2 s of JSON parsing and schema checks the request thread no longer spends) with the
+ * route's schema, and renders a refusal's issues as the 422 lists them (host/http/validation-issues.ts).
+ */
+export function brimDuplicatesBody(input: { bytes: Uint8Array }): DuplicatesBodyRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(input.bytes));
+  } catch {
+    return null;
+  }
+  const parsed = DuplicatesBody.safeParse(value);
+  return parsed.success ? duplicatesRequest(parsed.data) : { issues: issuesOf("body", DuplicatesBody, parsed.error.issues) };
 }
 
 /** The preview of a stored file (`GET /brokers/import/files/{id}/preview`); null when it cannot be read. */

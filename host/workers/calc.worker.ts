@@ -1,5 +1,5 @@
 import { threadId } from "node:worker_threads";
-import { brimDuplicates, brimInspect, brimParse, brimPreview } from "./brim-parse.task.ts";
+import { brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview } from "./brim-parse.task.ts";
 import { portfolioReport } from "./portfolio-report.task.ts";
 import { toolCompute } from "./tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -15,6 +15,7 @@ import { computeSignals } from "../../core/signals/signals.calc.ts";
  */
 const CALCULATIONS = {
   brimDuplicates,
+  brimDuplicatesBody,
   brimInspect,
   brimParse,
   brimPreview,

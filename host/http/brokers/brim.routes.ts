@@ -2,14 +2,17 @@ import { Elysia } from "elysia";
 import { brimDir, BrimFileService } from "../../../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../../../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "../../../core/brim/import-plugins.ts";
-import { InputError, NotFoundError } from "../../../core/errors/domain-error.ts";
+import { InputError, NotFoundError, ValidationError } from "../../../core/errors/domain-error.ts";
 import { UploadService } from "../../../core/uploads/upload.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { ErrorBody, errorResponses } from "../errors.ts";
 import type { SessionPlugin } from "../session.ts";
 import { contentDisposition, readUploadBody, RefusedBody } from "../uploads/uploads.routes.ts";
+import { JSON_BODY_DOC, jsonBodyReadBy, validatedInWorker, WorkerJsonBody } from "../worker-json-body.ts";
+import { runCalculation } from "../../workers/pool.ts";
+import type { DuplicatesBodyRead } from "../../workers/brim-parse.task.ts";
 import {
-  CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, FileInfo, FileList, FileParams,
+  CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
   ListQuery, ParseBody, ParseResult, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
 } from "./brim.schema.ts";
 
@@ -35,6 +38,12 @@ function gzippedJson(gzipped: Uint8Array, request: Request): Response {
     return new Response(gzipped as Uint8Array<ArrayBuffer>, { headers: { ...headers, "content-encoding": "gzip", "content-length": String(gzipped.byteLength) } });
   }
   return new Response(new Blob([gzipped as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip")), { headers });
+}
+
+/** A worker's reading of a JSON body: its failure rethrown (a 500), else what it read (never null: that was a 400 in parse). */
+function workerRead<T>(body: WorkerJsonBody<T | null>): T {
+  if (body.read === undefined) throw body.error;
+  return body.read!;
 }
 
 const binaryResponse = {
@@ -63,6 +72,10 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
         },
       },
       multipart: { parse: "multipart/form-data" as unknown as () => void },
+      // 50,000 rows are ~5 MB of JSON: parsed and validated in the worker, not on the request thread.
+      duplicatesBody: {
+        parse: jsonBodyReadBy(async (bytes) => (await runCalculation("brimDuplicatesBody", { bytes })).result),
+      },
     })
     .post("/upload", async ({ body, query, status, user }) => {
       const brokerId = query.broker_id ?? body.broker_id;
@@ -159,17 +172,18 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
           + "→ 400 PARSE_FAILED and the file's status failed",
       },
     })
-    .post("/duplicates", async ({ body, request, user }) => gzippedJson(await parser.duplicates(user.id, body.broker_id, body.transactions.map((t) => ({
-      broker_id: body.broker_id,
-      ...(typeof t.asset_id === "number" ? { asset_id: t.asset_id } : {}),
-      type: t.type, date: t.date, quantity: t.quantity ?? "0",
-      ...(t.cash ? { cash: { code: t.cash.code.toUpperCase(), amount: t.cash.amount } } : {}),
-    })), body.asset_mappings.map((m) => ({ fake_asset_id: m.fake_asset_id, selected_asset_id: m.selected_asset_id ?? null }))), request), {
+    .post("/duplicates", async ({ body, request, user }) => {
+      const read = body instanceof WorkerJsonBody ? workerRead(body as WorkerJsonBody<DuplicatesBodyRead>) : duplicatesRequest(body);
+      if ("issues" in read) throw new ValidationError(read.issues);
+      return gzippedJson(await parser.duplicates(user.id, read.brokerId, read.json), request);
+    }, {
       auth: true,
-      body: DuplicatesBody,
+      duplicatesBody: true,
+      // Documents the body and checks a body that is not JSON; a JSON body was checked by the worker with this schema.
+      body: validatedInWorker(DuplicatesBody),
       // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
       response: { 200: DuplicateReport, ...errorResponses },
-      detail: { summary: "Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)" },
+      detail: { summary: "Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)", [JSON_BODY_DOC]: DuplicatesBody },
     })
     .post("/asset-candidates", async ({ body }) => ({ items: await parser.candidates(body.items) }), {
       auth: true,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { BrimFile } from "../../../core/brim/brim-file.entity.ts";
+import type { AssetMappingDoc, TxCreateDoc } from "../../../core/brim/parse-result.ts";
 
 /** BRIM wire shapes (API-SHAPES "Broker report import", REFERENCE-API 2.9). */
 
@@ -130,6 +131,25 @@ export const DuplicatesBody = z.object({
   }).passthrough()).max(100_000),
   asset_mappings: z.array(z.object({ fake_asset_id: z.number().int(), selected_asset_id: z.number().int().nullable().optional() }).passthrough()).max(100_000).default([]),
 }).strict();
+
+/**
+ * A valid duplicates body as the duplicate check reads it: the broker, and its rows as commit creates of
+ * that broker with the chosen mappings, as one JSON string (`{creates, mappings}`; a string crosses
+ * threads as one copy). Made in the worker that validated the body, or on the request thread for
+ * a small body Elysia parsed itself (a form).
+ */
+export function duplicatesRequest(body: z.output<typeof DuplicatesBody>): { brokerId: number; json: string } {
+  const creates: TxCreateDoc[] = body.transactions.map((t) => ({
+    broker_id: body.broker_id,
+    ...(typeof t.asset_id === "number" ? { asset_id: t.asset_id } : {}),
+    type: t.type, date: t.date, quantity: t.quantity ?? "0",
+    ...(t.cash ? { cash: { code: t.cash.code.toUpperCase(), amount: t.cash.amount } } : {}),
+  }));
+  const mappings: Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[] = body.asset_mappings.map((m) => ({
+    fake_asset_id: m.fake_asset_id, selected_asset_id: m.selected_asset_id ?? null,
+  }));
+  return { brokerId: body.broker_id, json: JSON.stringify({ creates, mappings }) };
+}
 
 export const CandidatesBody = z.object({
   items: z.array(z.object({

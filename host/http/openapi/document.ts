@@ -1,5 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
+import { unwrapSchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia } from "elysia";
+import { JSON_BODY_DOC } from "../worker-json-body.ts";
 import { fieldDescription } from "./glossary.ts";
 import { OPERATIONS, operationKey } from "./operations.ts";
 
@@ -52,6 +54,7 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     paths[path] = item;
     for (const method of METHODS) if (item[method]) ops.push({ key: operationKey(method, path), op: item[method], path });
   }
+  for (const { op } of ops) documentJsonBody(op);
   for (const schema of opts.extraSchemas ?? []) {
     hoist((schema as any)["~standard"].jsonSchema.input({ target: "draft-2020-12" }), "input", components);
   }
@@ -86,6 +89,19 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
   }
   for (const entry of Object.values<Json>(components)) if (entry.io === "input") defaultsToText(entry.schema);
   return doc;
+}
+
+/**
+ * A route with a parse hook of its own (a function) has its body's content types left out by
+ * @elysiajs/openapi, which documents only named parsers; a route that reads a JSON body itself
+ * names the body's schema under {@link JSON_BODY_DOC}, documented here as the generator documents a
+ * JSON body.
+ */
+function documentJsonBody(op: Json) {
+  const schema = op[JSON_BODY_DOC];
+  if (schema === undefined) return;
+  delete op[JSON_BODY_DOC];
+  op.requestBody = { description: undefined, required: true, content: { "application/json": { schema: unwrapSchema(schema, undefined, "input", "3.1.0") } } };
 }
 
 function hoistContent(content: Json | undefined, io: "input" | "output", components: Json) {
