@@ -10,10 +10,8 @@
 export const BULK_REQUEST_BYTES = 256 * 1024;
 
 export interface HeapSettler {
-  /** Called after each request; a bulk one (re)starts the quiet timer. */
+  /** Called after each request; a bulk one (re)starts the quiet timer (unref'd: it never keeps the process up). */
   afterRequest(bodyBytes: number): void;
-  /** Stops a pending collection (shutdown). */
-  cancel(): void;
 }
 
 export function createHeapSettler(quietMs = 1_000, collect: () => void = () => Bun.gc(false)): HeapSettler {
@@ -27,10 +25,6 @@ export function createHeapSettler(quietMs = 1_000, collect: () => void = () => B
         collect();
       }, quietMs);
       timer.unref?.();
-    },
-    cancel() {
-      clearTimeout(timer);
-      timer = undefined;
     },
   };
 }

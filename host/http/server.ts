@@ -2,13 +2,14 @@ import type { AppConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { App } from "./app.ts";
 import { clientAddress, rememberSocketAddress } from "./client-address.ts";
-/** Whether a request's credentials hold up before its body is read (session.ts `credentialsProbe`). */
-export type CredentialsProbe = (request: Request) => Promise<boolean>;
 import { errorResponse } from "./errors.ts";
 import { gzipResponse } from "./gzip.ts";
 import { BULK_REQUEST_BYTES, createHeapSettler } from "./heap-settle.ts";
 import { serveWebApp } from "./web-assets.ts";
 import webApp from "../../web/index.html";
+
+/** Whether a request's credentials hold up before its body is read (session.ts `credentialsProbe`). */
+export type CredentialsProbe = (request: Request) => Promise<boolean>;
 
 /** The browser app's icon (an inline SVG), so browsers do not log a 404 on every page. */
 const FAVICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/><path d="M3 12l3-4 3 2 4-6" stroke="#fff" stroke-width="1.6" fill="none"/></svg>`;
