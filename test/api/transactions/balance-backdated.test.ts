@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { ApiClient } from "../../helpers/client.ts";
+import type { ApiClient } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
 import { type TestServer, useApi } from "../../helpers/server.ts";
 import { buy, codes, commit, commitOk, createAsset, createBroker, deposit, eur, type Row, validate, withdrawal } from "./fixtures.ts";
@@ -9,15 +9,14 @@ import { buy, codes, commit, commitOk, createAsset, createBroker, deposit, eur, 
  * before its first date from the latest balance checkpoint, so these cover a row written before
  * checkpoints that must then no longer count (docs/decisions.md, issue 18 "Ledger commits").
  */
-const api = useApi();
+const api = useApi({ users: ["backdater"] });
 let server: TestServer;
 let c: ApiClient;
 let asset = 0;
 
-beforeAll(async () => {
+beforeAll(() => {
   server = api.server;
-  c = new ApiClient(server.base);
-  await c.signUp("backdater");
+  c = api.as.backdater!;
   asset = createAsset(server.dataDir);
 });
 
