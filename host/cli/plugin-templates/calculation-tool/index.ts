@@ -1,8 +1,8 @@
-import { Decimal, DecimalStringSchema, definePlugin, toDecimalString, z } from "@portfolio-tracker/sdk";
+import { boundedDecimal, Decimal, DecimalStringSchema, definePlugin, toDecimalString, z } from "@portfolio-tracker/sdk";
 
 const Input = z.object({
-  principal: DecimalStringSchema.describe("Amount invested at the start"),
-  rate: DecimalStringSchema.describe("Yearly interest rate as a fraction: 0.05 is 5 %"),
+  principal: boundedDecimal("amount").describe("Amount invested at the start"),
+  rate: boundedDecimal("rate").describe("Yearly interest rate as a fraction: 0.05 is 5 %"),
   years: DecimalStringSchema.describe("Number of whole years"),
 });
 

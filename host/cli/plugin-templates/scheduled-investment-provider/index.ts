@@ -1,13 +1,13 @@
 import {
-  Decimal, decimal, DecimalStringSchema, definePlugin, IsoDateSchema, toDecimalString, toIsoDate, z,
+  boundedDecimal, Decimal, decimal, definePlugin, IsoDateSchema, toDecimalString, toIsoDate, z,
   type AssetEvent, type IsoDate, type ScheduledPrice,
 } from "@portfolio-tracker/sdk";
 
 // A savings note that accrues simple interest (ACT/365) from its issue day and repays
 // face value plus interest at maturity. Values are per unit, in the asset's currency.
 const Params = z.object({
-  face_value: DecimalStringSchema.default(decimal("100")).describe("Value of one unit on the issue day"),
-  annual_rate: DecimalStringSchema.describe('Yearly rate as a fraction: "0.035" is 3.5 %'),
+  face_value: boundedDecimal("amount").default(decimal("100")).describe("Value of one unit on the issue day"),
+  annual_rate: boundedDecimal("rate").describe('Yearly rate as a fraction: "0.035" is 3.5 %'),
   issue_date: IsoDateSchema.describe("First day of accrual"),
   maturity_date: IsoDateSchema.describe("Day the note is repaid (included)"),
 }).refine((p) => p.issue_date < p.maturity_date, { message: "must be after issue_date", path: ["maturity_date"] });
