@@ -14,7 +14,7 @@ export const ROWS_PER_YIELD = 2_000;
 /** Text collected before a chunk is handed to the response stream. */
 export const CHUNK_CHARS = 64 * 1024;
 
-export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+export { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 
 /**
  * Buffers text and hands it out in chunks of about {@link CHUNK_CHARS}; `tick()` counts a row and

@@ -13,6 +13,7 @@ import { applyPromotes, applySplits } from "./batch-pairs.ts";
 import type { BatchState } from "./batch-state.ts";
 import type { BatchInput, BatchOutcome, BatchResultItem, WacResult } from "./batch.types.ts";
 import { writeBatch } from "./batch-writer.ts";
+import { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 
 /** Thrown inside the write to roll it back while carrying the answer out. */
 class RollbackSentinel extends Error {
@@ -39,12 +40,18 @@ export class TransactionBatchService {
     let changedFrom: string | null = null;
     try {
       done = await this.db.write(async (tx) => {
+        // bun:sqlite is synchronous: between the stages of a large batch other requests get a turn
+        // (writes still queue behind this one; reads use the reader connection).
         const state = await loadBatch(tx, this.access, userId, input);
+        await yieldToEventLoop();
         runStages(state, input);
         let wac: WacResult[] = [];
         if (state.issues.length === 0) {
+          await yieldToEventLoop();
           await writeBatch(tx, state);
+          await yieldToEventLoop();
           wac = await applyAutoCostBasis(tx, state);
+          await yieldToEventLoop();
           if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, state.touchedBrokers(), state.touchedSince()));
         }
         const outcome = buildOutcome(state, mode === "commit", wac);
