@@ -7,6 +7,7 @@
  * 1, quantities beyond the scale) keep the Decimal path.
  */
 import { Decimal } from "../money/decimal.ts";
+import { scaledToText } from "../money/scaled-text.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import type { ReportInput } from "./report-input.ts";
 
@@ -28,10 +29,7 @@ function toScaled(s: string, scale: number): bigint {
 
 /** A BigInt at `scale` as a Decimal (exact). */
 function fromScaled(n: bigint, scale: number): Decimal {
-  if (scale === 0) return new Decimal(n.toString());
-  const neg = n < 0n;
-  const digits = (neg ? -n : n).toString().padStart(scale + 1, "0");
-  return new Decimal(`${neg ? "-" : ""}${digits.slice(0, -scale)}.${digits.slice(-scale)}`);
+  return new Decimal(scaledToText(n, scale));
 }
 
 interface AssetColumn {

@@ -1,4 +1,5 @@
 import { Decimal, toDecimalString } from "../money/decimal.ts";
+import { scaledToText } from "../money/scaled-text.ts";
 
 /** What a balance walk reads of one transaction. */
 export interface BalanceRow {
@@ -71,9 +72,7 @@ export class ExactSum {
 
   /** The sum as plain decimal text, every digit kept (`add` reads it back to the same sum). */
   toText(): string {
-    if (this.scale === 0) return String(this.total);
-    const digits = String(this.total < 0n ? -this.total : this.total).padStart(this.scale + 1, "0");
-    return `${this.total < 0n ? "-" : ""}${digits.slice(0, -this.scale)}.${digits.slice(-this.scale)}`;
+    return scaledToText(this.total, this.scale);
   }
 }
 
