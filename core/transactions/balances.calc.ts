@@ -82,11 +82,6 @@ export interface OpeningSums {
   qty: Map<number, ExactSum>;
 }
 
-/** Balances at the start of a walk: the sums of the rows before it, without day-by-day checks. */
-export function openingBalances(rows: readonly BalanceRow[], checks: BalanceChecks): OpeningBalances {
-  return toOpening(addToSums(rows, checks, { cash: new Map(), qty: new Map() }));
-}
-
 /** Adds rows to running exact sums (only the kinds `checks` asks for); returns `sums`. */
 export function addToSums(rows: readonly BalanceRow[], checks: BalanceChecks, sums: OpeningSums): OpeningSums {
   for (const r of rows) {
@@ -104,6 +99,7 @@ export function addToSums(rows: readonly BalanceRow[], checks: BalanceChecks, su
   return sums;
 }
 
+/** Balances at the start of a walk: the running sums of the rows before it (no day-by-day checks). */
 export function toOpening(sums: OpeningSums): OpeningBalances {
   return {
     cash: new Map([...sums.cash].map(([k, s]) => [k, s.toDecimal()])),

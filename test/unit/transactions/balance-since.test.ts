@@ -1,12 +1,14 @@
 import "reflect-metadata";
 import { describe, expect, test } from "bun:test";
-import { type BalanceRow, findNegativeBalances, openingBalances } from "../../../core/transactions/balances.calc.ts";
+import { addToSums, type BalanceRow, findNegativeBalances, toOpening } from "../../../core/transactions/balances.calc.ts";
 import { BatchState } from "../../../core/transactions/batch-state.ts";
 import type { LedgerRow } from "../../../core/transactions/ledger-row.ts";
 
 const cash = (date: string, amount: string, currency = "EUR"): BalanceRow => ({ date, amount, currency, asset_id: null, quantity: "0" });
 const units = (date: string, quantity: string, asset_id = 1): BalanceRow => ({ date, amount: null, currency: null, asset_id, quantity });
 const all = { cash: true, assets: true };
+/** Opening balances of `rows` summed from nothing, as a commit does when its broker has no checkpoint yet. */
+const openingBalances = (rows: BalanceRow[], checks: typeof all) => toOpening(addToSums(rows, checks, { cash: new Map(), qty: new Map() }));
 
 describe("ledger commits do not re-validate history", () => {
   test("rows before the batch's earliest date are summed exactly into opening balances", () => {
