@@ -5,6 +5,7 @@ import { clientAddress, rememberSocketAddress } from "./client-address.ts";
 import { errorResponse } from "./errors.ts";
 import { gzipResponse } from "./gzip.ts";
 import { BULK_REQUEST_BYTES, createHeapSettler } from "./heap-settle.ts";
+import { declaredLength } from "./request-body.ts";
 import { serveWebApp } from "./web-assets.ts";
 import webApp from "../../web/index.html";
 
@@ -29,8 +30,8 @@ export const ANONYMOUS_BODY_BYTES = 64 * 1024;
  */
 async function anonymousBodyRefusal(request: Request, probe: CredentialsProbe): Promise<Response | null> {
   if (request.body === null) return null;
-  const length = request.headers.get("content-length");
-  if (length !== null && /^\d+$/.test(length.trim()) && Number(length) <= ANONYMOUS_BODY_BYTES) return null;
+  const length = declaredLength(request);
+  if (length !== null && length <= ANONYMOUS_BODY_BYTES) return null;
   if (await probe(request)) return null;
   return errorResponse(401, {
     detail: `Not authenticated: a request without a session may send at most ${ANONYMOUS_BODY_BYTES / 1024} KiB`,
@@ -55,8 +56,8 @@ export function serveHttp(app: App, config: AppConfig, logger: Logger, probe: Cr
       ms: Math.round((performance.now() - started) * 10) / 10,
       ip: clientAddress(request, config.trustedProxies),
     });
-    const chunked = request.headers.get("transfer-encoding")?.includes("chunked") ?? false;
-    settler.afterRequest(chunked ? BULK_REQUEST_BYTES : Number(request.headers.get("content-length") ?? 0));
+    // A body of undeclared length (chunked) counts as bulk.
+    settler.afterRequest(request.body === null ? 0 : declaredLength(request) ?? BULK_REQUEST_BYTES);
     return response;
   };
   const dev = process.env.NODE_ENV === "development";

@@ -12,6 +12,7 @@ import {
   DeleteResponse, DownloadQuery, FileIdParams, ListQuery, PluginAssetParams, toUploadRecord, UploadCreateBody,
   UploadList, UploadRecord,
 } from "./uploads.schema.ts";
+import { declaredLength } from "../request-body.ts";
 
 /** Served bytes never run as a page in our origin: no sniffing, no scripts, a sandboxed document. */
 const SAFE_HEADERS = {
@@ -81,11 +82,6 @@ function decodePath(raw: string): string {
   } catch {
     return "";
   }
-}
-
-function declaredLength(request: Request): number | null {
-  const header = request.headers.get("content-length");
-  return header === null || !/^\d+$/.test(header.trim()) ? null : Number(header);
 }
 
 /**
