@@ -18,6 +18,11 @@ const READ_POSTS = new Set([
 /** Routes a token never reaches, whatever its scope: managing tokens and the account's own credentials. */
 const COOKIE_ONLY = [/^\/auth\/tokens(\/|$)/, /^\/auth\/change-password$/, /^\/auth\/users\/me$/];
 
+/** The secret of an `Authorization: Bearer <token>` header; null when the header has another form. */
+export function bearerSecret(header: string): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null;
+}
+
 /**
  * `Authorization: Bearer <personal access token>` (issue 11): the token's user is then checked
  * exactly like a session's (reloaded, active, session epoch), with the token's scope on top.
@@ -34,8 +39,8 @@ export function bearerAuthenticator(deps: HttpDeps) {
     async authenticate(request: Request): Promise<User | undefined> {
       const header = request.headers.get("authorization");
       if (!header) return undefined;
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      const grant = match ? await tokens.check(match[1]!) : null;
+      const secret = bearerSecret(header);
+      const grant = secret === null ? null : await tokens.check(secret);
       const user = grant ? await users.findById(grant.userId) : null;
       if (!grant || !user || user.sessionEpoch !== grant.epoch) throw notAuthenticated();
       if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");

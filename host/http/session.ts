@@ -6,7 +6,7 @@ import { AccessTokenService } from "../../core/users/access-token.service.ts";
 import type { User } from "../../core/users/user.entity.ts";
 import { SessionRevocationService } from "../../core/users/session-revocation.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
-import { bearerAuthenticator } from "./bearer.ts";
+import { bearerAuthenticator, bearerSecret } from "./bearer.ts";
 import type { HttpDeps } from "./deps.ts";
 
 export const SESSION_COOKIE = "session";
@@ -39,8 +39,8 @@ export function credentialsProbe(container: DependencyContainer, key: Uint8Array
   return async (request) => {
     const header = request.headers.get("authorization");
     if (header !== null) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      return match !== null && (await tokens.check(match[1]!)) !== null;
+      const secret = bearerSecret(header);
+      return secret !== null && (await tokens.check(secret)) !== null;
     }
     const token = sessionCookieOf(request);
     return token !== null && token !== "" && (await verifyToken(key, token)) !== null;
