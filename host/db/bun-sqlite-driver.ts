@@ -10,6 +10,15 @@ import { Database, type Statement } from "bun:sqlite";
  */
 export const LONG_STATEMENT_CHARS = 4096;
 
+/** Runs `use` on a statement compiled for it alone, then finalises the statement, whatever happens. */
+export function runOnce<T>(statement: Statement, use: (s: Statement) => T): T {
+  try {
+    return use(statement);
+  } finally {
+    statement.finalize();
+  }
+}
+
 /**
  * bun:sqlite dressed as better-sqlite3 for TypeORM's `better-sqlite3` driver
  * (TypeORM 1.x dropped sqlite3 and better-sqlite3 does not load in Bun).
@@ -68,10 +77,6 @@ class OneShotStatement {
   private once<T>(use: (s: Statement) => T): T {
     const statement = this.pending ?? this.db.compile(this.sql);
     this.pending = undefined;
-    try {
-      return use(statement);
-    } finally {
-      statement.finalize();
-    }
+    return runOnce(statement, use);
   }
 }

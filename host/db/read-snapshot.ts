@@ -2,7 +2,7 @@ import { Database } from "bun:sqlite";
 import type pg from "pg";
 import type { SqlReader } from "../../core/db/sql-reader.ts";
 import type { DatabaseTarget } from "./dialect.ts";
-import { LONG_STATEMENT_CHARS } from "./bun-sqlite-driver.ts";
+import { LONG_STATEMENT_CHARS, runOnce } from "./bun-sqlite-driver.ts";
 import { postgresPool } from "./postgres.ts";
 
 /**
@@ -39,12 +39,7 @@ export function sqliteSqlReader(db: Database): SqlReader {
   return {
     all: async <R>(sql: string, params: unknown[] = []) => {
       if (sql.length <= LONG_STATEMENT_CHARS) return db.query(sql).all(...(params as any[])) as R[];
-      const statement = db.prepare(sql);
-      try {
-        return statement.all(...(params as any[])) as R[];
-      } finally {
-        statement.finalize();
-      }
+      return runOnce(db.prepare(sql), (s) => s.all(...(params as any[])) as R[]);
     },
   };
 }
