@@ -47,18 +47,22 @@ export function serveHttp(app: App, config: AppConfig, logger: Logger, probe: Cr
   const settler = createHeapSettler();
   const api = async (request: Request, server: Bun.Server<undefined>) => {
     const started = performance.now();
-    rememberSocketAddress(request, server.requestIP(request)?.address);
-    const response = await gzipResponse(request, await anonymousBodyRefusal(request, probe) ?? await app.handle(request));
-    logger.info("request", {
-      method: request.method,
-      path: new URL(request.url).pathname,
-      status: response.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-      ip: clientAddress(request, config.trustedProxies),
-    });
-    // A body of undeclared length (chunked) counts as bulk.
-    settler.afterRequest(request.body === null ? 0 : declaredLength(request) ?? BULK_REQUEST_BYTES);
-    return response;
+    settler.beforeRequest();
+    try {
+      rememberSocketAddress(request, server.requestIP(request)?.address);
+      const response = await gzipResponse(request, await anonymousBodyRefusal(request, probe) ?? await app.handle(request));
+      logger.info("request", {
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status: response.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        ip: clientAddress(request, config.trustedProxies),
+      });
+      return response;
+    } finally {
+      // A body of undeclared length (chunked) counts as bulk.
+      settler.afterRequest(request.body === null ? 0 : declaredLength(request) ?? BULK_REQUEST_BYTES);
+    }
   };
   const dev = process.env.NODE_ENV === "development";
   return Bun.serve({

@@ -1,20 +1,53 @@
 import { describe, expect, test } from "bun:test";
 import { BULK_REQUEST_BYTES, createHeapSettler } from "../../host/http/heap-settle.ts";
 
+function counting() {
+  const n = { full: 0, concurrent: 0 };
+  return { n, collectors: { full: () => n.full++, concurrent: () => n.concurrent++ } };
+}
+
 describe("heap settle after bulk requests", () => {
-  test("one collection after a burst of bulk requests, once the server was quiet; none for small requests", async () => {
-    let collections = 0;
-    const settler = createHeapSettler(40, () => collections++);
-    settler.afterRequest(1_000);
-    settler.afterRequest(BULK_REQUEST_BYTES - 1);
+  test("one full collection after a burst of bulk requests, once the server was idle; none for small requests", async () => {
+    const { n, collectors } = counting();
+    const settler = createHeapSettler(40, collectors);
+    const request = (bytes: number) => { settler.beforeRequest(); settler.afterRequest(bytes); };
+    request(1_000);
+    request(BULK_REQUEST_BYTES - 1);
     await Bun.sleep(80);
-    expect(collections).toBe(0);
-    settler.afterRequest(BULK_REQUEST_BYTES);
+    expect(n).toEqual({ full: 0, concurrent: 0 });
+    request(BULK_REQUEST_BYTES);
     await Bun.sleep(20);
-    settler.afterRequest(5 * BULK_REQUEST_BYTES); // restarts the quiet period
+    request(5 * BULK_REQUEST_BYTES); // restarts the quiet period
     await Bun.sleep(25);
-    expect(collections).toBe(0);
+    expect(n.full).toBe(0);
     await Bun.sleep(60);
-    expect(collections).toBe(1);
+    expect(n).toEqual({ full: 1, concurrent: 0 });
+  });
+
+  test("never holds the thread while a request is in flight or one started within the quiet period", async () => {
+    const { n, collectors } = counting();
+    const settler = createHeapSettler(30, collectors);
+    settler.beforeRequest();
+    settler.afterRequest(BULK_REQUEST_BYTES);
+    settler.beforeRequest(); // a report still being computed
+    await Bun.sleep(100);
+    expect(n.full).toBe(0);
+    settler.afterRequest(0);
+    // Small requests every 10 ms (a poller): the thread is never idle for 30 ms.
+    for (let i = 0; i < 10; i++) { settler.beforeRequest(); settler.afterRequest(0); await Bun.sleep(10); }
+    expect(n.full).toBe(0);
+    await Bun.sleep(120);
+    expect(n).toEqual({ full: 1, concurrent: 0 });
+  });
+
+  test("a server never idle gets a concurrent collection after 30 quiet periods", async () => {
+    const { n, collectors } = counting();
+    let t = 0;
+    const settler = createHeapSettler(2, collectors, () => t);
+    settler.beforeRequest();
+    settler.afterRequest(BULK_REQUEST_BYTES);
+    settler.beforeRequest(); // in flight for good
+    await Bun.sleep(600);
+    expect(n).toEqual({ full: 0, concurrent: 1 });
   });
 });
