@@ -12,6 +12,16 @@ let reportPool: Tinypool | undefined;
  * holds one copy of them (memory). Reports of several users queue there.
  */
 const REPORT_THREAD_IDLE_MS = 10 * 60_000;
+
+/**
+ * Idle threads wait in their event loop, not in `Atomics.wait` (tinypool's default): a thread
+ * blocked there runs no timers until its next task, so the collection a report schedules once its
+ * answer is posted (host/workers/portfolio-report.task.ts) ran at the start of the next report
+ * instead, and an idle thread never gave its garbage back. Dense 20k: RSS a second after a cold
+ * report 326 → 286 MB, peak of a report phase 405 → 351 MB (docs/decisions.md, issue 18 memory).
+ * Handing a task over through the port costs well under a millisecond.
+ */
+const IDLE_IN_EVENT_LOOP = { useAtomics: false } as const;
 /** The tasks that run on the report thread: reports, and its warm-up after start-up. */
 const REPORT_THREAD_TASKS: ReadonlySet<CalculationName> = new Set(["portfolioReport", "reportWarmUp"]);
 
@@ -21,6 +31,7 @@ function reportWorkerPool(): Tinypool {
     minThreads: 0,
     maxThreads: 1,
     idleTimeout: REPORT_THREAD_IDLE_MS,
+    ...IDLE_IN_EVENT_LOOP,
   });
   return reportPool;
 }
@@ -49,6 +60,7 @@ function workerPool(): Tinypool {
     minThreads: 0,
     maxThreads: poolSize(),
     idleTimeout: GENERAL_THREAD_IDLE_MS,
+    ...IDLE_IN_EVENT_LOOP,
   });
   return pool;
 }
