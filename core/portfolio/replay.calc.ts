@@ -3,7 +3,7 @@
  * transaction in scope to the end date applies that day's transactions to the ledger
  * (`replay-ledger.ts`), then, inside the period, values the portfolio at the end of the day.
  */
-import { eachDay } from "../dates/calendar.ts";
+import { addMonths, eachDay } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
@@ -53,8 +53,20 @@ export interface ReplayOptions {
    * produced it (its trade days and parsed rates before the checkpoint are taken over).
    */
   resume?: { checkpoint: Checkpoint; days: readonly DayState[]; incompleteDates: readonly string[]; prices?: PriceBook; fx?: FxTable };
-  /** Collects a checkpoint at the first day of every month after the first replayed day. */
+  /** Collects a checkpoint on every `checkpointDue` day after the first replayed day. */
   checkpoints?: Checkpoint[];
+}
+
+/**
+ * Where the replay keeps a checkpoint: the first of each of the 12 months before the end date's
+ * month and of that month, and 1 January of every earlier year. Edits are mostly recent; one dated
+ * earlier resumes at its year's start (a year of replay, well under the incremental target), and
+ * a 10-year ledger keeps ~22 snapshots instead of 120 (dense 20k: ~10 MB less live heap in the
+ * replay, which JavaScriptCore doubles in RSS: docs/decisions.md, issue 18 memory).
+ */
+export function checkpointDue(end: string): (date: string) => boolean {
+  const monthlyFrom = addMonths(`${end.slice(0, 8)}01`, -12);
+  return (date) => date.endsWith("-01") && (date >= monthlyFrom || date.endsWith("-01-01"));
 }
 
 /** The first replayed day: the first transaction in scope, or the start when earlier. */
@@ -86,8 +98,9 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
     resumeAt = cp.date;
   }
   const checkpoints = options.checkpoints;
+  const due = checkpointDue(end);
   for (const date of eachDay(resumeAt, end)) {
-    if (checkpoints && date !== from && date.endsWith("-01") && (!resume || date !== resumeAt)) {
+    if (checkpoints && date !== from && due(date) && (!resume || date !== resumeAt)) {
       checkpoints.push({ date, dayCount: days.length, ledger: ledger.snapshot(), fxMissing: fx.missingSnapshot() });
     }
     ledger.beginDay();

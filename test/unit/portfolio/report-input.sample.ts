@@ -38,3 +38,42 @@ export function input(allocationHistory: boolean, flags: Partial<ReportInput["fl
   };
 }
 
+
+/**
+ * One EUR broker whose quote-valued sums leave the safe-integer range (core/portfolio/scaled-valuation.ts):
+ * quantity scale 6, price scale 4. 2 January: a short of 90.000001 × 9000.1234 (−8,100,111,150,001,234
+ * scaled) and 180.000003 × 9000.4321 (16,200,778,050,012,963: past 2^53 = 9,007,199,254,740,992 alone,
+ * odd, so a double would round it, while the day's total is back in the safe range). 3 January: the
+ * short covered, then 90.000003 and 90.000002 at 9000.4321 whose sum (16,200,778,230,021,605, odd)
+ * passes 2^53, and 123456789.123456 × 98765.4321 far beyond it.
+ */
+export function wideInput(allocationHistory: boolean): ReportInput {
+  nextId = 1;
+  const closes = (date: string, close: string) => ({ dates: [date], closes: [close] });
+  return {
+    brokers: [{ id: 1, name: "A", scale: "1" }],
+    transactions: [
+      tx({ type: "DEPOSIT", date: "2024-01-01", amount: "1000000000000000", currency: "EUR" }),
+      tx({ type: "SELL", date: "2024-01-01", assetId: 3, quantity: "-90.000001", amount: "810011.115", currency: "EUR" }),
+      tx({ type: "BUY", date: "2024-01-02", assetId: 4, quantity: "180.000003", amount: "-1620077.805", currency: "EUR" }),
+      tx({ type: "BUY", date: "2024-01-03", assetId: 3, quantity: "90.000001", amount: "-810011.115", currency: "EUR" }),
+      tx({ type: "BUY", date: "2024-01-03", assetId: 1, quantity: "90.000003", amount: "-810038.916", currency: "EUR" }),
+      tx({ type: "BUY", date: "2024-01-03", assetId: 2, quantity: "90.000002", amount: "-810038.907", currency: "EUR" }),
+      tx({ type: "BUY", date: "2024-01-03", assetId: 5, quantity: "123456789.123456", amount: "-12193263122356.5", currency: "EUR" }),
+    ],
+    assets: [asset(1, "EUR"), asset(2, "EUR"), asset(3, "EUR"), asset(4, "EUR"), asset(5, "EUR")],
+    quotes: {
+      1: closes("2024-01-03", "9000.4321"),
+      2: closes("2024-01-03", "9000.4321"),
+      3: closes("2024-01-01", "9000.1234"),
+      4: closes("2024-01-02", "9000.4321"),
+      5: closes("2024-01-03", "98765.4321"),
+    },
+    splits: [],
+    fxPairs: [],
+    fxSeries: {},
+    target: "EUR", start: null, end: "2024-01-04",
+    flags: { summary: true, history: true, allocationHistory, breakdown: false, positionsContribution: false },
+    requested: { start: null, end: null, brokerIds: null }, generatedAt: "2024-01-04T00:00:00Z",
+  };
+}
