@@ -483,15 +483,16 @@ export class ReplayLedger {
     const assetValues = this.input.flags.allocationHistory ? new Map<number, Decimal>() : undefined;
     const localValues: { assetId: number; local: Decimal; currency: string }[] = [];
     const scaled = this.valuation?.begin(date);
-    for (const [assetId, qty] of this.assetQty) {
-      if (qty.isZero()) continue;
+    // forEach, not for…of: no [key, value] pair allocated per asset and day.
+    this.assetQty.forEach((qty, assetId) => {
+      if (qty.isZero()) return;
       // Quote-valued assets are summed exactly in scaled integers (ScaledValuation); others here.
-      if (scaled?.addIfQuoted(assetId)) continue;
+      if (scaled?.addIfQuoted(assetId)) return;
       const obs = this.prices.at(assetId, date);
       if (!obs) {
         incomplete = true;
         unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
-        continue;
+        return;
       }
       const local = qty.times(obs.price);
       let g = groups.get(obs.currency);
@@ -499,7 +500,7 @@ export class ReplayLedger {
       g.value = g.value.plus(local);
       g.assets.push(assetId);
       if (assetValues) localValues.push({ assetId, local, currency: obs.currency });
-    }
+    });
     if (scaled) {
       for (const [currency, sum] of scaled.sums()) {
         let g = groups.get(currency);

@@ -1,10 +1,16 @@
 /**
  * Exact scaled-integer sums for the daily valuation's hot loop (docs/decisions.md, issue 18).
  * For every asset valued on a day by a quote with a quote base of 1, `quantity × close` is summed
- * per currency as BigInt at a fixed scale (the most decimals any share-weighted quantity and any
- * close of that currency can have), so the sum is exact; it becomes a Decimal once per currency
+ * per currency as an integer at a fixed scale (the most decimals any share-weighted quantity and
+ * any close of that currency can have), so the sum is exact; it becomes a Decimal once per currency
  * per day and is converted like before. Other observations (trade prices, quote bases other than
  * 1, quantities beyond the scale) keep the Decimal path.
+ *
+ * The integers are plain numbers while they are safe (|x| ≤ 2^53 − 1: every product and partial
+ * sum of safe integers below that bound is exact, and one that would pass it is caught because
+ * rounding never brings it back under the bound) and BigInt beyond: no allocation per asset and
+ * day on usual data (dense 20k: 1.8 million BigInts per report less), and the parsed closes sit in
+ * one Float64Array per asset instead of one BigInt each.
  */
 import { Decimal } from "../money/decimal.ts";
 import { scaledToText } from "../money/scaled-text.ts";
@@ -32,19 +38,31 @@ function fromScaled(n: bigint, scale: number): Decimal {
   return new Decimal(scaledToText(n, scale));
 }
 
+/** Marks a close whose scaled integer is beyond the safe range (kept as BigInt in `wide`). */
+const WIDE = Infinity;
+
 interface AssetColumn {
   currency: string;
   closes: readonly string[];
-  /** Closes parsed on first use, at the currency's price scale. */
-  scaled: (bigint | undefined)[];
+  /** Closes at the currency's price scale, parsed on first use: NaN not yet, WIDE beyond 2^53. */
+  scaled: Float64Array;
+  wide: Map<number, bigint>;
   /** Share-weighted quantity at the quantity scale; null when it has more decimals. */
   quantity: bigint | null;
+  /** The same as a number when it is a safe integer, else NaN. */
+  quantityNumber: number;
 }
 
 interface CurrencySum {
-  total: bigint;
+  /** The exact sum is `small + wide`: `small` a safe integer, `wide` what did not fit. */
+  small: number;
+  wide: bigint;
   assets: number[];
 }
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+/** `n` as a number when it is a safe integer, else NaN. */
+const safe = (n: bigint): number => (n >= -MAX_SAFE_BIG && n <= MAX_SAFE_BIG ? Number(n) : NaN);
 
 export class ScaledValuation {
   private readonly sumsByCurrency = new Map<string, CurrencySum>();
@@ -74,7 +92,7 @@ export class ScaledValuation {
       let ps = priceScale.get(a.currency) ?? 0;
       for (const c of q.closes) { const d = decimalsOf(c); if (d > ps) ps = d; }
       priceScale.set(a.currency, ps);
-      columns.set(a.id, { currency: a.currency, closes: q.closes, scaled: new Array(q.closes.length), quantity: 0n });
+      columns.set(a.id, { currency: a.currency, closes: q.closes, scaled: new Float64Array(q.closes.length).fill(NaN), wide: new Map(), quantity: 0n, quantityNumber: 0 });
     }
     return columns.size === 0 ? null : new ScaledValuation(prices, columns, quantityScale, priceScale);
   }
@@ -84,12 +102,13 @@ export class ScaledValuation {
     const col = this.columns.get(assetId);
     if (!col) return;
     col.quantity = qty.decimalPlaces() <= this.quantityScale ? toScaled(qty.toFixed(), this.quantityScale) : null;
+    col.quantityNumber = col.quantity === null ? NaN : safe(col.quantity);
   }
 
   /** Starts the valuation of a day. */
   begin(date: string): this {
     this.date = date;
-    for (const s of this.sumsByCurrency.values()) { s.total = 0n; s.assets.length = 0; }
+    for (const s of this.sumsByCurrency.values()) { s.small = 0; s.wide = 0n; s.assets.length = 0; }
     return this;
   }
 
@@ -99,20 +118,40 @@ export class ScaledValuation {
     if (!col || col.quantity === null) return false;
     const qi = this.prices.quoteIndexAt(assetId, this.date);
     if (qi < 0) return false;
-    let close = col.scaled[qi];
-    if (close === undefined) close = col.scaled[qi] = toScaled(col.closes[qi]!, this.priceScale.get(col.currency)!);
+    let close = col.scaled[qi]!;
+    if (close !== close) close = this.parse(col, qi);
     let sum = this.sumsByCurrency.get(col.currency);
-    if (!sum) this.sumsByCurrency.set(col.currency, sum = { total: 0n, assets: [] });
-    sum.total += col.quantity * close;
+    if (!sum) this.sumsByCurrency.set(col.currency, sum = { small: 0, wide: 0n, assets: [] });
     sum.assets.push(assetId);
+    const q = col.quantityNumber;
+    if (close !== WIDE && q === q) {
+      const product = q * close;
+      if (Math.abs(product) <= Number.MAX_SAFE_INTEGER) {
+        const total = sum.small + product;
+        if (Math.abs(total) <= Number.MAX_SAFE_INTEGER) {
+          sum.small = total;
+          return true;
+        }
+      }
+    }
+    sum.wide += col.quantity * (close === WIDE ? col.wide.get(qi)! : BigInt(close));
     return true;
+  }
+
+  /** Parses close `qi` of a column at its currency's price scale (once). */
+  private parse(col: AssetColumn, qi: number): number {
+    const n = toScaled(col.closes[qi]!, this.priceScale.get(col.currency)!);
+    const small = safe(n);
+    if (small === small) return col.scaled[qi] = small;
+    col.wide.set(qi, n);
+    return col.scaled[qi] = WIDE;
   }
 
   /** The day's exact local sums by currency (currencies with at least one asset). */
   *sums(): Generator<[string, { value: Decimal; assets: number[] }]> {
     for (const [currency, s] of this.sumsByCurrency) {
       if (s.assets.length === 0) continue;
-      yield [currency, { value: fromScaled(s.total, this.quantityScale + this.priceScale.get(currency)!), assets: s.assets }];
+      yield [currency, { value: fromScaled(BigInt(s.small) + s.wide, this.quantityScale + this.priceScale.get(currency)!), assets: s.assets }];
     }
   }
 }
