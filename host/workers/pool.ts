@@ -6,7 +6,8 @@ let pool: Tinypool | undefined;
 let reportPool: Tinypool | undefined;
 
 /**
- * Portfolio reports run on one thread of their own, kept 10 minutes after the last report: the
+ * Portfolio reports run on one thread of their own (on two cores or fewer the general pool's one
+ * thread: `reportsShareGeneralThread`), kept 10 minutes after the last report: the
  * thread keeps each scope's replay checkpoints for the incremental path (docs/decisions.md,
  * issue 18), which only helps when the next report lands on the same thread, and one thread
  * holds one copy of them (memory). Reports of several users queue there.
@@ -37,13 +38,25 @@ function reportWorkerPool(): Tinypool {
 }
 
 /**
- * The general pool: one thread per core but one, at least one. The report thread (above) takes the
- * remaining core; the request thread stays free for HTTP. On 2 cores a second general thread bought
+ * The general pool: one thread per core but one, at least one. The report thread (above), when it
+ * is a thread of its own, takes the remaining core; the request thread stays free for HTTP. On 2 cores a second general thread bought
  * no speed (the 5-analytic risk query: 451 ms cold, 748 ms first after start on two threads; 433 /
  * 681 ms on one) and cost a warm JavaScript heap of ~45 MB (docs/decisions.md, issue 18 memory).
  */
 export function poolSize(): number {
   return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
+}
+
+/**
+ * On two cores or fewer (a general pool of one thread) reports run on that thread too instead of
+ * one of their own: the two would share one core anyway, and a second warmed JavaScript heap
+ * costs ~30–45 MB (dense 20k, a report phase after start: peak RSS 341 → 309 MB, idle 211 → 179 MB;
+ * docs/decisions.md, issue 18 memory). The thread is then kept as long as a report thread (the
+ * incremental path's scopes live there), and a report may wait behind a risk query or an import's
+ * parse. With three cores or more reports keep a thread of their own.
+ */
+export function reportsShareGeneralThread(): boolean {
+  return poolSize() === 1;
 }
 
 /**
@@ -59,7 +72,7 @@ function workerPool(): Tinypool {
     filename: new URL("./calc.worker.ts", import.meta.url).href,
     minThreads: 0,
     maxThreads: poolSize(),
-    idleTimeout: GENERAL_THREAD_IDLE_MS,
+    idleTimeout: reportsShareGeneralThread() ? REPORT_THREAD_IDLE_MS : GENERAL_THREAD_IDLE_MS,
     ...IDLE_IN_EVENT_LOOP,
   });
   return pool;
@@ -71,7 +84,7 @@ export async function runCalculation<N extends CalculationName>(
   input: CalculationInput<N>,
   signal?: AbortSignal,
 ): Promise<{ result: CalculationOutput<N>; threadId: number }> {
-  return (REPORT_THREAD_TASKS.has(name) ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
+  return (REPORT_THREAD_TASKS.has(name) && !reportsShareGeneralThread() ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
 }
 
 const beforeShutdown: (() => void)[] = [];
