@@ -29,13 +29,15 @@ function sessionCookieOf(request: Request): string | null {
 }
 
 /**
- * Whether the request's credentials hold up before its body is read: a session cookie whose token
- * has a valid signature and is not expired, or a known, unexpired access token. Not the whole
- * check (account state, revocation: the session plugin does it after parsing); this only keeps
- * anonymous and forged requests from having a large body read (host/http/server.ts).
+ * Whether the request's credentials hold up before its body is read: a session cookie whose
+ * session lasts (valid signature, not expired, the account's current epoch, not revoked by its
+ * logout: `liveSessionUser`), or a known, unexpired access token. Not the whole check (a disabled
+ * account is told so by the session plugin after parsing); this keeps anonymous, forged and ended
+ * sessions from having a large body read (host/http/server.ts).
  */
 export function credentialsProbe(container: DependencyContainer, key: Uint8Array): (request: Request) => Promise<boolean> {
   const tokens = container.resolve(AccessTokenService);
+  const sessions = liveSessions(container, key);
   return async (request) => {
     const header = request.headers.get("authorization");
     if (header !== null) {
@@ -43,7 +45,23 @@ export function credentialsProbe(container: DependencyContainer, key: Uint8Array
       return secret !== null && (await tokens.check(secret)) !== null;
     }
     const token = sessionCookieOf(request);
-    return token !== null && token !== "" && (await verifyToken(key, token)) !== null;
+    return token !== null && token !== "" && (await sessions(token)) !== null;
+  };
+}
+
+/**
+ * The account a session token stands for while its session lasts, else null: a forged or expired
+ * token, an account gone, an earlier session epoch (password change or reset) or a token revoked
+ * by its logout (issue 10.4). The account may be disabled: callers decide what that means.
+ */
+function liveSessions(container: DependencyContainer, key: Uint8Array): (token: string) => Promise<User | null> {
+  const users = container.resolve(UserService);
+  const revocations = container.resolve(SessionRevocationService);
+  return async (token) => {
+    const claims = await verifyToken(key, token);
+    const user = claims === null ? null : await users.findById(claims.userId);
+    if (!user || claims!.epoch !== user.sessionEpoch || (claims!.jti !== null && await revocations.isRevoked(claims!.jti))) return null;
+    return user;
   };
 }
 const ALG = "HS256";
@@ -107,9 +125,7 @@ const notAuthenticated = () => new UnauthenticatedError("NOT_AUTHENTICATED", "No
  * would then lose the request body's content types.)
  */
 export function sessionPlugin(deps: HttpDeps) {
-  const users = deps.container.resolve(UserService);
-  const revocations = deps.container.resolve(SessionRevocationService);
-  const key = deps.sessionKey;
+  const sessions = liveSessions(deps.container, deps.sessionKey);
   const checked = new WeakMap<Request, User>();
   const bearer = bearerAuthenticator(deps);
 
@@ -119,12 +135,8 @@ export function sessionPlugin(deps: HttpDeps) {
     if (viaToken) return void checked.set(request, viaToken);
     const token = cookie[SESSION_COOKIE]?.value;
     if (typeof token !== "string" || token === "") throw notAuthenticated();
-    const claims = await verifyToken(key, token);
-    const user = claims === null ? null : await users.findById(claims.userId);
-    // An ended session (issue 10.4): an earlier epoch, or this token revoked by its logout.
-    if (!user || claims!.epoch !== user.sessionEpoch || (claims!.jti !== null && await revocations.isRevoked(claims!.jti))) {
-      throw notAuthenticated();
-    }
+    const user = await sessions(token);
+    if (!user) throw notAuthenticated();
     if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");
     checked.set(request, user);
   };

@@ -55,6 +55,15 @@ describe("forged credentials do not open the door to a large body", () => {
     expect(viaToken.detail).toBe("Not authenticated: a request without a session may send at most 64 KiB");
   });
 
+  test("a session ended by its logout: 401 unread, though its token is still signed and unexpired", async () => {
+    const device = api.client();
+    await device.signUp("logged-out", "Secret-pass1");
+    const ended = device.cookie;
+    expect((await device.post("/auth/logout")).status).toBe(200);
+    const res = await expectError(await api.client().post("/transactions/commit", body, { cookie: ended, "content-type": "application/json" }), 401, "NOT_AUTHENTICATED");
+    expect(res.detail).toBe("Not authenticated: a request without a session may send at most 64 KiB");
+  });
+
   test("a real access token may send the same body", async () => {
     const created = await api.as.alice!.post("/auth/tokens", { name: "bulk", scope: "read-write" });
     expect(created.status).toBe(201);
