@@ -5,7 +5,7 @@ import { entities } from "../../core/entities.ts";
 import { migrations } from "../../migrations/index.ts";
 import { BunSqliteForTypeORM } from "./bun-sqlite-driver.ts";
 import { databaseFile, databaseTarget } from "./dialect.ts";
-import { postgresDataSource } from "./postgres.ts";
+import { postgresDataSource } from "./postgres-data-source.ts";
 
 export { databaseFile, databaseTarget, isPostgres, type DatabaseTarget } from "./dialect.ts";
 

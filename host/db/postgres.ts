@@ -1,8 +1,4 @@
 import pg from "pg";
-import { DataSource } from "typeorm";
-import { entities } from "../../core/entities.ts";
-import { migrations } from "../../migrations/index.ts";
-import { postgresMigrations } from "./postgres-ddl.ts";
 import { toPostgresSql } from "./postgres-sql.ts";
 
 /**
@@ -11,6 +7,9 @@ import { toPostgresSql } from "./postgres-sql.ts";
  * - `bigint` (ids, counts) → number; `numeric` (money, quantities, rates) → its exact text;
  * - `date` → "YYYY-MM-DD"; `timestamptz` → an ISO-8601 UTC string (TypeORM entities still get Dates);
  * Raw SQL is written once, in the app's SQLite spelling, and translated by {@link toPostgresSql}.
+ * No TypeORM here: the worker threads import this module for their pools, and TypeORM with the
+ * entities and migrations cost each thread ~5–7 MB of loaded code (the request thread's data source
+ * is in postgres-data-source.ts).
  */
 const OID = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184 } as const;
 
@@ -58,24 +57,6 @@ export function pgConfig(url: string): pg.PoolConfig & { Client: typeof pg.Clien
   // Sessions in UTC: timestamps written as text without an offset (SQLite's "YYYY-MM-DD HH:MM:SS",
   // restored documents) mean UTC, as they do on SQLite.
   return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient, options: "-c TimeZone=UTC" };
-}
-
-/** TypeORM's postgres driver on `url`; TypeORM's `datetime` columns are `timestamptz` there. */
-export function postgresDataSource(url: string, poolSize = 10): DataSource {
-  const { connectionString: _ignored, ...extra } = pgConfig(url);
-  const ds = new DataSource({
-    type: "postgres",
-    url,
-    extra: { ...extra, max: poolSize },
-    entities,
-    migrations: postgresMigrations(migrations),
-    synchronize: false,
-    logging: false,
-  });
-  // Entities declare `datetime` (SQLite's spelling); the postgres driver already reads and writes it
-  // as a timestamp and only its metadata validator does not list it.
-  (ds.driver as unknown as { supportedDataTypes: string[] }).supportedDataTypes.push("datetime");
-  return ds;
 }
 
 /** A plain pool (no TypeORM) for engines that read in bulk: report workers, BRIM, snapshots. */
