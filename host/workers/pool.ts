@@ -16,8 +16,8 @@ const REPORT_THREAD_IDLE_MS = 10 * 60_000;
 
 /**
  * Idle threads wait in their event loop, not in `Atomics.wait` (tinypool's default): a thread
- * blocked there runs no timers until its next task, so the collection a report schedules once its
- * answer is posted (host/workers/portfolio-report.task.ts) ran at the start of the next report
+ * blocked there runs no timers until its next task, so the collection a task schedules once its
+ * answer is posted (host/workers/calc.worker.ts) ran at the start of the next report
  * instead, and an idle thread never gave its garbage back. Dense 20k: RSS a second after a cold
  * report 326 → 286 MB, peak of a report phase 405 → 351 MB (docs/decisions.md, issue 18 memory).
  * Handing a task over through the port costs well under a millisecond.

@@ -27,22 +27,6 @@ export interface PortfolioReportResult {
   mode: "cold" | { resumedAt: string };
 }
 
-let collection: ReturnType<typeof setTimeout> | undefined;
-/** Idle time after a report before its garbage is collected (a report arriving sooner cancels it). */
-const COLLECT_AFTER_MS = 25;
-
-/**
- * Collects a report's garbage once its answer is posted and the thread stayed idle briefly: without
- * it the thread's heap grew by a report's worth of garbage per report before JSC collected, after
- * incremental reports too (three incremental reports after a commit and three after a price took
- * the dense-20k process from 310 to 374 MB). The collection (~15–25 ms on this thread) never
- * runs inside a report: the next report cancels a pending one (docs/decisions.md, issue 18 memory).
- */
-function collectWhenIdle(): void {
-  clearTimeout(collection);
-  collection = setTimeout(() => Bun.gc(true), COLLECT_AFTER_MS);
-}
-
 /** One engine per database and worker thread: the incremental path's kept scopes. */
 const engines = new Map<string, ReportEngine>();
 
@@ -53,7 +37,6 @@ const engines = new Map<string, ReportEngine>();
  * and hands back the serialised and gzipped body so the request thread only copies bytes.
  */
 export async function portfolioReport(task: PortfolioReportTask): Promise<PortfolioReportResult> {
-  clearTimeout(collection);
   const t0 = performance.now();
   const key = task.db.kind === "postgres" ? task.db.url : task.db.file;
   let engine = engines.get(key);
@@ -64,6 +47,5 @@ export async function portfolioReport(task: PortfolioReportTask): Promise<Portfo
   const t1 = performance.now();
   // libdeflate at level 6: ~30 % less CPU than zlib's level 6 and ~10 % smaller (3.6 MB → 427 kB vs 478 kB, dense 20k).
   const gzip = Bun.gzipSync(json, { level: 6, library: "libdeflate" });
-  collectWhenIdle();
   return { gzip, chars: json.length, computeMs: t1 - t0, gzipMs: performance.now() - t1, mode };
 }
