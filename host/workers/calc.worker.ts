@@ -1,3 +1,4 @@
+import { heapSize } from "bun:jsc";
 import { threadId } from "node:worker_threads";
 import { brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview } from "./brim-parse.task.ts";
 import { portfolioReport } from "./portfolio-report.task.ts";
@@ -41,20 +42,36 @@ export interface CalculationTask {
 }
 
 let collection: ReturnType<typeof setTimeout> | undefined;
+let heapAfterCollection = 0;
 /** Idle time after a task before its garbage is collected (a task arriving sooner cancels it). */
 const COLLECT_AFTER_MS = 25;
+/** Heap growth since the last collection past which it runs right after the answer, idle or not. */
+const PROMPT_COLLECTION_BYTES = 16 * 1024 * 1024;
 
 /**
- * Collects a task's garbage once its answer is posted and the thread stayed idle briefly: without
- * it the thread's heap grew by a task's worth of garbage per task before JSC collected (three
- * incremental reports after a commit and three after a price took the dense-20k process from 310
- * to 374 MB; a 50,000-row import parse left its rows behind). The collection (~15–25 ms of this
- * thread) never runs inside a task: the next task cancels a pending one (docs/decisions.md,
- * issue 18 memory). Threads idle in their event loop for this (host/workers/pool.ts).
+ * Collects a task's garbage once its answer is posted: without it the thread's heap grew by a
+ * task's worth of garbage per task before JSC collected (three incremental reports after a commit
+ * and three after a price, back to back, took the dense-20k process from 317 to 360 MB; a
+ * 50,000-row import parse left its rows behind). A task that grew the heap by 16 MB or more gets
+ * its collection at once (~15–25 ms of this thread, which a task arriving meanwhile waits for);
+ * a smaller one when the thread stayed idle 25 ms, so a batch of small tool items is not slowed
+ * (docs/decisions.md, issue 18 memory). Threads idle in their event loop for this
+ * (host/workers/pool.ts).
  */
-function collectWhenIdle(): void {
-  clearTimeout(collection);
-  collection = setTimeout(() => Bun.gc(true), COLLECT_AFTER_MS);
+function collectAfterTask(): void {
+  if (heapSize() - heapAfterCollection >= PROMPT_COLLECTION_BYTES) {
+    clearTimeout(collection);
+    collection = undefined;
+    setTimeout(collect, 0);
+  } else {
+    clearTimeout(collection);
+    collection = setTimeout(collect, COLLECT_AFTER_MS);
+  }
+}
+
+function collect(): void {
+  Bun.gc(true);
+  heapAfterCollection = heapSize();
 }
 
 /** Runs one calculation; an async one (an import plugin's parse) answers once it settles. */
@@ -66,7 +83,7 @@ export default function run(task: CalculationTask): { result: unknown; threadId:
   try {
     result = calc(task.input);
   } finally {
-    if (!(result instanceof Promise)) collectWhenIdle();
+    if (!(result instanceof Promise)) collectAfterTask();
   }
-  return result instanceof Promise ? result.then((value) => ({ result: value, threadId })).finally(collectWhenIdle) : { result, threadId };
+  return result instanceof Promise ? result.then((value) => ({ result: value, threadId })).finally(collectAfterTask) : { result, threadId };
 }
