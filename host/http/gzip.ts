@@ -55,7 +55,7 @@ function rebuild(response: Response, body: BodyInit | null, headers: Headers): R
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
-export async function gzipResponse(request: Request, response: Response): Promise<Response> {
+export async function gzipResponse(request: Request, response: Response, onBodyBytes?: (bytes: number) => void): Promise<Response> {
   if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304) {
     return response;
   }
@@ -71,6 +71,7 @@ export async function gzipResponse(request: Request, response: Response): Promis
   }
   // Bodies sent whole: under the threshold they are left exactly as they are.
   const bytes = new Uint8Array(await response.arrayBuffer());
+  onBodyBytes?.(bytes.byteLength);
   if (bytes.byteLength < GZIP_THRESHOLD) return rebuild(response, bytes, headers);
   addVary(headers);
   const untouched = response.status === 206 || headers.has("content-encoding")

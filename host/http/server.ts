@@ -47,10 +47,11 @@ export function serveHttp(app: App, config: AppConfig, logger: Logger, probe: Cr
   const settler = createHeapSettler();
   const api = async (request: Request, server: Bun.Server<undefined>) => {
     const started = performance.now();
+    let responseBytes = 0;
     settler.beforeRequest();
     try {
       rememberSocketAddress(request, server.requestIP(request)?.address);
-      const response = await gzipResponse(request, await anonymousBodyRefusal(request, probe) ?? await app.handle(request));
+      const response = await gzipResponse(request, await anonymousBodyRefusal(request, probe) ?? await app.handle(request), (n) => { responseBytes = n; });
       logger.info("request", {
         method: request.method,
         path: new URL(request.url).pathname,
@@ -61,7 +62,7 @@ export function serveHttp(app: App, config: AppConfig, logger: Logger, probe: Cr
       return response;
     } finally {
       // A body of undeclared length (chunked) counts as bulk.
-      settler.afterRequest(request.body === null ? 0 : declaredLength(request) ?? BULK_REQUEST_BYTES);
+      settler.afterRequest(request.body === null ? 0 : declaredLength(request) ?? BULK_REQUEST_BYTES, responseBytes);
     }
   };
   const dev = process.env.NODE_ENV === "development";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { BULK_REQUEST_BYTES, createHeapSettler } from "../../host/http/heap-settle.ts";
+import { BULK_REQUEST_BYTES, createHeapSettler, VOLUME_BYTES } from "../../host/http/heap-settle.ts";
 
 function counting() {
   const n = { full: 0, concurrent: 0 };
@@ -49,5 +49,20 @@ describe("heap settle after bulk requests", () => {
     settler.beforeRequest(); // in flight for good
     await Bun.sleep(600);
     expect(n).toEqual({ full: 0, concurrent: 1 });
+  });
+
+  test("large responses count as bulk, and every 16 MB of bulk bodies asks for a concurrent collection at once", async () => {
+    const { n, collectors } = counting();
+    const settler = createHeapSettler(10_000, collectors);
+    const request = (body: number, response: number) => { settler.beforeRequest(); settler.afterRequest(body, response); };
+    for (let i = 0; i < 100; i++) request(100, BULK_REQUEST_BYTES - 1); // small responses never add up
+    expect(n.concurrent).toBe(0);
+    const report = 4 * 1024 * 1024;
+    for (let i = 0; i < VOLUME_BYTES / report - 1; i++) request(200, report);
+    expect(n.concurrent).toBe(0);
+    request(200, report);
+    expect(n).toEqual({ full: 0, concurrent: 1 });
+    request(report, 0);
+    expect(n.concurrent).toBe(1);
   });
 });
