@@ -31,7 +31,7 @@ function sessionCookieOf(request: Request): string | null {
 /**
  * Whether the request's credentials hold up before its body is read: a session cookie whose
  * session lasts (valid signature, not expired, the account's current epoch, not revoked by its
- * logout: `liveSessionUser`), or a known, unexpired access token. Not the whole check (a disabled
+ * logout: `liveSessions`), or a known, unexpired access token. Not the whole check (a disabled
  * account is told so by the session plugin after parsing); this keeps anonymous, forged and ended
  * sessions from having a large body read (host/http/server.ts).
  */

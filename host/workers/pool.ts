@@ -39,9 +39,10 @@ function reportWorkerPool(): Tinypool {
 
 /**
  * The general pool: one thread per core but one, at least one. The report thread (above), when it
- * is a thread of its own, takes the remaining core; the request thread stays free for HTTP. On 2 cores a second general thread bought
- * no speed (the 5-analytic risk query: 451 ms cold, 748 ms first after start on two threads; 433 /
- * 681 ms on one) and cost a warm JavaScript heap of ~45 MB (docs/decisions.md, issue 18 memory).
+ * is a thread of its own, takes the remaining core; the request thread stays free for HTTP. On 2
+ * cores a second general thread bought no speed (the 5-analytic risk query: 451 ms cold, 748 ms
+ * first after start on two threads; 433 / 681 ms on one) and cost a warm JavaScript heap of ~45 MB
+ * (docs/decisions.md, issue 18 memory).
  */
 export function poolSize(): number {
   return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
