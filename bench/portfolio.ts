@@ -9,7 +9,8 @@
  *   - the first report after start (worker thread spawned, calculation not yet JIT-compiled);
  *   - cold: after `POST /settings/cache/clear-all`, median of 3;
  *   - warm (cache hit): median of 20;
- *   - peak RSS of the server process (VmHWM, reset after seeding and 2 s of quiet, so it covers the report phase;
+ *   - peak RSS of the server process (VmHWM, reset after seeding and 2 s of quiet, so it covers the report phase,
+ *     and as it stood after each step, to show where it was reached;
  *     worker threads are in the same process; the RSS seeding left behind is printed too, since
  *     the peak includes it);
  *   - responsiveness: GET /system/health polled every 10 ms during one more cold report (max, p95);
@@ -94,6 +95,8 @@ interface Measured {
     incrementalPriceMs: number[];
     rssMb: number;
     rssResetOk: boolean;
+    /** Peak RSS (VmHWM) after each step of the report phase, in order: where the peak was reached. */
+    rssSteps: [string, number][];
     health: { samples: number; maxMs: number; p95Ms: number; idleP95Ms: number };
     bytes: number;
     gzBytes: number;
@@ -197,7 +200,10 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
     // The first report after start also pays for spawning a worker thread and JIT-compiling the
     // calculation: reported on its own, not counted in the cold median.
     await clearCaches(post);
+    const rssSteps: [string, number][] = [];
+    const step = (name: string) => rssSteps.push([name, memMb(child.pid).hwm]);
     const first = await callReport(base, headers);
+    step("first");
     if (first.status !== 200) {
       const why = describeFailure(first);
       console.log(`  ${why}: report measurements skipped`);
@@ -210,6 +216,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       if (call.status !== 200) throw new Error(describeFailure(call));
       coldMs.push(call.ms);
     }
+    step("cold");
     await clearCaches(post);
     const poll = pollHealth(base);
     await Bun.sleep(POLL_MS * 2); // the poller's first round trip is on the wire before the report starts
@@ -217,12 +224,14 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
     await poll.stop();
     if (polled.status !== 200) throw new Error(describeFailure(polled));
 
+    step("polled");
     const warmMs: number[] = [];
     for (let i = 0; i < WARM_RUNS; i++) {
       const call = await callReport(base, headers);
       if (call.status !== 200) throw new Error(describeFailure(call));
       warmMs.push(call.ms);
     }
+    step("warm");
     const incrementalMs: number[] = [];
     for (let i = 0; i < 3; i++) {
       const date = new Date(Date.parse(`${END}T00:00:00Z`) - (10 + i) * 86_400_000).toISOString().slice(0, 10);
@@ -231,6 +240,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       if (call.status !== 200) throw new Error(describeFailure(call));
       incrementalMs.push(call.ms);
     }
+    step("after commits");
     const incrementalPriceMs: number[] = [];
     for (let i = 0; i < 3; i++) {
       const date = new Date(Date.parse(`${END}T00:00:00Z`) - (5 + i) * 86_400_000).toISOString().slice(0, 10);
@@ -239,8 +249,10 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       if (call.status !== 200) throw new Error(describeFailure(call));
       incrementalPriceMs.push(call.ms);
     }
+    step("after prices");
     const plain = await callReport(base, headers, "identity");
     const gz = await callReport(base, headers, "gzip");
+    step("identity + gzip");
     if (plain.encoding !== null) throw new Error(`identity request came back ${plain.encoding}`);
     const report = JSON.parse(new TextDecoder().decode(plain.body));
     const dq = report.data_quality ?? report.summary?.data_quality;
@@ -254,7 +266,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
     return {
       n, seed, seedHwmMb, baselineRssMb, load: [loadBefore, loadAvg()],
       report: {
-        firstMs: first.ms, coldMs, coldPolledMs: polled.ms, warmMs, incrementalMs, incrementalPriceMs, rssMb: mem.hwm, rssResetOk,
+        firstMs: first.ms, coldMs, coldPolledMs: polled.ms, warmMs, incrementalMs, incrementalPriceMs, rssMb: mem.hwm, rssResetOk, rssSteps,
         health: { samples: poll.latencies.length, maxMs: Math.max(...poll.latencies), p95Ms: percentile(poll.latencies, 95), idleP95Ms: percentile(idle.latencies, 95) },
         bytes: plain.body.byteLength,
         gzBytes: gz.encoding === "gzip" ? gz.body.byteLength : NaN,
@@ -323,6 +335,7 @@ function printTable(results: Measured[]) {
       console.log(`N=${r.n.toLocaleString("en")}: cold runs ${r.report.coldMs.map(fmtMs).join(", ")}; warm min ${fmtMs(Math.min(...r.report.warmMs))} max ${fmtMs(Math.max(...r.report.warmMs))}; ` +
         `${r.report.health.samples} health polls; load average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} on ${navigator.hardwareConcurrency} cores; ${r.report.historyPoints} history points; data quality ${r.report.quality}` +
         (r.report.rssResetOk ? "" : "; peak RSS could not be reset after seeding (lifetime peak shown)"));
+      console.log(`  peak RSS after each step: ${r.report.rssSteps.map(([name, mb]) => `${name} ${mb.toFixed(0)}`).join(", ")} MB`);
     }
   }
   if (!at) console.log(`(targets are for N=${TARGET_N.toLocaleString("en")}, not in this run)`);
