@@ -90,11 +90,18 @@ describe("scheduler state and log", () => {
   test("are admin-only and report jobs that have not run yet", async () => {
     await expectError(await user.get("/settings/scheduler/state"), 403, "ADMIN_REQUIRED");
     const state = await (await admin.get("/settings/scheduler/state")).json();
-    expect(state.current_price).toMatchObject({ last_run_at: null, last_duration_s: null, last_status: null, last_items_ok: 0, last_items_err: 0 });
+    // The history sync runs at 06:00 and 23:00: not yet in this server's life of seconds. The current
+    // price job runs every few minutes, so it may have run once if the server started just before one.
+    const notRun = { last_run_at: null, last_duration_s: null, last_status: null, last_items_ok: 0, last_items_err: 0 };
+    expect(state.history_sync).toMatchObject(notRun);
+    if (state.current_price.last_run_at === null) expect(state.current_price).toMatchObject(notRun);
+    else expect(state.current_price).toMatchObject({ last_status: "ok", last_items_ok: 0, last_items_err: 0 });
     expect(state.server_tz).toBe("UTC");
     expect(state.server_now_utc).toMatch(/^\d\d:\d\d$/);
     expect(state.scheduler_timezone).toBe("UTC");
-    expect(await (await admin.get("/settings/scheduler/log")).json()).toEqual({ items: [] });
+    const log = (await (await admin.get("/settings/scheduler/log")).json()).items as unknown[];
+    if (state.current_price.last_run_at === null) expect(log).toEqual([]);
+    else expect(log.length).toBeGreaterThan(0);
     await expectError(await admin.get("/settings/scheduler/log?since=yesterday"), 422, "VALIDATION_ERROR");
   });
 });
