@@ -59,14 +59,11 @@ const PROMPT_COLLECTION_BYTES = 16 * 1024 * 1024;
  * (host/workers/pool.ts).
  */
 function collectAfterTask(): void {
-  if (heapSize() - heapAfterCollection >= PROMPT_COLLECTION_BYTES) {
-    clearTimeout(collection);
-    collection = undefined;
-    setTimeout(collect, 0);
-  } else {
-    clearTimeout(collection);
-    collection = setTimeout(collect, COLLECT_AFTER_MS);
-  }
+  clearTimeout(collection);
+  collection = undefined;
+  // A prompt collection is not kept in `collection`: the next task does not cancel it.
+  if (heapSize() - heapAfterCollection >= PROMPT_COLLECTION_BYTES) setTimeout(collect, 0);
+  else collection = setTimeout(collect, COLLECT_AFTER_MS);
 }
 
 function collect(): void {
