@@ -9,10 +9,10 @@
  *   - the first report after start (worker thread spawned, calculation not yet JIT-compiled);
  *   - cold: after `POST /settings/cache/clear-all`, median of 3;
  *   - warm (cache hit): median of 20;
- *   - peak RSS of the server process (VmHWM, reset after seeding and 2 s of quiet, so it covers the report phase,
- *     and as it stood after each step, to show where it was reached;
- *     worker threads are in the same process; the RSS seeding left behind is printed too, since
- *     the peak includes it);
+ *   - peak RSS of the server process (VmHWM, reset after seeding and 2 s of quiet, so it covers
+ *     the report phase, and as it stood after each step, to show where it was reached; worker
+ *     threads are in the same process; the RSS seeding left behind is printed too, since the peak
+ *     includes it);
  *   - responsiveness: GET /system/health polled every 10 ms during one more cold report (max, p95);
  *   - response size, plain and gzipped.
  *   - incremental: the report after committing one DEPOSIT dated in the last 30 days, median of 3,

@@ -7,7 +7,9 @@ export const ROOT = resolve(import.meta.dir, "..");
  * Starts the real server as `npm start` would, on a free port with the given DATA_DIR, and waits
  * for its "listening" line. Its stdout keeps being drained so the server never blocks on a full pipe.
  * `BUN_JSC_*` variables (JavaScriptCore options, e.g. `BUN_JSC_forceRAMSize`) and `RISK_WARM_UP` are
- * passed on, to measure the server under them; `env` adds to its environment (DATABASE_URL, JWT_SECRET). `onLine` receives every later line of its stdout.
+ * passed on, to measure the server under them; `BENCH_BUN_FLAGS` (space-separated, e.g. `--smol`)
+ * goes on the server's `bun` command line. `env` adds to its environment (DATABASE_URL, JWT_SECRET).
+ * `onLine` receives every later line of its stdout.
  */
 export async function startBenchServer(dataDir: string, onLine?: (line: string) => void, env: Record<string, string> = {}) {
   const child = Bun.spawn([process.execPath, ...(process.env.BENCH_BUN_FLAGS ? process.env.BENCH_BUN_FLAGS.split(" ") : []), join(ROOT, "host/main.ts")], {
