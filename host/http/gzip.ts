@@ -55,6 +55,17 @@ function rebuild(response: Response, body: BodyInit | null, headers: Headers): R
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
+/** Adds `Vary` to a response's own headers when its body is large enough; false when they are immutable. */
+function varied(headers: Headers, bytes: number): boolean {
+  if (bytes < GZIP_THRESHOLD) return true;
+  try {
+    addVary(headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function gzipResponse(request: Request, response: Response, onBodyBytes?: (bytes: number) => void): Promise<Response> {
   if (!response.body || request.method === "HEAD" || response.status === 204 || response.status === 304) {
     return response;
@@ -69,13 +80,20 @@ export async function gzipResponse(request: Request, response: Response, onBodyB
     headers.set("content-encoding", "gzip");
     return rebuild(response, response.body.pipeThrough(new CompressionStream("gzip")), headers);
   }
+  const untouched = response.status === 206 || headers.has("content-encoding")
+    || !compressibleType(headers.get("content-type")) || !acceptsGzip(request);
+  // Left as it is with its length declared (a report's stored gzip, or its bytes for a client
+  // without gzip): sent without being read into another copy (docs/decisions.md, issue 18 memory).
+  const declared = Number(headers.get("content-length") ?? NaN);
+  if (untouched && Number.isSafeInteger(declared) && declared >= 0 && varied(response.headers, declared)) {
+    onBodyBytes?.(declared);
+    return response;
+  }
   // Bodies sent whole: under the threshold they are left exactly as they are.
   const bytes = new Uint8Array(await response.arrayBuffer());
   onBodyBytes?.(bytes.byteLength);
   if (bytes.byteLength < GZIP_THRESHOLD) return rebuild(response, bytes, headers);
   addVary(headers);
-  const untouched = response.status === 206 || headers.has("content-encoding")
-    || !compressibleType(headers.get("content-type")) || !acceptsGzip(request);
   if (untouched) return rebuild(response, bytes, headers);
   headers.set("content-encoding", "gzip");
   headers.delete("content-length");

@@ -25,9 +25,14 @@ export interface ReportQuery {
 /** A report as kept: its gzipped JSON only (the JSON is 7× larger; memory, docs/decisions.md issue 18). */
 export type CachedReport = Pick<PortfolioReportResult, "gzip" | "chars">;
 
+/** The JSON of a kept report as UTF-8 bytes. */
+export function reportBytes(report: CachedReport): Uint8Array<ArrayBuffer> {
+  return Bun.gunzipSync(report.gzip as Uint8Array<ArrayBuffer>);
+}
+
 /** The JSON text of a kept report. */
 export function reportText(report: CachedReport): string {
-  return new TextDecoder().decode(Bun.gunzipSync(report.gzip as Uint8Array<ArrayBuffer>));
+  return new TextDecoder().decode(reportBytes(report));
 }
 
 /**

@@ -43,8 +43,11 @@ export interface CalculationTask {
 
 let collection: ReturnType<typeof setTimeout> | undefined;
 let heapAfterCollection = 0;
-/** Idle time after a task before its garbage is collected (a task arriving sooner cancels it). */
+let taskStarted = 0;
+/** Idle time after a short task before its garbage is collected (a task arriving sooner cancels it). */
 const COLLECT_AFTER_MS = 25;
+/** A task running this long gets its collection right after its answer, idle or not. */
+const PROMPT_AFTER_TASK_MS = 20;
 /** Heap growth since the last collection past which it runs right after the answer, idle or not. */
 const PROMPT_COLLECTION_BYTES = 16 * 1024 * 1024;
 
@@ -52,17 +55,20 @@ const PROMPT_COLLECTION_BYTES = 16 * 1024 * 1024;
  * Collects a task's garbage once its answer is posted: without it the thread's heap grew by a
  * task's worth of garbage per task before JSC collected (three incremental reports after a commit
  * and three after a price, back to back, took the dense-20k process from 317 to 360 MB; a
- * 50,000-row import parse left its rows behind). A task that grew the heap by 16 MB or more gets
- * its collection at once (~15–25 ms of this thread, which a task arriving meanwhile waits for);
- * a smaller one when the thread stayed idle 25 ms, so a batch of small tool items is not slowed
- * (docs/decisions.md, issue 18 memory). Threads idle in their event loop for this
+ * 50,000-row import parse left its rows behind). A task that ran 20 ms or more (any report,
+ * incremental ones too: their garbage is collected young during the task, so the heap size after
+ * it hardly grows, but the memory stays with the thread until a full collection) or grew the heap
+ * by 16 MB gets its collection at once (~15–25 ms of this thread, which a task arriving meanwhile
+ * waits for); a shorter one when the thread stayed idle 25 ms, so a batch of small tool items is
+ * not slowed (docs/decisions.md, issue 18 memory). Threads idle in their event loop for this
  * (host/workers/pool.ts).
  */
 function collectAfterTask(): void {
   clearTimeout(collection);
   collection = undefined;
+  const prompt = performance.now() - taskStarted >= PROMPT_AFTER_TASK_MS || heapSize() - heapAfterCollection >= PROMPT_COLLECTION_BYTES;
   // A prompt collection is not kept in `collection`: the next task does not cancel it.
-  if (heapSize() - heapAfterCollection >= PROMPT_COLLECTION_BYTES) setTimeout(collect, 0);
+  if (prompt) setTimeout(collect, 0);
   else collection = setTimeout(collect, COLLECT_AFTER_MS);
 }
 
@@ -74,6 +80,7 @@ function collect(): void {
 /** Runs one calculation; an async one (an import plugin's parse) answers once it settles. */
 export default function run(task: CalculationTask): { result: unknown; threadId: number } | Promise<{ result: unknown; threadId: number }> {
   clearTimeout(collection);
+  taskStarted = performance.now();
   const calc = (CALCULATIONS as Record<string, (input: any) => unknown>)[task.name];
   if (!calc) throw new Error(`Unknown calculation '${task.name}'`);
   let result: unknown;

@@ -51,4 +51,27 @@ describe("gzip rules", () => {
     const res = await gzipResponse(req(), new Response(big, { headers }));
     expect(res.headers.getSetCookie()).toEqual(["a=1", "b=2"]);
   });
+
+  test("a body left as it is with a declared length is passed on unread, Vary added", async () => {
+    const text = Array.from({ length: 800 }, (_, i) => (i * 7919 % 104729).toString(36)).join(",");
+    const gz = new Uint8Array(Bun.gzipSync(text));
+    expect(gz.byteLength).toBeGreaterThan(1024);
+    const original = new Response(gz, { headers: { "content-type": "application/json", "content-encoding": "gzip", "content-length": String(gz.byteLength) } });
+    let counted = -1;
+    const res = await gzipResponse(req(), original, (n) => { counted = n; });
+    expect(res).toBe(original);
+    expect(res.bodyUsed).toBe(false);
+    expect(res.headers.get("vary")).toBe("Accept-Encoding");
+    expect(counted).toBe(gz.byteLength);
+    expect(gunzipSync(new Uint8Array(await res.arrayBuffer())).toString()).toBe(text);
+    // A client without gzip, plain bytes of a declared length: unread too.
+    const plain = new Response(big, { headers: { "content-type": "application/json", "content-length": String(big.length) } });
+    const same = await gzipResponse(req("identity"), plain);
+    expect(same).toBe(plain);
+    expect(same.headers.get("vary")).toBe("Accept-Encoding");
+    // Compressible and accepted: still compressed, the declared length dropped.
+    const zipped = await gzipResponse(req(), new Response(big, { headers: { "content-type": "application/json", "content-length": String(big.length) } }));
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("content-length")).not.toBe(String(big.length));
+  });
 });

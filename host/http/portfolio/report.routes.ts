@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { z } from "zod";
 import { databaseTarget } from "../../db/dialect.ts";
-import { PortfolioReportService, reportText, type ReportQuery } from "../../portfolio/report.service.ts";
+import { PortfolioReportService, reportBytes, type ReportQuery } from "../../portfolio/report.service.ts";
 import type { HttpDeps } from "../deps.ts";
 import { errorResponses } from "../errors.ts";
 import { acceptsGzip } from "../gzip.ts";
@@ -31,9 +31,12 @@ export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
       const out = await reports.report(user.id, reportQuery(body));
       // Served as stored: the worker already serialised and gzipped it (unzipped for the rare client without gzip).
       const gzip = acceptsGzip(request) && out.chars >= 1024;
-      return new Response(gzip ? (out.gzip as Uint8Array<ArrayBuffer>) : reportText(out), {
+      // The length is declared so the response is sent without another copy (host/http/gzip.ts).
+      const bytes = gzip ? out.gzip as Uint8Array<ArrayBuffer> : reportBytes(out);
+      return new Response(bytes, {
         headers: {
           "content-type": "application/json",
+          "content-length": String(bytes.byteLength),
           ...(gzip ? { "content-encoding": "gzip" } : {}),
           ...(out.chars >= 1024 ? { vary: "Accept-Encoding" } : {}),
         },
