@@ -73,8 +73,9 @@ export class ReportEngine {
 
   /**
    * `collect`: called once a cold report's input is loaded, when the SQLite rows it was built from
-   * became garbage; the worker runs a full collection there (the peak is ~100 MB lower on a dense
-   * 20,000-row ledger; collecting after the replay as well lowered it no further).
+   * became garbage, and before a cold report that replaces a kept scope; the worker runs a full
+   * collection there (the peak is ~100 MB lower on a dense 20,000-row ledger; collecting after the
+   * replay as well lowered it no further).
    */
   constructor(private readonly collect: () => void = () => {}, private readonly maxScopes = MAX_SCOPES) {}
 
@@ -84,8 +85,12 @@ export class ReportEngine {
     let state = changes ? this.scopes.get(key) : undefined;
     this.scopes.delete(key);
     const since = state && changes ? resumeDate(state, changes, request.end) : null;
-    // Not resumable: let the old state go before the cold run allocates a new one.
-    if (since === null) state = undefined;
+    // Not resumable: the old state goes, and is collected before the cold run allocates a new one
+    // (the load then reuses its memory: ~10 MB lower peak for a cold report after another one).
+    if (since === null && state) {
+      state = undefined;
+      this.collect();
+    }
     const out = (state && since !== null ? await this.incremental(db, request, state, since) : null) ?? await this.cold(db, request);
     if (changes) {
       out.state.epoch = changes.epoch;

@@ -210,3 +210,26 @@ test("random edits at random dates: the incremental report equals a cold recompu
   // Most edits were dated, so most reports resumed from a checkpoint instead of recomputing all.
   expect(resumed).toBeGreaterThan(EDITS);
 }, 300_000);
+
+test("a cold report that replaces a kept scope has the old one collected before its load (and the load's rows after it)", async () => {
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  const body = { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
+  const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
+  const events: string[] = [];
+  const engine = new ReportEngine(() => events.push("collect"));
+  const inner = sqliteSqlReader(db);
+  const reader = { all: <T>(sql: string, params?: unknown[]) => { events.push("read"); return inner.all<T>(sql, params); } };
+  const first = await engine.report(reader, request, { epoch: "one", generation: 0, notes: [] });
+  expect(first.mode).toBe("cold");
+  expect(events[0]).toBe("read");
+  expect(events.filter((e) => e === "collect")).toEqual(["collect"]);
+  expect(events.at(-1)).toBe("collect");
+  events.length = 0;
+  // Another write log: the kept scope cannot be resumed, so it goes before the new load.
+  const second = await engine.report(reader, request, { epoch: "two", generation: 0, notes: [] });
+  expect(second.mode).toBe("cold");
+  expect(second.json).toBe(first.json);
+  expect(events[0]).toBe("collect");
+  expect(events.slice(1, -1).every((e) => e === "read")).toBe(true);
+  expect(events.at(-1)).toBe("collect");
+});
