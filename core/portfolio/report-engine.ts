@@ -13,13 +13,14 @@ import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import { type Checkpoint, type DayState, replay, replayFrom } from "./replay.calc.ts";
 import type { Decimal } from "../money/decimal.ts";
-import { historyWire, toReportDto } from "./report.dto.ts";
+import { historyPointWriter, toReportDto } from "./report.dto.ts";
 import { computeReportParts } from "./report.calc.ts";
 import {
   loadAssets, loadBrokers, loadFx, loadQuotesAndSplits, loadReportInput, loadTransactions, reportCurrencies, type ReportRequest, type SqlReader,
 } from "./report-input.loader.ts";
 import type { QuoteSeries, RateSeriesInput, ReportInput } from "./report-input.ts";
 import type { Mwrr } from "./returns.calc.ts";
+import type { HistoryPoint } from "./report.types.ts";
 
 /** One dated write: every stored input dated before `from` is unchanged; null: not dated (recompute all). */
 export interface ChangeNote {
@@ -54,8 +55,8 @@ interface ScopeState {
   fx: FxTable;
   growth: Decimal[];
   warm: Mwrr[] | null;
-  /** JSON of each history point (null without history). */
-  historyJson: string[] | null;
+  /** The history's points as JSON, comma-separated, and where each ends (null without history). */
+  history: { text: string; ends: number[] } | null;
 }
 
 export interface EngineReport {
@@ -151,24 +152,30 @@ export class ReportEngine {
     });
     const n = resume?.cp.dayCount ?? 0;
     const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n) };
-    const parts = computeReportParts(input, r, prefix);
+    const history = input.flags.history ? new HistoryText(input.target) : null;
+    const parts = computeReportParts(input, r, prefix, history?.add);
     const dto = toReportDto({ ...parts.report, history: null });
     let json: string;
-    let historyJson: string[] | null = null;
-    if (parts.report.history) {
-      const kept = parts.historyFrom > 0 && resume?.state.historyJson ? resume.state.historyJson.slice(0, parts.historyFrom) : [];
-      historyJson = kept.length === parts.historyFrom
-        ? kept.concat(historyWire(parts.report.history, input.target).map((p) => JSON.stringify(p)))
-        : historyWire(computeReportParts(input, r).report.history!, input.target).map((p) => JSON.stringify(p));
+    let kept: { text: string; ends: number[] } | null = null;
+    if (history) {
+      const before = resume?.state;
+      if (parts.historyFrom > 0 && before?.history && before.history.ends.length >= parts.historyFrom) {
+        kept = history.finish({ text: before.history.text, ends: before.history.ends.slice(0, parts.historyFrom) });
+      } else if (parts.historyFrom > 0) {
+        // The earlier points are not kept: every point again.
+        history.clear();
+        computeReportParts(input, r, undefined, history.add);
+        kept = history.finish();
+      } else kept = history.finish();
       dto.history = HISTORY_SLOT;
       const text = JSON.stringify(dto);
       const slot = JSON.stringify(HISTORY_SLOT);
       const at = text.indexOf(`"history":${slot}`) + `"history":`.length;
-      json = `${text.slice(0, at)}[${historyJson.join(",")}]${text.slice(at + slot.length)}`;
+      json = `${text.slice(0, at)}[${kept.text}]${text.slice(at + slot.length)}`;
     } else json = JSON.stringify(dto);
     const state: ScopeState = {
       epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
-      growth: parts.growth, warm: parts.warm, historyJson,
+      growth: parts.growth, warm: parts.warm, history: kept,
     };
     return { json, state };
   }
@@ -193,6 +200,42 @@ function resumeDate(state: ScopeState, changes: ReportChanges, end: string): str
 /** The inputs read whole each time: a change there is not dated, so it recomputes from scratch. */
 function smallInputs(input: ReportInput): string {
   return JSON.stringify([input.brokers, input.assets, input.splits, input.fxPairs]);
+}
+
+/**
+ * The history's JSON built point by point (docs/decisions.md, issue 18 memory): each point is
+ * written as text when it is made, and a report keeps its points as one comma-separated string
+ * with the end of each, so an incremental report takes over a prefix with one slice.
+ */
+class HistoryText {
+  private readonly points: string[] = [];
+  private readonly write: (p: HistoryPoint) => string;
+
+  constructor(code: string) {
+    this.write = historyPointWriter(code);
+  }
+
+  readonly add = (p: HistoryPoint): void => {
+    this.points.push(this.write(p));
+  };
+
+  clear(): void {
+    this.points.length = 0;
+  }
+
+  /** The points of `kept` (a prefix of an earlier history), then the points added. */
+  finish(kept?: { text: string; ends: readonly number[] }): { text: string; ends: number[] } {
+    const ends = kept ? [...kept.ends] : [];
+    let length = ends.at(-1) ?? 0;
+    for (const t of this.points) {
+      length += (length > 0 ? 1 : 0) + t.length;
+      ends.push(length);
+    }
+    const fresh = this.points.join(",");
+    this.points.length = 0;
+    const head = kept ? kept.text.slice(0, kept.ends.at(-1) ?? 0) : "";
+    return { text: head && fresh ? `${head},${fresh}` : head || fresh, ends };
+  }
 }
 
 /** Index of the first item whose key is on or after `date` (items sorted by key). */

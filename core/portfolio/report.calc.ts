@@ -69,8 +69,12 @@ export function computeReport(input: ReportInput): PortfolioReport {
   return computeReportParts(input, replay(input)).report;
 }
 
-/** The report of a replay; with `prefix`, the history points of its days are left out (`historyFrom`). */
-export function computeReportParts(input: ReportInput, r: ReplayResult, prefix?: ReportPrefix): ReportParts {
+/**
+ * The report of a replay; with `prefix`, the history points of its days are left out
+ * (`historyFrom`). With `onHistoryPoint`, each history point is handed over as it is made instead
+ * of being kept in `report.history` (left empty): the engine writes them as text at once.
+ */
+export function computeReportParts(input: ReportInput, r: ReplayResult, prefix?: ReportPrefix, onHistoryPoint?: (p: HistoryPoint) => void): ReportParts {
   const assets = new Map(input.assets.map((a) => [a.id, a]));
   const brokerName = new Map(input.brokers.map((b) => [b.id, b.name]));
   const days = r.days;
@@ -122,7 +126,8 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, prefix?:
     // A rebuilt series (rule 6) changes every point: the previous points cannot be reused.
     historyFrom = prefix && series === warm ? Math.min(prefix.days, days.length) : 0;
     history = [];
-    for (let i = historyFrom; i < days.length; i++) history.push(historyPoint(days[i]!, growth[i]!.minus(1), series[i]!));
+    const point = onHistoryPoint ?? ((p: HistoryPoint) => history!.push(p));
+    for (let i = historyFrom; i < days.length; i++) point(historyPoint(days[i]!, growth[i]!.minus(1), series[i]!));
   }
 
   const dataQuality: ReportDataQuality = {

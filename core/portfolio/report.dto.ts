@@ -43,7 +43,7 @@ export function toReportDto(r: PortfolioReport): Record<string, unknown> {
       allocation_dimensions: m.allocationDimensions, included_features: m.includedFeatures.map((f) => FEATURE_NAMES[f]),
     },
     summary: r.summary ? summaryDto(r.summary, money, dataQuality) : null,
-    history: r.history ? historyDto(r.history, money) : null,
+    history: r.history ? historyWire(r.history, code) : null,
     allocation_history: r.allocationHistory
       ? Object.fromEntries(Object.entries(r.allocationHistory).map(([dim, points]) => [dim, points.map((p) => ({ date: p.date, components: p.components.map(allocationDto) }))]))
       : null,
@@ -150,41 +150,64 @@ function summaryDto(s: ReportSummary, money: (d: Decimal) => Money, dataQuality:
   };
 }
 
-/** History points on the wire (as in `toReportDto`), in `code`. */
-export function historyWire(points: HistoryPoint[], code: string): Record<string, unknown>[] {
-  return historyDto(points, (d) => ({ code, amount: dec(d) }));
+/** The wire keys of a history point, in order, and the point's figure each is written from. */
+const HISTORY_FIELDS: readonly [key: string, figure: (p: HistoryPoint) => Decimal | number | null, kind: "money" | "dec" | "num" | "opt"][] = [
+  ["cash_value", (p) => p.cashValue, "money"],
+  ["market_value", (p) => p.marketValue, "money"],
+  ["in_transit_market_value", (p) => p.inTransitMarketValue, "money"],
+  ["nav_value", (p) => p.navValue, "money"],
+  ["open_cost_basis", (p) => p.openCostBasis, "money"],
+  ["in_transit_book_value", (p) => p.inTransitBookValue, "money"],
+  ["book_value", (p) => p.bookValue, "money"],
+  ["capital_baseline", (p) => p.capitalBaseline, "money"],
+  ["book_asset_like", (p) => p.bookAssetLike, "money"],
+  ["cash_from_contributed_capital", (p) => p.cashFromContributedCapital, "money"],
+  ["cash_from_generated_returns", (p) => p.cashFromGeneratedReturns, "money"],
+  ["total_pnl", (p) => p.totalPnl, "money"],
+  ["unrealized_gain_loss", (p) => p.unrealizedGainLoss, "money"],
+  ["twrr", (p) => p.twrr, "dec"],
+  ["mwrr_annualized", (p) => p.mwrrAnnualized, "num"],
+  ["mwrr_cumulative", (p) => p.mwrrCumulative, "num"],
+  ["roi", (p) => p.roi, "opt"],
+];
+
+/**
+ * Writes each history point straight as its JSON text (the text `JSON.stringify` gives for the
+ * wire point of `toReportDto`), in `code`, without building the wire objects: a 10-year daily
+ * history is 3,653 points of 17 figures (docs/decisions.md, issue 18 memory). A figure that is
+ * the same object as the point before reuses its text (positions change on transaction days only).
+ */
+export function historyPointWriter(code: string): (p: HistoryPoint) => string {
+  const money = `{"code":${JSON.stringify(code)},"amount":"`;
+  const prefixes = HISTORY_FIELDS.map(([key], i) => `${i === 0 ? "" : ","}"${key}":`);
+  const lastFigure: (Decimal | number | null | undefined)[] = HISTORY_FIELDS.map(() => undefined);
+  const lastText: string[] = HISTORY_FIELDS.map(() => "");
+  return (p) => {
+    let out = `{"date":${JSON.stringify(p.date)},`;
+    for (let i = 0; i < HISTORY_FIELDS.length; i++) {
+      const [, figure, kind] = HISTORY_FIELDS[i]!;
+      const f = figure(p);
+      if (f !== lastFigure[i]) {
+        let text: string;
+        if (kind === "money") text = `${money}${dec(f as Decimal)}"}`;
+        else if (kind === "dec") text = `"${dec(f as Decimal)}"`;
+        else {
+          const v = kind === "num" ? num(f as number | null) : opt(f as Decimal | null);
+          text = v === null ? "null" : `"${v}"`;
+        }
+        lastFigure[i] = f;
+        lastText[i] = text;
+      }
+      out += prefixes[i]! + lastText[i]!;
+    }
+    return `${out}}`;
+  };
 }
 
-/** History points; a figure that is the same object as the day before reuses its string. */
-function historyDto(points: HistoryPoint[], money: (d: Decimal) => Money): Record<string, unknown>[] {
-  const last = new Map<string, [Decimal, Money]>();
-  const fmt = (key: string, d: Decimal): Money => {
-    const prev = last.get(key);
-    if (prev && prev[0] === d) return prev[1];
-    const out = money(d);
-    last.set(key, [d, out]);
-    return out;
-  };
-  return points.map((p) => ({
-    date: p.date,
-    cash_value: fmt("cash", p.cashValue),
-    market_value: fmt("marketValue", p.marketValue),
-    in_transit_market_value: fmt("inTransitMarketValue", p.inTransitMarketValue),
-    nav_value: fmt("nav", p.navValue),
-    open_cost_basis: fmt("openCost", p.openCostBasis),
-    in_transit_book_value: fmt("inTransitBook", p.inTransitBookValue),
-    book_value: money(p.bookValue),
-    capital_baseline: fmt("capitalBaseline", p.capitalBaseline),
-    book_asset_like: fmt("bookAssetLike", p.bookAssetLike),
-    cash_from_contributed_capital: money(p.cashFromContributedCapital),
-    cash_from_generated_returns: money(p.cashFromGeneratedReturns),
-    total_pnl: money(p.totalPnl),
-    unrealized_gain_loss: money(p.unrealizedGainLoss),
-    twrr: dec(p.twrr),
-    mwrr_annualized: num(p.mwrrAnnualized),
-    mwrr_cumulative: num(p.mwrrCumulative),
-    roi: opt(p.roi),
-  }));
+/** History points on the wire (as in `toReportDto`), in `code`: parsed from their JSON text, so both forms are one writer. */
+export function historyWire(points: HistoryPoint[], code: string): Record<string, unknown>[] {
+  const write = historyPointWriter(code);
+  return points.map((p) => JSON.parse(write(p)) as Record<string, unknown>);
 }
 
 function contributionDto(c: ContributionRow): Record<string, unknown> {
