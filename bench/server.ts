@@ -12,7 +12,7 @@ export const ROOT = resolve(import.meta.dir, "..");
  * `onLine` receives every later line of its stdout.
  */
 export async function startBenchServer(dataDir: string, onLine?: (line: string) => void, env: Record<string, string> = {}) {
-  const child = Bun.spawn([process.execPath, ...(process.env.BENCH_BUN_FLAGS ? process.env.BENCH_BUN_FLAGS.split(" ") : []), join(ROOT, "host/main.ts")], {
+  const child = Bun.spawn([process.execPath, ...(process.env.BENCH_BUN_FLAGS ? process.env.BENCH_BUN_FLAGS.split(" ") : []), join(ROOT, "host/start.ts")], {
     cwd: ROOT,
     env: {
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BUN_JSC_"))),

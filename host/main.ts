@@ -102,9 +102,12 @@ export async function boot(config: AppConfig = loadConfig()) {
   return { app, server, stop };
 }
 
-if (import.meta.main) {
+/** Boots the server and stops it cleanly on SIGINT or SIGTERM (`bun host/main.ts`, or host/start.ts). */
+export async function run(): Promise<void> {
   const { stop } = await boot();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => void stop().finally(() => process.exit(0)));
   }
 }
+
+if (import.meta.main) await run();

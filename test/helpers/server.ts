@@ -15,6 +15,8 @@ export function tempDataDir(prefix = "pt-test-"): string {
 }
 
 export interface TestServer {
+  /** The server's process id (`npm start`'s launcher becomes the server: the same process). */
+  readonly pid: number;
   readonly url: string;
   readonly base: string;
   readonly dataDir: string;
@@ -69,7 +71,7 @@ async function ensureTestDatabase(dataDir: string): Promise<string | undefined> 
 }
 
 /**
- * Starts the real server (`bun host/main.ts`) as a child process on a free port with its own
+ * Starts the real server as `npm start` does (`bun host/start.ts`) as a child process on a free port with its own
  * DATA_DIR, and waits for its "listening" log line. `allowOutbound` lists the local fakes its
  * plugins may reach (see {@link allowOutbound}).
  */
@@ -95,7 +97,7 @@ export async function startServer(
     RISK_WARM_UP: "0",
     ...opts.env,
   };
-  const child = Bun.spawn([BUN, join(ROOT, "host/main.ts")], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([BUN, join(ROOT, "host/start.ts")], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
   const lines: Record<string, any>[] = [];
   const waiting: { msg: string; resolve: (entry: Record<string, any>) => void }[] = [];
   let stderr = "";
@@ -129,6 +131,7 @@ export async function startServer(
   const url = `http://127.0.0.1:${port}`;
   if (opts.allowOutbound) allowOutbound(dataDir, opts.allowOutbound);
   return {
+    pid: child.pid,
     url,
     base: `${url}/api/v1`,
     dataDir,
