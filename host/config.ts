@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { type ToolPolicy, toolPolicyFrom } from "./tools/tool-policy.ts";
+import { type ToolPolicy, toolPolicyFrom } from "./workers/tool-policy.ts";
 
 /** Process configuration, read once from the environment at start-up. */
 export interface AppConfig {

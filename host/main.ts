@@ -12,12 +12,12 @@ import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
 import { cacheGenerationReader, readGenerationsIn } from "./db/cache-generations.ts";
 import { databaseFile, databaseTarget, openDatabase } from "./db/data-source.ts";
-import { createApp } from "./http/app.ts";
+import { createApp } from "./api/index.ts";
 import { serveHttp } from "./http/server.ts";
 import { credentialsProbe, sessionKey } from "./http/session.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { fxProviderLookup, registerMarketData } from "./market-data.ts";
-import { registerBrim } from "./brim.ts";
+import { fxProviderLookup, registerMarketData } from "./api/assets/market-data-port.ts";
+import { registerBrim } from "./api/brokers/import/brim-port.ts";
 import { brimDir, BrimFileService } from "../core/brim/brim-file.service.ts";
 import { loadPluginConfig } from "./plugin-config.ts";
 import { createPluginContext } from "./plugins/context.ts";
@@ -27,8 +27,8 @@ import { currentPriceJob, historySyncJob } from "./scheduler/market-data.jobs.ts
 import { Scheduler } from "./scheduler/scheduler.ts";
 import { slotClaims } from "./scheduler/slot-claims.ts";
 import { shutdownWorkerPool } from "./workers/pool.ts";
-import { warmRiskWorkers } from "./risk/warm-up.ts";
-import { warmReportWorker } from "./portfolio/warm-up.ts";
+import { warmRiskWorkers } from "./api/risk/warm-up.ts";
+import { warmReportWorker } from "./api/portfolio/warm-up.ts";
 
 /**
  * Everything up to the HTTP server: database (migrated), DI container, plugin registry, market

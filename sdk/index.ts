@@ -62,6 +62,8 @@ export type {
   QuoteSearchResult,
 } from "./kinds/quote-provider.ts";
 export type { RiskMode, RiskScope, RiskTool, RiskToolCatalogEntry } from "./kinds/risk-tool.ts";
+export { GeographyGroupSchema, RiskScenarioSchema } from "./kinds/risk-scenario.ts";
+export type { GeographyGroup, RiskScenario } from "./kinds/risk-scenario.ts";
 export type {
   ScheduledInvestmentProvider,
   ScheduledPrice,

@@ -3,7 +3,7 @@ import type { SniffResult } from "../uploads/mime-sniff.ts";
 import type { PipelineMeta } from "./pipeline.ts";
 import type { PreviewRun } from "./preview.calc.ts";
 
-/** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/brim.ts). */
+/** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/api/brokers/import/brim-port.ts). */
 export const IMPORT_PLUGINS = Symbol("ImportPluginDirectory");
 
 /** One loaded import plugin as the BRIM service sees it. */

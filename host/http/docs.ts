@@ -3,7 +3,6 @@ import pkg from "../../package.json" with { type: "json" };
 import { ErrorBody, ValidationErrorBody } from "./errors.ts";
 import { registerComponentSchemas } from "./openapi/components.ts";
 import { buildOpenApiDocument } from "./openapi/document.ts";
-import { BATCH_ROW_SCHEMAS } from "./transactions/transaction-rows.schema.ts";
 
 const ASSETS: Record<string, { module: string; type: string }> = {
   "swagger-ui-bundle.js": { module: "swagger-ui-dist/swagger-ui-bundle.js", type: "text/javascript; charset=utf-8" },
@@ -50,8 +49,9 @@ const TAGS = [
  * The OpenAPI document of the running routes (openapi/document.ts), Swagger UI at `/docs` and
  * ReDoc at `/redoc`, both with or without a trailing slash, and `GET /api/v1` linking to them.
  * The UI bundles are served from node_modules so the pages render without internet access.
+ * `extraSchemas`: named schemas no route refers to by itself (the transaction rows of a batch).
  */
-export function docsRoutes() {
+export function docsRoutes(extraSchemas: readonly unknown[]) {
   let cached: { routes: number; doc: unknown } | undefined;
   const app = new Elysia({ name: "docs" });
   return app
@@ -74,7 +74,7 @@ export function docsRoutes() {
             session: { type: "apiKey", in: "cookie", name: "session", description: "Set by POST /auth/login." },
             bearer: { type: "http", scheme: "bearer", description: "A personal access token from POST /auth/tokens: `Authorization: Bearer <token>`." },
           },
-          extraSchemas: BATCH_ROW_SCHEMAS,
+          extraSchemas,
           exclude: [/^\/api\/v1\/docs/, /^\/api\/v1\/redoc/, "/api/v1/openapi.json", "/api/v1", "/api/v1/"],
         }) };
       }

@@ -6,7 +6,7 @@ import {
 } from "../../core/errors/domain-error.ts";
 import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
-import { type Issue, schemaIssues } from "./validation-issues.ts";
+import { type Issue, schemaIssues } from "../../core/errors/validation-issues.ts";
 
 const ErrorParams = z.record(z.string(), z.unknown()).optional()
   .describe("Context for the error (the limit exceeded, the unknown key, ...); present only when useful");

@@ -1,6 +1,5 @@
 import type { AppConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import type { App } from "./app.ts";
 import { clientAddress, rememberSocketAddress } from "./client-address.ts";
 import { errorResponse } from "./errors.ts";
 import { gzipResponse } from "./gzip.ts";
@@ -8,6 +7,11 @@ import { BULK_REQUEST_BYTES, createHeapSettler } from "./heap-settle.ts";
 import { declaredLength } from "./request-body.ts";
 import { serveWebApp } from "./web-assets.ts";
 import webApp from "../../web/index.html";
+
+/** What the server serves under /api: the assembled Elysia app (host/api/index.ts). */
+export interface HttpApp {
+  handle(request: Request): Promise<Response>;
+}
 
 /** Whether a request's credentials hold up before its body is read (session.ts `credentialsProbe`). */
 export type CredentialsProbe = (request: Request) => Promise<boolean>;
@@ -43,7 +47,7 @@ async function anonymousBodyRefusal(request: Request, probe: CredentialsProbe): 
  * Serves the app with Bun.serve. Wrapping fetch (rather than Elysia hooks) lets gzip and the
  * access log see every response: thrown errors, 404s and file bodies included.
  */
-export function serveHttp(app: App, config: AppConfig, logger: Logger, probe: CredentialsProbe) {
+export function serveHttp(app: HttpApp, config: AppConfig, logger: Logger, probe: CredentialsProbe) {
   const settler = createHeapSettler();
   const api = async (request: Request, server: Bun.Server<undefined>) => {
     const started = performance.now();

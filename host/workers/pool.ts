@@ -1,6 +1,5 @@
 import os from "node:os";
 import Tinypool from "tinypool";
-import type { CalculationInput, CalculationName, CalculationOutput } from "./calc.worker.ts";
 
 let pool: Tinypool | undefined;
 let reportPool: Tinypool | undefined;
@@ -23,8 +22,6 @@ const REPORT_THREAD_IDLE_MS = 10 * 60_000;
  * Handing a task over through the port costs well under a millisecond.
  */
 const IDLE_IN_EVENT_LOOP = { useAtomics: false } as const;
-/** The tasks that run on the report thread: reports, and its warm-up after start-up. */
-const REPORT_THREAD_TASKS: ReadonlySet<CalculationName> = new Set(["portfolioReport", "reportWarmUp"]);
 
 function reportWorkerPool(): Tinypool {
   reportPool ??= new Tinypool({
@@ -79,13 +76,16 @@ function workerPool(): Tinypool {
   return pool;
 }
 
-/** Runs a core calculation on the worker pool, off the request thread. */
-export async function runCalculation<N extends CalculationName>(
-  name: N,
-  input: CalculationInput<N>,
-  signal?: AbortSignal,
-): Promise<{ result: CalculationOutput<N>; threadId: number }> {
-  return (REPORT_THREAD_TASKS.has(name) && !reportsShareGeneralThread() ? reportWorkerPool() : workerPool()).run({ name, input }, { signal });
+/**
+ * Runs a task of the worker file's task map (host/api/tasks.ts) off the request thread; `reportThread`
+ * sends it to the report thread. Typed callers use `runCalculation` (host/api/run-calculation.ts).
+ */
+export async function runTask(
+  name: string,
+  input: unknown,
+  options: { reportThread?: boolean; signal?: AbortSignal } = {},
+): Promise<{ result: unknown; threadId: number }> {
+  return (options.reportThread && !reportsShareGeneralThread() ? reportWorkerPool() : workerPool()).run({ name, input }, { signal: options.signal });
 }
 
 const beforeShutdown: (() => void)[] = [];

@@ -1,6 +1,5 @@
-import { Decimal, DecimalStringSchema, toDecimalString, z } from "../../sdk/index.ts";
+import { Decimal, DecimalStringSchema, GeographyGroupSchema, RiskScenarioSchema, toDecimalString, z } from "../../sdk/index.ts";
 import { type AssetSeries, defineRiskTool, fail, type RiskWarning, warning } from "./contract.ts";
-import { GeographyGroup, Scenario } from "./scenario.ts";
 
 export const StressParameters = z.object({
   scenario_id: z.string().min(1).max(80).describe("A scenario of GET /risk/scenario-catalog"),
@@ -16,8 +15,8 @@ export type StressParameters = z.output<typeof StressParameters>;
 
 /** What the host resolves for a stress run: the scenario, the geography groups and, for replays, each asset's (and proxy's) prices in the window. */
 export const StressContext = z.object({
-  scenario: Scenario,
-  geography_groups: z.array(GeographyGroup),
+  scenario: RiskScenarioSchema,
+  geography_groups: z.array(GeographyGroupSchema),
   window: z.object({ start: z.string(), end: z.string() }).nullable(),
   window_series: z.record(z.string(), z.object({ dates: z.array(z.string()), values: z.array(z.number()) })),
 });
@@ -25,7 +24,7 @@ export type StressContext = z.output<typeof StressContext>;
 
 type Item = { asset_id: number; name: string; weight: number; shock: number | null; contribution: number | null; source: string };
 
-function shockOf(a: AssetSeries, dimension: string, shocks: Record<string, number>, groups: GeographyGroup[], warnings: RiskWarning[]): number {
+function shockOf(a: AssetSeries, dimension: string, shocks: Record<string, number>, groups: z.output<typeof GeographyGroupSchema>[], warnings: RiskWarning[]): number {
   if (dimension === "asset_class") {
     const bucket = a.asset_type ?? "OTHER";
     if (bucket in shocks) return shocks[bucket]!;

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 
-// STYLE 2.1: plugins → sdk ← core ← host. Scans import specifiers of every .ts file.
+// The dependency rule (docs/architecture.md): plugins → sdk ← core ← host, the host's kernel below its
+// API areas (host/api/). Scans import specifiers of every .ts file.
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 const SKIP = new Set([".git", ".test-tmp", "node_modules", "data"]);
@@ -55,6 +56,12 @@ const PLUGIN_LIBRARIES = [
  */
 const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser"];
 
+/**
+ * The processes' and threads' entry points: the server (host/main.ts) assembles the API areas, and
+ * the worker thread's file runs the task map (host/api/tasks.ts). The kernel elsewhere knows no area.
+ */
+const HOST_ENTRY_POINTS = ["host/main.ts", "host/workers/calc.worker.ts"];
+
 function violation(file: string, specifier: string): string | null {
   const to = isRelative(specifier) ? target(file, specifier) : null;
   if (inside(file, "sdk")) {
@@ -77,6 +84,14 @@ function violation(file: string, specifier: string): string | null {
   if (inside(file, "core")) {
     if (/^(elysia|jose|croner|tinypool)(\/|$)|^@elysiajs\//.test(specifier)) return `core/ never imports ${specifier}`;
     if (to !== null && inside(to, "host")) return "core/ never imports from host/";
+    if (to !== null && inside(to, "plugins")) return "core/ never imports plugins (the host hands them over through ports)";
+  }
+  if (inside(file, "host") && to !== null) {
+    if (inside(to, "plugins") && to !== "plugins/index.ts") return "the host reaches plugins only through plugins/index.ts";
+    if (inside(to, "host/api") && !inside(file, "host/api") && !HOST_ENTRY_POINTS.includes(file)) {
+      return "only host/api/ itself and the entry points import host/api/ (the kernel knows no capability)";
+    }
+    if (file.endsWith(".task.ts") && inside(to, "host/http")) return "a worker task never imports host/http/ (it runs off the request thread)";
   }
   if (file.endsWith(".calc.ts") && /^(typeorm|tsyringe)(\/|$)/.test(specifier)) return "*.calc.ts never imports typeorm or tsyringe";
   return null;
@@ -121,6 +136,15 @@ const url = "http://example.com"; // import x from "./commented.ts"
     expect(violation("core/fx/fx.service.ts", "typeorm")).toBeNull();
     expect(violation("core/portfolio/nav.calc.ts", "typeorm")).not.toBeNull();
     expect(violation("host/workers/x.calc.ts", "tsyringe")).not.toBeNull();
+    expect(violation("core/fx/x.ts", "../../plugins/ecb/parse.ts")).not.toBeNull();
+    expect(violation("host/api/risk/risk.task.ts", "../../../plugins/risk/index.ts")).not.toBeNull();
+    expect(violation("host/api/risk/risk.task.ts", "../../../plugins/index.ts")).toBeNull();
+    expect(violation("host/http/server.ts", "../api/index.ts")).not.toBeNull();
+    expect(violation("host/workers/pool.ts", "../api/tasks.ts")).not.toBeNull();
+    expect(violation("host/main.ts", "./api/index.ts")).toBeNull();
+    expect(violation("host/workers/calc.worker.ts", "../api/tasks.ts")).toBeNull();
+    expect(violation("host/api/fx/fx.routes.ts", "../../http/errors.ts")).toBeNull();
+    expect(violation("host/api/brokers/import/brim-parse.task.ts", "../../../http/errors.ts")).not.toBeNull();
   });
 });
 

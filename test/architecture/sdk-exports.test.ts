@@ -10,6 +10,7 @@ const VALUE_EXPORTS = [
   "DEFAULT_HTTP_TIMEOUT_MS",
   "Decimal",
   "DecimalStringSchema",
+  "GeographyGroupSchema",
   "IsoDateRangeSchema",
   "IsoDateSchema",
   "PLUGIN_BRAND",
@@ -19,6 +20,7 @@ const VALUE_EXPORTS = [
   "PluginIdSchema",
   "PluginKindSchema",
   "PluginManifestSchema",
+  "RiskScenarioSchema",
   "SDK_API_VERSION",
   "boundedDecimal",
   "createHttpClient",
@@ -45,14 +47,14 @@ const VALUE_EXPORTS = [
 const TYPE_EXPORTS = [
   "AiExportComponentId", "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
   "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "AssetMetadata", "CalculationTool",
-  "CalculationToolCatalogEntry", "CurrencyCode", "DecimalKind", "DecimalLimit", "DecimalString", "FxPair", "FxProvider", "FxRate", "GetHistoryParams", "GetMetadataParams",
+  "CalculationToolCatalogEntry", "CurrencyCode", "DecimalKind", "DecimalLimit", "DecimalString", "FxPair", "FxProvider", "FxRate", "GeographyGroup", "GetHistoryParams", "GetMetadataParams",
   "GetQuotesParams", "GetRatesParams", "HttpClientOptions", "HttpRequestInit", "ImportFileMeta", "ImportParseParams",
   "ImportPlugin", "ImportResult", "ImportTransactionType", "ImportWarning", "ImportedTransaction", "IsoDate",
   "IsoDateRange", "KindInstance", "KindInstanceMap", "LogFields", "Money", "Outcome", "Plugin", "PluginClock",
   "PluginContext", "PluginErrorLike", "PluginErrorReason", "PluginHttpClient", "PluginKind", "PluginLogger",
   "PluginManifest", "PluginSpec", "PricePoint", "Quote", "QuoteProvider", "QuoteSearchParams", "QuoteSearchResult",
   "RatesOutcome", "RatesPerPairSource",
-  "RiskMode", "RiskScope", "RiskTool", "RiskToolCatalogEntry", "ScheduleInput", "ScheduledInvestmentProvider",
+  "RiskMode", "RiskScenario", "RiskScope", "RiskTool", "RiskToolCatalogEntry", "ScheduleInput", "ScheduledInvestmentProvider",
   "ScheduledPrice", "TextAnswer",
 ];
 

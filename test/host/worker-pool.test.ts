@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { threadId } from "node:worker_threads";
 import { type WacSeriesInput, wacSeries } from "../../core/portfolio/wac-series.calc.ts";
-import { poolSize, runCalculation, shutdownWorkerPool } from "../../host/workers/pool.ts";
+import { poolSize, shutdownWorkerPool } from "../../host/workers/pool.ts";
+import { runCalculation } from "../../host/api/run-calculation.ts";
 
 afterAll(() => shutdownWorkerPool());
 

@@ -18,9 +18,9 @@ import { rmSync } from "node:fs";
 import { tempDataDir } from "../helpers/server.ts";
 import { startInProcess, type InProcessApp } from "../helpers/in-process.ts";
 import { buildReport } from "../../core/portfolio/report.calc.ts";
-import { reportQuery } from "../../host/http/portfolio/report.routes.ts";
-import { ReportRequest } from "../../host/http/portfolio/report.schema.ts";
-import { PortfolioReportService } from "../../host/portfolio/report.service.ts";
+import { reportQuery } from "../../host/api/portfolio/report.routes.ts";
+import { ReportRequest } from "../../host/api/portfolio/report.schema.ts";
+import { PortfolioReportService } from "../../host/api/portfolio/report.service.ts";
 import { loadReportInput } from "../../core/portfolio/report-input.loader.ts";
 import { sqliteSqlReader } from "../../host/db/read-snapshot.ts";
 import {

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { z } from "zod";
 
-const HTTP_DIR = join(import.meta.dir, "..");
+/** The API areas: every `*.schema.ts` under host/api/ is read here by file, not imported by name. */
+const API_DIR = join(import.meta.dir, "..", "..", "api");
 
 /** Exports that describe path or query parameters stay inline: OpenAPI lists them one by one. */
 const PARAMETER_SCHEMA = /(Params|Query)$/;
@@ -9,7 +10,7 @@ const PARAMETER_SCHEMA = /(Params|Query)$/;
 let registered: Promise<void> | undefined;
 
 /**
- * Names every exported zod schema of `host/http/**\/*.schema.ts` after its export (`BrokerRead`,
+ * Names every exported zod schema of `host/api/**\/*.schema.ts` after its export (`BrokerRead`,
  * `ErrorBody`, ...) in zod's global registry, so the generator emits it once under
  * `components.schemas` and refers to it by `$ref` everywhere else. An explicit `.meta({ id })`
  * wins. When two files export different schemas under one name, both get their file's area as
@@ -17,7 +18,7 @@ let registered: Promise<void> | undefined;
  */
 export function registerComponentSchemas(extra: Record<string, unknown> = {}): Promise<void> {
   registered ??= (async () => {
-    const files = [...new Bun.Glob("*/*.schema.ts").scanSync({ cwd: HTTP_DIR })].sort();
+    const files = [...new Bun.Glob("**/*.schema.ts").scanSync({ cwd: API_DIR })].sort();
     const found = new Map<string, { schema: z.ZodType; area: string }[]>();
     const add = (name: string, value: unknown, area: string) => {
       if (!(value instanceof z.ZodType) || PARAMETER_SCHEMA.test(name) || !/^[A-Z]/.test(name) || !isStructured(value)) return;
@@ -27,8 +28,8 @@ export function registerComponentSchemas(extra: Record<string, unknown> = {}): P
     };
     for (const [name, value] of Object.entries(extra)) add(name, value, "");
     for (const file of files) {
-      const module = await import(join(HTTP_DIR, file));
-      const area = pascal(file.split("/")[1]!.replace(/\.schema\.ts$/, ""));
+      const module = await import(join(API_DIR, file));
+      const area = pascal(file.split("/").at(-1)!.replace(/\.schema\.ts$/, ""));
       for (const [name, value] of Object.entries(module)) add(name, value, area);
     }
     const taken = new Set<z.ZodType>();

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { ParseResult } from "../../../host/http/brokers/brim.schema.ts";
+import { ParseResult } from "../../../host/api/brokers/import/brim.schema.ts";
 import { createBroker, sample, slowPluginEnv, uploaded } from "./helpers.ts";
 
 const api = useApi({ users: ["admin", "dave"], env: slowPluginEnv() });

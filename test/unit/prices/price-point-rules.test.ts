@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
-import { PricePointInput, PricePoints } from "../../../host/http/assets/prices.schema.ts";
+import { PricePointInput, PricePoints } from "../../../host/api/assets/prices.schema.ts";
 
 // PricePoints checks points by hand for speed; PricePointInput is the documented zod rule. They must agree.
 const documented = z.array(PricePointInput).min(1);

@@ -1,0 +1,127 @@
+import { Elysia } from "elysia";
+import { AssetKeeperService } from "../../../core/assets/asset-keeper.service.ts";
+import { z } from "zod";
+import type { PluginManifest } from "../../../sdk/index.ts";
+import {
+  PROVIDER_DIRECTORY, ProviderAssignmentService, type ProviderDirectory, type ProviderEntry,
+} from "../../../core/assets/provider-assignment.service.ts";
+import { type ProviderSearchOutcome, ProviderSearchService } from "../../../core/assets/provider-search.service.ts";
+import type { PluginRegistry } from "../../plugins/registry.ts";
+import type { HttpDeps } from "../../http/deps.ts";
+import { errorResponses } from "../../http/errors.ts";
+import type { SessionPlugin } from "../../http/session.ts";
+import { AssetIdsQuery } from "./assets.schema.ts";
+import {
+  AssignmentRead, AssignRequest, AssignResponse, ProviderInfo, ProviderListQuery, RemoveResponse, SearchQuery, SearchResponse,
+  SearchStreamEvent, toAssignmentRead, toAssignResult, toHits, toProviderInfo, toRemoveResult, toSearchResponse,
+} from "./providers.schema.ts";
+
+/** Core's provider port over the plugin registry: quote and scheduled-investment providers, by code. */
+export function providerDirectory(plugins: PluginRegistry): ProviderDirectory {
+  const about = (m: PluginManifest) => ({ code: m.id, name: m.name, description: m.description, hidden: m.hidden ?? false });
+  const entries: ProviderEntry[] = [
+    ...plugins.list("quote-provider").map((p) => ({ ...about(p.manifest), kind: "quote-provider" as const, instance: p.instance })),
+    ...plugins.list("scheduled-investment-provider")
+      .map((p) => ({ ...about(p.manifest), kind: "scheduled-investment-provider" as const, instance: p.instance })),
+  ].sort((a, b) => a.code.localeCompare(b.code));
+  return { list: () => [...entries], find: (code) => entries.find((e) => e.code === code) };
+}
+
+/** Server-sent events: one per provider as it answers, then `done` (SPEC Server-sent stream). */
+function searchStream(query: string, outcomes: AsyncGenerator<ProviderSearchOutcome>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: string, data: unknown) => controller.enqueue(encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`));
+      let total = 0;
+      let providers = 0;
+      let errors = 0;
+      try {
+        for await (const o of outcomes) {
+          providers++;
+          if (o.ok) {
+            total += o.hits.length;
+            send("provider_results", { provider_code: o.providerCode, cached: o.cached, results: toHits(o) });
+          } else {
+            errors++;
+            send("provider_error", { provider_code: o.providerCode, error: o.error, reason: o.reason });
+          }
+        }
+        send("done", { query, total_results: total, provider_count: providers, error_count: errors });
+        controller.close();
+      } catch {
+        // The client went away; nothing is left to tell it.
+      }
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" } });
+}
+
+/**
+ * Pricing providers of assets: the list, assignment to assets, and instrument search. Hidden
+ * (test-only) providers are left out of the list and of searches that name no provider, but can
+ * be assigned and searched by code.
+ */
+export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const directory = providerDirectory(deps.plugins);
+  const scope = deps.container.createChildContainer();
+  scope.registerInstance(PROVIDER_DIRECTORY, directory);
+  const assignments = scope.resolve(ProviderAssignmentService);
+  const keepers = scope.resolve(AssetKeeperService);
+  const search = scope.resolve(ProviderSearchService);
+
+  return new Elysia({ prefix: "/assets/provider", tags: ["assets"] })
+    .use(session)
+    .get("", ({ query }) => directory.list()
+      .filter((e) => !e.hidden && (!query.providers?.length || query.providers.includes(e.code)))
+      .map(toProviderInfo), {
+      auth: true,
+      query: ProviderListQuery,
+      response: { 200: z.array(ProviderInfo), ...errorResponses },
+      detail: { summary: "Quote and scheduled-investment providers (`providers` narrows to some codes); test-only ones are hidden" },
+    })
+    .post("", async ({ body, user }) => {
+      await keepers.assertMayChange(user, body.map((i) => i.asset_id));
+      const outcomes = await assignments.assign(body.map((i) => ({
+        assetId: i.asset_id, providerCode: i.provider_code, identifier: i.identifier, identifierType: i.identifier_type,
+        providerParams: i.provider_params,
+      })));
+      return { results: outcomes.map(toAssignResult), success_count: outcomes.filter((o) => o.success).length, errors: [] };
+    }, {
+      auth: true,
+      body: AssignRequest,
+      response: { 200: AssignResponse, ...errorResponses },
+      detail: {
+        summary: "Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, "
+          + "deletes the old assignment's prices and events (transactions unlinked first; manual events stay)",
+      },
+    })
+    .delete("", async ({ query, user }) => {
+      await keepers.assertMayChange(user, query.asset_ids);
+      const outcomes = await assignments.remove(query.asset_ids);
+      return { results: outcomes.map(toRemoveResult), success_count: outcomes.filter((o) => o.success).length, errors: [] };
+    }, {
+      auth: true,
+      query: AssetIdsQuery,
+      response: { 200: RemoveResponse, ...errorResponses },
+      detail: { summary: "Remove assignments; the provider's prices and events go with them (manual ones stay)" },
+    })
+    .get("/assignments", async ({ query }) => (await assignments.read(query.asset_ids)).map(toAssignmentRead), {
+      auth: true,
+      query: AssetIdsQuery,
+      response: { 200: z.array(AssignmentRead), ...errorResponses },
+      detail: { summary: "Assignments of the given assets, with the last fetch time and the instrument's page at the provider" },
+    })
+    .get("/search", async ({ query }) => toSearchResponse(query.q, await search.search({ query: query.q, providerCodes: query.providers })), {
+      auth: true,
+      query: SearchQuery,
+      response: { 200: SearchResponse, ...errorResponses },
+      detail: { summary: "Search providers in parallel; a provider that fails or times out gives an error entry, never a failed request" },
+    })
+    .get("/search/stream", ({ query }) => searchStream(query.q, search.stream({ query: query.q, providerCodes: query.providers })), {
+      auth: true,
+      query: SearchQuery,
+      response: { 200: SearchStreamEvent, ...errorResponses },
+      detail: { summary: "The same search as text/event-stream: `provider_results` or `provider_error` per provider as it answers, then `done`" },
+    });
+}

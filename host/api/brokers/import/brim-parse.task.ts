@@ -1,0 +1,150 @@
+import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import type { KnownAsset } from "../../../../core/brim/asset-candidates.calc.ts";
+import type { LedgerFact } from "../../../../core/brim/duplicates.calc.ts";
+import type { ParseRun } from "../../../../core/brim/import-plugins.ts";
+import type { AssetMappingDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
+import { previewOf, type PreviewRun } from "../../../../core/brim/preview.calc.ts";
+import { sniffUpload, type SniffResult } from "../../../../core/uploads/mime-sniff.ts";
+import { ASSETS_SQL, buildParseResult, duplicateReport, LEDGER_SQL, ledgerParams, type PipelineData, type PipelineMeta } from "../../../../core/brim/pipeline.ts";
+import type { SqlReader } from "../../../../core/db/sql-reader.ts";
+import type { DatabaseTarget } from "../../../db/dialect.ts";
+import { withReadSnapshot } from "../../../db/read-snapshot.ts";
+import { builtinPlugins } from "../../../../plugins/index.ts";
+import { type ImportFileMeta, type ImportPlugin, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../../../sdk/index.ts";
+import { createPluginContext } from "../../../plugins/context.ts";
+import { DuplicatesBody, duplicatesRequest } from "./brim.schema.ts";
+import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
+
+/**
+ * Input of the worker's `brimParse`: which plugin (a built-in id, or an external plugin's entry
+ * file), the stored file's path, its meta, the pipeline's meta and the database file it reads candidates and the
+ * ledger from (a read-only connection of its own).
+ */
+export interface BrimParseInput {
+  code: string;
+  db: DatabaseTarget;
+  file: ImportFileMeta;
+  /** The stored file: read here, so its bytes are neither read nor copied by the request thread. */
+  filePath: string;
+  meta: PipelineMeta;
+  options?: Record<string, unknown>;
+  path: string | null;
+}
+
+export type BrimParseOutput = ParseRun;
+
+/** The pipeline's reads on a reader of the worker's own connection (host/db/read-snapshot.ts). */
+function readsOf(reader: SqlReader): PipelineData {
+  return {
+    assets: () => reader.all<KnownAsset>(ASSETS_SQL),
+    ledger: (brokerId, from, to) => reader.all<LedgerFact>(LEDGER_SQL, ledgerParams(brokerId, from, to)),
+  };
+}
+
+const instances = new Map<string, Promise<ImportPlugin>>();
+
+// Plugins log nothing of a file's content through the host; inside the worker their lines are dropped.
+const quiet: PluginLogger = { debug: () => undefined, error: () => undefined, info: () => undefined, warn: () => undefined };
+
+async function pluginFor(code: string, path: string | null): Promise<ImportPlugin> {
+  const key = `${code}\u0000${path ?? ""}`;
+  let found = instances.get(key);
+  if (!found) {
+    found = (async () => {
+      const plugin = path === null
+        ? builtinPlugins.find((p) => p.manifest.id === code)
+        : ((await import(pathToFileURL(path).href)) as { default?: unknown }).default;
+      if (!isPlugin(plugin) || plugin.manifest.kind !== "import-plugin") throw new Error(`import plugin ${code} is not available in the worker`);
+      const typed = plugin as Plugin<"import-plugin">;
+      return typed.create(createPluginContext(typed.manifest, {}, quiet));
+    })();
+    instances.set(key, found);
+    found.catch(() => instances.delete(key));
+  }
+  return found;
+}
+
+/**
+ * Runs one import plugin's `parse` and the BRIM pipeline in a pool worker, and answers the parse
+ * result as gzipped JSON: the request thread only moves bytes. A `PluginError` (the plugin's
+ * verdict on a bad file) comes back as its message; anything else as a generic message, since an
+ * exception's text may quote the file. The pool's time limit ends a run that never finishes.
+ */
+export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return { ok: false, message: "the stored file could not be read" };
+  }
+  let result;
+  try {
+    const plugin = await pluginFor(input.code, input.path);
+    result = await plugin.parse({ bytes, file: input.file, options: input.options });
+  } catch (error) {
+    if (isPluginError(error)) return { ok: false, message: error.message };
+    return { ok: false, message: "the file could not be read (the importer failed unexpectedly)" };
+  }
+  const doc = await withReadSnapshot(input.db, (reader) => buildParseResult(result, input.meta, readsOf(reader), randomUUID));
+  return { ok: true, gzipped: Bun.gzipSync(JSON.stringify(doc)), transactions: doc.transactions.length };
+}
+
+/** Input of the worker's `brimDuplicates`: the broker, and the rows and mappings as one JSON string (a string crosses threads as one copy). */
+export interface BrimDuplicatesInput {
+  brokerId: number;
+  db: DatabaseTarget;
+  /** `{creates, mappings}` */
+  json: string;
+}
+
+/**
+ * The duplicate report of edited rows against the broker's ledger (`POST /brokers/import/duplicates`),
+ * read through the worker's own connection and answered as gzipped JSON: 50,000 rows cost the
+ * request thread neither the ledger read, the matching nor the answer's serialisation.
+ */
+export async function brimDuplicates(input: BrimDuplicatesInput): Promise<Uint8Array> {
+  const { creates, mappings } = JSON.parse(input.json) as {
+    creates: TxCreateDoc[]; mappings: Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[];
+  };
+  const report = await withReadSnapshot(input.db, (reader) =>
+    duplicateReport(creates, mappings, (from, to) => readsOf(reader).ledger(input.brokerId, from, to)));
+  return Bun.gzipSync(JSON.stringify(report));
+}
+
+/** A duplicates body read by {@link brimDuplicatesBody}: not JSON (null), its 422 issues, or the check's input. */
+export type DuplicatesBodyRead = null | { issues: Issue[] } | { brokerId: number; json: string };
+
+/**
+ * Parses and validates the bytes of a `POST /brokers/import/duplicates` body (50,000 rows are
+ * ~5 MB: 0.2 s of JSON parsing and schema checks the request thread no longer spends) with the
+ * route's schema, and renders a refusal's issues as the 422 lists them (core/errors/validation-issues.ts).
+ */
+export function brimDuplicatesBody(input: { bytes: Uint8Array }): DuplicatesBodyRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder().decode(input.bytes));
+  } catch {
+    return null;
+  }
+  const parsed = DuplicatesBody.safeParse(value);
+  return parsed.success ? duplicatesRequest(parsed.data) : { issues: issuesOf("body", DuplicatesBody, parsed.error.issues) };
+}
+
+/** The preview of a stored file (`GET /brokers/import/files/{id}/preview`); null when it cannot be read. */
+export async function brimPreview(input: { filePath: string; sheetName?: string }): Promise<PreviewRun | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return null;
+  }
+  return previewOf(bytes, input.sheetName);
+}
+
+/** An uploaded file's sniffed type (executables, scripts and HTML refused) and SHA-256, from the stored bytes. */
+export function brimInspect(input: { filePath: string; filename: string }): { sha256: string; sniffed: SniffResult } {
+  const bytes = new Uint8Array(readFileSync(input.filePath));
+  return { sha256: createHash("sha256").update(bytes).digest("hex"), sniffed: sniffUpload(bytes, input.filename) };
+}

@@ -1,0 +1,204 @@
+import { Elysia } from "elysia";
+import { brimDir, BrimFileService } from "../../../../core/brim/brim-file.service.ts";
+import { BrimParseService } from "../../../../core/brim/brim-parse.service.ts";
+import { IMPORT_PLUGINS, type ImportPluginDirectory } from "../../../../core/brim/import-plugins.ts";
+import { InputError, NotFoundError, ValidationError } from "../../../../core/errors/domain-error.ts";
+import { UploadService } from "../../../../core/uploads/upload.service.ts";
+import type { HttpDeps } from "../../../http/deps.ts";
+import { ErrorBody, errorResponses } from "../../../http/errors.ts";
+import type { SessionPlugin } from "../../../http/session.ts";
+import { contentDisposition, readUploadBody, RefusedBody } from "../../uploads/uploads.routes.ts";
+import { JSON_BODY_DOC, jsonBodyReadBy, validatedInWorker, WorkerJsonBody } from "../../../http/worker-json-body.ts";
+import { runCalculation } from "../../run-calculation.ts";
+import type { DuplicatesBodyRead } from "./brim-parse.task.ts";
+import {
+  CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
+  ListQuery, ParseBody, ParseResult, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
+} from "./brim.schema.ts";
+
+/** Downloads never run as a page of our origin and are never sniffed into something else. */
+const SAFE_HEADERS = {
+  "cache-control": "private, no-store",
+  "content-security-policy": "default-src 'none'; sandbox",
+  "x-content-type-options": "nosniff",
+} as const;
+
+/** Types served as they are; anything else goes out as an opaque octet stream. */
+const SERVABLE = new Set(["text/csv", "text/plain", "application/json", "application/zip", "application/pdf",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
+
+/**
+ * Gzipped JSON made in the worker (a parse result, stored as the last parse; a duplicate report) as the answer: sent as it is with `Content-Encoding: gzip`
+ * when the client accepts gzip (the request thread never re-serialises 50,000 rows), else
+ * decompressed as a stream.
+ */
+function gzippedJson(gzipped: Uint8Array, request: Request): Response {
+  const headers: Record<string, string> = { "content-type": "application/json", vary: "Accept-Encoding", "cache-control": "private, no-store" };
+  if (/\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "")) {
+    return new Response(gzipped as Uint8Array<ArrayBuffer>, { headers: { ...headers, "content-encoding": "gzip", "content-length": String(gzipped.byteLength) } });
+  }
+  return new Response(new Blob([gzipped as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip")), { headers });
+}
+
+/** A worker's reading of a JSON body: its failure rethrown (a 500), else what it read (never null: that was a 400 in parse). */
+function workerRead<T>(body: WorkerJsonBody<T | null>): T {
+  if (body.read === undefined) throw body.error;
+  return body.read!;
+}
+
+const binaryResponse = {
+  200: { description: "The file's bytes", content: { "*/*": { schema: { type: "string", format: "binary" } } } },
+} as const;
+
+/**
+ * Broker report import (BRIM) under /brokers/import (API-SHAPES "Broker report import"): VIEWER
+ * reads, EDITOR uploads, parses and deletes; a file of a broker without an access row is 404.
+ */
+export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const files = deps.container.resolve(BrimFileService);
+  const parser = deps.container.resolve(BrimParseService);
+  const plugins = deps.container.resolve<ImportPluginDirectory>(IMPORT_PLUGINS);
+  const uploads = deps.container.resolve(UploadService);
+  const dir = brimDir(deps.config.dataDir);
+  const info = (f: Parameters<typeof toFileInfo>[0]) => toFileInfo(f, files.isStale(f));
+
+  return new Elysia({ prefix: "/brokers/import", tags: ["brokers"] })
+    .use(session)
+    .macro({
+      brimUploadBody: {
+        parse: ({ request }) => readUploadBody(request, uploads),
+        transform: ({ body }) => {
+          if (body instanceof RefusedBody) throw body.error;
+        },
+      },
+      multipart: { parse: "multipart/form-data" as unknown as () => void },
+      // 50,000 rows are ~5 MB of JSON: parsed and validated in the worker, not on the request thread.
+      duplicatesBody: {
+        parse: jsonBodyReadBy(async (bytes) => (await runCalculation("brimDuplicatesBody", { bytes })).result),
+      },
+    })
+    .post("/upload", async ({ body, query, status, user }) => {
+      const brokerId = query.broker_id ?? body.broker_id;
+      if (brokerId === undefined) throw new InputError("BROKER_ID_REQUIRED", "broker_id is required (query or form field)");
+      const file = await files.upload(dir, {
+        brokerId,
+        bytes: new Uint8Array(await body.file.arrayBuffer()),
+        filename: body.custom_filename?.trim() || body.file.name,
+        userId: user.id,
+      });
+      return status(201, info(file));
+    }, {
+      auth: true,
+      brimUploadBody: true,
+      multipart: true,
+      query: UploadQuery,
+      body: UploadBody,
+      response: { 201: FileInfo, 413: ErrorBody, 415: ErrorBody, ...errorResponses },
+      detail: {
+        summary: "Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. "
+          + "Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED",
+      },
+    })
+    .get("/files", async ({ query, user }) => {
+      void files.sweep(dir).catch(() => undefined);
+      return { items: (await files.list(user.id, { status: query.status, brokerIds: query.broker_ids })).map(info) };
+    }, {
+      auth: true,
+      query: ListQuery,
+      response: { 200: FileList, ...errorResponses },
+      detail: { summary: "Import files of the brokers the caller can access, newest first (filters: status, broker_ids repeated)" },
+    })
+    .get("/files/:file_id", async ({ params, user }) => info(await files.get(user.id, params.file_id)), {
+      auth: true,
+      params: FileParams,
+      response: { 200: FileInfo, ...errorResponses },
+      detail: { summary: "One import file (VIEWER or better; 404 BRIM_FILE_NOT_FOUND without access)" },
+    })
+    .get("/files/:file_id/preview", async ({ params, query, user }) => files.preview(dir, user.id, params.file_id, query.sheet_name), {
+      auth: true,
+      params: FileParams,
+      query: PreviewQuery,
+      response: { 200: PreviewAnswer, ...errorResponses },
+      detail: { summary: "The first 100 rows as a table (spreadsheets: sheets listed, sheet_name picks one)" },
+    })
+    .get("/files/:file_id/download", async ({ params, query, user }) => {
+      const record = await files.get(user.id, params.file_id);
+      const bytes = Bun.file(files.pathOf(dir, record));
+      if (!(await bytes.exists())) throw new NotFoundError("BRIM_FILE_NOT_FOUND", `Import file ${record.id} not found`, { file_id: record.id });
+      const type = SERVABLE.has(record.contentType) ? record.contentType : "application/octet-stream";
+      return new Response(bytes, {
+        headers: {
+          ...SAFE_HEADERS,
+          "content-type": type.startsWith("text/") ? `${type}; charset=utf-8` : type,
+          "content-length": String(bytes.size),
+          "content-disposition": contentDisposition(query.download === false && type !== "application/octet-stream" ? "inline" : "attachment", record.filename),
+        },
+      });
+    }, {
+      auth: true,
+      params: FileParams,
+      query: DownloadQuery,
+      detail: { summary: "The stored bytes (attachment unless download=false); nosniff, sandboxed, safe content type", responses: binaryResponse },
+    })
+    .get("/files/:file_id/last-parse", async ({ params, request, user }) => {
+      const stored = await files.lastParse(dir, user.id, params.file_id);
+      return stored === null ? new Response("null", { headers: { "content-type": "application/json" } }) : gzippedJson(stored, request);
+    }, {
+      auth: true,
+      params: FileParams,
+      // Documents the body; the stored bytes are sent as they are (a Response is not re-validated).
+      response: { 200: ParseResult.nullable(), ...errorResponses },
+      detail: { summary: "The last parse result of the file exactly as the parse answered it (gzipped when accepted), or null" },
+    })
+    .delete("/files/:file_id", async ({ params, user }) => {
+      await files.delete(dir, user.id, params.file_id);
+      return { success: true, file_id: params.file_id };
+    }, {
+      auth: true,
+      params: FileParams,
+      response: { 200: DeleteAnswer, ...errorResponses },
+      detail: { summary: "Delete an import file, its bytes and its last parse (EDITOR or OWNER)" },
+    })
+    .post("/files/:file_id/parse", async ({ body, params, request, user }) => gzippedJson(await parser.parse(dir, {
+      userId: user.id, fileId: params.file_id, brokerId: body.broker_id, pluginCode: body.plugin_code, options: body.options,
+    }), request), {
+      auth: true,
+      params: FileParams,
+      body: ParseBody,
+      response: { 200: ParseResult, ...errorResponses },
+      detail: {
+        summary: "Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, "
+          + "warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read "
+          + "→ 400 PARSE_FAILED and the file's status failed",
+      },
+    })
+    .post("/duplicates", async ({ body, request, user }) => {
+      const read = body instanceof WorkerJsonBody ? workerRead(body as WorkerJsonBody<DuplicatesBodyRead>) : duplicatesRequest(body);
+      if ("issues" in read) throw new ValidationError(read.issues);
+      return gzippedJson(await parser.duplicates(user.id, read.brokerId, read.json), request);
+    }, {
+      auth: true,
+      duplicatesBody: true,
+      // Documents the body and checks a body that is not JSON; a JSON body was checked by the worker with this schema.
+      body: validatedInWorker(DuplicatesBody),
+      // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
+      response: { 200: DuplicateReport, ...errorResponses },
+      detail: { summary: "Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)", [JSON_BODY_DOC]: DuplicatesBody },
+    })
+    .post("/asset-candidates", async ({ body }) => ({ items: await parser.candidates(body.items) }), {
+      auth: true,
+      body: CandidatesBody,
+      response: { 200: CandidatesAnswer, ...errorResponses },
+      detail: { summary: "Asset candidates per hint: ISIN → exact, ticker → high, name similarity → medium or low" },
+    })
+    .get("/plugins", () => ({
+      items: plugins.list().sort((a, b) => a.detectionPriority - b.detectionPriority || a.code.localeCompare(b.code)).map((p) => ({
+        code: p.code, name: p.name, description: p.description, supported_extensions: [...p.supportedExtensions],
+        icon_url: p.iconUrl, docs_url: p.docsUrl, plugin_version: p.version, detection_priority: p.detectionPriority,
+      })),
+    }), {
+      auth: true,
+      response: { 200: PluginList, ...errorResponses },
+      detail: { summary: "The import plugins (codes broker_<name>, fallback broker_generic_csv)" },
+    });
+}

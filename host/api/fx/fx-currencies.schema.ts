@@ -1,0 +1,105 @@
+import { z } from "zod";
+import type { ConvertResult } from "../../../core/fx/fx-convert.service.ts";
+import type { ManualRateOutcome, RateDeleteOutcome } from "../../../core/fx/fx-rate.service.ts";
+import type { FxSyncResult } from "../../../core/fx/fx-sync.service.ts";
+import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
+import { CurrencyField, limited } from "../../http/fields.ts";
+import { SignalList, SignalResult } from "../signals/signals.schema.ts";
+
+const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+/** A decimal as a plain string or a JSON number (written in fixed notation from its shortest form). */
+const DecimalInput = z.union([
+  z.string().regex(PLAIN_DECIMAL, "a plain decimal string such as 1.0842"),
+  z.number().refine(Number.isFinite, "a finite number").transform((n) => toDecimalString(new Decimal(String(n)))),
+]);
+const PositiveDecimal = DecimalInput.refine((s) => s[0] !== "-" && /[1-9]/.test(s), "must be greater than 0");
+const RateField = limited(PositiveDecimal, "rate");
+const DateField = z.iso.date();
+const DateRange = z.object({ start: DateField, end: DateField.optional() }).strict().refine((r) => !r.end || r.end >= r.start, "end must not be before start");
+
+export const FxSyncRequest = z.object({
+  pairs: z.array(z.string().regex(/^[A-Za-z]{3}-[A-Za-z]{3}$/, "a pair slug such as EUR-USD")).min(1),
+  start: z.union([DateField, z.enum(["min"])]),
+  end: DateField,
+}).strict();
+
+const LegDetail = z.object({ provider: z.string(), leg: z.string(), dates_available: z.number(), error: z.string().optional() });
+export const FxSyncResponse = z.object({
+  results: z.array(z.object({
+    pair: z.string(), status: z.enum(["ok", "partial", "failed", "skipped"]), provider_used: z.string().optional(),
+    points_fetched: z.number(), points_changed: z.number(), message: z.string().optional(), errors: z.array(z.string()),
+    detail: z.array(LegDetail), elapsed_ms: z.number(),
+  })),
+  success_count: z.number(),
+  errors: z.array(z.string()),
+  date_range: z.object({ start: z.string(), end: z.string() }),
+  total_points_changed: z.number(),
+});
+
+export const toSyncItem = (r: FxSyncResult) => ({
+  pair: r.pair, status: r.status, provider_used: r.providerUsed, points_fetched: r.pointsFetched, points_changed: r.pointsChanged,
+  message: r.message, errors: r.errors,
+  detail: r.detail.map((d) => ({ provider: d.provider, leg: d.leg, dates_available: d.datesAvailable, error: d.error })),
+  elapsed_ms: r.elapsedMs,
+});
+
+export const RateUpsertRequest = z.array(z.object({
+  date: DateField, base: CurrencyField, quote: CurrencyField, rate: RateField, source: z.string().trim().min(1).max(50).optional(),
+}).strict()).min(1);
+
+export const RateUpsertResponse = z.object({
+  results: z.array(z.object({
+    success: z.boolean(), action: z.enum(["inserted", "updated", "unchanged"]).optional(), rate: z.string(), date: z.string(),
+    base: z.string(), quote: z.string(), message: z.string().optional(),
+  })),
+  success_count: z.number(),
+  errors: z.array(z.string()),
+});
+
+export const toUpsertItem = (o: ManualRateOutcome) => ({
+  success: o.success, action: o.action, rate: o.rate, date: o.date, base: o.base, quote: o.quote, message: o.message,
+});
+
+export const RateDeleteRequest = z.array(z.object({
+  from: CurrencyField, to: CurrencyField, date_range: DateRange.optional(), delete_all: z.boolean().default(false),
+}).strict().refine((i) => i.delete_all || i.date_range !== undefined, "give date_range or delete_all")).min(1);
+
+export const RateDeleteResponse = z.object({
+  results: z.array(z.object({
+    success: z.boolean(), deleted_count: z.number(), message: z.string().optional(), base: z.string(), quote: z.string(),
+    date_range: z.object({ start: z.string(), end: z.string().optional() }).nullable(), existing_count: z.number(),
+  })),
+  success_count: z.number(),
+  errors: z.array(z.string()),
+  total_deleted: z.number(),
+});
+
+export const toDeleteItem = (o: RateDeleteOutcome) => ({
+  success: o.success, deleted_count: o.deletedCount, message: o.message, base: o.base, quote: o.quote,
+  date_range: o.dateRange, existing_count: o.existingCount,
+});
+
+const Cur = z.object({ code: z.string(), amount: z.string() });
+export const ConvertRequest = z.array(z.object({
+  from_amount: z.object({ code: CurrencyField, amount: DecimalInput }).strict(),
+  to: CurrencyField,
+  date_range: DateRange,
+  signals: SignalList.optional().describe("Signals on this item's daily rates, returned in the top-level `signals`"),
+}).strict()).min(1);
+
+export const ConvertResponse = z.object({
+  results: z.array(z.object({
+    from_amount: Cur, to_amount: Cur, conversion_date: z.string(), rate: z.string(),
+    backward_fill_info: z.object({ actual_rate_date: z.string(), days_back: z.number() }).optional(),
+  })),
+  success_count: z.number(),
+  errors: z.array(z.string()),
+  signals: z.array(z.object({
+    item_index: z.number().int().describe("Position of the request item, from 0"), signals: z.array(SignalResult).describe("Its signals, in request order"),
+  })).optional().describe("Signals of the items that asked for them (on their daily rates)"),
+});
+
+export const toConvertItem = (r: ConvertResult) => ({
+  from_amount: r.from, to_amount: r.to, conversion_date: r.conversionDate, rate: r.rate,
+  ...(r.backwardFill ? { backward_fill_info: { actual_rate_date: r.backwardFill.actualRateDate, days_back: r.backwardFill.daysBack } } : {}),
+});

@@ -1,0 +1,88 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import { type FxProviderEntry, fxProviderCode, fxProviderEdges, listFxProviders } from "../../../core/fx/fx-providers.ts";
+import { FxRouteService } from "../../../core/fx/fx-route.service.ts";
+import { searchRoutes } from "../../../core/fx/route-search.calc.ts";
+import type { HttpDeps } from "../../http/deps.ts";
+import { bulkCreateStatus, errorResponses } from "../../http/errors.ts";
+import type { SessionPlugin } from "../../http/session.ts";
+import {
+  FxProviderBody, ProvidersQuery, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
+  SuggestQuery, SuggestResponse, toDeleteResult, toFxProviderBody, toRouteRead, toRouteResult, toSuggestPath,
+} from "./fx-providers.schema.ts";
+
+/** The loaded `fx-provider` plugins as core entries (wire code = plugin id upper-cased). */
+function fxProviderEntries(deps: HttpDeps): FxProviderEntry[] {
+  return deps.plugins.list("fx-provider").map((p) => ({
+    baseCurrencies: [...p.instance.baseCurrencies],
+    code: fxProviderCode(p.manifest.id),
+    description: p.manifest.description,
+    hidden: p.manifest.hidden === true,
+    name: p.manifest.name,
+    targetCurrencies: [...p.instance.targetCurrencies],
+  }));
+}
+
+/** FX providers and conversion routes (REFERENCE §1.11, §2.5; decisions in docs/fx.md). */
+export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const routes = deps.container.resolve(FxRouteService);
+  const entries = fxProviderEntries(deps);
+  const known = new Set(entries.map((e) => e.code));
+  const edges = fxProviderEdges(entries);
+
+  return new Elysia({ prefix: "/fx/providers", tags: ["fx"] })
+    .use(session)
+    .get("", ({ query }) => listFxProviders(entries, query.providers).map(toFxProviderBody), {
+      auth: true,
+      query: ProvidersQuery,
+      response: { 200: z.array(FxProviderBody), ...errorResponses },
+      detail: { summary: "FX providers (`?providers=ECB&providers=FED` narrows); MANUAL and test-only providers are hidden" },
+    })
+    .get("/routes", async () => (await routes.list()).map(toRouteRead), {
+      auth: true,
+      response: { 200: z.array(RouteRead), ...errorResponses },
+      detail: { summary: "Configured conversion routes, by pair (alphabetical) then priority" },
+    })
+    .post("/routes", async ({ body, status }) => {
+      const outcomes = await routes.save(body.map((r) => ({
+        base: r.base, chainSteps: r.chain_steps, priority: r.priority, quote: r.quote,
+      })), known);
+      const failed = outcomes.filter((o) => !o.success);
+      return status(bulkCreateStatus(outcomes.length - failed.length), {
+        results: outcomes.map(toRouteResult),
+        success_count: outcomes.length - failed.length,
+        errors: failed.map((o) => `${o.base}-${o.quote} priority ${o.priority}: ${o.message}`),
+        error_count: failed.length,
+      });
+    }, {
+      auth: true,
+      body: RoutesCreateRequest,
+      response: { 200: RoutesCreateResponse, 201: RoutesCreateResponse, ...errorResponses },
+      detail: { summary: "Create or update routes (atomic); an unknown provider refuses the whole batch (400)" },
+    })
+    .delete("/routes", async ({ body }) => {
+      const outcomes = await routes.delete(body);
+      const failed = outcomes.filter((o) => !o.success);
+      return {
+        results: outcomes.map(toDeleteResult),
+        success_count: outcomes.length - failed.length,
+        errors: failed.map((o) => `${o.base}-${o.quote}: ${o.message}`),
+        total_deleted: outcomes.reduce((n, o) => n + o.deletedCount, 0),
+      };
+    }, {
+      auth: true,
+      body: RoutesDeleteRequest,
+      response: { 200: RoutesDeleteResponse, ...errorResponses },
+      detail: { summary: "Delete routes of pairs (one priority or all); a pair losing its last provider route gets its MANUAL route back" },
+    })
+    .get("/routes/suggest", ({ query }) => ({
+      base: query.base,
+      quote: query.quote,
+      paths: searchRoutes(edges, query.base, query.quote, { limit: query.limit }).map(toSuggestPath),
+    }), {
+      auth: true,
+      query: SuggestQuery,
+      response: { 200: SuggestResponse, ...errorResponses },
+      detail: { summary: "Candidate chain_steps for a pair from the visible providers, shortest first (at most 4 steps)" },
+    });
+}

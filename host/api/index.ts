@@ -1,0 +1,64 @@
+import { Elysia } from "elysia";
+import { aiExportRoutes } from "./ai-export/ai-export.routes.ts";
+import { assetsRoutes } from "./assets/assets.routes.ts";
+import { providersRoutes } from "./assets/providers.routes.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
+import { backupRoutes } from "./backup/backup.routes.ts";
+import { eventsRoutes } from "./assets/events.routes.ts";
+import { pricesRoutes } from "./assets/prices.routes.ts";
+import { brimRoutes } from "./brokers/import/brim.routes.ts";
+import { brokersRoutes } from "./brokers/brokers.routes.ts";
+import type { HttpDeps } from "../http/deps.ts";
+import { docsRoutes } from "../http/docs.ts";
+import { BATCH_ROW_SCHEMAS } from "./transactions/transaction-rows.schema.ts";
+import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
+import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
+import { errorHandler } from "../http/errors.ts";
+import { lotsRoutes } from "./portfolio/lots.routes.ts";
+import { reportRoutes } from "./portfolio/report.routes.ts";
+import { riskRoutes } from "./risk/risk.routes.ts";
+import { wacRoutes } from "./portfolio/wac.routes.ts";
+import { sessionPlugin } from "../http/session.ts";
+import { settingsRoutes } from "./settings/settings.routes.ts";
+import { signalsRoutes } from "./signals/signals.routes.ts";
+import { systemRoutes } from "./system/system.routes.ts";
+import { toolsRoutes } from "./tools/tools.routes.ts";
+import { transactionsRoutes } from "./transactions/transactions.routes.ts";
+import { uploadsRoutes } from "./uploads/uploads.routes.ts";
+import { usersRoutes } from "./users/users.routes.ts";
+import { utilitiesRoutes } from "./utilities/utilities.routes.ts";
+
+export const API_PREFIX = "/api/v1";
+
+/** The whole HTTP API under /api/v1; one Elysia instance per spec prefix, in spec-table order. */
+export function createApp(deps: HttpDeps) {
+  const session = sessionPlugin(deps);
+  return new Elysia({ prefix: API_PREFIX })
+    .use(errorHandler(deps.logger))
+    .use(docsRoutes(BATCH_ROW_SCHEMAS))
+    .use(authRoutes(deps, session))
+    .use(usersRoutes(deps, session))
+    .use(settingsRoutes(deps, session))
+    .use(systemRoutes(deps, session))
+    .use(uploadsRoutes(deps, session))
+    .use(transactionsRoutes(deps, session))
+    .use(brimRoutes(deps, session))
+    .use(brokersRoutes(deps, session))
+    .use(assetsRoutes(deps, session))
+    .use(providersRoutes(deps, session))
+    .use(pricesRoutes(deps, session))
+    .use(eventsRoutes(deps, session))
+    .use(backupRoutes(deps, session))
+    .use(fxProvidersRoutes(deps, session))
+    .use(fxCurrenciesRoutes(deps, session))
+    .use(reportRoutes(deps, session))
+    .use(wacRoutes(deps, session))
+    .use(lotsRoutes(deps, session))
+    .use(riskRoutes(deps, session))
+    .use(signalsRoutes(deps, session))
+    .use(aiExportRoutes(deps, session))
+    .use(toolsRoutes(deps, session))
+    .use(utilitiesRoutes());
+}
+
+export type App = ReturnType<typeof createApp>;

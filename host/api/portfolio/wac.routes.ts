@@ -1,0 +1,25 @@
+import { Elysia } from "elysia";
+import { WacSeriesService, type WacSeriesRunner } from "../../../core/portfolio/wac-series.service.ts";
+import { runCalculation } from "../run-calculation.ts";
+import type { HttpDeps } from "../../http/deps.ts";
+import { errorResponses } from "../../http/errors.ts";
+import type { SessionPlugin } from "../../http/session.ts";
+import { toWacQuery, toWacResult, WacRequest, WacResponse } from "./wac.schema.ts";
+
+/** `POST /portfolio/wac`: WAC series per (broker, asset), with broker access checks (API-SHAPES; docs/portfolio.md). */
+export function wacRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const wac = deps.container.resolve(WacSeriesService);
+  const run: WacSeriesRunner = async (input) => (await runCalculation("wacSeries", input)).result;
+
+  return new Elysia({ prefix: "/portfolio", tags: ["portfolio"] })
+    .use(session)
+    .post("/wac", async ({ body, user }) => {
+      const results = await wac.series(user.id, body.queries.map(toWacQuery), run);
+      return { results: results.map(toWacResult) };
+    }, {
+      auth: true,
+      body: WacRequest,
+      response: { 200: WacResponse, ...errorResponses },
+      detail: { summary: "Weighted average cost series per (broker, asset): one point per quantity move; 404 for a broker without access or an unknown asset" },
+    });
+}

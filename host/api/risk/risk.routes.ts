@@ -1,0 +1,42 @@
+import { Elysia } from "elysia";
+import { databaseTarget } from "../../db/dialect.ts";
+import { loadPluginConfig } from "../../plugin-config.ts";
+import { RiskService } from "./risk.service.ts";
+import type { HttpDeps } from "../../http/deps.ts";
+import { errorResponses } from "../../http/errors.ts";
+import type { SessionPlugin } from "../../http/session.ts";
+import {
+  EligibilityRequest, EligibilityResponse, RiskCatalogResponse, RiskQueryRequest, RiskQueryResponse, ScenarioCatalogResponse,
+} from "./risk.schema.ts";
+
+/** `/risk` (docs/risk.md): the analytics catalog, queries and per-asset eligibility. */
+export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
+  const pluginConfig = loadPluginConfig(deps.config.dataDir, deps.config.pluginsConfigFile);
+  const risk = new RiskService(deps.container, databaseTarget(deps.config.dataDir), deps.plugins, deps.config.dataDir, {
+    analyticTimeoutMs: deps.config.riskAnalyticTimeoutMs, maxQueuedTasks: deps.config.riskMaxQueuedTasks,
+  }, (id) => pluginConfig[id]);
+  return new Elysia({ prefix: "/risk", tags: ["risk"] })
+    .use(session)
+    .get("/catalog", () => ({ items: risk.catalog() }), {
+      auth: true,
+      response: { 200: RiskCatalogResponse, ...errorResponses },
+      detail: { summary: "Risk analytics with their scopes, modes and parameter JSON Schemas" },
+    })
+    .get("/scenario-catalog", () => risk.scenarioCatalog(), {
+      auth: true,
+      response: { 200: ScenarioCatalogResponse, ...errorResponses },
+      detail: { summary: "Stress scenarios (built-in and DATA_DIR/scenarios/*.json), geography groups, and warnings for invalid files" },
+    })
+    .post("/query", ({ body, user }) => risk.query(user.id, body), {
+      auth: true,
+      body: RiskQueryRequest,
+      response: { 200: RiskQueryResponse, ...errorResponses },
+      detail: { summary: "Run 1–32 analytics on an asset, an asset set or the caller's portfolio; each answers in its own envelope" },
+    })
+    .post("/eligibility", ({ body, user }) => risk.eligibility(user.id, body), {
+      auth: true,
+      body: EligibilityRequest,
+      response: { 200: EligibilityResponse, ...errorResponses },
+      detail: { summary: "Whether each asset's quotes in a period can feed risk analytics" },
+    });
+}
