@@ -12,7 +12,7 @@ import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
 import { cacheGenerationReader, readGenerationsIn } from "./db/cache-generations.ts";
 import { databaseFile, databaseTarget, openDatabase } from "./db/data-source.ts";
-import { createApp } from "./api/index.ts";
+import { createApp, MULTIPART_PATHS } from "./api/index.ts";
 import { serveHttp } from "./http/server.ts";
 import { credentialsProbe, sessionKey } from "./http/session.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -84,7 +84,7 @@ export async function boot(config: AppConfig = loadConfig()) {
   const logger = createLogger(config.logLevel);
   const { app, db, scheduler, marketSchedule, container, sessionKey: key } = await assemble(config, logger);
   await marketSchedule.start();
-  const server = serveHttp(app, config, logger, credentialsProbe(container, key));
+  const server = serveHttp(app, config, logger, credentialsProbe(container, key), MULTIPART_PATHS);
   logger.info("listening", { url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir });
   // In the background: the first risk query would otherwise pay for cold worker threads (docs/risk.md "Performance").
   if (config.riskWarmUp) {

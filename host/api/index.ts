@@ -30,6 +30,9 @@ import { utilitiesRoutes } from "./utilities/utilities.routes.ts";
 
 export const API_PREFIX = "/api/v1";
 
+/** The routes that take a multipart body (a file); every other write takes JSON (host/http/write-guard.ts). */
+export const MULTIPART_PATHS: readonly string[] = [`${API_PREFIX}/uploads`, `${API_PREFIX}/brokers/import/upload`];
+
 /** The whole HTTP API under /api/v1; one Elysia instance per spec prefix, in spec-table order. */
 export function createApp(deps: HttpDeps) {
   const session = sessionPlugin(deps);

@@ -19,10 +19,17 @@ const SWAGGER_PAGE = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Portfolio Tracker API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/api/v1/docs-assets/swagger-ui.css"></head>
-<body><div id="swagger-ui"></div>
+<body><div id="swagger-ui" data-spec-url="${SPEC_URL}"></div>
 <script src="/api/v1/docs-assets/swagger-ui-bundle.js"></script>
-<script>window.onload = () => { window.ui = SwaggerUIBundle({ url: "${SPEC_URL}", dom_id: "#swagger-ui" }); };</script>
+<script src="/api/v1/docs-assets/swagger-init.js"></script>
 </body></html>`;
+
+/** Swagger UI's start, served as a file: the pages' Content-Security-Policy allows no inline script. */
+const SWAGGER_INIT = `window.onload = () => {
+  const root = document.getElementById("swagger-ui");
+  window.ui = SwaggerUIBundle({ url: root.dataset.specUrl, dom_id: "#swagger-ui" });
+};
+`;
 
 const REDOC_PAGE = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Portfolio Tracker API — ReDoc</title>
@@ -92,6 +99,9 @@ export function docsRoutes(extraSchemas: readonly unknown[]) {
     .get("/redoc", () => html(REDOC_PAGE), { detail: { hide: true } })
     .get("/redoc/", () => html(REDOC_PAGE), { detail: { hide: true } })
     .get("/docs-assets/:file", ({ params, status }) => {
+      if (params.file === "swagger-init.js") {
+        return new Response(SWAGGER_INIT, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" } });
+      }
       const asset = ASSETS[params.file];
       if (!asset) return status(404, { detail: "Not Found", code: "NOT_FOUND" });
       return new Response(Bun.file(Bun.resolveSync(asset.module, import.meta.dir)), {

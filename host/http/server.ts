@@ -6,6 +6,8 @@ import { gzipResponse } from "./gzip.ts";
 import { BULK_REQUEST_BYTES, createHeapSettler } from "./heap-settle.ts";
 import { declaredLength } from "./request-body.ts";
 import { serveWebApp } from "./web-assets.ts";
+import { withBrowserHeaders } from "./browser-headers.ts";
+import { crossSiteWriteRefusal } from "./write-guard.ts";
 import webApp from "../../web/index.html";
 
 /** What the server serves under /api: the assembled Elysia app (host/api/index.ts). */
@@ -47,15 +49,17 @@ async function anonymousBodyRefusal(request: Request, probe: CredentialsProbe): 
  * Serves the app with Bun.serve. Wrapping fetch (rather than Elysia hooks) lets gzip and the
  * access log see every response: thrown errors, 404s and file bodies included.
  */
-export function serveHttp(app: HttpApp, config: AppConfig, logger: Logger, probe: CredentialsProbe) {
+export function serveHttp(app: HttpApp, config: AppConfig, logger: Logger, probe: CredentialsProbe, multipartPaths: readonly string[] = []) {
   const settler = createHeapSettler();
+  const writeGuard = { isMultipartPath: (path: string) => multipartPaths.includes(path.replace(/\/+$/, "")), behindTrustedProxy: config.trustedProxies.length > 0 };
   const api = async (request: Request, server: Bun.Server<undefined>) => {
     const started = performance.now();
     let responseBytes = 0;
     settler.beforeRequest();
     try {
       rememberSocketAddress(request, server.requestIP(request)?.address);
-      const response = await gzipResponse(request, await anonymousBodyRefusal(request, probe) ?? await app.handle(request), (n) => { responseBytes = n; });
+      const refusal = crossSiteWriteRefusal(request, writeGuard) ?? await anonymousBodyRefusal(request, probe);
+      const response = withBrowserHeaders(request, await gzipResponse(request, refusal ?? await app.handle(request), (n) => { responseBytes = n; }));
       logger.info("request", {
         method: request.method,
         path: new URL(request.url).pathname,
@@ -83,10 +87,10 @@ export function serveHttp(app: HttpApp, config: AppConfig, logger: Logger, probe
       // app (deep links) or one of its chunks.
       "/api": api,
       "/api/*": api,
-      "/favicon.ico": new Response(FAVICON, {
+      "/favicon.ico": (request: Request) => withBrowserHeaders(request, new Response(FAVICON, {
         headers: { "content-type": "image/svg+xml", "cache-control": "public, max-age=86400" },
-      }),
-      "/*": dev ? webApp : serveWebApp,
+      })),
+      "/*": dev ? webApp : async (request: Request) => withBrowserHeaders(request, await serveWebApp(request)),
     },
     fetch: api,
   });

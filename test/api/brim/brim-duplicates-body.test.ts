@@ -74,10 +74,10 @@ describe("the order of refusals is kept", () => {
     await expectError(await bob.post("/brokers/import/duplicates", { broker_id: broker, transactions: [] }), 403, "BROKER_ROLE_REQUIRED");
   });
 
-  test("an empty JSON body or plain text is validated as before (422 at the body)", async () => {
+  test("an empty JSON body is validated as before (422 at the body); plain text is refused unread (415)", async () => {
     const empty = await expectError(await dave.post("/brokers/import/duplicates", "", { "content-type": "application/json" }), 422);
     expect(empty.detail).toEqual([{ loc: ["body"], msg: "Invalid input: expected object, received undefined", type: "invalid_type" }]);
-    const text = await expectError(await dave.post("/brokers/import/duplicates", "{}", { "content-type": "text/plain" }), 422);
-    expect(text.detail).toEqual([{ loc: ["body"], msg: "Invalid input: expected object, received string", type: "invalid_type" }]);
+    // A write's body must be JSON (docs/security.md "Cross-site writes").
+    await expectError(await dave.post("/brokers/import/duplicates", "{}", { "content-type": "text/plain" }), 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 });

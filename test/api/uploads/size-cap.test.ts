@@ -20,11 +20,13 @@ beforeAll(async () => {
 /** A multipart request streamed without Content-Length, so only the bytes counted as they arrive can refuse it. */
 async function streamedUpload(form: FormData): Promise<Response> {
   const encoded = new Response(form);
+  // The type first: Bun's Response answers null for it once its body stream was taken.
+  const type = encoded.headers.get("content-type")!;
   const body = encoded.body!;
   return fetch(`${server.base}/uploads`, {
     method: "POST",
     body,
-    headers: { cookie: admin.cookie, "content-type": encoded.headers.get("content-type")! },
+    headers: { cookie: admin.cookie, "content-type": type },
     duplex: "half",
   } as RequestInit);
 }
