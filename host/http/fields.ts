@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { Decimal, toDecimalString } from "../../core/money/decimal.ts";
-import { type DecimalKind, limitMessage, withinLimits } from "../../core/money/decimal-limits.ts";
 
 /** Wire field schemas shared by several areas, so one rule reads the same everywhere. */
 
@@ -17,10 +16,5 @@ export const CurrencyField = z.string().regex(/^[A-Za-z]{3}$/, "a three-letter c
  */
 export const DecimalNumber = z.number().refine(Number.isFinite, "a finite number").transform((n) => toDecimalString(new Decimal(String(n))));
 
-/**
- * Refines a decimal-string schema to the supported range of `kind` (issue 10.5, docs/errors.md):
- * a value outside it is a 422 whose message states the limit.
- */
-export function limited<S extends z.ZodType<string, any>>(schema: S, kind: DecimalKind) {
-  return schema.refine((s) => withinLimits(s, kind), limitMessage(kind));
-}
+/** The supported range of decimal inputs (docs/errors.md): one rule with the JSON restore, in core. */
+export { limited } from "../../core/money/decimal-limits.ts";
