@@ -3,7 +3,10 @@ import { inject, injectable } from "tsyringe";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
-import { InputError, NotFoundError } from "../errors/domain-error.ts";
+import type { z } from "zod";
+import { InputError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
+import type { Issue } from "../errors/validation-issues.ts";
+import { COMPUTED_MESSAGE, isLimitMessage } from "../money/decimal-limits.ts";
 import { UploadService } from "../uploads/upload.service.ts";
 import { BACKUP_SCHEMA_VERSION, documentHead, EXPORT_FORMAT } from "./document.ts";
 import { RestoreContext } from "./restore-context.ts";
@@ -35,9 +38,10 @@ const corrupt = (detail: string, params?: Record<string, unknown>) => new InputE
 /**
  * `POST /backup/restore` (API-SHAPES "Backup"): a JSON export uploaded through /uploads, written
  * all or nothing. A pipeline of named stages, like the transaction batch: read → parse → check
- * rows → check references run before anything is written and refuse with a 4xx; then one stage
- * per section (sections.ts order) inside ONE serialised write transaction, so a refusal, an
- * error or a killed process leaves the database exactly as it was.
+ * rows (every column by its write route's rule) → check references run before anything is
+ * written and refuse with a 4xx; then one stage per section (sections.ts order) inside ONE
+ * serialised write transaction, so a refusal, an error or a killed process leaves the database
+ * exactly as it was.
  */
 @injectable()
 export class BackupRestoreService {
@@ -111,10 +115,16 @@ export function parseDocument(text: string): Sections {
   return head.data.sections as Sections;
 }
 
+/** At most this many issues are listed in a refusal; `params.issue_count` counts them all. */
+export const MAX_ROW_ISSUES = 100;
+
 /**
- * Every row of a known section against its schema (first failure reported); unknown sections are
- * ignored with a warning. Yields to the event loop every few thousand rows: a large export has
- * hundreds of thousands of price rows, and the server keeps answering meanwhile.
+ * Every row of a known section against its schema, which holds each column to its write route's
+ * rule (sections.ts); unknown sections are ignored with a warning. Every row is checked: any
+ * failure refuses the whole restore with 422 BACKUP_ROWS_INVALID, listing the first
+ * {@link MAX_ROW_ISSUES} issues (section, row index, column; the row's id in the message) and
+ * counting all. Yields to the event loop every few thousand rows: a large export has hundreds of
+ * thousands of price rows, and the server keeps answering meanwhile.
  */
 async function checkRows(sections: Sections): Promise<string[]> {
   const warnings: string[] = [];
@@ -125,21 +135,41 @@ async function checkRows(sections: Sections): Promise<string[]> {
       delete sections[name];
     }
   }
+  const issues: Issue[] = [];
+  let issueCount = 0;
+  let invalidRows = 0;
   for (const section of SECTIONS) {
     const rows = sections[section.name];
     if (!rows) continue;
     for (let i = 0; i < rows.length; i++) {
       const parsed = section.row.safeParse(rows[i]);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw corrupt(`Row ${i} of ${section.name} is invalid: ${issue.path.join(".")}: ${issue.message}`,
-          { section: section.name, index: i, field: issue.path.join(".") });
+      if (parsed.success) rows[i] = parsed.data;
+      else {
+        invalidRows++;
+        issueCount += parsed.error.issues.length;
+        for (const issue of parsed.error.issues) {
+          if (issues.length < MAX_ROW_ISSUES) issues.push(rowIssue(section.name, i, rows[i], issue));
+        }
       }
-      rows[i] = parsed.data;
       if (i % ROWS_PER_YIELD === ROWS_PER_YIELD - 1) await yieldToEventLoop();
     }
   }
+  if (issueCount > 0) {
+    throw new ValidationError(issues, `${invalidRows} row(s) of the export break the input rules; nothing was restored`, "BACKUP_ROWS_INVALID",
+      { issue_count: issueCount, invalid_row_count: invalidRows, shown: issues.length });
+  }
   return warnings;
+}
+
+/** One refused value: `loc` is `["file", "sections", <section>, <row index>, <column>]`; a limit is `out_of_range`, as in a transaction batch. */
+function rowIssue(section: string, index: number, row: unknown, issue: z.core.$ZodIssue): Issue {
+  const rowId = typeof row === "object" && row !== null && typeof (row as Record<string, unknown>).id === "number" ? (row as Record<string, unknown>).id : null;
+  const outOfRange = isLimitMessage(issue.message) || issue.message === COMPUTED_MESSAGE;
+  return {
+    loc: ["file", "sections", section, index, ...issue.path.map((p) => (typeof p === "number" ? p : String(p)))],
+    msg: rowId === null ? issue.message : `${issue.message} (row id ${rowId})`,
+    type: outOfRange ? "out_of_range" : issue.code,
+  };
 }
 
 /** Ids a row refers to must be in the document (optional references may point outside it). */

@@ -1,14 +1,15 @@
 import { fromSqliteDatetime } from "../db/sqlite-date.ts";
 import { InputError, NotFoundError } from "../errors/domain-error.ts";
 import { normalisePair } from "../fx/pair.ts";
-import { csvLine } from "./csv.ts";
+import { type CsvKind, csvLine } from "./csv.ts";
 import { ChunkBuffer, type SnapshotReader, yieldToEventLoop } from "./snapshot-reader.ts";
 
 /**
  * Series exports of REFERENCE 1.9 / 2.8: one asset's prices or events, or one FX pair's rates,
  * as CSV with fixed columns or as the JSON envelope `{scope, entity, exported_at, row_count, rows}`.
  * Rows are pulled from the snapshot one at a time and sent in chunks, so memory stays flat for
- * any length of history. Decimals are the exact strings stored.
+ * any length of history. Decimals are the exact strings stored; CSV text cells that a spreadsheet
+ * would run as a formula get a leading `'` (csv.ts), the JSON envelope carries text as stored.
  */
 export type SeriesFormat = "csv" | "json";
 
@@ -18,6 +19,8 @@ export interface SeriesSpec {
   columns: readonly string[];
   /** Envelope `entity` and the file name's slug. */
   entity: string;
+  /** Columns holding numbers (decimals, ids): written to CSV as stored. Every other column is text, neutralised against formulas (csv.ts). */
+  numbers: readonly string[];
   params: unknown[];
   /** Envelope `scope` and the file name's prefix. */
   scope: string;
@@ -49,6 +52,7 @@ export function priceSeries(asset: { id: number; name: string }): SeriesSpec {
     entity: slugOf(asset.name, `asset-${asset.id}`),
     envelope: { asset_id: asset.id },
     columns: PRICE_COLUMNS,
+    numbers: ["open", "high", "low", "close", "volume"],
     sql: `SELECT date, open, high, low, close, volume, currency, source_plugin_key, updated_at FROM price_history
           WHERE asset_id = ? ORDER BY date`,
     params: [asset.id],
@@ -62,6 +66,7 @@ export function eventSeries(asset: { id: number; name: string }): SeriesSpec {
     entity: slugOf(asset.name, `asset-${asset.id}`),
     envelope: { asset_id: asset.id },
     columns: EVENT_COLUMNS,
+    numbers: ["value", "provider_assignment_id"],
     sql: `SELECT date, type, value, currency, provider_assignment_id, notes, created_at, updated_at FROM asset_events
           WHERE asset_id = ? ORDER BY date, id`,
     params: [asset.id],
@@ -82,6 +87,7 @@ export function fxRateSeries(pair: { base: string; quote: string; inverted: bool
     entity: `${pair.base}-${pair.quote}`.toLowerCase(),
     envelope: { base: pair.base, quote: pair.quote, inverted: pair.inverted },
     columns: FX_COLUMNS,
+    numbers: ["rate"],
     sql: `SELECT date, base, quote, rate, provider, updated_at FROM fx_rates WHERE base = ? AND quote = ? ORDER BY date, provider`,
     params: [pair.base, pair.quote],
     toRow: (r) => [r.date, r.base, r.quote, r.rate, r.provider, iso(r.updated_at)],
@@ -109,6 +115,7 @@ export function pairSeries(base: string, quote: string): SeriesSpec {
 export async function* streamSeries(reader: SnapshotReader, spec: SeriesSpec, format: SeriesFormat, exportedAt: Date): AsyncGenerator<string> {
   const out = new ChunkBuffer();
   let count = 0;
+  const kinds: CsvKind[] = spec.columns.map((c) => (spec.numbers.includes(c) ? "number" : "text"));
   if (format === "csv") out.push(csvLine(spec.columns));
   else {
     const head = { scope: spec.scope, entity: spec.entity, exported_at: exportedAt.toISOString(), ...spec.envelope, columns: spec.columns };
@@ -116,7 +123,7 @@ export async function* streamSeries(reader: SnapshotReader, spec: SeriesSpec, fo
   }
   for await (const row of reader.iterate<any>(spec.sql, spec.params)) {
     const values = spec.toRow(row);
-    if (format === "csv") out.push(csvLine(values));
+    if (format === "csv") out.push(csvLine(values, kinds));
     else {
       const object: Record<string, unknown> = {};
       spec.columns.forEach((c, i) => { object[c] = values[i] ?? null; });

@@ -19,11 +19,19 @@ function shareError(message: string, params: Record<string, unknown>): Validatio
   return new ValidationError([{ loc: ["body", "share_percentage"], msg: message, type: "share_invalid" }], message, "SHARE_INVALID", params);
 }
 
+/** The share rule in words. */
+export const SHARE_RULE = "a decimal between 0 and 1 with at most six decimals";
+
+/** True for a share written as a decimal string in [0, 1] with at most six decimals (the rule of {@link parseShare}). */
+export function isShareText(text: string): boolean {
+  return SHARE_PATTERN.test(text.trim());
+}
+
 /** Parses a share sent as a decimal string (or a JSON number) in [0, 1] with at most six decimals. */
 export function parseShare(raw: string | number): Decimal {
   const text = typeof raw === "number" ? String(raw) : raw.trim();
-  if (!SHARE_PATTERN.test(text)) {
-    throw shareError("share_percentage must be a decimal between 0 and 1 with at most six decimals", { value: String(raw) });
+  if (!isShareText(text)) {
+    throw shareError(`share_percentage must be ${SHARE_RULE}`, { value: String(raw) });
   }
   return new Decimal(text);
 }

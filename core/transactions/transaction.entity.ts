@@ -6,7 +6,8 @@ export const TRANSACTION_TYPES = [
 ] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
-export type CostBasisMode = "auto" | "auto-detail" | "manual";
+export const COST_BASIS_MODES = ["auto", "auto-detail", "manual"] as const;
+export type CostBasisMode = (typeof COST_BASIS_MODES)[number];
 
 /**
  * One ledger row. Quantity and cash are signed decimal strings (REFERENCE §4); `amount` and

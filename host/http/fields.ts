@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type DecimalKind, limitMessage, withinLimits } from "../../core/money/decimal-limits.ts";
+import { Decimal, toDecimalString } from "../../core/money/decimal.ts";
 
 /** Wire field schemas shared by several areas, so one rule reads the same everywhere. */
 
@@ -10,9 +10,11 @@ export const LanguageField = z.string().trim().min(2).max(5).regex(/^[A-Za-z]{2,
 export const CurrencyField = z.string().regex(/^[A-Za-z]{3}$/, "a three-letter currency code").transform((s) => s.toUpperCase());
 
 /**
- * Refines a decimal-string schema to the supported range of `kind` (issue 10.5, docs/errors.md):
- * a value outside it is a 422 whose message states the limit.
+ * A JSON number sent for a decimal field (inputs accept numbers or strings), written in fixed
+ * notation from its shortest form: `1e-25` becomes `"0.0000000000000000000000001"` and `0.1` stays
+ * `"0.1"`, so the range check of {@link limited} sees every digit (an exponent would hide them).
  */
-export function limited<S extends z.ZodType<string, any>>(schema: S, kind: DecimalKind) {
-  return schema.refine((s) => withinLimits(s, kind), limitMessage(kind));
-}
+export const DecimalNumber = z.number().refine(Number.isFinite, "a finite number").transform((n) => toDecimalString(new Decimal(String(n))));
+
+/** The supported range of decimal inputs (docs/errors.md): one rule with the JSON restore, in core. */
+export { limited } from "../../core/money/decimal-limits.ts";

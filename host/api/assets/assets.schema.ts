@@ -4,7 +4,7 @@ import type { AssetListItem, AssetView, MarketDataSummary } from "../../../core/
 import { IDENTIFIER_COLUMNS, type MergeResult } from "../../../core/assets/asset-merge.service.ts";
 import { type AssetFieldKey, type AssetFields, type FieldChange, parseIdentifierOther } from "../../../core/assets/asset.service.ts";
 import { type Classification, normalizeClassification, parseClassification } from "../../../core/assets/classification.ts";
-import { CurrencyField, limited } from "../../http/fields.ts";
+import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
 
 export const AssetId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const QueryId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -17,11 +17,8 @@ export const IdList = z.preprocess(
 );
 export const AssetIdsQuery = z.object({ asset_ids: IdList });
 
-/** A decimal as a string or a JSON number, kept as a string (never a float on the way in). */
-const DecimalInput = z.union([
-  z.string().trim().regex(/^[-+]?\d+(\.\d+)?$/, "a decimal such as 0.25"),
-  z.number().refine(Number.isFinite, "a finite number"),
-]).transform((v) => (typeof v === "number" ? String(v) : v));
+/** A decimal as a string, or a JSON number written in fixed notation (never a float or an exponent on the way in). */
+const DecimalInput = z.union([z.string().trim().regex(/^[-+]?\d+(\.\d+)?$/, "a decimal such as 0.25"), DecimalNumber]);
 
 const Distribution = z.object({
   distribution: z.record(z.string().min(1).max(100), DecimalInput)

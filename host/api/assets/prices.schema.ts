@@ -4,7 +4,7 @@ import type { SyncResult } from "../../../core/prices/price-sync.service.ts";
 import type { PriceQueryResult } from "../../../core/prices/price.service.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { limitMessage, withinLimits } from "../../../core/money/decimal-limits.ts";
-import { CurrencyField, limited } from "../../http/fields.ts";
+import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
@@ -15,7 +15,7 @@ const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
  */
 const DecimalInput = z.union([
   z.string().regex(PLAIN_DECIMAL, "a plain decimal string such as 101.25"),
-  z.number().refine(Number.isFinite, "a finite number").transform((n) => toDecimalString(new Decimal(String(n)))),
+  DecimalNumber,
 ]);
 const isPositive = (s: string) => s[0] !== "-" && /[1-9]/.test(s);
 const PositiveDecimal = limited(DecimalInput.refine(isPositive, "must be greater than 0"), "price");

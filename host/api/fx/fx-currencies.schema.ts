@@ -2,15 +2,14 @@ import { z } from "zod";
 import type { ConvertResult } from "../../../core/fx/fx-convert.service.ts";
 import type { ManualRateOutcome, RateDeleteOutcome } from "../../../core/fx/fx-rate.service.ts";
 import type { FxSyncResult } from "../../../core/fx/fx-sync.service.ts";
-import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
-import { CurrencyField, limited } from "../../http/fields.ts";
+import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 /** A decimal as a plain string or a JSON number (written in fixed notation from its shortest form). */
 const DecimalInput = z.union([
   z.string().regex(PLAIN_DECIMAL, "a plain decimal string such as 1.0842"),
-  z.number().refine(Number.isFinite, "a finite number").transform((n) => toDecimalString(new Decimal(String(n)))),
+  DecimalNumber,
 ]);
 const PositiveDecimal = DecimalInput.refine((s) => s[0] !== "-" && /[1-9]/.test(s), "must be greater than 0");
 const RateField = limited(PositiveDecimal, "rate");

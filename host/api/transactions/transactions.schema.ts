@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ASSET_EVENT_TYPES } from "../../../core/events/asset-event.entity.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
-import { TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
+import { COST_BASIS_MODES, TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
 import { CurrencyField, limited } from "../../http/fields.ts";
 
 /** Batch limits: rows beyond these make the envelope malformed (422), not a batch issue. */
@@ -34,7 +34,7 @@ const TagsField = z.union([z.array(z.string().max(100)).max(50), z.string().max(
   return list.length ? list : null;
 });
 
-const CostBasisMode = z.enum(["auto", "auto-detail", "manual"]);
+const CostBasisMode = z.enum(COST_BASIS_MODES);
 
 export const CreateRow = z.object({
   broker_id: Id.nullable().optional(),

@@ -265,7 +265,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /backup/restore": {
     who: "The uploader of the file; replacing existing data (`overwrite_existing`) needs the OWNER role on the brokers concerned.",
-    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN, then ticker, then name (or created), duplicates skipped (or replaced with `overwrite_existing`). Counts per section (docs/backup.md).",
+    changes: "Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN, then ticker, then name (or created), duplicates skipped (or replaced with `overwrite_existing`). Every row is first held to its write route's rules (decimal limits, real dates, enums): any row outside them refuses the restore with 422 BACKUP_ROWS_INVALID listing the rows, and nothing is written. Counts per section (docs/backup.md).",
     request: { file_id: 7, overwrite_existing: false },
     response: { restored: { assets: 4, brokers: 2, broker_access: 2, transactions: 148, prices: 0 }, skipped: { assets: 1, brokers: 0, broker_access: 0, transactions: 0, prices: 0 }, warnings: [] },
   },

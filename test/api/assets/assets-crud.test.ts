@@ -63,6 +63,31 @@ describe("POST /assets: bulk create", () => {
     expect((await (await alice.get(`/assets/${id}`)).json()).quote_base_quantity).toBe("1");
   });
 
+  test("quote_base_quantity as a JSON number is read in fixed notation and range-checked: 1e-25 and 1e20 are 422, nothing stored", async () => {
+    const limit = "outside the supported range of quantities";
+    const count = () => queryDb<{ n: number }>(server.dataDir, "SELECT count(*) AS n FROM assets")[0]!.n;
+    const before = count();
+    for (const value of [1e-25, 1e20]) {
+      const name = uniqueName("Tiny base");
+      const body = await expectError(await alice.post("/assets", [{ name, currency: "EUR", quote_base_quantity: value }]), 422, "VALIDATION_ERROR");
+      expect(body.detail).toEqual([expect.objectContaining({ loc: ["body", 0, "quote_base_quantity"], msg: expect.stringContaining(limit) })]);
+    }
+    expect(count()).toBe(before);
+    const id = await createAsset(alice, { quote_base_quantity: "100" });
+    const patched = await alice.patch("/assets", [{ asset_id: id, quote_base_quantity: 1e-25 }]);
+    expect((await expectError(patched, 422, "VALIDATION_ERROR")).detail[0].loc).toEqual(["body", 0, "quote_base_quantity"]);
+    expect(queryDb<any>(server.dataDir, "SELECT quote_base_quantity AS q FROM assets WHERE id = ?", id)).toEqual([{ q: "100" }]);
+  });
+
+  test("quote_base_quantity as a decimal string or a plain JSON number is stored as a decimal string and read back", async () => {
+    const fromString = await createAsset(alice, { quote_base_quantity: "0.000000000000000001" });
+    expect((await (await alice.get(`/assets/${fromString}`)).json()).quote_base_quantity).toBe("0.000000000000000001");
+    const fromNumber = await createAsset(alice, { quote_base_quantity: 1e-7 });
+    expect((await (await alice.get(`/assets/${fromNumber}`)).json()).quote_base_quantity).toBe("0.0000001");
+    expect((await alice.patch("/assets", [{ asset_id: fromNumber, quote_base_quantity: 100 }])).status).toBe(200);
+    expect((await (await alice.get(`/assets/${fromNumber}`)).json()).quote_base_quantity).toBe("100");
+  });
+
   test("malformed bodies are 422: missing currency, unknown key, bad ISIN, unknown type, empty list, null name", async () => {
     for (const body of [
       [{ name: "No currency" }],

@@ -51,5 +51,6 @@ export async function snapshotOf(c: ApiClient): Promise<Snapshot> {
     out[`lots_${id}`] = await json(c.post("/portfolio/lots/analysis", { asset_id: id, date_range: RANGE, target_currency: "EUR", requested_analyses: LOTS }));
   }
   for (const id of assetIds) out[`prices_csv_${id}`] = (await (await c.get(`/backup/asset/${id}/prices`)).text()).split("\r\n");
+  for (const id of assetIds) out[`events_csv_${id}`] = (await (await c.get(`/backup/asset/${id}/events`)).text()).split("\r\n");
   return dropVolatile(out) as Snapshot;
 }

@@ -44,16 +44,23 @@ describe("refused documents write nothing", () => {
     expect(body.params).toEqual({ schema_version: 99, supported: 1 });
   });
 
-  test("a corrupt document (cut short, a float amount, JSON text that does not parse, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
+  test("a row that fails its section's rules (a float amount, JSON text that does not parse) is 422 BACKUP_ROWS_INVALID naming it", async () => {
     const before = counts();
-    await expectError(await restore(dave, exported.slice(0, Math.floor(exported.length / 2))), 400, "BACKUP_DOCUMENT_CORRUPT");
     const float = JSON.parse(exported);
     float.sections.transactions[3].amount = -4057.33;
-    const body = await expectError(await restore(dave, JSON.stringify(float)), 400, "BACKUP_DOCUMENT_CORRUPT");
-    expect(body.params).toMatchObject({ section: "transactions", index: 3, field: "amount" });
+    const body = await expectError(await restore(dave, JSON.stringify(float)), 422, "BACKUP_ROWS_INVALID");
+    expect(body.detail).toEqual([expect.objectContaining({ loc: ["file", "sections", "transactions", 3, "amount"], type: "invalid_type" })]);
     const badJson = JSON.parse(exported);
-    badJson.sections.transactions.find((t: any) => t.tags !== null).tags = "[core";
-    expect((await expectError(await restore(dave, JSON.stringify(badJson)), 400, "BACKUP_DOCUMENT_CORRUPT")).params).toMatchObject({ field: "tags" });
+    const tagged = badJson.sections.transactions.findIndex((t: any) => t.tags !== null);
+    badJson.sections.transactions[tagged].tags = "[core";
+    expect((await expectError(await restore(dave, JSON.stringify(badJson)), 422, "BACKUP_ROWS_INVALID")).detail[0].loc)
+      .toEqual(["file", "sections", "transactions", tagged, "tags"]);
+    expect(counts()).toEqual(before);
+  });
+
+  test("a corrupt document (cut short, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
+    const before = counts();
+    await expectError(await restore(dave, exported.slice(0, Math.floor(exported.length / 2))), 400, "BACKUP_DOCUMENT_CORRUPT");
     const dangling = JSON.parse(exported);
     dangling.sections.transactions[0].broker_id = 99999;
     await expectError(await restore(dave, JSON.stringify(dangling)), 400, "BACKUP_DOCUMENT_CORRUPT");

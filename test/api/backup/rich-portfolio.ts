@@ -7,7 +7,8 @@ import type { ApiClient } from "../../helpers/client.ts";
  * alice (one OWNED at share 0.6 with bob holding 0.4, one plain), bob's broker shared with alice as
  * EDITOR; assets in EUR and USD with ISIN, ticker and classification; a parametric provider
  * assignment whose sync writes provider prices and INTEREST events; manual prices, a manual SPLIT
- * and a manual DIVIDEND; manual EUR/USD rates; deposits, buys, a split adjustment, a transfer pair
+ * and a manual DIVIDEND (its note, like the fee's description, reads "=SUM(A1)": text a spreadsheet would run, which
+ * the JSON export and restore carry unchanged); manual EUR/USD rates; deposits, buys, a split adjustment, a transfer pair
  * (auto cost basis), an FX conversion pair, a dividend and interest linked to events, a sale.
  */
 export interface RichPortfolio {
@@ -51,7 +52,7 @@ export async function buildRichPortfolio(alice: ApiClient, bob: ApiClient, ids: 
   ]));
   await ok(alice.post("/assets/events", [
     { asset_id: stock, events: [{ date: "2024-03-01", type: "SPLIT", value: cash("EUR", "2"), notes: "2-for-1" }] },
-    { asset_id: usd, events: [{ date: "2024-02-15", type: "DIVIDEND", value: cash("USD", "0.42") }] },
+    { asset_id: usd, events: [{ date: "2024-02-15", type: "DIVIDEND", value: cash("USD", "0.42"), notes: "=SUM(A1)" }] },
   ]));
   const rates = Array.from({ length: 110 }, (_, d) => ({ date: day(d), base: "EUR", quote: "USD", rate: (1.08 + (d % 7) * 0.0013).toFixed(6) }));
   await ok(alice.post("/fx/currencies/rate", rates));
@@ -73,7 +74,7 @@ export async function buildRichPortfolio(alice: ApiClient, bob: ApiClient, ids: 
     { broker_id: main, asset_id: stock, type: "BUY", date: "2024-01-05", quantity: "40", cash: cash("EUR", "-4057.33"), tags: ["core"], description: "first buy" },
     { broker_id: main, asset_id: usd, type: "BUY", date: "2024-01-08", quantity: "30", cash: cash("USD", "-1490.10") },
     { broker_id: main, asset_id: bond, type: "BUY", date: "2024-01-15", quantity: "1", cash: cash("EUR", "-10000") },
-    { broker_id: main, type: "FEE", date: "2024-01-15", quantity: "0", cash: cash("EUR", "-2.95") },
+    { broker_id: main, type: "FEE", date: "2024-01-15", quantity: "0", cash: cash("EUR", "-2.95"), description: "=SUM(A1)" },
   ]);
   await commit(alice, [
     { broker_id: main, asset_id: stock, type: "ADJUSTMENT", date: "2024-03-01", quantity: "40", asset_event_id: eventId(stock, "SPLIT") },

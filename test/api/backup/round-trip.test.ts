@@ -57,3 +57,14 @@ describe("a JSON export restored into a fresh server reproduces what the user re
     for (const key of Object.keys(expected)) expect({ key, value: after[key] }).toEqual({ key, value: expected[key] });
   });
 });
+
+describe("text a spreadsheet would run survives the round trip unchanged", () => {
+  test('"=SUM(A1)" is restored as stored (the JSON export is never neutralised); only a CSV cell carries the leading quote', async () => {
+    const fee = (await (await restoredBy.get("/transactions?limit=1000")).json()).find((t: any) => t.type === "FEE");
+    expect(fee.description).toBe("=SUM(A1)");
+    const usd = (await (await restoredBy.get("/assets/all")).json()).find((a: any) => a.name === "RT Stock USD");
+    const events = await (await restoredBy.post("/assets/events/query", [{ asset_id: usd.id, date_range: { start: "2024-01-01", end: "2024-12-31" } }])).json();
+    expect(events.items[0].events.find((e: any) => e.type === "DIVIDEND").notes).toBe("=SUM(A1)");
+    expect(await (await restoredBy.get(`/backup/asset/${usd.id}/events`)).text()).toContain(",'=SUM(A1),");
+  });
+});

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
+import { runDb } from "../../helpers/test-db.ts";
 
 const api = useApi({ users: ["alice", "bob"] });
 let alice: ApiClient;
@@ -84,6 +85,54 @@ describe("series exports", () => {
     expect(res.headers.get("content-encoding")).toBe("gzip");
     const text = new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await res.arrayBuffer())));
     expect(text.startsWith("date,open")).toBe(true);
+  });
+});
+
+describe("spreadsheet formula injection (OWASP CSV injection)", () => {
+  // Each character a spreadsheet reads as the start of a formula, with the cell it must become.
+  const DANGEROUS = ["=", "+", "-", "@", "\t", "\r"];
+  const cellOf = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  let formulaAsset = 0;
+
+  beforeAll(async () => {
+    formulaAsset = (await (await alice.post("/assets", [{ name: "Formula asset", currency: "EUR" }])).json()).results[0].asset_id;
+    const events = await alice.post("/assets/events", [{ asset_id: formulaAsset, events: [
+      ...DANGEROUS.map((c, i) => ({ date: `2024-03-0${i + 1}`, type: "DIVIDEND", value: { code: "EUR", amount: "0.25" }, notes: `${c}SUM(A1)` })),
+      { date: "2024-03-09", type: "PRICE_ADJUSTMENT", value: { code: "EUR", amount: "-12.50" }, notes: "plain note" },
+    ] }]);
+    expect(events.status).toBe(200);
+    // Text columns no route lets a user write (a provider key, an FX provider) can still hold such text, e.g. from a restore.
+    DANGEROUS.forEach((c, i) => {
+      runDb(api.dataDir, `INSERT INTO price_history (asset_id, date, close, volume, currency, source_plugin_key) VALUES (?, ?, ?, ?, 'EUR', ?)`,
+        [formulaAsset, `2024-04-0${i + 1}`, "-12.50", "1E+5", `${c}cmd|' /C calc'!A0`]);
+      runDb(api.dataDir, `INSERT INTO fx_rates (base, quote, provider, date, rate, source) VALUES ('CHF', 'JPY', ?, ?, '-0.5', 'sync')`,
+        [`${c}HYPERLINK("x")`, `2024-05-0${i + 1}`]);
+    });
+  });
+
+  test("events CSV: notes starting with = + - @ tab or CR get a leading quote; the negative value stays a number", async () => {
+    const csv = await (await bob.get(`/backup/asset/${formulaAsset}/events`)).text();
+    DANGEROUS.forEach((c, i) => {
+      expect(csv).toContain(`2024-03-0${i + 1},DIVIDEND,0.25,EUR,MANUAL,,${cellOf(`'${c}SUM(A1)`)},`);
+    });
+    expect(csv).toContain("2024-03-09,PRICE_ADJUSTMENT,-12.5,EUR,MANUAL,,plain note,");
+    // The JSON envelope is not a spreadsheet: text as stored.
+    const json = await (await bob.get(`/backup/asset/${formulaAsset}/events?format=json`)).json();
+    expect(json.rows.map((r: any) => r.notes)).toEqual([...DANGEROUS.map((c) => `${c}SUM(A1)`), "plain note"]);
+  });
+
+  test("prices CSV: the source column is neutralised; prices and volumes are written as stored, even negative or in exponent form", async () => {
+    const csv = await (await bob.get(`/backup/asset/${formulaAsset}/prices`)).text();
+    DANGEROUS.forEach((c, i) => {
+      expect(csv).toContain(`2024-04-0${i + 1},,,,-12.50,1E+5,EUR,${cellOf(`'${c}cmd|' /C calc'!A0`)},`);
+    });
+  });
+
+  test("FX CSV: the source (provider) column is neutralised; the rate is written as stored", async () => {
+    const csv = await (await bob.get("/backup/fx/CHF/JPY/rates")).text();
+    DANGEROUS.forEach((c, i) => {
+      expect(csv).toContain(`2024-05-0${i + 1},CHF,JPY,-0.5,${cellOf(`'${c}HYPERLINK("x")`)},`);
+    });
   });
 });
 
