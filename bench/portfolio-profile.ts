@@ -24,7 +24,7 @@ const db = new Database(join(dir, "portfolio.sqlite"), { readonly: true });
 const reader = sqliteSqlReader(db);
 const brokers = db.query("SELECT id FROM brokers ORDER BY id").all() as { id: number }[];
 const request: ReportRequest = {
-  scales: Object.fromEntries(brokers.map((b) => [b.id, "1"])), target: "EUR", start: START, end: END,
+  scales: Object.fromEntries(brokers.map((b) => [b.id, "1"])), fxUserId: null, target: "EUR", start: START, end: END,
   flags: { summary: true, history: true, allocationHistory: false, breakdown: false, positionsContribution: false },
   requested: { start: START, end: END, brokerIds: null }, generatedAt: new Date().toISOString(),
 };

@@ -4,6 +4,7 @@ import { BrimFile } from "./brim/brim-file.entity.ts";
 import { BrokerAccess } from "./brokers/broker-access.entity.ts";
 import { Broker } from "./brokers/broker.entity.ts";
 import { AssetEvent } from "./events/asset-event.entity.ts";
+import { FxPrivateRateRow } from "./fx/fx-private-rate.entity.ts";
 import { FxRateRow } from "./fx/fx-rate.entity.ts";
 import { FxRoute } from "./fx/fx-route.entity.ts";
 import { PriceHistory } from "./prices/price-history.entity.ts";
@@ -15,6 +16,6 @@ import { User } from "./users/user.entity.ts";
 
 /** Every entity the data source maps. */
 export const entities = [
-  Asset, AssetEvent, BrimFile, Broker, BrokerAccess, FxRateRow, FxRoute, GlobalSetting, PriceHistory, ProviderAssignment, Transaction, UploadedFile, User,
+  Asset, AssetEvent, BrimFile, Broker, BrokerAccess, FxPrivateRateRow, FxRateRow, FxRoute, GlobalSetting, PriceHistory, ProviderAssignment, Transaction, UploadedFile, User,
   UserSettings,
 ];

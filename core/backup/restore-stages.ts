@@ -202,11 +202,24 @@ const isManualChain = (chainSteps: string) => {
 };
 
 /**
+ * The shared FX routes and rates value every user's portfolio, so only an administrator's restore
+ * writes them (docs/fx.md "Who changes FX data"); anyone else's leaves them as stored, counted as
+ * skipped with a warning. True when the section is skipped so.
+ */
+function sharedFxKept(ctx: RestoreContext, section: string, what: string, rows: readonly unknown[]): boolean {
+  if (ctx.isSuperuser) return false;
+  ctx.count(section, 0, rows.length);
+  if (rows.length > 0) ctx.warnings.push(`${rows.length} ${what} left as stored: only an administrator changes the shared FX data (private rates are restored)`);
+  return true;
+}
+
+/**
  * Routes are keyed by (pair, priority). As when routes are saved through the API, a pair with a
  * provider route keeps no MANUAL placeholder: an exported placeholder is skipped for such a pair,
- * and a restored provider route removes the stored placeholder.
+ * and a restored provider route removes the stored placeholder. Administrators only.
  */
 export const restoreFxRoutes: RestoreStage = async (ctx, rows) => {
+  if (sharedFxKept(ctx, "fx_routes", "FX route(s)", rows)) return;
   const existing = new Map<string, { id: number; manual: boolean }>();
   const providerRouted = new Set<string>();
   for (const r of await ctx.tx.query(`SELECT id, base, quote, priority, chain_steps FROM fx_routes`)) {
@@ -236,8 +249,9 @@ export const restoreFxRoutes: RestoreStage = async (ctx, rows) => {
   ctx.count("fx_routes", restored, skipped);
 };
 
-/** Rates are keyed by (pair, provider, day). */
+/** Rates are keyed by (pair, provider, day). Administrators only. */
 export const restoreFxRates: RestoreStage = async (ctx, rows) => {
+  if (sharedFxKept(ctx, "fx_rates", "shared FX rate(s)", rows)) return;
   const existing = new Set<string>();
   const pairs = new Set(rows.map((r) => `${r.base}|${r.quote}`));
   for (const pair of pairs) {
@@ -258,4 +272,29 @@ export const restoreFxRates: RestoreStage = async (ctx, rows) => {
   }
   await ctx.insert("fx_rates", ["base", "quote", "provider", "date", "rate", "source", "updated_at"], fresh);
   ctx.count("fx_rates", fresh.length + replaced, skipped);
+};
+
+/** The exported user's private rates become the restorer's own, keyed by (pair, day). */
+export const restoreFxPrivateRates: RestoreStage = async (ctx, rows) => {
+  const existing = new Set<string>();
+  for (const r of await ctx.tx.query(`SELECT base, quote, date FROM fx_private_rates WHERE user_id = ?`, [ctx.userId])) {
+    existing.add(`${r.base}|${r.quote}|${String(r.date)}`);
+  }
+  const fresh: unknown[][] = [];
+  let replaced = 0;
+  let skipped = 0;
+  for (const row of rows) {
+    const key = `${row.base}|${row.quote}|${row.date}`;
+    const values = [ctx.userId, row.base, row.quote, row.date, row.rate, row.source, row.updated_at ?? nowStamp()];
+    if (!existing.has(key)) {
+      existing.add(key);
+      fresh.push(values);
+    } else if (ctx.overwrite) {
+      await ctx.tx.query(`UPDATE fx_private_rates SET rate = ?, source = ?, updated_at = ? WHERE user_id = ? AND base = ? AND quote = ? AND date = ?`,
+        [row.rate, row.source, values[6], ctx.userId, row.base, row.quote, row.date]);
+      replaced++;
+    } else skipped++;
+  }
+  await ctx.insert("fx_private_rates", ["user_id", "base", "quote", "date", "rate", "source", "updated_at"], fresh);
+  ctx.count("fx_private_rates", fresh.length + replaced, skipped);
 };

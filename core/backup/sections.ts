@@ -12,7 +12,7 @@ import type { ExportGroup, ExportPlan } from "./export-plan.ts";
 import { placeholders } from "./export-plan.ts";
 import { restoreBrokerAccess, restoreBrokers, restoreTransactions, restoreUserSettings } from "./restore-ledger-stages.ts";
 import {
-  type RestoreStage, restoreAssets, restoreAssignments, restoreEvents, restoreFxRates, restoreFxRoutes, restorePrices,
+  type RestoreStage, restoreAssets, restoreAssignments, restoreEvents, restoreFxPrivateRates, restoreFxRates, restoreFxRoutes, restorePrices,
 } from "./restore-stages.ts";
 
 /**
@@ -162,6 +162,19 @@ export const SECTIONS: readonly BackupSection[] = [
       params: p.pairs.flatMap((x) => [x.base, x.quote]),
     } : null),
     restore: restoreFxRates,
+  },
+  {
+    // The caller's own private rates (docs/fx.md), all of them: they are the caller's data.
+    name: "fx_private_rates",
+    group: "assets",
+    row: z.object({
+      base: code, quote: code, date: day, rate: decimal.refine((r) => r[0] !== "-" && /[1-9]/.test(r), "greater than 0"), source: z.string(), updated_at: stamp,
+    }).refine((r) => r.base < r.quote, { message: "base and quote in alphabetical order", path: ["quote"] }),
+    select: (p) => ({
+      sql: `SELECT base, quote, date, rate, source, updated_at FROM fx_private_rates WHERE user_id = ? ORDER BY base, quote, date`,
+      params: [p.userId],
+    }),
+    restore: restoreFxPrivateRates,
   },
   {
     name: "brokers",

@@ -28,6 +28,12 @@ export interface RouteSearchOptions {
 export const MAX_STEPS = 4;
 export const MAX_PROVIDER_USES = 2;
 export const MANUAL_PROVIDER = "MANUAL";
+/**
+ * The step code of the requesting user's private manual rates (docs/fx.md "Private manual rates"):
+ * a route added after a pair's shared routes when reading, never stored in `fx_routes`; no plugin
+ * has this code (plugin ids have no colon), so saving a route that names it is refused.
+ */
+export const PRIVATE_PROVIDER = "MANUAL:PRIVATE";
 
 /** Outgoing steps per currency, native and reversed, deduplicated, in a stable order. */
 function adjacency(edges: readonly ProviderEdges[]): Map<string, SearchStep[]> {

@@ -121,6 +121,18 @@ export function fxIssues(missing: MissingConversion[]): DataQualityIssue[] {
   ];
 }
 
+/**
+ * FX_PRIVATE_RATES_USED: one issue naming the pairs where the requesting user's private rates made
+ * a conversion the shared FX data could not, so the figures are theirs alone (docs/fx.md).
+ */
+export function fxPrivateRatesIssue(slugs: string[]): DataQualityIssue[] {
+  if (slugs.length === 0) return [];
+  return [issue({
+    code: "FX_PRIVATE_RATES_USED", severity: "info", message_i18n_key: "dataQuality.fxPrivateRatesUsed", affected_fx_pairs: slugs,
+    count: slugs.length, cta_action: "navigate_fx", cta_target: slugs[0]!, message_params: { count: slugs.length },
+  })];
+}
+
 /** `[{pair: "FROM/TO", dates}]` of every conversion that could not be made. */
 export function missingFxPairs(missing: MissingConversion[]): { pair: string; dates: string[] }[] {
   return missing.map((m) => ({ pair: `${m.from}/${m.to}`, dates: [...m.dates].sort() }));

@@ -1,11 +1,13 @@
 /**
  * Converts amounts into the report's target currency day by day, through each pair's configured
  * routes by priority (unlimited backward fill) or, for a pair without routes, its manual rates,
- * and remembers every conversion that could not be made (SPEC data-quality rule 5).
+ * then the requesting user's private rates (docs/fx.md "Private manual rates"); remembers every
+ * conversion that could not be made (SPEC data-quality rule 5) and the pairs whose private rates
+ * made one.
  */
 import { type ConvertLeg, convertAlong, orientSteps, type RateSeries } from "../fx/convert.calc.ts";
 import { normalisePair } from "../fx/pair.ts";
-import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
+import { MANUAL_PROVIDER, PRIVATE_PROVIDER } from "../fx/route-search.calc.ts";
 import { Decimal } from "../money/decimal.ts";
 import { fxSeriesKey, type FxPairConfig, type RateSeriesInput } from "./report-input.ts";
 
@@ -25,11 +27,15 @@ interface CurrencyRoutes {
   kind: PairKind;
   routes: ConvertLeg[][];
   memo: Map<string, Decimal | null>;
+  /** Index in `routes` of the private rates' route (-1: none), and the days it converted. */
+  privateRoute: number;
+  privateDays: Set<string>;
 }
 
 export class FxTable {
   private readonly byCurrency = new Map<string, CurrencyRoutes>();
   private readonly missingByCurrency = new Map<string, MissingConversion>();
+  private readonly privateUsed = new Set<string>();
   private readonly parsed = new Map<string, RateSeries>();
 
   /**
@@ -42,12 +48,16 @@ export class FxTable {
   ) {
     for (const p of pairs) {
       const from = p.base === target ? p.quote : p.base;
-      const chains = p.routes.length > 0 ? p.routes : [[{ from: p.base, provider: MANUAL_PROVIDER, to: p.quote }]];
+      const chains = p.routes.length > 0 ? [...p.routes] : [[{ from: p.base, provider: MANUAL_PROVIDER, to: p.quote }]];
+      if (p.privateRates) chains.push([{ from: p.base, provider: PRIVATE_PROVIDER, to: p.quote }]);
       const routes = chains.map((chain) => orientSteps(chain, from, p.base).map((s) => ({ from: s.from, to: s.to, series: this.seriesOf(s.from, s.to, s.provider, reuse) })));
+      const privateRoute = p.privateRates ? routes.length - 1 : -1;
+      // The kind says what fills the gaps: a sync (some shared route has a provider), or manual rates
+      // (shared ones an administrator keeps, or the user's own private ones).
       let kind: PairKind;
       if (p.routes.length > 0) kind = p.routes.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER)) ? "provider" : "manual";
-      else kind = routes[0]![0]!.series.dates.length > 0 ? "manual" : "none";
-      this.byCurrency.set(from, { kind, routes: kind === "none" ? [] : routes, memo: new Map() });
+      else kind = routes.some((legs) => legs[0]!.series.dates.length > 0) ? "manual" : "none";
+      this.byCurrency.set(from, { kind, routes: kind === "none" ? [] : routes, memo: new Map(), privateRoute, privateDays: new Set() });
     }
   }
 
@@ -73,19 +83,23 @@ export class FxTable {
     if (currency === this.target) return ONE;
     let entry = this.byCurrency.get(currency);
     if (!entry) {
-      entry = { kind: "none", routes: [], memo: new Map() };
+      entry = { kind: "none", routes: [], memo: new Map(), privateRoute: -1, privateDays: new Set() };
       this.byCurrency.set(currency, entry);
     }
     let rate = entry.memo.get(date);
     if (rate === undefined) {
       rate = null;
-      for (const legs of entry.routes) {
+      for (const [index, legs] of entry.routes.entries()) {
         const c = convertAlong(ONE, legs, date);
-        if (c) { rate = c.rate; break; }
+        if (!c) continue;
+        rate = c.rate;
+        if (index === entry.privateRoute) entry.privateDays.add(date);
+        break;
       }
       entry.memo.set(date, rate);
     }
     if (rate === null && record) this.recordMissing(currency, entry.kind, date);
+    else if (record && entry.privateRoute >= 0 && entry.privateDays.has(date)) this.privateUsed.add(currency);
     return rate;
   }
 
@@ -116,6 +130,24 @@ export class FxTable {
       const kind = this.byCurrency.get(currency)?.kind ?? "none";
       for (const d of dates) this.recordMissing(currency, kind, d);
     }
+  }
+
+  /** The source currencies a recorded conversion used private rates for, for a replay checkpoint. */
+  privateSnapshot(): string[] {
+    return [...this.privateUsed];
+  }
+
+  /** Notes again the currencies of a checkpoint whose conversions used private rates. */
+  restorePrivate(currencies: readonly string[]): void {
+    for (const c of currencies) this.privateUsed.add(c);
+  }
+
+  /** Alphabetical slugs of the pairs whose private rates made a recorded conversion, sorted. */
+  privatePairs(): string[] {
+    return [...this.privateUsed].map((c) => {
+      const pair = normalisePair(c, this.target);
+      return pair ? `${pair.base}-${pair.quote}` : `${c}-${this.target}`;
+    }).sort();
   }
 
   /** Every conversion gap seen so far, by source currency. */

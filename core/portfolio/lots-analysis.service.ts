@@ -9,10 +9,10 @@ import { CacheRegistry } from "../cache/cache-registry.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
-import { orientSteps } from "../fx/convert.calc.ts";
-import { type ChainStep, FxRoute } from "../fx/fx-route.entity.ts";
+import { pairChains, type RateRow, rateSeriesLoader } from "../fx/fx-convert.service.ts";
+import { FxRoute } from "../fx/fx-route.entity.ts";
 import { normalisePair } from "../fx/pair.ts";
-import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
+import { MANUAL_PROVIDER, PRIVATE_PROVIDER } from "../fx/route-search.calc.ts";
 import { PriceHistory } from "../prices/price-history.entity.ts";
 import { UserSettingsService } from "../settings/user-settings.service.ts";
 import { Transaction } from "../transactions/transaction.entity.ts";
@@ -85,7 +85,7 @@ export class LotsAnalysisService {
     }
     currencies.delete(target);
     const fx: LotFxSource[] = [];
-    for (const from of [...currencies].sort()) fx.push(await this.fxSource(from, target, end));
+    for (const from of [...currencies].sort()) fx.push(await this.fxSource(from, target, end, userId));
 
     const input: LotsInput = {
       analyses: req.analyses,
@@ -108,30 +108,28 @@ export class LotsAnalysisService {
     return result;
   }
 
-  /** The pair's routes by priority (each leg's stored series up to `end`), or its manual rates when it has none. */
-  private async fxSource(from: string, to: string, end: string): Promise<LotFxSource> {
+  /**
+   * The pair's routes by priority (each leg's stored series up to `end`), or its manual rates when
+   * it has none, then `userId`'s private rates of the pair (docs/fx.md "Private manual rates").
+   */
+  private async fxSource(from: string, to: string, end: string, userId: number): Promise<LotFxSource> {
     const pair = normalisePair(from, to);
     if (!pair) return { configured: false, from, hasProviderRoute: false, routes: [] };
-    const stored = await this.db.reads.find(FxRoute, { order: { priority: "ASC" }, where: { base: pair.base, quote: pair.quote } });
-    const chains = stored.map((r) => JSON.parse(r.chainSteps) as ChainStep[]);
-    const hasProviderRoute = chains.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER));
-    const manualOnly = chains.length === 0;
-    if (manualOnly) chains.push([{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }]);
+    const stored = await this.db.reads.count(FxRoute, { where: { base: pair.base, quote: pair.quote } });
+    const chains = (await pairChains(this.db.reads, from, to, userId)) ?? [];
+    const hasProviderRoute = chains.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER && s.provider !== PRIVATE_PROVIDER));
+    const load = rateSeriesLoader(this.db.reads, (rows: RateRow[]) => rows, userId);
     const routes: LotFxLeg[][] = [];
     let anyRate = false;
     for (const chain of chains) {
       const legs: LotFxLeg[] = [];
-      for (const step of orientSteps(chain, from, pair.base)) {
-        const [base, quote] = step.from < step.to ? [step.from, step.to] : [step.to, step.from];
-        const rows = await this.db.reads.query(
-          `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`,
-          [base, quote, step.provider, end],
-        ) as { date: string; rate: string }[];
+      for (const step of chain) {
+        const rows = await load(step, end);
         anyRate ||= rows.length > 0;
         legs.push({ dates: rows.map((r) => r.date), from: step.from, rates: rows.map((r) => r.rate), to: step.to });
       }
       routes.push(legs);
     }
-    return { configured: !manualOnly || anyRate, from, hasProviderRoute, routes };
+    return { configured: stored > 0 || anyRate, from, hasProviderRoute, routes };
   }
 }

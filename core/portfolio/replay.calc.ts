@@ -45,6 +45,8 @@ export interface Checkpoint {
   dayCount: number;
   ledger: LedgerSnapshot;
   fxMissing: [string, string[]][];
+  /** Source currencies converted with the user's private rates before `date`. */
+  fxPrivate: string[];
 }
 
 export interface ReplayOptions {
@@ -93,6 +95,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
     const cp = resume.checkpoint;
     ledger.restore(cp.ledger, resume.incompleteDates);
     fx.restoreMissing(cp.fxMissing);
+    fx.restorePrivate(cp.fxPrivate);
     days = resume.days.slice(0, cp.dayCount);
     while (i < txs.length && txs[i]!.date < cp.date) i++;
     resumeAt = cp.date;
@@ -101,7 +104,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
   const due = checkpointDue(end);
   for (const date of eachDay(resumeAt, end)) {
     if (checkpoints && date !== from && due(date) && (!resume || date !== resumeAt)) {
-      checkpoints.push({ date, dayCount: days.length, ledger: ledger.snapshot(), fxMissing: fx.missingSnapshot() });
+      checkpoints.push({ date, dayCount: days.length, ledger: ledger.snapshot(), fxMissing: fx.missingSnapshot(), fxPrivate: fx.privateSnapshot() });
     }
     ledger.beginDay();
     let j = i;

@@ -1,6 +1,6 @@
 /**
  * The report with an incremental path (docs/portfolio.md "Engine data flow", docs/decisions.md
- * issue 18). A report keeps, per scope (brokers with scales, currency, period, sections), its
+ * issue 18). A report keeps, per scope (user, brokers with scales, currency, period, sections), its
  * loaded input, its daily states, a replay checkpoint at the first day of every month, the TWRR
  * growth, the warm MWRR series and each history point's JSON. The writes note the earliest date
  * they changed (core/cache/portfolio-caches.ts); the next report of that scope reloads only the
@@ -82,7 +82,8 @@ export class ReportEngine {
 
   /** The report of `request` as JSON; `changes` null: always cold, nothing kept. */
   async report(db: ReportDb, request: ReportRequest, changes: ReportChanges | null): Promise<EngineReport> {
-    const key = JSON.stringify([request.scales, request.target, request.start, request.end, request.flags]);
+    // Per user too: the FX input holds the user's private rates (docs/fx.md "Private manual rates").
+    const key = JSON.stringify([request.fxUserId, request.scales, request.target, request.start, request.end, request.flags]);
     let state = changes ? this.scopes.get(key) : undefined;
     this.scopes.delete(key);
     const since = state && changes ? resumeDate(state, changes, request.end) : null;
@@ -126,7 +127,7 @@ export class ReportEngine {
     const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
     const assets = await loadAssets(db, assetIds);
     const { quotes: newQuotes, splits } = await loadQuotesAndSplits(db, assetIds, request.end, cp.date);
-    const { fxPairs, fxSeries: newRates } = await loadFx(db, reportCurrencies(transactions, assets, request.target), request.target, request.end, cp.date);
+    const { fxPairs, fxSeries: newRates } = await loadFx(db, reportCurrencies(transactions, assets, request.target), request.target, request.end, cp.date, request.fxUserId);
     const quotes: Record<number, QuoteSeries> = {};
     for (const id of assetIds) {
       const a = prev.quotes[id];

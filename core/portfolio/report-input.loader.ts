@@ -6,7 +6,7 @@
  */
 import type { ChainStep } from "../fx/fx-route.entity.ts";
 import { normalisePair } from "../fx/pair.ts";
-import { MANUAL_PROVIDER } from "../fx/route-search.calc.ts";
+import { MANUAL_PROVIDER, PRIVATE_PROVIDER } from "../fx/route-search.calc.ts";
 import {
   type AssetInfo, type FxPairConfig, fxSeriesKey, type LedgerTx, type QuoteSeries, type RateSeriesInput, type ReportFlags,
   type ReportInput, type SplitEvent,
@@ -24,6 +24,11 @@ function sinceClause(column: string, since: string): [string, string[]] {
 export interface ReportRequest {
   /** Broker id → aggregation scale (decimal string) of every broker in scope. */
   scales: Record<number, string>;
+  /**
+   * The user the report is for: their private FX rates fill what the shared FX data cannot convert
+   * (docs/fx.md "Private manual rates"); null: shared data only.
+   */
+  fxUserId: number | null;
   target: string;
   start: string | null;
   end: string;
@@ -65,7 +70,7 @@ export async function loadReportInput(db: SqlReader, req: ReportRequest): Promis
   const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
   const assets = await loadAssets(db, assetIds);
   const { quotes, splits } = await loadQuotesAndSplits(db, assetIds, req.end);
-  const { fxPairs, fxSeries } = await loadFx(db, reportCurrencies(transactions, assets, req.target), req.target, req.end);
+  const { fxPairs, fxSeries } = await loadFx(db, reportCurrencies(transactions, assets, req.target), req.target, req.end, "", req.fxUserId);
 
   return {
     brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, target: req.target, start: req.start, end: req.end,
@@ -161,10 +166,13 @@ export async function loadAssets(db: SqlReader, ids: number[]): Promise<AssetInf
 
 /**
  * Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and
- * manual fallbacks read, up to `end` (with `since`: the rates dated on or after it only). Shared
- * by the report and the risk adapter's asset view.
+ * manual fallbacks read, up to `end` (with `since`: the rates dated on or after it only); with
+ * `fxUserId`, that user's private rates of the pairs they keep some for. Shared by the report and
+ * the risk adapter's asset view.
  */
-export async function loadFx(db: SqlReader, currencies: string[], target: string, end: string, since = ""): Promise<Pick<ReportInput, "fxPairs" | "fxSeries">> {
+export async function loadFx(
+  db: SqlReader, currencies: string[], target: string, end: string, since = "", fxUserId: number | null = null,
+): Promise<Pick<ReportInput, "fxPairs" | "fxSeries">> {
   const fxPairs: FxPairConfig[] = [];
   const fxSeries: Record<string, RateSeriesInput> = {};
   const wanted = new Map<string, [string, string, string]>();
@@ -173,8 +181,14 @@ export async function loadFx(db: SqlReader, currencies: string[], target: string
     if (!pair) continue;
     const routes = (await db.all<{ chain_steps: string }>(`SELECT chain_steps FROM fx_routes WHERE base = ? AND quote = ? ORDER BY priority, id`,
       [pair.base, pair.quote])).map((r) => JSON.parse(r.chain_steps) as ChainStep[]);
-    fxPairs.push({ base: pair.base, quote: pair.quote, routes });
+    const config: FxPairConfig = { base: pair.base, quote: pair.quote, routes };
     const steps = routes.length > 0 ? routes.flat() : [{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }];
+    if (fxUserId !== null && (await db.all(`SELECT 1 FROM fx_private_rates WHERE user_id = ? AND base = ? AND quote = ? LIMIT 1`,
+      [fxUserId, pair.base, pair.quote])).length > 0) {
+      config.privateRates = true;
+      steps.push({ from: pair.base, provider: PRIVATE_PROVIDER, to: pair.quote });
+    }
+    fxPairs.push(config);
     for (const s of steps) {
       const [b, q] = s.from < s.to ? [s.from, s.to] : [s.to, s.from];
       wanted.set(fxSeriesKey(b, q, s.provider), [b, q, s.provider]);
@@ -183,8 +197,11 @@ export async function loadFx(db: SqlReader, currencies: string[], target: string
   const [after, afterParams] = sinceClause("date", since);
   const intern = interner();
   for (const [key, [b, q, provider]] of wanted) {
-    const rows = await db.all<{ date: string; rate: string }>(
-      `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ?${after} AND date <= ? ORDER BY date`, [b, q, provider, ...afterParams, end]);
+    const rows = provider === PRIVATE_PROVIDER
+      ? await db.all<{ date: string; rate: string }>(
+        `SELECT date, rate FROM fx_private_rates WHERE user_id = ? AND base = ? AND quote = ?${after} AND date <= ? ORDER BY date`, [fxUserId, b, q, ...afterParams, end])
+      : await db.all<{ date: string; rate: string }>(
+        `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ?${after} AND date <= ? ORDER BY date`, [b, q, provider, ...afterParams, end]);
     fxSeries[key] = { dates: rows.map((r) => intern(r.date)), rates: rows.map((r) => r.rate) };
   }
   return { fxPairs, fxSeries };

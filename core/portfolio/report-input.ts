@@ -62,6 +62,11 @@ export interface FxPairConfig {
   quote: string;
   /** Chain steps of each configured route, by priority. */
   routes: ChainStep[][];
+  /**
+   * The requesting user keeps private rates of the pair (series under PRIVATE_PROVIDER): they
+   * convert the days no shared route (or, without routes, no shared manual rate) can.
+   */
+  privateRates?: true;
 }
 
 export interface RateSeriesInput {

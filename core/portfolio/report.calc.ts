@@ -6,7 +6,7 @@
 import { daysBetween } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import {
-  type AssetRef, type DataQualityIssue, dataQualityStatus, fxIssues, missingCostBasisIssues, missingFxPairs,
+  type AssetRef, type DataQualityIssue, dataQualityStatus, fxIssues, fxPrivateRatesIssue, missingCostBasisIssues, missingFxPairs,
   missingPriceIssue, mwrrNotCalculableIssue, mwrrSeriesUnreliableIssue, navIncompleteIssue, type StalePrice, stalePriceIssue,
   transactionImpliedIssues,
 } from "./data-quality.calc.ts";
@@ -104,6 +104,7 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, prefix?:
   // Rule 5: FX gaps of movements (every date) and valuations (in the period).
   const fxMissing = r.fx.missing();
   issues.push(...fxIssues(fxMissing));
+  issues.push(...fxPrivateRatesIssue(r.fx.privatePairs()));
   issues.push(...navIncompleteIssue(r.incompleteDates));
 
   const growth = twrrGrowth(navs, flows, prefix?.growth);

@@ -45,8 +45,9 @@ const toRows = (rows: RawRow[]): WacSeriesRow[] => rows.map((r) => ({
 
 /**
  * `POST /portfolio/wac`: the WAC series per (broker, asset), cached in `portfolio_wac` per
- * (broker, asset, range). `pool_qty` is the broker's own quantity, not share-weighted: the
- * series describes the broker's pool, whoever looks at it (docs/portfolio.md "WAC series").
+ * (caller, broker, asset, range). `pool_qty` is the broker's own quantity, not share-weighted: the
+ * series describes the broker's pool, whoever looks at it (docs/portfolio.md "WAC series"); only
+ * foreign costs the shared FX data cannot convert may differ, by the caller's private rates.
  */
 @injectable()
 export class WacSeriesService {
@@ -70,10 +71,11 @@ export class WacSeriesService {
     const generation = this.caches.generation("portfolio_wac");
     const cache = this.caches.get<WacSeriesOutput>("portfolio_wac");
     return Promise.all(queries.map(async (q) => {
-      const key = JSON.stringify([q.brokerId, q.assetId, q.start, q.end]);
+      // Per caller: foreign costs convert with the caller's private FX rates too (docs/fx.md).
+      const key = JSON.stringify([userId, q.brokerId, q.assetId, q.start, q.end]);
       let out = cache.get(key);
       if (!out) {
-        out = await run(await this.input(q, currencies.get(q.assetId)!));
+        out = await run(await this.input(userId, q, currencies.get(q.assetId)!));
         // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
         if (this.caches.generation("portfolio_wac") === generation) cache.set(key, out);
       }
@@ -82,7 +84,7 @@ export class WacSeriesService {
   }
 
   /** The calculation's input: the broker's rows of the asset and the FX routes its foreign costs need. */
-  private async input(q: WacQuery, assetCurrency: string): Promise<WacSeriesInput> {
+  private async input(userId: number, q: WacQuery, assetCurrency: string): Promise<WacSeriesInput> {
     const raw = await this.db.reads.query(
       `SELECT t.id, t.date, t.type, t.quantity, t.amount, t.currency, t.cost_basis_override, t.cost_basis_currency,
               t.cost_basis_mode, CASE WHEN e.type = 'SPLIT' THEN 1 ELSE 0 END AS split
@@ -98,10 +100,10 @@ export class WacSeriesService {
       const cost = r.type === "BUY" ? r.currency : r.costBasisCurrency;
       if (cost && cost !== currency && new Decimal(r.quantity).gt(0)) lastDate.set(cost, r.date);
     }
-    const load = rateSeriesLoader(this.db.reads, (rs: RateRow[]) => ({ dates: rs.map((r) => r.date), rates: rs.map((r) => r.rate) }));
+    const load = rateSeriesLoader(this.db.reads, (rs: RateRow[]) => ({ dates: rs.map((r) => r.date), rates: rs.map((r) => r.rate) }), userId);
     const input: WacSeriesInput = { assetCurrency, end: q.end, rows, routes: {}, series: {}, start: q.start };
     for (const [from, end] of lastDate) {
-      const chains = (await pairChains(this.db.reads, from, currency)) ?? [];
+      const chains = (await pairChains(this.db.reads, from, currency, userId)) ?? [];
       input.routes[from] = await Promise.all(chains.map((chain) => Promise.all(chain.map(async (step): Promise<WacRouteLeg> => {
         const key = `${[step.from, step.to].sort().join("/")}|${step.provider}|${end}`;
         input.series[key] ??= await load(step, end);

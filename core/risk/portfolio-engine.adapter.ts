@@ -114,9 +114,11 @@ function pricer(input: ReportInput): Pricer {
  * `start` (a start equal to `end` only builds the end state: the positions held today); `assetValues`
  * is filled per day when `perAsset` (needed for an asset slice of the history).
  */
-export async function portfolioView(db: SqlReader, req: { scales: Record<number, string>; target: string; start: string | null; end: string; perAsset: boolean }): Promise<PortfolioView> {
+export async function portfolioView(
+  db: SqlReader, req: { scales: Record<number, string>; fxUserId: number | null; target: string; start: string | null; end: string; perAsset: boolean },
+): Promise<PortfolioView> {
   const input = await loadReportInput(db, {
-    scales: req.scales, target: req.target, start: req.start, end: req.end,
+    scales: req.scales, fxUserId: req.fxUserId, target: req.target, start: req.start, end: req.end,
     flags: { summary: false, history: false, allocationHistory: req.perAsset, breakdown: false, positionsContribution: false },
     requested: { start: req.start, end: req.end, brokerIds: null }, generatedAt: new Date(0).toISOString(),
   });
@@ -135,11 +137,11 @@ export async function portfolioView(db: SqlReader, req: { scales: Record<number,
  * The engine's pricing input for a list of assets without any position (asset and asset-set
  * scopes): the same assets, quotes, splits and FX routes the report reads.
  */
-export async function assetView(db: SqlReader, assetIds: number[], target: string, end: string): Promise<{ input: ReportInput; prices: Pricer }> {
+export async function assetView(db: SqlReader, assetIds: number[], target: string, end: string, fxUserId: number | null = null): Promise<{ input: ReportInput; prices: Pricer }> {
   const assets = await loadAssets(db, [...new Set(assetIds)]);
   const { quotes, splits } = await loadQuotesAndSplits(db, assets.map((a) => a.id), end);
   const currencies = [...new Set(assets.map((a) => a.currency))].filter((c) => c !== target);
-  const { fxPairs, fxSeries } = await loadFx(db, currencies, target, end);
+  const { fxPairs, fxSeries } = await loadFx(db, currencies, target, end, "", fxUserId);
   const input: ReportInput = {
     brokers: [], transactions: [], assets, quotes, splits, fxPairs, fxSeries, target, start: null, end,
     flags: { summary: false, history: false, allocationHistory: false, breakdown: false, positionsContribution: false },

@@ -21,6 +21,8 @@ export interface RiskDataRequest {
   end: string;
   /** Extra assets priced on their own dates (benchmarks of comparison analytics). */
   benchmarkIds: number[];
+  /** The user asking: their private FX rates fill what the shared FX data cannot convert (docs/fx.md); null: shared data only. */
+  fxUserId: number | null;
 }
 
 export interface RiskWarningData {
@@ -135,7 +137,7 @@ export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise
   const scope = req.scope;
 
   if (scope.kind === "asset" || scope.kind === "asset_set") {
-    const view = await assetView(db, [...scope.assetIds, ...req.benchmarkIds], req.target, req.end);
+    const view = await assetView(db, [...scope.assetIds, ...req.benchmarkIds], req.target, req.end, req.fxUserId);
     const scoped = view.input.assets.filter((a) => scope.assetIds.includes(a.id));
     const m = priceMatrix(view.prices, scoped, view.input.quotes, req.start, req.end);
     const al = align(m, scoped, req.start, warnings, dq);
@@ -152,7 +154,7 @@ export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise
     const perAsset = req.mode === "historical" && scope.assetIds !== null;
     // Today's composition needs only the end state: the replay then values a single day.
     const start = req.mode === "historical" ? req.start : req.end;
-    const view = await portfolioView(db, { scales: scope.scales, target: req.target, start, end: req.end, perAsset });
+    const view = await portfolioView(db, { scales: scope.scales, fxUserId: req.fxUserId, target: req.target, start, end: req.end, perAsset });
     const slice = scope.assetIds ? new Set(scope.assetIds) : null;
     const held = view.positions.filter((p) => !slice || slice.has(p.assetId));
     const heldAssets = view.input.assets.filter((a) => held.some((p) => p.assetId === a.id));
@@ -182,7 +184,7 @@ export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise
     }
     // Extra assets (benchmarks) are priced through the same engine input when held, else on their own.
     if (req.benchmarkIds.length > 0) {
-      const extra = await assetView(db, req.benchmarkIds, req.target, req.end);
+      const extra = await assetView(db, req.benchmarkIds, req.target, req.end, req.fxUserId);
       benchmarks(extra.prices, extra.input.assets, extra.input.quotes, req, out);
     }
     for (const p of view.prices.missingFxPairs()) if (!dq.missing_fx_pairs.includes(p)) dq.missing_fx_pairs.push(p);

@@ -44,6 +44,7 @@ const PG_TYPES: Record<string, Record<string, "numeric" | "date">> = {
   transactions: { date: "date", quantity: "numeric", amount: "numeric", cost_basis_override: "numeric" },
   price_history: { date: "date", open: "numeric", high: "numeric", low: "numeric", close: "numeric", volume: "numeric" },
   fx_rates: { date: "date", rate: "numeric" },
+  fx_private_rates: { date: "date", rate: "numeric" },
 };
 
 /** The statement that creates the "nocase" collation, run once before the first table uses it. */

@@ -118,8 +118,16 @@ export function isHttps(request: Request): boolean {
 const notAuthenticated = () => new UnauthenticatedError("NOT_AUTHENTICATED", "Not authenticated");
 
 /**
+ * How an admin-only route refuses a signed-in user who is not a superuser: `true` with
+ * `ADMIN_REQUIRED`; a route may name a code and message of its own that tell what to do instead
+ * (docs/errors.md). An access token without the admin scope is always `ADMIN_REQUIRED`.
+ */
+export type AdminRefusal = true | { readonly code: string; readonly message: string };
+
+/**
  * The session plugin: `auth: true` requires a valid session and resolves `user`, reloading
- * the account on every request (SPEC Authentication 6); `admin: true` also requires a superuser.
+ * the account on every request (SPEC Authentication 6); `admin: true` (or an {@link AdminRefusal})
+ * also requires a superuser.
  * The check runs in the transform hook, before body and query validation, so a request without
  * a session gets 401 rather than a validation error. (Not in a parse hook: the OpenAPI generator
  * would then lose the request body's content types.)
@@ -140,10 +148,12 @@ export function sessionPlugin(deps: HttpDeps) {
     if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");
     checked.set(request, user);
   };
-  const authenticateAdmin = async (ctx: Parameters<typeof authenticate>[0]) => {
+  const authenticateAdmin = async (ctx: Parameters<typeof authenticate>[0], refusal: AdminRefusal) => {
     await authenticate(ctx);
     bearer.requireAdminScope(ctx.request);
-    if (!checked.get(ctx.request)!.isSuperuser) throw new NotAllowedError("ADMIN_REQUIRED", "Admin access required");
+    if (!checked.get(ctx.request)!.isSuperuser) {
+      throw refusal === true ? new NotAllowedError("ADMIN_REQUIRED", "Admin access required") : new NotAllowedError(refusal.code, refusal.message);
+    }
   };
   const resolveUser = ({ request }: { request: Request }) => ({ user: checked.get(request)! });
 
@@ -153,11 +163,11 @@ export function sessionPlugin(deps: HttpDeps) {
       transform: authenticate,
       resolve: resolveUser,
     },
-    admin: {
+    admin: (refusal: AdminRefusal) => ({
       detail: { security: [{ session: [] }, { bearer: [] }], "x-access": "admin" } as {},
-      transform: authenticateAdmin,
+      transform: (ctx: Parameters<typeof authenticate>[0]) => authenticateAdmin(ctx, refusal),
       resolve: resolveUser,
-    },
+    }),
   });
 }
 

@@ -211,6 +211,37 @@ test("random edits at random dates: the incremental report equals a cold recompu
   expect(resumed).toBeGreaterThan(EDITS);
 }, 300_000);
 
+test("private FX rates used only before the resumed checkpoint are still reported by the incremental report, as by the cold one", async () => {
+  const caches = app.container.resolve(CacheRegistry);
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  // CHF cash held for a month, valued through the user's private CHF-EUR rate only (no shared CHF data).
+  await ok(await c.post("/fx/currencies/private-rates", [{ base: "CHF", quote: "EUR", date: "2023-12-01", rate: "0.95" }]), "private rate");
+  const link = await commit({ creates: [
+    { broker_id: brokers[0], type: "DEPOSIT", date: "2024-01-10", quantity: "0", cash: { code: "CHF", amount: "1000" } },
+    { broker_id: brokers[0], type: "WITHDRAWAL", date: "2024-02-10", quantity: "0", cash: { code: "CHF", amount: "-1000" } },
+  ] });
+  expect(link.committed).toBe(true);
+  const body = { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
+  const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
+  expect(request.fxUserId).toBe(userId);
+  const engine = new ReportEngine();
+  const reader = sqliteSqlReader(db);
+  const run = async () => {
+    await caches.sync();
+    return engine.report(reader, request, portfolioChanges(caches));
+  };
+  const privateIssue = (json: string) => JSON.parse(json).data_quality.issues.filter((i: any) => i.code === "FX_PRIVATE_RATES_USED");
+  const first = await run();
+  expect(privateIssue(first.json)).toEqual([expect.objectContaining({ affected_fx_pairs: ["CHF-EUR"] })]);
+  // A write dated in the last month: the report resumes at a checkpoint long after the CHF was gone.
+  const q = assets.find((a) => a.quoted)!;
+  await ok(await c.post("/assets/prices", [{ asset_id: q.id, prices: [{ date: addDays(END, -3), close: "123.45" }] }]), "price");
+  const second = await run();
+  expect(second.mode).not.toBe("cold");
+  expect(second.json).toBe(JSON.stringify(buildReport(await loadReportInput(reader, request))));
+  expect(privateIssue(second.json)).toEqual(privateIssue(first.json));
+});
+
 test("a cold report that replaces a kept scope has the old one collected before its load (and the load's rows after it)", async () => {
   const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
   const body = { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };

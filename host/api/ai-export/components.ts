@@ -260,7 +260,7 @@ export class ComponentReader implements AiExportReader {
     const { base, quote } = query.pair;
     let results: { conversionDate: string; rate: string }[] = [];
     try {
-      results = (await this.container.resolve(FxConvertService).convert([{ amount: "1", from: base, to: quote, start: query.period.from, end: query.period.to }])).results;
+      results = (await this.container.resolve(FxConvertService).convert([{ amount: "1", from: base, to: quote, start: query.period.from, end: query.period.to }], this.userId)).results;
     } catch {
       results = []; // no rate at all for the pair in the period
     }

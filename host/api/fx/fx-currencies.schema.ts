@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ConvertResult } from "../../../core/fx/fx-convert.service.ts";
-import type { ManualRateOutcome, RateDeleteOutcome } from "../../../core/fx/fx-rate.service.ts";
+import type { ManualRateOutcome, PrivateRateView, RateDeleteOutcome } from "../../../core/fx/fx-rate.service.ts";
 import type { FxSyncResult } from "../../../core/fx/fx-sync.service.ts";
 import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
@@ -90,6 +90,8 @@ export const ConvertResponse = z.object({
   results: z.array(z.object({
     from_amount: Cur, to_amount: Cur, conversion_date: z.string(), rate: z.string(),
     backward_fill_info: z.object({ actual_rate_date: z.string(), days_back: z.number() }).optional(),
+    private_rate: z.boolean().optional()
+      .describe("Present (true) only when the day was converted with the caller's private rates, because no shared route or rate could (docs/fx.md)"),
   })),
   success_count: z.number(),
   errors: z.array(z.string()),
@@ -101,4 +103,22 @@ export const ConvertResponse = z.object({
 export const toConvertItem = (r: ConvertResult) => ({
   from_amount: r.from, to_amount: r.to, conversion_date: r.conversionDate, rate: r.rate,
   ...(r.backwardFill ? { backward_fill_info: { actual_rate_date: r.backwardFill.actualRateDate, days_back: r.backwardFill.daysBack } } : {}),
+  ...(r.privateRate ? { private_rate: true } : {}),
 });
+
+export const PrivateRatesQuery = z.object({
+  base: CurrencyField.optional().describe("With `quote`: only this pair (either orientation)"),
+  quote: CurrencyField.optional().describe("With `base`: only this pair (either orientation)"),
+}).refine((q) => (q.base === undefined) === (q.quote === undefined), "give both base and quote, or neither");
+
+export const PrivateRatesResponse = z.object({
+  items: z.array(z.object({
+    base: z.string().describe("Alphabetically first currency of the pair"),
+    quote: z.string().describe("Alphabetically second currency of the pair"),
+    date: z.string(),
+    rate: z.string().describe("1 base = rate quote, as stored"),
+    source: z.string(),
+  })).describe("The caller's private rates, by pair then date"),
+});
+
+export const toPrivateRate = (r: PrivateRateView) => ({ base: r.base, quote: r.quote, date: r.date, rate: r.rate, source: r.source });

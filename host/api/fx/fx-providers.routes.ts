@@ -6,6 +6,7 @@ import { searchRoutes } from "../../../core/fx/route-search.calc.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { bulkCreateStatus, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
+import { FX_ADMIN_ONLY } from "./fx-access.ts";
 import {
   FxProviderBody, ProvidersQuery, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
   SuggestQuery, SuggestResponse, toDeleteResult, toFxProviderBody, toRouteRead, toRouteResult, toSuggestPath,
@@ -23,7 +24,7 @@ function fxProviderEntries(deps: HttpDeps): FxProviderEntry[] {
   }));
 }
 
-/** FX providers and conversion routes (REFERENCE §1.11, §2.5; decisions in docs/fx.md). */
+/** FX providers and conversion routes (REFERENCE §1.11, §2.5; decisions in docs/fx.md); routes are changed by administrators only. */
 export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
   const routes = deps.container.resolve(FxRouteService);
   const entries = fxProviderEntries(deps);
@@ -55,7 +56,7 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
         error_count: failed.length,
       });
     }, {
-      auth: true,
+      admin: FX_ADMIN_ONLY,
       body: RoutesCreateRequest,
       response: { 200: RoutesCreateResponse, 201: RoutesCreateResponse, ...errorResponses },
       detail: { summary: "Create or update routes (atomic); an unknown provider refuses the whole batch (400)" },
@@ -70,7 +71,7 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
         total_deleted: outcomes.reduce((n, o) => n + o.deletedCount, 0),
       };
     }, {
-      auth: true,
+      admin: FX_ADMIN_ONLY,
       body: RoutesDeleteRequest,
       response: { 200: RoutesDeleteResponse, ...errorResponses },
       detail: { summary: "Delete routes of pairs (one priority or all); a pair losing its last provider route gets its MANUAL route back" },

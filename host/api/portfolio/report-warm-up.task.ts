@@ -22,7 +22,7 @@ export async function reportWarmUp(task: ReportWarmUpTask): Promise<{ ms: number
     const end = addDays(START, DAYS - 1);
     for (const start of [START, addDays(START, 400)]) {
       const report = buildReport(await loadReportInput(sqliteSqlReader(mem), {
-        scales: { 1: "1", 2: "0.5" }, target: "EUR", start, end,
+        scales: { 1: "1", 2: "0.5" }, fxUserId: null, target: "EUR", start, end,
         flags: { summary: true, history: true, allocationHistory: true, breakdown: true, positionsContribution: true },
         requested: { start, end, brokerIds: null }, generatedAt: new Date().toISOString(),
       }));

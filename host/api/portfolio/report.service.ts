@@ -77,7 +77,7 @@ export class PortfolioReportService {
     const target = q.target ?? await this.settings.effectiveBaseCurrency(userId);
     const key = JSON.stringify({ userId, scales, target, start, end, flags: q.flags, today });
     const request: ReportRequest = {
-      scales, target, start, end, flags: q.flags, generatedAt: new Date().toISOString(),
+      scales, fxUserId: userId, target, start, end, flags: q.flags, generatedAt: new Date().toISOString(),
       requested: { start: q.start, end: q.end, brokerIds: q.brokerIds },
     };
     return { key, request };

@@ -118,7 +118,7 @@ async function warm(dbFile: string): Promise<void> {
   const mem = await syntheticLedger(dbFile);
   try {
     const end = addDays(START, DAYS - 1);
-    const base = { target: "EUR", start: START, end, benchmarkIds: [1] };
+    const base = { target: "EUR", start: START, end, benchmarkIds: [1], fxUserId: null };
     const portfolio = (mode: string, assetIds: number[] | null) =>
       riskDataOn(sqliteSqlReader(mem), { ...base, scope: { kind: "portfolio", scales: { 1: "1", 2: "0.5" }, assetIds }, mode } as never);
     const current = await portfolio("current_composition", null);

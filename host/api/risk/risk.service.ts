@@ -190,7 +190,7 @@ export class RiskService {
     // Step 2: the series, once for every analytic.
     const benchmarkIds = [...new Set(runnable.map((r) => r.parameters.benchmark_asset_id).filter((x): x is number => typeof x === "number"))];
     if (benchmarkIds.length > 0) await this.resolveScope(userId, { kind: "asset_set", asset_ids: benchmarkIds });
-    const request: RiskDataRequest = { scope, mode, target, start, end, benchmarkIds };
+    const request: RiskDataRequest = { scope, mode, target, start, end, benchmarkIds, fxUserId: userId };
     // Before the series are read: a write (here or in another process) after this point makes the
     // results computed from them fail the generation check, so they are served but not kept.
     await this.caches.sync();
@@ -232,7 +232,7 @@ export class RiskService {
     const end = body.date_range.end ?? today();
     // Counting every quote of every asset runs in a worker, off the request thread.
     const { rows, fx } = (await runCalculation("riskEligibility", {
-      db: this.dbTarget, assetIds: body.asset_ids, start, end, target,
+      db: this.dbTarget, assetIds: body.asset_ids, start, end, target, fxUserId: userId,
     }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     const byId = new Map(rows.map((r) => [r.id, r]));
     const items = body.asset_ids.map((id) => {
@@ -295,7 +295,7 @@ export class RiskService {
     const extra = [...new Set([...ids, ...proxies])];
     const window = extra.length === 0 ? { benchmarks: {} } : (await runCalculation("riskData", {
       db: this.dbTarget,
-      request: { scope: { kind: "asset_set", assetIds: extra }, mode: "historical", target: request.target, start, end, benchmarkIds: extra },
+      request: { scope: { kind: "asset_set", assetIds: extra }, mode: "historical", target: request.target, start, end, benchmarkIds: extra, fxUserId: request.fxUserId },
     }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
     return { context: { scenario: sc, geography_groups: catalog.geography_groups, window: { start, end }, window_series: window.benchmarks } };
   }
@@ -323,7 +323,7 @@ export class RiskService {
     const cacheName = CACHED[code];
     // Keyed by what the result depends on besides stored data (a data write clears the cache).
     const cacheKey = cacheName ? createHash("sha256").update(JSON.stringify({
-      code, parameters, scope: request.scope, mode: request.mode, target: request.target, start: request.start, end: request.end,
+      code, parameters, scope: request.scope, mode: request.mode, target: request.target, start: request.start, end: request.end, fx_user: request.fxUserId,
       version: tool.instance.catalog.algorithmVersion,
     })).digest("hex") : null;
     const cache = cacheName ? this.caches.get<AnalyticResult>(cacheName) : null;

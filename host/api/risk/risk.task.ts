@@ -66,11 +66,13 @@ export interface EligibilityTask {
   start: string;
   end: string;
   target: string;
+  /** The user asking: their private FX rates count as a link to the target. */
+  fxUserId: number;
 }
 
 export interface EligibilityRows {
   rows: { id: number; currency: string; total: number; first_q: string | null; last_q: string | null; n: number }[];
-  /** Per asset currency: whether an FX route or a manual rate links it to the target. */
+  /** Per asset currency: whether an FX route, a manual rate or one of the user's private rates links it to the target. */
   fx: Record<string, boolean>;
 }
 
@@ -95,8 +97,8 @@ export function riskEligibility(task: EligibilityTask): Promise<EligibilityRows>
     for (const c of new Set(rows.map((r) => r.currency))) {
       if (c === target) { fx[c] = true; continue; }
       const [b, q] = c < target ? [c, target] : [target, c];
-      fx[c] = (await db.all(`SELECT 1 FROM fx_routes WHERE base = ? AND quote = ? UNION ALL SELECT 1 FROM fx_rates WHERE base = ? AND quote = ? LIMIT 1`,
-        [b, q, b, q])).length > 0;
+      fx[c] = (await db.all(`SELECT 1 FROM fx_routes WHERE base = ? AND quote = ? UNION ALL SELECT 1 FROM fx_rates WHERE base = ? AND quote = ?
+        UNION ALL SELECT 1 FROM fx_private_rates WHERE user_id = ? AND base = ? AND quote = ? LIMIT 1`, [b, q, b, q, task.fxUserId, b, q])).length > 0;
     }
     return { rows, fx };
   });

@@ -164,8 +164,26 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
 
   "POST /fx/currencies/rate": {
-    changes: "Stores manual rates (alphabetical pair order; a rate posted the other way round is inverted) and clears the portfolio caches.",
+    changes: "Stores shared manual rates (alphabetical pair order; a rate posted the other way round is inverted), which value every user's "
+      + "portfolio, and clears the portfolio caches. Anyone else gets 403 FX_ADMIN_REQUIRED and keeps private rates instead (docs/fx.md).",
     request: [{ date: "2024-01-02", base: "EUR", quote: "USD", rate: "1.0950" }],
+  },
+  "POST /fx/currencies/private-rates": {
+    who: "The rates are the caller's own: nobody else reads or changes them.",
+    changes: "Stores the caller's private manual rates (alphabetical pair order; a rate posted the other way round is inverted), used only by the "
+      + "caller's conversions and reports, for the days the shared FX data cannot convert, and clears the portfolio caches.",
+    request: [{ date: "2024-01-02", base: "NOK", quote: "ISK", rate: "12.85" }],
+    response: {
+      results: [{ success: true, action: "inserted", rate: "12.85", date: "2024-01-02", base: "ISK", quote: "NOK" }], success_count: 1, errors: [],
+    },
+  },
+  "DELETE /fx/currencies/private-rates": {
+    who: "Only the caller's own private rates are deleted.",
+    changes: "Deletes the caller's private rates of a pair within the range (or all with `delete_all`) and clears the portfolio caches.",
+    request: [{ from: "NOK", to: "ISK", delete_all: true }],
+    response: {
+      results: [{ success: true, deleted_count: 1, base: "ISK", quote: "NOK", date_range: null, existing_count: 1 }], success_count: 1, errors: [], total_deleted: 1,
+    },
   },
 
   "POST /fx/currencies/convert": {
@@ -173,7 +191,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     request: [{ from_amount: { code: "EUR", amount: "100" }, to: "USD", date_range: { start: "2024-01-02", end: "2024-01-03" } }],
   },
   "POST /fx/providers/routes": {
-    changes: "Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users.",
+    changes: "Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users; anyone but a superuser gets 403 FX_ADMIN_REQUIRED.",
     request: [{ base: "EUR", quote: "USD", priority: 1, chain_steps: [{ from: "EUR", to: "USD", provider: "ECB" }] }],
   },  "POST /fx/currencies/sync": {
     changes: "Stores the provider rates of each pair through its routes, by priority, and clears the portfolio caches when rates changed.",
@@ -211,11 +229,13 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     changes: "Deletes the record and its bytes.",
   },
   "DELETE /fx/currencies/rate": {
-    changes: "Deletes a pair's rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches.",
+    changes: "Deletes a pair's shared rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches. "
+      + "Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.",
     request: [{ from: "EUR", to: "USD", date_range: { start: "2024-01-02", end: "2024-01-02" } }],
   },
   "DELETE /fx/providers/routes": {
-    changes: "Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back.",
+    changes: "Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back. "
+      + "Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.",
     request: [{ base: "EUR", quote: "USD", priority: 1 }],
   },
   "DELETE /assets/events": {

@@ -56,6 +56,14 @@ describe("POST /backup/export format json", () => {
     expect(text).not.toContain("user_id");
   });
 
+  test("the caller's private FX rates travel in fx_private_rates; another user's never do", async () => {
+    expect((await carol.post("/fx/currencies/private-rates", [{ date: "2024-01-05", base: "EUR", quote: "CHF", rate: "0.93" }])).status).toBe(200);
+    const own = JSON.parse(await exportJson(carol));
+    expect(own.sections.fx_private_rates).toEqual([{ base: "CHF", quote: "EUR", date: "2024-01-05", rate: expect.any(String), source: "MANUAL", updated_at: expect.any(String) }]);
+    expect(JSON.parse(await exportJson(alice)).sections.fx_private_rates).toEqual([]);
+    expect(JSON.parse(await exportJson(bob)).sections.fx_private_rates).toEqual([]);
+  });
+
   test("decimals travel as the exact strings stored", async () => {
     const doc = JSON.parse(await exportJson(alice, { include_price_history: true }));
     expect(doc.sections.transactions.find((t: any) => t.description === "first buy")).toMatchObject({ quantity: "40", amount: "-4057.33", currency: "EUR" });
@@ -66,7 +74,7 @@ describe("POST /backup/export format json", () => {
 
   test("prices only when include_price_history; assets, assignments, events, FX routes and rates always with the assets scope", async () => {
     const without = JSON.parse(await exportJson(alice, { scope: ["assets"] }));
-    expect(Object.keys(without.sections)).toEqual(["assets", "provider_assignments", "asset_events", "prices", "fx_routes", "fx_rates"]);
+    expect(Object.keys(without.sections)).toEqual(["assets", "provider_assignments", "asset_events", "prices", "fx_routes", "fx_rates", "fx_private_rates"]);
     expect(without.sections.prices).toEqual([]);
     expect(without.sections.assets.map((a: any) => a.name).sort()).toEqual(["RT Bond", "RT Stock EUR", "RT Stock USD"]);
     expect(JSON.parse(without.sections.assets.find((a: any) => a.name === "RT Stock EUR").classification_params))
@@ -84,7 +92,7 @@ describe("POST /backup/export format json", () => {
     expect(Object.keys(settings.sections)).toEqual(["user_settings"]);
     expect(settings.sections.user_settings).toHaveLength(1);
     const tx = JSON.parse(await exportJson(alice, { scope: ["transactions"] }));
-    expect(Object.keys(tx.sections)).toEqual(["assets", "provider_assignments", "asset_events", "prices", "fx_routes", "fx_rates", "brokers", "broker_access", "transactions"]);
+    expect(Object.keys(tx.sections)).toEqual(["assets", "provider_assignments", "asset_events", "prices", "fx_routes", "fx_rates", "fx_private_rates", "brokers", "broker_access", "transactions"]);
   });
 
   test("broker_ids narrows the export; a broker without an access row is 404 BROKER_NOT_FOUND", async () => {

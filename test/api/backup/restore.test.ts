@@ -214,8 +214,8 @@ describe("duplicates are judged against what was stored before the restore", () 
   });
 });
 
-describe("FX routes", () => {
-  test("a restored provider route replaces the pair's MANUAL placeholder, as saving it through the API does", async () => {
+describe("FX routes and rates", () => {
+  test("a restored provider route replaces the pair's MANUAL placeholder, as saving it through the API does (an administrator's restore)", async () => {
     const placeholder = await alice.post("/fx/providers/routes", [{ base: "EUR", quote: "USD", priority: 999, chain_steps: [{ from: "EUR", to: "USD", provider: "MANUAL" }] }]);
     expect(placeholder.status).toBe(201);
     const doc = JSON.parse(exported);
@@ -224,10 +224,34 @@ describe("FX routes", () => {
       { base: "EUR", quote: "USD", priority: 999, chain_steps: JSON.stringify([{ from: "EUR", provider: "MANUAL", to: "USD" }]) },
     ];
     doc.row_counts.fx_routes = 2;
-    const body = await (await restore(erin, JSON.stringify(doc))).json();
+    const body = await (await restore(alice, JSON.stringify(doc))).json();
     expect(body.restored.fx_routes).toBe(1);
     expect(body.skipped.fx_routes).toBe(1);
     const routes = (await (await alice.get("/fx/providers/routes")).json()).filter((r: any) => r.base === "EUR" && r.quote === "USD");
     expect(routes).toEqual([expect.objectContaining({ priority: 1, chain_steps: [expect.objectContaining({ from: "EUR", to: "USD", provider: "ECB" })] })]);
+  });
+
+  test("a non-admin's restore leaves the shared FX routes and rates as stored, with a warning, and restores the document's private rates as the restorer's own", async () => {
+    const routes = async () => (await (await alice.get("/fx/providers/routes")).json()).filter((r: any) => r.base === "EUR" && r.quote === "USD");
+    const rates = () => queryDb<any>(api.dataDir, "SELECT provider, date, rate FROM fx_rates WHERE base = 'EUR' AND quote = 'USD' ORDER BY provider, date");
+    const routesBefore = await routes();
+    const ratesBefore = rates();
+    const doc = JSON.parse(exported);
+    doc.sections.fx_routes = [{ base: "EUR", quote: "USD", priority: 1, chain_steps: JSON.stringify([{ from: "EUR", provider: "FED", to: "USD" }]) }];
+    doc.sections.fx_rates = doc.sections.fx_rates.map((r: any) => ({ ...r, rate: "0.0001" }));
+    doc.sections.fx_rates.push({ base: "EUR", quote: "USD", provider: "MANUAL", date: "2030-01-01", rate: "0.0001", source: "MANUAL", updated_at: null });
+    doc.sections.fx_private_rates = [{ base: "CHF", quote: "EUR", date: "2024-01-01", rate: "0.95", source: "bank", updated_at: null }];
+    for (const k of ["fx_routes", "fx_rates", "fx_private_rates"]) doc.row_counts[k] = doc.sections[k].length;
+    const body = await (await restore(erin, JSON.stringify(doc), { overwrite_existing: true })).json();
+    expect(body.restored).toMatchObject({ fx_routes: 0, fx_rates: 0, fx_private_rates: 1 });
+    expect(body.skipped).toMatchObject({ fx_routes: 1, fx_rates: doc.sections.fx_rates.length, fx_private_rates: 0 });
+    expect(body.warnings).toEqual(expect.arrayContaining([
+      "1 FX route(s) left as stored: only an administrator changes the shared FX data (private rates are restored)",
+      `${doc.sections.fx_rates.length} shared FX rate(s) left as stored: only an administrator changes the shared FX data (private rates are restored)`,
+    ]));
+    expect(await routes()).toEqual(routesBefore);
+    expect(rates()).toEqual(ratesBefore);
+    expect((await (await erin.get("/fx/currencies/private-rates")).json()).items).toEqual([{ base: "CHF", quote: "EUR", date: "2024-01-01", rate: "0.95", source: "bank" }]);
+    expect((await (await alice.get("/fx/currencies/private-rates")).json()).items).toEqual([]);
   });
 });

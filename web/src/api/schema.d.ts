@@ -2072,18 +2072,18 @@ export interface paths {
          * Create or update routes (atomic); an unknown provider refuses the whole batch (400)
          * @description Create or update routes (atomic); an unknown provider refuses the whole batch (400).
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
-         *     **Changes:** Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users.
+         *     **Changes:** Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users; anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
          */
         post: operations["postApiV1FxProvidersRoutes"];
         /**
          * Delete routes of pairs (one priority or all); a pair losing its last provider route gets its MANUAL route back
          * @description Delete routes of pairs (one priority or all); a pair losing its last provider route gets its MANUAL route back.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
-         *     **Changes:** Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back.
+         *     **Changes:** Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
          */
         delete: operations["deleteApiV1FxProvidersRoutes"];
         options?: never;
@@ -2149,23 +2149,63 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upsert manual rates (stored alphabetically, inverted when posted the other way); 400 only when all failed
-         * @description Upsert manual rates (stored alphabetically, inverted when posted the other way); 400 only when all failed.
+         * Upsert shared manual rates (stored alphabetically, inverted when posted the other way); 400 only when all failed
+         * @description Upsert shared manual rates (stored alphabetically, inverted when posted the other way); 400 only when all failed.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
-         *     **Changes:** Stores manual rates (alphabetical pair order; a rate posted the other way round is inverted) and clears the portfolio caches.
+         *     **Changes:** Stores shared manual rates (alphabetical pair order; a rate posted the other way round is inverted), which value every user's portfolio, and clears the portfolio caches. Anyone else gets 403 FX_ADMIN_REQUIRED and keeps private rates instead (docs/fx.md).
          */
         post: operations["postApiV1FxCurrenciesRate"];
         /**
-         * Delete a pair's rates (every provider) within a date range, or all with delete_all (JSON body)
-         * @description Delete a pair's rates (every provider) within a date range, or all with delete_all (JSON body).
+         * Delete a pair's shared rates (every provider) within a date range, or all with delete_all (JSON body)
+         * @description Delete a pair's shared rates (every provider) within a date range, or all with delete_all (JSON body).
+         *
+         *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** Deletes a pair's shared rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         */
+        delete: operations["deleteApiV1FxCurrenciesRate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/fx/currencies/private-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's private manual rates (`?base=&quote=` narrows to one pair)
+         * @description The caller's private manual rates (`?base=&quote=` narrows to one pair).
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
-         *     **Changes:** Deletes a pair's rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches.
+         *     **Changes:** Nothing: it only reads.
          */
-        delete: operations["deleteApiV1FxCurrenciesRate"];
+        get: operations["getApiV1FxCurrenciesPrivate-rates"];
+        put?: never;
+        /**
+         * Upsert the caller's private manual rates, which only the caller's conversions and reports use where the shared FX data has no rate; 400 only when all failed
+         * @description Upsert the caller's private manual rates, which only the caller's conversions and reports use where the shared FX data has no rate; 400 only when all failed.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The rates are the caller's own: nobody else reads or changes them.
+         *
+         *     **Changes:** Stores the caller's private manual rates (alphabetical pair order; a rate posted the other way round is inverted), used only by the caller's conversions and reports, for the days the shared FX data cannot convert, and clears the portfolio caches.
+         */
+        post: operations["postApiV1FxCurrenciesPrivate-rates"];
+        /**
+         * Delete the caller's private rates of a pair within a date range, or all with delete_all (JSON body)
+         * @description Delete the caller's private rates of a pair within a date range, or all with delete_all (JSON body).
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the caller's own private rates are deleted.
+         *
+         *     **Changes:** Deletes the caller's private rates of a pair within the range (or all with `delete_all`) and clears the portfolio caches.
+         */
+        delete: operations["deleteApiV1FxCurrenciesPrivate-rates"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2205,8 +2245,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Convert amounts on each day of a range through the pair's routes by priority, with unlimited backward fill; 404 if every conversion failed
-         * @description Convert amounts on each day of a range through the pair's routes by priority, with unlimited backward fill; 404 if every conversion failed.
+         * Convert amounts on each day of a range through the pair's routes by priority, then the caller's private rates, with unlimited backward fill; 404 if every conversion failed
+         * @description Convert amounts on each day of a range through the pair's routes by priority, then the caller's private rates, with unlimited backward fill; 404 if every conversion failed.
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
@@ -3858,6 +3898,8 @@ export interface components {
                     /** @description Days between the rate used and the conversion day */
                     days_back: number;
                 };
+                /** @description Present (true) only when the day was converted with the caller's private rates, because no shared route or rate could (docs/fx.md) */
+                private_rate?: boolean;
             }[];
             /** @description Number of items that succeeded */
             success_count: number;
@@ -5310,6 +5352,21 @@ export interface components {
             inserted_count: number;
             /** @description Rows updated */
             updated_count: number;
+        };
+        PrivateRatesResponse: {
+            /** @description The caller's private rates, by pair then date */
+            items: {
+                /** @description Alphabetically first currency of the pair */
+                base: string;
+                /** @description Alphabetically second currency of the pair */
+                quote: string;
+                /** @description Date, YYYY-MM-DD */
+                date: string;
+                /** @description 1 base = rate quote, as stored */
+                rate: string;
+                /** @description Where the value came from */
+                source: string;
+            }[];
         };
         PromoteRow: {
             /** @description Id of the first transaction */
@@ -17130,6 +17187,295 @@ export interface operations {
                      *             "start": "2024-01-02",
                      *             "end": "2024-01-02"
                      *           },
+                     *           "existing_count": 1
+                     *         }
+                     *       ],
+                     *       "success_count": 1,
+                     *       "errors": [],
+                     *       "total_deleted": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateDeleteResponse"];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    "getApiV1FxCurrenciesPrivate-rates": {
+        parameters: {
+            query?: {
+                /** @description With `quote`: only this pair (either orientation) */
+                base?: string;
+                /** @description With `base`: only this pair (either orientation) */
+                quote?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PrivateRatesResponse"];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    "postApiV1FxCurrenciesPrivate-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The request body. */
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "date": "2024-01-02",
+                 *         "base": "NOK",
+                 *         "quote": "ISK",
+                 *         "rate": "12.85"
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["RateUpsertRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "success": true,
+                     *           "action": "inserted",
+                     *           "rate": "12.85",
+                     *           "date": "2024-01-02",
+                     *           "base": "ISK",
+                     *           "quote": "NOK"
+                     *         }
+                     *       ],
+                     *       "success_count": 1,
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RateUpsertResponse"];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    "deleteApiV1FxCurrenciesPrivate-rates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The request body. */
+        requestBody: {
+            content: {
+                /**
+                 * @example [
+                 *       {
+                 *         "from": "NOK",
+                 *         "to": "ISK",
+                 *         "delete_all": true
+                 *       }
+                 *     ]
+                 */
+                "application/json": components["schemas"]["RateDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "success": true,
+                     *           "deleted_count": 1,
+                     *           "base": "ISK",
+                     *           "quote": "NOK",
+                     *           "date_range": null,
                      *           "existing_count": 1
                      *         }
                      *       ],

@@ -19,6 +19,7 @@ const MESSAGES: Record<string, (i: DataQualityIssue) => string> = {
   MISSING_COST_BASIS: () => t("Units were added without a cost basis; they count at zero cost."),
   MISSING_FX_MARKET: (i) => t("No exchange rate pair is configured for {pairs}.", { pairs: i.affected_fx_pairs.join(", ") || t("a needed conversion") }),
   MISSING_FX_RATES: (i) => t("Exchange rates are missing on some dates for {pairs}.", { pairs: i.affected_fx_pairs.join(", ") }),
+  FX_PRIVATE_RATES_USED: (i) => t("Your private exchange rates filled gaps for {pairs}; other users' figures do not use them.", { pairs: i.affected_fx_pairs.join(", ") }),
   NAV_INCOMPLETE: () => t("On some days an asset was held without any price, so the history is incomplete."),
   MWRR_NOT_CALCULABLE: () => t("The money-weighted return cannot be computed for this period."),
   MWRR_SERIES_UNRELIABLE: () => t("The money-weighted return history could not be made consistent and is hidden."),

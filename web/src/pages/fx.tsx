@@ -222,7 +222,9 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
   );
 }
 
+/** Administrators keep the shared manual rates; anyone else keeps private ones that only their own figures use (docs/fx.md). */
 function ManualRate(props: { base: string; quote: string; onSaved(): void }) {
+  const shared = useApp().me.is_superuser;
   const [date, setDate] = useState(today());
   const [rate, setRate] = useState("");
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
@@ -230,7 +232,8 @@ function ManualRate(props: { base: string; quote: string; onSaved(): void }) {
     e.preventDefault();
     if (!isDecimal(rate) || signOf(rate) <= 0) { setMsg({ ok: false, text: t("The rate must be a positive number.") }); return; }
     try {
-      const r = await api.post("/fx/currencies/rate", { body: [{ date, base: props.base, quote: props.quote, rate: rate.trim() }] });
+      const body = [{ date, base: props.base, quote: props.quote, rate: rate.trim() }];
+      const r = await (shared ? api.post("/fx/currencies/rate", { body }) : api.post("/fx/currencies/private-rates", { body }));
       if (!r.results[0]?.success) throw new Error(r.results[0]?.message ?? r.errors.join("; "));
       setMsg({ ok: true, text: t("Saved 1 {base} = {rate} {quote} on {date}.", { base: props.base, rate, quote: props.quote, date }) });
       setRate("");
@@ -239,7 +242,8 @@ function ManualRate(props: { base: string; quote: string; onSaved(): void }) {
   };
   return (
     <section class="card" aria-labelledby="h-manual">
-      <h2 id="h-manual">{t("Manual rate")}</h2>
+      <h2 id="h-manual">{shared ? t("Manual rate") : t("Private rate")}</h2>
+      {!shared && <p class="muted">{t("Only your own figures use it, on days the shared rates do not cover.")}</p>}
       <form class="form" onSubmit={save}>
         <div class="row">
           <Field label={t("Date")}>{(id) => <input id={id} type="date" required value={date} max={today()} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
