@@ -168,7 +168,9 @@ export const SECTIONS: readonly BackupSection[] = [
     name: "fx_private_rates",
     group: "assets",
     row: z.object({
-      base: code, quote: code, date: day, rate: decimal.refine((r) => r[0] !== "-" && /[1-9]/.test(r), "greater than 0"), source: z.string(), updated_at: stamp,
+      base: code, quote: code, date: day,
+      // Stored inverted when entered the other way round, like the shared rates: a computed value.
+      rate: computed(decimal.refine((t) => positive(t) === null, "must be greater than 0")), source: z.string(), updated_at: stamp,
     }).refine((r) => r.base < r.quote, { message: "base and quote in alphabetical order", path: ["quote"] }),
     select: (p) => ({
       sql: `SELECT base, quote, date, rate, source, updated_at FROM fx_private_rates WHERE user_id = ? ORDER BY base, quote, date`,
