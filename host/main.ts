@@ -1,4 +1,5 @@
 import "reflect-metadata";
+import { networkInterfaces } from "node:os";
 import { CacheRegistry } from "../core/cache/cache-registry.ts";
 import { FxSyncService } from "../core/fx/fx-sync.service.ts";
 import { CurrentPriceService } from "../core/prices/current-price.service.ts";
@@ -85,7 +86,11 @@ export async function boot(config: AppConfig = loadConfig()) {
   const { app, db, scheduler, marketSchedule, container, sessionKey: key } = await assemble(config, logger);
   await marketSchedule.start();
   const server = serveHttp(app, config, logger, credentialsProbe(container, key), MULTIPART_PATHS);
-  logger.info("listening", { url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir });
+  const urls = browserUrls(server.hostname ?? config.host, server.port ?? config.port);
+  logger.info("listening", {
+    url: `http://${server.hostname}:${server.port}`, port: server.port, data_dir: config.dataDir,
+    web_app: urls.map((u) => `${u}/`), api_docs: `${urls[0]}/api/v1/docs`,
+  });
   // In the background: the first risk query would otherwise pay for cold worker threads (docs/risk.md "Performance").
   if (config.riskWarmUp) {
     void warmRiskWorkers(databaseFile(config.dataDir), logger);
@@ -94,12 +99,27 @@ export async function boot(config: AppConfig = loadConfig()) {
   }
 
   const stop = async () => {
+    logger.info("shutting down");
     scheduler.stop();
     await server.stop();
     await shutdownWorkerPool();
     await db.close();
+    logger.info("stopped");
   };
   return { app, server, stop };
+}
+
+/**
+ * Addresses a browser can open: `localhost` and this machine's network addresses when the server
+ * listens on every interface (`0.0.0.0`, `::`), else the one it listens on. The start-up log names
+ * them, so a self-hoster does not have to guess what `0.0.0.0` means.
+ */
+export function browserUrls(hostname: string, port: number): string[] {
+  if (hostname !== "0.0.0.0" && hostname !== "::") return [`http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`];
+  const lan = Object.values(networkInterfaces()).flat()
+    .filter((a) => a !== undefined && !a.internal && a.family === "IPv4")
+    .map((a) => `http://${a!.address}:${port}`);
+  return [`http://localhost:${port}`, ...lan];
 }
 
 /** Boots the server and stops it cleanly on SIGINT or SIGTERM (`bun host/main.ts`, or host/start.ts). */

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { Elysia } from "elysia";
 import pkg from "../../package.json" with { type: "json" };
 import { ErrorBody, ValidationErrorBody } from "./errors.ts";
@@ -30,6 +31,17 @@ const SWAGGER_INIT = `window.onload = () => {
   window.ui = SwaggerUIBundle({ url: root.dataset.specUrl, dom_id: "#swagger-ui" });
 };
 `;
+
+/** The badge ReDoc loads from its CDN; served in place so the reference works without internet access. */
+const REDOC_CDN_LOGO = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+const LOCAL_LOGO = `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1f6feb"/></svg>`)}`;
+let redoc: string | undefined;
+
+/** ReDoc's bundle with its one CDN address (the footer logo) replaced by an inline image, read once. */
+function redocBundle(module: string): string {
+  redoc ??= readFileSync(Bun.resolveSync(module, import.meta.dir), "utf8").replaceAll(REDOC_CDN_LOGO, LOCAL_LOGO);
+  return redoc;
+}
 
 const REDOC_PAGE = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Portfolio Tracker API — ReDoc</title>
@@ -104,6 +116,9 @@ export function docsRoutes(extraSchemas: readonly unknown[]) {
       }
       const asset = ASSETS[params.file];
       if (!asset) return status(404, { detail: "Not Found", code: "NOT_FOUND" });
+      if (params.file === "redoc.standalone.js") {
+        return new Response(redocBundle(asset.module), { headers: { "content-type": asset.type, "cache-control": "public, max-age=86400" } });
+      }
       return new Response(Bun.file(Bun.resolveSync(asset.module, import.meta.dir)), {
         headers: { "content-type": asset.type, "cache-control": "public, max-age=86400" },
       });
