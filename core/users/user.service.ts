@@ -4,12 +4,12 @@ import { deleteSolelyOwnedBrokers } from "../brokers/access-change.service.ts";
 import { Database, type PreparedRead } from "../db/database.ts";
 import { fromSqliteDatetime } from "../db/sqlite-date.ts";
 import {
-  ConflictError, InputError, NotAllowedError, NotFoundError, UnauthenticatedError,
+  ConflictError, InputError, NotAllowedError, NotFoundError, ValidationError, UnauthenticatedError,
 } from "../errors/domain-error.ts";
 import { GlobalSettingsService } from "../settings/global-settings.service.ts";
 import { UserSettingsService } from "../settings/user-settings.service.ts";
 import { UploadedFile } from "../uploads/uploaded-file.entity.ts";
-import { dummyVerify, hashPassword, verifyPassword } from "./password.ts";
+import { dummyVerify, hashPassword, passwordProblems, type PasswordOwner, verifyPassword } from "./password.ts";
 import { User } from "./user.entity.ts";
 
 interface UserRow {
@@ -73,6 +73,7 @@ export class UserService {
    * serialised write, so two racing "first" accounts cannot both become superuser.
    */
   async register(input: NewAccount): Promise<{ user: User; first: boolean }> {
+    checkPasswordPolicy(input.password, input, "password");
     const passwordHash = await hashPassword(input.password);
     const registrationOpen = await this.globals.bool("enable_registration");
     return this.db.write(async (tx) => {
@@ -88,6 +89,7 @@ export class UserService {
 
   /** Accounts made by the command-line tool are superusers (SPEC Authentication 8). */
   async createSuperuser(input: NewAccount): Promise<User> {
+    checkPasswordPolicy(input.password, input, "password");
     const passwordHash = await hashPassword(input.password);
     return this.db.write(async (tx) => {
       const user = await this.insert(tx, input, passwordHash, true);
@@ -162,6 +164,8 @@ export class UserService {
    * "old tokens stay valid" is tightened on purpose, docs/security.md).
    */
   async resetPassword(username: string, password: string): Promise<User> {
+    const owner = await this.db.reads.findOneBy(User, { username });
+    if (owner) checkPasswordPolicy(password, owner, "password");
     const passwordHash = await hashPassword(password);
     return this.db.write(async (tx) => {
       const user = await tx.findOneBy(User, { username });
@@ -180,6 +184,7 @@ export class UserService {
     if (!user) throw new NotFoundError("USER_NOT_FOUND", "User not found");
     if (!(await verifyPassword(current, user.passwordHash))) throw new InputError("INVALID_PASSWORD", "Current password is incorrect");
     if (current === next) throw new InputError("PASSWORD_UNCHANGED", "New password must be different from the current one");
+    checkPasswordPolicy(next, user, "new_password");
     const passwordHash = await hashPassword(next);
     return this.db.write(async (tx) => {
       const stored = await tx.findOneBy(User, { id: userId });
@@ -214,4 +219,15 @@ export class UserService {
       return files;
     });
   }
+}
+
+/**
+ * Refuses a password outside the policy (core/users/password.ts) with 422 `WEAK_PASSWORD`, the
+ * unmet requirements listed at the field, before any hashing or writing.
+ */
+function checkPasswordPolicy(password: string, owner: PasswordOwner, field: string): void {
+  const problems = passwordProblems(password, owner);
+  if (problems.length === 0) return;
+  const message = `The password needs: ${problems.join("; ")}`;
+  throw new ValidationError([{ loc: ["body", field], msg: message, type: "password_policy" }], message, "WEAK_PASSWORD", { unmet: problems });
 }

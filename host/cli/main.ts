@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { DomainError } from "../../core/errors/domain-error.ts";
 import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
-import { strictPasswordProblems } from "../../core/users/password.ts";
+import { type PasswordOwner, strictPasswordProblems } from "../../core/users/password.ts";
 import { LoginThrottleService } from "../../core/users/login-throttle.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
@@ -37,7 +37,8 @@ Commands:
                                               (schema, every row, row counts verified); stop the server first
 
 Works on DATA_DIR (default ./data), also while the server runs.
-Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol.`;
+Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol,
+and may not be a common password or the account's name (docs/security.md "Passwords").`;
 
 class UsageError extends Error {}
 
@@ -46,8 +47,8 @@ function need(args: string[], count: number, shape: string): string[] {
   return args;
 }
 
-function checkPassword(password: string): void {
-  const problems = strictPasswordProblems(password);
+function checkPassword(password: string, owner: PasswordOwner): void {
+  const problems = strictPasswordProblems(password, owner);
   if (problems.length) throw new UsageError(`Password is too weak: it needs ${problems.join(", ")}`);
 }
 
@@ -77,14 +78,14 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
         const [username, email, password] = need(args, 3, "create <username> <email> <password>");
         if (!/^[A-Za-z0-9_.-]{3,50}$/.test(username!)) throw new UsageError("Username must be 3-50 letters, digits, '_', '.' or '-'");
         if (!z.email().safeParse(email).success) throw new UsageError(`Not a valid email address: ${email}`);
-        checkPassword(password!);
+        checkPassword(password!, { username, email });
         const user = await users.createSuperuser({ username: username!, email: email!, password: password! });
         out(`Created superuser '${user.username}' (id ${user.id})`);
         break;
       }
       case "reset-password": {
         const [username, password] = need(args, 2, "reset-password <username> <password>");
-        checkPassword(password!);
+        checkPassword(password!, { username });
         const user = await users.resetPassword(username!, password!);
         // The owner's way back in: the account's failed-login counter is cleared too.
         await container.resolve(LoginThrottleService).clearAccount(user.id);
