@@ -18,3 +18,12 @@ export function loadPluginConfig(dataDir: string, file: string | undefined): Rec
   }
   return parsed as Record<string, unknown>;
 }
+
+/**
+ * A plugin's time limit: its configuration's `timeoutMs` when a positive number (tests use short
+ * ones), else `fallback`. The one place that reads it, for every kind that has a limit.
+ */
+export function pluginTimeoutMs(pluginConfig: Record<string, unknown>, id: string, fallback: number): number {
+  const value = (pluginConfig[id] as { timeoutMs?: unknown } | undefined)?.timeoutMs;
+  return typeof value === "number" && value > 0 ? value : fallback;
+}

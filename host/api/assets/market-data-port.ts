@@ -5,6 +5,7 @@ import { CurrentPriceService, DEFAULT_CURRENT_PRICE_TIMEOUT_MS } from "../../../
 import { MARKET_DATA_PROVIDERS, type MarketDataProviders } from "../../../core/prices/market-data-providers.ts";
 import { PriceSyncService } from "../../../core/prices/price-sync.service.ts";
 import type { FxProvider } from "../../../sdk/index.ts";
+import { pluginTimeoutMs } from "../../plugin-config.ts";
 import type { PluginRegistry } from "../../plugins/registry.ts";
 
 /**
@@ -17,10 +18,7 @@ export function registerMarketData(container: DependencyContainer, plugins: Plug
   const port: MarketDataProviders = {
     quoteProvider: (code) => plugins.get("quote-provider", code)?.instance,
     scheduledProvider: (code) => plugins.get("scheduled-investment-provider", code)?.instance,
-    timeoutMs: (code) => {
-      const value = (pluginConfig[code] as { timeoutMs?: unknown } | undefined)?.timeoutMs;
-      return typeof value === "number" && value > 0 ? value : DEFAULT_CURRENT_PRICE_TIMEOUT_MS;
-    },
+    timeoutMs: (code) => pluginTimeoutMs(pluginConfig, code, DEFAULT_CURRENT_PRICE_TIMEOUT_MS),
   };
   container.registerInstance(MARKET_DATA_PROVIDERS, port);
   container.registerSingleton(CurrentPriceService);

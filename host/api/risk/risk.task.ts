@@ -1,8 +1,7 @@
 import type { SqlReader } from "../../../core/db/sql-reader.ts";
 import { loadRiskData, type RiskData, type RiskDataRequest } from "../../../core/risk/risk-data.ts";
-import { isPluginError, type KindInstance, type Plugin } from "../../../sdk/index.ts";
-import { createPluginContext } from "../../plugins/context.ts";
-import { builtinPlugins } from "../../../plugins/index.ts";
+import { isPluginError, type KindInstance } from "../../../sdk/index.ts";
+import { workerPluginInstance } from "../../plugins/instance.ts";
 import type { DatabaseTarget } from "../../db/dialect.ts";
 import { withReadSnapshot } from "../../db/read-snapshot.ts";
 
@@ -104,31 +103,16 @@ export function riskEligibility(task: EligibilityTask): Promise<EligibilityRows>
   });
 }
 
-const instances = new Map<string, { tool: KindInstance<"risk-tool">; builtin: boolean }>();
-
-const QUIET = { debug() {}, error() {}, info() {}, warn() {} };
-
 /**
- * The risk tool `id`: a built-in one, or the plugin at `path` (a PLUGINS_DIR entry the host loaded),
- * loaded once per worker thread with `require` (tasks are synchronous). A PLUGINS_DIR tool is created
- * with its configuration from the plugin configuration file (`config`, parsed by its `configSchema`
- * as the host's loader does); risk tools are pure, so the context's logger is silent and its HTTP
- * client is one they must not use.
+ * The risk tool `id`: a built-in one, or the plugin at `path` (a PLUGINS_DIR entry the host loaded)
+ * with its configuration, made once per worker thread by the one in-worker loader
+ * (host/plugins/instance.ts). Risk tools are pure: no network, a silent logger. Tasks are synchronous,
+ * so a tool must create its instance synchronously.
  */
 function riskTool(id: string, path: string | null, config: unknown): { tool: KindInstance<"risk-tool">; builtin: boolean } {
-  let entry = instances.get(id);
-  if (!entry) {
-    const builtin = builtinPlugins.find((p) => p.manifest.kind === "risk-tool" && p.manifest.id === id);
-    const plugin = (builtin ?? (path ? require(path).default : undefined)) as Plugin<"risk-tool"> | undefined;
-    if (!plugin || plugin.manifest?.kind !== "risk-tool" || plugin.manifest.id !== id) throw new Error(`Risk tool '${id}' cannot be loaded in the worker pool`);
-    const ctx = builtin ? ({} as never)
-      : createPluginContext(plugin.manifest, plugin.manifest.configSchema ? plugin.manifest.configSchema.parse(config ?? {}) : {}, QUIET);
-    const tool = plugin.create(ctx);
-    if (tool instanceof Promise) throw new Error(`Risk tool '${id}' creates its instance asynchronously`);
-    entry = { tool, builtin: builtin !== undefined };
-    instances.set(id, entry);
-  }
-  return entry;
+  const tool = workerPluginInstance("risk-tool", { id, path, config });
+  if (tool instanceof Promise) throw new Error(`Risk tool '${id}' creates its instance asynchronously`);
+  return { tool, builtin: path === null };
 }
 
 /** The analytic's input as the host sends it: packed series, plus the context of that analytic. */

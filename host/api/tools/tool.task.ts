@@ -1,6 +1,5 @@
-import { pathToFileURL } from "node:url";
-import { builtinPlugins } from "../../../plugins/index.ts";
-import { type CalculationTool, isPlugin, isPluginError, type Plugin, toIsoDate } from "../../../sdk/index.ts";
+import { type CalculationTool, isPluginError } from "../../../sdk/index.ts";
+import { workerPluginInstance } from "../../plugins/instance.ts";
 
 /** Which tool to run: a built-in by id, or an external plugin by its entry file (from the registry). */
 export interface ToolTask {
@@ -16,34 +15,9 @@ export type ToolTaskResult =
   | { ok: true; json: string; computeMs: number }
   | { ok: false; code: "execution_failed" | "execution_limit" | "invalid_parameters" | "invalid_output"; message: string };
 
-const instances = new Map<string, CalculationTool>();
-
-const silent = { debug() {}, error() {}, info() {}, warn() {} };
-
+/** The tool's instance, made once per worker thread by the one in-worker loader (pure: no network, silent). */
 async function instance(task: ToolTask): Promise<CalculationTool> {
-  const key = `${task.entry ?? "builtin"}#${task.id}`;
-  const cached = instances.get(key);
-  if (cached) return cached;
-  let plugin: unknown;
-  if (task.entry === null) plugin = builtinPlugins.find((p) => p.manifest.kind === "calculation-tool" && p.manifest.id === task.id);
-  else plugin = (await import(pathToFileURL(task.entry).href)).default;
-  if (!isPlugin(plugin) || plugin.manifest.kind !== "calculation-tool" || plugin.manifest.id !== task.id) {
-    throw new Error(`calculation tool '${task.id}' is not available in the worker`);
-  }
-  const { manifest } = plugin as Plugin<"calculation-tool">;
-  const config = manifest.configSchema ? manifest.configSchema.parse(task.config ?? {}) : {};
-  // A calculation tool is pure: its context offers no network and a silent logger.
-  const created = await (plugin as Plugin<"calculation-tool">).create({
-    clock: { now: () => new Date(), today: () => toIsoDate(new Date()) },
-    config,
-    http: {
-      fetch: () => Promise.reject(new Error("calculation tools have no network")),
-      getJson: () => Promise.reject(new Error("calculation tools have no network")),
-    } as never,
-    logger: silent,
-  });
-  instances.set(key, created);
-  return created;
+  return workerPluginInstance("calculation-tool", { id: task.id, path: task.entry, config: task.config });
 }
 
 /** Thrown in place of process.exit so the pool sees a crashed worker rather than a silent hang. */

@@ -1,6 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import type { KnownAsset } from "../../../../core/brim/asset-candidates.calc.ts";
 import type { LedgerFact } from "../../../../core/brim/duplicates.calc.ts";
 import type { ParseRun } from "../../../../core/brim/import-plugins.ts";
@@ -11,9 +10,8 @@ import { ASSETS_SQL, buildParseResult, duplicateReport, LEDGER_SQL, ledgerParams
 import type { SqlReader } from "../../../../core/db/sql-reader.ts";
 import type { DatabaseTarget } from "../../../db/dialect.ts";
 import { withReadSnapshot } from "../../../db/read-snapshot.ts";
-import { builtinPlugins } from "../../../../plugins/index.ts";
-import { type ImportFileMeta, type ImportPlugin, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../../../sdk/index.ts";
-import { createPluginContext } from "../../../plugins/context.ts";
+import { type ImportFileMeta, type ImportPlugin, isPluginError } from "../../../../sdk/index.ts";
+import { workerPluginInstance } from "../../../plugins/instance.ts";
 import { DuplicatesBody, duplicatesRequest } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
 
@@ -31,6 +29,8 @@ export interface BrimParseInput {
   meta: PipelineMeta;
   options?: Record<string, unknown>;
   path: string | null;
+  /** The plugin's raw configuration from the plugin configuration file, parsed by its schema in the worker. */
+  config?: unknown;
 }
 
 export type BrimParseOutput = ParseRun;
@@ -43,27 +43,9 @@ function readsOf(reader: SqlReader): PipelineData {
   };
 }
 
-const instances = new Map<string, Promise<ImportPlugin>>();
-
-// Plugins log nothing of a file's content through the host; inside the worker their lines are dropped.
-const quiet: PluginLogger = { debug: () => undefined, error: () => undefined, info: () => undefined, warn: () => undefined };
-
-async function pluginFor(code: string, path: string | null): Promise<ImportPlugin> {
-  const key = `${code}\u0000${path ?? ""}`;
-  let found = instances.get(key);
-  if (!found) {
-    found = (async () => {
-      const plugin = path === null
-        ? builtinPlugins.find((p) => p.manifest.id === code)
-        : ((await import(pathToFileURL(path).href)) as { default?: unknown }).default;
-      if (!isPlugin(plugin) || plugin.manifest.kind !== "import-plugin") throw new Error(`import plugin ${code} is not available in the worker`);
-      const typed = plugin as Plugin<"import-plugin">;
-      return typed.create(createPluginContext(typed.manifest, {}, quiet));
-    })();
-    instances.set(key, found);
-    found.catch(() => instances.delete(key));
-  }
-  return found;
+/** The importer of a parse, made once per worker thread by the one in-worker loader (host/plugins/instance.ts). */
+async function pluginFor(code: string, path: string | null, config: unknown): Promise<ImportPlugin> {
+  return workerPluginInstance("import-plugin", { id: code, path, config }, { network: true });
 }
 
 /**
@@ -81,7 +63,7 @@ export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput>
   }
   let result;
   try {
-    const plugin = await pluginFor(input.code, input.path);
+    const plugin = await pluginFor(input.code, input.path, input.config);
     result = await plugin.parse({ bytes, file: input.file, options: input.options });
   } catch (error) {
     if (isPluginError(error)) return { ok: false, message: error.message };

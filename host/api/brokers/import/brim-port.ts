@@ -5,6 +5,7 @@ import { IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } fro
 import type { Logger } from "../../../logger.ts";
 import type { PluginRegistry } from "../../../plugins/registry.ts";
 import type { DatabaseTarget } from "../../../db/dialect.ts";
+import { pluginTimeoutMs } from "../../../plugin-config.ts";
 import { runCalculation } from "../../run-calculation.ts";
 
 /**
@@ -56,7 +57,7 @@ export function registerBrim(
       const timeoutMs = timeoutOf(code);
       const signal = AbortSignal.timeout(timeoutMs);
       try {
-        const { result } = await runCalculation("brimParse", { ...input, code, db, path: pathOf(code) }, signal);
+        const { result } = await runCalculation("brimParse", { ...input, code, config: pluginConfig[code], db, path: pathOf(code) }, signal);
         return result;
       } catch (error) {
         if (signal.aborted) return { ok: false, message: `the parse took longer than ${Math.round(timeoutMs / 1000)} s and was stopped` };
@@ -76,10 +77,7 @@ export const DEFAULT_PARSE_TIMEOUT_MS = 60_000;
 
 /** A plugin's parse time limit: its config's `timeoutMs` when a positive number, else the default. */
 export function brimTimeout(pluginConfig: Record<string, unknown>): (code: string) => number {
-  return (code) => {
-    const value = (pluginConfig[code] as { timeoutMs?: unknown } | undefined)?.timeoutMs;
-    return typeof value === "number" && value > 0 ? value : DEFAULT_PARSE_TIMEOUT_MS;
-  };
+  return (code) => pluginTimeoutMs(pluginConfig, code, DEFAULT_PARSE_TIMEOUT_MS);
 }
 
 /**
