@@ -13,7 +13,7 @@ import { docsRoutes } from "../http/docs.ts";
 import { BATCH_ROW_SCHEMAS } from "./transactions/transaction-rows.schema.ts";
 import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
-import { errorHandler } from "../http/errors.ts";
+import { errorHandler, routeMethods } from "../http/errors.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
 import { riskRoutes } from "./risk/risk.routes.ts";
@@ -36,8 +36,9 @@ export const MULTIPART_PATHS: readonly string[] = [`${API_PREFIX}/uploads`, `${A
 /** The whole HTTP API under /api/v1; one Elysia instance per spec prefix, in spec-table order. */
 export function createApp(deps: HttpDeps) {
   const session = sessionPlugin(deps);
-  return new Elysia({ prefix: API_PREFIX })
-    .use(errorHandler(deps.logger))
+  let routes: readonly { method: string; path: string }[] = [];
+  const app = new Elysia({ prefix: API_PREFIX })
+    .use(errorHandler(deps.logger, routeMethods(() => routes)))
     .use(docsRoutes(BATCH_ROW_SCHEMAS))
     .use(authRoutes(deps, session))
     .use(usersRoutes(deps, session))
@@ -62,6 +63,8 @@ export function createApp(deps: HttpDeps) {
     .use(aiExportRoutes(deps, session))
     .use(toolsRoutes(deps, session))
     .use(utilitiesRoutes());
+  routes = app.routes;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

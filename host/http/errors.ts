@@ -100,10 +100,26 @@ function validationIssues(error: any): Issue[] {
 }
 
 /**
+ * The methods the app's routes take on `path` (Elysia's route list; `:param` segments match any
+ * segment), for the 405 of a known path asked with another method.
+ */
+export function routeMethods(routes: () => readonly { method: string; path: string }[]): (path: string) => string[] {
+  let table: { pattern: RegExp; method: string }[] | undefined;
+  return (path) => {
+    table ??= routes().filter((r) => r.method !== "ALL").map((r) => ({
+      method: r.method.toUpperCase(),
+      pattern: new RegExp(`^${r.path.split("/").map((seg) => (seg.startsWith(":") ? "[^/]+" : seg === "*" ? ".*" : seg.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}/?$`),
+    }));
+    const normalised = path.length > 1 ? path.replace(/\/+$/, "") : path;
+    return [...new Set(table.filter((r) => r.pattern.test(normalised)).map((r) => r.method))].sort();
+  };
+}
+
+/**
  * Renders every failure as the single error body. Unknown errors become a generic 500;
  * their stack is logged, never sent.
  */
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, allowedMethods: (path: string) => string[] = () => []) {
   return new Elysia({ name: "error-handler" })
     .onError({ as: "global" }, ({ code, error, request }) => {
       if (error instanceof TooManyRequestsError) {
@@ -117,8 +133,18 @@ export function errorHandler(logger: Logger) {
         }
         case "PARSE":
           return errorResponse(400, { detail: "Malformed request body", code: "MALFORMED_BODY" });
-        case "NOT_FOUND":
+        case "NOT_FOUND": {
+          // A known path asked with a method it does not take: say which ones it does.
+          const allow = allowedMethods(new URL(request.url).pathname);
+          if (allow.length > 0) {
+            return errorResponse(405, {
+              detail: `${request.method} is not allowed on this path; it takes ${allow.join(", ")}`,
+              code: "METHOD_NOT_ALLOWED",
+              params: { allowed: allow },
+            }, { allow: allow.join(", ") });
+          }
           return errorResponse(404, { detail: "Not Found", code: "NOT_FOUND" });
+        }
         case "INVALID_COOKIE_SIGNATURE":
           return errorResponse(401, { detail: "Not authenticated", code: "NOT_AUTHENTICATED" });
       }

@@ -18,6 +18,19 @@ describe("one error body everywhere", () => {
     await expectError(await fetch(`${server.base}/no/such/route`), 404, "NOT_FOUND");
   });
 
+  test("a known path asked with a method it does not take is 405 METHOD_NOT_ALLOWED with an Allow header", async () => {
+    const login = await fetch(`${server.base}/auth/login`, { method: "GET" });
+    const body = await expectError(login, 405, "METHOD_NOT_ALLOWED");
+    expect(login.headers.get("allow")).toBe("POST");
+    expect(body.params).toEqual({ allowed: ["POST"] });
+    // A path with a parameter, and its trailing-slash spelling.
+    const broker = await fetch(`${server.base}/brokers/12/`, { method: "POST" });
+    await expectError(broker, 405, "METHOD_NOT_ALLOWED");
+    expect(broker.headers.get("allow")!.split(", ")).toEqual(expect.arrayContaining(["DELETE", "GET"]));
+    // An unknown path stays 404 whatever the method.
+    await expectError(await fetch(`${server.base}/no/such/route`, { method: "DELETE" }), 404, "NOT_FOUND");
+  });
+
   test("malformed JSON is a 400 MALFORMED_BODY", async () => {
     const res = await fetch(`${server.base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: "{oops" });
     await expectError(res, 400, "MALFORMED_BODY");

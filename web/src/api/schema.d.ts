@@ -2018,7 +2018,7 @@ export interface paths {
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The uploader of the file; replacing existing data (`overwrite_existing`) needs the OWNER role on the brokers concerned.
          *
-         *     **Changes:** Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN, then ticker, then name (or created), duplicates skipped (or replaced with `overwrite_existing`). Counts per section (docs/backup.md).
+         *     **Changes:** Restores a JSON export uploaded through /uploads, all or nothing: brokers are recreated with the caller as OWNER, assets matched by ISIN, then ticker, then name (or created), duplicates skipped (or replaced with `overwrite_existing`). Every row is first held to its write route's rules (decimal limits, real dates, enums): any row outside them refuses the restore with 422 BACKUP_ROWS_INVALID listing the rows, and nothing is written. Counts per section (docs/backup.md).
          */
         post: operations["postApiV1BackupRestore"];
         delete?: never;
