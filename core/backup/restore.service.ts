@@ -80,11 +80,19 @@ export class BackupRestoreService {
   private async readUpload(input: RestoreInput): Promise<string> {
     const record = await this.uploads.get(input.fileId);
     if (record.userId !== input.userId) throw new NotFoundError("UPLOAD_NOT_FOUND", `Upload ${input.fileId} not found`, { file_id: input.fileId });
+    let bytes: Buffer;
     try {
-      return await readFile(this.uploads.pathOf(input.uploadsDir, record), "utf8");
+      bytes = await readFile(this.uploads.pathOf(input.uploadsDir, record));
     } catch {
       throw new NotFoundError("UPLOAD_NOT_FOUND", `Upload ${input.fileId} not found`, { file_id: input.fileId });
     }
+    // Restore reads the JSON document as uploaded and never unpacks an archive (so no upload can
+    // unpack to more than its own size); a compressed export gets a clear answer.
+    if ((bytes[0] === 0x1f && bytes[1] === 0x8b) || (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04)) {
+      throw new InputError("BACKUP_NOT_AN_EXPORT", "The file is compressed (gzip or ZIP): restore reads the JSON export itself, uncompressed; "
+        + "raise max_file_upload_mb to upload a large one", { compressed: true });
+    }
+    return bytes.toString("utf8");
   }
 }
 

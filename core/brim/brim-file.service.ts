@@ -6,15 +6,17 @@ import { In } from "typeorm";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import type { BrokerRole } from "../brokers/broker-access.entity.ts";
 import { Database } from "../db/database.ts";
-import { InputError, NotFoundError, UnsupportedMediaError } from "../errors/domain-error.ts";
+import { InputError, NotFoundError, PayloadTooLargeError, UnsupportedMediaError } from "../errors/domain-error.ts";
 import { sniffUpload } from "../uploads/mime-sniff.ts";
 import { displayName, tooLarge, UploadService } from "../uploads/upload.service.ts";
 import { describeFile, HEAD_BYTES } from "../../sdk/import/meta.ts";
+import { looksLikeZip } from "../../sdk/import/zip.ts";
 import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
 import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "./import-plugins.ts";
 import type { FilePreview } from "./preview.calc.ts";
+import type { UnpackRefusal } from "./unpack-check.calc.ts";
 
 
 /** Folder of BRIM files under DATA_DIR. */
@@ -27,6 +29,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INLINE_INSPECT_BYTES = 1024 * 1024;
 /** Prefix of an upload's bytes until its row committed (not a file id: `sweep` leaves them). */
 const PENDING_PREFIX = ".pending-";
+
+/** The message of a file refused for an unpacking limit (upload, preview, parse). */
+export function beyondLimits(refusal: UnpackRefusal): string {
+  return `The file is beyond the import's limits: ${refusal.message}`;
+}
 
 export function brimFileNotFound(fileId: string): NotFoundError {
   return new NotFoundError("BRIM_FILE_NOT_FOUND", `Import file ${fileId} not found`, { file_id: fileId });
@@ -76,11 +83,13 @@ export class BrimFileService {
     await writeFile(pending, input.bytes, { flag: "wx", mode: 0o600 });
     let row: BrimFile | undefined;
     try {
-      // Sniffing decodes the whole file: a large one is sniffed and hashed off the request thread. A refused file is removed.
-      const { sha256, sniffed } = input.bytes.byteLength <= INLINE_INSPECT_BYTES
-        ? { sha256: createHash("sha256").update(input.bytes).digest("hex"), sniffed: sniffUpload(input.bytes, filename) }
+      // Sniffing decodes the whole file: a large one is sniffed and hashed off the request thread, and
+      // so is every ZIP (an XLSX), which is unpacked there to check its limits. A refused file is removed.
+      const { sha256, sniffed, unpack } = input.bytes.byteLength <= INLINE_INSPECT_BYTES && !looksLikeZip(input.bytes)
+        ? { sha256: createHash("sha256").update(input.bytes).digest("hex"), sniffed: sniffUpload(input.bytes, filename), unpack: null }
         : await this.plugins.inspect(pending, filename);
       if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
+      if (unpack) throw new PayloadTooLargeError("FILE_TOO_LARGE", beyondLimits(unpack), { limit: unpack.limit, max: unpack.max });
       row = await this.db.write(async (tx) => {
         await tx.insert(BrimFile, {
           id, brokerId: input.brokerId, uploadedByUserId: input.userId, filename, contentType: sniffed.contentType,
@@ -160,6 +169,9 @@ export class BrimFileService {
     if (run === null) throw brimFileNotFound(file.id);
     if (run.ok) return run.preview;
     if (run.code === "SHEET_NOT_FOUND") throw new NotFoundError("SHEET_NOT_FOUND", `No sheet named ${run.sheetName}`, { sheet_name: run.sheetName });
+    if (run.code === "UNPACK_LIMIT") {
+      throw new InputError("PARSE_FAILED", beyondLimits(run.refusal), { file_id: file.id, limit: run.refusal.limit, max: run.refusal.max });
+    }
     throw new InputError("PREVIEW_UNAVAILABLE", run.message);
   }
 

@@ -7,7 +7,7 @@ import { Database } from "../db/database.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { assetCandidates, type AssetHint, type KnownAsset } from "./asset-candidates.calc.ts";
 import { BrimFile } from "./brim-file.entity.ts";
-import { BrimFileService, lastParsePath } from "./brim-file.service.ts";
+import { beyondLimits, BrimFileService, lastParsePath } from "./brim-file.service.ts";
 import { GENERIC_PLUGIN_CODE, IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "./import-plugins.ts";
 import type { AssetCandidateDoc } from "./parse-result.ts";
 import { ASSETS_SQL } from "./pipeline.ts";
@@ -25,7 +25,8 @@ export interface ParseRequest {
  * else the generic CSV), run it and the pipeline of `pipeline.ts` in the worker pool under a time
  * limit (the port), keep the gzipped result as the file's last parse. Preview only: nothing
  * reaches the ledger; the commit is `POST /transactions/commit`. A plugin failure, a file without
- * transactions or a timeout marks the file `failed` with the message and answers 400 `PARSE_FAILED`.
+ * transactions, a timeout or a file beyond the unpacking limits marks the file `failed` with the
+ * message and answers 400 `PARSE_FAILED`.
  */
 @injectable()
 export class BrimParseService {
@@ -57,6 +58,12 @@ export class BrimParseService {
       if (run.ok && run.transactions > 0) {
         await this.store(dir, file.id, run.gzipped, plugin);
         return run.gzipped;
+      }
+      if (!run.ok && run.refusal) {
+        // Beyond the unpacking limits: no importer could read it, so none other is tried.
+        const message = beyondLimits(run.refusal);
+        await this.markFailed(dir, file.id, message);
+        throw new InputError("PARSE_FAILED", message, { file_id: file.id, limit: run.refusal.limit, max: run.refusal.max });
       }
       first ??= { message: run.ok ? "no transactions found in the file" : run.message, plugin };
       if (!run.ok && /took longer than/.test(run.message)) break;

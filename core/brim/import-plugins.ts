@@ -2,6 +2,7 @@ import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
 import type { SniffResult } from "../uploads/mime-sniff.ts";
 import type { PipelineMeta } from "./pipeline.ts";
 import type { PreviewRun } from "./preview.calc.ts";
+import type { UnpackRefusal } from "./unpack-check.calc.ts";
 
 /** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/api/brokers/import/brim-port.ts). */
 export const IMPORT_PLUGINS = Symbol("ImportPluginDirectory");
@@ -22,9 +23,10 @@ export interface ImportPluginInfo {
 /**
  * What one parse run gave: the parse result as gzipped JSON (built and compressed off the request
  * thread, so a 50,000-row result never blocks it) with its transaction count, or a message for
- * the user (bad file, time limit).
+ * the user (bad file, time limit); `refusal` when the file is beyond the unpacking limits (no
+ * other importer is tried: none could read it).
  */
-export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false };
+export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false; refusal?: UnpackRefusal };
 
 /**
  * The import plugins and how to run one, and the rest of the file work kept off the request
@@ -41,8 +43,11 @@ export interface ImportPluginDirectory {
    */
   duplicates(brokerId: number, request: string): Promise<Uint8Array>;
   get(code: string): ImportPluginInfo | undefined;
-  /** An uploaded file's content type (or refusal) from its whole content, and its SHA-256, read off the request thread. */
-  inspect(filePath: string, filename: string): Promise<{ sha256: string; sniffed: SniffResult }>;
+  /**
+   * An uploaded file's content type (or refusal) from its whole content, its SHA-256, and for a ZIP
+   * whether it is beyond the unpacking limits (`unpack`), read off the request thread.
+   */
+  inspect(filePath: string, filename: string): Promise<{ sha256: string; sniffed: SniffResult; unpack: UnpackRefusal | null }>;
   /** The preview of the stored file at `filePath`, made off the request thread; null when the file is gone. */
   preview(filePath: string, sheetName?: string): Promise<PreviewRun | null>;
   list(): ImportPluginInfo[];

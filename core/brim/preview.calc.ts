@@ -1,4 +1,5 @@
 import { decodeText, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { refusalOf, type UnpackRefusal } from "./unpack-check.calc.ts";
 
 export const PREVIEW_ROWS = 100;
 
@@ -14,12 +15,13 @@ export interface FilePreview {
 export type PreviewRun =
   | { ok: true; preview: FilePreview }
   | { code: "PREVIEW_UNAVAILABLE"; message: string; ok: false }
+  | { code: "UNPACK_LIMIT"; ok: false; refusal: UnpackRefusal }
   | { code: "SHEET_NOT_FOUND"; ok: false; sheetName: string };
 
 /**
  * The first {@link PREVIEW_ROWS} rows of a file as a table; spreadsheets by sheet (`sheetName`,
  * default the first). Runs in the worker pool: a spreadsheet is unzipped and parsed whole, which
- * takes seconds for a large one.
+ * takes seconds for a large one; one beyond the unpacking limits is refused before it is parsed.
  */
 export async function previewOf(bytes: Uint8Array, sheetName?: string): Promise<PreviewRun> {
   const format = sniffFormat(bytes);
@@ -27,7 +29,9 @@ export async function previewOf(bytes: Uint8Array, sheetName?: string): Promise<
     let sheets;
     try {
       sheets = await readWorkbook(bytes, PREVIEW_ROWS + 1);
-    } catch {
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal) return { ok: false, code: "UNPACK_LIMIT", refusal };
       return { ok: false, code: "PREVIEW_UNAVAILABLE", message: "The spreadsheet cannot be read" };
     }
     const sheet = sheetName === undefined ? sheets[0] : sheets.find((s) => s.name === sheetName);

@@ -126,6 +126,7 @@ export async function restoreArchive(config: AppConfig, source: string, force: b
   if (existsSync(dataDir) && readdirSync(dataDir).length > 0 && !force) {
     throw new BackupCliError(`DATA_DIR ${dataDir} is not empty; stop the server and add --force to replace its database, uploads, BRIM files and plugin configuration`);
   }
+  await checkUnpackedSize(source);
   let files: Map<string, File>;
   try {
     files = await new Bun.Archive(await Bun.file(source).bytes()).files();
@@ -163,6 +164,83 @@ export async function restoreArchive(config: AppConfig, source: string, force: b
   }
   out(`Restored ${source} (created ${manifest.created_at} by version ${manifest.app_version}) into ${dataDir}`);
   if (config.pluginsConfigFile && files.has(PLUGINS_ENTRY)) out(`Note: PLUGINS_CONFIG points at ${config.pluginsConfigFile}; the archived plugin configuration is in ${join(dataDir, PLUGINS_ENTRY)}`);
+}
+
+/**
+ * Restore unpacks the archive in memory (Bun.Archive needs about 2.5 times its unpacked size), so
+ * a decompression bomb (a few megabytes of gzip unpacking to many gigabytes) would take the machine's
+ * memory. Backups compress 3 to 10 times; an archive unpacking to more than {@link MAX_UNPACK_RATIO}
+ * times its size, past the first {@link UNPACK_FLOOR_BYTES}, or holding more than {@link MAX_ARCHIVE_ENTRIES}
+ * entries, is not one of ours.
+ */
+export const MAX_UNPACK_RATIO = 100;
+export const UNPACK_FLOOR_BYTES = 256 * 1024 * 1024;
+export const MAX_ARCHIVE_ENTRIES = 1_000_000;
+
+/**
+ * Reads the archive once as a stream (gunzip, then the tar headers every 512-byte block
+ * announces), counting the bytes it unpacks to and its entries, and refuses it at the first
+ * limit passed: memory stays flat whatever the archive claims, and nothing is written.
+ */
+async function checkUnpackedSize(source: string): Promise<void> {
+  const maxBytes = Math.max(UNPACK_FLOOR_BYTES, statSync(source).size * MAX_UNPACK_RATIO);
+  const reader = Bun.file(source).stream().pipeThrough(new DecompressionStream("gzip")).getReader();
+  const header = new Uint8Array(512);
+  let filled = 0; // bytes of the current header read so far
+  let skip = 0; // bytes of entry data (rounded up to blocks) still to pass
+  let unpacked = 0;
+  let entries = 0;
+  let ended = false;
+  try {
+    while (!ended) {
+      let chunk: Uint8Array | undefined;
+      try {
+        const next = await reader.read();
+        if (next.done) break;
+        chunk = next.value;
+      } catch {
+        return; // not gzip, or cut short: the archive reader below says so
+      }
+      unpacked += chunk.byteLength;
+      if (unpacked > maxBytes) {
+        throw new BackupCliError(`The archive unpacks to more than ${Math.round(maxBytes / 1024 / 1024)} MB (${MAX_UNPACK_RATIO} times its size): `
+          + "not a backup archive of this application (a decompression bomb?); nothing was restored");
+      }
+      for (let at = 0; at < chunk.byteLength && !ended;) {
+        if (skip > 0) {
+          const step = Math.min(skip, chunk.byteLength - at);
+          skip -= step;
+          at += step;
+          continue;
+        }
+        const step = Math.min(512 - filled, chunk.byteLength - at);
+        header.set(chunk.subarray(at, at + step), filled);
+        filled += step;
+        at += step;
+        if (filled < 512) continue;
+        filled = 0;
+        if (header.every((b) => b === 0)) { ended = true; break; }
+        if (++entries > MAX_ARCHIVE_ENTRIES) {
+          throw new BackupCliError(`The archive holds more than ${MAX_ARCHIVE_ENTRIES.toLocaleString("en-US")} entries: not a backup archive of this application; nothing was restored`);
+        }
+        skip = Math.ceil(tarSize(header) / 512) * 512;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
+/** An entry's size from its tar header: octal text, or base-256 when the first byte's high bit is set. */
+function tarSize(header: Uint8Array): number {
+  const field = header.subarray(124, 136);
+  if (field[0]! & 0x80) {
+    let size = field[0]! & 0x7f;
+    for (let i = 1; i < field.length; i++) size = size * 256 + field[i]!;
+    return size;
+  }
+  const text = new TextDecoder().decode(field).replace(/\0.*$/s, "").trim();
+  return /^[0-7]+$/.test(text) ? Number.parseInt(text, 8) : 0;
 }
 
 async function readManifest(files: Map<string, File>): Promise<Manifest> {

@@ -1,4 +1,4 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 
 // FinecoBank "Movimenti Dossier Titoli" (securities account movements), CSV or the XLS/XLSX the
@@ -24,7 +24,11 @@ const ZERO = "0" as ImportedTransaction["quantity"];
 async function tableOf(bytes: Uint8Array): Promise<string[][]> {
   const format = sniffFormat(bytes);
   if (format === "xlsx" || format === "xls") {
-    const sheets = await readWorkbook(bytes).catch(() => []);
+    // A workbook beyond the reader's limits keeps its message (it names the limit); one that does not read is "not Fineco".
+    const sheets = await readWorkbook(bytes).catch((error: unknown) => {
+      if (isPluginError(error)) throw error;
+      return [];
+    });
     return (sheets[0]?.rows ?? []).map((r) => r.map((c) => c ?? ""));
   }
   return readCsv(bytes).rows.map((r) => [...r]);

@@ -1,4 +1,4 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
@@ -29,7 +29,8 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
   let sheets;
   try {
     sheets = await readWorkbook(params.bytes);
-  } catch {
+  } catch (error) {
+    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
     throw new PluginError("invalid-input", "This is not a spreadsheet (Saxo's report is XLSX)");
   }
   const sheet = sheets.find((s) => s.name.toLowerCase() === SHEET);

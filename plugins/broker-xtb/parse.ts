@@ -1,4 +1,4 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
 
 // XTB account statement (xStation > History > Export, XLSX). One sheet per part; the cash
@@ -27,7 +27,8 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
   let sheets;
   try {
     sheets = await readWorkbook(params.bytes);
-  } catch {
+  } catch (error) {
+    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
     throw new PluginError("invalid-input", "This is not a spreadsheet (XTB statements are XLSX)");
   }
   const sheet = sheets.find((s) => s.name.toUpperCase() === SHEET);

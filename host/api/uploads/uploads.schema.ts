@@ -21,11 +21,15 @@ export const UploadRecord = z.object({
 export const UploadList = z.object({ items: z.array(UploadRecord) });
 
 /**
- * `z.file()` is zod's own File check (an `instanceof File`, like `z.instanceof(File)`), but unlike
- * `z.instanceof` it has a JSON Schema form (string, format binary), so the OpenAPI document renders.
+ * A multipart file part with a name. `z.file()` is zod's own File check (an `instanceof File`, like
+ * `z.instanceof(File)`), but unlike `z.instanceof` it has a JSON Schema form (string, format
+ * binary), so the OpenAPI document renders. A part sent with `filename=""` arrives as a File
+ * without a name: refused here (422), since the name is what the record shows and sniffing reads.
  */
+export const NamedFile = z.file().refine((file) => typeof file.name === "string" && file.name.trim() !== "", "the file needs a name");
+
 export const UploadCreateBody = z.object({
-  file: z.file(),
+  file: NamedFile,
   description: z.string().max(500).optional(),
 });
 

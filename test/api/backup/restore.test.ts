@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
 import { useApi } from "../../helpers/server.ts";
+import { buildZip, compressRepeated } from "../../helpers/archives.ts";
 import { disableScheduler, exportJson, uploadText } from "./backup-helpers.ts";
 import { buildRichPortfolio, type RichPortfolio } from "./rich-portfolio.ts";
 
@@ -34,6 +35,25 @@ describe("refused documents write nothing", () => {
     const before = counts();
     await expectError(await restore(dave, "date,close\r\n2024-01-01,1\r\n"), 400, "BACKUP_NOT_AN_EXPORT");
     await expectError(await restore(dave, JSON.stringify({ items: [] })), 400, "BACKUP_NOT_AN_EXPORT");
+    expect(counts()).toEqual(before);
+  });
+
+  test("a compressed export (gzip, ZIP, or a gzip bomb) is 400 BACKUP_NOT_AN_EXPORT saying so, never unpacked; nothing is written", async () => {
+    const before = counts();
+    const { compressed: bomb } = await compressRepeated("[", "0,".repeat(512), 200_000, "0]", "gzip"); // 200 MB of JSON in ~200 KB
+    for (const [name, bytes] of [
+      ["export.json.gz", Bun.gzipSync(new TextEncoder().encode(exported))],
+      ["export.zip", buildZip([{ name: "export.json", data: exported }])],
+      ["bomb.json.gz", bomb],
+    ] as const) {
+      const form = new FormData();
+      form.append("file", new File([bytes as Uint8Array<ArrayBuffer>], name));
+      const upload = await dave.post("/uploads", form);
+      expect(upload.status).toBe(201);
+      const res = await dave.post("/backup/restore", { file_id: (await upload.json()).id });
+      const body = await expectError(res, 400, "BACKUP_NOT_AN_EXPORT");
+      expect(body.detail).toStartWith("The file is compressed (gzip or ZIP): restore reads the JSON export itself, uncompressed");
+    }
     expect(counts()).toEqual(before);
   });
 

@@ -56,6 +56,21 @@ describe("upload", () => {
     await expectError(await alice.post(`/brokers/import/upload?broker_id=${broker}`, {}), 422, "VALIDATION_ERROR");
   });
 
+  test("a file part without a name (filename=\"\") is 422 \"the file needs a name\", not a 500; nothing is stored", async () => {
+    const before = readdirSync(join(api.dataDir, "brim")).sort();
+    const raw = "--nameless\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\"\r\nContent-Type: text/csv\r\n\r\ndate,amount\n\r\n--nameless--\r\n";
+    for (const res of [
+      await upload(alice, broker, "", account),
+      await upload(alice, broker, "", account, { custom_filename: "named.csv" }),
+      await alice.request("POST", `/brokers/import/upload?broker_id=${broker}`, raw, { "content-type": "multipart/form-data; boundary=nameless" }),
+    ]) {
+      const body = await expectError(res, 422, "VALIDATION_ERROR");
+      expect(body.detail).toEqual([{ loc: ["body", "file"], msg: "the file needs a name", type: "custom" }]);
+    }
+    expect(readdirSync(join(api.dataDir, "brim")).sort()).toEqual(before);
+    expect((await alice.get("/system/health")).status).toBe(200);
+  });
+
   test("a file over 1 MiB is sniffed in the worker pool like a small one: a CSV is kept as text/csv, HTML is refused and not kept", async () => {
     const csv = `Date,Type,Amount,Currency\n${"2024-01-02,Deposit,100.00,EUR\n".repeat(50_000)}`;
     expect(csv.length).toBeGreaterThan(1024 * 1024);

@@ -110,6 +110,20 @@ describe("upload body rules", () => {
     await expectError(garbage, 400, "MALFORMED_BODY");
   });
 
+  test("a file part without a name (filename=\"\") is 422 \"the file needs a name\", not a 500; nothing is stored", async () => {
+    const before = storedFiles(server.dataDir);
+    const raw = "--nameless\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--nameless--\r\n";
+    for (const res of [
+      await admin.post("/uploads", uploadForm("hello", "")),
+      await admin.request("POST", "/uploads", raw, { "content-type": "multipart/form-data; boundary=nameless" }),
+    ]) {
+      const body = await expectError(res, 422, "VALIDATION_ERROR");
+      expect(body.detail).toEqual([{ loc: ["body", "file"], msg: "the file needs a name", type: "custom" }]);
+    }
+    expect(storedFiles(server.dataDir)).toEqual(before);
+    expect((await admin.get("/system/health")).status).toBe(200);
+  });
+
   test("a description is kept as sent, even when it looks like JSON", async () => {
     const res = await admin.post("/uploads", uploadForm("hello", "a.txt", "text/plain", `{"not": "parsed"}`));
     expect(res.status).toBe(201);

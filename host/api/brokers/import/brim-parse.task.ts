@@ -5,6 +5,7 @@ import type { LedgerFact } from "../../../../core/brim/duplicates.calc.ts";
 import type { ParseRun } from "../../../../core/brim/import-plugins.ts";
 import type { AssetMappingDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
 import { previewOf, type PreviewRun } from "../../../../core/brim/preview.calc.ts";
+import { refusalOf, type UnpackRefusal, unpackRefusal } from "../../../../core/brim/unpack-check.calc.ts";
 import { sniffUpload, type SniffResult } from "../../../../core/uploads/mime-sniff.ts";
 import { ASSETS_SQL, buildParseResult, duplicateReport, LEDGER_SQL, ledgerParams, type PipelineData, type PipelineMeta } from "../../../../core/brim/pipeline.ts";
 import type { SqlReader } from "../../../../core/db/sql-reader.ts";
@@ -61,11 +62,17 @@ export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput>
   } catch {
     return { ok: false, message: "the stored file could not be read" };
   }
+  // A ZIP beyond the unpacking limits never reaches a plugin (which could unpack it whole).
+  const refusal = await unpackRefusal(bytes, input.file.filename);
+  if (refusal) return { ok: false, message: refusal.message, refusal };
   let result;
   try {
     const plugin = await pluginFor(input.code, input.path, input.config);
     result = await plugin.parse({ bytes, file: input.file, options: input.options });
   } catch (error) {
+    // A sheet the reader refused after unpacking it (its table spans too many cells).
+    const refused = refusalOf(error);
+    if (refused) return { ok: false, message: refused.message, refusal: refused };
     if (isPluginError(error)) return { ok: false, message: error.message };
     return { ok: false, message: "the file could not be read (the importer failed unexpectedly)" };
   }
@@ -125,8 +132,13 @@ export async function brimPreview(input: { filePath: string; sheetName?: string 
   return previewOf(bytes, input.sheetName);
 }
 
-/** An uploaded file's sniffed type (executables, scripts and HTML refused) and SHA-256, from the stored bytes. */
-export function brimInspect(input: { filePath: string; filename: string }): { sha256: string; sniffed: SniffResult } {
+/**
+ * An uploaded file's sniffed type (executables, scripts and HTML refused), SHA-256 and, for a ZIP
+ * (an XLSX), whether it is beyond the unpacking limits, from the stored bytes.
+ */
+export async function brimInspect(input: { filePath: string; filename: string }): Promise<{ sha256: string; sniffed: SniffResult; unpack: UnpackRefusal | null }> {
   const bytes = new Uint8Array(readFileSync(input.filePath));
-  return { sha256: createHash("sha256").update(bytes).digest("hex"), sniffed: sniffUpload(bytes, input.filename) };
+  const sniffed = sniffUpload(bytes, input.filename);
+  const unpack = sniffed.blocked ? null : await unpackRefusal(bytes, input.filename);
+  return { sha256: createHash("sha256").update(bytes).digest("hex"), sniffed, unpack };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { BrimFile } from "../../../../core/brim/brim-file.entity.ts";
 import type { AssetMappingDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
+import { NamedFile } from "../../uploads/uploads.schema.ts";
 
 /** BRIM wire shapes (API-SHAPES "Broker report import", REFERENCE-API 2.9). */
 
@@ -29,7 +30,7 @@ export const FileList = z.object({ items: z.array(FileInfo) });
 export const FileParams = z.object({ file_id: z.string().min(1).max(64) });
 export const ListQuery = z.object({ status: z.enum(["uploaded", "parsed", "failed"]).optional(), broker_ids: many(Id) });
 export const UploadQuery = z.object({ broker_id: Id.optional() });
-export const UploadBody = z.object({ file: z.file(), broker_id: Id.optional(), custom_filename: z.string().max(255).optional() });
+export const UploadBody = z.object({ file: NamedFile, broker_id: Id.optional(), custom_filename: z.string().max(255).optional() });
 export const PreviewQuery = z.object({ sheet_name: z.string().max(255).optional() });
 export const DownloadQuery = z.object({ download: flag });
 export const DeleteAnswer = z.object({ success: z.boolean(), file_id: z.string() });
