@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startBenchServer } from "./server.ts";
 
 /**
- * Issue 10.4: `/auth/me` throughput with revocable sessions (target above 5,000 req/s).
+ * `/auth/me` throughput with revocable sessions (docs/security.md "Sessions"; target above 5,000 req/s).
  * Starts the server, logs in, and prints the session cookie and URL for `wrk`, then waits:
  *   bun bench/auth-me.ts   →   wrk -t2 -c64 -d10s -H "Cookie: <cookie>" <url>
  * With `--logout-one`, one other session of the account is revoked first, so the revocation list is not empty.

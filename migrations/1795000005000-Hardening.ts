@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
- * Issue 10 (hardening): revocable sessions (a per-account session epoch and a list of revoked
+ * Hardening: revocable sessions (a per-account session epoch and a list of revoked
  * token ids kept until they expire), login throttling shared by every process (and the CLI), and
  * a keeper per asset. Uploads already carry their uploader (`uploaded_files.user_id`): existing
  * files stay with it and become private to that user.

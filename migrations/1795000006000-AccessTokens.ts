@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
- * Issue 11: personal access tokens. Only the SHA-256 of the secret is stored (the secret is
+ * Personal access tokens. Only the SHA-256 of the secret is stored (the secret is
  * shown once, at creation); `session_epoch` is the account's epoch at creation, so ending every
  * session of an account (password change or reset, admin) ends its tokens too. Deleting the
  * account deletes its tokens.

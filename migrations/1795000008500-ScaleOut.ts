@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
- * Issue 17: several server processes on one database (docs/deploy.md, docs/decisions.md
+ * Several server processes on one database (docs/deploy.md, docs/decisions.md
  * "Scale-out (issue 17)").
  *
  * `cache_generations` holds one counter per group of process-local caches. Triggers bump it in

@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 const CHECKPOINT_COLUMNS = ["broker_id", "asset_id", "type", "date", "quantity", "amount", "currency", "cost_basis_override", "cost_basis_currency"];
 
 /**
- * Issue 18, ledger commits (docs/decisions.md "Portfolio engine, issue 18"): `ledger_checkpoints`
+ * Ledger commits (docs/decisions.md, "Ledger commits: checkpoints"): `ledger_checkpoints`
  * holds, for one broker, the state of its rows dated before `upto_date` as JSON of exact decimal
  * text (cash per currency, quantity per asset, the cost pool per asset;
  * core/transactions/ledger-checkpoints.ts), written by the balance check so the next commit reads

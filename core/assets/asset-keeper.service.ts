@@ -16,7 +16,7 @@ export interface AssetActor {
 export const KEEPER_REQUIRED = "ASSET_KEEPER_OR_ADMIN_REQUIRED";
 
 /**
- * Asset keepers (issue 10.6, docs/assets.md). Assets and their market data are shared reference
+ * Asset keepers (docs/assets.md). Assets and their market data are shared reference
  * data: everyone reads them, uses them in transactions and triggers provider syncs; writes to an
  * asset and its prices, events and provider are for its keeper (the user who created it) and
  * administrators. Checked before the write, for every existing asset the request names; unknown

@@ -20,7 +20,7 @@ export interface MergeRequest {
   targetAssetId: number;
 }
 
-/** What a merge moves and drops (REFERENCE §2.4 merge preview). */
+/** What a merge moves and drops (the `preview` of `POST /assets/merge`). */
 export interface MergePreview {
   events: number;
   eventsDiscarded: number;

@@ -19,7 +19,7 @@ export interface AssetListItem extends AssetView {
   txCountOwn: number;
 }
 
-/** REFERENCE §1.6 query filters; text matches ignore case. Absent filters match everything. */
+/** The filters of `GET /assets/query`; text matches ignore case. Absent filters match everything. */
 export interface AssetFilters {
   active?: boolean;
   assetType?: AssetType;
@@ -127,7 +127,7 @@ export class AssetQueryService {
 
   /**
    * What a wipe would delete. `linkedTransactionCount` counts only transactions in brokers
-   * `userId` can access: the others' are not revealed (issue 10.6).
+   * `userId` can access: the others' are not revealed (docs/assets.md).
    */
   async marketDataSummary(assetId: number, userId: number): Promise<MarketDataSummary> {
     await this.get(assetId);

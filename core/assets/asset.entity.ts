@@ -3,13 +3,13 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
 export const ASSET_TYPES = ["STOCK", "ETF", "BOND", "CRYPTO", "FUND", "CROWDFUND", "HOLD", "INDEX", "OTHER"] as const;
 export type AssetType = (typeof ASSET_TYPES)[number];
 
-/** An asset. Assets are global: shared by all users, with no per-asset access control (REFERENCE §1.6). */
+/** An asset. Assets are global: shared by all users, with no per-asset access control (docs/assets.md). */
 @Entity({ name: "assets" })
 export class Asset {
   @PrimaryGeneratedColumn()
   id: number;
 
-  /** Any string (SPEC: stored as sent). */
+  /** Any string, stored as sent (clients escape it before rendering it as markup). */
   @Column({ type: "varchar" })
   name: string;
 
@@ -59,7 +59,7 @@ export class Asset {
   @Column({ name: "classification_params", type: "varchar", nullable: true })
   classificationParams: string | null;
 
-  /** Who may change the asset and its market data besides administrators (issue 10.6); null: administrators only. */
+  /** Who may change the asset and its market data besides administrators (docs/assets.md); null: administrators only. */
   @Column({ name: "keeper_user_id", type: "integer", nullable: true })
   keeperUserId: number | null;
 

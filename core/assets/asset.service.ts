@@ -25,7 +25,7 @@ export interface AssetFields {
   identifierTicker?: string | null;
   identifierUuid?: string | null;
   name?: string;
-  /** Decimal string; zero, negative or null means 1 (REFERENCE §2.4). */
+  /** Decimal string; zero, negative or null means 1. */
   quoteBaseQuantity?: string | null;
   userUrl?: string | null;
 }
@@ -104,7 +104,7 @@ function fromColumn(key: AssetFieldKey, column: unknown): unknown {
 const fold = (name: string) => name.toLowerCase();
 
 /**
- * Creating, editing and deleting assets. Assets are global (REFERENCE §1.6): any signed-in user
+ * Creating, editing and deleting assets. Assets are global (docs/assets.md): any signed-in user
  * reads them; writes are checked against the keeper first (AssetKeeperService). Names are any string, stored as sent, and unique among assets ignoring case.
  * Every bulk call is one write; an item that breaks a rule is reported in its outcome and the
  * others go ahead.
@@ -195,7 +195,7 @@ export class AssetService {
           continue;
         }
         if (await tx.existsBy(Transaction, { assetId })) {
-          // No count: the transactions may be in brokers the caller cannot see (issue 10.6).
+          // No count: the transactions may be in brokers the caller cannot see.
           outcomes.push({ assetId, success: false, code: "HAS_TRANSACTIONS", message: `Asset ${assetId} is used by transactions` });
           continue;
         }

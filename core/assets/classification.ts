@@ -6,7 +6,7 @@ import { GICS_SECTORS, OTHER_SECTOR } from "../reference/sectors.ts";
 /** Weight per key (ISO 3166 alpha-3 code or sector name), decimal strings with 4 decimals summing to 1. */
 export type Distribution = Record<string, string>;
 
-/** An asset's classification (REFERENCE §2.4 classification_params), normalised. */
+/** An asset's classification (the API's `classification_params`), normalised. */
 export interface Classification {
   geographicArea: Distribution | null;
   sectorArea: Distribution | null;
@@ -28,7 +28,7 @@ export interface ClassificationIssue {
 
 export type ClassificationResult = { ok: true; value: Classification } | { issues: ClassificationIssue[]; ok: false };
 
-/** REFERENCE §2.4: weights must sum to 1 within this tolerance before they are renormalised. */
+/** Weights must sum to 1 within this tolerance before they are renormalised. */
 export const WEIGHT_SUM_TOLERANCE = new Decimal("0.01");
 const PLACES = 4;
 

@@ -48,7 +48,7 @@ export interface AssignmentInput {
   providerParams?: Record<string, unknown> | null;
 }
 
-/** What Events rule 2 removed with an old assignment. */
+/** What was removed with an old assignment's market data. */
 export interface MarketDataRemoved {
   events: number;
   prices: number;
@@ -87,7 +87,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * SPEC Events rule 2: deletes the prices and events an assignment wrote, after unlinking the
+ * Deletes the prices and events an assignment wrote (they no longer match the provider or its
+ * parameters), after unlinking the
  * transactions tied to those events (`asset_event_id` set to null). Manual rows are untouched.
  */
 export async function deleteAssignmentMarketData(tx: EntityManager, assignmentId: number): Promise<MarketDataRemoved> {
@@ -103,7 +104,7 @@ type Checked = { entry: ProviderEntry; identifier: string; params: string | null
 
 /**
  * Which provider prices each asset. Assigning another provider, or new parameters of a
- * parametric provider, first deletes the old assignment's market data (Events rule 2) and
+ * parametric provider, first deletes the old assignment's market data and
  * starts a new assignment (new id); other edits (identifier, a quote provider's parameters)
  * keep the assignment and its data. Removing an assignment deletes its market data the same
  * way, so a later sync cannot double the provider's events next to orphaned copies.
@@ -124,7 +125,7 @@ export class ProviderAssignmentService {
       .filter((issue) => isLimitMessage(issue.msg))
       .map((issue) => ({ loc: ["body", index, ...issue.loc], msg: issue.msg, type: "out_of_range" })));
     if (outOfRange.length) return Promise.reject(new ValidationError(outOfRange));
-    // A new provider deletes the old assignment's prices and events (Events rule 2).
+    // A new provider deletes the old assignment's prices and events.
     return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcomes: AssignOutcome[] = [];
       for (const [index, item] of items.entries()) outcomes.push(await this.assignOne(tx, item, checks[index]!));

@@ -23,7 +23,7 @@ export interface AccessListItem {
 const lastOwner = (brokerId: number) =>
   new ConflictError("LAST_OWNER", "The last OWNER of a broker cannot be removed or downgraded; make another user OWNER first", { broker_id: brokerId });
 
-/** Every transition of the SPEC Broker roles table, each in one write with the share rules checked. */
+/** Every change of broker access (add, update, self-demotion, leave, removal), each in one write with the share rules checked. */
 @injectable()
 export class AccessChangeService {
   constructor(

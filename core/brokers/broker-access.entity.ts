@@ -3,7 +3,7 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn } from "typeorm";
 export const BROKER_ROLES = ["OWNER", "EDITOR", "VIEWER"] as const;
 export type BrokerRole = (typeof BROKER_ROLES)[number];
 
-/** One user's access to one broker (SPEC Broker access row). */
+/** One user's access to one broker: a role, and a share that weighs figures but grants nothing. */
 @Entity({ name: "broker_access" })
 export class BrokerAccess {
   @PrimaryColumn({ name: "user_id", type: "integer" })

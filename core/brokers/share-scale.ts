@@ -3,7 +3,7 @@ import type { BrokerRole } from "./broker-access.entity.ts";
 
 /**
  * The factor a (user, broker) pair's figures are multiplied by in portfolio aggregation
- * (SPEC Broker access row): the share for OWNER rows, 1 for EDITOR and VIEWER rows, which see
+ * (shares weigh figures, never permissions): the share for OWNER rows, 1 for EDITOR and VIEWER rows, which see
  * full data. Computed on read, so role and share edits never touch stored data.
  */
 export function aggregationScale(access: { role: BrokerRole; sharePercentage: string }): Decimal {

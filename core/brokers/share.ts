@@ -5,7 +5,7 @@ import type { BrokerRole } from "./broker-access.entity.ts";
 const ONE = new Decimal(1);
 const SHARE_PATTERN = /^(0(\.\d{1,6})?|1(\.0{1,6})?|\.\d{1,6})$/;
 
-/** The default share of a new access row (SPEC): OWNER 1.00, EDITOR and VIEWER 0.00. */
+/** The default share of a new access row: OWNER 1.00, EDITOR and VIEWER 0.00. */
 export function defaultShare(role: BrokerRole): Decimal {
   return role === "OWNER" ? ONE : new Decimal(0);
 }
@@ -37,7 +37,7 @@ export function parseShare(raw: string | number): Decimal {
 }
 
 /**
- * SPEC share rules: only an OWNER may hold a share above 0, and the shares of one broker add
+ * The share rules: only an OWNER may hold a share above 0, and the shares of one broker add
  * up to at most 1.00 (lower is fine, 0 is valid).
  */
 export function checkShares(rows: { role: BrokerRole; share: Decimal; userId: number }[]): void {

@@ -3,7 +3,7 @@ import { singleton } from "tsyringe";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { PORTFOLIO_CACHES } from "./portfolio-caches.ts";
 
-/** The spec's named server caches (SPEC Limits): maximum entries and time to live. */
+/** The named server caches: maximum entries and time to live. */
 export const CACHE_SPECS = {
   search_results: { maxsize: 5000, ttlSeconds: 24 * 3600 },
   search_queries: { maxsize: 500, ttlSeconds: 15 * 60 },
@@ -28,7 +28,7 @@ export type SharedGenerations = () => Promise<Record<string, string>>;
 /**
  * The caches of each shared generation group (migration 1795000008500 lists the tables that bump
  * it). The other named caches hold provider answers keyed by everything they depend on: per
- * process by design (SPEC Settings and caches).
+ * process by design.
  */
 const SHARED_GROUPS: Record<string, readonly string[]> = {
   portfolio: PORTFOLIO_CACHES,
@@ -49,7 +49,7 @@ export interface CacheStatus {
 
 /**
  * Process-local registry of named TTL+LRU caches. Caches register lazily on first use,
- * so a status read lists only the caches already created (SPEC Limits).
+ * so a status read lists only the caches already created.
  */
 @singleton()
 export class CacheRegistry {
@@ -108,7 +108,7 @@ export class CacheRegistry {
     this.generations.set(name, this.generation(name) + 1);
   }
 
-  /** The named cache, created on first use with the spec's size and TTL (or `spec` for plugin caches). */
+  /** The named cache, created on first use with its `CACHE_SPECS` size and TTL (or `spec` for plugin caches). */
   get<V extends {}>(name: CacheName | string, spec?: CacheSpec): LRUCache<string, V> {
     let entry = this.caches.get(name);
     if (!entry) {
@@ -131,7 +131,7 @@ export class CacheRegistry {
 
   /**
    * Clears one cache. A spec name not created yet is already empty, so that succeeds;
-   * a name that is neither registered nor in the spec is unknown (404).
+   * a name that is neither registered nor in `CACHE_SPECS` is unknown (404).
    */
   clear(name: string): void {
     const entry = this.caches.get(name);

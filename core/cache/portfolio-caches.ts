@@ -12,7 +12,7 @@ export const PORTFOLIO_CACHES = ["portfolio_blob", "portfolio_layer2", "portfoli
 const NOTES_KEPT = 256;
 
 /**
- * The dated writes of one cache registry (docs/decisions.md, issue 18: invalidation by date).
+ * The dated writes of one cache registry (docs/decisions.md, "Incremental report": invalidation by date).
  * Every clear of `portfolio_blob` is a generation; a write that knows the earliest date it
  * changed notes it, so the report engine resumes its replay there instead of recomputing all.
  * A generation without a note (a manual clear, clear-all, an undated write) recomputes all.

@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 /**
- * Messages that lead to the fix (issue 11): an unknown key names the field it was probably
- * meant for (`amount` → `cash.amount`), and a bulk route given one object says it takes an array.
+ * Messages that lead to the fix (docs/errors.md "Request validation: 422"): an unknown key names
+ * the field it was probably meant for (`amount` → `cash.amount`), and a bulk route given one object
+ * says it takes an array.
  * Used by the one validation converter (errors.ts) and by per-row batch issues (transactions).
  */
 

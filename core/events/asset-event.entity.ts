@@ -3,7 +3,7 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateCol
 export const ASSET_EVENT_TYPES = ["DIVIDEND", "INTEREST", "PRICE_ADJUSTMENT", "SPLIT", "MATURITY_SETTLEMENT"] as const;
 export type AssetEventType = (typeof ASSET_EVENT_TYPES)[number];
 
-/** A dated event of an asset (SPEC Asset event). No uniqueness on (asset, date, type). */
+/** A dated event of an asset (docs/events.md). No uniqueness on (asset, date, type): provider and manual events may share a key. */
 @Entity({ name: "asset_events" })
 export class AssetEvent {
   @PrimaryGeneratedColumn()

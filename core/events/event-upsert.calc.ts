@@ -160,7 +160,7 @@ function matchByKey(events: IncomingEvent[], unedited: StoredManualEvent[]): Mat
 }
 
 /**
- * Plans one upsert item (SPEC `POST /assets/events` rules 1–6). Checks the whole item first and
+ * Plans one upsert item (docs/events.md "How an upsert item is applied"). Checks the whole item first and
  * throws the first refusal in rule order (currency, editability, key conflicts), so a refused
  * item writes nothing. Only the asset's manual rows are passed in, so provider rows are never touched.
  */

@@ -10,7 +10,7 @@ import {
   checkNoDuplicateIds, type EventRow, type EventUpsertPlan, type IncomingEvent, planEventUpsert, type StoredManualEvent,
 } from "./event-upsert.calc.ts";
 
-/** SPEC Limits: event upsert slice. Every `IN (…)` list and bulk statement carries at most this many keys. */
+/** The event upsert slice: every `IN (…)` list and bulk statement carries at most this many keys. */
 export const EVENT_SLICE = 1000;
 
 export interface EventUpsertItem { assetId: number; events: IncomingEvent[] }
@@ -91,7 +91,7 @@ function describePlan(plan: EventUpsertPlan, count: number): string {
   return `Stored ${count} events (${parts.join(", ")})`;
 }
 
-/** Manual asset events: the upsert of `POST /assets/events`, deletes, and reads (SPEC Asset event). */
+/** Manual asset events: the upsert of `POST /assets/events`, deletes, and reads (docs/events.md). */
 @injectable()
 export class EventService {
   constructor(

@@ -19,8 +19,8 @@ export const fxProviderCode = (pluginId: string) => pluginId.toUpperCase();
 const visible = (p: FxProviderEntry) => !p.hidden && p.code !== MANUAL_PROVIDER;
 
 /**
- * The providers a user sees (SPEC: MANUAL and test-only providers hidden), sorted by code;
- * `codes` (case-insensitive) narrows the list, unknown codes are ignored.
+ * The providers a user sees (MANUAL, a placeholder rather than a provider, and test-only ones
+ * hidden), sorted by code; `codes` (case-insensitive) narrows the list, unknown codes are ignored.
  */
 export function listFxProviders(entries: readonly FxProviderEntry[], codes?: readonly string[]): FxProviderEntry[] {
   const wanted = codes && codes.length > 0 ? new Set(codes.map((c) => c.trim().toUpperCase())) : null;

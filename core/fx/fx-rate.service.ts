@@ -132,7 +132,7 @@ export interface RateDeleteOutcome {
 }
 
 /**
- * Manual FX rates (REFERENCE §2.5; decisions in docs/fx.md): the shared ones, upserted under
+ * Manual FX rates (docs/fx.md): the shared ones, upserted under
  * provider MANUAL and deleted with every provider's rows of the pair (administrators only, checked
  * by the routes), and each user's private ones (`owner`), which only that user's conversions read.
  */

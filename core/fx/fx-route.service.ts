@@ -8,7 +8,7 @@ import { type ChainStep, FxRoute } from "./fx-route.entity.ts";
 import { normalisePair } from "./pair.ts";
 import { MANUAL_PROVIDER } from "./route-search.calc.ts";
 
-/** Priority of the MANUAL placeholder route (SPEC "FX provider, route and chain step"). */
+/** Priority of the MANUAL placeholder route: after every real route. */
 export const MANUAL_PRIORITY = 999;
 
 export interface RouteInput {
@@ -55,7 +55,7 @@ const parseSteps = (row: FxRoute) => JSON.parse(row.chainSteps) as ChainStep[];
 type Checked = { ok: true; route: RouteView } | { message: string; ok: false; unknownProvider?: boolean };
 
 /**
- * REFERENCE §2.5 chain rules: continuous, endpoints equal the pair (either orientation), no repeated
+ * Chain rules: continuous, endpoints equal the pair (either orientation), no repeated
  * edge, MANUAL only as a single step at priority 999, known providers only. A chain posted
  * quote→base is turned round so stored chains always run base→quote (alphabetical).
  */
@@ -87,7 +87,7 @@ export function checkRoute(input: RouteInput, knownProviders: ReadonlySet<string
   return { ok: true, route: { base: pair.base, chainSteps: steps, priority: input.priority, quote: pair.quote } };
 }
 
-/** Configured conversion routes per pair (REFERENCE §2.5; decisions in docs/fx.md). */
+/** Configured conversion routes per pair (docs/fx.md). */
 @injectable()
 export class FxRouteService {
   constructor(
@@ -135,7 +135,7 @@ export class FxRouteService {
     const twin = existing.find((r) => r.priority !== route.priority && chainKey(parseSteps(r)) === key);
     if (twin) return refuse(`${route.base}-${route.quote} is already configured with this chain at priority ${twin.priority}`);
     if (!manual) {
-      // Adding a real route removes the pair's MANUAL placeholder (REFERENCE §2.5).
+      // Adding a real route removes the pair's MANUAL placeholder, which only stands in for a pair without one.
       const placeholders = existing.filter((r) => isManual(parseSteps(r)) && r.priority !== route.priority);
       if (placeholders.length > 0) await tx.delete(FxRoute, placeholders.map((r) => r.id));
     }

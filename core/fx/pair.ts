@@ -1,4 +1,4 @@
-/** A currency pair as stored: `base < quote` alphabetically (SPEC "FX provider, route and chain step"). */
+/** A currency pair as stored: `base < quote` alphabetically, so a pair has one key whichever way it is posted. */
 export interface FxPairKey {
   base: string;
   quote: string;

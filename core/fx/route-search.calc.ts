@@ -1,6 +1,6 @@
 /**
- * Route search (SPEC "Route-search rules"): every chain of provider steps from one currency to
- * another. Pure; no typeorm, no tsyringe.
+ * Route search (docs/fx.md "Providers, routes and route search"): every chain of provider steps
+ * from one currency to another. Pure; no typeorm, no tsyringe.
  */
 
 /** What one provider quotes: one unit of `base` in each of `targets` (one entry per base currency). */

@@ -1,5 +1,5 @@
 /**
- * The portfolio data-quality report (SPEC "Data quality", rules 2–7; docs/portfolio.md): issue
+ * The portfolio data-quality report (docs/portfolio.md "Data quality"): issue
  * objects with their exact severities, groups, message keys, CTAs and params.
  */
 import type { MissingConversion } from "./fx-table.calc.ts";

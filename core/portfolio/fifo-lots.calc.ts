@@ -1,5 +1,5 @@
 /**
- * The FIFO lots analysis of one asset across the scope's brokers (REFERENCE §2.6 and §6; rules
+ * The FIFO lots analysis of one asset across the scope's brokers (rules
  * and section shapes in docs/portfolio-lots.md). Pure: runs in the worker pool on plain input.
  */
 import { eachDay, indexOnOrBefore } from "../dates/calendar.ts";

@@ -2,7 +2,7 @@
  * Converts amounts into the report's target currency day by day, through each pair's configured
  * routes by priority (unlimited backward fill) or, for a pair without routes, its manual rates,
  * then the requesting user's private rates (docs/fx.md "Private manual rates"); remembers every
- * conversion that could not be made (SPEC data-quality rule 5) and the pairs whose private rates
+ * conversion that could not be made (MISSING_FX_MARKET, MISSING_FX_RATES) and the pairs whose private rates
  * made one.
  */
 import { type ConvertLeg, convertAlong, orientSteps, type RateSeries } from "../fx/convert.calc.ts";

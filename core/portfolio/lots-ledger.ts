@@ -6,8 +6,8 @@ const ZERO = new Decimal(0);
 const str = (d: Decimal | null): string | null => (d === null ? null : toDecimalString(d));
 
 /**
- * The event-sourced FIFO lots of one asset across the scope's brokers (REFERENCE §6 "FIFO
- * lots"; rules in docs/portfolio-lots.md). Quantities and cash are share-weighted per broker.
+ * The event-sourced FIFO lots of one asset across the scope's brokers (rules in
+ * docs/portfolio-lots.md). Quantities and cash are share-weighted per broker.
  */
 export class LotLedger {
   readonly events: LotEventRow[] = [];

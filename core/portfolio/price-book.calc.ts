@@ -1,5 +1,5 @@
 /**
- * The valuation price of an asset on a day (SPEC data-quality rule 1): the latest observation on
+ * The valuation price of an asset on a day (docs/portfolio.md "Daily replay"): the latest observation on
  * or before the day, a quote (`MARKET_PRICE`) or a trade price (`LAST_TRADE_PRICE`); on one day
  * a quote wins; nothing gives `MISSING` (null here).
  */

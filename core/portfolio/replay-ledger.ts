@@ -48,7 +48,7 @@ export class Position {
 
   get quantity(): Decimal { return this.pool.quantity; }
   get cost(): Decimal { return this.pool.cost; }
-  /** Units of unknown cost are in the pool (SPEC rule 4): WAC and gains are unknown until it empties. */
+  /** Units of unknown cost are in the pool (MISSING_COST_BASIS): WAC and gains are unknown until it empties. */
   get unknownCost(): boolean { return this.pool.unknown; }
 }
 
@@ -98,7 +98,7 @@ export function emptyTotals(): Totals {
 }
 
 /**
- * The ledger's state between two days (docs/decisions.md, issue 18: replay checkpoints). Decimals
+ * The ledger's state between two days (docs/decisions.md, "Incremental report": replay checkpoints). Decimals
  * are immutable, so maps of them are copied shallowly; positions and per-broker buckets are cloned.
  * `incompleteDates` is the length of the list at that point (its entries never change).
  */

@@ -26,7 +26,7 @@ export interface ReplayResult {
   unallocated: Map<number, { income: Decimal; feesTaxes: Decimal }>;
   /** broker → cumulative external flows of that broker (internal transfers count at broker level). */
   brokerBaseline: Map<number, Decimal>;
-  /** asset → transactions adding quantity without a known cost (SPEC rule 4). */
+  /** asset → transactions adding quantity without a known cost (MISSING_COST_BASIS). */
   missingCostBasis: Map<number, number>;
   /** asset → date of its first BUY or SELL in scope. */
   firstTrade: Map<number, string>;
@@ -64,7 +64,7 @@ export interface ReplayOptions {
  * month and of that month, and 1 January of every earlier year. Edits are mostly recent; one dated
  * earlier resumes at its year's start (a year of replay, well under the incremental target), and
  * a 10-year ledger keeps ~22 snapshots instead of 120 (dense 20k: ~10 MB less live heap in the
- * replay, which JavaScriptCore doubles in RSS: docs/decisions.md, issue 18 memory).
+ * replay, which JavaScriptCore doubles in RSS: docs/decisions.md, "Memory, second pass").
  */
 export function checkpointDue(end: string): (date: string) => boolean {
   const monthlyFrom = addMonths(`${end.slice(0, 8)}01`, -12);

@@ -1,6 +1,6 @@
 /**
  * The report with an incremental path (docs/portfolio.md "Engine data flow", docs/decisions.md
- * issue 18). A report keeps, per scope (user, brokers with scales, currency, period, sections), its
+ * "Incremental report"). A report keeps, per scope (user, brokers with scales, currency, period, sections), its
  * loaded input, its daily states, a replay checkpoint at the first day of every month, the TWRR
  * growth, the warm MWRR series and each history point's JSON. The writes note the earliest date
  * they changed (core/cache/portfolio-caches.ts); the next report of that scope reloads only the
@@ -204,7 +204,7 @@ function smallInputs(input: ReportInput): string {
 }
 
 /**
- * The history's JSON built point by point (docs/decisions.md, issue 18 memory): each point is
+ * The history's JSON built point by point (docs/decisions.md, "Memory, third pass"): each point is
  * written as text when it is made, and a report keeps its points as one comma-separated string
  * with the end of each, so an incremental report takes over a prefix with one slice.
  */

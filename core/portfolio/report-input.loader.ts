@@ -41,7 +41,7 @@ export interface ReportRequest {
  * One string per distinct value: every row read from the database is a fresh string, and a dense
  * ledger repeats the same few thousand dates (and a handful of types and currencies) hundreds of
  * thousands of times: ~130,000 price dates become ~2,600 strings, ~9 MB less held by the report
- * thread while a report computes and in its kept scope (docs/decisions.md, issue 18 memory).
+ * thread while a report computes and in its kept scope (docs/decisions.md, "Memory: where the server's RSS goes").
  */
 function interner(): <S extends string | null>(s: S) => S {
   const seen = new Map<string, string>();

@@ -24,7 +24,7 @@ export type { PortfolioReport } from "./report.types.ts";
 
 const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
-/** SPEC limits: stale after more than 7 days; trade-implied after a 14-day grace. */
+/** Data-quality limits: STALE_PRICE after more than 7 days; TRANSACTION_IMPLIED after a 14-day grace. */
 export const STALE_DAYS = 7;
 export const IMPLIED_GRACE_DAYS = 14;
 
@@ -46,7 +46,7 @@ interface Holding {
 
 /**
  * What an incremental report reuses of the previous run over the same scope (docs/decisions.md,
- * issue 18): the figures of its first `days` days, whose inputs did not change.
+ * "Incremental report"): the figures of its first `days` days, whose inputs did not change.
  */
 export interface ReportPrefix {
   days: number;

@@ -1,5 +1,5 @@
 /**
- * The wire form of a report (docs/portfolio.md "Report"; API-SHAPES "FX and portfolio"): pure
+ * The wire form of a report (docs/portfolio.md "Report"): pure
  * mapping of the typed `PortfolioReport` to snake_case JSON with decimal strings. Runs in the
  * worker, right before serialisation.
  */
@@ -174,7 +174,7 @@ const HISTORY_FIELDS: readonly [key: string, figure: (p: HistoryPoint) => Decima
 /**
  * Writes each history point straight as its JSON text (the text `JSON.stringify` gives for the
  * wire point of `toReportDto`), in `code`, without building the wire objects: a 10-year daily
- * history is 3,653 points of 17 figures (docs/decisions.md, issue 18 memory). A figure that is
+ * history is 3,653 points of 17 figures (docs/decisions.md, "Memory, third pass"). A figure that is
  * the same object as the point before reuses its text (positions change on transaction days only).
  */
 export function historyPointWriter(code: string): (p: HistoryPoint) => string {

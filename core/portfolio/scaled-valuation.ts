@@ -1,5 +1,5 @@
 /**
- * Exact scaled-integer sums for the daily valuation's hot loop (docs/decisions.md, issue 18).
+ * Exact scaled-integer sums for the daily valuation's hot loop (docs/decisions.md, "Exact scaled-integer sums").
  * For every asset valued on a day by a quote with a quote base of 1, `quantity × close` is summed
  * per currency as an integer at a fixed scale (the most decimals any share-weighted quantity and
  * any close of that currency can have), so the sum is exact; it becomes a Decimal once per currency

@@ -1,5 +1,5 @@
 /**
- * The weighted-average-cost series of one asset in one broker (REFERENCE §6 "WAC (PMC)"; pure:
+ * The weighted-average-cost series of one asset in one broker (docs/portfolio.md "WAC series"; pure:
  * no typeorm, no tsyringe; runs in the worker pool). Inputs and outputs are strings and plain
  * objects only.
  */

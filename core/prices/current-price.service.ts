@@ -14,11 +14,11 @@ import {
 import { latestCloses, type PriceRowWrite, writePriceRows } from "./price-rows.ts";
 import { type DayPrices, mergeTodayRow, sameDayPrices } from "./today-row.calc.ts";
 
-/** SPEC Limits: current-price concurrency, 5 calls at a time, 10 s each (the time limit is per provider, see the port). */
+/** Current-price calls: 5 at a time, 10 s each (the time limit is per provider, see the port). */
 export const CURRENT_PRICE_CONCURRENCY = 5;
 export const DEFAULT_CURRENT_PRICE_TIMEOUT_MS = 10_000;
 
-/** One item of `FACurrentPriceResponse.results` (SPEC Current price item). */
+/** One item of `FACurrentPriceResponse.results`. */
 export interface CurrentPriceItem {
   asOfDate: string | null;
   assetId: number;
@@ -55,7 +55,7 @@ function checkedQuote(value: unknown): Quote | null {
   return { currency: currency.data, date: date.data, price: price.data };
 }
 
-/** `POST /assets/prices/current` (SPEC rules 1–5). */
+/** `POST /assets/prices/current`: each asset's provider value, else its latest stored close. */
 @injectable()
 export class CurrentPriceService {
   /** Process-wide: at most 5 provider calls in flight whatever the number of concurrent requests. */

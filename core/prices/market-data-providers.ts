@@ -3,7 +3,7 @@ import type { QuoteProvider, ScheduledInvestmentProvider } from "../../sdk/index
 
 /**
  * The port through which price services reach provider plugins (the host implements it over
- * its plugin registry), so core never sees the registry itself (STYLE 2.4).
+ * its plugin registry), so core never sees the registry itself.
  */
 export interface MarketDataProviders {
   /** A loaded quote provider, or undefined when none has that code. */

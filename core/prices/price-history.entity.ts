@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn, UpdateDateColumn } from "typeorm";
 
-/** One day of an asset's prices (SPEC Price history row); decimals as strings in the asset's currency. */
+/** One day of an asset's prices; decimals as strings in the asset's currency. */
 @Entity({ name: "price_history" })
 export class PriceHistory {
   @PrimaryColumn({ name: "asset_id", type: "integer" })

@@ -1,6 +1,6 @@
 import type { EntityManager } from "typeorm";
 
-/** `manual` marks prices a user entered (SPEC Price history row; REFERENCE 2.4 `source_plugin_key`). */
+/** `manual` in `source_plugin_key` marks prices a user entered. */
 export const MANUAL_SOURCE = "manual";
 
 /**

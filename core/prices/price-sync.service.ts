@@ -30,7 +30,7 @@ export interface SyncRequest {
 
 export type SyncStatus = "failed" | "ok" | "partial" | "skipped";
 
-/** One asset's sync result (REFERENCE 2.4 Sync). */
+/** One asset's result of `POST /assets/prices/sync`. */
 export interface SyncResult {
   assetId: number;
   errors: string[];
@@ -97,7 +97,7 @@ export class PriceSyncService {
     return result;
   }
 
-  /** `resume` is the day after the last stored price, full history when none (SPEC Price sync rule). */
+  /** `resume` is the day after the last stored price, full history when none. */
   private async resolveRange(item: SyncRequest): Promise<IsoDateRange> {
     if (item.start === "min") return { from: HISTORY_MIN_DATE, to: item.end };
     if (item.start !== "resume") return { from: item.start, to: item.end };

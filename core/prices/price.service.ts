@@ -6,7 +6,7 @@ import { Database } from "../db/database.ts";
 import { InputError, NotFoundError } from "../errors/domain-error.ts";
 import { execute, MANUAL_SOURCE, type PriceRowWrite, readPriceRows, type StoredPrice, writePriceRows } from "./price-rows.ts";
 
-/** One manual price point; decimals as strings. `volume`: undefined keeps, null clears (REFERENCE 2.4). */
+/** One manual price point; decimals as strings. `volume`: undefined keeps, null clears. */
 export interface PriceInput {
   close: string;
   currency?: string;

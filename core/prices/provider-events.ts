@@ -14,7 +14,7 @@ interface StoredProviderEvent extends ProviderEventWrite {
 const CHUNK = 500;
 
 /**
- * SPEC Events rule 1: writes provider events under the assignment's id. An event returned again
+ * Writes provider events under the assignment's id. An event returned again
  * updates the stored event of the same (date, type) of THAT assignment in place, keeping its id
  * (pairs are made in id order when a key repeats); surplus events are inserted. Stored events the
  * provider no longer returns are kept, and manual events and other assignments' events are never

@@ -12,7 +12,7 @@ const larger = (a: string, b: string) => (new Decimal(b).greaterThan(a) ? b : a)
 const smaller = (a: string, b: string) => (new Decimal(b).lessThan(a) ? b : a);
 
 /**
- * SPEC current-price rule 5: a provider quote dated today creates today's row with open, high,
+ * A provider quote dated today creates today's row with open, high,
  * low and close all equal to the quote, or extends the stored row: high and low widened to take
  * the quote in, open set only when missing, close replaced. Strings are kept as written (the
  * larger or smaller of two is chosen, never re-formatted), so "101.25" stays "101.25".

@@ -3,7 +3,7 @@ import { NameIndex, foldSymbol, memoByLocale } from "./normalize.ts";
 
 /**
  * ISO 4217 codes that are not currencies a portfolio holds cash in, left out of the list and of
- * normalisation (SPEC: `/utilities/currencies` lists ISO 4217 codes):
+ * normalisation (`/utilities/currencies` lists ISO 4217 codes):
  * - precious metals XAU, XAG, XPT, XPD (priced as assets, not cash);
  * - bond-market and accounting units XBA, XBB, XBC, XBD, the IMF's XDR, the SUCRE XSU and the
  *   ADB unit XUA (no notes, no retail accounts);

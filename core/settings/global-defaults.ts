@@ -10,7 +10,7 @@ export interface GlobalDefault {
 /** Allow-list of internal destinations for plugins' HTTP calls (docs/security.md). */
 export const OUTBOUND_ALLOWED_HOSTS = "outbound_allowed_hosts";
 
-/** The spec's global settings: key, type and default (SPEC, Global setting). */
+/** The global settings: key, type and default. */
 export const GLOBAL_DEFAULTS: readonly GlobalDefault[] = [
   { key: "session_ttl_hours", value: "24", valueType: "int", description: "Session token and cookie lifetime in hours, read at login" },
   { key: "enable_registration", value: "true", valueType: "bool", description: "Allow self-registration (the first account is always allowed)" },
@@ -35,7 +35,7 @@ export const GLOBAL_DEFAULTS_BY_KEY = new Map(GLOBAL_DEFAULTS.map((d) => [d.key,
 
 const TRUE_WORDS = new Set(["true", "1", "yes", "on"]);
 
-/** Typed read of a stored string (SPEC: int unparsable → 0; bool true for true/1/yes/on; json parsed). */
+/** Typed read of a stored string (int: unparsable → 0; bool true for true/1/yes/on; json parsed). */
 export function parseGlobalValue(value: string, type: GlobalValueType): string | number | boolean | unknown {
   switch (type) {
     case "int": {

@@ -54,7 +54,7 @@ export class GlobalSettingsService {
   }
 
   /**
-   * Stores each value exactly as sent, with no type or range check (SPEC). All or nothing:
+   * Stores each value exactly as sent, with no type or range check (reads parse it). All or nothing:
    * an unknown key refuses the whole batch.
    */
   updateMany(items: { key: string; value: string }[], byUserId: number): Promise<GlobalSetting[]> {

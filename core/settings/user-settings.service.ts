@@ -12,7 +12,7 @@ export interface UserSettingsPatch {
   theme?: string;
 }
 
-/** Fallback when neither a settings row nor the global default_currency exists (SPEC). */
+/** Fallback when neither a settings row nor the global default_currency exists. */
 export const FALLBACK_BASE_CURRENCY = "EUR";
 
 async function globalString(tx: EntityManager, key: string): Promise<string | undefined> {
@@ -45,7 +45,7 @@ export class UserSettingsService {
   }
 
   /**
-   * Effective base currency (SPEC): the user's row when it exists, else the global
+   * Effective base currency: the user's row when it exists, else the global
    * default_currency, else EUR. Never creates a row.
    */
   async effectiveBaseCurrency(userId: number): Promise<string> {

@@ -1,5 +1,5 @@
 /**
- * Technical signals on a price or FX-rate series (REFERENCE §5.7, API-SHAPES "Signals"; docs/risk.md
+ * Technical signals on a price or FX-rate series (docs/risk.md
  * "Signals" states each definition). Indicators whose library definition matches the pinned one come
  * from trading-signals; EMA, MACD and PPO are computed here because the library seeds its EMA with the
  * first value while the contract seeds it with the SMA of the first `period` values; the rolling

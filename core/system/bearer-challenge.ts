@@ -1,6 +1,6 @@
 /**
  * Strict parser for a `WWW-Authenticate: Bearer ...` challenge (RFC 7235 §2.1, RFC 6750 §3),
- * narrowed for the container-image check (SPEC container-image status rule 3):
+ * narrowed for the container-image check, which trusts a challenge only when nothing in it is ambiguous:
  * - the scheme is `Bearer` (case-insensitive), followed by at least one space when parameters follow;
  * - parameters are comma-separated `key="value"` pairs, whitespace allowed around `,` and `=`;
  * - values must be quoted strings (token68 and bare token values are refused), with `\` escapes

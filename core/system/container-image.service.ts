@@ -2,7 +2,7 @@ import { parseBearerChallenge } from "./bearer-challenge.ts";
 import { InvalidTagError } from "./errors.ts";
 
 /**
- * Whether the container image of a release tag is pullable (SPEC container-image status rules):
+ * Whether the container image of a release tag is pullable (the update check announces a release only then):
  * anonymous manifest HEAD; on 401 a strictly checked Bearer challenge, an anonymous pull token
  * from the registry's own token endpoint, and the HEAD again with that token. Every deviation is
  * an `error` outcome, never an exception; only a malformed tag throws. The token is never
@@ -36,7 +36,7 @@ export interface ContainerImageServiceOptions {
   registryUrl: string;
   /** Repository path, e.g. `owner/name`. */
   repository: string;
-  /** Per request, in milliseconds (SPEC Limits: 5 s). */
+  /** Per request, in milliseconds (default 5 s). */
   timeoutMs?: number;
 }
 
@@ -57,7 +57,7 @@ const MANIFEST_ACCEPT = [
 const AUTH: ImageErrorCode = "image-auth-request-failed";
 const MANIFEST: ImageErrorCode = "image-request-failed";
 
-/** Throws InvalidTagError unless `tag` is a stable `X.Y.Z` without leading zeros (SPEC Versioning 3). */
+/** Throws InvalidTagError unless `tag` is a stable `X.Y.Z` without leading zeros (the update check considers only stable releases). */
 export function assertStableTag(tag: string): void {
   if (!STABLE_TAG.test(tag)) throw new InvalidTagError(tag);
 }
@@ -145,7 +145,7 @@ export class ContainerImageService {
     return tokenOf(body);
   }
 
-  /** One request: no redirects followed, one timeout for the whole request (SPEC Limits). */
+  /** One request: no redirects followed, one timeout for the whole request. */
   private async send(url: string, init: RequestInit, code: ImageErrorCode, what: string): Promise<Response> {
     let res: Response;
     try {

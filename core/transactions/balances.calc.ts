@@ -21,7 +21,7 @@ export interface BalanceChecks {
 
 /**
  * Walks one broker's rows in (date, id) order, keeping a running cash balance per currency and
- * a quantity per asset, and checks them at the end of each day (REFERENCE §4: an intraday dip
+ * a quantity per asset, and checks them at the end of each day (an intraday dip
  * that recovers by the evening is fine). Reports the first negative day of each currency and
  * each asset; `rows` must already be sorted.
  */
@@ -76,7 +76,7 @@ export class ExactSum {
   }
 }
 
-/** Exact running sums per currency and per asset (a checkpoint's content, docs/decisions.md issue 18). */
+/** Exact running sums per currency and per asset (a checkpoint's content, docs/decisions.md, "Ledger commits: checkpoints"). */
 export interface OpeningSums {
   cash: Map<string, ExactSum>;
   qty: Map<number, ExactSum>;

@@ -6,7 +6,7 @@ const COST_BASIS_OPS = new Set(["create", "update", "promote"]);
 
 /**
  * Checks on the batch's final state: updated legs still form a valid pair with their partner,
- * and SPEC `costBasisRequired` for every row a create, update or promote produced (reported on
+ * and `costBasisRequired` for every row a create, update or promote produced (reported on
  * the last of those operations). Split rows keep the cost basis their pair had.
  */
 export function finalChecks(state: BatchState): void {

@@ -112,7 +112,7 @@ export class BatchState {
   }
 
   /**
-   * The earliest date a report's inputs change at (docs/decisions.md, issue 18): the dates of every
+   * The earliest date a report's inputs change at (docs/decisions.md, "Incremental report"): the dates of every
    * row written (before and after a move) and of their partner legs (a report reads each row
    * with its partner's broker and date). Null when a partner is not known here.
    */

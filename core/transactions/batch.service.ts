@@ -23,7 +23,7 @@ class RollbackSentinel extends Error {
 }
 
 /**
- * The mixed transaction batch of REFERENCE §2.3: deletes → updates → creates → splits →
+ * The mixed transaction batch (docs/transactions.md "The batch"): deletes → updates → creates → splits →
  * promotes, all or nothing, in one serialised write. `validate` always rolls back; `commit`
  * keeps the work only when no issue was found.
  */

@@ -5,7 +5,7 @@ import { WacReplay, type WacRow, type WacState } from "./wac.calc.ts";
 
 /**
  * Ledger checkpoints (table `ledger_checkpoints`, migration 1795000009000; docs/decisions.md,
- * issue 18 "Ledger commits"): for one broker and a day, the exact state of its rows dated before
+ * "Ledger commits: checkpoints"): for one broker and a day, the exact state of its rows dated before
  * that day, so a commit reads only the rows since the latest checkpoint instead of the whole
  * history: the cash per currency and quantity per asset (exact sums, for the balance check) and
  * the weighted-average-cost pool per asset (for the auto cost basis). Triggers delete, in the

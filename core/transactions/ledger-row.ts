@@ -83,7 +83,7 @@ export function costBasisOf(row: Pick<LedgerRow, "costBasisOverride" | "costBasi
     : null;
 }
 
-/** A zero amount is stored as no cash (REFERENCE: `cash` reads null when the amount is 0). */
+/** A zero amount is stored as no cash (`cash` reads null when the amount is 0). */
 export function setCash(row: LedgerRow, cash: Money | null): void {
   const none = cash === null || new Decimal(cash.amount).isZero();
   row.amount = none ? null : cash.amount;

@@ -32,7 +32,7 @@ const CHECKS: Record<string, Check> = {
 
 const checkOf = (c: PairConstraint): Check => CHECKS[`${c.field}:${c.relation}`]!;
 
-/** The pair rules of REFERENCE §4 for two legs; an empty list means they form a valid pair. */
+/** The pair rules (docs/transactions.md "Pairs") for two legs; an empty list means they form a valid pair. */
 export function checkPair(a: PairLeg, b: PairLeg): RuleError[] {
   if (a.type !== b.type) {
     return [{ code: "pairTypeMismatch", msg: `Both legs of a pair must have the same type (${a.type} and ${b.type})`, field: "type", params: { type_a: a.type, type_b: b.type } }];

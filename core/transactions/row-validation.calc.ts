@@ -22,7 +22,7 @@ export interface RowFacts {
 const err = (code: RuleError["code"], msg: string, field?: string, params?: Record<string, unknown>): RuleError =>
   ({ code, msg, ...(field ? { field } : {}), ...(params ? { params } : {}) });
 
-/** Every per-row rule of REFERENCE §4 for one row; an empty list means the row is valid. */
+/** Every per-row rule (docs/transactions.md "The twelve types") for one row; an empty list means the row is valid. */
 export function checkRow(f: RowFacts): RuleError[] {
   return [...checkAsset(f), ...checkCash(f.row), ...checkQuantity(f.row), ...checkLink(f), ...checkEvent(f), ...checkCostBasisFields(f.row)];
 }
@@ -98,7 +98,7 @@ function checkCostBasisFields(row: RowShape): RuleError[] {
 }
 
 /**
- * SPEC `costBasisRequired`: a TRANSFER or ADJUSTMENT adding quantity, not linked to a SPLIT
+ * `costBasisRequired`: a TRANSFER or ADJUSTMENT adding quantity, not linked to a SPLIT
  * event, in manual mode (mode absent or "manual") without `cost_basis_override`.
  */
 export function missesCostBasis(row: RowShape, eventType: AssetEventType | null): boolean {

@@ -14,7 +14,7 @@ export interface PairConstraint {
   relation: PairRelation;
 }
 
-/** The per-type rules of REFERENCE §4: one row per type, the single source of every check. */
+/** The per-type rules (docs/transactions.md "The twelve types"): one row per type, the single source of every check. */
 export interface TypeRule {
   asset: FieldMode;
   cash: FieldMode;
@@ -81,7 +81,7 @@ export function canChangeType(from: TransactionType, to: TransactionType): boole
 
 /**
  * Which transaction types may link to which asset event type. A link keeps the transaction tied
- * to the event; the event's type decides how it is read (SPEC Asset event 7).
+ * to the event; the event's type decides how it is read, also after the type is changed.
  */
 export const EVENT_COMPATIBILITY: Record<AssetEventType, TransactionType[]> = {
   DIVIDEND: ["DIVIDEND"],
@@ -113,7 +113,7 @@ export function costBasisRule(type: TransactionType): CostBasisRule {
   return type === "ADJUSTMENT" ? "required_qty_pos" : "forbidden";
 }
 
-/** REFERENCE: a TRANSFER's legs are [out-leg, in-leg]; only the receiving leg takes a cost basis. */
+/** A TRANSFER's legs are [out-leg, in-leg]; only the receiving leg takes a cost basis. */
 export function costBasisPair(type: TransactionType): [CostBasisRule, CostBasisRule] | null {
   return type === "TRANSFER" ? ["forbidden", "required_qty_pos"] : null;
 }

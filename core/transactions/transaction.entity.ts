@@ -10,7 +10,7 @@ export const COST_BASIS_MODES = ["auto", "auto-detail", "manual"] as const;
 export type CostBasisMode = (typeof COST_BASIS_MODES)[number];
 
 /**
- * One ledger row. Quantity and cash are signed decimal strings (REFERENCE §4); `amount` and
+ * One ledger row. Quantity and cash are signed decimal strings; `amount` and
  * `currency` are null when the row moves no cash. `costBasisOverride` is per unit.
  */
 @Entity({ name: "transactions" })

@@ -3,7 +3,7 @@
  * `GET /transactions/types`. Codes are the wire contract: never rename one.
  */
 export const VALIDATION_CODES = {
-  // Batch and broker level (REFERENCE §2.3)
+  // Batch and broker level
   balanceAssetNegative: "An asset quantity of a broker goes negative at the end of a day and the broker does not allow shorting",
   balanceCashNegative: "A cash balance of a broker goes negative at the end of a day and the broker does not allow overdraft",
   txNotFound: "The transaction does not exist or is in a broker you cannot see",

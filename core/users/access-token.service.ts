@@ -41,9 +41,9 @@ const toDate = (s: number | null) => (s === null ? null : new Date(s * 1000));
 const TOUCH_EVERY_SECONDS = 60;
 
 /**
- * Personal access tokens (issue 11). The secret is 32 random bytes, shown once; only its
- * SHA-256 is stored (a random secret needs no slow hash). A token carries the account's session
- * epoch, so ending every session of the account ends its tokens too.
+ * Personal access tokens (docs/decisions.md, "Personal access tokens"). The secret is 32 random
+ * bytes, shown once; only its SHA-256 is stored (a random secret needs no slow hash). A token
+ * carries the account's session epoch, so ending every session of the account ends its tokens too.
  */
 @injectable()
 export class AccessTokenService {

@@ -1,5 +1,5 @@
 /**
- * Login throttling as pure arithmetic over one counter (issue 10.2): after `freeFailures`
+ * Login throttling as pure arithmetic over one counter (docs/security.md "Login throttling"): after `freeFailures`
  * failures in a row, each further failure blocks the key for an exponentially growing delay
  * (1 s, 2 s, 4 s, ...) capped at `capSeconds`. Failures older than `forgetAfterSeconds` are forgotten.
  */

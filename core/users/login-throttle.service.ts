@@ -38,7 +38,7 @@ function assertNotBlocked(states: readonly (ThrottleState | null)[], now: number
 }
 
 /**
- * Failure counters of logins, password changes and registrations (issue 10.2), kept in the
+ * Failure counters of logins, password changes and registrations, kept in the
  * database so every server process and the CLI share them and a restart gives an attacker no
  * fresh budget (docs/decisions.md).
  */

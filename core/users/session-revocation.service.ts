@@ -4,7 +4,7 @@ import { NotFoundError } from "../errors/domain-error.ts";
 import { User } from "./user.entity.ts";
 
 /**
- * Ends sessions while tokens stay stateless (issue 10.4): a logout puts the token's `jti` on a
+ * Ends sessions while tokens stay stateless (docs/security.md "Sessions"): a logout puts the token's `jti` on a
  * list kept until the token expires; a password change or reset, or an admin, ends every earlier
  * session of an account by raising its session epoch (tokens carry the epoch they were issued in).
  * Both live in the database so every server process and the CLI see them.

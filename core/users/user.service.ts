@@ -69,7 +69,7 @@ export class UserService {
 
   /**
    * Self-registration. The first account ever becomes superuser and is accepted even when
-   * enable_registration is false (SPEC Authentication 8). Counting happens inside the
+   * enable_registration is false, so a new installation gets its administrator. Counting happens inside the
    * serialised write, so two racing "first" accounts cannot both become superuser.
    */
   async register(input: NewAccount): Promise<{ user: User; first: boolean }> {
@@ -87,7 +87,7 @@ export class UserService {
     });
   }
 
-  /** Accounts made by the command-line tool are superusers (SPEC Authentication 8). */
+  /** Accounts made by the command-line tool are superusers. */
   async createSuperuser(input: NewAccount): Promise<User> {
     checkPasswordPolicy(input.password, input, "password");
     const passwordHash = await hashPassword(input.password);
@@ -145,7 +145,7 @@ export class UserService {
     });
   }
 
-  /** Promote or demote; demotion does not check that another superuser remains (SPEC state table). */
+  /** Promote or demote; demotion does not check that another superuser remains (the CLI can promote again). */
   async setSuperuser(username: string, superuser: boolean): Promise<User> {
     return this.db.write(async (tx) => {
       const user = await tx.findOneBy(User, { username });
@@ -160,8 +160,8 @@ export class UserService {
   }
 
   /**
-   * Sets a new password and ends every earlier session of the account (issue 10.4; the SPEC's
-   * "old tokens stay valid" is tightened on purpose, docs/security.md).
+   * Sets a new password and ends every earlier session of the account, so a reset after a leak
+   * locks out whoever held the old password (docs/security.md "Sessions").
    */
   async resetPassword(username: string, password: string): Promise<User> {
     const owner = await this.db.reads.findOneBy(User, { username });

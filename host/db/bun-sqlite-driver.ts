@@ -5,8 +5,8 @@ import { Database, type Statement } from "bun:sqlite";
  * the last 100 prepared statements per query runner; the multi-row INSERTs of a batch commit or a
  * price import are ~10–60 kB of SQL each, their compiled statements ~1 MB each (JS and SQLite
  * memory): the cache held ~90 MB on the request thread after seeding 20,000 transactions and
- * 130,000 prices (docs/decisions.md, issue 18 memory). Compiling such a statement again costs well
- * under a millisecond against the rows it writes.
+ * 130,000 prices (docs/decisions.md, "Memory: where the server's RSS goes"). Compiling such a
+ * statement again costs well under a millisecond against the rows it writes.
  */
 export const LONG_STATEMENT_CHARS = 4096;
 

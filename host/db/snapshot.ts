@@ -73,8 +73,9 @@ function openSqliteSnapshot(file: string): OpenSnapshot {
 }
 
 /**
- * A consistent copy of the live database at `target` (LIBS 6: `VACUUM INTO` with a bound path; it
- * refuses an existing file, so the copy goes to a fresh name beside the target and is renamed).
+ * A consistent copy of the live database at `target` (`VACUUM INTO` with a bound path, as bun:sqlite
+ * has no online-backup API; it refuses an existing file, so the copy goes to a fresh name beside
+ * the target and is renamed).
  * Uncommitted writes of other connections are not in the copy; the copy is not in WAL mode.
  */
 export async function snapshotDatabase(file: string, target: string): Promise<void> {

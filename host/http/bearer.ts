@@ -24,9 +24,9 @@ export function bearerSecret(header: string): string | null {
 }
 
 /**
- * `Authorization: Bearer <personal access token>` (issue 11): the token's user is then checked
- * exactly like a session's (reloaded, active, session epoch), with the token's scope on top.
- * The session plugin asks this module first and falls back to the cookie.
+ * `Authorization: Bearer <personal access token>` (docs/decisions.md, "Personal access tokens"):
+ * the token's user is then checked exactly like a session's (reloaded, active, session epoch), with
+ * the token's scope on top. The session plugin asks this module first and falls back to the cookie.
  */
 export function bearerAuthenticator(deps: HttpDeps) {
   const tokens = deps.container.resolve(AccessTokenService);

@@ -24,9 +24,10 @@ const normalise = (text: string): string => {
 };
 
 /**
- * The client's address (issue 10.2): the socket's, unless the socket is a trusted reverse proxy
- * (`TRUSTED_PROXIES`); then the right-most `X-Forwarded-For` entry that is not itself a trusted
- * proxy (entries further left are whatever the client claimed). IPv4-mapped forms are unwrapped.
+ * The client's address (docs/security.md "Deployment: the reverse proxy"): the socket's, unless
+ * the socket is a trusted reverse proxy (`TRUSTED_PROXIES`); then the right-most `X-Forwarded-For`
+ * entry that is not itself a trusted proxy (entries further left are whatever the client claimed).
+ * IPv4-mapped forms are unwrapped.
  */
 export function clientAddress(request: Request, trustedProxies: readonly string[]): string | undefined {
   const socket = socketAddresses.get(request);

@@ -164,7 +164,7 @@ export const errorResponses = {
 export const throttledErrorResponses = { ...errorResponses, 429: ErrorBody } as const;
 
 /**
- * The status of a bulk create (docs/decisions.md, issue 11): 201 when at least one item was
+ * The status of a bulk create (docs/decisions.md, "Bulk creates"): 201 when at least one item was
  * created, 200 when none was; the per-item results say why, in the same body either way.
  */
 export const bulkCreateStatus = (created: number): 200 | 201 => (created > 0 ? 201 : 200);

@@ -1,5 +1,5 @@
 /**
- * Response compression exactly as SPEC Endpoints convention 2: bodies of 1024 bytes or more
+ * Response compression, one rule for every route: bodies of 1024 bytes or more
  * (or streamed) get `Vary: Accept-Encoding`, and are gzipped at level 6 when the client accepts
  * gzip, except already-encoded bodies, 206 replies and types that are compressed already.
  */
@@ -83,7 +83,7 @@ export async function gzipResponse(request: Request, response: Response, onBodyB
   const untouched = response.status === 206 || headers.has("content-encoding")
     || !compressibleType(headers.get("content-type")) || !acceptsGzip(request);
   // Left as it is with its length declared (a report's stored gzip, or its bytes for a client
-  // without gzip): sent without being read into another copy (docs/decisions.md, issue 18 memory).
+  // without gzip): sent without being read into another copy (docs/decisions.md, "Memory, third pass").
   const declared = Number(headers.get("content-length") ?? NaN);
   if (untouched && Number.isSafeInteger(declared) && declared >= 0 && varied(response.headers, declared)) {
     onBodyBytes?.(declared);

@@ -2,7 +2,7 @@
  * A collection on the request thread once the server has been idle for a while after a bulk
  * request (a batch commit, a price import, an upload, a restore). Such requests leave tens of MB of
  * parsed rows and SQL behind that JavaScriptCore, sizing its heap from the machine's RAM, would
- * keep for a long time (docs/decisions.md, issue 18 memory).
+ * keep for a long time (docs/decisions.md, "Memory, second pass").
  *
  * After seeding 20,000 transactions and 130,000 prices through the API, a synchronous full
  * collection (`Bun.gc(true)`) took the process from 323 to 240 MB; a concurrent one

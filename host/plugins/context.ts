@@ -23,7 +23,7 @@ function baseUrlOf(config: unknown): string | undefined {
 }
 
 /**
- * The host's context for one plugin (STYLE 2.3): the SDK's HTTP client, with the base URL taken from
+ * The host's context for one plugin: the SDK's HTTP client, with the base URL taken from
  * the plugin's config key `baseUrl` when present (so tests point plugins at fakes by config); a
  * logger that prefixes every line with the plugin id; the real clock. `config` is already parsed by
  * the plugin's `configSchema`. Throws a PluginError (invalid-input) when `baseUrl` is not an

@@ -1,6 +1,6 @@
 import type { PluginKind } from "../../sdk/index.ts";
 
-/** Outcome of loading one plugin (STYLE 2.4). */
+/** Outcome of loading one plugin, listed by `/system/plugin-diagnostics`. */
 export type PluginStatus = "disabled" | "failed" | "incompatible" | "loaded";
 
 /** Where a plugin came from: the built-in list in plugins/index.ts, or a folder in PLUGINS_DIR. */

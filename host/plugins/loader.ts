@@ -81,7 +81,7 @@ interface Session {
   timeoutMs: number;
 }
 
-/** Brand → manifest → apiVersion → duplicate id → enabled → config (STYLE 2.4). Throws why not. */
+/** Brand → manifest → apiVersion → duplicate id → enabled → config (docs/plugins.md "Lifecycle and diagnostics"). Throws why not. */
 async function inspect(candidate: Candidate, diagnostic: PluginDiagnostic, session: Session): Promise<Accepted> {
   const value = await candidate.load();
   identify(value, diagnostic);

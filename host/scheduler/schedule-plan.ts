@@ -1,5 +1,5 @@
 /**
- * Turns the scheduler's global settings into cron patterns (SPEC Global setting). The API stores
+ * Turns the scheduler's global settings into cron patterns. The API stores
  * whatever it is sent, so every value is checked here: a plan with problems is not applied and
  * the scheduler keeps its last good schedule.
  */

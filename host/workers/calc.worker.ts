@@ -26,7 +26,7 @@ const PROMPT_COLLECTION_BYTES = 16 * 1024 * 1024;
  * it hardly grows, but the memory stays with the thread until a full collection) or grew the heap
  * by 16 MB gets its collection at once (~15–25 ms of this thread, which a task arriving meanwhile
  * waits for); a shorter one when the thread stayed idle 25 ms, so a batch of small tool items is
- * not slowed (docs/decisions.md, issue 18 memory). Threads idle in their event loop for this
+ * not slowed (docs/decisions.md, "Memory, third pass"). Threads idle in their event loop for this
  * (host/workers/pool.ts).
  */
 function collectAfterTask(): void {

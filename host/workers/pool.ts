@@ -8,7 +8,7 @@ let reportPool: Tinypool | undefined;
  * Portfolio reports run on one thread of their own (on two cores or fewer the general pool's one
  * thread: `reportsShareGeneralThread`), kept 10 minutes after the last report: the
  * thread keeps each scope's replay checkpoints for the incremental path (docs/decisions.md,
- * issue 18), which only helps when the next report lands on the same thread, and one thread
+ * "Incremental report"), which only helps when the next report lands on the same thread, and one thread
  * holds one copy of them (memory). Reports of several users queue there.
  */
 const REPORT_THREAD_IDLE_MS = 10 * 60_000;
@@ -18,7 +18,7 @@ const REPORT_THREAD_IDLE_MS = 10 * 60_000;
  * blocked there runs no timers until its next task, so the collection a task schedules once its
  * answer is posted (host/workers/calc.worker.ts) ran at the start of the next report
  * instead, and an idle thread never gave its garbage back. Dense 20k: RSS a second after a cold
- * report 326 → 286 MB, peak of a report phase 405 → 351 MB (docs/decisions.md, issue 18 memory).
+ * report 326 → 286 MB, peak of a report phase 405 → 351 MB (docs/decisions.md, "Memory, second pass").
  * Handing a task over through the port costs well under a millisecond.
  */
 const IDLE_IN_EVENT_LOOP = { useAtomics: false } as const;
@@ -39,7 +39,7 @@ function reportWorkerPool(): Tinypool {
  * is a thread of its own, takes the remaining core; the request thread stays free for HTTP. On 2
  * cores a second general thread bought no speed (the 5-analytic risk query: 451 ms cold, 748 ms
  * first after start on two threads; 433 / 681 ms on one) and cost a warm JavaScript heap of ~45 MB
- * (docs/decisions.md, issue 18 memory).
+ * (docs/decisions.md, "Memory: where the server's RSS goes").
  */
 export function poolSize(): number {
   return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
@@ -49,7 +49,7 @@ export function poolSize(): number {
  * On two cores or fewer (a general pool of one thread) reports run on that thread too instead of
  * one of their own: the two would share one core anyway, and a second warmed JavaScript heap
  * costs ~30–45 MB (dense 20k, a report phase after start: peak RSS 341 → 309 MB, idle 211 → 179 MB;
- * docs/decisions.md, issue 18 memory). The thread is then kept as long as a report thread (the
+ * docs/decisions.md, "Memory, second pass"). The thread is then kept as long as a report thread (the
  * incremental path's scopes live there), and a report may wait behind a risk query or an import's
  * parse. With three cores or more reports keep a thread of their own.
  */

@@ -60,7 +60,7 @@ function dataset(spec: DatasetSpec): Plugin<"ai-export-dataset"> {
   });
 }
 
-/** The reference's eight public datasets (REFERENCE-API 5.8) and the two internal FIFO datasets of the fiscal analyses. */
+/** The eight public datasets (docs/ai-export.md "Datasets") and the two internal FIFO datasets of the fiscal analyses. */
 export const aiExportDatasetPlugins: Plugin[] = [
   dataset({
     icon: "portfolio", id: "portfolio.overview_and_history", pages: ["portfolio"], periodSemantics: "windowed", version: 1,

@@ -23,7 +23,7 @@ export type PacOutput = z.output<typeof Output>;
 export const WEIGHT_DECIMALS = 10;
 
 /**
- * The plan of API-SHAPES "Calculation tools": orders that bring the holdings plus the budget closest
+ * The plan (docs/tools.md "PAC allocator"): orders that bring the holdings plus the budget closest
  * to the target weights (least squares on values, unspent cash counting against a plan), never
  * spending more than the budget.
  */

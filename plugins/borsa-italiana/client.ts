@@ -27,13 +27,13 @@ export const ConfigSchema = z.object({
 });
 export type BorsaItalianaConfig = z.output<typeof ConfigSchema>;
 
-/** Per-assignment parameters: the language of the site's pages (REFERENCE §5.1). */
+/** Per-assignment parameters: the language of the site's pages. */
 export const ParamsSchema = z.object({ language: z.enum(["en", "it"]).default("en") });
 export type BorsaItalianaParams = z.output<typeof ParamsSchema>;
 
 // The token is the same for every instrument, so one well-known chart page serves (as the site's library does).
 const TOKEN_PAGE = "/interactive-chart/IT0003128367-XMIL?lang=it";
-/** Requests of one `getQuotes` batch in flight at once (the spec's limit of 5 provider calls). */
+/** Requests of one `getQuotes` batch in flight at once (5, the same cap as the host's current-price calls). */
 export const MAX_PARALLEL = 5;
 
 interface Session {

@@ -2,7 +2,7 @@ import { definePlugin } from "../../sdk/index.ts";
 import { BORSA_URL, ConfigSchema, createBorsaItalianaClient, ParamsSchema } from "./client.ts";
 
 /**
- * Borsa Italiana (REFERENCE §5.1): prices by ISIN of instruments listed in Milan (shares, bonds, ETFs),
+ * Borsa Italiana: prices by ISIN of instruments listed in Milan (shares, bonds, ETFs),
  * in EUR, from the chart API the site itself uses; search over the site search in English and Italian;
  * name and asset type from the instrument page. Per-assignment `language` (en, it) picks the pages' language.
  */

@@ -13,7 +13,7 @@ export const ConfigSchema = z.object({ timeoutMs: z.number().int().positive().de
 export type CssScraperConfig = z.output<typeof ConfigSchema>;
 
 /**
- * Per-assignment parameters (REFERENCE §5.1, names as the API spells them): `current_css_selector`
+ * Per-assignment parameters (names as the API spells them): `current_css_selector`
  * (required; picks the element whose text is the price), `currency` (required, ISO code),
  * `decimal_format` (`us` 1,234.56 or `eu` 1.234,56; default `us`), `timeout` (seconds) and `user_agent`.
  */
@@ -26,7 +26,7 @@ export const ParamsSchema = z.object({
 });
 export type CssScraperParams = z.output<typeof ParamsSchema>;
 
-/** Pages of one `getQuotes` batch fetched at once (the spec's limit of 5 provider calls). */
+/** Pages of one `getQuotes` batch fetched at once (5, the same cap as the host's current-price calls). */
 export const MAX_PARALLEL = 5;
 
 export function urlOf(identifier: string): string {

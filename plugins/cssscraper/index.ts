@@ -2,7 +2,7 @@ import { definePlugin } from "../../sdk/index.ts";
 import { ConfigSchema, createCssScraper, ParamsSchema } from "./client.ts";
 
 /**
- * CSS web scraper (REFERENCE §5.1): the identifier is a page URL; the assignment's
+ * CSS web scraper: the identifier is a page URL; the assignment's
  * `current_css_selector` picks the element whose text is the price, read in `decimal_format` (us or eu)
  * and quoted in `currency` on the day of the fetch. Current price only: no history, no search.
  */

@@ -10,7 +10,7 @@ export const FRED_URL = "https://fred.stlouisfed.org";
 export const FRED_CSV_PATH = "/graph/fredgraph.csv";
 /** The one base currency of the H.10 series as this provider answers them. */
 export const FED_BASE = "USD";
-/** Series requests of one `getRates` batch in flight at once (the spec's limit of 5 provider calls). */
+/** Series requests of one `getRates` batch in flight at once (5, the same cap as the host's current-price calls). */
 export const MAX_CONCURRENT_SERIES = 5;
 
 /** Configuration of the `fed` plugin; the real FRED site is the default, tests point it at a fake. */

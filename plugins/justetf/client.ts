@@ -23,7 +23,7 @@ export const ConfigSchema = z.object({
 });
 export type JustEtfConfig = z.output<typeof ConfigSchema>;
 
-/** Per-assignment parameters: the currency justETF converts prices to (REFERENCE §5.1). */
+/** Per-assignment parameters: the currency justETF converts prices to. */
 export const ParamsSchema = z.object({
   currency: z.enum(["CHF", "EUR", "GBP", "USD"]).default("EUR"),
 });
@@ -32,7 +32,7 @@ export type JustEtfParams = z.output<typeof ParamsSchema>;
 const ISIN = /^[A-Z]{2}[A-Z0-9]{9}\d$/;
 // The quote comes with the chart; a short window keeps the answer small and still holds the last trading days.
 const QUOTE_WINDOW_DAYS = 10;
-/** Requests of one `getQuotes` batch in flight at once (the spec's limit of 5 provider calls). */
+/** Requests of one `getQuotes` batch in flight at once (5, the same cap as the host's current-price calls). */
 export const MAX_PARALLEL = 5;
 const SEARCH_LIMIT = 25;
 

@@ -2,7 +2,7 @@ import { definePlugin } from "../../sdk/index.ts";
 import { ConfigSchema, createJustEtfClient, JUSTETF_URL, ParamsSchema } from "./client.ts";
 
 /**
- * justETF (REFERENCE §5.1): ETF prices by ISIN from the site's chart data, in the currency the
+ * justETF: ETF prices by ISIN from the site's chart data, in the currency the
  * assignment asks for (`currency`: EUR, USD, CHF or GBP; default EUR). History, the latest quote,
  * search through the ETF screener, and the name from the ETF cards.
  */

@@ -1,6 +1,6 @@
 /**
  * The `asset_set_*` analytics: the single-series analytics run on each asset of an asset set, one row
- * per asset with its own error when that asset cannot be computed (REFERENCE §5.4, newer).
+ * per asset with its own error when that asset cannot be computed.
  */
 import { z } from "../../sdk/index.ts";
 import { type AssetSeries, defineRiskTool, fail, minObservationsParam, RiskFailure, type RiskWarning, seriesReturns } from "./contract.ts";

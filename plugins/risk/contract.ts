@@ -1,7 +1,7 @@
 /**
  * The input every risk analytic receives (assembled by the host from the portfolio engine and the
  * price history) and the result it returns: an output of its kind, warnings and, when it cannot
- * produce one, an error with one of the reference's codes (REFERENCE §2.10).
+ * produce one, an error with one of the risk API's error codes (docs/risk.md "Requests").
  */
 import { definePlugin, DecimalStringSchema, z } from "../../sdk/index.ts";
 import type { RiskMode, RiskScope } from "../../sdk/index.ts";

@@ -14,7 +14,7 @@ import { historicalVarPlugin } from "./historical-var.ts";
 import { riskContributionPlugin } from "./risk-contribution.ts";
 
 /**
- * The built-in risk analytics (REFERENCE §5.4), one `risk-tool` plugin each. They share this
+ * The built-in risk analytics, one `risk-tool` plugin each. They share this
  * folder's statistics (`stats.ts`, `metrics.ts`); docs/risk.md states every formula.
  */
 export const riskPlugins: Plugin<"risk-tool", any>[] = [

@@ -15,7 +15,7 @@ export interface Kpi {
   observations: number;
 }
 
-/** API-SHAPES "Risk" formulas; an undefined ratio (flat series) is null with an `undefined_metric` warning. */
+/** The formulas of docs/risk.md "Formulas"; an undefined ratio (flat series) is null with an `undefined_metric` warning. */
 export function kpi(dates: readonly string[], values: readonly number[], returns: readonly number[], riskFree: number, warnings: RiskWarning[]): Kpi {
   const n = returns.length;
   const annualizedReturn = (values.at(-1)! / values[0]!) ** (TRADING_DAYS / n) - 1;

@@ -4,7 +4,7 @@
  */
 import jstat from "jstat";
 
-/** Trading days per year used to annualise (API-SHAPES "Risk"). */
+/** Trading days per year used to annualise (docs/risk.md "Formulas"). */
 export const TRADING_DAYS = 252;
 
 /** Simple returns `v[i] / v[i−1] − 1`; a non-positive previous value gives NaN (callers refuse such series). */

@@ -1,6 +1,6 @@
 import { Decimal, type IsoDate } from "../../sdk/index.ts";
 
-/** The day-count conventions of a schedule (REFERENCE-API 5.1). */
+/** The day-count conventions of a schedule. */
 export const DAY_COUNTS = ["ACT/365", "ACT/360", "ACT/ACT", "30/360"] as const;
 export type DayCount = (typeof DAY_COUNTS)[number];
 

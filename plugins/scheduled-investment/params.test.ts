@@ -20,7 +20,7 @@ describe("provider params", () => {
     expect(params.schedule[0]!.generate_interest).toBe(false);
   });
 
-  test("the REFERENCE shape with null late_interest passes", () => {
+  test("every optional key given, with null late_interest, passes", () => {
     expect(issues({ ...base, asset_events: [], day_count: "30/360", interest_type: "COMPOUND", late_interest: null })).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { boundedDecimal, CurrencyCodeSchema, Decimal, IsoDateSchema, z } from "../../sdk/index.ts";
 import { DAY_COUNTS, dayNumber, isoDay } from "./day-count.calc.ts";
 
-/** How often a period matures (closes an accrual cycle): SPEC Events rule 3. */
+/** How often a period matures (closes an accrual cycle). */
 export const MATURATION_FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "SEMIANNUAL", "ANNUAL"] as const;
 export type MaturationFrequency = (typeof MATURATION_FREQUENCIES)[number];
 
@@ -40,7 +40,7 @@ const PeriodSchema = z
  * the late capital is repaid (absent: still outstanding, so the value keeps accruing). Maturation
  * dates are `maturation_frequency` steps from the last end_date (absent: none) plus `end_date`.
  * `generate_interest` (absent: the last period's) pays the late interest out at those dates and,
- * with an `end_date`, settles the investment on it (MATURITY_SETTLEMENT, SPEC Events rule 3).
+ * with an `end_date`, settles the investment on it (MATURITY_SETTLEMENT).
  */
 const LateInterestSchema = z
   .object({
@@ -118,7 +118,7 @@ function crossIssues(params: Draft): Issue[] {
 }
 
 /**
- * `provider_params` of a scheduled investment (REFERENCE-API 5.1): the capital (`initial_value`),
+ * `provider_params` of a scheduled investment: the capital (`initial_value`),
  * how interest is counted (`interest_type`, `day_count`), the rate periods, optional late interest,
  * and events the schedule lists (`asset_events`). Strict: unknown keys are refused.
  */

@@ -11,7 +11,7 @@ import {
 import { accrue, addMonths, type DayCount, dayNumber, isoDay, yearFractionOfDays } from "./day-count.calc.ts";
 import type { MaturationFrequency, ScheduledInvestmentParams, ScheduleEvent } from "./params.ts";
 
-// SPEC Events rules 3-5, and the decisions they leave open:
+// How a schedule becomes values and events:
 // - Accrual: day d earns the step from d-1 to d at the rate of the period holding d; the first
 //   start_date earns nothing (its value is initial_value). Contiguous periods (next start_date =
 //   previous end_date + 1) lose and double no day; days in a gap between periods earn nothing.
@@ -19,7 +19,7 @@ import type { MaturationFrequency, ScheduledInvestmentParams, ScheduleEvent } fr
 //   ACT/ACT count as defined, and are divided once (exact for ACT/365 amounts such as 10.00).
 // - price(d) = initial_value + capitalised + accrued + adjustment: `accrued` runs since the last
 //   maturation date, `capitalised` holds earlier cycles' interest not paid out, `adjustment` sums
-//   listed PRICE_ADJUSTMENT minus listed INTEREST since the last payout (rule 5).
+//   listed PRICE_ADJUSTMENT minus listed INTEREST since the last payout.
 // - Payout (generate_interest): at a maturation date, an INTEREST event of capitalised + accrued +
 //   adjustment rounded to 2 decimals half to even, when positive; then all three reset to 0, so
 //   the value drops by the event and is initial_value again (the sub-cent rest is dropped). Not

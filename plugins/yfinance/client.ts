@@ -19,7 +19,7 @@ export const YAHOO_SEARCH_URL = "https://query2.finance.yahoo.com";
 /** Yahoo answers 429 to clients that don't look like a browser, so one is sent unless configured. */
 export const DEFAULT_USER_AGENT =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
-/** Chart requests of one `getQuotes` batch in flight at once (the spec's limit of 5 provider calls). */
+/** Chart requests of one `getQuotes` batch in flight at once (5, the same cap as the host's current-price calls). */
 export const MAX_CONCURRENT_QUOTES = 5;
 const SEARCH_HITS = 10;
 const DAY_SECONDS = 86_400;

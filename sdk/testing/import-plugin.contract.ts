@@ -20,7 +20,7 @@ export interface ImportPluginSample {
 }
 
 /**
- * The ledger's sign rule `tx` breaks, or null (API-SHAPES: BUY quantity > 0 and cash < 0, SELL
+ * The ledger's sign rule `tx` breaks, or null (BUY quantity > 0 and cash < 0, SELL
  * quantity < 0 and cash > 0, DIVIDEND/INTEREST/DEPOSIT cash > 0, WITHDRAWAL/FEE/TAX cash < 0 and
  * quantity 0, FX_CONVERSION cash ≠ 0, ADJUSTMENT/TRANSFER quantity ≠ 0 and no cash).
  */

@@ -51,7 +51,7 @@ const PLUGIN_LIBRARIES = [
 
 /**
  * Parser libraries of the SDK's import helpers (`sdk/import/`, entry `@portfolio-tracker/sdk/import`):
- * optional peer dependencies, so only importers load them (LIBS.md section 1); the SDK's main entry
+ * optional peer dependencies, so only importers load them; the SDK's main entry
  * never reaches them.
  */
 const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser"];

@@ -15,7 +15,7 @@ function refused(header: string): string {
   return result.ok ? "" : result.reason;
 }
 
-describe("Bearer challenge parser (SPEC container-image status rule 3)", () => {
+describe("Bearer challenge parser (container-image check)", () => {
   test("parses the ghcr.io challenge into lower-case keys", () => {
     expect(params(GHCR)).toEqual({
       realm: "https://ghcr.io/token",

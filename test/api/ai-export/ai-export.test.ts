@@ -56,7 +56,7 @@ const PUBLIC_DATASETS = [
 ];
 
 describe("GET /ai-export/catalog", () => {
-  test("public: the reference's 8 datasets and 11 analyses, each with an id, a version and the fields of REFERENCE-API 2.11", async () => {
+  test("public: the 8 datasets and 11 analyses, each with an id, a version and the catalog's fields", async () => {
     const res = await api.client().get("/ai-export/catalog");
     expect(res.status).toBe(200);
     expect(catalog.schema_version).toBe(1);

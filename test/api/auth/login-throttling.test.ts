@@ -4,7 +4,7 @@ import { runCli } from "../../helpers/cli.ts";
 import { queryDb } from "../../helpers/seed.ts";
 import { useApi } from "../../helpers/server.ts";
 
-// Issue 10.2: login throttling per account and per client address. The test client is the
+// Login throttling per account and per client address (docs/security.md). The test client is the
 // trusted reverse proxy (TRUSTED_PROXIES=127.0.0.1), so each test comes from its own address
 // through X-Forwarded-For. Time "passes" by ending the stored block (blocked_until in the past).
 

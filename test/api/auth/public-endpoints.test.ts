@@ -11,7 +11,7 @@ beforeAll(async () => {
   paths = (await (await fetch(`${server.base}/openapi.json`)).json()).paths;
 });
 
-/** SPEC Authentication 7: exactly these need no cookie. */
+/** The public endpoints: exactly these need no cookie. */
 function isPublic(method: string, path: string): boolean {
   const p = path.replace(/^\/api\/v1/, "");
   if (method === "post" && ["/auth/login", "/auth/logout", "/auth/register"].includes(p)) return true;
@@ -24,7 +24,7 @@ function concrete(path: string): string {
 }
 
 describe("public endpoints", () => {
-  test("every route outside the spec's public list answers 401 NOT_AUTHENTICATED without a session", async () => {
+  test("every route outside the public list answers 401 NOT_AUTHENTICATED without a session", async () => {
     let checked = 0;
     for (const [path, ops] of Object.entries(paths)) {
       for (const method of Object.keys(ops)) {
@@ -46,7 +46,7 @@ describe("public endpoints", () => {
     await expectError(await fetch(`${server.base}/users/search?limit=abc`), 401, "NOT_AUTHENTICATED");
   });
 
-  test("the spec's public endpoints answer without a session", async () => {
+  test("the public endpoints answer without a session", async () => {
     for (const p of ["/system/health", "/system/info", "/ai-export/catalog", "/utilities/currencies"]) {
       expect((await fetch(server.base + p)).status).toBe(200);
     }

@@ -55,7 +55,7 @@ describe("registration", () => {
     expect(set.status).toBe(200);
     const c = new ApiClient(server.base);
     await expectError(await c.post("/auth/register", { username: "erin", email: "e@example.com", password: "Secret-pass1" }), 403, "REGISTRATION_DISABLED");
-    // bool reads: "on" means true (SPEC Global setting).
+    // bool reads: "on" means true (as do true, 1 and yes).
     await admin.patch("/settings/global/bulk", { items: [{ key: "enable_registration", value: "on" }] });
     expect((await c.post("/auth/register", { username: "erin", email: "e@example.com", password: "Secret-pass1" })).status).toBe(201);
   });

@@ -4,8 +4,8 @@ import { runCli } from "../../helpers/cli.ts";
 import { jwtClaims, tokenOf } from "../../helpers/jwt.ts";
 import { useApi } from "../../helpers/server.ts";
 
-// Issue 10.4: sessions that can be ended. Tokens stay stateless (signed, checked without a
-// session table) but carry a jti and the account's session epoch.
+// Sessions that can be ended (docs/security.md "Sessions"). Tokens stay stateless (signed,
+// checked without a session table) but carry a jti and the account's session epoch.
 
 // Each step hashes or verifies a password (argon2): on a loaded machine a sequence takes seconds.
 setDefaultTimeout(60_000);

@@ -77,7 +77,7 @@ describe("session cookie", () => {
     await expectError(await c.post("/auth/login", { username: "nobody", password: "wrong-password" }), 401, "INVALID_CREDENTIALS");
   });
 
-  test("logout clears the cookie and revokes the token (issue 10.4: replaying it is 401)", async () => {
+  test("logout clears the cookie and revokes the token (replaying it is 401)", async () => {
     const c = new ApiClient(server.base);
     await c.signUp("logout-user");
     const token = c.cookie;
@@ -142,7 +142,7 @@ describe("account state through the command-line tool", () => {
     await expectError(await c.get("/users"), 403, "ADMIN_REQUIRED");
   });
 
-  test("password reset ends earlier sessions (issue 10.4), the new password logs in", async () => {
+  test("password reset ends earlier sessions, the new password logs in", async () => {
     const c = new ApiClient(server.base);
     await c.signUp("resetter");
     const oldToken = c.cookie;

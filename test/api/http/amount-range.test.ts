@@ -3,7 +3,7 @@ import { expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
 import { useApi } from "../../helpers/server.ts";
 
-// Issue 10.5: no silent rounding. Every money field of every write route refuses a value outside
+// No silent rounding. Every money field of every write route refuses a value outside
 // the supported range with 422 naming the limit (docs/errors.md), and nothing is written.
 
 const api = useApi({ users: ["alice"] });

@@ -16,7 +16,7 @@ async function raw(path: string, headers: Record<string, string> = {}) {
   return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
 }
 
-describe("gzip (SPEC Endpoints convention 2)", () => {
+describe("gzip", () => {
   test("a JSON body of 1024 bytes or more is gzipped when the client accepts gzip, with Vary", async () => {
     const { res, bytes } = await raw("/openapi.json", { "accept-encoding": "gzip, deflate" });
     expect(res.headers.get("content-encoding")).toBe("gzip");

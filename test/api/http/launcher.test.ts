@@ -1,7 +1,7 @@
 /**
  * `npm start` runs host/start.ts, which becomes the server in the same process (execve) under the
  * runtime options of host/runtime-env.ts: the memory the report phase is measured with
- * (docs/decisions.md, issue 18 memory) is the memory users get. Linux: read from /proc.
+ * (docs/decisions.md, "Memory, third pass") is the memory users get. Linux: read from /proc.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";

@@ -49,7 +49,7 @@ describe("OpenAPI document", () => {
     expect(missing).toEqual([]);
   });
 
-  test("discriminators are pinned with single-value enums, never const (SPEC Versioning 2)", () => {
+  test("discriminators are pinned with single-value enums, never const", () => {
     const consts: string[] = [];
     walk(doc, (n, p) => { if ("const" in n) consts.push(p); });
     expect(consts).toEqual([]);
@@ -142,7 +142,7 @@ describe("OpenAPI document for client generation", () => {
     expect(doc.components.schemas.ValidationErrorBody.properties.detail.type).toBe("array");
   });
 
-  test("every operation declares its security: none for the spec's public endpoints, the session otherwise", () => {
+  test("every operation declares its security: none for the public endpoints, the session otherwise", () => {
     for (const { key, op } of operations()) {
       const pub = /^(POST \/auth\/(login|logout|register)|GET \/system\/(health|info)|GET \/utilities\/|GET \/ai-export\/catalog)/.test(key);
       expect({ key, security: op.security }).toEqual({ key, security: pub ? [] : expect.arrayContaining([{ session: [] }]) });

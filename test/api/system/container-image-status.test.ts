@@ -3,8 +3,8 @@ import { startFakeRegistry, tokenJson, type FakeRegistry } from "../../fakes/reg
 import { ApiClient, expectError } from "../../helpers/client.ts";
 import { startServer, type TestServer } from "../../helpers/server.ts";
 
-// SPEC "Container-image status rules", Errors (image-*-request-failed), Limits (5 s, no redirects),
-// Versioning 2 and 3; API-SHAPES: malformed tag → 422 INVALID_TAG.
+// The container-image check: its steps, errors (image-*-request-failed), limits (5 s, no redirects),
+// stable X.Y.Z tags only (a malformed tag → 422 INVALID_TAG) and its OpenAPI description.
 
 const REPO = "acme/tracker";
 let registry: FakeRegistry;
@@ -252,7 +252,7 @@ describe("rule 5 and limits: the authenticated HEAD", () => {
   });
 });
 
-describe("OpenAPI (SPEC Versioning 2)", () => {
+describe("OpenAPI", () => {
   test("each union member pins status with a single-value enum, and there is no const", async () => {
     const doc = await (await fetch(`${server.base}/openapi.json`)).json();
     const op = doc.paths["/api/v1/system/container-image-status"].get;

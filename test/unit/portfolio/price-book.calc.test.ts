@@ -10,7 +10,7 @@ const trade = (id: number, date: string, quantity: string, amount: string): Ledg
   partnerBrokerId: null, partnerDate: null, costBasisOverride: null, costBasisCurrency: null, splitLinked: false,
 });
 
-describe("price book (SPEC rule 1)", () => {
+describe("price book (valuation price)", () => {
   test("the latest observation on or before the day; nothing before the first is MISSING", () => {
     const book = new PriceBook([asset()], { 1: { dates: ["2024-01-02", "2024-01-05"], closes: ["10", "12"] } }, [], []);
     expect(book.at(1, "2024-01-01")).toBeNull();

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { mergeTodayRow, sameDayPrices } from "../../../core/prices/today-row.calc.ts";
 
-describe("current-price rule 5: a quote dated today creates or extends today's row", () => {
+describe("current price: a quote dated today creates or extends today's row", () => {
   test("no row yet: open, high, low and close all equal the quote", () => {
     expect(mergeTodayRow(null, "0.1")).toEqual({ open: "0.1", high: "0.1", low: "0.1", close: "0.1" });
   });

@@ -26,7 +26,7 @@ function facts(type: TransactionType, c: CaseRow): RowFacts {
 
 const codes = (type: TransactionType, c: CaseRow): string[] => checkRow(facts(type, c)).map((e) => e.code);
 
-describe("every type's field rules (REFERENCE §4)", () => {
+describe("every type's field rules", () => {
   test("the table covers all twelve types", () => {
     expect(Object.keys(TYPE_CASES).sort()).toEqual([...TRANSACTION_TYPES].sort());
   });

@@ -1,9 +1,10 @@
 import type { TransactionType } from "../../../core/transactions/transaction.entity.ts";
 
 /**
- * REFERENCE §4 restated by hand, independently of core/transactions/transaction-rules.ts: for
- * every type a valid row and each invalid variant with the code it must fail with. Used by the
- * unit test of the row checks and by the API test that sends the same rows through /validate.
+ * The per-type rules (docs/transactions.md "The twelve types") restated by hand, independently of
+ * core/transactions/transaction-rules.ts: for every type a valid row and each invalid variant with
+ * the code it must fail with. Used by the unit test of the row checks and by the API test that
+ * sends the same rows through /validate.
  */
 export type EventKind = "DIVIDEND" | "INTEREST" | "SPLIT" | "PRICE_ADJUSTMENT" | "MATURITY_SETTLEMENT" | "missing" | "other-asset";
 

@@ -3,7 +3,7 @@ import {
   ACCOUNT_POLICY, afterFailure, delaySeconds, retryAfterSeconds, type ThrottleState,
 } from "../../../core/users/login-throttle.calc.ts";
 
-// Issue 10.2, driven by an explicit clock (`now` in milliseconds).
+// Login throttling (docs/security.md "Login throttling"), driven by an explicit clock (`now` in milliseconds).
 
 describe("login throttling arithmetic", () => {
   test("five free failures, then 1 s doubling per failure, capped at 5 minutes", () => {

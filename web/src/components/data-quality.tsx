@@ -1,6 +1,6 @@
 /**
  * The data-quality panel: every issue with its severity, message and the action that fixes it
- * (SPEC "CTA actions and targets"): missing price → the asset's price editor, missing FX pair →
+ * (docs/decisions.md, "Data-quality CTAs"): missing price → the asset's price editor, missing FX pair →
  * the FX page's add dialog with the pair filled in, missing rates → a sync of every affected
  * pair (7 days of padding each side, end capped at today, 120 s timeout), unknown cost basis →
  * the asset's transactions.
@@ -38,7 +38,7 @@ function shiftDate(iso: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The FX sync window of SPEC: 7 days each side of the issue's dates, end capped at today. */
+/** The FX sync window: 7 days each side of the issue's dates, end capped at today. */
 export function fxSyncWindow(i: DataQualityIssue, now = today()): { start: string; end: string } {
   const from = (i.message_params as Record<string, unknown>)?.date_from ?? i.date_range?.start;
   const to = (i.message_params as Record<string, unknown>)?.date_to ?? i.date_range?.end;
