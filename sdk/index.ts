@@ -45,6 +45,7 @@ export type {
   ImportParseParams,
   ImportPlugin,
   ImportResult,
+  ImportSkippedRow,
   ImportTransactionType,
   ImportWarning,
 } from "./kinds/import-plugin.ts";
