@@ -45,7 +45,6 @@ export type {
   ImportParseParams,
   ImportPlugin,
   ImportResult,
-  ImportSkippedRow,
   ImportTransactionType,
   ImportWarning,
 } from "./kinds/import-plugin.ts";

@@ -1,4 +1,4 @@
-import { Decimal, type ImportedTransaction, type ImportSkippedRow, type ImportWarning } from "../../sdk/index.ts";
+import { Decimal, type ImportedTransaction, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
 import { type Columns, normalizeHeader, parseDecimal } from "../../sdk/import/index.ts";
 
 /** The languages DEGIRO writes its exports in, as they appear in `detectedFormat`. */
@@ -6,7 +6,7 @@ export type Lang = "de" | "en" | "es" | "fr" | "it" | "nl" | "pt";
 
 /** What one parse collects: the rows, the remarks, and every data line left without a row of its own. */
 export interface Collected {
-  skipped: ImportSkippedRow[];
+  skipped: NonNullable<ImportResult["skippedRows"]>[number][];
   transactions: ImportedTransaction[];
   warnings: ImportWarning[];
 }

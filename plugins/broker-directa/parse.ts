@@ -1,5 +1,5 @@
 import {
-  type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportSkippedRow, type ImportWarning,
+  type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
   PluginError,
 } from "../../sdk/index.ts";
 import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
@@ -52,7 +52,7 @@ export function parseDirecta(params: ImportParseParams): ImportResult {
   const cols = columns(table.rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  const skippedRows: ImportSkippedRow[] = [];
+  const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning") => {
     skippedRows.push({ line: row, reason });
     warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });

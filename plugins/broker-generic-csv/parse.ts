@@ -1,5 +1,5 @@
 import {
-  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportSkippedRow,
+  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult,
   type ImportTransactionType, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
 import {
@@ -125,7 +125,7 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
 
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  const skippedRows: ImportSkippedRow[] = [];
+  const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
   const skip = (row: number, code: string, message: string) => {
     skippedRows.push({ line: row, reason: message });
     warnings.push({ code, message, row, severity: "warning" });
