@@ -83,14 +83,24 @@ export interface FieldTodoDoc {
   tx_index: number;
 }
 
+/** A data line of the file that gave no row of its own (the plugin's `skippedRows`), and why. */
+export interface SkippedRowDoc {
+  line: number;
+  reason: string;
+}
+
 export interface ParseResultDoc {
   asset_mappings: AssetMappingDoc[];
   broker_id: number;
+  /** The variant of the report the plugin read (e.g. `degiro/account-statement/nl`), when it says. */
+  detected_format?: string;
   duplicates: DuplicateReportDoc;
   field_todos: FieldTodoDoc[];
   file_id: string;
   plugin_code: string;
   plugin_version: string;
+  /** Data lines without a row of their own, with the reason, when the plugin accounts for them. */
+  skipped_rows?: SkippedRowDoc[];
   transactions: TxCreateDoc[];
   validation_issues: ValidationIssueDoc[];
   warnings: WarningDoc[];

@@ -52,6 +52,8 @@ export async function buildParseResult(result: ImportResult, meta: PipelineMeta,
     transactions: creates, asset_mappings: mappings,
     duplicates: await duplicateReport(creates, mappings, (from, to) => data.ledger(meta.brokerId, from, to)),
     warnings, validation_issues: validateCreates(creates), field_todos: fieldTodos(creates, mappings, paired.rows),
+    ...(result.detectedFormat ? { detected_format: result.detectedFormat } : {}),
+    ...(result.skippedRows ? { skipped_rows: result.skippedRows.map((s) => ({ line: s.line, reason: s.reason })) } : {}),
   };
 }
 

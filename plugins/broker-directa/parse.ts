@@ -1,57 +1,134 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import {
+  type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
+  PluginError,
+} from "../../sdk/index.ts";
 import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
-// Directa SIM "Movimenti" export (CSV): an account block ("Conto : ...", "Data estrazione : ...")
-// and a blank line above the header `Data operazione, Data valuta, Tipo operazione, Ticker, Isin,
-// Protocollo, Descrizione, Quantità, Importo euro, Importo Divisa, Divisa, Riferimento ordine`.
-// Dates DD-MM-YYYY; "Importo euro" is signed, in euros, with a decimal point; commissions and the
-// Italian financial transaction tax (Tobin tax) are separate rows sharing the trade's order
-// reference. Types: Acquisto, Vendita, Commissioni, Tobin tax, Dividendo, Ritenuta, Cedola,
-// Interessi, Bonifico / Versamento (in), Prelievo (out), Imposta di bollo.
+// Directa SIM "Movimenti" export (CSV): an account block ("Conto : ...", "Data estrazione : ...",
+// "Tutti i movimenti ordinati per Data Operazione", "Dal : ...", "al : ...", "Il file include i
+// primi 3000 movimenti", with lines of empty cells between) above the header `Data operazione,Data
+// valuta,Tipo operazione,Ticker,Isin,Protocollo,Descrizione,Quantità,Importo euro,Importo Divisa,
+// Divisa,Riferimento ordine`. Dates DD-MM-YYYY; "Importo euro" is signed, in euros, with a decimal
+// point; commissions and the Italian financial transaction tax (Tobin tax) are lines of their own
+// sharing the trade's order reference. Kinds of line (Tipo operazione): Acquisto, Vendita,
+// Commissioni, Tobin tax, Ratei (accrued interest paid or received with a bond trade); income:
+// Dividendo and "Provento etf" (dividends), "Cedola obb." (a bond coupon) and "Coupon certif." (a
+// certificate's coupon), both interest, Interessi; withholding: Ritenuta, "Rit.provento etf",
+// "Rit.cedola obb." (the tax of the income line of the same day and security), "Ritenuta su
+// plusvalenza" (capital gains tax); money in and out: "Conferimento con bonifico", Bonifico,
+// Versamento, "Prelievo con bonifico"/Prelievo (by sign); "Imposta di bollo" (stamp duty).
 
 const REQUIRED = ["data operazione", "tipo operazione", "isin", "quantita", "importo euro"];
 
 export function acceptsDirecta(file: ImportFileMeta): number {
   if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return findHeaderRow(readCsv(file.head).rows, REQUIRED, 10) >= 0 ? 0.95 : 0;
+  return findHeaderRow(readCsv(file.head).rows, REQUIRED, 15) >= 0 ? 0.95 : 0;
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
-const RULES: [RegExp, ImportedTransaction["type"], boolean][] = [
-  [/^acquisto/, "BUY", true], [/^vendita/, "SELL", true], [/commission/, "FEE", true], [/tobin|imposta|bollo|ritenuta|tass/, "TAX", true],
-  [/dividend|cedola/, "DIVIDEND", true], [/interess/, "INTEREST", false], [/bonifico|versamento|prelievo/, "DEPOSIT", false],
+type Kind = "BUY" | "SELL" | "FEE" | "TAX" | "WITHHOLDING" | "ACCRUED" | "DIVIDEND" | "COUPON" | "INTEREST" | "TRANSFER";
+/** Tipo operazione → what it is; first match wins (withholding before the income it is withheld from). */
+const RULES: [RegExp, Kind][] = [
+  [/^acquisto/, "BUY"], [/^vendita/, "SELL"],
+  [/^rit\.|^rit |^ritenuta/, "WITHHOLDING"],
+  [/commission/, "FEE"], [/tobin|imposta|bollo|tass/, "TAX"], [/ratei/, "ACCRUED"],
+  [/cedola|coupon/, "COUPON"], [/dividend|provento/, "DIVIDEND"], [/interess/, "INTEREST"],
+  [/bonifico|versamento|conferimento|prelievo/, "TRANSFER"],
 ];
+
+interface Line {
+  amount: Decimal;
+  asset: Pick<ImportedTransaction, "isin" | "symbol">;
+  date: ImportedTransaction["date"];
+  kind: Kind;
+  row: number;
+}
 
 export function parseDirecta(params: ImportParseParams): ImportResult {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { rows } = readCsv(params.bytes);
-  const at = findHeaderRow(rows, REQUIRED, 10);
+  const table = readCsv(params.bytes);
+  const at = findHeaderRow(table.rows, REQUIRED, 15);
   if (at < 0) throw new PluginError("invalid-input", "This is not a Directa movimenti export");
-  const cols = columns(rows[at]!);
+  const cols = columns(table.rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  // Blank lines are dropped by the reader; count them back for row numbers (the block has one).
-  const headerLine = at + 2;
-  eachRecord(rows, at, cols, ({ get, row }) => {
-    const kind = get("Tipo operazione").toLowerCase();
+  const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
+  const skip = (row: number, reason: string, severity: "info" | "warning") => {
+    skippedRows.push({ line: row, reason });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+  };
+  const lines: Line[] = [];
+  eachRecord(table.rows, at, cols, ({ get, row }) => {
+    const tipo = get("Tipo operazione");
     const date = parseDate(get("Data operazione"), "DMY");
     const amount = parseDecimal(get("Importo euro"), ".");
-    if (!date || !amount || amount.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date or amount`, row, severity: "warning" });
-    const rule = RULES.find(([re]) => re.test(kind));
-    if (!rule) return warnings.push({ code: "unsupportedType", message: `"${get("Tipo operazione")}" rows are not imported`, row, severity: "warning" });
-    let type = rule[1];
-    if (type === "DEPOSIT" && amount.lt(0)) type = "WITHDRAWAL";
+    if (!date) return skip(row, `no readable date ("${get("Data operazione")}")`, "warning");
+    if (amount === null) return skip(row, `no amount ("${get("Importo euro")}")`, "warning");
+    if (amount.isZero()) return skip(row, `"${tipo}" of zero: nothing moves`, "info");
+    const rule = RULES.find(([re]) => re.test(tipo.toLowerCase()));
+    if (!rule) return skip(row, `"${tipo}" lines are not imported: enter it by hand if it moved money`, "warning");
     const isin = get("Isin").toUpperCase();
-    const asset = rule[2] && (isin || get("Ticker")) ? { ...(isin ? { isin } : {}), ...(get("Ticker") ? { symbol: get("Ticker") } : {}) } : {};
+    const symbol = get("Ticker");
+    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}) };
     const order = get("Riferimento ordine");
-    const base = { row, date, ...(order ? { orderId: order } : {}) };
+    const text = get("Descrizione");
+    const description = text.toLowerCase().startsWith(tipo.toLowerCase()) ? text : [tipo, text].filter(Boolean).join(": ");
+    const kind = rule[1];
+    // Accrued interest shares the trade's reference but is no commission: kept apart from the fees merged per order.
+    const base = { row, date, ...(order && kind !== "ACCRUED" ? { orderId: order } : {}), description };
     const cash = { amount: amount.toFixed(), currency: "EUR" } as ImportedTransaction["cash"];
-    if (type === "BUY" || type === "SELL") {
-      const qty = parseDecimal(get("Quantità"), ".")?.abs();
-      if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `${get("Tipo operazione")} without quantity`, row, severity: "warning" });
-      return transactions.push({ ...base, type, ...asset, quantity: (type === "BUY" ? qty : qty.neg()).toFixed() as never, cash });
+    lines.push({ amount, asset, date, kind, row });
+    const positive = amount.gt(0);
+    const info = (code: string, message: string) => warnings.push({ code, message: `Line ${row}: ${message}`, row, severity: "info" });
+    switch (kind) {
+      case "BUY": case "SELL": {
+        const qty = parseDecimal(get("Quantità"), ".")?.abs();
+        if (!qty || qty.isZero()) return skip(row, `${tipo} without a quantity`, "warning");
+        if (kind === "BUY" ? positive : !positive) return skip(row, `${tipo} with an amount of the wrong sign (${amount.toFixed()})`, "warning");
+        return transactions.push({ ...base, type: kind, ...asset, quantity: (kind === "BUY" ? qty : qty.neg()).toFixed() as never, cash });
+      }
+      case "TRANSFER":
+        return transactions.push({ ...base, type: positive ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash });
+      case "DIVIDEND":
+        if (!positive) info("dividendReversal", "a negative dividend (a reversal) was read as a fee on the security");
+        return transactions.push({ ...base, type: positive ? "DIVIDEND" : "FEE", ...asset, quantity: ZERO, cash });
+      case "COUPON": case "INTEREST":
+        // A coupon is interest on the bond (or certificate), not a dividend; the security stays named.
+        if (!positive) info("interestReversal", "a negative coupon or interest was read as a fee");
+        return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", ...(kind === "COUPON" ? asset : {}), quantity: ZERO, cash });
+      case "ACCRUED":
+        if (!positive) info("accruedInterestPaid", "accrued interest paid with a bond purchase was read as a fee on the bond");
+        return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", ...asset, quantity: ZERO, cash });
+      case "FEE":
+        if (positive) info("feeRefund", "a commission refund was read as interest");
+        return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", ...(positive ? {} : asset), quantity: ZERO, cash });
+      case "TAX": case "WITHHOLDING":
+        if (positive) info("taxRefund", `a tax refund was read as ${asset.isin || asset.symbol ? "a dividend" : "interest"}`);
+        return transactions.push({
+          ...base, type: positive ? (asset.isin || asset.symbol ? "DIVIDEND" : "INTEREST") : "TAX", ...asset, quantity: ZERO, cash,
+        });
     }
-    transactions.push({ ...base, type, ...asset, quantity: ZERO, cash });
-  }, headerLine + 1);
-  return { transactions, warnings };
+  }, table.lines);
+  linkWithholding(transactions, lines, warnings);
+  return { detectedFormat: "directa/movimenti", skippedRows, transactions, warnings };
+}
+
+/**
+ * A withholding line is the tax of the income line (dividend, coupon) of the same day and security:
+ * its description names that line, so the two read together; one without such a line is flagged.
+ */
+function linkWithholding(transactions: ImportedTransaction[], lines: readonly Line[], warnings: ImportWarning[]): void {
+  const sameSecurity = (a: Line, b: Line) => (a.asset.isin ?? a.asset.symbol) !== undefined && (a.asset.isin ?? a.asset.symbol) === (b.asset.isin ?? b.asset.symbol);
+  for (const w of lines) {
+    if (w.kind !== "WITHHOLDING" || !w.amount.lt(0) || (!w.asset.isin && !w.asset.symbol)) continue;
+    const income = lines.find((l) => (l.kind === "DIVIDEND" || l.kind === "COUPON") && l.date === w.date && sameSecurity(l, w) && l.amount.gt(0));
+    const i = transactions.findIndex((t) => t.row === w.row);
+    if (i < 0) continue;
+    if (!income) {
+      warnings.push({ code: "withholdingAlone", message: `Line ${w.row}: a withholding tax without an income line of the same day and security`, row: w.row, severity: "info" });
+      continue;
+    }
+    const t = transactions[i]!;
+    transactions[i] = { ...t, description: `${t.description ?? ""} (withheld from line ${income.row})`.trim() };
+  }
 }

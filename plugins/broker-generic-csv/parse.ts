@@ -1,6 +1,6 @@
 import {
-  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportTransactionType,
-  type ImportWarning, PluginError,
+  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult,
+  type ImportTransactionType, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
 import {
   columns, type Columns, detectDateOrder, detectDecimalMark, findHeaderRow, normalizeHeader, parseDate, parseDecimal, readCsv,
@@ -13,7 +13,8 @@ import {
 // order are sniffed per file. Amounts may be signed or not: the type decides the sign, as the
 // ledger wants it (BUY cash < 0 and quantity > 0, SELL the reverse, DEPOSIT/DIVIDEND/INTEREST
 // cash > 0, WITHDRAWAL/FEE/TAX cash < 0). A fee column becomes its own FEE row after the trade.
-// A missing amount of a trade is quantity × price. Options: `column_mapping` {field: header},
+// A trade whose amount is empty (or 0) is quantity × price, said in an info warning; one without
+// amount and price is listed as skipped with the reason, never dropped. Options: `column_mapping` {field: header},
 // `type_mapping` {word: TYPE}, `date_order` DMY|MDY, `decimal_mark` "."|",", `currency` (default
 // for rows without one).
 
@@ -24,8 +25,11 @@ export const HEADER_ALIASES = {
   isin: ["isin", "codice isin", "isin code", "code isin"],
   symbol: ["symbol", "ticker", "simbolo", "symbole", "tickersymbol"],
   name: ["name", "nome", "product", "prodotto", "titolo", "bezeichnung", "wertpapier", "nom", "produit", "nombre", "producto", "naam", "security", "instrument"],
-  quantity: ["quantity", "qty", "shares", "units", "quantita", "stuck", "stueck", "anzahl", "menge", "quantite", "cantidad", "aantal"],
-  price: ["price", "prezzo", "kurs", "preis", "prix", "precio", "koers", "prijs"],
+  quantity: ["quantity", "qty", "shares", "units", "quantita", "stuck", "stueck", "anzahl", "menge", "quantite", "cantidad", "aantal", "number of shares", "no of shares", "anteile"],
+  price: [
+    "price", "prezzo", "kurs", "preis", "prix", "precio", "koers", "prijs", "unit price", "price per share", "share price", "prezzo unitario",
+    "prezzo medio", "stuckpreis", "stueckpreis", "prix unitaire", "precio unitario", "koers per stuk", "quote",
+  ],
   amount: ["amount", "total", "totale", "importo", "controvalore", "betrag", "montant", "importe", "bedrag", "net amount", "value"],
   currency: ["currency", "valuta", "wahrung", "waehrung", "devise", "divisa", "moneda", "ccy"],
   fee: ["fee", "fees", "commission", "commissions", "commissioni", "commissione", "gebuhr", "gebuhren", "frais", "comision", "comisiones", "kosten", "provisie"],
@@ -98,7 +102,8 @@ const abs = (d: Decimal) => d.abs();
 export function parseGenericCsv(params: ImportParseParams): ImportResult {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
   const options = readOptions(params.options);
-  const { rows } = readCsv(params.bytes);
+  const table = readCsv(params.bytes);
+  const { rows } = table;
   const at = headerIndex(rows, options);
   if (at < 0) {
     const seen = (rows[0] ?? []).slice(0, 12).join(", ");
@@ -120,9 +125,13 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
 
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  const skip = (row: number, code: string, message: string) => warnings.push({ code, message, row, severity: "warning" });
+  const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
+  const skip = (row: number, code: string, message: string) => {
+    skippedRows.push({ line: row, reason: message });
+    warnings.push({ code, message, row, severity: "warning" });
+  };
   data.forEach((r, i) => {
-    const row = at + i + 2;
+    const row = table.lines[at + 1 + i] ?? at + i + 2;
     if (r.length !== header.length) return skip(row, "columnCountMismatch", `Row has ${r.length} columns, the header ${header.length}`);
     let type = typeWords[normalizeHeader(get(r, "type"))] as ImportTransactionType | undefined;
     if (!type || !["BUY", "SELL", "DIVIDEND", "INTEREST", "DEPOSIT", "WITHDRAWAL", "FEE", "TAX"].includes(type)) {
@@ -135,8 +144,24 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
     const quantity = parseDecimal(get(r, "quantity"), mark);
     const price = parseDecimal(get(r, "price"), mark);
     let amount = parseDecimal(get(r, "amount"), mark);
-    if (amount === null && quantity !== null && price !== null) amount = abs(quantity.times(price));
-    if (amount === null || amount.isZero()) return skip(row, "missingAmount", "No amount (and no quantity and price to compute it)");
+    const isTradeType = type === "BUY" || type === "SELL";
+    if (isTradeType && (amount === null || amount.isZero()) && quantity !== null && !quantity.isZero() && price !== null && !price.isZero()) {
+      amount = abs(quantity.times(price));
+      warnings.push({
+        code: "amountComputed", row, severity: "info",
+        message: `No amount: ${type} of ${abs(quantity).toFixed()} at ${abs(price).toFixed()} booked as ${amount.toFixed()}${get(r, "fee") ? ", the fee as its own row" : ""}`,
+      });
+    }
+    if (amount === null || amount.isZero()) {
+      const why = !isTradeType
+        ? `No amount for this ${type} row`
+        : quantity === null || quantity.isZero()
+          ? `No amount and no quantity for this ${type}`
+          : at_.price < 0
+            ? `No amount for this ${type} of ${abs(quantity).toFixed()}, and no price column to compute it (name it with column_mapping.price)`
+            : `No amount for this ${type} of ${abs(quantity).toFixed()}, and no price in its row to compute it`;
+      return skip(row, "missingAmount", why);
+    }
     if (amount.lt(0) && POSITIVE_CASH.has(type)) {
       const flipped = FLIP[type];
       if (flipped) type = flipped;
@@ -162,5 +187,5 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
       transactions.push({ row, type: "FEE", date, ...hints, quantity: "0" as never, cash: { amount: abs(fee).neg().toFixed(), currency } as never });
     }
   });
-  return { transactions, warnings };
+  return { detectedFormat: "generic-csv", skippedRows, transactions, warnings };
 }

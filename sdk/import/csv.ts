@@ -8,6 +8,8 @@ import { decodeText, type DecodedText, type Separator, sniffSeparator } from "./
  */
 export interface CsvTable {
   readonly encoding: DecodedText["encoding"];
+  /** The 1-based line of the file each row starts on (blank lines dropped, quoted line breaks counted), for messages. */
+  readonly lines: readonly number[];
   readonly rows: readonly (readonly string[])[];
   readonly separator: Separator;
 }
@@ -25,8 +27,29 @@ export interface ReadCsvOptions {
 export function readCsv(input: Uint8Array | string, options: ReadCsvOptions = {}): CsvTable {
   const decoded = typeof input === "string" ? { encoding: "utf-8" as const, text: input.replace(/^\uFEFF/, "") } : decodeText(input);
   const separator = options.separator ?? sniffSeparator(decoded.text);
-  const parsed = Papa.parse<string[]>(decoded.text, { delimiter: separator, skipEmptyLines: "greedy", dynamicTyping: false });
-  return { encoding: decoded.encoding, rows: parsed.data, separator };
+  const text = decoded.text;
+  const rows: string[][] = [];
+  const lines: number[] = [];
+  const newline = text.includes("\n") ? "\n" : "\r";
+  let line = 1;
+  let counted = 0;
+  // Row by row, so each row keeps the line it starts on; rows of blank cells are dropped, as
+  // papaparse's "greedy" option would.
+  Papa.parse<string[]>(text, {
+    delimiter: separator, skipEmptyLines: false, dynamicTyping: false,
+    step: (result) => {
+      const start = counted;
+      const end = result.meta.cursor;
+      const row = result.data;
+      if (row.some((cell) => cell.trim() !== "")) {
+        rows.push(row);
+        lines.push(line);
+      }
+      for (let i = text.indexOf(newline, start); i >= 0 && i < end; i = text.indexOf(newline, i + 1)) line++;
+      counted = end;
+    },
+  });
+  return { encoding: decoded.encoding, lines, rows, separator };
 }
 
 /** Lower-cases, strips accents, quotes, brackets and punctuation, and squeezes spaces: `"Datum (UTC)"` → `"datum utc"`. */
@@ -97,14 +120,17 @@ export interface TableRecord {
 /**
  * Calls `each` for every row below the header row `at` of `rows`, read through `cols` (built
  * over that header). Rows are numbered from `firstLine` (default `at + 2`: the line after the
- * header when no blank line was dropped above). Example:
- * `eachRecord(rows, at, columns(rows[at]!), ({ get, row }) => { ... get("Date") ... })`.
+ * header when no blank line was dropped above), or by `lines`, the line of every row (a
+ * {@link CsvTable}'s `lines`: exact even when blank lines were dropped). Example:
+ * `eachRecord(rows, at, columns(rows[at]!), ({ get, row }) => { ... get("Date") ... }, table.lines)`.
  */
 export function eachRecord(
-  rows: readonly (readonly string[])[], at: number, cols: Columns, each: (record: TableRecord) => void, firstLine = at + 2,
+  rows: readonly (readonly string[])[], at: number, cols: Columns, each: (record: TableRecord) => void,
+  firstLine: number | readonly number[] = at + 2,
 ): void {
   for (let i = at + 1; i < rows.length; i++) {
     const cells = rows[i]!;
-    each({ get: (...names) => cols.get(cells, ...names), cells, row: firstLine + i - at - 1 });
+    const row = typeof firstLine === "number" ? firstLine + i - at - 1 : firstLine[i] ?? at + 1 + i;
+    each({ get: (...names) => cols.get(cells, ...names), cells, row });
   }
 }

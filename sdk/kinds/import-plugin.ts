@@ -72,8 +72,25 @@ export interface ImportWarning {
   readonly severity: "info" | "warning";
 }
 
-/** What {@link ImportPlugin.parse} returns: the transactions found, plus warnings. */
+/**
+ * A data line of the report that gave no transaction of its own, and why: a line that moves
+ * nothing for the user, one merged into another line (the reason names that line), or one the
+ * importer cannot read. `line` is the 1-based line in the file.
+ */
+export interface ImportSkippedRow {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/**
+ * What {@link ImportPlugin.parse} returns: the transactions found, plus warnings. Optional:
+ * `skippedRows` (every data line without a transaction of its own, with the reason, so that each
+ * line of the file is accounted for) and `detectedFormat` (the variant read, e.g.
+ * `degiro/account-statement/nl`).
+ */
 export interface ImportResult {
+  readonly detectedFormat?: string;
+  readonly skippedRows?: readonly ImportSkippedRow[];
   readonly transactions: readonly ImportedTransaction[];
   readonly warnings: readonly ImportWarning[];
 }

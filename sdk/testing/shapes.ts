@@ -43,6 +43,8 @@ export const ScheduledPriceSchema = z.object({ date: IsoDateSchema, value: Decim
 
 /** Checks an `ImportResult`: transactions with known types, decimal strings and ISO days, plus warnings. */
 export const ImportResultSchema = z.object({
+  detectedFormat: z.string().min(1).optional(),
+  skippedRows: z.array(z.object({ line: z.number().int().positive(), reason: z.string().min(1) })).optional(),
   transactions: z.array(
     z.object({
       assetCurrency: CurrencyCodeSchema.optional(),

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { brokerGenericCsvPlugin } from "../../plugins/broker-generic-csv/index.ts";
 import { describeFile } from "../../sdk/import/index.ts";
 import { runImportPluginContract } from "../../sdk/testing/index.ts";
+import { expectEveryLineAccounted } from "./brim-accounting.ts";
 import { fixture, pinAll } from "./brim-helpers.ts";
 
 // Hand-checked against the sample files (test/fixtures/brim/generic/), written before the parser.
@@ -80,5 +81,46 @@ describe("generic CSV, other languages and a configurable mapping", () => {
   test("a file without a date and a type column is refused with the columns it needs", async () => {
     const bytes = text("a,b\n1,2\n");
     await expect((await importer()).parse({ bytes, file: describeFile(bytes, "x.csv") })).rejects.toThrow(/date.*type/i);
+  });
+});
+
+describe("generic CSV, a 'Unit Price' layout whose trades have no amount", () => {
+  const sample = fixture("generic", "generic-unit-price.csv");
+  runImportPluginContract(brokerGenericCsvPlugin, { sample });
+
+  test("each trade is quantity × unit price (an empty or zero amount), its fee a FEE row; a trade without amount and price is listed as skipped", async () => {
+    const r = await (await importer()).parse(sample);
+    expect(r.detectedFormat).toBe("generic-csv");
+    expect(pinAll(r)).toEqual([
+      "2 DEPOSIT 2024-01-02 q=0 2000 EUR -",
+      "3 BUY 2024-01-03 q=10 -1053.2 EUR IE00BK5BQT80/VWCE",
+      "3 FEE 2024-01-03 q=0 -2 EUR IE00BK5BQT80/VWCE",
+      "4 BUY 2024-01-10 q=2 -902.2 EUR IE00B5BMR087/SXR8",
+      "4 FEE 2024-01-10 q=0 -1 EUR IE00B5BMR087/SXR8",
+      "5 DIVIDEND 2024-02-15 q=0 4.1 EUR IE00B3RBWM25",
+      "6 SELL 2024-03-04 q=-4 451.2 EUR IE00BK5BQT80/VWCE",
+      "6 FEE 2024-03-04 q=0 -2 EUR IE00BK5BQT80/VWCE",
+      "8 SELL 2024-03-06 q=-1 460 EUR IE00B5BMR087/SXR8",
+      "8 FEE 2024-03-06 q=0 -1 EUR IE00B5BMR087/SXR8",
+      "9 INTEREST 2024-03-31 q=0 0.85 EUR -",
+      "10 WITHDRAWAL 2024-04-02 q=0 -150 EUR -",
+    ]);
+    expect(r.skippedRows).toEqual([{ line: 7, reason: "No amount for this BUY of 1, and no price in its row to compute it" }]);
+    expect(r.warnings.filter((w) => w.code === "amountComputed").map((w) => w.row)).toEqual([3, 4, 6, 8]);
+    expectEveryLineAccounted("generic", "generic-unit-price.csv", r, 1);
+  });
+
+  test("without a price column the reason says how to name it", async () => {
+    const bytes = new TextEncoder().encode("Date,Type,ISIN,Quantity,Cost each,Amount,Currency\n2024-01-03,Buy,DE0007164600,2,125.00,,EUR\n");
+    const r = await (await importer()).parse({ bytes, file: describeFile(bytes, "x.csv") });
+    expect(r.transactions).toEqual([]);
+    expect(r.skippedRows).toEqual([{ line: 2, reason: expect.stringContaining("column_mapping.price") }]);
+    const mapped = await (await importer()).parse({ bytes, file: describeFile(bytes, "x.csv"), options: { column_mapping: { price: "Cost each" } } });
+    expect(pinAll(mapped)).toEqual(["2 BUY 2024-01-03 q=2 -250 EUR DE0007164600"]);
+  });
+
+  test("the other samples' lines are all accounted for", async () => {
+    expectEveryLineAccounted("generic", "generic-en.csv", await (await importer()).parse(en), 1);
+    expectEveryLineAccounted("generic", "generic-it.csv", await (await importer()).parse(it), 1);
   });
 });

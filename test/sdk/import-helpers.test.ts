@@ -43,6 +43,13 @@ describe("sniffSeparator and readCsv", () => {
     const table = readCsv(utf8('Name;Amount\n"Kauf ""Nestlé""; Aktie";"1.234,56"\n\n"two\nlines";-10.000,5\n'));
     expect(table.separator).toBe(";");
     expect(table.rows).toEqual([["Name", "Amount"], ['Kauf "Nestlé"; Aktie', "1.234,56"], ["two\nlines", "-10.000,5"]]);
+    expect(table.lines).toEqual([1, 2, 4]);
+  });
+
+  test("each row keeps the file line it starts on: blank lines, lines of empty cells and quoted line breaks counted", () => {
+    const table = readCsv(utf8('Title,,\r\n,,\r\nA,B,C\r\n1,"x\r\ny",3\r\n\r\n4,5,6\r\n'));
+    expect(table.rows).toEqual([["Title", "", ""], ["A", "B", "C"], ["1", "x\r\ny", "3"], ["4", "5", "6"]]);
+    expect(table.lines).toEqual([1, 3, 4, 7]);
   });
 
   test("headers are found below a title block and read by any of their names, accents and case ignored", () => {

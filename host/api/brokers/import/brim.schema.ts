@@ -117,6 +117,10 @@ export const ParseResult = z.object({
     tx_index: z.number().int(), field: z.string(), severity: z.enum(["blocker", "warning"]), reason_code: z.string(), message: z.string(),
     context: z.record(z.string(), z.unknown()).optional(), evidence: z.array(z.string()),
   })),
+  /** The variant of the report the plugin read, e.g. `degiro/account-statement/nl` (when the plugin says). */
+  detected_format: z.string().optional(),
+  /** Data lines of the file without a row of their own, each with the reason (when the plugin accounts for them). */
+  skipped_rows: z.array(z.object({ line: z.number().int(), reason: z.string() })).optional(),
 });
 
 const Decimalish = z.union([z.string(), z.number()]).transform((v) => String(v));
