@@ -18,7 +18,8 @@ export interface Sheet {
  */
 export async function readWorkbook(bytes: Uint8Array, maxRows = 1_000_000): Promise<Sheet[]> {
   const XLSX = await import("@e965/xlsx");
-  const book = XLSX.read(bytes, { type: "array", cellDates: false, cellNF: true });
+  // sheetRows stops SheetJS reading a sheet past the rows asked for (a head is cheap to read).
+  const book = XLSX.read(bytes, { type: "array", cellDates: false, cellNF: true, ...(maxRows < 1_000_000 ? { sheetRows: maxRows } : {}) });
   return book.SheetNames.map((name) => {
     const sheet = book.Sheets[name]!;
     const range = XLSX.utils.decode_range(sheet["!ref"] ?? "A1:A1");

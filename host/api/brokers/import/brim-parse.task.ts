@@ -12,8 +12,9 @@ import type { SqlReader } from "../../../../core/db/sql-reader.ts";
 import type { DatabaseTarget } from "../../../db/dialect.ts";
 import { withReadSnapshot } from "../../../db/read-snapshot.ts";
 import { builtinPlugins } from "../../../../plugins/index.ts";
-import { type ImportFileMeta, type ImportPlugin, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../../../sdk/index.ts";
+import { type ImportFileMeta, type ImportPlugin, type ImportSheetHead, isPlugin, isPluginError, type Plugin, type PluginLogger } from "../../../../sdk/index.ts";
 import { createPluginContext } from "../../../plugins/context.ts";
+import { describeWorkbook } from "../../../../sdk/import/meta.ts";
 import { DuplicatesBody, duplicatesRequest } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
 
@@ -147,4 +148,16 @@ export async function brimPreview(input: { filePath: string; sheetName?: string 
 export function brimInspect(input: { filePath: string; filename: string }): { sha256: string; sniffed: SniffResult } {
   const bytes = new Uint8Array(readFileSync(input.filePath));
   return { sha256: createHash("sha256").update(bytes).digest("hex"), sniffed: sniffUpload(bytes, input.filename) };
+}
+
+/** The first rows of each sheet of a stored workbook, for detection; null when it is no readable workbook. */
+export async function brimSheets(input: { filePath: string }): Promise<ImportSheetHead[] | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return null;
+  }
+  const meta = await describeWorkbook(bytes, "workbook");
+  return meta.sheets ? [...meta.sheets] : null;
 }
