@@ -289,6 +289,8 @@ function readTrade(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]
         return;
       }
       units = quantity.times(multiplier);
+      // OSI symbols pad the root with spaces ("AAPL  240621C00200000"); one space keeps them within a ticker's 20 characters.
+      r.symbol = (r.symbol ?? "").replace(/\s+/g, " ");
       warnings.push(info("optionMultiplied", `Option ${r.symbol}: ${quantity.toFixed()} contracts × multiplier ${multiplier.toFixed()} = ${units.toFixed()} units; price the asset per unit`, rowOf(r).row));
     }
     const currency = r.currency.toUpperCase();
