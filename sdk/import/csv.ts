@@ -12,8 +12,13 @@ export interface CsvTable {
   readonly separator: Separator;
 }
 
-/** Options of {@link readCsv}: force a `separator` instead of sniffing it. */
+/**
+ * Options of {@link readCsv}: force a `separator` instead of sniffing it; `keepEmptyLines` (since
+ * 1.10) keeps blank lines and lines of empty cells as rows, so a row's index + 1 is its line number
+ * even below a title block with blank lines (quoted line breaks aside).
+ */
 export interface ReadCsvOptions {
+  readonly keepEmptyLines?: boolean;
   readonly separator?: Separator;
 }
 
@@ -25,8 +30,9 @@ export interface ReadCsvOptions {
 export function readCsv(input: Uint8Array | string, options: ReadCsvOptions = {}): CsvTable {
   const decoded = typeof input === "string" ? { encoding: "utf-8" as const, text: input.replace(/^\uFEFF/, "") } : decodeText(input);
   const separator = options.separator ?? sniffSeparator(decoded.text);
-  const parsed = Papa.parse<string[]>(decoded.text, { delimiter: separator, skipEmptyLines: "greedy", dynamicTyping: false });
-  return { encoding: decoded.encoding, rows: parsed.data, separator };
+  const parsed = Papa.parse<string[]>(decoded.text, { delimiter: separator, skipEmptyLines: options.keepEmptyLines ? false : "greedy", dynamicTyping: false });
+  const rows = options.keepEmptyLines && parsed.data.length > 0 && parsed.data.at(-1)!.every((c) => c === "") ? parsed.data.slice(0, -1) : parsed.data;
+  return { encoding: decoded.encoding, rows, separator };
 }
 
 /** Lower-cases, strips accents, quotes, brackets and punctuation, and squeezes spaces: `"Datum (UTC)"` → `"datum utc"`. */
