@@ -106,3 +106,36 @@ describe("eToro: the 2024 workbook and the activity CSV", () => {
     }
   });
 });
+
+// Trade Republic's own CSV export from the app (Profile > Statements > Transaction export):
+// `datetime,date,account_type,category,type,asset_class,name,symbol,shares,price,amount,fee,tax,
+// currency,...,transaction_id,...` with the whole account (cash, card, trades, deliveries). Invented
+// values in that structure (transactions-app.csv), pinned by hand before the parser learned it.
+describe("Trade Republic app export", () => {
+  test("trades gross with fee rows, dividends with their tax, bonuses and card payments as cash, deliveries as adjustments; corporate actions and migrations accounted for", async () => {
+    const app = fixture("traderepublic", "transactions-app.csv");
+    const plugin = await brokerTraderepublicPlugin.create({} as never);
+    expect(plugin.accepts(app.file)).toBeGreaterThanOrEqual(0.9);
+    const result = await plugin.parse(app);
+    expect(pinAll(result)).toEqual([
+      "2 DEPOSIT 2025-01-02 q=0 1500 EUR -",
+      "3 BUY 2025-01-03 q=1.849358 -180 EUR IE00B4L5Y983",
+      "3 FEE 2025-01-03 q=0 -1 EUR IE00B4L5Y983",
+      "4 BUY 2025-01-03 q=0.0681 -30 EUR US5949181045",
+      "5 INTEREST 2025-01-03 q=0 3 EUR -",
+      "6 DIVIDEND 2025-03-13 q=0 0.35 EUR US5949181045",
+      "6 TAX 2025-03-13 q=0 -0.05 EUR US5949181045",
+      "7 INTEREST 2025-04-01 q=0 2.1 EUR -",
+      "8 WITHDRAWAL 2025-04-02 q=0 -25.4 EUR -",
+      "9 SELL 2025-04-10 q=-0.001 60 EUR BTC",
+      "9 FEE 2025-04-10 q=0 -1 EUR BTC",
+      "10 ADJUSTMENT 2025-04-11 q=0.01 no-cash US5949181045",
+      "12 INTEREST 2025-05-05 q=0 0.42 EUR -",
+      "13 WITHDRAWAL 2025-05-06 q=0 -200 EUR -",
+    ]);
+    expect(result.transactions.find((t) => t.type === "ADJUSTMENT")?.costBasis as unknown).toEqual({ amount: "440", currency: "EUR" });
+    expect(result.warnings.map((w) => `${w.row} ${w.code}`)).toEqual(["5 bonusAsIncome", "8 cardPayment", "10 deliveryIn", "11 unsupportedType", "12 taxRefund", "14 migrationSkipped"]);
+    expect(unaccounted(result, Array.from({ length: 13 }, (_, i) => i + 2))).toEqual([]);
+    for (const [broker, name] of [["degiro", "Account.csv"], ["ibkr", "flex.csv"], ["generic", "generic-en.csv"]] as const) expect(plugin.accepts(fixture(broker, name).file)).toBe(0);
+  });
+});
