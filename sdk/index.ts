@@ -45,6 +45,7 @@ export type {
   ImportParseParams,
   ImportPlugin,
   ImportResult,
+  ImportSheetHead,
   ImportTransactionType,
   ImportWarning,
 } from "./kinds/import-plugin.ts";

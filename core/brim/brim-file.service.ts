@@ -71,7 +71,6 @@ export class BrimFileService {
     if (input.bytes.byteLength > maxBytes) throw tooLarge(maxMb, maxBytes);
     if (input.bytes.byteLength === 0) throw new InputError("EMPTY_FILE", "The uploaded file is empty");
     const filename = displayName(input.filename);
-    const compatible = compatibleCodes(this.detect(input.bytes, filename));
 
     const id = randomUUID();
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -90,6 +89,7 @@ export class BrimFileService {
         : await this.plugins.inspect(pending, filename);
       if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
       if (unpack) throw new PayloadTooLargeError("FILE_TOO_LARGE", beyondLimits(unpack), { limit: unpack.limit, max: unpack.max });
+      const compatible = compatibleCodes(this.detectMeta(await this.withSheets(describeFile(input.bytes, filename), pending)));
       row = await this.db.write(async (tx) => {
         await tx.insert(BrimFile, {
           id, brokerId: input.brokerId, uploadedByUserId: input.userId, filename, contentType: sniffed.contentType,
@@ -150,10 +150,17 @@ export class BrimFileService {
       // One byte past the head tells describeFile the head was cut (so a split character is dropped).
       const head = new Uint8Array(Math.min(size, HEAD_BYTES + 1));
       const { bytesRead } = await handle.read(head, 0, head.length, 0);
-      return { ...describeFile(head.subarray(0, bytesRead), file.filename), sizeBytes: size };
+      return await this.withSheets({ ...describeFile(head.subarray(0, bytesRead), file.filename), sizeBytes: size }, this.pathOf(dir, file));
     } finally {
       await handle.close();
     }
+  }
+
+  /** A workbook's meta with the first rows of its sheets (read off the request thread), so detection sees its content. */
+  private async withSheets(meta: ImportFileMeta, path: string): Promise<ImportFileMeta> {
+    if ((meta.format !== "xlsx" && meta.format !== "xls") || !this.plugins.sheets) return meta;
+    const sheets = await this.plugins.sheets(path);
+    return sheets ? { ...meta, sheets } : meta;
   }
 
   async delete(dir: string, userId: number, fileId: string): Promise<void> {

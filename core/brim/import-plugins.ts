@@ -1,4 +1,4 @@
-import type { ImportFileMeta, ImportPlugin } from "../../sdk/index.ts";
+import type { ImportFileMeta, ImportPlugin, ImportSheetHead } from "../../sdk/index.ts";
 import type { SniffResult } from "../uploads/mime-sniff.ts";
 import type { PipelineMeta } from "./pipeline.ts";
 import type { PreviewRun } from "./preview.calc.ts";
@@ -51,6 +51,12 @@ export interface ImportPluginDirectory {
   /** The preview of the stored file at `filePath`, made off the request thread; null when the file is gone. */
   preview(filePath: string, sheetName?: string): Promise<PreviewRun | null>;
   list(): ImportPluginInfo[];
+  /**
+   * The first rows of each sheet of the workbook at `filePath` (detection reads a spreadsheet by its
+   * content), read off the request thread; null when it is no readable workbook. Optional: a
+   * directory without it leaves spreadsheets to be told apart by trying the plugins.
+   */
+  sheets?(filePath: string): Promise<ImportSheetHead[] | null>;
   /** `filePath`: the stored file, read where the plugin runs (never by the request thread). */
   parse(code: string, input: { file: ImportFileMeta; filePath: string; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
 }

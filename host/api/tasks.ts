@@ -1,4 +1,4 @@
-import { brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview } from "./brokers/import/brim-parse.task.ts";
+import { brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
 import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -18,6 +18,7 @@ export const CALCULATIONS = {
   brimInspect,
   brimParse,
   brimPreview,
+  brimSheets,
   computeSignals,
   lotsAnalysis: analyseLots,
   portfolioReport,

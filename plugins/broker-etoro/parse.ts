@@ -1,64 +1,98 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 
-// eToro account statement (Portfolio > History > Account statement > XLSX). The import reads the
-// "Account Activity" sheet: `Date, Type, Details, Amount, Units, Realized Equity Change, Realized
-// Equity, Balance, Position ID, Asset type, NWA`. Dates are text DD/MM/YYYY HH:MM:SS; money is in
-// USD (the account currency), Amount a number: what a position took in ("Open Position"), what it
-// gave back ("Position closed"), or the signed cash of the row. Details is "TICKER/USD" (the
-// instrument and its quote currency); Units is "-" on cash rows. Types: Deposit, Open Position,
-// Position closed, Dividend, Interest Payment, Withdraw Request, Withdraw Fee, Overnight fee,
-// SDRT, Adjustment (skipped with a warning).
+// eToro account statement (Settings > Account > Account statement > XLSX), English. Sheets: Account
+// Summary, Closed Positions, Account Activity, Dividends, Financial Summary. The import reads
+// "Account Activity", the ledger: `Date, Type, Details, Amount, Units / Contracts (older files:
+// Units), Realized Equity Change, Realized Equity, Balance, Position ID, Asset type, NWA`, and takes
+// ISINs from "Closed Positions" (by Position ID). Dates are text DD/MM/YYYY HH:MM:SS (or date
+// cells); money is in USD (the account currency). Amount is what a position took in ("Open
+// Position", positive), what it gave back ("Position closed"), or the signed cash of the row.
+// Details is "TICKER/CCY"; Units is "-" on cash rows. The same sheet saved as CSV is read too (its
+// numbers may mix "4,581.91", " 200,00 " and "(0,31)": read per value). Types: Deposit, Withdraw
+// Request, Withdraw Request Cancelled, Open Position, Position closed, Dividend, Interest Payment,
+// Withdraw Fee, Deposit/Withdrawal Conversion Fee, Overnight fee/refund, SDRT, Commission. Rows of
+// CFD positions (Asset type CFD: leveraged or short, not a holding) are skipped with a warning, as
+// are copy-trading moves and Adjustment; settings rows (Edit Stop Loss, Start/Stop Copy) move no cash.
 
 const SHEET = "account activity";
+const REQUIRED = ["date", "type", "details", "amount", "position id", "asset type"];
 
 export function acceptsEtoro(file: ImportFileMeta): number {
-  if (file.format !== "xlsx" && file.format !== "xls") return 0;
-  // The content of a workbook is not in `head`: the name hints, and `auto` tries the next plugin if this one fails.
-  return /etoro/i.test(file.filename) ? 0.6 : 0.1;
+  if (file.format === "xlsx" || file.format === "xls") {
+    // Without the sheets (a host that does not read them) the content is unknown: `auto` tries the plugins in turn.
+    if (!file.sheets) return 0.05;
+    const sheet = file.sheets.find((s) => s.name.trim().toLowerCase() === SHEET);
+    return sheet && findHeaderRow(sheet.rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+  }
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  const rows = readCsv(file.head.split(/\r?\n/, 1)[0] ?? "", { separator: "," }).rows;
+  return findHeaderRow(rows, [...REQUIRED, "realized equity change"], 1) === 0 ? 0.9 : 0;
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
+const NO_CASH = /^(edit stop loss|edit take profit|start copy|stop copy|pause copy|resume copy)$/;
+const COPY = /mirror|copy/;
+
+async function tablesOf(bytes: Uint8Array): Promise<{ activity: string[][]; closed: string[][] }> {
+  const format = sniffFormat(bytes);
+  if (format !== "xlsx" && format !== "xls") return { activity: readCsv(bytes, { separator: "," }).rows.map((r) => [...r]), closed: [] };
+  let sheets;
+  try {
+    sheets = await readWorkbook(bytes);
+  } catch (error) {
+    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
+    throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+  }
+  const find = (name: string) => sheets.find((s) => s.name.trim().toLowerCase() === name)?.rows.map((r) => r.map((c) => c ?? ""));
+  const activity = find(SHEET);
+  if (!activity) throw new PluginError("invalid-input", 'No sheet "Account Activity" in this workbook (is it an eToro account statement, in English?)');
+  return { activity, closed: find("closed positions") ?? [] };
+}
 
 export async function parseEtoro(params: ImportParseParams): Promise<ImportResult> {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  let sheets;
-  try {
-    sheets = await readWorkbook(params.bytes);
-  } catch (error) {
-    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This is not a spreadsheet (eToro statements are XLSX)");
+  const { activity: rows, closed } = await tablesOf(params.bytes);
+  if (findHeaderRow(rows, ["date", "type", "details", "amount"], 1) !== 0) throw new PluginError("invalid-input", "The Account Activity table lacks Date, Type, Details or Amount");
+  const cols = columns(rows[0]!);
+  const isinOf = new Map<string, string>();
+  if (closed.length > 0) {
+    const c = columns(closed[0]!);
+    for (const r of closed.slice(1)) if (/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(c.get(r, "ISIN"))) isinOf.set(c.get(r, "Position ID"), c.get(r, "ISIN"));
   }
-  const sheet = sheets.find((s) => s.name.toLowerCase() === SHEET);
-  if (!sheet) throw new PluginError("invalid-input", 'No sheet "Account Activity" in this workbook (is it an eToro account statement?)');
-  const rows = sheet.rows.map((r) => r.map((c) => c ?? ""));
-  const cols = columns(rows[0] ?? []);
-  if (!cols.has("Type") || !cols.has("Amount") || !cols.has("Details")) throw new PluginError("invalid-input", "The Account Activity sheet lacks Type, Details or Amount");
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  eachRecord(rows, 0, cols, ({ get, row }) => {
-    const type = get("Type").toLowerCase();
+  const skip = (code: string, message: string, row: number, severity: "info" | "warning" = "warning") => warnings.push({ code, message, row, severity });
+  eachRecord(rows, 0, cols, ({ cells, get, row }) => {
+    if (cells.every((c) => c.trim() === "")) return;
+    const rawType = get("Type");
+    const type = rawType.toLowerCase().trim();
+    if (NO_CASH.test(type)) return skip("movesNoCash", `"${rawType}" changes a setting and moves no cash`, row, "info");
+    if (get("Asset type").toLowerCase() === "cfd") return skip("cfdSkipped", `"${rawType}" of a CFD position (leveraged or short, not a holding) is not imported`, row);
+    if (COPY.test(type)) return skip("unsupportedType", `"${rawType}" moves cash to or from copy trading, which is not imported`, row);
     const date = parseDate(get("Date"), "DMY");
-    const amount = parseDecimal(get("Amount"), ".");
-    if (!date || !amount || amount.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date or amount`, row, severity: "warning" });
+    const amount = parseDecimal(get("Amount"), "auto");
+    if (!date || !amount || amount.isZero()) return skip("rowSkipped", `Row ${row} has no date or no amount`, row);
     const [ticker] = get("Details").split("/");
     const currency = "USD";
-    const asset = ticker ? { symbol: ticker.trim() } : {};
+    const symbol = ticker && ticker.trim() !== "-" ? ticker.trim() : "";
+    const isin = isinOf.get(get("Position ID"));
+    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}) };
     const usd = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];
     if (type === "open position" || type === "position closed") {
-      const units = parseDecimal(get("Units"), ".")?.abs();
-      if (!units || units.isZero()) return warnings.push({ code: "rowSkipped", message: "A position without units", row, severity: "warning" });
+      const units = parseDecimal(get("Units / Contracts", "Units"), "auto")?.abs();
+      if (!units || units.isZero()) return skip("rowSkipped", "A position without units", row);
       const buy = type === "open position";
       return transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? units : units.neg()).toFixed() as never, cash: usd((buy ? amount.abs().neg() : amount.abs()).toFixed()) });
     }
-    const rules: [RegExp, ImportedTransaction["type"], boolean][] = [
-      [/^deposit/, "DEPOSIT", false], [/^withdraw request/, "WITHDRAWAL", false], [/^dividend/, "DIVIDEND", true],
-      [/interest/, "INTEREST", false], [/fee|sdrt/, "FEE", true],
+    const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"], boolean][] = [
+      [/^deposit$|^withdraw request cancelled/, "DEPOSIT", "WITHDRAWAL", false], [/^withdraw request/, "DEPOSIT", "WITHDRAWAL", false],
+      [/^dividend/, "DIVIDEND", "FEE", true], [/interest|refund/, "INTEREST", "FEE", false], [/fee|sdrt|commission/, "INTEREST", "FEE", true],
     ];
     const rule = rules.find(([re]) => re.test(type));
-    if (!rule) return warnings.push({ code: "unsupportedType", message: `"${get("Type")}" rows are not imported`, row, severity: "warning" });
-    const negative = rule[1] === "WITHDRAWAL" || rule[1] === "FEE";
-    transactions.push({ row, date, type: rule[1], ...(rule[2] ? asset : {}), quantity: ZERO, cash: usd((negative ? amount.abs().neg() : amount.abs()).toFixed()) });
+    if (!rule) return skip("unsupportedType", `"${rawType}" rows are not imported`, row);
+    const typed = amount.gt(0) ? rule[1] : rule[2];
+    transactions.push({ row, date, type: typed, ...(rule[3] ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
   });
   return { transactions, warnings };
 }

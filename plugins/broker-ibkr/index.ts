@@ -13,7 +13,7 @@ export const brokerIbkrPlugin = definePlugin({
   id: "broker_ibkr",
   kind: "import-plugin",
   name: "Interactive Brokers",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerIbkrPlugin;

@@ -3,83 +3,230 @@ import {
 } from "../../sdk/index.ts";
 import { decodeText, parseDate, parseDecimal, parseXml, readCsv } from "../../sdk/import/index.ts";
 
-// Interactive Brokers Activity Flex Query, as XML or CSV (the user builds the query in Client
-// Portal > Performance & Reports > Flex Queries; include the Trades and Cash Transactions sections).
+// Interactive Brokers statements, as Flex Query XML or CSV, or the Activity Statement CSV.
 //
-// XML: <FlexQueryResponse><FlexStatements><FlexStatement> holding <Trades><Trade .../></Trades> and
+// Flex XML: <FlexQueryResponse><FlexStatements><FlexStatement> holding <Trades><Trade .../></Trades> and
 // <CashTransactions><CashTransaction .../></CashTransactions>; every value is an attribute.
-// CSV: the same fields as columns, one header row per section (a row starting with
-// "ClientAccountID" begins a section); a few names differ from the XML attributes:
-// CurrencyPrimary (currency), AssetClass (assetCategory), Buy/Sell, Date/Time.
-// Dates are yyyyMMdd, date-times yyyyMMdd;HHmmss (the query's default formats); numbers use a
-// decimal point and carry their sign: Trade quantity < 0 is a sale, proceeds < 0 a payment,
-// ibCommission < 0 a cost in ibCommissionCurrency. One order filled in several executions gives
-// several Trade rows with one ibOrderID. A forex trade (assetCategory CASH, symbol BASE.QUOTE)
-// moves quantity units of BASE against proceeds in QUOTE (= currency): an FX_CONVERSION pair.
-// CashTransaction types: Dividends, Payment In Lieu Of Dividends, Withholding Tax,
-// Deposits/Withdrawals, Broker Interest Received/Paid, Bond Interest Received/Paid, Other Fees,
-// Commission Adjustments. Order summary elements (<Order>, levelOfDetail ORDER) repeat executions
-// and are ignored; options, futures and other derivatives are skipped with a warning.
+// Flex CSV comes in three shapes, all with the XML's field names as column headers (a few differ:
+// CurrencyPrimary for currency, AssetClass for assetCategory, Buy/Sell, Date/Time):
+//  - one header row per section, the columns the user picked in any order (ClientAccountID and
+//    AccountAlias only when chosen); a header row is told from data by its field names;
+//  - with "section code and line descriptor": BOF/BOA/BOS rows, then `"HEADER","TRNT",...` and
+//    `"DATA","TRNT",...` (TRNT trades, CTRN cash transactions, POST positions, ...), EOS/EOA/EOF;
+//  - either one without Proceeds: TradeMoney is quantity × price with the quantity's sign, so the
+//    cash is its negation (else NetCash less the commission, else −quantity × TradePrice).
+// Activity Statement CSV (Reports > Statements > Activity > CSV): every row starts with its
+// section and a descriptor, `Trades,Header,...` then `Trades,Data,...`, SubTotal/Total rows, and a
+// section may repeat its header with other columns (stocks, options, forex). Trades carry Asset
+// Category (Stocks, Equity and Index Options, Forex, ...), Date/Time "2024-03-04, 10:15:02",
+// Quantity (thousands with commas), Proceeds, Comm/Fee (or "Comm in EUR"); the ISIN and the
+// multiplier of a symbol are in the Financial Instrument Information section. Cash sections:
+// Dividends, Payment In Lieu Of Dividends, Withholding Tax, Deposits & Withdrawals, Fees, Interest,
+// each `Currency, Date, Description, Amount`, the asset only in the description ("VT(US...) ...").
+//
+// Dates are yyyyMMdd or yyyy-MM-dd (a time after ";" or ", " dropped); numbers use a decimal point
+// and carry their sign: Trade quantity < 0 is a sale, proceeds < 0 a payment, commission < 0 a cost
+// in its own currency. One order filled in several executions gives several rows with one
+// ibOrderID. A forex trade (CASH / Forex, symbol BASE.QUOTE) moves quantity units of BASE against
+// proceeds in QUOTE: an FX_CONVERSION pair. An option moves contracts × multiplier units (the
+// ledger has no contract size; the asset's price is then per underlying share), with an info
+// warning; a trade without cash (an expiry, an assignment's option leg) is an ADJUSTMENT of those
+// units at a zero cost. Futures and other derivatives are skipped with a warning. CashTransaction
+// types: Dividends, Payment In Lieu Of Dividends, Withholding Tax, Deposits/Withdrawals, Broker
+// Interest Received/Paid, Bond Interest, Other Fees, Commission Adjustments. Rows that repeat
+// executions (LevelOfDetail ORDER, SYMBOL_SUMMARY, CLOSED_LOT; Activity "Order" rows when
+// "Execution" rows are present), totals and sections that hold no transactions are skipped with
+// an info warning, so every data row is accounted for.
 
 type Rec = Record<string, string>;
 
-const ALIASES: Record<string, string> = { currencyprimary: "currency", assetclass: "assetcategory" };
+const ALIASES: Record<string, string> = {
+  currencyprimary: "currency", assetclass: "assetcategory", tprice: "tradeprice", commfee: "ibcommission",
+  datadiscriminator: "levelofdetail", settledate: "settledate", mult: "multiplier",
+};
 const key = (name: string) => {
   const k = name.toLowerCase().replace(/[^a-z0-9]/g, "");
+  if (/^commin[a-z]{3}$/.test(k)) return "ibcommission";
   return ALIASES[k] ?? k;
 };
 const normalize = (record: Record<string, unknown>): Rec =>
   Object.fromEntries(Object.entries(record).filter(([, v]) => typeof v === "string").map(([k, v]) => [key(k), (v as string).trim()]));
 
 const SECURITIES = new Set(["STK", "ETF", "FUND", "BOND", "BILL", "WAR", ""]);
+const OPTIONS = new Set(["OPT", "FOP"]);
+/** Activity Statement asset categories, as the Flex codes. */
+const CATEGORIES: Record<string, string> = {
+  stocks: "STK", "equity and index options": "OPT", "options on futures": "FOP", forex: "CASH", futures: "FUT", bonds: "BOND",
+  "treasury bills": "BILL", warrants: "WAR", funds: "FUND", "mutual funds": "FUND", cfds: "CFD", crypto: "CRYPTO", "etfs": "ETF",
+};
 
-/** 0.95 for a Flex XML statement or a Flex CSV with Trades or Cash Transactions columns; 0 otherwise. */
+/** Field names only a Flex query writes (CurrencyPrimary, IBCommission, ...): a header row of a Flex CSV. */
+const FLEX_ONLY = new Set(["clientaccountid", "accountalias", "currencyprimary", "ibcommission", "ibcommissioncurrency", "iborderid", "levelofdetail", "fifopnlrealized", "trademoney", "transactionid", "conid"]);
+const FLEX_FIELDS = new Set([...FLEX_ONLY, "assetcategory", "symbol", "description", "isin", "tradeid", "datetime", "tradedate", "quantity", "tradeprice",
+  "proceeds", "netcash", "buysell", "settledate", "amount", "type", "multiplier", "reportdate", "date", "markprice", "positionvalue", "underlyingsymbol", "exchange"]);
+
+function isFlexHeader(cells: readonly string[]): boolean {
+  const keys = cells.map(key);
+  const known = keys.filter((k) => FLEX_FIELDS.has(k)).length;
+  return cells.some((c) => FLEX_ONLY.has(c.toLowerCase().replace(/[^a-z0-9]/g, ""))) && known >= 3 && known >= keys.filter((k) => k !== "").length * 0.6;
+}
+
+const tradeHeader = (keys: readonly string[]) => keys.includes("quantity") && (keys.includes("tradedate") || keys.includes("buysell") || keys.includes("tradeprice"));
+const cashHeader = (keys: readonly string[]) => keys.includes("amount") && keys.includes("type");
+
+/** 0.95 for a Flex XML statement, a sectioned Flex CSV or an Activity Statement CSV; 0.9 for a Flex CSV with trades or cash columns; 0 otherwise. */
 export function acceptsIbkr(file: ImportFileMeta): number {
   if (file.format === "xml") return /<FlexQueryResponse\b|<FlexStatements?\b/.test(file.head) ? 0.95 : 0;
   if (file.format !== undefined && file.format !== "text") return 0;
   const first = file.head.split(/\r?\n/, 1)[0] ?? "";
-  return /^"?ClientAccountID"?,/.test(first) && /(TradeDate|Date\/Time|DateTime)/.test(first) ? 0.95 : 0;
+  if (/^"?BOF"?,/.test(first) && /^"?HEADER"?,"?(TRNT|CTRN)"?,/m.test(file.head)) return 0.95;
+  if (/^"?Statement"?,"?Header"?,/.test(first) || /^"?(Trades|Dividends|Withholding Tax|Deposits & Withdrawals)"?,"?Header"?,/m.test(file.head)) return 0.95;
+  const cells = readCsv(first, { separator: "," }).rows[0] ?? [];
+  if (!isFlexHeader(cells)) return 0;
+  const keys = cells.map(key);
+  return tradeHeader(keys) || cashHeader(keys) ? 0.9 : 0;
 }
 
-function sections(params: ImportParseParams): { cash: Rec[]; trades: Rec[] } {
-  const { text } = decodeText(params.bytes);
-  if (/^\s*</.test(text)) {
-    let doc: Record<string, any>;
-    try {
-      doc = parseXml(text, ["FlexStatement", "Trade", "CashTransaction"]);
-    } catch {
-      throw new PluginError("invalid-input", "The XML is malformed");
-    }
-    const statements: any[] = doc.FlexQueryResponse?.FlexStatements?.FlexStatement;
-    if (!Array.isArray(statements)) throw new PluginError("invalid-input", "This XML is not an IBKR Flex statement (no FlexQueryResponse/FlexStatements)");
-    const trades: Rec[] = [];
-    const cash: Rec[] = [];
-    for (const s of statements) {
-      for (const t of s?.Trades?.Trade ?? []) trades.push(normalize(t));
-      for (const c of s?.CashTransactions?.CashTransaction ?? []) cash.push(normalize(c));
-    }
-    return { cash, trades };
+interface Sections {
+  cash: Rec[];
+  trades: Rec[];
+  warnings: ImportWarning[];
+}
+
+const info = (code: string, message: string, row?: number): ImportWarning => ({ code, message, severity: "info", ...(row ? { row } : {}) });
+
+function xmlSections(text: string): Sections {
+  let doc: Record<string, any>;
+  try {
+    doc = parseXml(text, ["FlexStatement", "Trade", "CashTransaction"]);
+  } catch {
+    throw new PluginError("invalid-input", "The XML is malformed");
   }
-  const { rows } = readCsv(text, { separator: "," });
-  if (!/^clientaccountid$/i.test(rows[0]?.[0] ?? "")) {
-    throw new PluginError("invalid-input", "This is not an IBKR Flex Query CSV (the first row should start with ClientAccountID)");
-  }
+  const statements: any[] = doc.FlexQueryResponse?.FlexStatements?.FlexStatement;
+  if (!Array.isArray(statements)) throw new PluginError("invalid-input", "This XML is not an IBKR Flex statement (no FlexQueryResponse/FlexStatements)");
   const trades: Rec[] = [];
   const cash: Rec[] = [];
-  // Not the SDK's eachRecord: a Flex CSV has a header row per section anywhere in the file, and each
-  // row becomes a record keyed like the XML's attributes, so both formats share readTrade/readCash.
-  let header: string[] = [];
+  for (const s of statements) {
+    for (const t of s?.Trades?.Trade ?? []) trades.push(normalize(t));
+    for (const c of s?.CashTransactions?.CashTransaction ?? []) cash.push(normalize(c));
+  }
+  return { cash, trades, warnings: [] };
+}
+
+function record(header: readonly string[], cells: readonly string[], line: number): Rec {
+  const rec: Rec = { __row: String(line) };
+  header.forEach((h, j) => { if (h && !(h in rec && rec[h] !== "")) rec[h] = (cells[j] ?? "").trim(); });
+  return rec;
+}
+
+/** Flex CSV, plain or with section codes: records of the trades and cash sections, the other sections accounted for. */
+function flexSections(rows: readonly (readonly string[])[]): Sections {
+  const out: Sections = { cash: [], trades: [], warnings: [] };
+  const coded = rows.some((r) => r[0] === "HEADER" && /^[A-Z]{4}$/.test(r[1] ?? ""));
+  const headers = new Map<string, string[]>();
+  const skipped = new Map<string, number[]>();
+  let plainHeader: string[] | null = null;
   rows.forEach((r, i) => {
-    if (/^clientaccountid$/i.test(r[0] ?? "")) {
-      header = r.map(key);
+    const line = i + 1;
+    let header: string[] | undefined;
+    let cells: readonly string[];
+    let section: string;
+    if (coded) {
+      if (r[0] === "HEADER") { headers.set(r[1] ?? "", r.slice(2).map(key)); return; }
+      if (r[0] !== "DATA") return; // BOF, BOA, BOS, EOS, EOA, EOF: the file's frame
+      section = r[1] ?? "";
+      header = headers.get(section);
+      cells = r.slice(2);
+    } else {
+      if (isFlexHeader(r)) { plainHeader = r.map(key); return; }
+      header = plainHeader ?? undefined;
+      cells = r;
+      section = header?.join(",") ?? "";
+    }
+    if (!header) throw new PluginError("invalid-input", `Line ${line} has no header row above it`);
+    const rec = record(header, cells, line);
+    if (section === "TRNT" || (!coded && tradeHeader(header))) out.trades.push(rec);
+    else if (section === "CTRN" || (!coded && cashHeader(header))) out.cash.push(rec);
+    else skipped.set(section, [...(skipped.get(section) ?? []), line]);
+  });
+  for (const [section, lines] of skipped) {
+    out.warnings.push(info("sectionSkipped", `The ${/^[A-Z]{4}$/.test(section) ? section : "section"} rows (lines ${lines.join(", ")}) hold no transactions and are not imported`, lines[0]));
+  }
+  return out;
+}
+
+const ISIN_IN_TEXT = /^([^\s(]+)\s*\(([A-Z]{2}[A-Z0-9]{9}[0-9])\)/;
+const CASH_SECTIONS: Record<string, string> = {
+  dividends: "Dividends", "payment in lieu of dividends": "Payment In Lieu Of Dividends", "withholding tax": "Withholding Tax",
+  "deposits & withdrawals": "Deposits/Withdrawals", fees: "Other Fees", interest: "Broker Interest", "broker interest received": "Broker Interest",
+  "bond interest": "Bond Interest",
+};
+
+/** Activity Statement CSV: `Section,Header|Data|SubTotal|Total|Notes,...` rows. */
+function activitySections(rows: readonly (readonly string[])[]): Sections {
+  const out: Sections = { cash: [], trades: [], warnings: [] };
+  const headers = new Map<string, string[]>();
+  const commissionCurrency = new Map<string, string>();
+  const instruments = new Map<string, { isin?: string; multiplier?: string; description?: string }>();
+  const skipped = new Map<string, number[]>();
+  const trades: Rec[] = [];
+  rows.forEach((r, i) => {
+    const line = i + 1;
+    const [section = "", kind = ""] = r;
+    const name = section.trim().toLowerCase();
+    if (kind === "Header") {
+      headers.set(section, r.slice(2).map(key));
+      commissionCurrency.set(section, /^Comm in ([A-Z]{3})$/.exec(r.slice(2).find((h) => /^Comm in /.test(h)) ?? "")?.[1] ?? "");
       return;
     }
-    const rec: Rec = { __row: String(i + 1) };
-    header.forEach((h, j) => { rec[h] = (r[j] ?? "").trim(); });
-    if ("tradedate" in rec) trades.push(rec);
-    else if ("type" in rec && "amount" in rec) cash.push(rec);
+    if (kind === "SubTotal" || kind === "Total") { out.warnings.push(info("summaryRowSkipped", `A ${kind} line of ${section} repeats rows above it and is not imported`, line)); return; }
+    if (kind !== "Data") return; // Notes and blank descriptors carry no values
+    const rec = record(headers.get(section) ?? [], r.slice(2), line);
+    if (name === "financial instrument information") {
+      const id = rec.securityid && /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/.test(rec.securityid) ? rec.securityid : undefined;
+      instruments.set(rec.symbol ?? "", { ...(id ? { isin: id } : {}), ...(rec.multiplier ? { multiplier: rec.multiplier } : {}), ...(rec.description ? { description: rec.description } : {}) });
+      return;
+    }
+    if (name === "trades") {
+      rec.assetcategory = CATEGORIES[(rec.assetcategory ?? "").toLowerCase()] ?? (rec.assetcategory ?? "").toUpperCase();
+      rec.levelofdetail = (rec.levelofdetail ?? "").toUpperCase();
+      if (commissionCurrency.get(section)) rec.ibcommissioncurrency = commissionCurrency.get(section)!;
+      trades.push(rec);
+      return;
+    }
+    const cashType = CASH_SECTIONS[name];
+    if (cashType) {
+      if (/^total/i.test(rec.currency ?? "") || /^total/i.test(rec.subtitle ?? "")) { out.warnings.push(info("summaryRowSkipped", `A total line of ${section} repeats rows above it and is not imported`, line)); return; }
+      const asset = ISIN_IN_TEXT.exec(rec.description ?? "");
+      const type = name === "fees" ? "Other Fees" : name === "interest" && (rec.amount ?? "").startsWith("-") ? "Broker Interest Paid" : cashType;
+      out.cash.push({ ...rec, type, ...(asset ? { symbol: asset[1]!, isin: asset[2]! } : {}) });
+      return;
+    }
+    skipped.set(section, [...(skipped.get(section) ?? []), line]);
   });
-  return { cash, trades };
+  // An Order row sums the Execution rows below it: with executions present, the orders are skipped.
+  const executions = trades.some((t) => t.levelofdetail === "EXECUTION");
+  for (const t of trades) {
+    const known = instruments.get(t.symbol ?? "");
+    if (known?.isin && !t.isin) t.isin = known.isin;
+    if (known?.multiplier && !t.multiplier) t.multiplier = known.multiplier;
+    if (t.levelofdetail === "ORDER" || t.levelofdetail === "TRADE") t.levelofdetail = executions ? "ORDER" : "EXECUTION";
+    out.trades.push(t);
+  }
+  for (const [section, lines] of skipped) {
+    out.warnings.push(info("sectionSkipped", `The ${section} section (lines ${lines.join(", ")}) holds no transactions and is not imported`, lines[0]));
+  }
+  return out;
+}
+
+function sections(params: ImportParseParams): Sections {
+  const { text } = decodeText(params.bytes);
+  if (/^\s*</.test(text)) return xmlSections(text);
+  const { rows } = readCsv(text, { separator: "," });
+  const first = rows[0] ?? [];
+  if (first[1] === "Header" || rows.some((r) => r[1] === "Header" && /^(Trades|Dividends|Withholding Tax)$/.test(r[0] ?? ""))) return activitySections(rows);
+  if (rows.some((r) => (r[0] === "HEADER" && /^[A-Z]{4}$/.test(r[1] ?? "")) || isFlexHeader(r))) return flexSections(rows);
+  throw new PluginError("invalid-input", "This is not an IBKR Flex Query CSV or Activity Statement (no Flex header row such as ClientAccountID, CurrencyPrimary, TradeDate)");
 }
 
 const money = (amount: Decimal, currency: string) => ({ amount: amount.toFixed(), currency: currency.toUpperCase() }) as ImportedTransaction["cash"];
@@ -93,29 +240,68 @@ function rowOf(r: Rec): { row?: number } {
   return r.__row ? { row: Number(r.__row) } : {};
 }
 
+/** The trade's cash in its currency: Proceeds, else −TradeMoney, else NetCash less the commission, else −quantity × TradePrice. */
+function proceedsOf(r: Rec, quantity: Decimal): Decimal | null {
+  const proceeds = parseDecimal(r.proceeds, ".");
+  if (proceeds) return proceeds;
+  const money = parseDecimal(r.trademoney, ".");
+  if (money) return money.neg();
+  const net = parseDecimal(r.netcash, ".");
+  if (net) return net.minus(parseDecimal(r.ibcommission, ".") ?? 0);
+  const price = parseDecimal(r.tradeprice, ".");
+  return price ? quantity.times(price).neg() : null;
+}
+
 function readTrade(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]): void {
-  if ((r.levelofdetail ?? "EXECUTION").toUpperCase() !== "EXECUTION") return;
+  const level = (r.levelofdetail || "EXECUTION").toUpperCase();
+  if (level !== "EXECUTION") {
+    warnings.push(info("summaryRowSkipped", `A ${level} row repeats the executions of its trades and is not imported`, rowOf(r).row));
+    return;
+  }
   const date = parseDate(r.tradedate || r.datetime, "YMD");
   const quantity = parseDecimal(r.quantity, ".");
-  const proceeds = parseDecimal(r.proceeds, ".");
   const category = (r.assetcategory ?? "").toUpperCase();
   const base = { ...rowOf(r), ...(r.iborderid ? { orderId: r.iborderid } : {}) };
+  const proceeds = quantity ? proceedsOf(r, quantity) : null;
   if (!date || !quantity || quantity.isZero() || !proceeds || !/^[A-Za-z]{3}$/.test(r.currency ?? "")) {
     warnings.push({ code: "rowSkipped", message: "A trade without date, quantity, proceeds or currency was skipped", severity: "warning", ...rowOf(r) });
     return;
   }
   if (category === "CASH") {
     const [from, to] = (r.symbol ?? "").split(".");
-    if (!from || !/^[A-Z]{3}$/.test(from) || to?.toUpperCase() !== r.currency.toUpperCase()) {
+    if (!from || !/^[A-Z]{3}$/.test(from) || to?.toUpperCase() !== r.currency.toUpperCase() || proceeds.isZero()) {
       warnings.push({ code: "rowSkipped", message: `Forex trade ${r.symbol} not understood`, severity: "warning", ...rowOf(r) });
       return;
     }
     const pairKey = `fx-${r.tradeid || r.__row || out.length}`;
     out.push({ ...base, date, type: "FX_CONVERSION", quantity: ZERO, cash: money(quantity, from), pairKey });
     out.push({ ...base, date, type: "FX_CONVERSION", quantity: ZERO, cash: money(proceeds, r.currency), pairKey });
-  } else if (SECURITIES.has(category)) {
-    const buy = quantity.gt(0);
-    out.push({ ...base, date, type: buy ? "BUY" : "SELL", ...assetOf(r), quantity: quantity.toFixed() as never, cash: money(buy ? proceeds.abs().neg() : proceeds.abs(), r.currency) });
+  } else if (SECURITIES.has(category) || OPTIONS.has(category)) {
+    if (!r.isin && !r.symbol && !r.description) {
+      warnings.push({ code: "rowSkipped", message: "A trade naming no asset (no ISIN, Symbol or Description; a forex trade needs Symbol and AssetClass in the query) was skipped", severity: "warning", ...rowOf(r) });
+      return;
+    }
+    let units = quantity;
+    if (OPTIONS.has(category)) {
+      const multiplier = parseDecimal(r.multiplier, ".");
+      if (!multiplier || multiplier.lte(0)) {
+        warnings.push({ code: "optionMultiplierMissing", message: `Option trade ${r.symbol} has no Multiplier column: add it to the query to import options`, severity: "warning", ...rowOf(r) });
+        return;
+      }
+      units = quantity.times(multiplier);
+      // OSI symbols pad the root with spaces ("AAPL  240621C00200000"); one space keeps them within a ticker's 20 characters.
+      r.symbol = (r.symbol ?? "").replace(/\s+/g, " ");
+      warnings.push(info("optionMultiplied", `Option ${r.symbol}: ${quantity.toFixed()} contracts × multiplier ${multiplier.toFixed()} = ${units.toFixed()} units; price the asset per unit`, rowOf(r).row));
+    }
+    const currency = r.currency.toUpperCase();
+    if (proceeds.isZero()) {
+      // An expiry or an assignment's option leg: the units move without cash.
+      warnings.push(info("zeroProceeds", `A trade of ${r.symbol} without cash (expiry, assignment or exercise) is an adjustment of ${units.toFixed()} units`, rowOf(r).row));
+      out.push({ ...base, date, type: "ADJUSTMENT", ...assetOf(r), quantity: units.toFixed() as never, ...(units.gt(0) ? { costBasis: { amount: "0", currency } as never } : {}) });
+    } else {
+      const buy = units.gt(0);
+      out.push({ ...base, date, type: buy ? "BUY" : "SELL", ...assetOf(r), quantity: units.toFixed() as never, cash: money(buy ? proceeds.abs().neg() : proceeds.abs(), currency) });
+    }
   } else {
     warnings.push({ code: "unsupportedAsset", message: `${category} trades (${r.symbol}) are not imported`, severity: "warning", ...rowOf(r) });
     return;
@@ -157,13 +343,14 @@ function readCash(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[])
   }
 }
 
-/** Reads a Flex Query statement (XML or CSV); see the format notes at the top of this file. */
+/** Reads a Flex Query statement (XML or CSV) or an Activity Statement CSV; see the format notes at the top of this file. */
 export function parseIbkr(params: ImportParseParams): ImportResult {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { cash, trades } = sections(params);
+  const { cash, trades, warnings: skipped } = sections(params);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
   for (const t of trades) readTrade(t, transactions, warnings);
   for (const c of cash) readCash(c, transactions, warnings);
+  warnings.push(...skipped);
   return { transactions, warnings };
 }

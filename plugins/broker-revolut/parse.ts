@@ -6,7 +6,9 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // (UTC); money cells carry their currency ("USD 950", older files "$950.00"); Total Amount is the
 // row's cash, sometimes signed, so the type decides the sign. No ISINs: assets are named by ticker.
 // Types: BUY - MARKET / BUY - LIMIT, SELL - MARKET / SELL - LIMIT / SELL - STOP, CASH TOP-UP,
-// CASH WITHDRAWAL, DIVIDEND (net of withholding), CUSTODY FEE; STOCK SPLIT and position
+// CASH WITHDRAWAL, DIVIDEND (net of withholding), DIVIDEND TAX (CORRECTION) (a tax, or its refund),
+// CUSTODY FEE. Euro accounts write "€50" and, in some rows, a quantity with a decimal comma
+// ("0,76672417": a comma not followed by exactly three digits is a decimal mark). STOCK SPLIT and position
 // transfers carry no price and are skipped with a warning (enter them by hand with a cost basis).
 
 const REQUIRED = ["date", "ticker", "type", "quantity", "price per share", "total amount", "currency"];
@@ -17,6 +19,9 @@ export function acceptsRevolut(file: ImportFileMeta): number {
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
+
+/** A quantity: points as decimals, except "0,76672417" (a lone comma not followed by exactly three digits), a decimal comma. */
+const quantityOf = (text: string) => parseDecimal(text, /^-?\d+,(\d{1,2}|\d{4,})$/.test(text.trim()) ? "," : ".");
 
 export function parseRevolut(params: ImportParseParams): ImportResult {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
@@ -36,10 +41,13 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
     const asset = ticker ? { symbol: ticker } : {};
     const trade = /^(BUY|SELL)\b/.exec(type);
     if (trade && total && !total.isZero()) {
-      const qty = parseDecimal(get("Quantity"), ".");
+      const qty = quantityOf(get("Quantity"));
       if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `${type} without quantity`, row, severity: "warning" });
       const buy = trade[1] === "BUY";
       return transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty.abs() : qty.abs().neg()).toFixed() as never, cash: cash(buy) });
+    }
+    if (/^DIVIDEND TAX/.test(type) && total && !total.isZero()) {
+      return transactions.push({ row, date, type: total.lt(0) ? "TAX" : "DIVIDEND", ...asset, quantity: ZERO, cash: { amount: total.toFixed(), currency } as ImportedTransaction["cash"] });
     }
     const simple: Record<string, ImportedTransaction["type"]> = {
       "CASH TOP-UP": "DEPOSIT", "CASH WITHDRAWAL": "WITHDRAWAL", DIVIDEND: "DIVIDEND", "CUSTODY FEE": "FEE",

@@ -1,5 +1,5 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
 // Export > Excel), sheet "Transactions": `Client ID, Trade Date, Value Date, Type, Instrument,
@@ -9,41 +9,69 @@ import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../.
 // ("Buy 5 @ 190.00 USD", "Sell -2 @ 172.10 USD") and its costs as separate Trade rows
 // ("Commission", "Exchange fee"); a trade in another currency than the account's is written in
 // the instrument's currency (quantity × price) with an FX_CONVERSION pair from the booked amount.
-// Corporate action: "Cash dividend", "Withholding tax"; Cash amount: "Client interest", "Custody
-// fee"; Cash transfer: "Deposit", "Withdrawal". Splits and other corporate actions are skipped.
+// Corporate action: "Cash dividend", "Dividend", "Withholding tax"; Cash amount: "Client interest",
+// "Custody fee"; Cash transfer: "Deposit", "Withdrawal". Splits and other corporate actions are
+// skipped. The same report also comes as CSV (Trade Date "16-Dec-2024", in Dutch "02-mrt-2025";
+// amounts with a decimal comma, prices in Event with a point; "Exchange Description"), later with
+// "Booked Amount" for Amount and "From Derivative", "Underlying asset type"; Dutch words Transactie
+// (Trade), Koop (Buy), Verkoop (Sell). Without option `currency`, the account currency is the
+// Instrument currency of the cash rows (Cash transfer, Cash amount), else of the trades converted at 1,
+// else EUR with a warning.
 
 const SHEET = "transactions";
-const TRADE = /^(buy|sell)\s+(-?[\d.,]+)\s*@\s*([\d.,]+)\s*([A-Z]{3})?/i;
+const TRADE = /^(buy|sell|koop|verkoop)\s+(-?[\d.,]+)\s*@\s*([\d.,]+)\s*([A-Z]{3})?/i;
+const REQUIRED = ["trade date", "value date", "type", "instrument isin", "instrument currency", "event", "conversion rate"];
 
 export function acceptsSaxo(file: ImportFileMeta): number {
-  if (file.format !== "xlsx" && file.format !== "xls") return 0;
-  return /saxo/i.test(file.filename) ? 0.6 : 0.1;
+  if (file.format === "xlsx" || file.format === "xls") {
+    // Without the sheets (a host that does not read them) the content is unknown: `auto` tries the plugins in turn.
+    if (!file.sheets) return 0.05;
+    return file.sheets.some((s) => s.name.trim().toLowerCase() === SHEET && findHeaderRow(s.rows, REQUIRED, 1) === 0) ? 0.95 : 0;
+  }
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "", { separator: "," }).rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+}
+
+async function rowsOf(bytes: Uint8Array): Promise<string[][]> {
+  const format = sniffFormat(bytes);
+  if (format !== "xlsx" && format !== "xls") return readCsv(bytes, { separator: "," }).rows.map((r) => [...r]);
+  let sheets;
+  try {
+    sheets = await readWorkbook(bytes);
+  } catch (error) {
+    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
+    throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+  }
+  return (sheets.find((s) => s.name.toLowerCase() === SHEET)?.rows ?? []).map((r) => r.map((c) => c ?? ""));
+}
+
+/** The account currency: the option, else the Instrument currency of cash rows, else of rows converted at 1. */
+function accountCurrency(rows: readonly string[][], option: unknown, warnings: ImportWarning[]): string {
+  if (typeof option === "string" && /^[a-z]{3}$/i.test(option)) return option.toUpperCase();
+  const cols = columns(rows[0] ?? []);
+  const seen = (pick: (r: readonly string[]) => boolean) => new Set(rows.slice(1).filter(pick).map((r) => cols.get(r, "Instrument currency").toUpperCase()).filter((c) => /^[A-Z]{3}$/.test(c)));
+  for (const found of [seen((r) => /^cash/i.test(cols.get(r, "Type"))), seen((r) => /^(trade|transactie)$/i.test(cols.get(r, "Type")) && (parseDecimal(cols.get(r, "Conversion Rate"), ".")?.eq(1) ?? false))]) {
+    if (found.size === 1) return [...found][0]!;
+  }
+  warnings.push({ code: "currencyAssumed", message: "The report does not show the account currency: EUR assumed (parse with option currency to change it)", severity: "warning" });
+  return "EUR";
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
 
 export async function parseSaxo(params: ImportParseParams): Promise<ImportResult> {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const option = params.options?.currency;
-  const account = typeof option === "string" && /^[a-z]{3}$/i.test(option) ? option.toUpperCase() : "EUR";
-  let sheets;
-  try {
-    sheets = await readWorkbook(params.bytes);
-  } catch (error) {
-    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This is not a spreadsheet (Saxo's report is XLSX)");
-  }
-  const sheet = sheets.find((s) => s.name.toLowerCase() === SHEET);
-  const rows = (sheet?.rows ?? []).map((r) => r.map((c) => c ?? ""));
+  const rows = await rowsOf(params.bytes);
   const cols = columns(rows[0] ?? []);
-  if (!sheet || !cols.has("Event") || !cols.has("Amount") || !cols.has("Trade Date")) {
-    throw new PluginError("invalid-input", 'No "Transactions" sheet with Trade Date, Event and Amount (is it a Saxo Transactions report?)');
+  if (!cols.has("Event") || !cols.has("Amount", "Booked Amount") || !cols.has("Trade Date")) {
+    throw new PluginError("invalid-input", 'No "Transactions" table with Trade Date, Event and Amount (is it a Saxo Transactions report?)');
   }
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const account = accountCurrency(rows, params.options?.currency, warnings);
   eachRecord(rows, 0, cols, ({ get, row }) => {
     const date = parseDate(get("Trade Date"), "YMD");
-    const amount = parseDecimal(get("Amount"), ".");
+    const amount = parseDecimal(get("Amount", "Booked Amount"), "auto");
     const event = get("Event");
     if (!date) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date`, row, severity: "warning" });
     const isin = get("Instrument ISIN").toUpperCase();
@@ -58,7 +86,7 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
       const qty = parseDecimal(trade[2]!, ".")!.abs();
       const price = parseDecimal(trade[3]!, ".");
       const ccy = (trade[4] ?? get("Instrument currency") ?? account).toUpperCase();
-      const buy = trade[1]!.toLowerCase() === "buy";
+      const buy = /^(buy|koop)$/i.test(trade[1]!);
       const foreign = ccy !== account && price !== null;
       const value = foreign ? qty.times(price!) : amount.abs();
       const valueCcy = foreign ? ccy : account;

@@ -7,7 +7,8 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // trade's date); money as "$1,234.56" / "-$950.00"; the account currency is USD. Amount is net:
 // a buy's includes its fees (more negative), a sale's has them taken off, so the trade is Amount
 // with the fees put back and the fees are their own FEE row. Actions: Buy, Sell, Reinvest Shares
-// (buys), Qualified/Non-Qualified/Cash Dividend, Reinvest Dividend, Pr Yr Cash Div, NRA Tax Adj and
+// (buys), Qualified/Non-Qualified/Cash Dividend, Reinvest Dividend, Pr Yr Cash Div, Qual Div
+// Reinvest, Pr Yr Div Reinvest, Special (Non) Qual Div, Long/Short Term Cap Gain (Reinvest), NRA Tax Adj and
 // Foreign Tax Paid (taxes), Bank/Credit Interest, MoneyLink Transfer, Wire Funds, Journal (cash in
 // or out by sign), ADR Mgmt Fee / Service Fee; Stock Split and other position moves are skipped.
 
@@ -30,7 +31,7 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
   const warnings: ImportWarning[] = [];
   eachRecord(rows, at, cols, ({ get, row }) => {
     const date = parseDate(get("Date"), "MDY");
-    if (!date) return; // the "Transactions Total" line
+    if (!date) return warnings.push({ code: "summaryRowSkipped", message: "The Transactions Total line sums the rows above it and is not imported", row, severity: "info" });
     const action = get("Action").toLowerCase();
     const amount = parseDecimal(get("Amount"), ".");
     const fees = parseDecimal(get("Fees & Comm"), ".")?.abs();
@@ -48,7 +49,7 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
     }
     if (!amount || amount.isZero()) return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"] | null, boolean][] = [
-      [/dividend|div$|cap gain/, "DIVIDEND", "TAX", true],
+      [/dividend|\bdiv\b|cap gain/, "DIVIDEND", "TAX", true],
       [/tax/, "TAX", "DIVIDEND", true],
       [/interest/, "INTEREST", "FEE", false],
       [/moneylink|wire|journal|transfer|deposit|withdraw/, "DEPOSIT", "WITHDRAWAL", false],

@@ -1,8 +1,21 @@
 import { Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
 import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
 
-// Trade Republic has no export of its own in every app version; the de-facto format is the
-// transactions CSV written by the community tool pytr (`pytr export_transactions`), German or
+// Trade Republic's own transaction export (app: Profile > Statements > Transaction export, since
+// 2025): comma CSV (a semicolon variant exists), quoted, `datetime,date,account_type,category,type,
+// asset_class,name,symbol,shares,price,amount,fee,tax,currency,original_amount,original_currency,
+// fx_rate,description,transaction_id,counterparty_name,counterparty_iban,payment_reference,mcc_code`,
+// points as decimals, the whole account: category CASH (TRANSFER_INBOUND/OUTBOUND, *_INBOUND,
+// CUSTOMER_INBOUND, CARD_TRANSACTION, INTEREST_PAYMENT, DIVIDEND, STOCKPERK, TAX_OPTIMIZATION, ...),
+// TRADING (BUY, SELL: shares signed, amount the gross value signed, fee and tax signed beside it),
+// DELIVERY (FREE_RECEIPT: units received, saveback or gifts, at `price`; FREE_DELIVERY: units sent
+// out; MIGRATION: internal pairs that change nothing), CORPORATE_ACTION. `symbol` is the ISIN, or a
+// crypto ticker (BTC; a pseudo-ISIN "XF..." for long ones). Amount, fee and tax are taken as separate
+// movements, so a trade is written gross with FEE and TAX rows, a dividend with its TAX row. Card
+// payments are WITHDRAWALs (the cash left the account), bonuses (STOCKPERK, ...) and tax refunds
+// INTEREST, with a note; corporate actions are skipped with a warning.
+//
+// The older de-facto format is the transactions CSV written by the community tool pytr (`pytr export_transactions`), German or
 // English: `Datum;Typ;Wert;Notiz;ISIN;Stück;Gebühren;Steuern` / `Date;Type;Value;Note;ISIN;Shares;
 // Fees;Taxes`. Semicolons; decimal commas in German files, points in English ones (sniffed);
 // dates YYYY-MM-DD; the account is in EUR. Wert/Value is the net cash movement of the row (signed),
@@ -23,15 +36,95 @@ function headerAt(rows: readonly (readonly string[])[]): number {
   return -1;
 }
 
+const APP = ["datetime", "date", "account type", "category", "type", "asset class", "symbol", "shares", "amount", "fee", "tax", "currency", "transaction id"];
+
 export function acceptsTraderepublic(file: ImportFileMeta): number {
   if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return headerAt(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows) === 0 ? 0.9 : 0;
+  const first = readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows;
+  if (findHeaderRow(first, APP, 1) === 0) return 0.95;
+  return headerAt(first) === 0 ? 0.9 : 0;
+}
+
+const ISIN = /^(?!XF)[A-Z]{2}[A-Z0-9]{9}\d$/;
+
+/** The app's own export; see the format notes at the top of this file. */
+function parseApp(rows: readonly (readonly string[])[]): ImportResult {
+  const cols = columns(rows[0]!);
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  const note = (code: string, message: string, row: number, severity: "info" | "warning" = "info") => warnings.push({ code, message, row, severity });
+  rows.slice(1).forEach((r, i) => {
+    const row = i + 2;
+    const get = (name: string) => cols.get(r, name);
+    if (r.every((c) => c.trim() === "")) return;
+    const category = get("category").toUpperCase();
+    const type = get("type").toUpperCase();
+    const date = parseDate(get("date") || get("datetime"), "YMD");
+    const currency = get("currency").toUpperCase();
+    const amount = parseDecimal(get("amount"), ".");
+    const fee = parseDecimal(get("fee"), ".")?.abs();
+    const tax = parseDecimal(get("tax"), ".");
+    const symbol = get("symbol").toUpperCase();
+    const asset = symbol ? { ...(ISIN.test(symbol) ? { isin: symbol } : { symbol }), ...(get("name") ? { assetName: get("name") } : {}) } : {};
+    const money = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
+    if (!date || !/^[A-Z]{3}$/.test(currency)) return note("rowSkipped", `Row ${row} has no date or currency`, row, "warning");
+    const costs = () => {
+      if (fee && !fee.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fee.neg()) });
+      if (tax && !tax.isZero()) transactions.push({ row, date, type: tax.lt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO, cash: money(tax) });
+    };
+    if (category === "TRADING" && (type === "BUY" || type === "SELL")) {
+      const shares = parseDecimal(get("shares"), ".")?.abs();
+      if (!shares || shares.isZero() || !amount || amount.isZero()) return note("rowSkipped", `A ${type} without shares or amount`, row, "warning");
+      const buy = type === "BUY";
+      transactions.push({ row, date, type, ...asset, quantity: (buy ? shares : shares.neg()).toFixed() as never, cash: money(buy ? amount.abs().neg() : amount.abs()) });
+      return costs();
+    }
+    if (category === "DELIVERY") {
+      if (type === "MIGRATION") return note("migrationSkipped", "An internal migration moves units out and back in and changes nothing", row);
+      const shares = parseDecimal(get("shares"), ".");
+      if (!shares || shares.isZero() || !symbol) return note("rowSkipped", `A ${type} delivery without shares`, row, "warning");
+      const inbound = type === "FREE_RECEIPT" ? true : type === "FREE_DELIVERY" ? false : shares.gt(0);
+      const units = inbound ? shares.abs() : shares.abs().neg();
+      const price = parseDecimal(get("price"), ".")?.abs();
+      if (inbound) note("deliveryIn", `${units.toFixed()} units received without cash (saveback, gift or transfer in), at ${price?.toFixed() ?? "no"} price`, row);
+      transactions.push({ row, date, type: "ADJUSTMENT", ...asset, quantity: units.toFixed() as never, ...(inbound && price ? { costBasis: money(price) as never } : {}) });
+      return;
+    }
+    if (category !== "CASH") return note("unsupportedType", `${category} ${type} rows are not imported`, row, "warning");
+    if (!amount || amount.isZero()) return note("rowSkipped", `Row ${row} has no amount`, row, "warning");
+    const positive = amount.gt(0);
+    if (type === "DIVIDEND") {
+      transactions.push({ row, date, type: positive ? "DIVIDEND" : "FEE", ...asset, quantity: ZERO, cash: money(amount) });
+      return costs();
+    }
+    if (type.includes("INTEREST")) {
+      transactions.push({ row, date, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: money(amount) });
+      return costs();
+    }
+    if (type.includes("TAX")) {
+      if (positive) note("taxRefund", "A tax refund was read as interest", row);
+      return transactions.push({ row, date, type: positive ? "INTEREST" : "TAX", quantity: ZERO, cash: money(amount) });
+    }
+    if (type.includes("CARD") || type === "PAYMENT") {
+      note("cardPayment", "A card payment from the account is a withdrawal", row);
+      return transactions.push({ row, date, type: positive ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash: money(amount) });
+    }
+    if (/TRANSFER|INBOUND|OUTBOUND/.test(type)) return transactions.push({ row, date, type: positive ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash: money(amount) });
+    if (positive && /PERK|SAVEBACK|BONUS|REWARD|REFERRAL/.test(type)) {
+      note("bonusAsIncome", `A ${type} bonus credited in cash was read as interest`, row);
+      return transactions.push({ row, date, type: "INTEREST", quantity: ZERO, cash: money(amount) });
+    }
+    note("unsupportedType", `${category} ${type} rows are not imported`, row, "warning");
+  });
+  return { transactions, warnings };
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
 
 export function parseTraderepublic(params: ImportParseParams): ImportResult {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
+  const app = readCsv(params.bytes);
+  if (findHeaderRow(app.rows, APP, 1) === 0) return parseApp(app.rows);
   const { rows } = readCsv(params.bytes, { separator: ";" });
   if (headerAt(rows) !== 0) throw new PluginError("invalid-input", "This is not a Trade Republic transactions CSV (pytr export)");
   const cols = columns(rows[0]!);

@@ -1,74 +1,163 @@
 import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, parseDate, parseDecimal, readWorkbook } from "../../sdk/import/index.ts";
+import {
+  columns, detectDecimalMark, eachRecord, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat,
+} from "../../sdk/import/index.ts";
 
-// XTB account statement (xStation > History > Export, XLSX). One sheet per part; the cash
-// movements are in "CASH OPERATION HISTORY": an account block on top (labels "Account",
-// "Currency" with the account currency in the row below), then `ID, Type, Time, Symbol, Comment,
-// Amount`. Time is text "DD.MM.YYYY HH:MM:SS"; Amount is a number, signed, in the account currency.
-// Symbols carry the market ("VWCE.DE", "AAPL.US"); there is no ISIN. The quantity of a trade is
-// only in the comment: "OPEN BUY 4 @ 108.42", or "CLOSE BUY 2/4 @ 112.10" (2 of the 4 closed).
-// Types: deposit, withdrawal, Stocks/ETF purchase, Stocks/ETF sale, DIVIDENT (sic), Withholding
-// Tax, Free-funds Interest, Free-funds Interest Tax, Sec Fee, commission; CFD types (close trade,
-// swap, rollover) and adjustments are skipped with a warning.
+// XTB cash operations (xStation > History > Cash operations > Export), the account's ledger. Three
+// shapes are in use:
+//  - the XLSX statement: one sheet per part ("OPEN POSITION <date>", "CLOSED POSITION HISTORY",
+//    "CASH OPERATION HISTORY", "PENDING ORDERS"), each with an account block on top (labels in one
+//    row, values in the next: "Name and surname", "Account", "Currency", "Balance", ..., a date
+//    range), then `ID, Type, Time, Comment, Symbol, Amount` and a closing Total line. The account
+//    currency is the value under "Currency".
+//  - the semicolon CSV `ID;Type;Time;Comment;Symbol;Amount;;;;`, no preamble, points as decimals;
+//  - the 2025 CSV: "Account number", "Cash Operations" and the UTC date range above
+//    `Type;Ticker;Instrument;Time;Amount;ID;Comment;Product`, decimal commas with "." thousands,
+//    times YYYY-MM-DD, a Total line.
+// Neither CSV names the account currency: the parse needs option `currency` (a wrong guess would
+// be a wrong number). Amount is signed, in the account currency; Time "DD.MM.YYYY HH:MM:SS" (some
+// exports "DD/MM/YYYY") or ISO. Symbols carry the market ("VWCE.DE", "AAPL.US"); no ISIN. A trade's
+// quantity is only in the comment: "OPEN BUY 4 @ 108.42", a partial fill "OPEN BUY 34/42.5 @ 11.74"
+// (34 of 42.5), a sale "CLOSE BUY 2/4 @ 112.10". Type words seen: Deposit, IKE deposit, cash
+// transfer in, Withdrawal, Transfer, Stocks/ETF purchase, Stock purchase, ETF purchase, Ações/ETF
+// compra, Stocks/ETF sale, Stock sell, ETF sale, Ações/ETF vende, Dividend, DIVIDENT (sic),
+// Withholding tax, Free funds interest(s), Free funds interest(s) tax, SEC fee, commission; the sign
+// decides refunds (a positive withholding tax is a dividend, a negative interest a fee). CFD rows
+// (Profit/Loss (FX/CFD), Swap, Rollover, close trade), Spin off and Adjustment are skipped with a
+// warning. The positions sheets and the closed positions CSV repeat the trades without their cash
+// and are not imported.
 
-const SHEET = "CASH OPERATION HISTORY";
+const SHEET = /^cash operation history/i;
+const V1 = ["id", "type", "time", "comment", "symbol", "amount"];
+const V2 = ["type", "ticker", "instrument", "time", "amount", "id", "comment", "product"];
+const CLOSED = ["position", "symbol", "type", "open time", "close time", "open rate", "close rate", "profit"];
 
+const hasAll = (row: readonly string[], want: readonly string[]) => {
+  const have = new Set(row.map(normalizeHeader));
+  return want.every((w) => have.has(w));
+};
+const headerIndex = (rows: readonly (readonly string[])[], want: readonly string[], scan = 40) => {
+  for (let i = 0; i < Math.min(rows.length, scan); i++) if (hasAll(rows[i]!, want)) return i;
+  return -1;
+};
+
+/** 0.95 for a workbook with a cash operations sheet or either cash operations CSV, 0.9 for the closed positions CSV; 0 otherwise. */
 export function acceptsXtb(file: ImportFileMeta): number {
-  if (file.format !== "xlsx" && file.format !== "xls") return 0;
-  // The content of a workbook is not in `head`: the name hints, and `auto` tries the next plugin if this one fails.
-  return /xtb|cash.?operation/i.test(file.filename) ? 0.6 : 0.1;
+  if (file.format === "xlsx" || file.format === "xls") {
+    // Without the sheets (a host that does not read them) the content is unknown: `auto` tries the plugins in turn.
+    if (!file.sheets) return 0.05;
+    return file.sheets.some((s) => SHEET.test(s.name) || headerIndex(s.rows, V1) >= 0) ? 0.95 : 0;
+  }
+  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
+  const rows = readCsv(file.head, { separator: ";" }).rows;
+  if (headerIndex(rows, V1, 1) === 0 || headerIndex(rows, V2, 10) >= 0) return 0.95;
+  return headerIndex(rows, CLOSED, 1) === 0 && hasAll(rows[0]!, ["id", "commission", "rollover", "net profit"]) ? 0.9 : 0;
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
 const TRADE_QTY = /(?:OPEN|CLOSE)\s+(?:BUY|SELL)\s+([\d.]+)(?:\/[\d.]+)?\s*@/i;
+const BUY = /purchase|compra|\bbuy\b/;
+const SELL = /\bsale\b|\bsell\b|vende|venda/;
+/**
+ * Cash kinds: the type's words, the type when the amount is positive, when negative, whether the row
+ * names its asset, and the usual sign (a row of the other sign is a refund or a correction: noted).
+ */
+const CASH: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"], boolean, 1 | -1 | 0][] = [
+  [/deposit|transfer in/, "DEPOSIT", "WITHDRAWAL", false, 0],
+  [/withdrawal|^transfer/, "DEPOSIT", "WITHDRAWAL", false, 0],
+  [/interests? tax/, "INTEREST", "TAX", false, -1],
+  [/withholding tax/, "DIVIDEND", "TAX", true, -1],
+  [/^divident|^dividend/, "DIVIDEND", "FEE", true, 1],
+  [/interest/, "INTEREST", "FEE", false, 1],
+  [/fee|commission/, "INTEREST", "FEE", true, -1],
+];
+
+interface Table {
+  at: number;
+  currency: string;
+  mark: "." | ",";
+  rows: string[][];
+  skippedSheets: string[];
+}
+
+async function tableOf(params: ImportParseParams): Promise<Table> {
+  const format = sniffFormat(params.bytes);
+  if (format === "xlsx" || format === "xls") {
+    let sheets;
+    try {
+      sheets = await readWorkbook(params.bytes);
+    } catch (error) {
+      if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
+      throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+    }
+    const sheet = sheets.find((s) => SHEET.test(s.name.trim()));
+    if (!sheet) throw new PluginError("invalid-input", 'No sheet "CASH OPERATION HISTORY" in this workbook (is it an XTB statement?)');
+    const rows = sheet.rows.map((r) => r.map((c) => c ?? ""));
+    const at = headerIndex(rows, V1);
+    if (at < 0) throw new PluginError("invalid-input", "The cash operations sheet has no ID/Type/Time/Comment/Symbol/Amount header");
+    let currency = "";
+    for (let i = 0; i < at; i++) {
+      const c = rows[i]!.findIndex((v) => v.trim().toLowerCase() === "currency");
+      if (c >= 0 && /^[A-Z]{3}$/.test(rows[i + 1]?.[c]?.trim() ?? "")) currency = rows[i + 1]![c]!.trim();
+    }
+    if (!currency) throw new PluginError("invalid-input", "The account currency is missing from the statement's header block");
+    // Workbook numbers are read as exact decimal strings with a point.
+    return { at, currency, mark: ".", rows, skippedSheets: sheets.filter((s) => s !== sheet).map((s) => s.name) };
+  }
+  const rows = readCsv(params.bytes, { separator: ";" }).rows.map((r) => [...r]);
+  if (headerIndex(rows, CLOSED, 1) === 0) {
+    throw new PluginError("invalid-input", "This is XTB's closed positions list: it repeats the trades without their cash. Export Cash Operations instead");
+  }
+  const at = headerIndex(rows, V1, 1) === 0 ? 0 : headerIndex(rows, V2, 10);
+  if (at < 0) throw new PluginError("invalid-input", "This is not an XTB cash operations export (no ID, Type, Time, Comment, Symbol, Amount header)");
+  const option = typeof params.options?.currency === "string" ? params.options.currency.trim().toUpperCase() : "";
+  if (!/^[A-Z]{3}$/.test(option)) {
+    throw new PluginError("invalid-input", "XTB's CSV does not say the account's currency: parse again with the option currency (e.g. EUR or PLN)");
+  }
+  const amounts = rows.slice(at + 1).map((r) => r[columns(rows[at]!).index("Amount")] ?? "");
+  return { at, currency: option, mark: detectDecimalMark(amounts), rows, skippedSheets: [] };
+}
 
 export async function parseXtb(params: ImportParseParams): Promise<ImportResult> {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  let sheets;
-  try {
-    sheets = await readWorkbook(params.bytes);
-  } catch (error) {
-    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This is not a spreadsheet (XTB statements are XLSX)");
-  }
-  const sheet = sheets.find((s) => s.name.toUpperCase() === SHEET);
-  if (!sheet) throw new PluginError("invalid-input", `No sheet "${SHEET}" in this workbook (is it an XTB account statement?)`);
-  const rows = sheet.rows.map((r) => r.map((c) => c ?? ""));
-  const at = rows.findIndex((r) => r.includes("ID") && r.includes("Type") && r.includes("Amount"));
-  if (at < 0) throw new PluginError("invalid-input", "The cash operations sheet has no ID/Type/Amount header");
-  let currency = "";
-  for (let i = 0; i < at; i++) {
-    const c = rows[i]!.findIndex((v) => v.trim().toLowerCase() === "currency");
-    if (c >= 0 && /^[A-Z]{3}$/.test(rows[i + 1]?.[c]?.trim() ?? "")) currency = rows[i + 1]![c]!.trim();
-  }
-  if (!currency) throw new PluginError("invalid-input", "The account currency is missing from the statement's header block");
+  const { at, currency, mark, rows, skippedSheets } = await tableOf(params);
   const cols = columns(rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
   eachRecord(rows, at, cols, ({ cells, get, row }) => {
     if (cells.every((c) => c.trim() === "")) return;
-    const type = get("Type").toLowerCase();
+    const rawType = get("Type");
+    const type = rawType.toLowerCase();
+    if (/^total$/i.test(rawType.trim()) || /^total$/i.test(get("ID"))) {
+      return warnings.push({ code: "summaryRowSkipped", message: "The Total line sums the rows above it and is not imported", row, severity: "info" });
+    }
     const date = parseDate(get("Time"), "DMY");
-    const amount = parseDecimal(get("Amount"), ".");
-    const symbol = get("Symbol");
+    const amount = parseDecimal(get("Amount"), mark);
+    const symbol = get("Symbol", "Ticker");
+    const name = get("Instrument");
     const comment = get("Comment");
-    if (!date || !amount || amount.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no time or amount`, row, severity: "warning" });
-    const asset = symbol ? { symbol } : {};
+    if (!date || !amount || amount.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no readable time or no amount`, row, severity: "warning" });
+    const asset = symbol ? { symbol, ...(name ? { assetName: name } : {}) } : {};
     const cash = { amount: amount.toFixed(), currency } as ImportedTransaction["cash"];
-    const base = { row, date, description: comment || undefined };
-    if (type.includes("purchase") || type.includes("sale")) {
+    const base = { row, date, ...(comment ? { description: comment } : {}) };
+    const buy = BUY.test(type);
+    if (buy || SELL.test(type)) {
       const qty = parseDecimal(TRADE_QTY.exec(comment)?.[1] ?? "", ".");
-      if (!qty) return warnings.push({ code: "rowSkipped", message: `No quantity in "${comment}"`, row, severity: "warning" });
-      const buy = type.includes("purchase");
+      if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `No quantity in "${comment}"`, row, severity: "warning" });
+      if (buy !== amount.lt(0)) return warnings.push({ code: "rowSkipped", message: `A ${rawType} with an amount of the other sign`, row, severity: "warning" });
       return transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash });
     }
-    const simple: [RegExp, ImportedTransaction["type"], boolean][] = [
-      [/^deposit/, "DEPOSIT", false], [/^withdrawal/, "WITHDRAWAL", false], [/^divident|^dividend/, "DIVIDEND", true],
-      [/withholding tax/, "TAX", true], [/interest tax/, "TAX", false], [/interest/, "INTEREST", false], [/fee|commission/, "FEE", true],
-    ];
-    const hit = simple.find(([re]) => re.test(type));
-    if (!hit) return warnings.push({ code: "unsupportedType", message: `"${get("Type")}" rows are not imported`, row, severity: "warning" });
-    transactions.push({ ...base, type: hit[1], ...(hit[2] ? asset : {}), quantity: ZERO, cash });
+    const kind = /cfd|swap|rollover|close trade/.test(type) ? undefined : CASH.find(([re]) => re.test(type));
+    if (!kind) return warnings.push({ code: "unsupportedType", message: `"${rawType}" rows are not imported`, row, severity: "warning" });
+    const [, positive, negative, withAsset, usual] = kind;
+    const typed = amount.gt(0) ? positive : negative;
+    if (usual !== 0 && usual !== (amount.gt(0) ? 1 : -1)) {
+      warnings.push({ code: "signReversed", message: `A ${rawType} of the other sign was read as ${typed}`, row, severity: "info" });
+    }
+    transactions.push({ ...base, type: typed, ...(withAsset ? asset : {}), quantity: ZERO, cash });
   });
-  return { transactions: transactions.map(({ description, ...t }) => ({ ...t, ...(description ? { description } : {}) })), warnings };
+  if (skippedSheets.length > 0) {
+    warnings.push({ code: "sheetSkipped", message: `Sheets ${skippedSheets.map((s) => `"${s}"`).join(", ")} list positions and orders, not cash movements, and are not imported`, severity: "info" });
+  }
+  return { transactions, warnings };
 }

@@ -8,14 +8,19 @@ import { decodeText, type DecodedText, type Separator, sniffSeparator } from "./
  */
 export interface CsvTable {
   readonly encoding: DecodedText["encoding"];
-  /** The 1-based line of the file each row starts on (blank lines dropped, quoted line breaks counted), for messages. */
+  /** The 1-based line of the file each row starts on (quoted line breaks counted), for messages. */
   readonly lines: readonly number[];
   readonly rows: readonly (readonly string[])[];
   readonly separator: Separator;
 }
 
-/** Options of {@link readCsv}: force a `separator` instead of sniffing it. */
+/**
+ * Options of {@link readCsv}: force a `separator` instead of sniffing it; `keepEmptyLines` (since
+ * 1.10) keeps blank lines and lines of empty cells as rows, so a row's index + 1 is its line number
+ * even below a title block with blank lines (quoted line breaks aside).
+ */
 export interface ReadCsvOptions {
+  readonly keepEmptyLines?: boolean;
   readonly separator?: Separator;
 }
 
@@ -34,14 +39,14 @@ export function readCsv(input: Uint8Array | string, options: ReadCsvOptions = {}
   let line = 1;
   let counted = 0;
   // Row by row, so each row keeps the line it starts on; rows of blank cells are dropped, as
-  // papaparse's "greedy" option would.
+  // papaparse's "greedy" option would, unless `keepEmptyLines`.
   Papa.parse<string[]>(text, {
     delimiter: separator, skipEmptyLines: false, dynamicTyping: false,
     step: (result) => {
       const start = counted;
       const end = result.meta.cursor;
       const row = result.data;
-      if (row.some((cell) => cell.trim() !== "")) {
+      if (options.keepEmptyLines || row.some((cell) => cell.trim() !== "")) {
         rows.push(row);
         lines.push(line);
       }
@@ -49,6 +54,11 @@ export function readCsv(input: Uint8Array | string, options: ReadCsvOptions = {}
       counted = end;
     },
   });
+  // A file ending in a line break leaves one empty row behind when blank rows are kept.
+  if (options.keepEmptyLines && rows.length > 0 && rows.at(-1)!.every((c) => c === "")) {
+    rows.pop();
+    lines.pop();
+  }
   return { encoding: decoded.encoding, lines, rows, separator };
 }
 

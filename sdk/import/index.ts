@@ -11,4 +11,4 @@ export { type DecimalMark, detectDecimalMark, parseDecimal } from "./numbers.ts"
 export { decodeText, type DecodedText, type Separator, sniffSeparator, type TextEncodingName, utf16Without } from "./text.ts";
 export { readWorkbook, type Sheet, type SheetCell } from "./xlsx.ts";
 export { parseXml } from "./xml.ts";
-export { describeFile, extensionOf } from "./meta.ts";
+export { describeFile, describeWorkbook, extensionOf } from "./meta.ts";

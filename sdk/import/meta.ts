@@ -1,6 +1,10 @@
 import type { ImportFileMeta } from "../kinds/import-plugin.ts";
 import { sniffFormat } from "./magic.ts";
 import { decodeText } from "./text.ts";
+import { readWorkbook } from "./xlsx.ts";
+
+/** How many rows of each sheet `describeWorkbook` puts in `sheets`: enough for a preamble and a header. */
+export const SHEET_HEAD_ROWS = 30;
 
 /** How much of a file `describeFile` decodes into `head`. */
 export const HEAD_BYTES = 4096;
@@ -25,4 +29,21 @@ export function describeFile(bytes: Uint8Array, filename: string): ImportFileMet
     if (bytes.length > HEAD_BYTES) head = head.replace(/\uFFFD$/, "");
   }
   return { extension: extensionOf(filename), filename, format, head, sizeBytes: bytes.length };
+}
+
+/**
+ * {@link describeFile} plus, for a workbook (XLSX/XLS), `sheets`: each sheet's name and its first
+ * {@link SHEET_HEAD_ROWS} rows as text, so `accepts()` sees the content (an account block, the
+ * header). A workbook that cannot be read has no `sheets`. It parses the workbook, so the host calls
+ * it off the request thread. Example: `(await describeWorkbook(bytes, "x.xlsx")).sheets?.[0]?.name`.
+ */
+export async function describeWorkbook(bytes: Uint8Array, filename: string): Promise<ImportFileMeta> {
+  const meta = describeFile(bytes, filename);
+  if (meta.format !== "xlsx" && meta.format !== "xls") return meta;
+  try {
+    const sheets = await readWorkbook(bytes, SHEET_HEAD_ROWS);
+    return { ...meta, sheets: sheets.map((s) => ({ name: s.name, rows: s.rows.map((r) => r.map((c) => c ?? "")) })) };
+  } catch {
+    return meta;
+  }
 }

@@ -8,6 +8,10 @@ import type { CurrencyCode, DecimalString, Money } from "../money.ts";
  * BOM removed, for sniffing headers; empty for XLSX/XLS, PDF and binaries),
  * `format?` (what the magic bytes say: `text`, `xml`, `xlsx`, `xls`, `pdf`,
  * `binary`), `mimeType?` and `sizeBytes`.
+ *
+ * Since 1.10: `sheets?`, for a workbook (XLSX/XLS) whose head the host read: each sheet's name and
+ * its first rows as text (see `describeWorkbook` of `@portfolio-tracker/sdk/import`), so
+ * `accepts()` can recognise a spreadsheet by its content as it does a CSV by `head`.
  */
 export interface ImportFileMeta {
   readonly extension: string;
@@ -15,7 +19,14 @@ export interface ImportFileMeta {
   readonly format?: "binary" | "pdf" | "text" | "xls" | "xlsx" | "xml";
   readonly head: string;
   readonly mimeType?: string;
+  readonly sheets?: readonly ImportSheetHead[];
   readonly sizeBytes: number;
+}
+
+/** The first rows of one worksheet, cells as text (empty cells `""`), for detection. */
+export interface ImportSheetHead {
+  readonly name: string;
+  readonly rows: readonly (readonly string[])[];
 }
 
 /** The twelve transaction types, spelled as the API spells them. */

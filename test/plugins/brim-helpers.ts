@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ImportedTransaction, ImportFileMeta, ImportResult } from "../../sdk/index.ts";
-import { describeFile } from "../../sdk/import/index.ts";
+import { describeFile, describeWorkbook } from "../../sdk/import/index.ts";
 import { Decimal } from "../../sdk/index.ts";
 
 const norm = (v: string) => new Decimal(v).toFixed();
@@ -12,6 +12,21 @@ const FIXTURES = join(import.meta.dir, "..", "fixtures", "brim");
 export function fixture(broker: string, name: string): { bytes: Uint8Array; file: ImportFileMeta } {
   const bytes = new Uint8Array(readFileSync(join(FIXTURES, broker, name)));
   return { bytes, file: describeFile(bytes, name) };
+}
+
+/** A workbook sample with the meta the host builds for spreadsheets (the first rows of each sheet in `sheets`). */
+export async function workbookFixture(broker: string, name: string): Promise<{ bytes: Uint8Array; file: ImportFileMeta }> {
+  const bytes = new Uint8Array(readFileSync(join(FIXTURES, broker, name)));
+  return { bytes, file: await describeWorkbook(bytes, name) };
+}
+
+/**
+ * Every data line of a report is accounted for: each of `lines` is the `row` of a transaction or of a
+ * warning. Returns the lines that are neither (expected: none).
+ */
+export function unaccounted(result: ImportResult, lines: readonly number[]): number[] {
+  const seen = new Set<number>([...result.transactions.map((t) => t.row ?? 0), ...result.warnings.map((w) => w.row ?? 0)]);
+  return lines.filter((n) => !seen.has(n));
 }
 
 /**

@@ -51,7 +51,7 @@ describe("IBKR Flex Query", () => {
     expect(tx).toMatchObject({ isin: "1E5", cash: { amount: "-0.1", currency: "USD" } });
   });
 
-  test("options, and order summaries beside executions, are skipped with a warning; unknown cash types too", async () => {
+  test("an option without its multiplier, and unknown cash types, are skipped with a warning; order summaries beside executions are not rows", async () => {
     const text = `<FlexQueryResponse><FlexStatements><FlexStatement><Trades>
 <Trade currency="USD" assetCategory="OPT" symbol="AAPL 240621C00200000" tradeDate="20240105" quantity="1" proceeds="-120" ibCommission="-1" ibCommissionCurrency="USD"/>
 <Order currency="USD" assetCategory="STK" symbol="AAPL" tradeDate="20240105" quantity="10" proceeds="-1855" levelOfDetail="ORDER"/>
@@ -59,7 +59,7 @@ describe("IBKR Flex Query", () => {
     const bytes = new TextEncoder().encode(text);
     const result = await parse({ bytes, file: describeFile(bytes, "x.xml") });
     expect(result.transactions).toEqual([]);
-    expect(result.warnings.map((w) => w.code)).toEqual(["unsupportedAsset", "unknownCashType"]);
+    expect(result.warnings.map((w) => w.code)).toEqual(["optionMultiplierMissing", "unknownCashType"]);
   });
 
   test("detection: Flex XML and Flex CSV are claimed, a Degiro file is not", async () => {
@@ -67,5 +67,108 @@ describe("IBKR Flex Query", () => {
     expect(plugin.accepts(xml.file)).toBeGreaterThanOrEqual(0.9);
     expect(plugin.accepts(csv.file)).toBeGreaterThanOrEqual(0.9);
     expect(plugin.accepts(degiro.file)).toBe(0);
+  });
+});
+
+// Real Flex CSVs come in more shapes than one header row per section: with "section code and line
+// descriptor" (BOF/BOS/HEADER/DATA/EOS/EOF rows keyed TRNT, CTRN, POST), with the columns a user
+// picked in any order (no ClientAccountID, TradeMoney instead of Proceeds), and the classic
+// Activity Statement CSV ("Trades,Header,..." / "Trades,Data,..."). Fixtures are invented values in
+// those structures; every row below was pinned by hand before the parser learned the variant.
+const sections = fixture("ibkr", "flex-sections.csv");
+const plain = fixture("ibkr", "flex-plain.csv");
+const activity = fixture("ibkr", "activity-statement.csv");
+
+runImportPluginContract(brokerIbkrPlugin, { sample: { ...sections, foreign: degiro.file, foreignBytes: degiro.bytes } });
+runImportPluginContract(brokerIbkrPlugin, { sample: { ...plain, foreign: degiro.file, foreignBytes: degiro.bytes } });
+runImportPluginContract(brokerIbkrPlugin, { sample: { ...activity, foreign: degiro.file, foreignBytes: degiro.bytes } });
+
+const warned = (result: { warnings: readonly { code: string; row?: number }[] }) => result.warnings.map((w) => `${w.row ?? "-"} ${w.code}`);
+
+describe("IBKR Flex CSV variants and the Activity Statement CSV", () => {
+  test("Flex CSV with section codes: TRNT trades (an option as contracts × multiplier), CTRN cash; summaries, futures and other sections skipped with a reason", async () => {
+    const result = await parse(sections);
+    expect(pinAll(result)).toEqual([
+      "5 BUY 2024-02-12 q=3 -1440.3 EUR IE00B5BMR087/SXR8 order=720001",
+      "5 FEE 2024-02-12 q=0 -3 EUR IE00B5BMR087/SXR8 order=720001",
+      "6 BUY 2024-03-01 q=200 -250 USD AAPL 240621C00200000 order=720002",
+      "6 FEE 2024-03-01 q=0 -1.3 USD AAPL 240621C00200000 order=720002",
+      "7 SELL 2024-04-15 q=-100 210 USD AAPL 240621C00200000 order=720003",
+      "7 FEE 2024-04-15 q=0 -0.65 USD AAPL 240621C00200000 order=720003",
+      "13 DEPOSIT 2024-02-01 q=0 5000 EUR -",
+      "14 DIVIDEND 2024-06-20 q=0 0.9 EUR IE00B5BMR087/SXR8",
+      "15 DIVIDEND 2024-06-13 q=0 3.75 USD US5949181045/MSFT",
+      "16 TAX 2024-06-13 q=0 -0.56 USD US5949181045/MSFT",
+      "17 FEE 2024-06-04 q=0 -1.12 USD -",
+    ]);
+    expect(warned(result)).toEqual(["6 optionMultiplied", "7 optionMultiplied", "8 summaryRowSkipped", "9 unsupportedAsset", "21 sectionSkipped"]);
+  });
+
+  test("Flex CSV with chosen columns in any order: TradeMoney signs the cash, a forex trade is an FX pair, a row naming no asset is skipped; a positive withholding is a refund", async () => {
+    const result = await parse(plain);
+    expect(pinAll(result)).toEqual([
+      "2 BUY 2023-05-22 q=7 -1978.9 CHF CH0000000001/SMMX",
+      "2 FEE 2023-05-22 q=0 -5 CHF CH0000000001/SMMX",
+      "3 BUY 2023-06-09 q=11 -1050.06 USD US0000000002/WRLD",
+      "3 FEE 2023-06-09 q=0 -1 USD US0000000002/WRLD",
+      "4 FX_CONVERSION 2023-06-09 q=0 -1000 USD - pair",
+      "4 FX_CONVERSION 2023-06-09 q=0 901.2 CHF - pair",
+      "4 FEE 2023-06-09 q=0 -1.8 CHF -",
+      "7 DIVIDEND 2023-06-23 q=0 7.15 USD US0000000002",
+      "8 TAX 2023-06-23 q=0 -1.07 USD US0000000002",
+      "9 DIVIDEND 2023-09-13 q=0 4.83 CHF CH0000000001",
+      "10 DIVIDEND 2023-10-02 q=0 0.3 USD US0000000002",
+    ]);
+    expect(warned(result)).toEqual(["5 rowSkipped", "10 taxRefund"]);
+  });
+
+  test("Activity Statement CSV: trades by section (ISIN and multiplier from Financial Instrument Information), an expired option as a zero-cost adjustment, forex, cash sections; totals and other sections accounted for", async () => {
+    const result = await parse(activity);
+    expect(pinAll(result)).toEqual([
+      "11 BUY 2024-03-04 q=1200 -126240 USD US9220427424/VT",
+      "11 FEE 2024-03-04 q=0 -6.31 USD US9220427424/VT",
+      "12 SELL 2024-09-02 q=-200 22460 USD US9220427424/VT",
+      "12 FEE 2024-09-02 q=0 -1.12 USD US9220427424/VT",
+      "16 SELL 2024-04-10 q=-100 240 USD VT 20DEC24 110 C",
+      "16 FEE 2024-04-10 q=0 -1.05 USD VT 20DEC24 110 C",
+      "17 ADJUSTMENT 2024-12-20 q=100 no-cash VT 20DEC24 110 C",
+      "19 FX_CONVERSION 2024-03-01 q=0 120000 EUR - pair",
+      "19 FX_CONVERSION 2024-03-01 q=0 -130200 USD - pair",
+      "19 FEE 2024-03-01 q=0 -1.74 EUR -",
+      "25 DEPOSIT 2024-02-28 q=0 120000 EUR -",
+      "28 DIVIDEND 2024-06-25 q=0 480 USD US9220427424/VT",
+      "32 TAX 2024-06-25 q=0 -72 USD US9220427424/VT",
+      "35 FEE 2024-05-03 q=0 -0.01 USD -",
+      "38 INTEREST 2024-07-03 q=0 12.5 EUR -",
+    ]);
+    const adjustment = result.transactions.find((t) => t.type === "ADJUSTMENT");
+    expect(adjustment?.costBasis as unknown).toEqual({ amount: "0", currency: "USD" });
+    expect(warned(result)).toEqual([
+      "16 optionMultiplied", "17 optionMultiplied", "17 zeroProceeds",
+      "13 summaryRowSkipped", "14 summaryRowSkipped", "26 summaryRowSkipped", "29 summaryRowSkipped", "30 summaryRowSkipped",
+      "33 summaryRowSkipped", "36 summaryRowSkipped", "39 summaryRowSkipped",
+      "2 sectionSkipped", "6 sectionSkipped", "9 sectionSkipped", "41 sectionSkipped", "43 sectionSkipped",
+    ]);
+  });
+
+  test("Flex XML option trades are imported as contracts × multiplier, never dropped", async () => {
+    const text = `<FlexQueryResponse><FlexStatements><FlexStatement><Trades>
+<Trade currency="USD" assetCategory="OPT" symbol="AAPL 240621C00200000" description="AAPL 21JUN24 200 C" multiplier="100" tradeDate="20240105" quantity="1" proceeds="-120" ibCommission="-1" ibCommissionCurrency="USD" ibOrderID="9"/>
+</Trades></FlexStatement></FlexStatements></FlexQueryResponse>`;
+    const bytes = new TextEncoder().encode(text);
+    const result = await parse({ bytes, file: describeFile(bytes, "x.xml") });
+    expect(pinAll(result)).toEqual([
+      "- BUY 2024-01-05 q=100 -120 USD AAPL 240621C00200000 order=9",
+      "- FEE 2024-01-05 q=0 -1 USD AAPL 240621C00200000 order=9",
+    ]);
+    expect(result.warnings.map((w) => w.code)).toEqual(["optionMultiplied"]);
+  });
+
+  test("detection from content: every variant claimed, the other brokers' files not", async () => {
+    const plugin = await brokerIbkrPlugin.create({} as never);
+    for (const f of [sections, plain, activity]) expect(plugin.accepts(f.file)).toBeGreaterThanOrEqual(0.9);
+    for (const [broker, name] of [["degiro", "Account.csv"], ["schwab", "transactions.csv"], ["revolut", "trading-account-statement.csv"], ["generic", "generic-en.csv"], ["traderepublic", "transactions.csv"]] as const) {
+      expect(plugin.accepts(fixture(broker, name).file)).toBe(0);
+    }
   });
 });

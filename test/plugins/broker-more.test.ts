@@ -50,7 +50,7 @@ describe("Charles Schwab transactions export", () => {
       "8 BUY 2024-01-05 q=3 -706.2 USD VTI",
       "9 DEPOSIT 2024-01-02 q=0 2000 USD -",
     ]);
-    expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedAction", row: 10 })]);
+    expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedAction", row: 10 }), expect.objectContaining({ code: "summaryRowSkipped", row: 11 })]);
   });
 });
 

@@ -29,3 +29,20 @@ describe("Revolut trading account statement", () => {
     expect(plugin.accepts(degiro.file)).toBe(0);
   });
 });
+
+// A euro account's statement as Revolut writes it now (trading-account-statement-eur.csv: invented
+// values in the real structure): "€50" amounts, a quantity with a decimal comma that used to drop the
+// buy, and DIVIDEND TAX (CORRECTION) rows. Pinned by hand before the parser learned them.
+describe("Revolut: a euro statement", () => {
+  test("a buy with a decimal-comma quantity and the dividend tax correction are classified", async () => {
+    const result = await (await brokerRevolutPlugin.create({} as never)).parse(fixture("revolut", "trading-account-statement-eur.csv"));
+    expect(pinAll(result)).toEqual([
+      "2 DEPOSIT 2025-06-02 q=0 200 EUR -",
+      "3 BUY 2025-06-05 q=0.56217674 -50 EUR TSLA",
+      "4 BUY 2025-09-08 q=0.76672417 -20 EUR MSFT",
+      "5 DIVIDEND 2025-09-12 q=0 0.12 EUR MSFT",
+      "6 TAX 2025-09-12 q=0 -0.02 EUR MSFT",
+    ]);
+    expect(result.warnings.map((w) => `${w.row} ${w.code}`)).toEqual(["7 unsupportedType"]);
+  });
+});

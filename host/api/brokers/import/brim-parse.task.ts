@@ -11,7 +11,8 @@ import { ASSETS_SQL, buildParseResult, duplicateReport, LEDGER_SQL, ledgerParams
 import type { SqlReader } from "../../../../core/db/sql-reader.ts";
 import type { DatabaseTarget } from "../../../db/dialect.ts";
 import { withReadSnapshot } from "../../../db/read-snapshot.ts";
-import { type ImportFileMeta, type ImportPlugin, isPluginError } from "../../../../sdk/index.ts";
+import { type ImportFileMeta, type ImportPlugin, type ImportSheetHead, isPluginError } from "../../../../sdk/index.ts";
+import { describeWorkbook } from "../../../../sdk/import/meta.ts";
 import { workerPluginInstance } from "../../../plugins/instance.ts";
 import { DuplicatesBody, duplicatesRequest } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
@@ -141,4 +142,16 @@ export async function brimInspect(input: { filePath: string; filename: string })
   const sniffed = sniffUpload(bytes, input.filename);
   const unpack = sniffed.blocked ? null : await unpackRefusal(bytes, input.filename);
   return { sha256: createHash("sha256").update(bytes).digest("hex"), sniffed, unpack };
+}
+
+/** The first rows of each sheet of a stored workbook, for detection; null when it is no readable workbook. */
+export async function brimSheets(input: { filePath: string }): Promise<ImportSheetHead[] | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return null;
+  }
+  const meta = await describeWorkbook(bytes, "workbook");
+  return meta.sheets ? [...meta.sheets] : null;
 }

@@ -52,6 +52,15 @@ export function registerBrim(
         return { ok: false, code: "PREVIEW_UNAVAILABLE", message };
       }
     },
+    sheets: async (filePath) => {
+      // A workbook is unzipped to read its head: a hostile one stops at the parse's default limit.
+      const signal = AbortSignal.timeout(DEFAULT_PARSE_TIMEOUT_MS);
+      try {
+        return (await runCalculation("brimSheets", { filePath }, signal)).result;
+      } catch {
+        return null;
+      }
+    },
     list: () => plugins.list("import-plugin").filter((p) => !p.manifest.hidden).map(infoOf),
     parse: async (code, input) => {
       const timeoutMs = timeoutOf(code);
