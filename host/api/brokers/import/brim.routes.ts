@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { BrimCommitService } from "../../../../core/brim/brim-commit.service.ts";
 import { brimDir, BrimFileService } from "../../../../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../../../../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "../../../../core/brim/import-plugins.ts";
@@ -10,6 +11,7 @@ import type { SessionPlugin } from "../../../http/session.ts";
 import { contentDisposition, readUploadBody, RefusedBody } from "../../uploads/uploads.routes.ts";
 import { JSON_BODY_DOC, jsonBodyReadBy, validatedInWorker, WorkerJsonBody } from "../../../http/worker-json-body.ts";
 import { runCalculation } from "../../run-calculation.ts";
+import { CommitBody, CommitResult, toCommitDecisions, toCommitResult } from "./brim-commit.schema.ts";
 import type { DuplicatesBodyRead } from "./brim-parse.task.ts";
 import {
   CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
@@ -57,6 +59,7 @@ const binaryResponse = {
 export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
   const files = deps.container.resolve(BrimFileService);
   const parser = deps.container.resolve(BrimParseService);
+  const committer = deps.container.resolve(BrimCommitService);
   const plugins = deps.container.resolve<ImportPluginDirectory>(IMPORT_PLUGINS);
   const uploads = deps.container.resolve(UploadService);
   const dir = brimDir(deps.config.dataDir);
@@ -170,6 +173,20 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
         summary: "Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, "
           + "warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read "
           + "→ 400 PARSE_FAILED and the file's status failed",
+      },
+    })
+    .post("/files/:file_id/commit", async ({ body, params, user }) => toCommitResult(await committer.commit(dir, {
+      userId: user.id, fileId: params.file_id, dryRun: body.dry_run, parseToken: body.parse_token ?? null, decisions: toCommitDecisions(body),
+    })), {
+      auth: true,
+      params: FileParams,
+      body: CommitBody,
+      response: { 200: CommitResult, ...errorResponses },
+      detail: {
+        summary: "Import the stored parse into the ledger with the user's decisions (edits, skips, kept duplicates, asset choices), all or "
+          + "nothing: new assets and rows in one database transaction, every ledger rule applied, likely duplicates left out unless kept. "
+          + "dry_run answers exactly what would be written and writes nothing. EDITOR or OWNER on the file's and the target broker; "
+          + "no parse or a parse by another plugin version → 409 PARSE_MISSING / PARSE_STALE; a parse_token of an older parse → 409 PARSE_CHANGED",
       },
     })
     .post("/duplicates", async ({ body, request, user }) => {
