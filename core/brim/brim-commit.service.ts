@@ -12,7 +12,7 @@ import { buildOutcome, executeBatch } from "../transactions/batch.service.ts";
 import type { BatchInput, CreateInput } from "../transactions/batch.types.ts";
 import { BrimFile } from "./brim-file.entity.ts";
 import { BrimFileService, lastParsePath } from "./brim-file.service.ts";
-import { type CommitDecisions, type CommitPlan, decideRows, type ImportIssue, type PlannedRow, type RowDecision } from "./commit-plan.calc.ts";
+import { type CommitDecisions, type CommitPlan, decideRows, factsOf, type ImportIssue, type PlannedRow, type RowDecision } from "./commit-plan.calc.ts";
 import type { LedgerFact } from "./duplicates.calc.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "./import-plugins.ts";
 import type { DuplicateLevel, DuplicateReportDoc } from "./parse-result.ts";
@@ -74,6 +74,8 @@ const parseMissing = (fileId: string) =>
   new ConflictError("PARSE_MISSING", `Import file ${fileId} has no parse to commit: parse it first`, { file_id: fileId });
 const parseChanged = (fileId: string) =>
   new ConflictError("PARSE_CHANGED", `Import file ${fileId} was parsed again since this import was reviewed: review the new parse`, { file_id: fileId });
+/** How long a dry run's plan waits for the commit that confirms it. */
+const PLAN_REUSE_MS = 10 * 60_000;
 const time = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
 
 /**
@@ -96,6 +98,13 @@ export class BrimCommitService {
     @inject(AssetService) private readonly assets: AssetService,
     @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
+
+  /**
+   * The plan of the last dry run, for the commit that confirms it (same user, file, stored parse and
+   * decisions): the worker's half, seconds for 50,000 rows, is not made twice. The write checks the
+   * parse and the ledger again either way, so a reused plan commits exactly what a new one would.
+   */
+  private lastPlan: { at: number; key: string; parseToken: string; plan: CommitPlan } | null = null;
 
   async commit(dir: string, request: CommitRequest): Promise<CommitOutcome> {
     const { file, plan, parseToken } = await this.load(dir, request);
@@ -126,14 +135,23 @@ export class BrimCommitService {
       });
     }
     if (request.decisions.brokerId !== null) await this.access.require(request.userId, request.decisions.brokerId, "EDITOR");
-    const run = await this.plugins.commitPlan({ parsePath: lastParsePath(dir, file.id), decisions: JSON.stringify(request.decisions) });
-    if (!run.ok && "missing" in run) throw parseMissing(file.id);
-    if (!run.ok) throw new ValidationError(run.issues);
-    if (request.parseToken !== null && request.parseToken !== run.parseToken) throw parseChanged(file.id);
-    const plan = JSON.parse(run.plan) as CommitPlan;
+    const decisions = JSON.stringify(request.decisions);
+    const key = [request.userId, file.id, time(file.processedAt), file.parsedPluginVersion, decisions].join("\u0000");
+    const reused = this.lastPlan?.key === key && Date.now() - this.lastPlan.at < PLAN_REUSE_MS ? this.lastPlan : null;
+    this.lastPlan = null;
+    let found: { parseToken: string; plan: CommitPlan };
+    if (reused) found = reused;
+    else {
+      const run = await this.plugins.commitPlan({ parsePath: lastParsePath(dir, file.id), decisions });
+      if (!run.ok && "missing" in run) throw parseMissing(file.id);
+      if (!run.ok) throw new ValidationError(run.issues);
+      found = { parseToken: run.parseToken, plan: JSON.parse(run.plan) as CommitPlan };
+    }
+    if (request.parseToken !== null && request.parseToken !== found.parseToken) throw parseChanged(file.id);
     // The parse's own broker when the request names none: the same write role as committing transactions.
-    if (request.decisions.brokerId === null) await this.access.require(request.userId, plan.brokerId, "EDITOR");
-    return { file, parseToken: run.parseToken, plan };
+    if (request.decisions.brokerId === null) await this.access.require(request.userId, found.plan.brokerId, "EDITOR");
+    if (request.dryRun) this.lastPlan = { key, at: Date.now(), ...found };
+    return { file, ...found };
   }
 
   /** The write's stages; run again from the start when PostgreSQL retries the transaction, so nothing here changes `plan`. */
@@ -206,7 +224,7 @@ export class BrimCommitService {
     for (const a of plan.assets) choices.set(a.fakeAssetId, a.action === "use" ? a.assetId : null);
     const selected = [...new Set(plan.rows.flatMap((r) => (r.fakeAssetId === null ? [] : [r.fakeAssetId])))]
       .map((fake) => ({ fake_asset_id: fake, selected_asset_id: choices.get(fake) ?? null }));
-    return duplicateReport(plan.rows.map((r) => r.doc), selected,
+    return duplicateReport(plan.rows.map(factsOf), selected,
       async (from, to) => (await tx.query(LEDGER_SQL, ledgerParams(plan.brokerId, from, to))) as LedgerFact[]);
   }
 

@@ -64,8 +64,8 @@ export interface ImportIssue {
 export interface PlannedRow {
   /** The ledger create (asset not set yet: see `assetId` and `newAsset`); null when its fields cannot be read. */
   create: CreateInput | null;
-  /** The row as edited, in the parse's names (what duplicates and unreadable rows are shown from). */
-  doc: TxCreateDoc;
+  /** The row as edited, in the parse's names, kept only when its fields cannot be read (a plan of 50,000 rows crosses threads). */
+  doc?: TxCreateDoc;
   edited: boolean;
   /** The real asset, when known before the write. */
   assetId: number | null;
@@ -182,7 +182,8 @@ export async function planCommit(
       for (const e of checked.errors) issues.push(issue(row, null, e.code, e.msg, e.field ?? null, e.params ?? null));
     }
     const planned: PlannedRow = {
-      row, doc, edited: edit !== undefined, create: checked.ok ? checked.create : null, assetId: null, fakeAssetId: null, newAsset: false,
+      row, edited: edit !== undefined, create: checked.ok ? checked.create : null, assetId: null, fakeAssetId: null, newAsset: false,
+      ...(checked.ok ? {} : { doc }),
     };
     if (assetRef !== undefined && assetRef !== null) {
       if (!isFakeAssetId(assetRef)) planned.assetId = assetRef;
@@ -207,11 +208,22 @@ export async function planCommit(
     const c = choices.get(fake);
     return { fake_asset_id: fake, selected_asset_id: c?.action === "use" ? c.assetId : c?.action === "create" ? null : mappings.get(fake)!.selected_asset_id };
   });
-  const duplicates = await duplicateReport(rows.map((r) => r.doc), selected, ledger);
+  const duplicates = await duplicateReport(rows.map(factsOf), selected, ledger);
   return {
     brokerId, generation, rowCount: parse.transactions.length, rows, issues, assets, duplicates,
     skipped: [...skipped].sort((a, b) => a - b), keep: [...new Set(d.keepDuplicates)].sort((a, b) => a - b),
     partners: pairsOf(parse.transactions),
+  };
+}
+
+/** A planned row as duplicate detection reads it: its final fields, its asset by the report's key when it has one. */
+export function factsOf(r: PlannedRow): TxCreateDoc {
+  if (!r.create) return r.doc!;
+  const c = r.create;
+  const asset = r.fakeAssetId ?? r.assetId;
+  return {
+    broker_id: c.brokerId ?? 0, type: c.type, date: c.date, quantity: c.quantity,
+    ...(c.cash ? { cash: c.cash } : {}), ...(asset !== null ? { asset_id: asset } : {}),
   };
 }
 
@@ -255,7 +267,8 @@ export function draftAsset(draft: AssetDraft, mapping: AssetMappingDoc, rows: re
   const isin = mapping.extracted_isin?.trim().toUpperCase();
   const ticker = mapping.extracted_symbol?.trim();
   const name = draft.name ?? (mapping.extracted_name || mapping.extracted_symbol || mapping.extracted_isin || `Imported asset ${mapping.fake_asset_id}`).trim().slice(0, 255);
-  const fromRows = rows.map((r) => r.doc.cash?.code ?? r.doc.cost_basis_override?.code).find((c) => c !== undefined && /^[A-Za-z]{3}$/.test(c));
+  const fromRows = rows.map((r) => (r.create ? r.create.cash?.code ?? r.create.costBasisOverride?.code : r.doc!.cash?.code ?? r.doc!.cost_basis_override?.code))
+    .find((c) => c !== undefined && /^[A-Za-z]{3}$/.test(c));
   const currency = draft.currency ?? fromRows?.toUpperCase();
   if (!currency) {
     return {
@@ -320,8 +333,9 @@ function markInFileTwins(decisions: RowDecision[]): void {
   for (const d of decisions) {
     if (!d.write) continue;
     const r = d.planned;
+    const f = factsOf(r);
     const asset = r.assetId ?? (r.fakeAssetId !== null ? `f${r.fakeAssetId}` : "");
-    const key = [r.doc.type, r.doc.date, norm(r.doc.quantity), r.doc.cash?.code ?? "", norm(r.doc.cash?.amount), asset].join("|");
+    const key = [f.type, f.date, norm(f.quantity), f.cash?.code ?? "", norm(f.cash?.amount), asset].join("|");
     const earlier = first.get(key);
     if (earlier === undefined) first.set(key, r.row);
     else if (d.duplicate === null) d.duplicate = { level: "in_file", existingIds: [], sameAsRows: [earlier], skipped: false };

@@ -71,7 +71,7 @@ export async function executeBatch(
   // (writes still queue behind this one; reads use the reader connection).
   const state = await loadBatch(tx, access, userId, input);
   await yieldToEventLoop();
-  runStages(state, input);
+  await runStages(state, input);
   let wac: WacResult[] = [];
   if (state.issues.length === 0 && options.write !== false) {
     await yieldToEventLoop();
@@ -85,10 +85,10 @@ export async function executeBatch(
 }
 
 /** The in-memory part of a batch; balance and auto cost basis need the written rows. */
-export function runStages(state: BatchState, input: BatchInput): void {
+export async function runStages(state: BatchState, input: BatchInput): Promise<void> {
   applyDeletes(state, input.deletes);
   applyUpdates(state, input.updates);
-  applyCreates(state, input.creates);
+  await applyCreates(state, input.creates);
   applySplits(state, input.splits);
   applyPromotes(state, input.promotes);
   resolveCreateLinks(state);

@@ -130,13 +130,13 @@ function commitRow(r: CommittedRow): z.infer<typeof CommitRow> {
   const c = r.create;
   if (c) {
     return {
-      row: p.row, transaction_id: r.transactionId, broker_id: c.brokerId ?? p.doc.broker_id, type: c.type, date: c.date, quantity: c.quantity,
+      row: p.row, transaction_id: r.transactionId, broker_id: c.brokerId!, type: c.type, date: c.date, quantity: c.quantity,
       cash: c.cash, asset_id: c.assetId, fake_asset_id: p.fakeAssetId, link_uuid: c.linkUuid, tags: c.tags, description: c.description,
       cost_basis_override: c.costBasisOverride, cost_basis_mode: c.costBasisMode, edited: p.edited,
     };
   }
   // Fields the ledger could not read: shown as they are.
-  const d = p.doc;
+  const d = p.doc!;
   return {
     row: p.row, transaction_id: null, broker_id: d.broker_id, type: String(d.type), date: String(d.date), quantity: String(d.quantity ?? "0"),
     cash: d.cash ?? null, asset_id: p.assetId, fake_asset_id: p.fakeAssetId, link_uuid: d.link_uuid ?? null, tags: d.tags ?? null,
