@@ -53,3 +53,19 @@ test("rows written by another request between the plan and the write are skipped
   const ledger = await (await c.get(`/transactions?broker_id=${broker}`)).json();
   expect(ledger).toHaveLength(2);
 });
+
+test("rows written by another request between the dry run and the commit it confirms are skipped, not written twice", async () => {
+  const broker = await createBroker(c, "Race after review");
+  const csv = "Date,Type,Amount,Currency,Description\n2024-02-02,Deposit,500.00,EUR,Funding\n2024-02-05,Fee,1.00,EUR,Custody\n";
+  const file = await uploaded(c, broker, "review.csv", csv);
+  const parse = await (await c.post(`/brokers/import/files/${file.file_id}/parse`, { plugin_code: "auto", broker_id: broker })).json();
+  const decisions = { edits: [], skips: [], asset_choices: [] };
+  const dry = await (await c.post(`/brokers/import/files/${file.file_id}/commit`, { ...decisions, dry_run: true })).json();
+  expect(dry.rows).toHaveLength(2);
+  // While the user reviews the dry run, the same rows reach the ledger another way.
+  expect((await (await c.post("/transactions/commit", { creates: parse.transactions })).json()).committed).toBe(true);
+  const answer = await (await c.post(`/brokers/import/files/${file.file_id}/commit`, { ...decisions, dry_run: false, parse_token: dry.parse_token })).json();
+  expect(answer).toMatchObject({ committed: true, rows: [], issues: [] });
+  expect(answer.skipped.map((s: any) => s.reason)).toEqual(["duplicate", "duplicate"]);
+  expect(await (await c.get(`/transactions?broker_id=${broker}`)).json()).toHaveLength(2);
+});
