@@ -33,11 +33,11 @@ const AssetDraftBody = AssetCreateRequest.element.partial({ name: true, currency
 export const CommitAssetChoice = z.discriminatedUnion("action", [
   z.object({
     fake_asset_id: FakeAssetId,
-    action: z.literal("create"),
+    action: z.literal("create").describe("create: a new asset from the report's fields"),
     asset: AssetDraftBody.optional().describe("Fields of the new asset as POST /assets takes them; name, currency, identifier_isin and "
       + "identifier_ticker default from the report (the currency of the asset's first row with cash)"),
   }).strict(),
-  z.object({ fake_asset_id: FakeAssetId, action: z.literal("use"), asset_id: AssetId }).strict(),
+  z.object({ fake_asset_id: FakeAssetId, action: z.literal("use").describe("use: an existing asset"), asset_id: AssetId }).strict(),
 ]).meta({ id: "BrimAssetChoice", description: "Create the asset the report names (the caller becomes its keeper), or use an existing one" });
 
 export const CommitBody = z.object({
@@ -82,11 +82,11 @@ const CommitRow = z.object({
   description: z.string().nullable(),
   cost_basis_override: MoneyOut.nullable(),
   cost_basis_mode: z.enum(COST_BASIS_MODES).nullable(),
-  edited: z.boolean(),
+  edited: z.boolean().describe("An edit of the request changed the row"),
 });
 const CommitAsset = z.object({
   fake_asset_id: z.number().int(),
-  action: z.enum(["create", "use"]),
+  action: z.enum(["create", "use"]).describe("create: made by this import, its caller the keeper; use: an existing asset"),
   asset_id: z.number().int().nullable().describe("The existing or created asset; null for one a dry run would create"),
   name: z.string().nullable(),
   currency: z.string().nullable(),
@@ -105,7 +105,7 @@ const CommitIssue = z.object({
 });
 
 export const CommitResult = z.object({
-  dry_run: z.boolean(),
+  dry_run: z.boolean().describe("The request was a dry run: nothing was written"),
   committed: z.boolean().describe("true when the rows and assets were written; a dry run or any issue writes nothing"),
   file_id: z.string(),
   broker_id: z.number().int(),
@@ -113,15 +113,19 @@ export const CommitResult = z.object({
   row_count: z.number().int().describe("Rows in the parse"),
   rows: z.array(CommitRow).describe("The rows written (or that would be), in the parse's order, with their final fields"),
   assets: z.array(CommitAsset).describe("The report's assets the rows take: created by this import, or existing"),
-  skipped: z.array(z.object({ row: z.number().int(), reason: z.enum(["skipped", "duplicate"]) }))
+  skipped: z.array(z.object({
+    row: z.number().int().describe("Index of the row in the parse"),
+    reason: z.enum(["skipped", "duplicate"]).describe("skipped: the request leaves it out; duplicate: a likely duplicate not kept"),
+  }))
     .describe("Rows left out: by the user, or as a likely duplicate not kept"),
   duplicates: z.array(z.object({
-    row: z.number().int(),
-    match_level: z.enum(["possible", "possible_with_asset", "likely", "likely_with_asset", "in_file"]),
+    row: z.number().int().describe("Index of the row in the parse"),
+    match_level: z.enum(["possible", "possible_with_asset", "likely", "likely_with_asset", "in_file"])
+      .describe("likely(_with_asset): left out unless kept; possible(_with_asset): written, a stored row is close; in_file: written, equal to an earlier row of the import"),
     existing_transaction_ids: z.array(z.number().int()),
     same_as_rows: z.array(z.number().int()).describe("in_file: the earlier rows of this import it equals"),
-    skipped: z.boolean(),
-  })),
+    skipped: z.boolean().describe("Left out as a duplicate"),
+  })).describe("Rows that match stored rows of the broker, or an earlier row of the import"),
   issues: z.array(CommitIssue).describe("What keeps the import from being written: any issue and nothing is"),
 }).meta({ id: "BrimCommitResult" });
 
