@@ -29,10 +29,14 @@ export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } |
 
 /**
  * The first half of an import commit, made off the request thread from the stored parse: the plan
- * (`CommitPlan` of commit-plan.calc.ts, as JSON) with the SHA-256 of the stored parse it was made
+ * (`CommitPlan` of commit-plan.calc.ts as JSON, its `rows` apart in slices of JSON the request
+ * thread reads a turn of the event loop each) with the SHA-256 of the stored parse it was made
  * from; the decisions' references the parse does not have (answered as a 422); or no stored parse.
  */
-export type CommitPlanRun = { ok: false; missing: true } | { issues: Issue[]; ok: false } | { ok: true; parseToken: string; plan: string };
+export type CommitPlanRun =
+  | { ok: false; missing: true }
+  | { issues: Issue[]; ok: false }
+  | { ok: true; parseToken: string; plan: string; rows: string[] };
 
 /**
  * The import plugins and how to run one, and the rest of the file work kept off the request

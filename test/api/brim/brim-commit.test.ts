@@ -215,6 +215,26 @@ describe("edits, skips and asset choices are applied on the server", () => {
   });
 });
 
+test("a large answer (2,500 rows) has the same shape, sent in slices and gzipped", async () => {
+  const broker = await createBroker(dave, "Large");
+  const lines = ["Date,Type,Amount,Currency,Description"];
+  for (let i = 0; i < 2500; i++) lines.push(`2023-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")},Deposit,${i + 1}.25,EUR,slice ${i}`);
+  const { fileId } = await parsedFile(dave, broker, "large.csv", `${lines.join("\n")}\n`);
+  const before = counts();
+  const res = await dave.post(`/brokers/import/files/${fileId}/commit`, { dry_run: true, edits: [], skips: [7], asset_choices: [] }, { "accept-encoding": "gzip" });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-encoding")).toBe("gzip");
+  const dry = await res.json();
+  expect(CommitResult.safeParse(dry).error?.issues ?? []).toEqual([]);
+  expect(dry.rows).toHaveLength(2499);
+  expect(dry.rows.slice(6, 8).map((r: any) => [r.row, r.cash.amount, r.description])).toEqual([[6, "7.25", "slice 6"], [8, "9.25", "slice 8"]]);
+  expect(counts()).toEqual(before);
+  const done = await commit(dave, fileId, { dry_run: false, skips: [7], parse_token: dry.parse_token });
+  expect(done.committed).toBe(true);
+  expect(done.rows.map((r: any) => ({ ...r, transaction_id: null }))).toEqual(dry.rows);
+  expect(counts()).toEqual({ ...before, transactions: before.transactions + 2499 });
+});
+
 describe("all or nothing: a commit that fails in the middle leaves no asset and no transaction", () => {
   const csv = [
     "Date,Type,Symbol,ISIN,Name,Quantity,Price,Amount,Currency,Fee,Description",

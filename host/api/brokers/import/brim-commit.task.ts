@@ -18,6 +18,9 @@ export interface BrimCommitPlanInput {
   parsePath: string;
 }
 
+/** Plan rows per slice of JSON: the request thread parses one slice per turn of its event loop. */
+const PLAN_SLICE_ROWS = 2000;
+
 const money = (m: { amount: string; code: string } | null | undefined) => (m ? { code: m.code, amount: m.amount } : null);
 
 /** The transaction write routes' row schema on one parsed row: the same field rules and supported ranges, as row errors. */
@@ -63,5 +66,8 @@ export async function brimCommitPlan(input: BrimCommitPlanInput): Promise<Commit
     const ledger = (from: string, to: string) => reader.all<LedgerFact>(LEDGER_SQL, ledgerParams(brokerId, from, to));
     return planCommit(parse, decisions, brokerId, checkFields, ledger, String(row?.generation ?? ""));
   });
-  return { ok: true, parseToken: createHash("sha256").update(gzipped).digest("hex"), plan: JSON.stringify(plan) };
+  const { rows, ...rest } = plan;
+  const slices: string[] = [];
+  for (let i = 0; i < rows.length; i += PLAN_SLICE_ROWS) slices.push(JSON.stringify(rows.slice(i, i + PLAN_SLICE_ROWS)));
+  return { ok: true, parseToken: createHash("sha256").update(gzipped).digest("hex"), plan: JSON.stringify(rest), rows: slices };
 }
