@@ -74,6 +74,8 @@ const parseMissing = (fileId: string) =>
   new ConflictError("PARSE_MISSING", `Import file ${fileId} has no parse to commit: parse it first`, { file_id: fileId });
 const parseChanged = (fileId: string) =>
   new ConflictError("PARSE_CHANGED", `Import file ${fileId} was parsed again since this import was reviewed: review the new parse`, { file_id: fileId });
+/** New assets created between two turns of the event loop. */
+const ASSETS_PER_TURN = 25;
 /** How long a dry run's plan waits for the commit that confirms it. */
 const PLAN_REUSE_MS = 10 * 60_000;
 const time = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
@@ -170,7 +172,7 @@ export class BrimCommitService {
     if (!stored || stored.status !== "parsed" || time(stored.processedAt) !== time(file.processedAt)) throw parseChanged(file.id);
 
     const report = await this.currentDuplicates(tx, plan);
-    const { decisions, issues: pairIssues } = decideRows(plan, report);
+    const { decisions, issues: pairIssues } = await decideRows(plan, report);
     const written = decisions.filter((d) => d.write);
     const writtenRows = new Set(written.map((d) => d.planned.row));
     const usedAssets = new Set(written.flatMap((d) => (d.planned.fakeAssetId === null ? [] : [d.planned.fakeAssetId])));
@@ -249,7 +251,12 @@ export class BrimCommitService {
       tx, (p) => `SELECT id, name, currency FROM assets WHERE id IN (${p})`, planned.flatMap((a) => (a.action === "use" ? [a.assetId] : [])),
     )).map((a) => [a.id, a]));
     const toCreate = planned.flatMap((a) => (a.action === "create" && a.fields ? [a] : []));
-    const created = toCreate.length ? await this.assets.createIn(tx, toCreate.map((a) => a.fields!), userId) : [];
+    const created: Awaited<ReturnType<AssetService["createIn"]>> = [];
+    // A few at a time, other requests served in between (bun:sqlite answers synchronously).
+    for (let i = 0; i < toCreate.length; i += ASSETS_PER_TURN) {
+      if (i > 0) await yieldToEventLoop();
+      created.push(...await this.assets.createIn(tx, toCreate.slice(i, i + ASSETS_PER_TURN).map((a) => a.fields!), userId));
+    }
     const createdOf = new Map(toCreate.map((a, k) => [a.fakeAssetId, created[k]!]));
     return planned.map((a): CommittedAsset => {
       const rows = rowsOf.get(a.fakeAssetId) ?? 0;

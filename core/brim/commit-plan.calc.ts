@@ -1,8 +1,8 @@
 import type { NewAsset } from "../assets/asset.service.ts";
+import { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import type { Issue } from "../errors/validation-issues.ts";
-import { Decimal } from "../money/decimal.ts";
 import type { CreateInput, RuleError } from "../transactions/batch.types.ts";
-import type { LedgerFact } from "./duplicates.calc.ts";
+import { type LedgerFact, norm } from "./duplicates.calc.ts";
 import { type AssetMappingDoc, type CashDoc, type DuplicateLevel, type DuplicateReportDoc, isFakeAssetId, type ParseResultDoc, type TxCreateDoc } from "./parse-result.ts";
 import { duplicateReport } from "./pipeline.ts";
 
@@ -289,6 +289,9 @@ export function draftAsset(draft: AssetDraft, mapping: AssetMappingDoc, rows: re
   };
 }
 
+/** Rows decided between two turns of the event loop (the write runs on the request thread). */
+const ROWS_PER_TURN = 10_000;
+
 /** One parsed row's place in the import: written, or left out and why. */
 export interface RowDecision {
   duplicate: { existingIds: number[]; level: DuplicateLevel | "in_file"; sameAsRows: number[]; skipped: boolean } | null;
@@ -301,7 +304,7 @@ export interface RowDecision {
  * rows equal to an earlier row of the import are written and flagged; a leg of a pair whose other
  * leg is left out (by the user or as a duplicate) is an issue, so an exchange is never half written.
  */
-export function decideRows(plan: CommitPlan, report: DuplicateReportDoc): { decisions: RowDecision[]; issues: ImportIssue[] } {
+export async function decideRows(plan: CommitPlan, report: DuplicateReportDoc): Promise<{ decisions: RowDecision[]; issues: ImportIssue[] }> {
   const keep = new Set(plan.keep);
   const byIndex = new Map<number, { ids: number[]; level: DuplicateLevel }>();
   for (const m of [...report.tx_likely_duplicates, ...report.tx_possible_duplicates]) byIndex.set(m.tx_index, { ids: m.existing_transaction_ids, level: m.match_level });
@@ -312,7 +315,8 @@ export function decideRows(plan: CommitPlan, report: DuplicateReportDoc): { deci
     const skipped = likely && !keep.has(planned.row);
     return { planned, write: !skipped, duplicate: { level: found.level, existingIds: found.ids, sameAsRows: [], skipped } };
   });
-  markInFileTwins(decisions);
+  await yieldToEventLoop();
+  await markInFileTwins(decisions);
   const written = new Set(decisions.filter((d) => d.write).map((d) => d.planned.row));
   const issues: ImportIssue[] = [];
   for (const [a, b] of plan.partners) {
@@ -325,12 +329,12 @@ export function decideRows(plan: CommitPlan, report: DuplicateReportDoc): { deci
   return { decisions, issues };
 }
 
-const norm = (v: string | undefined) => (v === undefined || v === "" ? "0" : new Decimal(v).toFixed());
-
 /** Rows to write that equal an earlier row to write (type, day, quantity, cash, asset): flagged, never left out (two equal trades happen). */
-function markInFileTwins(decisions: RowDecision[]): void {
+async function markInFileTwins(decisions: RowDecision[]): Promise<void> {
   const first = new Map<string, number>();
-  for (const d of decisions) {
+  for (let i = 0; i < decisions.length; i++) {
+    if (i > 0 && i % ROWS_PER_TURN === 0) await yieldToEventLoop();
+    const d = decisions[i]!;
     if (!d.write) continue;
     const r = d.planned;
     const f = factsOf(r);
