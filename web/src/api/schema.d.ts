@@ -1090,7 +1090,7 @@ export interface paths {
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
-         *     **Changes:** The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (commit through POST /transactions/commit).
+         *     **Changes:** The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (import through POST /brokers/import/files/{file_id}/commit).
          */
         post: operations["postApiV1BrokersImportFilesByFile_idParse"];
         delete?: never;
@@ -1112,7 +1112,9 @@ export interface paths {
          * Import the stored parse into the ledger with the user's decisions (edits, skips, kept duplicates, asset choices), all or nothing: new assets and rows in one database transaction, every ledger rule applied, likely duplicates left out unless kept. dry_run answers exactly what would be written and writes nothing. EDITOR or OWNER on the file's and the target broker; no parse or a parse by another plugin version → 409 PARSE_MISSING / PARSE_STALE; a parse_token of an older parse → 409 PARSE_CHANGED
          * @description Import the stored parse into the ledger with the user's decisions (edits, skips, kept duplicates, asset choices), all or nothing: new assets and rows in one database transaction, every ledger rule applied, likely duplicates left out unless kept. dry_run answers exactly what would be written and writes nothing. EDITOR or OWNER on the file's and the target broker; no parse or a parse by another plugin version → 409 PARSE_MISSING / PARSE_STALE; a parse_token of an older parse → 409 PARSE_CHANGED.
          *
-         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the file's broker and on the broker written to; a file or broker without an access row is 404.
+         *
+         *     **Changes:** dry_run false and no issue: creates the assets chosen to be created (the caller their keeper) and the rows, in one database transaction; any issue or error writes nothing. dry_run true: nothing stored.
          */
         post: operations["postApiV1BrokersImportFilesByFile_idCommit"];
         delete?: never;
@@ -3522,6 +3524,7 @@ export interface components {
             broker_id?: number;
             /** @description The parse_token of the dry run this commit confirms: a file parsed again since is refused (409 PARSE_CHANGED) */
             parse_token?: string;
+            /** @description Corrections of parsed rows, one per row */
             edits: components["schemas"]["BrimCommitEdit"][];
             /** @description Rows to leave out */
             skips: number[];
@@ -12258,6 +12261,29 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "dry_run": false,
+                 *       "parse_token": "9b0c1d5e3f0a4b7c8d2e6f1a0b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c",
+                 *       "edits": [
+                 *         {
+                 *           "row": 0,
+                 *           "description": "Initial funding"
+                 *         }
+                 *       ],
+                 *       "skips": [],
+                 *       "keep_duplicates": [],
+                 *       "asset_choices": [
+                 *         {
+                 *           "fake_asset_id": 2147473647,
+                 *           "action": "create",
+                 *           "asset": {
+                 *             "asset_type": "ETF"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["BrimCommitRequest"];
             };
         };
@@ -12268,6 +12294,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "dry_run": false,
+                     *       "committed": true,
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                     *       "broker_id": 1,
+                     *       "parse_token": "9b0c1d5e3f0a4b7c8d2e6f1a0b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c",
+                     *       "row_count": 3,
+                     *       "rows": [
+                     *         {
+                     *           "row": 0,
+                     *           "transaction_id": 41,
+                     *           "broker_id": 1,
+                     *           "type": "DEPOSIT",
+                     *           "date": "2024-01-02",
+                     *           "quantity": "0",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "2500"
+                     *           },
+                     *           "asset_id": null,
+                     *           "fake_asset_id": null,
+                     *           "link_uuid": null,
+                     *           "tags": null,
+                     *           "description": "Initial funding",
+                     *           "cost_basis_override": null,
+                     *           "cost_basis_mode": null,
+                     *           "edited": true
+                     *         },
+                     *         {
+                     *           "row": 2,
+                     *           "transaction_id": 42,
+                     *           "broker_id": 1,
+                     *           "type": "BUY",
+                     *           "date": "2024-01-03",
+                     *           "quantity": "10",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "-1084.2"
+                     *           },
+                     *           "asset_id": 7,
+                     *           "fake_asset_id": 2147473647,
+                     *           "link_uuid": null,
+                     *           "tags": null,
+                     *           "description": null,
+                     *           "cost_basis_override": null,
+                     *           "cost_basis_mode": null,
+                     *           "edited": false
+                     *         }
+                     *       ],
+                     *       "assets": [
+                     *         {
+                     *           "fake_asset_id": 2147473647,
+                     *           "action": "create",
+                     *           "asset_id": 7,
+                     *           "name": "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS",
+                     *           "currency": "EUR",
+                     *           "asset_type": "ETF",
+                     *           "identifier_isin": "IE00B3RBWM25",
+                     *           "identifier_ticker": null,
+                     *           "rows": 1
+                     *         }
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "row": 1,
+                     *           "reason": "duplicate"
+                     *         }
+                     *       ],
+                     *       "duplicates": [
+                     *         {
+                     *           "row": 1,
+                     *           "match_level": "likely",
+                     *           "existing_transaction_ids": [
+                     *             17
+                     *           ],
+                     *           "same_as_rows": [],
+                     *           "skipped": true
+                     *         }
+                     *       ],
+                     *       "issues": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["BrimCommitResult"];
                 };
             };

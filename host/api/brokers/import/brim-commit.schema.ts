@@ -45,7 +45,7 @@ export const CommitBody = z.object({
   broker_id: AssetId.optional().describe("The broker to write into (EDITOR or OWNER); default: the parse's"),
   parse_token: z.string().min(1).max(128).optional()
     .describe("The parse_token of the dry run this commit confirms: a file parsed again since is refused (409 PARSE_CHANGED)"),
-  edits: z.array(CommitEdit).max(100_000),
+  edits: z.array(CommitEdit).max(100_000).describe("Corrections of parsed rows, one per row"),
   skips: z.array(RowIndex).max(1_000_000).describe("Rows to leave out"),
   keep_duplicates: z.array(RowIndex).max(1_000_000).optional()
     .describe("Likely duplicates to write anyway (likely duplicates are left out otherwise)"),
