@@ -162,7 +162,12 @@ export class BrimCommitService {
     if (request.parseToken !== null && request.parseToken !== found.parseToken) throw parseChanged(file.id);
     // The parse's own broker when the request names none: the same write role as committing transactions.
     if (request.decisions.brokerId === null) await this.access.require(request.userId, found.plan.brokerId, "EDITOR");
-    if (request.dryRun) this.lastPlan = { key, at: Date.now(), ...found };
+    if (request.dryRun) {
+      const kept = { key, at: Date.now(), ...found };
+      this.lastPlan = kept;
+      // A plan of 50,000 rows is tens of MB: not kept for a commit that never comes.
+      setTimeout(() => { if (this.lastPlan === kept) this.lastPlan = null; }, PLAN_REUSE_MS).unref();
+    }
     return { file, ...found };
   }
 
