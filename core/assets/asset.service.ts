@@ -118,27 +118,33 @@ export class AssetService {
 
   /** Creates the assets with `keeperUserId` (the creator) as their keeper. */
   create(items: NewAsset[], keeperUserId: number | null = null): Promise<CreateOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
-      const taken = await this.takenNames(tx);
-      const outcomes: CreateOutcome[] = [];
-      for (const item of items) {
-        if (taken.has(fold(item.name))) {
-          outcomes.push({ name: item.name, success: false, code: "ASSET_NAME_TAKEN", message: `An asset named '${item.name}' already exists` });
-          continue;
-        }
-        const asset = new Asset();
-        asset.active = true;
-        asset.quoteBaseQuantity = "1";
-        asset.keeperUserId = keeperUserId;
-        for (const key of Object.keys(item) as AssetFieldKey[]) {
-          if (item[key] !== undefined) Object.assign(asset, { [COLUMN_OF[key]]: toColumn(key, item[key]) });
-        }
-        const saved = await tx.save(Asset, asset);
-        taken.set(fold(item.name), saved.id);
-        outcomes.push({ name: item.name, success: true, assetId: saved.id });
+    return clearAfterCommit(this.caches, this.db.write((tx) => this.createIn(tx, items, keeperUserId)), (out) => out.some((o) => o.success));
+  }
+
+  /**
+   * {@link create} inside a write the caller holds (a broker import creates its assets and rows in
+   * one transaction); the caller commits or rolls back, and clears the portfolio caches after a commit.
+   */
+  async createIn(tx: EntityManager, items: NewAsset[], keeperUserId: number | null): Promise<CreateOutcome[]> {
+    const taken = await this.takenNames(tx);
+    const outcomes: CreateOutcome[] = [];
+    for (const item of items) {
+      if (taken.has(fold(item.name))) {
+        outcomes.push({ name: item.name, success: false, code: "ASSET_NAME_TAKEN", message: `An asset named '${item.name}' already exists` });
+        continue;
       }
-      return outcomes;
-    }), (out) => out.some((o) => o.success));
+      const asset = new Asset();
+      asset.active = true;
+      asset.quoteBaseQuantity = "1";
+      asset.keeperUserId = keeperUserId;
+      for (const key of Object.keys(item) as AssetFieldKey[]) {
+        if (item[key] !== undefined) Object.assign(asset, { [COLUMN_OF[key]]: toColumn(key, item[key]) });
+      }
+      const saved = await tx.save(Asset, asset);
+      taken.set(fold(item.name), saved.id);
+      outcomes.push({ name: item.name, success: true, assetId: saved.id });
+    }
+    return outcomes;
   }
 
   /**

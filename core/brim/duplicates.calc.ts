@@ -30,8 +30,9 @@ export const POSSIBLE_WINDOW_DAYS = 3;
 const MAX_IDS = 10;
 
 const CANONICAL = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
-/** The canonical text of a decimal (`-1.50` → `-1.5`), without building a Decimal when it already is. */
-const norm = (v: string | null) => (v === null || v === "" ? "0" : CANONICAL.test(v) ? (v === "-0" ? "0" : v) : new Decimal(v).toFixed());
+/** The canonical text of a decimal (`-1.50` → `-1.5`; none is 0), without building a Decimal when it already is. */
+export const norm = (v: string | null | undefined) =>
+  (v === null || v === undefined || v === "" ? "0" : CANONICAL.test(v) ? (v === "-0" ? "0" : v) : new Decimal(v).toFixed());
 const dayNumber = (d: string) => Date.UTC(+d.slice(0, 4), +d.slice(5, 7) - 1, +d.slice(8, 10)) / 86_400_000;
 
 interface Stored {

@@ -1,4 +1,5 @@
 import type { ImportFileMeta, ImportPlugin, ImportSheetHead } from "../../sdk/index.ts";
+import type { Issue } from "../errors/validation-issues.ts";
 import type { SniffResult } from "../uploads/mime-sniff.ts";
 import type { PipelineMeta } from "./pipeline.ts";
 import type { PreviewRun } from "./preview.calc.ts";
@@ -29,6 +30,17 @@ export interface ImportPluginInfo {
 export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false; refusal?: UnpackRefusal };
 
 /**
+ * The first half of an import commit, made off the request thread from the stored parse: the plan
+ * (`CommitPlan` of commit-plan.calc.ts as JSON, its `rows` apart in slices of JSON the request
+ * thread reads a turn of the event loop each) with the SHA-256 of the stored parse it was made
+ * from; the decisions' references the parse does not have (answered as a 422); or no stored parse.
+ */
+export type CommitPlanRun =
+  | { ok: false; missing: true }
+  | { issues: Issue[]; ok: false }
+  | { ok: true; parseToken: string; plan: string; rows: string[] };
+
+/**
  * The import plugins and how to run one, and the rest of the file work kept off the request
  * thread (inspecting an upload, previews, duplicate checks). `parse` runs off the request thread (the host uses its
  * worker pool) and ends a run that exceeds the plugin's time limit: a hostile file cannot stall
@@ -42,6 +54,8 @@ export interface ImportPluginDirectory {
    * `{fake_asset_id, selected_asset_id}`), passed on as it is.
    */
   duplicates(brokerId: number, request: string): Promise<Uint8Array>;
+  /** The plan of an import commit of the parse stored at `parsePath` under `decisions` (`CommitDecisions` as JSON), off the request thread. */
+  commitPlan(input: { decisions: string; parsePath: string }): Promise<CommitPlanRun>;
   get(code: string): ImportPluginInfo | undefined;
   /**
    * An uploaded file's content type (or refusal) from its whole content, its SHA-256, and for a ZIP

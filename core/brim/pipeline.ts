@@ -16,6 +16,13 @@ export const ASSETS_SQL = `SELECT id, name, identifier_isin AS isin, identifier_
 export const LEDGER_SQL = `SELECT id, type, date, quantity, amount, currency, asset_id AS "assetId" FROM transactions
   WHERE broker_id = ? AND date BETWEEN ? AND ?`;
 
+/**
+ * The stored change counter of the ledger (and of the assets, brokers and prices: a trigger bumps
+ * it in the transaction of every write to them, migration 1795000008500). Equal readings, equal
+ * ledger: a duplicate report read at one reading still holds in a write that reads the same.
+ */
+export const LEDGER_GENERATION_SQL = `SELECT sum("generation") AS "generation" FROM "cache_generations" WHERE "name" = 'portfolio'`;
+
 /** Parameters of {@link LEDGER_SQL}: the broker's rows from `from` to `to`, widened by the possible-duplicate window. */
 export function ledgerParams(brokerId: number, from: string, to: string): [number, string, string] {
   return [brokerId, addDays(from, -POSSIBLE_WINDOW_DAYS), addDays(to, POSSIBLE_WINDOW_DAYS)];

@@ -1,3 +1,4 @@
+import { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import type { BatchState, OpRef } from "./batch-state.ts";
 import type { CreateInput, Parsed, RuleError } from "./batch.types.ts";
 import { type LedgerRow, newKey, setCash, setCostBasis } from "./ledger-row.ts";
@@ -5,28 +6,36 @@ import { checkPair } from "./pair-validation.calc.ts";
 import { checkRow } from "./row-validation.calc.ts";
 import { TYPE_RULES } from "./transaction-rules.ts";
 
+/** Creates checked between two turns of the event loop: an import of 50,000 rows would hold it for a second. */
+const CREATES_PER_TURN = 2000;
+
 /**
  * Creates: each row checked on its own (broker access, then the type's rules). Valid rows join
  * the working set; link_uuids are counted over every readable row so a pair whose other leg
  * failed is not also reported as a lone leg.
  */
-export function applyCreates(state: BatchState, creates: Parsed<CreateInput>[]): void {
-  creates.forEach((parsed, index) => {
-    const op: OpRef = { operation: "create", index };
-    if (!parsed.ok) return void (state.rule(parsed.errors, op), state.result(op, []));
-    const input = parsed.value;
-    if (input.linkUuid) countLink(state, input, index);
-    const row = toRow(input, newKey(index));
-    state.result(op, [row.key], input.linkUuid);
-    const broker = brokerErrors(state, input.brokerId);
-    // A broker the caller cannot write is the whole answer; a missing one goes with the row's other rule errors.
-    const denied = broker.length > 0 && broker[0]!.code !== "brokerRequired";
-    if (state.rule(denied ? broker : [...broker, ...checkRow(state.facts(row, input.linkUuid, true))], op)) return;
-    state.rows.set(row.key, row);
-    state.created.push(row.key);
-    state.touch(row.key, op);
-    if (input.linkUuid) state.linkKeys.set(input.linkUuid, [...(state.linkKeys.get(input.linkUuid) ?? []), row.key]);
-  });
+export async function applyCreates(state: BatchState, creates: Parsed<CreateInput>[]): Promise<void> {
+  for (let index = 0; index < creates.length; index++) {
+    if (index > 0 && index % CREATES_PER_TURN === 0) await yieldToEventLoop();
+    applyCreate(state, creates[index]!, index);
+  }
+}
+
+function applyCreate(state: BatchState, parsed: Parsed<CreateInput>, index: number): void {
+  const op: OpRef = { operation: "create", index };
+  if (!parsed.ok) return void (state.rule(parsed.errors, op), state.result(op, []));
+  const input = parsed.value;
+  if (input.linkUuid) countLink(state, input, index);
+  const row = toRow(input, newKey(index));
+  state.result(op, [row.key], input.linkUuid);
+  const broker = brokerErrors(state, input.brokerId);
+  // A broker the caller cannot write is the whole answer; a missing one goes with the row's other rule errors.
+  const denied = broker.length > 0 && broker[0]!.code !== "brokerRequired";
+  if (state.rule(denied ? broker : [...broker, ...checkRow(state.facts(row, input.linkUuid, true))], op)) return;
+  state.rows.set(row.key, row);
+  state.created.push(row.key);
+  state.touch(row.key, op);
+  if (input.linkUuid) state.linkKeys.set(input.linkUuid, [...(state.linkKeys.get(input.linkUuid) ?? []), row.key]);
 }
 
 function countLink(state: BatchState, input: CreateInput, index: number): void {

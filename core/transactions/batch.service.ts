@@ -1,4 +1,5 @@
 import { inject, injectable } from "tsyringe";
+import type { EntityManager } from "typeorm";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
@@ -40,20 +41,7 @@ export class TransactionBatchService {
     let changedFrom: string | null = null;
     try {
       done = await this.db.write(async (tx) => {
-        // bun:sqlite is synchronous: between the stages of a large batch other requests get a turn
-        // (writes still queue behind this one; reads use the reader connection).
-        const state = await loadBatch(tx, this.access, userId, input);
-        await yieldToEventLoop();
-        runStages(state, input);
-        let wac: WacResult[] = [];
-        if (state.issues.length === 0) {
-          await yieldToEventLoop();
-          await writeBatch(tx, state);
-          await yieldToEventLoop();
-          wac = await applyAutoCostBasis(tx, state);
-          await yieldToEventLoop();
-          if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, state.touchedBrokers(), state.touchedSince()));
-        }
+        const { state, wac } = await executeBatch(tx, this.access, userId, input);
         const outcome = buildOutcome(state, mode === "commit", wac);
         if (!outcome.committed) throw new RollbackSentinel(outcome);
         changedFrom = state.earliestChange();
@@ -69,11 +57,38 @@ export class TransactionBatchService {
   }
 }
 
+/**
+ * One batch inside a write the caller holds (and commits or rolls back): the caller's roles and
+ * the rows it names are read, the stages run, and only when they found nothing and `write` is
+ * true the rows are written, auto cost bases computed and balances checked. An import passes
+ * `write: false` when it already refused some of its rows: balances computed without them would
+ * mislead. Other writes of the caller (the import's new assets) are visible to the batch.
+ */
+export async function executeBatch(
+  tx: EntityManager, access: BrokerAccessService, userId: number, input: BatchInput, options: { write?: boolean } = {},
+): Promise<{ state: BatchState; wac: WacResult[] }> {
+  // bun:sqlite is synchronous: between the stages of a large batch other requests get a turn
+  // (writes still queue behind this one; reads use the reader connection).
+  const state = await loadBatch(tx, access, userId, input);
+  await yieldToEventLoop();
+  await runStages(state, input);
+  let wac: WacResult[] = [];
+  if (state.issues.length === 0 && options.write !== false) {
+    await yieldToEventLoop();
+    await writeBatch(tx, state);
+    await yieldToEventLoop();
+    wac = await applyAutoCostBasis(tx, state);
+    await yieldToEventLoop();
+    if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, state.touchedBrokers(), state.touchedSince()));
+  }
+  return { state, wac };
+}
+
 /** The in-memory part of a batch; balance and auto cost basis need the written rows. */
-export function runStages(state: BatchState, input: BatchInput): void {
+export async function runStages(state: BatchState, input: BatchInput): Promise<void> {
   applyDeletes(state, input.deletes);
   applyUpdates(state, input.updates);
-  applyCreates(state, input.creates);
+  await applyCreates(state, input.creates);
   applySplits(state, input.splits);
   applyPromotes(state, input.promotes);
   resolveCreateLinks(state);
@@ -86,7 +101,7 @@ export function runStages(state: BatchState, input: BatchInput): void {
  * are `failed`, the rest `not_attempted` (commit) or `simulated` (validate), and only ids of
  * stored rows are given.
  */
-function buildOutcome(state: BatchState, commit: boolean, wacResults: WacResult[]): BatchOutcome {
+export function buildOutcome(state: BatchState, commit: boolean, wacResults: WacResult[]): BatchOutcome {
   const ok = state.issues.length === 0;
   const failed = new Set(state.issues.map((i) => `${i.operation}:${i.index}`));
   const results: BatchResultItem[] = state.results.map((r) => ({

@@ -1,3 +1,4 @@
+import { brimCommitPlan } from "./brokers/import/brim-commit.task.ts";
 import { brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
 import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
@@ -13,6 +14,7 @@ import { computeSignals } from "../../core/signals/signals.calc.ts";
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 export const CALCULATIONS = {
+  brimCommitPlan,
   brimDuplicates,
   brimDuplicatesBody,
   brimInspect,

@@ -129,6 +129,13 @@ test("import wizard: a row the report left without an asset is fixed in the prev
   ].join("\n");
 
   const page = await b.page({ user: "carol" });
+  // The wizard sends decisions to the commit route; it never writes assets or transactions itself.
+  const writes: { path: string; dryRun: boolean | undefined }[] = [];
+  page.on("request", (r) => {
+    if (r.method() !== "POST") return;
+    const path = new URL(r.url()).pathname;
+    writes.push({ path, dryRun: path.endsWith("/commit") ? (r.postDataJSON() as { dry_run?: boolean }).dry_run : undefined });
+  });
   await page.goto(b.url("/import"));
   await page.getByLabel("Into broker").selectOption({ label: "Import target" });
   await page.getByLabel("Report file").setInputFiles({ name: "fix-me.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
@@ -170,6 +177,10 @@ test("import wizard: a row the report left without an asset is fixed in the prev
     .toEqual({ type: "BUY", asset_id: vee, cash: { code: "EUR", amount: "-100.25" }, description: "Bought at the counter" });
   expect(Number(fixed.quantity)).toBe(4);
   expect(ledger.map((x) => x.type).sort()).toEqual(["BUY", "BUY", "DEPOSIT"]);
+  const commits = writes.filter((w) => /\/brokers\/import\/files\/[^/]+\/commit$/.test(w.path));
+  expect(commits.some((w) => w.dryRun === true)).toBe(true);
+  expect(commits.filter((w) => w.dryRun === false)).toHaveLength(1);
+  expect(writes.filter((w) => w.path === "/api/v1/assets" || w.path === "/api/v1/transactions/commit")).toEqual([]);
   expect(pageErrors()).toEqual([]);
 }, 60_000);
 

@@ -1,5 +1,7 @@
 import { expect, test } from "bun:test";
-import { applyForm, checkRowForm, type FieldTodo, type ImportRow, openProblems, toForm, type ValidationIssue } from "../../web/src/lib/import-rows.ts";
+import {
+  applyForm, checkRowForm, commitProblems, type FieldTodo, type ImportRow, openProblems, toEdit, toForm, type ValidationIssue,
+} from "../../web/src/lib/import-rows.ts";
 
 const buy: ImportRow = { broker_id: 1, type: "BUY", date: "2024-01-03", quantity: "4", cash: { code: "EUR", amount: "-100.00" }, description: "Unnamed purchase" };
 const transferIn: ImportRow = { broker_id: 1, type: "TRANSFER", date: "2024-01-05", quantity: "3", asset_id: 2147473647, link_uuid: "u1" };
@@ -46,4 +48,27 @@ test("todos and validation issues stay open until the user changes the field the
   const row2: ImportRow = { ...buy, type: "FX_CONVERSION" };
   expect(openProblems(2, row2, row2, todos, issues).map((p) => [p.field, p.message])).toEqual([[null, "linkRequired message"]]);
   expect(openProblems(2, row2, { ...row2, date: "2024-01-04" }, todos, issues)).toEqual([]);
+});
+
+test("a corrected row goes to the commit route as an edit of every field the editor changes, cleared ones as null", () => {
+  const fixed = applyForm(buy, { ...toForm(buy), asset_id: "17", cash_amount: "-99.5", description: "" }, "EUR");
+  expect(toEdit(1, fixed)).toEqual({
+    row: 1, date: "2024-01-03", quantity: "4", asset_id: 17, cash: { code: "EUR", amount: "-99.5" }, cost_basis_override: null, description: null,
+  });
+  expect(toEdit(0, applyForm(transferIn, { ...toForm(transferIn), cost_basis: "2" }, "CHF"))).toMatchObject({
+    asset_id: 2147473647, cash: null, cost_basis_override: { code: "CHF", amount: "2" },
+  });
+});
+
+test("the commit route's issues of a row land on the form's fields", () => {
+  const issues = [
+    { row: 2, fake_asset_id: null, code: "assetRequired", message: "BUY needs asset_id", field: "asset_id", params: null },
+    { row: 2, fake_asset_id: null, code: "pairLegLeftOut", message: "the other leg", field: "link_uuid", params: { other_row: 3 } },
+    { row: null, fake_asset_id: null, code: "balanceCashNegative", message: "below zero", field: "cash", params: null },
+  ];
+  expect(commitProblems(2, issues)).toEqual([
+    { field: "asset_id", message: "BUY needs asset_id", blocker: true },
+    { field: null, message: "the other leg", blocker: true },
+  ]);
+  expect(commitProblems(0, issues)).toEqual([]);
 });

@@ -313,7 +313,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   "POST /brokers/import/files/{file_id}/parse": {
     who: EDITOR,
-    changes: "The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (commit through POST /transactions/commit).",
+    changes: "The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (import through POST /brokers/import/files/{file_id}/commit).",
     request: { plugin_code: "auto", broker_id: 1 },
     response: {
       file_id: "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f", plugin_code: "broker_degiro", plugin_version: "1.0.0", broker_id: 1,
@@ -329,6 +329,33 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       duplicates: { tx_unique_indices: [0, 1], tx_possible_duplicates: [], tx_likely_duplicates: [] },
       warnings: [{ severity: "info", code: "fillsMerged", message: "2 fills of order 7a1c9a43 were merged into one row", evidence: ["row 17", "row 18"] }],
       validation_issues: [], field_todos: [],
+    },
+  },
+  "POST /brokers/import/files/{file_id}/commit": {
+    who: "Needs the EDITOR or OWNER role on the file's broker and on the broker written to; a file or broker without an access row is 404.",
+    changes: "dry_run false and no issue: creates the assets chosen to be created (the caller their keeper) and the rows, in one "
+      + "database transaction; any issue or error writes nothing. dry_run true: nothing stored.",
+    request: {
+      dry_run: false, parse_token: "9b0c1d5e3f0a4b7c8d2e6f1a0b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c",
+      edits: [{ row: 0, description: "Initial funding" }], skips: [], keep_duplicates: [],
+      asset_choices: [{ fake_asset_id: 2147473647, action: "create", asset: { asset_type: "ETF" } }],
+    },
+    response: {
+      dry_run: false, committed: true, file_id: "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f", broker_id: 1,
+      parse_token: "9b0c1d5e3f0a4b7c8d2e6f1a0b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c", row_count: 3,
+      rows: [
+        { row: 0, transaction_id: 41, broker_id: 1, type: "DEPOSIT", date: "2024-01-02", quantity: "0", cash: { code: "EUR", amount: "2500" }, asset_id: null,
+          fake_asset_id: null, link_uuid: null, tags: null, description: "Initial funding", cost_basis_override: null, cost_basis_mode: null, edited: true },
+        { row: 2, transaction_id: 42, broker_id: 1, type: "BUY", date: "2024-01-03", quantity: "10", cash: { code: "EUR", amount: "-1084.2" }, asset_id: 7,
+          fake_asset_id: 2147473647, link_uuid: null, tags: null, description: null, cost_basis_override: null, cost_basis_mode: null, edited: false },
+      ],
+      assets: [{
+        fake_asset_id: 2147473647, action: "create", asset_id: 7, name: "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS", currency: "EUR", asset_type: "ETF",
+        identifier_isin: "IE00B3RBWM25", identifier_ticker: null, rows: 1,
+      }],
+      skipped: [{ row: 1, reason: "duplicate" }],
+      duplicates: [{ row: 1, match_level: "likely", existing_transaction_ids: [17], same_as_rows: [], skipped: true }],
+      issues: [],
     },
   },
   "POST /brokers/import/duplicates": {

@@ -1090,9 +1090,33 @@ export interface paths {
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
-         *     **Changes:** The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (commit through POST /transactions/commit).
+         *     **Changes:** The file's status (parsed or failed), its error message and its last parse; nothing in the ledger (import through POST /brokers/import/files/{file_id}/commit).
          */
         post: operations["postApiV1BrokersImportFilesByFile_idParse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/brokers/import/files/{file_id}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import the stored parse into the ledger with the user's decisions (edits, skips, kept duplicates, asset choices), all or nothing: new assets and rows in one database transaction, every ledger rule applied, likely duplicates left out unless kept. dry_run answers exactly what would be written and writes nothing. EDITOR or OWNER on the file's and the target broker; no parse or a parse by another plugin version → 409 PARSE_MISSING / PARSE_STALE; a parse_token of an older parse → 409 PARSE_CHANGED
+         * @description Import the stored parse into the ledger with the user's decisions (edits, skips, kept duplicates, asset choices), all or nothing: new assets and rows in one database transaction, every ledger rule applied, likely duplicates left out unless kept. dry_run answers exactly what would be written and writes nothing. EDITOR or OWNER on the file's and the target broker; no parse or a parse by another plugin version → 409 PARSE_MISSING / PARSE_STALE; a parse_token of an older parse → 409 PARSE_CHANGED.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the file's broker and on the broker written to; a file or broker without an access row is 404.
+         *
+         *     **Changes:** dry_run false and no issue: creates the assets chosen to be created (the caller their keeper) and the rows, in one database transaction; any issue or error writes nothing. dry_run true: nothing stored.
+         */
+        post: operations["postApiV1BrokersImportFilesByFile_idCommit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3380,6 +3404,262 @@ export interface components {
                     code: string;
                     /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
                     amount: string;
+                } | null;
+            }[];
+        };
+        /** @description Create the asset the report names (the caller becomes its keeper), or use an existing one */
+        BrimAssetChoice: {
+            /** @description The parse's key of an asset the report names (`asset_mappings[].fake_asset_id`) */
+            fake_asset_id: number;
+            /**
+             * @description create: a new asset from the report's fields
+             * @enum {string}
+             */
+            action: "create";
+            /** @description Fields of the new asset as POST /assets takes them; name, currency, identifier_isin and identifier_ticker default from the report (the currency of the asset's first row with cash) */
+            asset?: {
+                /** @description Display name */
+                name?: string;
+                /** @description Three-letter currency code (ISO 4217) */
+                currency?: string;
+                /**
+                 * @description STOCK, ETF, BOND, CRYPTO, FUND, CROWDFUND, HOLD, INDEX or OTHER
+                 * @enum {string|null}
+                 */
+                asset_type?: "STOCK" | "ETF" | "BOND" | "CRYPTO" | "FUND" | "CROWDFUND" | "HOLD" | "INDEX" | "OTHER" | null;
+                /** @description URL of an icon image (stored as sent; escape before rendering) */
+                icon_url?: string | null;
+                /** @description A web page about the asset chosen by the user */
+                user_url?: string | null;
+                /** @description Units a quote refers to (100 for bonds quoted per 100); zero, negative or null means 1 */
+                quote_base_quantity?: (string | number) | null;
+                /** @description false means archived */
+                active?: boolean;
+                /** @description Classification: short description and distributions by area and sector */
+                classification_params?: {
+                    /** @description One-line description */
+                    short_description?: string | null;
+                    /** @description Distribution by country */
+                    geographic_area?: {
+                        /** @description Weights by key (country ISO3 code or sector), each a decimal string; they sum to 1 */
+                        distribution: {
+                            [key: string]: string | number;
+                        };
+                    } | null;
+                    /** @description Distribution by sector */
+                    sector_area?: {
+                        /** @description Weights by key (country ISO3 code or sector), each a decimal string; they sum to 1 */
+                        distribution: {
+                            [key: string]: string | number;
+                        };
+                    } | null;
+                } | null;
+                /** @description ISIN (12 characters) */
+                identifier_isin?: string | null;
+                /** @description Ticker symbol */
+                identifier_ticker?: string | null;
+                /** @description CUSIP (9 characters) */
+                identifier_cusip?: string | null;
+                /** @description SEDOL (7 characters) */
+                identifier_sedol?: string | null;
+                /** @description FIGI (12 characters) */
+                identifier_figi?: string | null;
+                /** @description A UUID identifying the asset */
+                identifier_uuid?: string | null;
+                /** @description Any other identifier */
+                identifier_other?: string[] | null;
+            };
+        } | {
+            /** @description The parse's key of an asset the report names (`asset_mappings[].fake_asset_id`) */
+            fake_asset_id: number;
+            /**
+             * @description use: an existing asset
+             * @enum {string}
+             */
+            action: "use";
+            /** @description Id of an asset */
+            asset_id: number;
+        };
+        /** @description New values for fields of one parsed row, checked as the transaction write routes check them; a field left out keeps the parse's value, null clears it. `asset_id` is an asset's id or a `fake_asset_id` of the parse */
+        BrimCommitEdit: {
+            /**
+             * @description Kind of the record (see the enumeration)
+             * @enum {string}
+             */
+            type?: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
+            /**
+             * Format: date
+             * @description Date, YYYY-MM-DD
+             */
+            date?: string;
+            /** @description Units of the asset, a decimal string; positive adds to the position, negative removes */
+            quantity?: string | number;
+            /** @description Cash movement {code, amount}; a negative amount leaves the account */
+            cash?: components["schemas"]["MoneyField"] | null;
+            /** @description Id of an asset */
+            asset_id?: number | null;
+            /** @description Free labels */
+            tags?: (string[] | string) | null;
+            /** @description Free text description */
+            description?: string | null;
+            /** @description Cost per unit of the quantity received */
+            cost_basis_override?: {
+                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
+                code: string;
+                /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
+                amount: string | number;
+            } | null;
+            /**
+             * @description How the cost basis is set: auto, auto-detail or manual
+             * @enum {string|null}
+             */
+            cost_basis_mode?: "auto" | "auto-detail" | "manual" | null;
+            /** @description Index of the row in the parse's `transactions` */
+            row: number;
+        };
+        BrimCommitRequest: {
+            /** @description true: write nothing and answer exactly what would be written */
+            dry_run: boolean;
+            /** @description The broker to write into (EDITOR or OWNER); default: the parse's */
+            broker_id?: number;
+            /** @description The parse_token of the dry run this commit confirms: a file parsed again since is refused (409 PARSE_CHANGED) */
+            parse_token?: string;
+            /** @description Corrections of parsed rows, one per row */
+            edits: components["schemas"]["BrimCommitEdit"][];
+            /** @description Rows to leave out */
+            skips: number[];
+            /** @description Likely duplicates to write anyway (likely duplicates are left out otherwise) */
+            keep_duplicates?: number[];
+            /** @description A decision per asset of the report; without one the parse's selected_asset_id is used, else the rows are refused (assetUnmapped) */
+            asset_choices: components["schemas"]["BrimAssetChoice"][];
+        };
+        BrimCommitResult: {
+            /** @description The request was a dry run: nothing was written */
+            dry_run: boolean;
+            /** @description true when the rows and assets were written; a dry run or any issue writes nothing */
+            committed: boolean;
+            /** @description Id of the upload */
+            file_id: string;
+            /** @description Id of a broker */
+            broker_id: number;
+            /** @description SHA-256 of the stored parse the answer was made from */
+            parse_token: string;
+            /** @description Rows in the parse */
+            row_count: number;
+            /** @description The rows written (or that would be), in the parse's order, with their final fields */
+            rows: {
+                /** @description Index of the row in the parse */
+                row: number;
+                /** @description The written transaction (null on a dry run or when nothing was written) */
+                transaction_id: number | null;
+                /** @description Id of a broker */
+                broker_id: number;
+                /** @description Kind of the record (see the enumeration) */
+                type: string;
+                /** @description Date, YYYY-MM-DD */
+                date: string;
+                /** @description Units of the asset, a decimal string; positive adds to the position, negative removes */
+                quantity: string;
+                /** @description Cash movement {code, amount}; a negative amount leaves the account */
+                cash: {
+                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
+                    code: string;
+                    /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
+                    amount: string;
+                } | null;
+                /** @description null for an asset this import creates until it is written */
+                asset_id: number | null;
+                /** @description The parse's key of the report's asset the row takes */
+                fake_asset_id: number | null;
+                /** @description Pairs the two legs of one operation within a batch */
+                link_uuid: string | null;
+                /** @description Free labels */
+                tags: string[] | null;
+                /** @description Free text description */
+                description: string | null;
+                /** @description Cost per unit of the quantity received {code, amount}, instead of the computed one */
+                cost_basis_override: {
+                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
+                    code: string;
+                    /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
+                    amount: string;
+                } | null;
+                /**
+                 * @description How the cost basis is set: auto, auto-detail or manual
+                 * @enum {string|null}
+                 */
+                cost_basis_mode: "auto" | "auto-detail" | "manual" | null;
+                /** @description An edit of the request changed the row */
+                edited: boolean;
+            }[];
+            /** @description The report's assets the rows take: created by this import, or existing */
+            assets: {
+                /** @description Placeholder asset id used in the parsed transactions (from 2147473647 up); replace it with a real asset id before committing */
+                fake_asset_id: number;
+                /**
+                 * @description create: made by this import, its caller the keeper; use: an existing asset
+                 * @enum {string}
+                 */
+                action: "create" | "use";
+                /** @description The existing or created asset; null for one a dry run would create */
+                asset_id: number | null;
+                /** @description Display name */
+                name: string | null;
+                /** @description Three-letter currency code (ISO 4217) */
+                currency: string | null;
+                /**
+                 * @description STOCK, ETF, BOND, CRYPTO, FUND, CROWDFUND, HOLD, INDEX or OTHER
+                 * @enum {string|null}
+                 */
+                asset_type: "STOCK" | "ETF" | "BOND" | "CRYPTO" | "FUND" | "CROWDFUND" | "HOLD" | "INDEX" | "OTHER" | null;
+                /** @description ISIN (12 characters) */
+                identifier_isin: string | null;
+                /** @description Ticker symbol */
+                identifier_ticker: string | null;
+                /** @description Rows written with this asset */
+                rows: number;
+            }[];
+            /** @description Rows left out: by the user, or as a likely duplicate not kept */
+            skipped: {
+                /** @description Index of the row in the parse */
+                row: number;
+                /**
+                 * @description skipped: the request leaves it out; duplicate: a likely duplicate not kept
+                 * @enum {string}
+                 */
+                reason: "skipped" | "duplicate";
+            }[];
+            /** @description Rows that match stored rows of the broker, or an earlier row of the import */
+            duplicates: {
+                /** @description Index of the row in the parse */
+                row: number;
+                /**
+                 * @description likely(_with_asset): left out unless kept; possible(_with_asset): written, a stored row is close; in_file: written, equal to an earlier row of the import
+                 * @enum {string}
+                 */
+                match_level: "possible" | "possible_with_asset" | "likely" | "likely_with_asset" | "in_file";
+                /** @description Ids of the stored transactions the row matches */
+                existing_transaction_ids: number[];
+                /** @description in_file: the earlier rows of this import it equals */
+                same_as_rows: number[];
+                /** @description Left out as a duplicate */
+                skipped: boolean;
+            }[];
+            /** @description What keeps the import from being written: any issue and nothing is */
+            issues: {
+                /** @description The parse's row; null for an asset's or a broker's issue */
+                row: number | null;
+                /** @description Placeholder asset id used in the parsed transactions (from 2147473647 up); replace it with a real asset id before committing */
+                fake_asset_id: number | null;
+                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
+                code: string;
+                /** @description Human-readable outcome; may change between versions */
+                message: string;
+                /** @description The request field the item is about */
+                field: string | null;
+                /** @description Parameters of the message (for translations) */
+                params: {
+                    [key: string]: unknown;
                 } | null;
             }[];
         };
@@ -11910,6 +12190,194 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ParseResult"];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    postApiV1BrokersImportFilesByFile_idCommit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the upload */
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The request body. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "dry_run": false,
+                 *       "parse_token": "9b0c1d5e3f0a4b7c8d2e6f1a0b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c",
+                 *       "edits": [
+                 *         {
+                 *           "row": 0,
+                 *           "description": "Initial funding"
+                 *         }
+                 *       ],
+                 *       "skips": [],
+                 *       "keep_duplicates": [],
+                 *       "asset_choices": [
+                 *         {
+                 *           "fake_asset_id": 2147473647,
+                 *           "action": "create",
+                 *           "asset": {
+                 *             "asset_type": "ETF"
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["BrimCommitRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "dry_run": false,
+                     *       "committed": true,
+                     *       "file_id": "6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f",
+                     *       "broker_id": 1,
+                     *       "parse_token": "9b0c1d5e3f0a4b7c8d2e6f1a0b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c",
+                     *       "row_count": 3,
+                     *       "rows": [
+                     *         {
+                     *           "row": 0,
+                     *           "transaction_id": 41,
+                     *           "broker_id": 1,
+                     *           "type": "DEPOSIT",
+                     *           "date": "2024-01-02",
+                     *           "quantity": "0",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "2500"
+                     *           },
+                     *           "asset_id": null,
+                     *           "fake_asset_id": null,
+                     *           "link_uuid": null,
+                     *           "tags": null,
+                     *           "description": "Initial funding",
+                     *           "cost_basis_override": null,
+                     *           "cost_basis_mode": null,
+                     *           "edited": true
+                     *         },
+                     *         {
+                     *           "row": 2,
+                     *           "transaction_id": 42,
+                     *           "broker_id": 1,
+                     *           "type": "BUY",
+                     *           "date": "2024-01-03",
+                     *           "quantity": "10",
+                     *           "cash": {
+                     *             "code": "EUR",
+                     *             "amount": "-1084.2"
+                     *           },
+                     *           "asset_id": 7,
+                     *           "fake_asset_id": 2147473647,
+                     *           "link_uuid": null,
+                     *           "tags": null,
+                     *           "description": null,
+                     *           "cost_basis_override": null,
+                     *           "cost_basis_mode": null,
+                     *           "edited": false
+                     *         }
+                     *       ],
+                     *       "assets": [
+                     *         {
+                     *           "fake_asset_id": 2147473647,
+                     *           "action": "create",
+                     *           "asset_id": 7,
+                     *           "name": "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS",
+                     *           "currency": "EUR",
+                     *           "asset_type": "ETF",
+                     *           "identifier_isin": "IE00B3RBWM25",
+                     *           "identifier_ticker": null,
+                     *           "rows": 1
+                     *         }
+                     *       ],
+                     *       "skipped": [
+                     *         {
+                     *           "row": 1,
+                     *           "reason": "duplicate"
+                     *         }
+                     *       ],
+                     *       "duplicates": [
+                     *         {
+                     *           "row": 1,
+                     *           "match_level": "likely",
+                     *           "existing_transaction_ids": [
+                     *             17
+                     *           ],
+                     *           "same_as_rows": [],
+                     *           "skipped": true
+                     *         }
+                     *       ],
+                     *       "issues": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BrimCommitResult"];
                 };
             };
             /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */

@@ -1,9 +1,9 @@
 /**
  * The import wizard's row fixes (docs/import.md, "The parse"): the fields of a parsed row the
  * user may correct before commit, which of the parse's field todos and validation issues each
- * correction answers, and the corrected row that is committed. Amounts stay decimal strings.
+ * correction answers, and the edit the commit route applies on the server. Amounts stay decimal strings.
  */
-import type { Result } from "../api/client.ts";
+import type { Body, Result } from "../api/client.ts";
 import { isDecimal, signOf } from "./decimal.ts";
 import { t } from "./i18n.ts";
 
@@ -11,6 +11,10 @@ type Parsed = Result<"post", "/brokers/import/files/{file_id}/parse">;
 export type ImportRow = Parsed["transactions"][number];
 export type FieldTodo = Parsed["field_todos"][number];
 export type ValidationIssue = Parsed["validation_issues"][number];
+type CommitPath = "/brokers/import/files/{file_id}/commit";
+export type CommitEdit = Body<"post", CommitPath>["edits"][number];
+/** A problem the commit route found (its dry run): of a row, of an asset to create, or of a broker. */
+export type CommitIssue = Result<"post", CommitPath>["issues"][number];
 
 /** The editable fields of a row, as the form holds them (strings; "" is empty). */
 export interface RowForm {
@@ -104,4 +108,25 @@ export function openProblems(index: number, original: ImportRow, current: Import
     if (!changed(original, current, field)) out.push({ field, message: issue.message, blocker: true });
   }
   return out;
+}
+
+/**
+ * The edit the commit route applies to parsed row `row` to make it `current`: the fields the row
+ * editor changes, each given (a cleared one as null), so the server's row is the one shown.
+ */
+export function toEdit(row: number, current: ImportRow): CommitEdit {
+  return {
+    row,
+    date: current.date,
+    quantity: current.quantity,
+    asset_id: current.asset_id ?? null,
+    cash: current.cash ?? null,
+    cost_basis_override: current.cost_basis_override ?? null,
+    description: current.description ?? null,
+  };
+}
+
+/** The commit route's issues about row `index`, as problems on the form's fields. */
+export function commitProblems(index: number, issues: readonly CommitIssue[]): Problem[] {
+  return issues.filter((i) => i.row === index).map((i) => ({ field: formFieldOf(i.field ?? undefined), message: i.message, blocker: true }));
 }

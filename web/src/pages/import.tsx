@@ -1,23 +1,33 @@
 /**
  * Import wizard for broker reports (the BRIM API under /brokers/import): upload → detected plugin
- * → parse into a preview → map each asset to an existing one or a new one → leave out duplicates
- * and rows with open blockers → commit the rows through the transaction batch (all or nothing).
+ * → parse into a preview → map each asset to an existing one or a new one, correct or leave out
+ * rows. The page sends decisions, never rows: each change asks the commit route for a dry run
+ * (what would be written, duplicates left out, problems per row), and Import sends the same
+ * decisions for real, so the server writes the new assets and the rows in one transaction.
  */
-import { useMemo, useState } from "preact/hooks";
-import { api, errorText, type Body, type Result } from "../api/client.ts";
+import { useLayoutEffect, useMemo, useState } from "preact/hooks";
+import { api, type Body, type Result } from "../api/client.ts";
 import { Badge, Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
 import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
-import { applyForm, checkRowForm, type ImportRow, openProblems, type Problem, type RowField, type RowForm, toForm } from "../lib/import-rows.ts";
+import {
+  applyForm, checkRowForm, type CommitIssue, commitProblems, type ImportRow, openProblems, type Problem, type RowField, type RowForm, toEdit, toForm,
+} from "../lib/import-rows.ts";
 import { msg, t } from "../lib/i18n.ts";
 import { txTypeLabel } from "../lib/tx-form.ts";
 
 type FileInfo = Result<"post", "/brokers/import/upload">;
 type Parsed = Result<"post", "/brokers/import/files/{file_id}/parse">;
-/** A mapping choice: an existing asset id, or "new" to create one from the extracted name. */
+type CommitPath = "/brokers/import/files/{file_id}/commit";
+type Decisions = Body<"post", CommitPath>;
+type Preview = Result<"post", CommitPath>;
+/** A mapping choice: an existing asset id, or "new" to create one from the report's name. */
 type Choice = number | "new" | "";
+
+/** Dry runs in a row at most: rows with problems are held back and the rest checked again (a pair's other leg, say). */
+const HOLD_ROUNDS = 4;
 
 export function ImportPage() {
   const { prefs } = useApp();
@@ -29,22 +39,76 @@ export function ImportPage() {
   const [plugin, setPlugin] = useState("auto");
   const [parsed, setParsed] = useState<Parsed | null>(null);
   const [choices, setChoices] = useState<Record<number, Choice>>({});
+  // The user's decisions: rows left out, likely duplicates kept, corrected rows.
   const [skip, setSkip] = useState<Set<number>>(new Set());
+  const [keep, setKeep] = useState<Set<number>>(new Set());
+  const [edits, setEdits] = useState<Record<number, ImportRow>>({});
+  // The server's answer to them: the dry run, and the rows held back for their problems.
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [held, setHeld] = useState<Map<number, CommitIssue[]>>(new Map());
+  const [checking, setChecking] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const [done, setDone] = useState<number | null>(null);
-  const [edits, setEdits] = useState<Record<number, ImportRow>>({});
+  const [done, setDone] = useState<{ written: number; duplicates: number } | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
 
-  // The rows as the user corrected them, and what each still needs. An unmapped asset is answered
-  // by step 3; every other blocker todo and every validation issue keeps its row out until fixed.
   const rows = useMemo(() => (parsed?.transactions ?? []).map((x, i) => edits[i] ?? x), [parsed, edits]);
-  const problems = useMemo(() => rows.map((row, i) => openProblems(i, parsed!.transactions[i]!, row, parsed!.field_todos, parsed!.validation_issues)), [rows]);
-  const blocked = useMemo(() => new Set(problems.flatMap((p, i) => p.some((x) => x.blocker) ? [i] : [])), [problems]);
-  const likely = useMemo(() => new Set((parsed?.duplicates.tx_likely_duplicates ?? []).map((d) => d.tx_index)), [parsed]);
-  const possible = useMemo(() => new Set((parsed?.duplicates.tx_possible_duplicates ?? []).map((d) => d.tx_index)), [parsed]);
   const mappingOf = useMemo(() => new Map((parsed?.asset_mappings ?? []).map((m) => [m.fake_asset_id, m])), [parsed]);
+  const duplicateOf = useMemo(() => new Map((preview?.duplicates ?? []).map((d) => [d.row, d])), [preview]);
+  const likely = (i: number) => duplicateOf.get(i)?.match_level.startsWith("likely") ?? false;
+  const included = (i: number) => !held.has(i) && !skip.has(i) && (!likely(i) || keep.has(i));
+  // The parse's words for a field first (they say what to do); the server's for what they leave out.
+  const problems = useMemo(() => rows.map((row, i) => {
+    const open = openProblems(i, parsed!.transactions[i]!, row, parsed!.field_todos, parsed!.validation_issues);
+    const covered = new Set(open.flatMap((p) => (p.field ? [p.field] : [])));
+    return [...open, ...commitProblems(i, held.get(i) ?? []).filter((p) => p.field === null || !covered.has(p.field))];
+  }), [rows, held]);
+
+  /** The decisions as the commit route takes them; `holding`: rows left out for their problems. */
+  const decisions = (holding: Iterable<number>, dryRun: boolean): Decisions => ({
+    dry_run: dryRun,
+    edits: Object.entries(edits).map(([i, row]) => toEdit(Number(i), row)),
+    skips: [...new Set([...skip, ...holding])].sort((a, b) => a - b),
+    keep_duplicates: [...keep].sort((a, b) => a - b),
+    asset_choices: (parsed?.asset_mappings ?? []).flatMap((m): Decisions["asset_choices"] => {
+      const c = choices[m.fake_asset_id];
+      if (typeof c === "number") return [{ fake_asset_id: m.fake_asset_id, action: "use", asset_id: c }];
+      if (c !== "new") return [];
+      // An asset none of whose rows moves cash takes the user's currency, as a new asset would in the form.
+      const priced = rows.some((x) => x.asset_id === m.fake_asset_id && (x.cash || x.cost_basis_override));
+      return [{ fake_asset_id: m.fake_asset_id, action: "create", ...(priced ? {} : { asset: { currency: prefs.base_currency } }) }];
+    }),
+  });
+
+  // Every change of the decisions asks for a dry run (a short pause first, so a burst of clicks asks
+  // once). Before paint, so Import is never enabled over the answer to older decisions.
+  useLayoutEffect(() => {
+    if (!parsed || !uploaded || done) return;
+    let stale = false;
+    setChecking(true);
+    const timer = setTimeout(() => void (async () => {
+      try {
+        const holding = new Map<number, CommitIssue[]>();
+        let answer: Preview | null = null;
+        for (let round = 0; round < HOLD_ROUNDS; round++) {
+          answer = await api.post("/brokers/import/files/{file_id}/commit", { path: { file_id: uploaded.file_id }, body: decisions(holding.keys(), true) });
+          if (stale) return;
+          const found = answer.issues.filter((i) => i.row !== null && !holding.has(i.row));
+          if (found.length === 0) break;
+          for (const i of found) holding.set(i.row!, [...(holding.get(i.row!) ?? []), i]);
+        }
+        setHeld(holding);
+        setPreview(answer);
+        setError(null);
+      } catch (e) {
+        if (!stale) setError(e);
+      } finally {
+        if (!stale) setChecking(false);
+      }
+    })(), 200);
+    return () => { stale = true; clearTimeout(timer); };
+  }, [parsed, edits, skip, keep, choices]);
 
   const run = async (label: string, work: () => Promise<void>) => {
     setBusy(label); setError(null);
@@ -57,44 +121,39 @@ export function ImportPage() {
       const form = new FormData();
       form.append("file", file);
       const info = await api.post("/brokers/import/upload", { query: { broker_id: Number(brokerId) }, body: form as never });
-      setUploaded(info); setParsed(null); setDone(null);
+      setUploaded(info); setParsed(null); setPreview(null); setDone(null);
       setPlugin(info.compatible_plugins[0] ?? "auto");
     });
   };
   const parse = () => void run(t("Reading the report…"), async () => {
     const r = await api.post("/brokers/import/files/{file_id}/parse", { path: { file_id: uploaded!.file_id }, body: { plugin_code: plugin, broker_id: Number(brokerId) } });
-    setParsed(r);
+    setPreview(null); setHeld(new Map()); setEdits({}); setSkip(new Set()); setKeep(new Set()); setDone(null);
     setChoices(Object.fromEntries(r.asset_mappings.map((m) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates.find((c) => c.match_confidence === "exact" || c.match_confidence === "high")?.asset_id ?? "new"])));
-    setEdits({});
-    const stuck = r.transactions.flatMap((x, i) => openProblems(i, x, x, r.field_todos, r.validation_issues).some((p) => p.blocker) ? [i] : []);
-    setSkip(new Set([...r.duplicates.tx_likely_duplicates.map((d) => d.tx_index), ...stuck]));
+    setParsed(r);
   });
   const commit = () => void run(t("Importing…"), async () => {
-    const p = parsed!;
-    const ids = new Map<number, number>();
-    const toCreate = p.asset_mappings.filter((m) => choices[m.fake_asset_id] === "new");
-    if (p.asset_mappings.some((m) => choices[m.fake_asset_id] === "")) throw new Error(t("Choose an asset for every line of the mapping."));
-    if (toCreate.length) {
-      const currencyOf = (fake: number) => rows.find((x) => x.asset_id === fake && x.cash)?.cash?.code ?? prefs.base_currency;
-      const r = await api.post("/assets", { body: toCreate.map((m) => ({
-        name: m.extracted_name || m.extracted_symbol || m.extracted_isin || t("Imported asset {id}", { id: m.fake_asset_id }),
-        currency: currencyOf(m.fake_asset_id),
-        identifier_isin: m.extracted_isin || null, identifier_ticker: m.extracted_symbol || null,
-      })) });
-      r.results.forEach((res, i) => {
-        if (!res.success || !res.asset_id) throw new Error(`${res.name}: ${res.message}`);
-        ids.set(toCreate[i]!.fake_asset_id, res.asset_id);
-      });
+    if (parsed!.asset_mappings.some((m) => choices[m.fake_asset_id] === "")) throw new Error(t("Choose an asset for every line of the mapping."));
+    // The decisions of the dry run shown, for real: the server refuses them if the file was read again since.
+    const r = await api.post("/brokers/import/files/{file_id}/commit", {
+      path: { file_id: uploaded!.file_id }, body: { ...decisions(held.keys(), false), parse_token: preview!.parse_token },
+    });
+    if (!r.committed) {
+      setPreview(r);
+      throw new Error(r.issues.map((i) => (i.row === null ? i.message : `${t("row {n}", { n: i.row + 1 })}: ${i.message}`)).join("; ") || t("Nothing was imported."));
     }
-    for (const m of p.asset_mappings) if (typeof choices[m.fake_asset_id] === "number") ids.set(m.fake_asset_id, choices[m.fake_asset_id] as number);
-    if (rows.some((_, i) => !skip.has(i) && blocked.has(i))) throw new Error(t("Fix or leave out the rows marked in red first."));
-    const creates = rows.filter((_, i) => !skip.has(i)).map((x) => ({ ...x, asset_id: x.asset_id !== undefined && x.asset_id !== null ? ids.get(x.asset_id) ?? x.asset_id : undefined }));
-    const r = await api.post("/transactions/commit", { body: { creates } as unknown as Body<"post", "/transactions/commit"> });
-    if (!r.committed) throw new Error(r.issues.map((i) => `${t("row {n}", { n: i.index + 1 })}: ${i.error}`).join("; ") || t("Nothing was imported."));
-    setDone(creates.length);
+    setDone({ written: r.rows.length, duplicates: r.skipped.filter((s) => s.reason === "duplicate").length });
   });
 
-  const toggle = (i: number) => setSkip((s) => { const n = new Set(s); if (n.has(i)) n.delete(i); else n.add(i); return n; });
+  const toggle = (i: number) => {
+    if (held.has(i)) return;
+    if (included(i)) {
+      if (keep.has(i)) setKeep((k) => { const n = new Set(k); n.delete(i); return n; });
+      else setSkip((s) => new Set(s).add(i));
+    } else if (skip.has(i)) setSkip((s) => { const n = new Set(s); n.delete(i); return n; });
+    else if (likely(i)) setKeep((k) => new Set(k).add(i));
+  };
+  const selected = rows.filter((_, i) => included(i)).length;
+  const generalIssues = (preview?.issues ?? []).filter((i) => i.row === null && i.fake_asset_id === null);
 
   return (
     <Page title={t("Import")}>
@@ -125,53 +184,61 @@ export function ImportPage() {
                 <thead><tr><th scope="col">{t("In the report")}</th><th scope="col">{t("Use")}</th></tr></thead>
                 <tbody>{parsed.asset_mappings.map((m) => {
                   const label = [m.extracted_name, m.extracted_symbol, m.extracted_isin].filter(Boolean).join(" · ");
+                  const refused = (preview?.issues ?? []).filter((i) => i.row === null && i.fake_asset_id === m.fake_asset_id);
                   return (
-                    <tr key={m.fake_asset_id}>
+                    <tr key={m.fake_asset_id} class={refused.length ? "invalid" : ""}>
                       <td>{label}</td>
                       <td><Select aria-label={t("Asset for {label}", { label })} value={choices[m.fake_asset_id] ?? ""}
                         options={[{ value: "new", label: t("Create a new asset") }, ...m.candidates.map((c) => ({ value: c.asset_id, label: `${c.name} (${c.match_confidence})` }))]}
-                        onChange={(v) => setChoices({ ...choices, [m.fake_asset_id]: v === "new" ? "new" : v ? Number(v) : "" })} /></td>
+                        onChange={(v) => setChoices({ ...choices, [m.fake_asset_id]: v === "new" ? "new" : v ? Number(v) : "" })} />
+                        {refused.map((x, k) => <div key={k} class="field-error">{x.message}</div>)}</td>
                     </tr>
                   );
                 })}</tbody>
               </table></div>
             </section>
           )}
-          <section class="card" aria-labelledby="h-rows">
-            <h2 id="h-rows">{t("4. Rows ({selected} of {total} selected)", { selected: parsed.transactions.length - skip.size, total: parsed.transactions.length })}</h2>
-            {parsed.warnings.map((w, i) => <p key={i} class="note warning">{w.message}</p>)}
-            {blocked.size > 0 && <p class="note error" role="status">{t("{n} row(s) need a correction before they can be imported: use Edit on the row.", { n: blocked.size })}</p>}
-            <div class="table-wrap"><table class="table compact">
-              <thead><tr><th scope="col">{t("Import")}</th><th scope="col">{t("Date")}</th><th scope="col">{t("Type")}</th><th scope="col">{t("Asset")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Cash")}</th><th scope="col">{t("Notes")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
-              <tbody>{rows.map((tx, i) => {
-                const m = tx.asset_id !== undefined && tx.asset_id !== null ? mappingOf.get(tx.asset_id) : undefined;
-                const existing = m ? undefined : (assets.data ?? []).find((a) => a.id === tx.asset_id);
-                const unmapped = parsed.field_todos.filter((x) => x.tx_index === i && x.reason_code === "assetUnmapped" && m && choices[m.fake_asset_id] === "");
-                return (
-                  <tr key={i} class={blocked.has(i) ? "invalid" : ""}>
-                    <td><input type="checkbox" aria-label={t("Import row {n}", { n: i + 1 })} checked={!skip.has(i)} disabled={blocked.has(i)} onChange={() => toggle(i)} /></td>
-                    <td>{formatDate(tx.date, locale)}</td><td>{txTypeLabel(tx.type)}</td>
-                    <td>{m ? m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin : existing?.name ?? ""}</td>
-                    <td class="num">{tx.quantity && tx.quantity !== "0" ? formatDecimal(tx.quantity, locale, { maxPlaces: 8 }) : ""}</td>
-                    <td class="num">{tx.cash ? formatMoney(tx.cash.amount, tx.cash.code, locale) : ""}</td>
-                    <td>
-                      {likely.has(i) && <Badge kind="warning">{t("likely duplicate")}</Badge>}
-                      {possible.has(i) && <Badge>{t("possible duplicate")}</Badge>}
-                      {edits[i] && <Badge kind="info">{t("corrected")}</Badge>}
-                      {unmapped.map((x, k) => <div key={`u${k}`} class="field-error">{x.message}</div>)}
-                      {problems[i]!.map((x, k) => <div key={k} class={x.blocker ? "field-error" : "muted"}>{x.field ? `${t(ROW_FIELD_LABEL[x.field])}: ` : ""}{x.message}</div>)}
-                    </td>
-                    <td><button type="button" class="ghost" onClick={() => setEditing(i)} aria-label={t("Edit row {n}", { n: i + 1 })}>{t("Edit")}</button></td>
-                  </tr>
-                );
-              })}</tbody>
-            </table></div>
-            <div class="form-actions">
-              <button type="button" class="primary" disabled={!!busy || skip.size === parsed.transactions.length} onClick={commit}>
-                {t("Import {n} rows", { n: parsed.transactions.length - skip.size })}
-              </button>
-            </div>
-          </section>
+          {!preview && checking && <Loading label={t("Checking the rows against your ledger…")} />}
+          {preview && (
+            <section class="card" aria-labelledby="h-rows" aria-busy={checking}>
+              <h2 id="h-rows">{t("4. Rows ({selected} of {total} selected)", { selected, total: parsed.transactions.length })}</h2>
+              {parsed.warnings.map((w, i) => <p key={i} class="note warning">{w.message}</p>)}
+              {held.size > 0 && <p class="note error" role="status">{t("{n} row(s) need a correction before they can be imported: use Edit on the row.", { n: held.size })}</p>}
+              {generalIssues.map((x, i) => <p key={`g${i}`} class="note error" role="status">{x.message}</p>)}
+              <div class="table-wrap"><table class="table compact">
+                <thead><tr><th scope="col">{t("Import")}</th><th scope="col">{t("Date")}</th><th scope="col">{t("Type")}</th><th scope="col">{t("Asset")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Cash")}</th><th scope="col">{t("Notes")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
+                <tbody>{rows.map((tx, i) => {
+                  const m = tx.asset_id !== undefined && tx.asset_id !== null ? mappingOf.get(tx.asset_id) : undefined;
+                  const existing = m ? undefined : (assets.data ?? []).find((a) => a.id === tx.asset_id);
+                  const unmapped = parsed.field_todos.filter((x) => x.tx_index === i && x.reason_code === "assetUnmapped" && m && choices[m.fake_asset_id] === "");
+                  const dup = duplicateOf.get(i);
+                  return (
+                    <tr key={i} class={held.has(i) ? "invalid" : ""}>
+                      <td><input type="checkbox" aria-label={t("Import row {n}", { n: i + 1 })} checked={included(i)} disabled={held.has(i)} onChange={() => toggle(i)} /></td>
+                      <td>{formatDate(tx.date, locale)}</td><td>{txTypeLabel(tx.type)}</td>
+                      <td>{m ? m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin : existing?.name ?? ""}</td>
+                      <td class="num">{tx.quantity && tx.quantity !== "0" ? formatDecimal(tx.quantity, locale, { maxPlaces: 8 }) : ""}</td>
+                      <td class="num">{tx.cash ? formatMoney(tx.cash.amount, tx.cash.code, locale) : ""}</td>
+                      <td>
+                        {dup?.match_level.startsWith("likely") && <Badge kind="warning">{t("likely duplicate")}</Badge>}
+                        {dup?.match_level.startsWith("possible") && <Badge>{t("possible duplicate")}</Badge>}
+                        {dup?.match_level === "in_file" && <Badge>{t("same as row {n}", { n: (dup.same_as_rows[0] ?? 0) + 1 })}</Badge>}
+                        {edits[i] && <Badge kind="info">{t("corrected")}</Badge>}
+                        {unmapped.map((x, k) => <div key={`u${k}`} class="field-error">{x.message}</div>)}
+                        {problems[i]!.map((x, k) => <div key={k} class={x.blocker ? "field-error" : "muted"}>{x.field ? `${t(ROW_FIELD_LABEL[x.field])}: ` : ""}{x.message}</div>)}
+                      </td>
+                      <td><button type="button" class="ghost" onClick={() => setEditing(i)} aria-label={t("Edit row {n}", { n: i + 1 })}>{t("Edit")}</button></td>
+                    </tr>
+                  );
+                })}</tbody>
+              </table></div>
+              <div class="form-actions">
+                <button type="button" class="primary" disabled={!!busy || checking || selected === 0 || preview.issues.length > 0} onClick={commit}>
+                  {t("Import {n} rows", { n: selected })}
+                </button>
+              </div>
+            </section>
+          )}
         </>
       )}
       {parsed && editing !== null && (
@@ -184,15 +251,18 @@ export function ImportPage() {
           onClose={() => setEditing(null)}
           onSave={(row) => {
             const i = editing;
-            const next = { ...edits, [i]: row };
-            const nowBlocked = openProblems(i, parsed.transactions[i]!, row, parsed.field_todos, parsed.validation_issues).some((x) => x.blocker);
-            setEdits(next);
-            setSkip((s) => { const n = new Set(s); if (nowBlocked) n.add(i); else if (blocked.has(i)) n.delete(i); return n; });
+            setEdits({ ...edits, [i]: row });
+            // Back in until the dry run of the corrected row says otherwise.
+            setHeld((h) => { const n = new Map(h); n.delete(i); return n; });
             setEditing(null);
           }} />
       )}
       {done !== null && (
-        <p class="note" role="status">{t("Imported {n} transactions.", { n: done })} <Link href={`/transactions?broker_id=${brokerId}`}>{t("See them")}</Link></p>
+        <p class="note" role="status">
+          {t("Imported {n} transactions.", { n: done.written })}{" "}
+          {done.duplicates > 0 && <>{t("{n} likely duplicate(s) were left out.", { n: done.duplicates })}{" "}</>}
+          <Link href={`/transactions?broker_id=${brokerId}`}>{t("See them")}</Link>
+        </p>
       )}
     </Page>
   );

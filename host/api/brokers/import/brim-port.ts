@@ -1,4 +1,5 @@
 import type { DependencyContainer } from "tsyringe";
+import { BrimCommitService } from "../../../../core/brim/brim-commit.service.ts";
 import { brimDir, BrimFileService } from "../../../../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../../../../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "../../../../core/brim/import-plugins.ts";
@@ -35,6 +36,7 @@ export function registerBrim(
   const timeoutOf = brimTimeout(pluginConfig);
   const pathOf = (code: string) => plugins.get("import-plugin", code)?.path ?? null;
   const port: ImportPluginDirectory = {
+    commitPlan: async (input) => (await runCalculation("brimCommitPlan", { ...input, db })).result,
     duplicates: async (brokerId, json) => (await runCalculation("brimDuplicates", { brokerId, db, json })).result,
     inspect: async (filePath, filename) => (await runCalculation("brimInspect", { filePath, filename })).result,
     get: (code) => {
@@ -79,6 +81,7 @@ export function registerBrim(
   container.registerInstance(IMPORT_PLUGINS, port);
   container.registerSingleton(BrimFileService);
   container.registerSingleton(BrimParseService);
+  container.registerSingleton(BrimCommitService);
 }
 
 /** Default time limit of one parse in the worker pool. */

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import type { z } from "zod";
+import { BrimCommitService } from "../../../../core/brim/brim-commit.service.ts";
 import { brimDir, BrimFileService } from "../../../../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../../../../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory } from "../../../../core/brim/import-plugins.ts";
@@ -6,10 +8,12 @@ import { InputError, NotFoundError, ValidationError } from "../../../../core/err
 import { UploadService } from "../../../../core/uploads/upload.service.ts";
 import type { HttpDeps } from "../../../http/deps.ts";
 import { ErrorBody, errorResponses } from "../../../http/errors.ts";
+import { STREAMED_BODY_HEADER } from "../../../http/gzip.ts";
 import type { SessionPlugin } from "../../../http/session.ts";
 import { contentDisposition, readUploadBody, RefusedBody } from "../../uploads/uploads.routes.ts";
 import { JSON_BODY_DOC, jsonBodyReadBy, validatedInWorker, WorkerJsonBody } from "../../../http/worker-json-body.ts";
 import { runCalculation } from "../../run-calculation.ts";
+import { CommitBody, CommitResult, toCommitDecisions, toCommitResult } from "./brim-commit.schema.ts";
 import type { DuplicatesBodyRead } from "./brim-parse.task.ts";
 import {
   CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
@@ -40,6 +44,39 @@ function gzippedJson(gzipped: Uint8Array, request: Request): Response {
   return new Response(new Blob([gzipped as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip")), { headers });
 }
 
+/** Answers with more rows than this are written out in slices (see {@link sliced}). */
+const SLICED_ROWS = 2000;
+const SLICE_ROWS = 1000;
+
+/**
+ * A large commit answer (50,000 rows are ~15 MB of JSON) as a stream of slices of rows, each
+ * serialised when the connection asks for more and compressed as it goes: made whole, its
+ * serialisation, validation and gzip held the request loop ~0.6 s. The shape is the route's schema.
+ */
+function sliced(answer: z.infer<typeof CommitResult>): Response {
+  const { rows, ...head } = answer;
+  const encoder = new TextEncoder();
+  let next = -1;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next === -1) {
+        controller.enqueue(encoder.encode(`${JSON.stringify(head).slice(0, -1)},"rows":[`));
+        next = 0;
+        return;
+      }
+      if (next >= rows.length) {
+        controller.enqueue(encoder.encode("]}"));
+        controller.close();
+        return;
+      }
+      const slice = rows.slice(next, next + SLICE_ROWS).map((r) => JSON.stringify(r)).join(",");
+      controller.enqueue(encoder.encode(next === 0 ? slice : `,${slice}`));
+      next += SLICE_ROWS;
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/json", "cache-control": "private, no-store", [STREAMED_BODY_HEADER]: "1" } });
+}
+
 /** A worker's reading of a JSON body: its failure rethrown (a 500), else what it read (never null: that was a 400 in parse). */
 function workerRead<T>(body: WorkerJsonBody<T | null>): T {
   if (body.read === undefined) throw body.error;
@@ -57,6 +94,7 @@ const binaryResponse = {
 export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
   const files = deps.container.resolve(BrimFileService);
   const parser = deps.container.resolve(BrimParseService);
+  const committer = deps.container.resolve(BrimCommitService);
   const plugins = deps.container.resolve<ImportPluginDirectory>(IMPORT_PLUGINS);
   const uploads = deps.container.resolve(UploadService);
   const dir = brimDir(deps.config.dataDir);
@@ -170,6 +208,24 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
         summary: "Parse a file into a preview (EDITOR or OWNER): commit creates with fake asset ids, asset mappings, duplicates, "
           + "warnings, validation issues and field todos. Nothing is written to the ledger. A file the plugin cannot read "
           + "→ 400 PARSE_FAILED and the file's status failed",
+      },
+    })
+    .post("/files/:file_id/commit", async ({ body, params, user }) => {
+      const answer = toCommitResult(await committer.commit(dir, {
+        userId: user.id, fileId: params.file_id, dryRun: body.dry_run, parseToken: body.parse_token ?? null, decisions: toCommitDecisions(body),
+      }));
+      // A large answer goes out in slices (a Response is not re-validated; its shape is the schema's, by type).
+      return answer.rows.length > SLICED_ROWS ? sliced(answer) as unknown as typeof answer : answer;
+    }, {
+      auth: true,
+      params: FileParams,
+      body: CommitBody,
+      response: { 200: CommitResult, ...errorResponses },
+      detail: {
+        summary: "Import the stored parse into the ledger with the user's decisions (edits, skips, kept duplicates, asset choices), all or "
+          + "nothing: new assets and rows in one database transaction, every ledger rule applied, likely duplicates left out unless kept. "
+          + "dry_run answers exactly what would be written and writes nothing. EDITOR or OWNER on the file's and the target broker; "
+          + "no parse or a parse by another plugin version → 409 PARSE_MISSING / PARSE_STALE; a parse_token of an older parse → 409 PARSE_CHANGED",
       },
     })
     .post("/duplicates", async ({ body, request, user }) => {
