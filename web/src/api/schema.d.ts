@@ -5404,6 +5404,15 @@ export interface components {
                 /** @description Where in the report it comes from (rows) */
                 evidence: string[];
             }[];
+            /** @description The variant of the format the importer recognised, e.g. `degiro/account-statement/nl`; absent when the importer names none */
+            detected_format?: string;
+            /** @description Data lines deliberately not imported, each with its reason, so every line of the file is accounted for (docs/import.md) */
+            skipped_rows?: {
+                /** @description 1-based line of the file */
+                line: number;
+                /** @description Why the line was not imported (a notice, an information line, a reversal that cancels out) */
+                reason: string;
+            }[];
         };
         PluginItem: {
             /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */

@@ -118,9 +118,14 @@ export const ParseResult = z.object({
     context: z.record(z.string(), z.unknown()).optional(), evidence: z.array(z.string()),
   })),
   /** The variant of the report the plugin read, e.g. `degiro/account-statement/nl` (when the plugin says). */
-  detected_format: z.string().optional(),
+  detected_format: z.string().optional()
+    .describe("The variant of the format the importer recognised, e.g. `degiro/account-statement/nl`; absent when the importer names none"),
   /** Data lines of the file without a row of their own, each with the reason (when the plugin accounts for them). */
-  skipped_rows: z.array(z.object({ line: z.number().int(), reason: z.string() })).optional(),
+  skipped_rows: z.array(z.object({
+    line: z.number().int().describe("1-based line of the file"),
+    reason: z.string().describe("Why the line was not imported (a notice, an information line, a reversal that cancels out)"),
+  })).optional()
+    .describe("Data lines deliberately not imported, each with its reason, so every line of the file is accounted for (docs/import.md)"),
 });
 
 const Decimalish = z.union([z.string(), z.number()]).transform((v) => String(v));
