@@ -34,6 +34,7 @@ export function registerBrim(
   const timeoutOf = brimTimeout(pluginConfig);
   const pathOf = (code: string) => plugins.get("import-plugin", code)?.path ?? null;
   const port: ImportPluginDirectory = {
+    candidates: async (hints) => (await runCalculation("brimCandidates", { db, hints: [...hints] })).result,
     duplicates: async (brokerId, json) => (await runCalculation("brimDuplicates", { brokerId, db, json })).result,
     inspect: async (filePath, filename) => (await runCalculation("brimInspect", { filePath, filename })).result,
     get: (code) => {
