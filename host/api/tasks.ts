@@ -1,4 +1,4 @@
-import { brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview } from "./brokers/import/brim-parse.task.ts";
+import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview } from "./brokers/import/brim-parse.task.ts";
 import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -7,20 +7,27 @@ import { riskAnalytic, riskData, riskEligibility } from "./risk/risk.task.ts";
 import { riskWarmUp } from "./risk/risk-warm-up.task.ts";
 import { reportWarmUp } from "./portfolio/report-warm-up.task.ts";
 import { computeSignals } from "../../core/signals/signals.calc.ts";
+import { fxConvert } from "./fx/fx-convert.task.ts";
+import { priceQuery } from "./assets/price-query.task.ts";
+import { eventsQuery } from "./assets/events-query.task.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 export const CALCULATIONS = {
+  brimCandidates,
   brimDuplicates,
   brimDuplicatesBody,
   brimInspect,
   brimParse,
   brimPreview,
   computeSignals,
+  eventsQuery,
+  fxConvert,
   lotsAnalysis: analyseLots,
   portfolioReport,
+  priceQuery,
   reportWarmUp,
   riskAnalytic,
   riskData,

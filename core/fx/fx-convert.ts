@@ -1,0 +1,147 @@
+import type { SqlReader } from "../db/sql-reader.ts";
+import { daysBetween, eachDay } from "../dates/calendar.ts";
+import { Decimal, toDecimalString } from "../money/decimal.ts";
+import { type BackwardFillInfo, type ConvertLeg, convertAlong, orientSteps, type RateSeries } from "./convert.calc.ts";
+import type { ChainStep } from "./fx-route.entity.ts";
+import { normalisePair } from "./pair.ts";
+import { MANUAL_PROVIDER } from "./route-search.calc.ts";
+
+/**
+ * FX conversion over stored rates (`POST /fx/currencies/convert`), on plain SQL reads and without
+ * TypeORM, so the worker pool runs it on its own connection (host/api/fx/fx-convert.task.ts) and
+ * the request thread (FxConvertService) on its own.
+ */
+
+/** Longest range one conversion item may expand to (days). */
+export const MAX_CONVERT_DAYS = 36_600;
+
+export interface ConvertInput {
+  amount: string;
+  end?: string;
+  from: string;
+  start: string;
+  to: string;
+}
+
+export interface ConvertResult {
+  backwardFill?: BackwardFillInfo;
+  conversionDate: string;
+  from: { amount: string; code: string };
+  rate: string;
+  to: { amount: string; code: string };
+}
+
+export interface ConvertOutput {
+  errors: string[];
+  results: ConvertResult[];
+}
+
+/** One stored rate row (`1 base = rate quote`). */
+export interface RateRow {
+  date: string;
+  rate: string;
+}
+
+/**
+ * The configured chains of the pair `from`/`to` by priority, each oriented from `from`; a pair
+ * without configured routes converts through its manual rates. Null when the two codes are not
+ * a pair (malformed or equal). Codes are expected upper-case.
+ */
+export async function pairChains(reads: SqlReader, from: string, to: string): Promise<ChainStep[][] | null> {
+  const pair = normalisePair(from, to);
+  if (!pair) return null;
+  const routes = await reads.all<{ chain_steps: string }>(
+    `SELECT "chain_steps" FROM "fx_routes" WHERE "base" = ? AND "quote" = ? ORDER BY "priority", "id"`, [pair.base, pair.quote]);
+  const chains = routes.map((r) => JSON.parse(r.chain_steps) as ChainStep[]);
+  if (chains.length === 0) chains.push([{ from: pair.base, provider: MANUAL_PROVIDER, to: pair.quote }]);
+  return chains.map((c) => orientSteps(c, from, pair.base));
+}
+
+/**
+ * A loader of the stored series of a step's alphabetical pair under its provider, up to `end`
+ * (oldest first), each read once per loader and shaped by `build`.
+ */
+export function rateSeriesLoader<S>(reads: SqlReader, build: (rows: RateRow[]) => S): (step: ChainStep, end: string) => Promise<S> {
+  const memo = new Map<string, Promise<S>>();
+  return (step, end) => {
+    const [base, quote] = step.from < step.to ? [step.from, step.to] : [step.to, step.from];
+    const key = `${base}|${quote}|${step.provider}|${end}`;
+    let s = memo.get(key);
+    if (!s) {
+      s = reads.all<RateRow>(
+        `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ? AND date <= ? ORDER BY date`,
+        [base, quote, step.provider, end],
+      ).then(build);
+      memo.set(key, s);
+    }
+    return s;
+  };
+}
+
+const toRateSeries = (rows: RateRow[]): RateSeries => ({ dates: rows.map((r) => r.date), rates: rows.map((r) => new Decimal(r.rate)) });
+
+/** Days `convertEach` expands an item to (the inclusive range; 0 when `end` is before `start`). */
+export function convertDays(item: { end?: string; start: string }): number {
+  return Math.max(0, daysBetween(item.start, item.end ?? item.start) + 1);
+}
+
+/**
+ * Each item converted on each day of its range, through the pair's routes by priority: per item its
+ * results and its error lines (range refused, not a pair, days no route could convert).
+ */
+export async function convertEach(reads: SqlReader, items: readonly ConvertInput[]): Promise<ConvertOutput[]> {
+  const series = rateSeriesLoader(reads, toRateSeries);
+  const out: ConvertOutput[] = [];
+  for (const item of items) {
+    const results: ConvertResult[] = [];
+    const errors: string[] = [];
+    out.push({ errors, results });
+    const from = item.from.trim().toUpperCase();
+    const to = item.to.trim().toUpperCase();
+    const end = item.end ?? item.start;
+    const label = `${from}->${to}`;
+    if (end < item.start) { errors.push(`${label}: date_range end is before start`); continue; }
+    if (convertDays(item) > MAX_CONVERT_DAYS) { errors.push(`${label}: date_range longer than ${MAX_CONVERT_DAYS} days`); continue; }
+    const days = eachDay(item.start, end);
+    const amount = new Decimal(item.amount);
+    const source = { amount: item.amount, code: from };
+    if (from === to) {
+      for (const day of days) results.push({ conversionDate: day, from: source, rate: "1", to: { amount: toDecimalString(amount), code: to } });
+      continue;
+    }
+    const chains = await pairChains(reads, from, to);
+    if (!chains) { errors.push(`${label}: not a currency pair`); continue; }
+    const routeLegs: ConvertLeg[][] = [];
+    for (const chain of chains) {
+      routeLegs.push(await Promise.all(chain.map(async (s) => ({ from: s.from, series: await series(s, end), to: s.to }))));
+    }
+    const missing: string[] = [];
+    for (const day of days) {
+      let done = false;
+      for (const legs of routeLegs) {
+        const c = convertAlong(amount, legs, day);
+        if (!c) continue;
+        const r: ConvertResult = {
+          conversionDate: day, from: source, rate: toDecimalString(c.rate), to: { amount: toDecimalString(c.amount), code: to },
+        };
+        if (c.backwardFill) r.backwardFill = c.backwardFill;
+        results.push(r);
+        done = true;
+        break;
+      }
+      if (!done) missing.push(day);
+    }
+    if (missing.length > 0) {
+      const span = missing.length === 1 ? missing[0] : `${missing[0]}..${missing.at(-1)}`;
+      errors.push(`${label}: no rate on or before ${span} (${missing.length} day${missing.length === 1 ? "" : "s"})`);
+    }
+  }
+  return out;
+}
+
+/** The items' results and errors, flattened in request order; null when items were given and every conversion failed. */
+export async function convertAll(reads: SqlReader, items: readonly ConvertInput[]): Promise<ConvertOutput & { failed: boolean }> {
+  const each = await convertEach(reads, items);
+  const results = each.flatMap((e) => e.results);
+  return { errors: each.flatMap((e) => e.errors), results, failed: items.length > 0 && results.length === 0 };
+}
