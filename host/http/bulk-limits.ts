@@ -120,3 +120,8 @@ export function perItemLimit(max: number, key: string, unit: string, hint?: stri
     doc: `at most ${amount(max)} ${unit} per item`,
   };
 }
+
+/** A limit on a repeated query key (`?ids=1&ids=2`). */
+export function queryListLimit(max: number, key: string, unit = "ids"): Limit {
+  return { max, unit, count: ({ query }) => listLength(query?.[key]), hint: `Send the ${unit} in several requests` };
+}

@@ -8,6 +8,7 @@ import { MoneyField } from "../transactions/transactions.schema.ts";
 export const MAX_UPSERT_ITEMS = 1000;
 export const MAX_EVENTS_PER_ITEM = 10_000;
 export const MAX_UPSERT_EVENTS = 100_000;
+/** Ids in a query string; the server's 16 KB request-line limit (431) binds first, at ~1,500 ids. */
 export const MAX_IDS = 10_000;
 export const MAX_QUERY_ITEMS = 1000;
 /** Events one `POST /assets/events/query` answer may carry (counted before any is read). */
