@@ -399,6 +399,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Global setting rows, all or nothing; values are stored as sent. Scheduler changes apply at once.
+         *
+         *     **Limits:** at most 100 settings per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         patch: operations["patchApiV1SettingsGlobalBulk"];
         trace?: never;
@@ -771,6 +773,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Nothing: every check of a commit runs, nothing is kept (`committed` is always false).
+         *
+         *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsValidate"];
         delete?: never;
@@ -795,6 +799,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Applies deletes, updates, creates, splits and promotes in one database transaction, all or nothing: any issue keeps nothing and the answer lists the issues (status 200 either way).
+         *
+         *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsCommit"];
         delete?: never;
@@ -817,6 +823,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 10,000 ids per request; at most 10,000 excluded ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1Transactions"];
         put?: never;
@@ -867,6 +875,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsEventsSuggest"];
         delete?: never;
@@ -891,6 +901,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsPromote-suggest"];
         delete?: never;
@@ -961,6 +973,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1BrokersImportFiles"];
         put?: never;
@@ -1115,6 +1129,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Nothing stored: compares the rows with the broker's ledger.
+         *
+         *     **Limits:** at most 100,000 transactions per request; at most 100,000 asset mappings per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportDuplicates"];
         delete?: never;
@@ -1139,6 +1155,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing stored: searches the assets.
+         *
+         *     **Limits:** at most 1,000 hints per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportAsset-candidates"];
         delete?: never;
@@ -1195,6 +1213,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Creates brokers, an OWNER access row (share 1.000000) for the caller on each, and one DEPOSIT per positive initial balance, dated `opened_at` (today when absent). Items are independent: a refused item does not stop the others.
+         *
+         *     **Limits:** at most 100 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1Brokers"];
         delete?: never;
@@ -1377,6 +1397,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1Assets"];
         put?: never;
@@ -1387,6 +1409,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The caller becomes the keeper of the assets created (docs/assets.md).
          *
          *     **Changes:** Creates shared assets, kept by the caller. Items are independent: a refused item does not stop the others.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1Assets"];
         /**
@@ -1396,6 +1420,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1Assets"];
         options?: never;
@@ -1407,6 +1433,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         patch: operations["patchApiV1Assets"];
         trace?: never;
@@ -1579,6 +1607,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsProvider"];
         /**
@@ -1588,6 +1618,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Removes the assignments; the provider's prices and events go with them (manual ones stay).
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1AssetsProvider"];
         options?: never;
@@ -1609,6 +1641,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1AssetsProviderAssignments"];
         put?: never;
@@ -1683,6 +1717,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Stores manual daily prices; a price of the same asset and date is replaced.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 200,000 price points per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPrices"];
         /**
@@ -1692,6 +1728,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes the asset's prices within the inclusive date ranges.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 10,000 date ranges per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1AssetsPrices"];
         options?: never;
@@ -1715,6 +1753,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesQuery"];
         delete?: never;
@@ -1739,6 +1779,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** A provider quote dated today creates or extends today's price row; a database fallback is never written back.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesCurrent"];
         delete?: never;
@@ -1763,6 +1805,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Any asset, whoever keeps it: a sync stores only what the assigned provider answers.
          *
          *     **Changes:** Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesSync"];
         delete?: never;
@@ -1809,6 +1853,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 10,000 ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1AssetsEvents"];
         put?: never;
@@ -1819,6 +1865,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 10,000 events per item; at most 100,000 events per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsEvents"];
         /**
@@ -1828,6 +1876,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes manual events; one linked by a transaction is reported `in_use` and kept.
+         *
+         *     **Limits:** at most 10,000 ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1AssetsEvents"];
         options?: never;
@@ -1851,6 +1901,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 100,000 events in one answer (counted before any is read); beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsEventsQuery"];
         delete?: never;
@@ -2075,6 +2127,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxProvidersRoutes"];
         /**
@@ -2084,6 +2138,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1FxProvidersRoutes"];
         options?: never;
@@ -2131,6 +2187,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Stores the provider rates of each pair through its routes, by priority, and clears the portfolio caches when rates changed.
+         *
+         *     **Limits:** at most 200 pairs per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesSync"];
         delete?: never;
@@ -2155,6 +2213,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Stores manual rates (alphabetical pair order; a rate posted the other way round is inverted) and clears the portfolio caches.
+         *
+         *     **Limits:** at most 10,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesRate"];
         /**
@@ -2164,6 +2224,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Deletes a pair's rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1FxCurrenciesRate"];
         options?: never;
@@ -2211,6 +2273,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesConvert"];
         delete?: never;
@@ -2235,6 +2299,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing stored; the result is cached until the next write.
+         *
+         *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioReport"];
         delete?: never;
@@ -2259,6 +2325,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 20 queries per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioWac"];
         delete?: never;
@@ -2283,6 +2351,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing stored; the result is cached until the next write (`force` bypasses the cache).
+         *
+         *     **Limits:** at most 1,000 broker ids per request; at most 10,000 selected lot ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioLotsAnalysis"];
         delete?: never;
@@ -2427,6 +2497,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a calculation on the points sent.
+         *
+         *     **Limits:** at most 2,000 points per request; at most 32 signals per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1SignalsPreview"];
         delete?: never;
@@ -9225,6 +9297,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -10136,7 +10217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The upload is larger than `max_file_upload_mb`. */
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10509,6 +10590,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -10682,6 +10772,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -10778,6 +10877,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10970,6 +11078,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -11073,6 +11190,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11276,7 +11402,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The upload is larger than `max_file_upload_mb`. */
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11366,6 +11492,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12011,6 +12146,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -12123,6 +12267,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12401,6 +12554,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13358,6 +13520,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -13502,6 +13673,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -13587,6 +13767,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13695,6 +13884,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14416,6 +14614,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -14509,6 +14716,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -14579,6 +14795,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14859,6 +15084,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -14959,6 +15193,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15090,6 +15333,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -15192,6 +15444,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15304,6 +15565,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15474,6 +15744,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -15584,6 +15863,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -15667,6 +15955,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15780,6 +16077,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16667,6 +16973,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -16765,6 +17080,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16970,6 +17294,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -17068,6 +17401,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17179,6 +17521,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17383,6 +17734,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -20535,6 +20895,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -20637,6 +21006,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21937,6 +22315,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -22558,6 +22945,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
