@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { eventLoopBreather, yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { typedParam } from "../db/sql-types.ts";
@@ -48,7 +49,9 @@ async function removeDuplicates(tx: EntityManager, removals: EventUpsertPlan["re
 }
 
 async function updateRows(tx: EntityManager, updates: StoredManualEvent[]): Promise<void> {
+  const breathe = eventLoopBreather();
   for (const part of slices(updates)) {
+    await breathe();
     await tx.query(
       `WITH v(id, date, type, value, currency, notes) AS (VALUES ${marks(part.length,
         `(${typedParam(tx, "bigint")}, ${typedParam(tx, "date")}, ?, ${typedParam(tx, "numeric")}, ?, ?)`)})
@@ -61,7 +64,9 @@ async function updateRows(tx: EntityManager, updates: StoredManualEvent[]): Prom
 }
 
 async function insertRows(tx: EntityManager, assetId: number, inserts: EventRow[]): Promise<void> {
+  const breathe = eventLoopBreather();
   for (const part of slices(inserts)) {
+    await breathe();
     await tx.query(
       `INSERT INTO asset_events (asset_id, date, type, value, currency, notes) VALUES ${marks(part.length, "(?, ?, ?, ?, ?, ?)")}`,
       part.flatMap((e) => [assetId, e.date, e.type, e.value, e.currency, e.notes]),
@@ -91,6 +96,8 @@ export class EventService {
     checkNoDuplicateIds(items);
     const results: EventUpsertResult[] = [];
     for (const [i, item] of items.entries()) {
+      // Each item is its own write; between them other requests get the thread.
+      if (i > 0) await yieldToEventLoop();
       results.push(await this.db.write((tx) => this.upsertItem(tx, item, i)));
       clearPortfolioCaches(this.caches);
     }

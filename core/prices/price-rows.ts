@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { eventLoopBreather } from "../async/yield-to-event-loop.ts";
 
 /** `manual` marks prices a user entered (SPEC Price history row; REFERENCE 2.4 `source_plugin_key`). */
 export const MANUAL_SOURCE = "manual";
@@ -48,7 +49,9 @@ function upsertSql(rows: number, keepVolume: boolean): string {
 }
 
 async function upsertChunks(tx: EntityManager, rows: readonly PriceRowWrite[], keepVolume: boolean): Promise<void> {
+  const breathe = eventLoopBreather();
   for (let i = 0; i < rows.length; i += CHUNK) {
+    await breathe();
     const chunk = rows.slice(i, i + CHUNK);
     const params: unknown[] = [];
     for (const r of chunk) {

@@ -2,6 +2,7 @@ import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearAfterCommit, earliestDate } from "../cache/portfolio-caches.ts";
+import { eventLoopBreather } from "../async/yield-to-event-loop.ts";
 import { Database } from "../db/database.ts";
 import { InputError, NotFoundError } from "../errors/domain-error.ts";
 import { execute, MANUAL_SOURCE, type PriceRowWrite, type StoredPrice, writePriceRows } from "./price-rows.ts";
@@ -66,7 +67,9 @@ export class PriceService {
     }
     return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcome: UpsertOutcome = { results: [], inserted: 0, updated: 0 };
+      const breathe = eventLoopBreather();
       for (const item of items) {
+        await breathe();
         const currency = currencies.get(item.assetId);
         if (currency === undefined) {
           outcome.results.push({ assetId: item.assetId, count: 0, message: ASSET_NOT_FOUND, success: false });
