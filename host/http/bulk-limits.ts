@@ -15,18 +15,17 @@ export const LIMITS_DOC = "x-limits";
 
 const amount = (n: number) => n.toLocaleString("en-US");
 
-/** The refusal of a request asking for `requested` `unit` where at most `limit` are allowed. */
-export function limitExceeded(limit: number, requested: number, unit: string, hint?: string): PayloadTooLargeError {
+/**
+ * The refusal of a request asking for `requested` `unit` where at most `limit` are allowed ("at most
+ * 1,000 items per request; this one asks for 1,001"); `per` follows the unit (none for a unit that
+ * says its own scope, such as "signals in one item").
+ */
+export function limitExceeded(limit: number, requested: number, unit: string, hint?: string, per = " per request"): PayloadTooLargeError {
   return new PayloadTooLargeError(
     LIMIT_EXCEEDED,
-    `at most ${amount(limit)} ${unit} per request; this one asks for ${amount(requested)}${hint ? `. ${hint}` : ""}`,
+    `at most ${amount(limit)} ${unit}${per}; this one asks for ${amount(requested)}${hint ? `. ${hint}` : ""}`,
     { limit, requested, unit },
   );
-}
-
-/** Throws {@link limitExceeded} when `requested` is over `limit`. */
-export function checkLimit(limit: number, requested: number, unit: string, hint?: string): void {
-  if (requested > limit) throw limitExceeded(limit, requested, unit, hint);
 }
 
 /** Calendar days of the inclusive range `start`..`end` (1 for a single day; 0 when `end` is before `start`). */
@@ -49,6 +48,8 @@ export interface Limit {
   validated?: boolean;
   /** Appended to the refusal's message: how to ask within the limit. */
   hint?: string;
+  /** What follows the unit in the message: " per request" unless the unit says its own scope ("signals in one item": ""). */
+  per?: string;
   /** One line of the route's documentation; defaults to "at most {max} {unit} per request". */
   doc?: string;
 }
@@ -75,7 +76,11 @@ export const itemsLimit = (max: number, hint = "Split the items over several req
 const describe = (limits: readonly Limit[]) => limits.map((l) => l.doc ?? `at most ${amount(l.max)} ${l.unit} per request`);
 
 function check(limits: readonly Limit[], validated: boolean, ctx: { body: unknown; query: unknown }) {
-  for (const l of limits) if (Boolean(l.validated) === validated) checkLimit(l.max, l.count({ body: ctx.body, query: ctx.query }), l.unit, l.hint);
+  for (const l of limits) {
+    if (Boolean(l.validated) !== validated) continue;
+    const requested = l.count({ body: ctx.body, query: ctx.query });
+    if (requested > l.max) throw limitExceeded(l.max, requested, l.unit, l.hint, l.per);
+  }
 }
 
 /**
@@ -115,7 +120,7 @@ export function daySeriesLimit<T>(itemsOf: (body: any) => readonly T[], days: (i
 /** A limit on the largest list under `key` in one item of an array body ("signals in one item"). */
 export function perItemLimit(max: number, key: string, unit: string, hint?: string): Limit {
   return {
-    max, unit: `${unit} in one item`, hint,
+    max, unit: `${unit} in one item`, per: "", hint,
     count: ({ body }) => (Array.isArray(body) ? body.reduce((n: number, item) => Math.max(n, listLength(item?.[key] ?? undefined)), 0) : 0),
     doc: `at most ${amount(max)} ${unit} per item`,
   };

@@ -26,7 +26,7 @@ const IDS: Limit = { max: MAX_IDS, unit: "ids", count: ({ query }) => listLength
 const QUERY_LIMITS: Limit[] = [
   itemsLimit(MAX_QUERY_ITEMS),
   // Counted by the worker before it reads a row (it knows how many events the ranges hold); listed here for the documentation.
-  { max: MAX_QUERY_EVENTS, unit: "events in the answer", count: () => 0, doc: `at most ${MAX_QUERY_EVENTS.toLocaleString("en-US")} events in one answer (counted before any is read)` },
+  { max: MAX_QUERY_EVENTS, unit: "events in the answer", per: "", count: () => 0, doc: `at most ${MAX_QUERY_EVENTS.toLocaleString("en-US")} events in one answer (counted before any is read)` },
 ];
 
 /** Asset events (`/assets/events`): manual upsert and delete; reads of manual and provider events. Session only. */
@@ -72,7 +72,7 @@ export function eventsRoutes(deps: HttpDeps, session: SessionPlugin) {
           ...(q.target_currency ? { targetCurrency: q.target_currency } : {}),
         })),
       });
-      if (!result.ok) throw limitExceeded(MAX_QUERY_EVENTS, result.requested, "events in the answer", "Ask for shorter date ranges or fewer items per request");
+      if (!result.ok) throw limitExceeded(MAX_QUERY_EVENTS, result.requested, "events in the answer", "Ask for shorter date ranges or fewer items per request", "");
       return gzippedJson(result.gzipped, request);
     }, {
       auth: true,
