@@ -5,7 +5,7 @@ import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import { Database } from "../db/database.ts";
 import { InputError } from "../errors/domain-error.ts";
-import { assetCandidates, type AssetHint, type KnownAsset } from "./asset-candidates.calc.ts";
+import type { AssetHint } from "./asset-candidates.calc.ts";
 import { BrimFile } from "./brim-file.entity.ts";
 import { beyondLimits, BrimFileService, lastParsePath } from "./brim-file.service.ts";
 import { GENERIC_PLUGIN_CODE, IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "./import-plugins.ts";
@@ -87,10 +87,9 @@ export class BrimParseService {
     return plugins;
   }
 
-  /** Candidates for each hint (`POST /brokers/import/asset-candidates`). */
-  async candidates(hints: readonly AssetHint[]): Promise<{ candidates: AssetCandidateDoc[] }[]> {
-    const assets = await this.db.reads.query(ASSETS_SQL) as KnownAsset[];
-    return hints.map((h) => ({ candidates: assetCandidates(h, assets) }));
+  /** Candidates for each hint (`POST /brokers/import/asset-candidates`) as gzipped JSON `{items}`, made off the request thread. */
+  candidates(hints: readonly AssetHint[]): Promise<Uint8Array> {
+    return this.plugins.candidates(hints);
   }
 
   /**

@@ -4,6 +4,7 @@ import type { SniffResult } from "../uploads/mime-sniff.ts";
 import type { PipelineMeta } from "./pipeline.ts";
 import type { PreviewRun } from "./preview.calc.ts";
 import type { UnpackRefusal } from "./unpack-check.calc.ts";
+import type { AssetHint } from "./asset-candidates.calc.ts";
 
 /** DI token of the {@link ImportPluginDirectory} port (registered by the host, in host/api/brokers/import/brim-port.ts). */
 export const IMPORT_PLUGINS = Symbol("ImportPluginDirectory");
@@ -47,6 +48,12 @@ export type CommitPlanRun =
  * requests.
  */
 export interface ImportPluginDirectory {
+  /**
+   * Asset candidates of each hint (`POST /brokers/import/asset-candidates`) against every asset, as
+   * gzipped JSON `{items: [{candidates}]}`, computed off the request thread (1,000 hints against
+   * thousands of assets).
+   */
+  candidates(hints: readonly AssetHint[]): Promise<Uint8Array>;
   /**
    * The duplicate report of `request`'s creates against broker `brokerId`'s ledger, as gzipped JSON,
    * computed off the request thread (50,000 rows take hundreds of ms to read, match and serialise).

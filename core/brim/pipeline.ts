@@ -1,6 +1,6 @@
 import type { ImportResult, ImportWarning } from "../../sdk/index.ts";
 import { addDays } from "../dates/calendar.ts";
-import { assetCandidates, type KnownAsset, selectedAsset } from "./asset-candidates.calc.ts";
+import { candidateIndex, findCandidates, type KnownAsset, selectedAsset } from "./asset-candidates.calc.ts";
 import { findDuplicates, type ImportedFact, type LedgerFact, POSSIBLE_WINDOW_DAYS } from "./duplicates.calc.ts";
 import { type AssetMappingDoc, type DuplicateReportDoc, isFakeAssetId, type ParseResultDoc, type TxCreateDoc } from "./parse-result.ts";
 import { assignFakeAssets, fieldTodos, mergeFills, pairFx, pluginWarnings, toCreates, validateCreates } from "./rows.calc.ts";
@@ -48,9 +48,9 @@ export async function buildParseResult(result: ImportResult, meta: PipelineMeta,
   const paired = pairFx(merged.rows, uuid);
   warnings.push(...paired.warnings);
   const { assetOf, mappings } = assignFakeAssets(paired.rows);
-  const assets = mappings.length > 0 ? await data.assets() : [];
+  const index = candidateIndex(mappings.length > 0 ? await data.assets() : []);
   for (const m of mappings) {
-    m.candidates = assetCandidates(m, assets);
+    m.candidates = findCandidates(m, index);
     m.selected_asset_id = selectedAsset(m.candidates);
   }
   const creates = toCreates(paired.rows, meta.brokerId, assetOf, paired.links);

@@ -7,3 +7,18 @@
 export interface SqlReader {
   all<T = any>(sql: string, params?: unknown[]): Promise<T[]>;
 }
+
+/** The {@link SqlReader} of a TypeORM manager or data source (the request thread's reader connection). */
+export function managerReader(manager: { query(sql: string, params?: unknown[]): Promise<any> }): SqlReader {
+  return { all: async (sql, params = []) => manager.query(sql, params) };
+}
+
+/** Anything that runs SQL and answers rows: a TypeORM manager, or a {@link SqlReader} through {@link queryable}. */
+export interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<any>;
+}
+
+/** A {@link SqlReader} (a worker's own connection) where code written for a TypeORM manager's `query` reads. */
+export function queryable(reader: SqlReader): Queryable {
+  return { query: (sql, params = []) => reader.all(sql, params) };
+}

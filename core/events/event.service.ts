@@ -2,10 +2,11 @@ import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { eventLoopBreather, yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { typedParam } from "../db/sql-types.ts";
-import type { AssetEventType } from "./asset-event.entity.ts";
+import { EVENT_COLUMNS, type EventQuery, type EventQueryResult, type EventRead, queryEvents, toEventRead } from "./event-query.ts";
 import {
   checkNoDuplicateIds, type EventRow, type EventUpsertPlan, type IncomingEvent, planEventUpsert, type StoredManualEvent,
 } from "./event-upsert.calc.ts";
@@ -18,22 +19,9 @@ export interface EventUpsertResult { assetId: number; count: number; message: st
 export type EventDeleteStatus = "deleted" | "in_use" | "not_found";
 export interface EventDeleteResult { eventId: number; status: EventDeleteStatus; message?: string }
 
-export interface EventRead {
-  assetId: number;
-  currency: string;
-  date: string;
-  id: number;
-  /** True when a provider assignment wrote the event. */
-  isAuto: boolean;
-  notes: string | null;
-  type: AssetEventType;
-  value: string;
-}
+export type { EventQuery, EventQueryResult, EventRead } from "./event-query.ts";
 
-export interface EventQuery { assetId: number; start: string; end: string; targetCurrency?: string }
-export interface EventQueryResult { assetId: number; events: EventRead[]; errors: string[] }
-
-const COLUMNS = "id, asset_id, date, type, value, currency, notes, provider_assignment_id";
+const COLUMNS = EVENT_COLUMNS;
 
 export function slices<T>(list: T[], size = EVENT_SLICE): T[][] {
   const out: T[][] = [];
@@ -43,10 +31,7 @@ export function slices<T>(list: T[], size = EVENT_SLICE): T[][] {
 
 const marks = (n: number, one = "?") => Array.from({ length: n }, () => one).join(",");
 
-const toRead = (r: any): EventRead => ({
-  id: r.id, assetId: r.asset_id, date: r.date, type: r.type, value: r.value, currency: r.currency,
-  notes: r.notes ?? null, isAuto: r.provider_assignment_id !== null,
-});
+const toRead = toEventRead;
 
 /** Removed duplicates: their transactions move to the survivor first (rule 3), then the rows go. */
 async function removeDuplicates(tx: EntityManager, removals: EventUpsertPlan["removals"]): Promise<void> {
@@ -64,7 +49,9 @@ async function removeDuplicates(tx: EntityManager, removals: EventUpsertPlan["re
 }
 
 async function updateRows(tx: EntityManager, updates: StoredManualEvent[]): Promise<void> {
+  const breathe = eventLoopBreather();
   for (const part of slices(updates)) {
+    await breathe();
     await tx.query(
       `WITH v(id, date, type, value, currency, notes) AS (VALUES ${marks(part.length,
         `(${typedParam(tx, "bigint")}, ${typedParam(tx, "date")}, ?, ${typedParam(tx, "numeric")}, ?, ?)`)})
@@ -77,7 +64,9 @@ async function updateRows(tx: EntityManager, updates: StoredManualEvent[]): Prom
 }
 
 async function insertRows(tx: EntityManager, assetId: number, inserts: EventRow[]): Promise<void> {
+  const breathe = eventLoopBreather();
   for (const part of slices(inserts)) {
+    await breathe();
     await tx.query(
       `INSERT INTO asset_events (asset_id, date, type, value, currency, notes) VALUES ${marks(part.length, "(?, ?, ?, ?, ?, ?)")}`,
       part.flatMap((e) => [assetId, e.date, e.type, e.value, e.currency, e.notes]),
@@ -107,6 +96,8 @@ export class EventService {
     checkNoDuplicateIds(items);
     const results: EventUpsertResult[] = [];
     for (const [i, item] of items.entries()) {
+      // Each item is its own write; between them other requests get the thread.
+      if (i > 0) await yieldToEventLoop();
       results.push(await this.db.write((tx) => this.upsertItem(tx, item, i)));
       clearPortfolioCaches(this.caches);
     }
@@ -151,21 +142,8 @@ export class EventService {
   }
 
   /** Events of each asset within the inclusive range, by date then id; manual and provider alike. */
-  async query(requests: EventQuery[]): Promise<EventQueryResult[]> {
-    const out: EventQueryResult[] = [];
-    for (const q of requests) out.push(await this.queryOne(q));
-    return out;
-  }
-
-  private async queryOne(q: EventQuery): Promise<EventQueryResult> {
-    const [asset] = await this.db.reads.query(`SELECT id FROM assets WHERE id = ?`, [q.assetId]);
-    if (!asset) return { assetId: q.assetId, events: [], errors: [`Asset ${q.assetId} not found`] };
-    const rows: any[] = await this.db.reads.query(
-      `SELECT ${COLUMNS} FROM asset_events WHERE asset_id = ? AND date >= ? AND date <= ? ORDER BY date, id`,
-      [q.assetId, q.start, q.end],
-    );
-    const events = rows.map(toRead);
-    return { assetId: q.assetId, events, errors: conversionErrors(events, q.targetCurrency) };
+  query(requests: EventQuery[]): Promise<EventQueryResult[]> {
+    return queryEvents(this.db.reads, requests);
   }
 
   /** Events by id in request order; unknown ids are skipped. */
@@ -184,11 +162,4 @@ function deleteOutcome(id: number, row: { provider: boolean } | undefined, linke
   if (row.provider) return { eventId: id, status: "not_found", message: `Event ${id} is a provider event and read-only` };
   if (linked) return { eventId: id, status: "in_use", message: `Event ${id} is linked by a transaction` };
   return { eventId: id, status: "deleted" };
-}
-
-/** No FX conversion exists yet: events in another currency than the target stay as stored, reported once per currency. */
-function conversionErrors(events: EventRead[], target: string | undefined): string[] {
-  if (!target) return [];
-  const others = [...new Set(events.map((e) => e.currency))].filter((c) => c !== target).sort();
-  return others.map((c) => `Cannot convert events from ${c} to ${target}: no FX conversion available; values stay in ${c}`);
 }

@@ -9,7 +9,8 @@ import { CacheRegistry } from "../cache/cache-registry.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError, ValidationError } from "../errors/domain-error.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
-import { pairChains, type RateRow, rateSeriesLoader } from "../fx/fx-convert.service.ts";
+import { managerReader } from "../db/sql-reader.ts";
+import { pairChains, type RateRow, rateSeriesLoader } from "../fx/fx-convert.ts";
 import { FxRoute } from "../fx/fx-route.entity.ts";
 import { normalisePair } from "../fx/pair.ts";
 import { MANUAL_PROVIDER, PRIVATE_PROVIDER } from "../fx/route-search.calc.ts";
@@ -116,9 +117,10 @@ export class LotsAnalysisService {
     const pair = normalisePair(from, to);
     if (!pair) return { configured: false, from, hasProviderRoute: false, routes: [] };
     const stored = await this.db.reads.count(FxRoute, { where: { base: pair.base, quote: pair.quote } });
-    const chains = (await pairChains(this.db.reads, from, to, userId)) ?? [];
+    const reader = managerReader(this.db.reads);
+    const chains = (await pairChains(reader, from, to, userId)) ?? [];
     const hasProviderRoute = chains.some((c) => c.some((s) => s.provider !== MANUAL_PROVIDER && s.provider !== PRIVATE_PROVIDER));
-    const load = rateSeriesLoader(this.db.reads, (rows: RateRow[]) => rows, userId);
+    const load = rateSeriesLoader(reader, (rows: RateRow[]) => rows, userId);
     const routes: LotFxLeg[][] = [];
     let anyRate = false;
     for (const chain of chains) {

@@ -4,7 +4,8 @@ import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
-import { pairChains, type RateRow, rateSeriesLoader } from "../fx/fx-convert.service.ts";
+import { pairChains, type RateRow, rateSeriesLoader } from "../fx/fx-convert.ts";
+import { managerReader } from "../db/sql-reader.ts";
 import { Decimal } from "../money/decimal.ts";
 import { type WacRouteLeg, type WacSeriesInput, type WacSeriesOutput, type WacSeriesRow, wacCurrency } from "./wac-series.calc.ts";
 
@@ -100,10 +101,11 @@ export class WacSeriesService {
       const cost = r.type === "BUY" ? r.currency : r.costBasisCurrency;
       if (cost && cost !== currency && new Decimal(r.quantity).gt(0)) lastDate.set(cost, r.date);
     }
-    const load = rateSeriesLoader(this.db.reads, (rs: RateRow[]) => ({ dates: rs.map((r) => r.date), rates: rs.map((r) => r.rate) }), userId);
+    const reader = managerReader(this.db.reads);
+    const load = rateSeriesLoader(reader, (rs: RateRow[]) => ({ dates: rs.map((r) => r.date), rates: rs.map((r) => r.rate) }), userId);
     const input: WacSeriesInput = { assetCurrency, end: q.end, rows, routes: {}, series: {}, start: q.start };
     for (const [from, end] of lastDate) {
-      const chains = (await pairChains(this.db.reads, from, currency, userId)) ?? [];
+      const chains = (await pairChains(reader, from, currency, userId)) ?? [];
       input.routes[from] = await Promise.all(chains.map((chain) => Promise.all(chain.map(async (step): Promise<WacRouteLeg> => {
         const key = `${[step.from, step.to].sort().join("/")}|${step.provider}|${end}`;
         input.series[key] ??= await load(step, end);

@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { eventLoopBreather } from "../async/yield-to-event-loop.ts";
 
 /** `manual` in `source_plugin_key` marks prices a user entered. */
 export const MANUAL_SOURCE = "manual";
@@ -48,7 +49,9 @@ function upsertSql(rows: number, keepVolume: boolean): string {
 }
 
 async function upsertChunks(tx: EntityManager, rows: readonly PriceRowWrite[], keepVolume: boolean): Promise<void> {
+  const breathe = eventLoopBreather();
   for (let i = 0; i < rows.length; i += CHUNK) {
+    await breathe();
     const chunk = rows.slice(i, i + CHUNK);
     const params: unknown[] = [];
     for (const r of chunk) {
@@ -64,13 +67,7 @@ export async function writePriceRows(tx: EntityManager, rows: readonly PriceRowW
   await upsertChunks(tx, rows.filter((r) => r.volume === undefined), true);
 }
 
-/** Stored rows of one asset within an inclusive range, oldest first. */
-export function readPriceRows(db: EntityManager, assetId: number, start: string, end: string): Promise<StoredPrice[]> {
-  return db.query(
-    `SELECT "date", "open", "high", "low", "close", "volume", "currency", "source_plugin_key", "provider_assignment_id"
-     FROM "price_history"
-     WHERE "asset_id" = ? AND "date" BETWEEN ? AND ? ORDER BY "date"`, [assetId, start, end]);
-}
+export { readPriceRows } from "./price-query.ts";
 
 /** The latest stored close of each asset that has one (one query; the primary key finds each asset's last day). */
 export async function latestCloses(db: EntityManager, assetIds: readonly number[]):

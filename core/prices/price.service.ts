@@ -2,9 +2,14 @@ import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { CacheRegistry } from "../cache/cache-registry.ts";
 import { clearAfterCommit, earliestDate } from "../cache/portfolio-caches.ts";
+import { eventLoopBreather } from "../async/yield-to-event-loop.ts";
 import { Database } from "../db/database.ts";
 import { InputError, NotFoundError } from "../errors/domain-error.ts";
-import { execute, MANUAL_SOURCE, type PriceRowWrite, readPriceRows, type StoredPrice, writePriceRows } from "./price-rows.ts";
+import { execute, MANUAL_SOURCE, type PriceRowWrite, type StoredPrice, writePriceRows } from "./price-rows.ts";
+import { ASSET_NOT_FOUND, assetCurrencies, type DateRange, type PriceQueryResult, queryPrices } from "./price-query.ts";
+
+export type { DateRange, PriceQueryResult, StoredEvent } from "./price-query.ts";
+export { readEvents } from "./price-query.ts";
 
 /** One manual price point; decimals as strings. `volume`: undefined keeps, null clears. */
 export interface PriceInput {
@@ -15,11 +20,6 @@ export interface PriceInput {
   low?: string | null;
   open?: string | null;
   volume?: string | null;
-}
-
-export interface DateRange {
-  end: string;
-  start: string;
 }
 
 export interface UpsertOutcome {
@@ -40,25 +40,6 @@ export interface WipeOutcome {
   pricesDeleted: number;
   transactionsUnlinked: number;
 }
-
-export interface StoredEvent {
-  currency: string;
-  date: string;
-  id: number;
-  notes: string | null;
-  provider_assignment_id: number | null;
-  type: string;
-  value: string;
-}
-
-export interface PriceQueryResult {
-  assetId: number;
-  errors: string[];
-  events: StoredEvent[];
-  prices: StoredPrice[];
-}
-
-const ASSET_NOT_FOUND = "Asset not found";
 
 /** Manual price history: upsert, delete by ranges, and range queries with events. */
 @injectable()
@@ -86,7 +67,9 @@ export class PriceService {
     }
     return clearAfterCommit(this.caches, this.db.write(async (tx) => {
       const outcome: UpsertOutcome = { results: [], inserted: 0, updated: 0 };
+      const breathe = eventLoopBreather();
       for (const item of items) {
+        await breathe();
         const currency = currencies.get(item.assetId);
         if (currency === undefined) {
           outcome.results.push({ assetId: item.assetId, count: 0, message: ASSET_NOT_FOUND, success: false });
@@ -129,19 +112,8 @@ export class PriceService {
   }
 
   /** Prices (ascending by date) and, on request, events of each asset within its range. */
-  async query(items: readonly { assetId: number; events: boolean; prices: boolean; range: DateRange }[]): Promise<PriceQueryResult[]> {
-    const currencies = await this.currencies(items.map((i) => i.assetId));
-    const reads = this.db.reads;
-    return Promise.all(items.map(async (item) => {
-      if (!currencies.has(item.assetId)) return { assetId: item.assetId, errors: [ASSET_NOT_FOUND], events: [], prices: [] };
-      const { start, end } = item.range;
-      return {
-        assetId: item.assetId,
-        errors: [],
-        prices: item.prices ? await readPriceRows(reads, item.assetId, start, end) : [],
-        events: item.events ? await readEvents(reads, item.assetId, start, end) : [],
-      };
-    }));
+  query(items: readonly { assetId: number; events: boolean; prices: boolean; range: DateRange }[]): Promise<PriceQueryResult[]> {
+    return queryPrices(this.db.reads, items);
   }
 
   /**
@@ -162,16 +134,8 @@ export class PriceService {
   }
 
   /** Currency of each existing asset among `ids`. */
-  private async currencies(ids: readonly number[]): Promise<Map<number, string>> {
-    const unique = [...new Set(ids)];
-    const out = new Map<number, string>();
-    for (let i = 0; i < unique.length; i += 500) {
-      const chunk = unique.slice(i, i + 500);
-      const rows: { currency: string; id: number }[] = await this.db.reads.query(
-        `SELECT "id", "currency" FROM "assets" WHERE "id" IN (${chunk.map(() => "?").join(",")})`, chunk);
-      for (const r of rows) out.set(r.id, r.currency);
-    }
-    return out;
+  private currencies(ids: readonly number[]): Promise<Map<number, string>> {
+    return assetCurrencies(this.db.reads, ids);
   }
 }
 
@@ -200,9 +164,3 @@ async function storedDates(tx: EntityManager, assetId: number, rows: readonly Pr
   return new Set(stored.map((s) => s.date));
 }
 
-/** Events of one asset within an inclusive range, by date then id. */
-export function readEvents(db: EntityManager, assetId: number, start: string, end: string): Promise<StoredEvent[]> {
-  return db.query(
-    `SELECT "id", "date", "type", "value", "currency", "provider_assignment_id", "notes" FROM "asset_events"
-     WHERE "asset_id" = ? AND "date" BETWEEN ? AND ? ORDER BY "date", "id"`, [assetId, start, end]);
-}

@@ -1,5 +1,5 @@
 import { brimCommitPlan } from "./brokers/import/brim-commit.task.ts";
-import { brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
+import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
 import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -8,12 +8,16 @@ import { riskAnalytic, riskData, riskEligibility } from "./risk/risk.task.ts";
 import { riskWarmUp } from "./risk/risk-warm-up.task.ts";
 import { reportWarmUp } from "./portfolio/report-warm-up.task.ts";
 import { computeSignals } from "../../core/signals/signals.calc.ts";
+import { fxConvert } from "./fx/fx-convert.task.ts";
+import { priceQuery } from "./assets/price-query.task.ts";
+import { eventsQuery } from "./assets/events-query.task.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
  * plain objects only (structured cloning drops Decimal prototypes).
  */
 export const CALCULATIONS = {
+  brimCandidates,
   brimCommitPlan,
   brimDuplicates,
   brimDuplicatesBody,
@@ -22,8 +26,11 @@ export const CALCULATIONS = {
   brimPreview,
   brimSheets,
   computeSignals,
+  eventsQuery,
+  fxConvert,
   lotsAnalysis: analyseLots,
   portfolioReport,
+  priceQuery,
   reportWarmUp,
   riskAnalytic,
   riskData,

@@ -101,3 +101,16 @@ export async function gzipResponse(request: Request, response: Response, onBodyB
   if (etag && !etag.startsWith("W/")) headers.set("etag", `W/${etag}`);
   return rebuild(response, Bun.gzipSync(bytes, { level: GZIP_LEVEL }), headers);
 }
+
+/**
+ * JSON made and gzipped in a worker (a parse result, a duplicate report, a conversion, a price query)
+ * as the answer: sent as it is with `Content-Encoding: gzip` when the client accepts gzip (the request
+ * thread never serialises or compresses the rows), else decompressed as a stream, chunk by chunk.
+ */
+export function gzippedJson(gzipped: Uint8Array, request: Request): Response {
+  const headers: Record<string, string> = { "content-type": "application/json", vary: "Accept-Encoding", "cache-control": "private, no-store" };
+  if (acceptsGzip(request)) {
+    return new Response(gzipped as Uint8Array<ArrayBuffer>, { headers: { ...headers, "content-encoding": "gzip", "content-length": String(gzipped.byteLength) } });
+  }
+  return new Response(new Blob([gzipped as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip")), { headers });
+}

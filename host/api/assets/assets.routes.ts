@@ -6,15 +6,18 @@ import { AssetQueryService } from "../../../core/assets/asset-query.service.ts";
 import { AssetService, type NewAsset } from "../../../core/assets/asset.service.ts";
 import { ConflictError } from "../../../core/errors/domain-error.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { bulkCreateStatus, errorResponses } from "../../http/errors.ts";
+import { bulkLimits, itemsLimit, queryListLimit } from "../../http/bulk-limits.ts";
+import { bulkCreateStatus, ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import {
   AssetCreateRequest, AssetCreateResponse, AssetDeleteResponse, AssetDetail, AssetIdParams, AssetIdsQuery, AssetInfo,
-  AssetListQuery, AssetPatchRequest, AssetPatchResponse, MarketDataSummaryBody, MergeRequest, MergeResponse, toAssetDetail,
+  AssetListQuery, AssetPatchRequest, AssetPatchResponse, MAX_ITEMS, MarketDataSummaryBody, MergeRequest, MergeResponse, toAssetDetail,
   toAssetFields, toAssetInfo, toMarketDataSummary, toMergeResponse, toOldNew,
 } from "./assets.schema.ts";
 
 const BLOCKED = "CURRENCY_CHANGE_BLOCKED_BY_MARKET_DATA";
+const ITEMS = itemsLimit(MAX_ITEMS);
+const IDS = queryListLimit(MAX_ITEMS, "asset_ids", "asset ids");
 
 /**
  * Assets: global records any signed-in user may read (REFERENCE §1.6); their keeper and
@@ -30,6 +33,7 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/assets", tags: ["assets"] })
     .use(session)
+    .use(bulkLimits)
     .post("", async ({ body, status, user }) => {
       const outcomes = await assets.create(body.map((item) => toAssetFields(item) as NewAsset), user.id);
       return status(bulkCreateStatus(outcomes.filter((o) => o.success).length), {
@@ -41,14 +45,16 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       });
     }, {
       auth: true,
+      limits: [ITEMS],
       body: AssetCreateRequest,
-      response: { 200: AssetCreateResponse, 201: AssetCreateResponse, ...errorResponses },
+      response: { 200: AssetCreateResponse, 201: AssetCreateResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Create assets, kept by the caller; a name already used by another asset (ignoring case) is refused per item" },
     })
     .get("", async ({ query }) => (await queries.byIds(query.asset_ids)).map(toAssetDetail), {
       auth: true,
+      limits: [IDS],
       query: AssetIdsQuery,
-      response: { 200: z.array(AssetDetail), ...errorResponses },
+      response: { 200: z.array(AssetDetail), ...errorResponses, 413: ErrorBody },
       detail: { summary: "Assets by id with their classification, in request order; unknown ids are skipped" },
     })
     .get("/all", async ({ user }) => (await queries.list(user.id, { active: true })).map(toAssetInfo), {
@@ -78,8 +84,9 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { results, success_count: outcomes.filter((o) => o.success).length, errors: [] };
     }, {
       auth: true,
+      limits: [ITEMS],
       body: AssetPatchRequest,
-      response: { 200: AssetPatchResponse, ...errorResponses },
+      response: { 200: AssetPatchResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Edit assets: an absent key keeps the value, null clears it; classification is replaced whole" },
     })
     .delete("", async ({ query, user }) => {
@@ -96,8 +103,9 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       };
     }, {
       auth: true,
+      limits: [IDS],
       query: AssetIdsQuery,
-      response: { 200: AssetDeleteResponse, ...errorResponses },
+      response: { 200: AssetDeleteResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Delete assets with their prices, events and assignment; an asset used by a transaction is refused (HAS_TRANSACTIONS)" },
     })
     .post("/merge", async ({ body, user }) => {

@@ -1,13 +1,18 @@
 import { z } from "zod";
 import { ASSET_EVENT_TYPES } from "../../../core/events/asset-event.entity.ts";
-import type { EventDeleteResult, EventQueryResult, EventRead, EventUpsertItem, EventUpsertResult } from "../../../core/events/event.service.ts";
+import type { EventDeleteResult, EventUpsertItem, EventUpsertResult } from "../../../core/events/event.service.ts";
 import { CurrencyField } from "../../http/fields.ts";
 import { MoneyField } from "../transactions/transactions.schema.ts";
 
-/** Request limits: beyond these the envelope is malformed (422). A 2,500-event item is well inside. */
+/** Bulk limits (docs/events.md, docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. A 2,500-event item is well inside. */
 export const MAX_UPSERT_ITEMS = 1000;
 export const MAX_EVENTS_PER_ITEM = 10_000;
+export const MAX_UPSERT_EVENTS = 100_000;
+/** Ids in a query string; the server's 16 KB request-line limit (431) binds first, at ~1,500 ids. */
 export const MAX_IDS = 10_000;
+export const MAX_QUERY_ITEMS = 1000;
+/** Events one `POST /assets/events/query` answer may carry (counted before any is read). */
+export const MAX_QUERY_EVENTS = 100_000;
 
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const DateField = z.iso.date();
@@ -59,7 +64,7 @@ export const QueryRequest = z.array(z.object({
   asset_id: Id,
   date_range: DateRange.describe("Inclusive; a missing or null end means the start day only"),
   target_currency: CurrencyField.nullable().optional(),
-}).strict()).max(MAX_UPSERT_ITEMS);
+}).strict()).max(MAX_QUERY_ITEMS);
 
 const Money = z.object({ code: z.string(), amount: z.string() });
 export const EventOut = z.object({
@@ -104,10 +109,4 @@ export function toDeleteResponse(results: EventDeleteResult[]) {
   };
 }
 
-export const toEventOut = (e: EventRead) => ({
-  id: e.id, date: e.date, type: e.type, value: { code: e.currency, amount: e.value }, notes: e.notes, is_auto: e.isAuto,
-});
-
-export const toQueryResponse = (items: EventQueryResult[]) => ({
-  items: items.map((i) => ({ asset_id: i.assetId, events: i.events.map(toEventOut), errors: i.errors })),
-});
+export { toEventOut, toQueryResponse } from "./events-wire.ts";

@@ -5,16 +5,35 @@ import type { IsoDate } from "../../../sdk/index.ts";
 import { CurrentPriceService } from "../../../core/prices/current-price.service.ts";
 import { PriceSyncService } from "../../../core/prices/price-sync.service.ts";
 import { PriceService } from "../../../core/prices/price.service.ts";
+import type { z } from "zod";
+import { databaseTarget } from "../../db/dialect.ts";
+import { bulkLimits, daySeriesLimit, daysIn, itemsLimit, type Limit, perItemLimit, sumOver } from "../../http/bulk-limits.ts";
+import { MAX_SIGNALS } from "../signals/signals.schema.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
+import { gzippedJson } from "../../http/gzip.ts";
 import type { SessionPlugin } from "../../http/session.ts";
-import { withPriceSignals } from "../signals/signals.ts";
+import { runCalculation } from "../run-calculation.ts";
 import {
-  CurrentPriceRequest, CurrentPriceResponse, PriceDeleteRequest, PriceDeleteResponse, PriceQueryRequest, PriceQueryResponse,
-  PriceSyncRequest, PriceSyncResponse, PriceUpsertRequest, PriceUpsertResponse, toCurrentItem, toQueryItem, toSyncItem,
-  volumeOf, WipeParams, WipeResponse,
+  CurrentPriceRequest, CurrentPriceResponse, MAX_DELETE_RANGES, MAX_PRICE_ITEMS, MAX_PRICE_POINTS, PriceDeleteRequest, PriceDeleteResponse,
+  PriceQueryRequest, PriceQueryResponse, PriceSyncRequest, PriceSyncResponse, PriceUpsertRequest, PriceUpsertResponse, toCurrentItem,
+  toSyncItem, volumeOf, WipeParams, WipeResponse,
 } from "./prices.schema.ts";
 
+const ITEMS = itemsLimit(MAX_PRICE_ITEMS);
+const UPSERT_LIMITS: Limit[] = [ITEMS, {
+  max: MAX_PRICE_POINTS, unit: "price points", count: ({ body }) => sumOver(body, (i) => (Array.isArray(i.prices) ? i.prices.length : 0)),
+  hint: "Send the prices in several requests", doc: `at most ${MAX_PRICE_POINTS.toLocaleString("en-US")} price points per request, summed over the items`,
+}];
+const DELETE_LIMITS: Limit[] = [ITEMS, {
+  max: MAX_DELETE_RANGES, unit: "date ranges", count: ({ body }) => sumOver(body, (i) => (Array.isArray(i.date_ranges) ? i.date_ranges.length : 0)),
+  hint: "Send the ranges in several requests", doc: `at most ${MAX_DELETE_RANGES.toLocaleString("en-US")} date ranges per request, summed over the items`,
+}];
+const QUERY_LIMITS: Limit[] = [
+  ITEMS,
+  perItemLimit(MAX_SIGNALS, "signals", "signals"),
+  daySeriesLimit((body: z.output<typeof PriceQueryRequest>) => body, (i) => daysIn(i.date_range.start, i.date_range.end), (i) => i.signals?.length ?? 0),
+];
 
 /** `/assets/prices`: manual prices, queries, current prices and provider sync; plus the market-data wipe. */
 export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
@@ -22,9 +41,12 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
   const current = deps.container.resolve(CurrentPriceService);
   const syncs = deps.container.resolve(PriceSyncService);
   const keepers = deps.container.resolve(AssetKeeperService);
+  const db = databaseTarget(deps.config.dataDir);
+  const limited = { ...errorResponses, 413: ErrorBody };
 
   const pricesApi = new Elysia({ prefix: "/assets/prices", tags: ["assets"] })
     .use(session)
+    .use(bulkLimits)
     .post("", async ({ body, user }) => {
       await keepers.assertMayChange(user, body.map((item) => item.asset_id));
       const out = await prices.upsert(body.map((item) => ({
@@ -38,8 +60,9 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
       };
     }, {
       auth: true,
+      limits: UPSERT_LIMITS,
       body: PriceUpsertRequest,
-      response: { 200: PriceUpsertResponse, ...errorResponses },
+      response: { 200: PriceUpsertResponse, ...limited },
       detail: { summary: "Store manual daily prices (close > 0; a currency, if sent, must be the asset's: 400 PRICE_CURRENCY_MISMATCH)" },
     })
     .delete("", async ({ body, user }) => {
@@ -52,18 +75,23 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
       };
     }, {
       auth: true,
+      limits: DELETE_LIMITS,
       body: PriceDeleteRequest,
-      response: { 200: PriceDeleteResponse, ...errorResponses },
+      response: { 200: PriceDeleteResponse, ...limited },
       detail: { summary: "Delete prices within inclusive date ranges (JSON body)" },
     })
-    .post("/query", async ({ body }) => ({
-      items: await Promise.all((await prices.query(body.map((i) => ({
-        assetId: i.asset_id, range: i.date_range, prices: i.include_prices || (i.signals?.length ?? 0) > 0, events: i.include_events,
-      })))).map((r, k) => withPriceSignals(toQueryItem(r), r.prices, body[k]!))),
-    }), {
+    .post("/query", async ({ body, request }) => gzippedJson((await runCalculation("priceQuery", {
+      db,
+      items: body.map((i) => ({
+        assetId: i.asset_id, start: i.date_range.start, end: i.date_range.end, includePrices: i.include_prices, includeEvents: i.include_events,
+        ...(i.signals ? { signals: i.signals } : {}),
+      })),
+    })).result, request), {
       auth: true,
+      limits: QUERY_LIMITS,
       body: PriceQueryRequest,
-      response: { 200: PriceQueryResponse, ...errorResponses },
+      // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
+      response: { 200: PriceQueryResponse, ...limited },
       detail: { summary: "Stored prices (ascending by date) and, with include_events, events (is_auto) of date ranges" },
     })
     .post("/current", async ({ body }) => {
@@ -71,8 +99,9 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { results: results.map(toCurrentItem), success_count: results.filter((r) => r.value !== null).length, errors: [] };
     }, {
       auth: true,
+      limits: [ITEMS],
       body: CurrentPriceRequest,
-      response: { 200: CurrentPriceResponse, ...errorResponses },
+      response: { 200: CurrentPriceResponse, ...limited },
       detail: { summary: "Current price of each asset, in request order: provider (cached 2 min, 5 calls at a time) or the last stored close" },
     })
     .post("/sync", async ({ body }) => {
@@ -86,8 +115,9 @@ export function pricesRoutes(deps: HttpDeps, session: SessionPlugin) {
       };
     }, {
       auth: true,
+      limits: [ITEMS],
       body: PriceSyncRequest,
-      response: { 200: PriceSyncResponse, ...errorResponses },
+      response: { 200: PriceSyncResponse, ...limited },
       detail: { summary: "Fetch provider history and events into the database; start is a date, min or resume" },
     });
 

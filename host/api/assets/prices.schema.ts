@@ -1,13 +1,20 @@
 import { z } from "zod";
 import type { CurrentPriceItem } from "../../../core/prices/current-price.service.ts";
 import type { SyncResult } from "../../../core/prices/price-sync.service.ts";
-import type { PriceQueryResult } from "../../../core/prices/price.service.ts";
+import type { PriceQueryResult } from "../../../core/prices/price-query.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { limitMessage, withinLimits } from "../../../core/money/decimal-limits.ts";
 import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/** Bulk limits (docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
+export const MAX_PRICE_ITEMS = 1000;
+/** Price points of one `POST /assets/prices` in all: 20 years of daily closes of 27 assets. */
+export const MAX_PRICE_POINTS = 200_000;
+/** Date ranges of one `DELETE /assets/prices` in all. */
+export const MAX_DELETE_RANGES = 10_000;
 
 /**
  * A decimal as a plain string (kept exactly as sent) or a JSON number (REFERENCE 0: inputs accept
@@ -98,7 +105,7 @@ delete pointDoc.$schema;
  * assets (bench/prices.ts), so points are checked by hand with PricePointInput's rules; the
  * OpenAPI document still shows PricePointInput, and a unit test keeps the two in agreement.
  */
-export const PricePoints = z.array(z.unknown()).min(1).meta({ items: pointDoc }).transform((points, ctx) => {
+export const PricePoints = z.array(z.unknown()).min(1).max(MAX_PRICE_POINTS).meta({ items: pointDoc }).transform((points, ctx) => {
   const out: PricePointParsed[] = [];
   let issues = 0;
   for (let i = 0; i < points.length && issues < MAX_ISSUES; i++) {
@@ -114,7 +121,7 @@ export const PricePoints = z.array(z.unknown()).min(1).meta({ items: pointDoc })
 export const PriceUpsertRequest = z.array(z.object({
   asset_id: AssetId,
   prices: PricePoints,
-}).strict()).min(1).max(1000);
+}).strict()).min(1).max(MAX_PRICE_ITEMS);
 
 /** `{start, end?}`, inclusive; end null or absent means the single day `start`. */
 export const DateRangeInput = z.object({ start: DateField, end: DateField.nullable().optional() }).strict()
@@ -123,8 +130,8 @@ export const DateRangeInput = z.object({ start: DateField, end: DateField.nullab
 
 export const PriceDeleteRequest = z.array(z.object({
   asset_id: AssetId,
-  date_ranges: z.array(DateRangeInput).min(1),
-}).strict()).min(1).max(1000);
+  date_ranges: z.array(DateRangeInput).min(1).max(MAX_DELETE_RANGES),
+}).strict()).min(1).max(MAX_PRICE_ITEMS);
 
 export const PriceQueryRequest = z.array(z.object({
   asset_id: AssetId,
@@ -132,10 +139,10 @@ export const PriceQueryRequest = z.array(z.object({
   include_prices: z.boolean().default(true),
   include_events: z.boolean().default(false),
   signals: SignalList.optional().describe("Signals computed on the item's prices, returned beside them"),
-}).strict()).min(1).max(1000);
+}).strict()).min(1).max(MAX_PRICE_ITEMS);
 
 /** SPEC: a JSON array of integer asset ids (1 to 1000 of them). */
-export const CurrentPriceRequest = z.array(AssetId).min(1).max(1000);
+export const CurrentPriceRequest = z.array(AssetId).min(1).max(MAX_PRICE_ITEMS);
 
 /** `start` is a date, `min` (full history) or `resume` (the day after the last stored price); `end` defaults to today. */
 export const PriceSyncRequest = z.array(z.object({
@@ -145,7 +152,7 @@ export const PriceSyncRequest = z.array(z.object({
     end: DateField.optional(),
   }).strict().refine((r) => r.start === "min" || r.start === "resume" || !r.end || r.end >= r.start,
     { message: "end must not be before start", path: ["end"] }),
-}).strict()).min(1).max(1000);
+}).strict()).min(1).max(MAX_PRICE_ITEMS);
 
 export const WipeParams = z.object({ asset_id: z.coerce.number().int() });
 

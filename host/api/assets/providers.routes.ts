@@ -8,13 +8,16 @@ import {
 import { type ProviderSearchOutcome, ProviderSearchService } from "../../../core/assets/provider-search.service.ts";
 import type { PluginRegistry } from "../../plugins/registry.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { bulkLimits, itemsLimit, queryListLimit } from "../../http/bulk-limits.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
-import { AssetIdsQuery } from "./assets.schema.ts";
+import { AssetIdsQuery, MAX_ITEMS } from "./assets.schema.ts";
 import {
   AssignmentRead, AssignRequest, AssignResponse, ProviderInfo, ProviderListQuery, RemoveResponse, SearchQuery, SearchResponse,
   SearchStreamEvent, toAssignmentRead, toAssignResult, toHits, toProviderInfo, toRemoveResult, toSearchResponse,
 } from "./providers.schema.ts";
+
+const ASSET_IDS = queryListLimit(MAX_ITEMS, "asset_ids", "asset ids");
 
 /** Core's provider port over the plugin registry: quote and scheduled-investment providers, by code. */
 export function providerDirectory(plugins: PluginRegistry): ProviderDirectory {
@@ -72,6 +75,7 @@ export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/assets/provider", tags: ["assets"] })
     .use(session)
+    .use(bulkLimits)
     .get("", ({ query }) => directory.list()
       .filter((e) => !e.hidden && (!query.providers?.length || query.providers.includes(e.code)))
       .map(toProviderInfo), {
@@ -89,8 +93,9 @@ export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { results: outcomes.map(toAssignResult), success_count: outcomes.filter((o) => o.success).length, errors: [] };
     }, {
       auth: true,
+      limits: [itemsLimit(MAX_ITEMS)],
       body: AssignRequest,
-      response: { 200: AssignResponse, ...errorResponses },
+      response: { 200: AssignResponse, ...errorResponses, 413: ErrorBody },
       detail: {
         summary: "Assign providers to assets. Moving to another provider, or new parameters of a parametric provider, "
           + "deletes the old assignment's prices and events (transactions unlinked first; manual events stay)",
@@ -102,14 +107,16 @@ export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { results: outcomes.map(toRemoveResult), success_count: outcomes.filter((o) => o.success).length, errors: [] };
     }, {
       auth: true,
+      limits: [ASSET_IDS],
       query: AssetIdsQuery,
-      response: { 200: RemoveResponse, ...errorResponses },
+      response: { 200: RemoveResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Remove assignments; the provider's prices and events go with them (manual ones stay)" },
     })
     .get("/assignments", async ({ query }) => (await assignments.read(query.asset_ids)).map(toAssignmentRead), {
       auth: true,
+      limits: [ASSET_IDS],
       query: AssetIdsQuery,
-      response: { 200: z.array(AssignmentRead), ...errorResponses },
+      response: { 200: z.array(AssignmentRead), ...errorResponses, 413: ErrorBody },
       detail: { summary: "Assignments of the given assets, with the last fetch time and the instrument's page at the provider" },
     })
     .get("/search", async ({ query }) => toSearchResponse(query.q, await search.search({ query: query.q, providerCodes: query.providers })), {

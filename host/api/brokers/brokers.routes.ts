@@ -5,11 +5,12 @@ import { BrokerService } from "../../../core/brokers/broker.service.ts";
 import { ConflictError } from "../../../core/errors/domain-error.ts";
 import { sweepBrimFiles } from "./import/brim-port.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { bulkLimits, itemsLimit } from "../../http/bulk-limits.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { accessRoutes } from "./access.routes.ts";
 import {
-  BrokerCreateRequest, BrokerCreateResponse, BrokerDeleteResponse, BrokerIdParams, BrokerRead, BrokerSummaryBody,
+  BrokerCreateRequest, BrokerCreateResponse, MAX_BROKER_ITEMS, BrokerDeleteResponse, BrokerIdParams, BrokerRead, BrokerSummaryBody,
   BrokerUpdateRequest, BrokerUpdateResponse, toBrokerRead, toBrokerSummary,
 } from "./brokers.schema.ts";
 import { z } from "zod";
@@ -22,6 +23,7 @@ export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/brokers", tags: ["brokers"] })
     .use(session)
+    .use(bulkLimits)
     .post("", async ({ body, user }) => {
       const outcomes = await brokers.create(user.id, body.map((b) => ({
         name: b.name, description: b.description, portalUrl: b.portal_url, iconUrl: b.icon_url,
@@ -41,8 +43,9 @@ export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {
       };
     }, {
       auth: true,
+      limits: [itemsLimit(MAX_BROKER_ITEMS)],
       body: BrokerCreateRequest,
-      response: { 200: BrokerCreateResponse, ...errorResponses },
+      response: { 200: BrokerCreateResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Create brokers (the caller becomes OWNER with share 1); positive initial balances become DEPOSITs" },
     })
     .get("", async ({ user }) => ({ items: (await brokers.list(user.id)).map(toBrokerRead) }), {

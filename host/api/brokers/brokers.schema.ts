@@ -30,7 +30,9 @@ export const BrokerCreateItem = z.object({
       + "`opened_at` is absent); zero and negative amounts are ignored. The DEPOSITs come back in the result's `deposits`"),
 }).strict();
 
-export const BrokerCreateRequest = z.array(BrokerCreateItem).min(1).max(100);
+/** Brokers per create request (docs/security.md "Bulk-read limits"); beyond it 413 LIMIT_EXCEEDED. */
+export const MAX_BROKER_ITEMS = 100;
+export const BrokerCreateRequest = z.array(BrokerCreateItem).min(1).max(MAX_BROKER_ITEMS);
 
 export const BrokerUpdateRequest = z.object({ name: z.string().trim().min(1).max(100).optional(), ...BrokerFields }).strict();
 

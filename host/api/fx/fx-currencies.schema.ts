@@ -1,9 +1,15 @@
 import { z } from "zod";
-import type { ConvertResult } from "../../../core/fx/fx-convert.service.ts";
+import type { ConvertResult } from "../../../core/fx/fx-convert.ts";
 import type { ManualRateOutcome, PrivateRateView, RateDeleteOutcome } from "../../../core/fx/fx-rate.service.ts";
 import type { FxSyncResult } from "../../../core/fx/fx-sync.service.ts";
 import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
+
+/** Bulk limits (docs/fx.md, docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
+export const MAX_SYNC_PAIRS = 200;
+export const MAX_RATE_ITEMS = 10_000;
+export const MAX_RATE_DELETE_ITEMS = 1_000;
+export const MAX_CONVERT_ITEMS = 1_000;
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 /** A decimal as a plain string or a JSON number (written in fixed notation from its shortest form). */
@@ -17,7 +23,7 @@ const DateField = z.iso.date();
 const DateRange = z.object({ start: DateField, end: DateField.optional() }).strict().refine((r) => !r.end || r.end >= r.start, "end must not be before start");
 
 export const FxSyncRequest = z.object({
-  pairs: z.array(z.string().regex(/^[A-Za-z]{3}-[A-Za-z]{3}$/, "a pair slug such as EUR-USD")).min(1),
+  pairs: z.array(z.string().regex(/^[A-Za-z]{3}-[A-Za-z]{3}$/, "a pair slug such as EUR-USD")).min(1).max(MAX_SYNC_PAIRS),
   start: z.union([DateField, z.enum(["min"])]),
   end: DateField,
 }).strict();
@@ -44,7 +50,7 @@ export const toSyncItem = (r: FxSyncResult) => ({
 
 export const RateUpsertRequest = z.array(z.object({
   date: DateField, base: CurrencyField, quote: CurrencyField, rate: RateField, source: z.string().trim().min(1).max(50).optional(),
-}).strict()).min(1);
+}).strict()).min(1).max(MAX_RATE_ITEMS);
 
 export const RateUpsertResponse = z.object({
   results: z.array(z.object({
@@ -61,7 +67,7 @@ export const toUpsertItem = (o: ManualRateOutcome) => ({
 
 export const RateDeleteRequest = z.array(z.object({
   from: CurrencyField, to: CurrencyField, date_range: DateRange.optional(), delete_all: z.boolean().default(false),
-}).strict().refine((i) => i.delete_all || i.date_range !== undefined, "give date_range or delete_all")).min(1);
+}).strict().refine((i) => i.delete_all || i.date_range !== undefined, "give date_range or delete_all")).min(1).max(MAX_RATE_DELETE_ITEMS);
 
 export const RateDeleteResponse = z.object({
   results: z.array(z.object({
@@ -84,7 +90,7 @@ export const ConvertRequest = z.array(z.object({
   to: CurrencyField,
   date_range: DateRange,
   signals: SignalList.optional().describe("Signals on this item's daily rates, returned in the top-level `signals`"),
-}).strict()).min(1);
+}).strict()).min(1).max(MAX_CONVERT_ITEMS);
 
 export const ConvertResponse = z.object({
   results: z.array(z.object({

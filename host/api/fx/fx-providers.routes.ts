@@ -4,13 +4,16 @@ import { type FxProviderEntry, fxProviderCode, fxProviderEdges, listFxProviders 
 import { FxRouteService } from "../../../core/fx/fx-route.service.ts";
 import { searchRoutes } from "../../../core/fx/route-search.calc.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { bulkCreateStatus, errorResponses } from "../../http/errors.ts";
+import { bulkLimits, itemsLimit } from "../../http/bulk-limits.ts";
+import { bulkCreateStatus, ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { FX_ADMIN_ONLY } from "./fx-access.ts";
 import {
-  FxProviderBody, ProvidersQuery, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
+  FxProviderBody, MAX_ITEMS, ProvidersQuery, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
   SuggestQuery, SuggestResponse, toDeleteResult, toFxProviderBody, toRouteRead, toRouteResult, toSuggestPath,
 } from "./fx-providers.schema.ts";
+
+const ITEMS = itemsLimit(MAX_ITEMS);
 
 /** The loaded `fx-provider` plugins as core entries (wire code = plugin id upper-cased). */
 function fxProviderEntries(deps: HttpDeps): FxProviderEntry[] {
@@ -33,6 +36,7 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/fx/providers", tags: ["fx"] })
     .use(session)
+    .use(bulkLimits)
     .get("", ({ query }) => listFxProviders(entries, query.providers).map(toFxProviderBody), {
       auth: true,
       query: ProvidersQuery,
@@ -57,8 +61,9 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
       });
     }, {
       admin: FX_ADMIN_ONLY,
+      limits: [ITEMS],
       body: RoutesCreateRequest,
-      response: { 200: RoutesCreateResponse, 201: RoutesCreateResponse, ...errorResponses },
+      response: { 200: RoutesCreateResponse, 201: RoutesCreateResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Create or update routes (atomic); an unknown provider refuses the whole batch (400)" },
     })
     .delete("/routes", async ({ body }) => {
@@ -72,8 +77,9 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
       };
     }, {
       admin: FX_ADMIN_ONLY,
+      limits: [ITEMS],
       body: RoutesDeleteRequest,
-      response: { 200: RoutesDeleteResponse, ...errorResponses },
+      response: { 200: RoutesDeleteResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Delete routes of pairs (one priority or all); a pair losing its last provider route gets its MANUAL route back" },
     })
     .get("/routes/suggest", ({ query }) => ({

@@ -3,7 +3,8 @@ import type { FxProviderEntry } from "../../../core/fx/fx-providers.ts";
 import type { RouteDeleteOutcome, RouteOutcome, RouteView } from "../../../core/fx/fx-route.service.ts";
 import type { SearchStep } from "../../../core/fx/route-search.calc.ts";
 
-const MAX_ITEMS = 1000;
+/** Routes per create or delete request (docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
+export const MAX_ITEMS = 1000;
 const Code = z.string().trim().regex(/^[A-Za-z]{3}$/, "three-letter currency code").transform((s) => s.toUpperCase());
 
 /** `?providers=ECB&providers=FED`, comma-separated, or both. */

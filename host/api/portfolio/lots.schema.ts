@@ -8,12 +8,16 @@ import { DataQualityIssue, DateField, OpenDateRange } from "./portfolio-fields.t
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const Analysis = z.enum(LOT_ANALYSES);
 
+/** Lists of one lots analysis (docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
+export const MAX_LOTS_BROKERS = 1000;
+export const MAX_SELECTED_LOTS = 10_000;
+
 export const LotsAnalysisRequest = z.object({
   asset_id: Id,
-  broker_ids: z.array(Id).max(1000).optional().describe("Absent: every broker the caller has an access row for"),
+  broker_ids: z.array(Id).max(MAX_LOTS_BROKERS).optional().describe("Absent: every broker the caller has an access row for"),
   date_range: OpenDateRange.nullable().optional(),
   target_currency: CurrencyField.nullable().optional().describe("Absent: the caller's effective base currency"),
-  selected_lot_ids: z.array(Id).max(10_000).nullable().optional(),
+  selected_lot_ids: z.array(Id).max(MAX_SELECTED_LOTS).nullable().optional(),
   requested_analyses: z.array(Analysis).min(1).refine((a) => new Set(a).size === a.length, { message: "requested_analyses must be unique" }),
   force: z.boolean().optional().describe("True bypasses (and refreshes) the cache"),
 }).strict();

@@ -3,10 +3,11 @@ import type { z } from "zod";
 import { databaseTarget } from "../../db/dialect.ts";
 import { PortfolioReportService, reportBytes, type ReportQuery } from "./report.service.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { bulkLimits, listLength } from "../../http/bulk-limits.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import { acceptsGzip } from "../../http/gzip.ts";
 import type { SessionPlugin } from "../../http/session.ts";
-import { ReportRequest, ReportResponse } from "./report.schema.ts";
+import { MAX_REPORT_BROKERS, ReportRequest, ReportResponse } from "./report.schema.ts";
 
 /** The request body as the service's query. */
 export function reportQuery(body: z.output<typeof ReportRequest>): ReportQuery {
@@ -27,6 +28,7 @@ export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
   const reports = new PortfolioReportService(deps.container, databaseTarget(deps.config.dataDir));
   return new Elysia({ prefix: "/portfolio", tags: ["portfolio"] })
     .use(session)
+    .use(bulkLimits)
     .post("/report", async ({ body, user, request }) => {
       const out = await reports.report(user.id, reportQuery(body));
       // Served as stored: the worker already serialised and gzipped it (unzipped for the rare client without gzip).
@@ -43,8 +45,9 @@ export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
       });
     }, {
       auth: true,
+      limits: [{ max: MAX_REPORT_BROKERS, unit: "broker ids", count: ({ body }: { body: any }) => listLength(body?.broker_ids) }],
       body: ReportRequest,
-      response: { 200: ReportResponse, ...errorResponses },
+      response: { 200: ReportResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Portfolio summary, daily history, allocation, breakdown and contribution with the data-quality report (cached until a write)" },
     });
 }

@@ -2,8 +2,11 @@ import { z } from "zod";
 import { CurrencyField } from "../../http/fields.ts";
 import { DataQualityIssue, OpenDateRange } from "./portfolio-fields.ts";
 
+/** Brokers per report (docs/security.md "Bulk-read limits"); beyond it 413 LIMIT_EXCEEDED. */
+export const MAX_REPORT_BROKERS = 1000;
+
 export const ReportRequest = z.object({
-  broker_ids: z.array(z.number().int().positive()).max(1000).nullish(),
+  broker_ids: z.array(z.number().int().positive()).max(MAX_REPORT_BROKERS).nullish(),
   date_range: OpenDateRange.nullish(),
   target_currency: CurrencyField.nullish(),
   include_summary: z.boolean().default(true),

@@ -4,8 +4,11 @@ import type { WacQuery, WacQueryResult } from "../../../core/portfolio/wac-serie
 
 const Id = z.number().int().positive();
 
+/** (broker, asset) series per request (docs/security.md "Bulk-read limits"); beyond it 413 LIMIT_EXCEEDED. */
+export const MAX_WAC_QUERIES = 20;
+
 export const WacRequest = z.object({
-  queries: z.array(z.object({ broker_id: Id, asset_id: Id, date_range: OpenDateRange.optional() }).strict()).min(1).max(20),
+  queries: z.array(z.object({ broker_id: Id, asset_id: Id, date_range: OpenDateRange.optional() }).strict()).min(1).max(MAX_WAC_QUERIES),
 }).strict();
 
 export const WacResponse = z.object({

@@ -5,12 +5,15 @@ import { GlobalSettingsService } from "../../../core/settings/global-settings.se
 import { UserSettingsService } from "../../../core/settings/user-settings.service.ts";
 import { toUserSettings, UserSettingsBody } from "../auth/auth.schema.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { bulkLimits, type Limit, listLength } from "../../http/bulk-limits.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import {
-  CacheClearResponse, CacheStatusList, GlobalBulkRequest, GlobalSettingRead, GlobalSettingsList,
+  CacheClearResponse, CacheStatusList, GlobalBulkRequest, GlobalSettingRead, GlobalSettingsList, MAX_SETTING_ITEMS,
   SchedulerLog, SchedulerLogQuery, SchedulerState, toCacheStatus, toGlobalSettingRead, toJobInfo, UserSettingsUpdate,
 } from "./settings.schema.ts";
+
+const SETTINGS_ITEMS: Limit = { max: MAX_SETTING_ITEMS, unit: "settings", count: ({ body }) => listLength(body?.items) };
 
 export function settingsRoutes(deps: HttpDeps, session: SessionPlugin) {
   const globals = deps.container.resolve(GlobalSettingsService);
@@ -20,6 +23,7 @@ export function settingsRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/settings", tags: ["settings"] })
     .use(session)
+    .use(bulkLimits)
     .get("/user", async ({ user }) => toUserSettings(await userSettings.get(user.id)), {
       auth: true,
       response: { 200: UserSettingsBody, ...errorResponses },
@@ -51,8 +55,9 @@ export function settingsRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { items: rows.map(toGlobalSettingRead) };
     }, {
       admin: true,
+      limits: [SETTINGS_ITEMS],
       body: GlobalBulkRequest,
-      response: { 200: GlobalSettingsList, ...errorResponses },
+      response: { 200: GlobalSettingsList, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Store global values as sent, with no type or range check (admin; all or nothing)" },
     })
     .post("/global/initialize", async ({ user }) => {

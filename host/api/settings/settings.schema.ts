@@ -15,11 +15,13 @@ export const GlobalSettingRead = z.object({
 
 export const GlobalSettingsList = z.object({ items: z.array(GlobalSettingRead) });
 
+/** Settings per bulk update (docs/security.md "Bulk-read limits"); beyond it 413 LIMIT_EXCEEDED. */
+export const MAX_SETTING_ITEMS = 100;
 export const GlobalBulkRequest = z.object({
   items: z.array(z.object({
     key: z.string().min(1).max(100),
     value: z.string().max(65536),
-  }).strict()).min(1).max(100),
+  }).strict()).min(1).max(MAX_SETTING_ITEMS),
 }).strict();
 
 export const UserSettingsUpdate = z.object({

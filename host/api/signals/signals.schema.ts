@@ -8,12 +8,16 @@ export const SignalInstance = z.object({
   params: z.record(z.string(), z.unknown()).default({}).describe("The signal's parameters (its params_schema)"),
 }).strict();
 
-export const SignalList = z.array(SignalInstance).max(32)
+/** Bulk limits (docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
+export const MAX_SIGNALS = 32;
+export const MAX_PREVIEW_POINTS = 2000;
+
+export const SignalList = z.array(SignalInstance).max(MAX_SIGNALS)
   .refine((a) => new Set(a.map((s) => s.instance_id)).size === a.length, "instance_id must be unique");
 
 export const SignalsPreviewRequest = z.object({
   domain: z.enum(["asset", "fx"]),
-  points: z.array(z.object({ date: DateField, value: z.number().finite() }).strict()).max(2000).describe("Up to 2,000 points, dates strictly increasing")
+  points: z.array(z.object({ date: DateField, value: z.number().finite() }).strict()).max(MAX_PREVIEW_POINTS).describe("Up to 2,000 points, dates strictly increasing")
     .refine((p) => p.every((x, i) => i === 0 || x.date > p[i - 1]!.date), "dates must be strictly increasing"),
   signals: SignalList.describe("Up to 32 signal instances"),
 }).strict();

@@ -6,16 +6,24 @@ import { PromoteSuggestService } from "../../../core/transactions/promote-sugges
 import { TransactionQueryService } from "../../../core/transactions/transaction-query.service.ts";
 import { TransferPromoteService } from "../../../core/transactions/transfer-promote.service.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { bulkLimits, itemsLimit, type Limit, queryListLimit } from "../../http/bulk-limits.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { typesResponse, TypesResponse } from "./transaction-types.schema.ts";
 import {
   toBatchInput, toBatchResponse, toEventSuggestion, toPromoteSuggestions, toTransactionQuery, toTxRead,
 } from "./transactions.dto.ts";
 import {
-  BatchRequest, BatchResponse, EventSuggestRequest, EventSuggestResponse, ListQuery, PromoteSuggestQuery, PromoteSuggestRequest,
-  PromoteSuggestResponse, TransferPromoteRequest, TransferPromoteResponse, TxRead,
+  BatchRequest, BatchResponse, EventSuggestRequest, EventSuggestResponse, ListQuery, MAX_PAIR_OPS, MAX_ROWS, MAX_SUGGEST_ITEMS,
+  PromoteSuggestQuery, PromoteSuggestRequest, PromoteSuggestResponse, TransferPromoteRequest, TransferPromoteResponse, TxRead,
 } from "./transactions.schema.ts";
+
+/** Rows of each list of a batch; beyond them the whole batch is refused before any row is checked. */
+const BATCH_LIMITS: Limit[] = ([["creates", MAX_ROWS], ["updates", MAX_ROWS], ["deletes", MAX_ROWS], ["splits", MAX_PAIR_OPS], ["promotes", MAX_PAIR_OPS]] as const)
+  .map(([key, max]) => ({
+    max, unit: key, count: ({ body }) => (Array.isArray(body?.[key]) ? body[key].length : 0), hint: "Split the batch over several requests",
+  }));
+const LIST_LIMITS: Limit[] = [queryListLimit(MAX_ROWS, "ids"), queryListLimit(MAX_ROWS, "exclude_ids", "excluded ids")];
 
 /** The ledger: batch writes, filtered reads and the helpers. Session only; brokers decide what is visible. */
 export function transactionsRoutes(deps: HttpDeps, session: SessionPlugin) {
@@ -28,22 +36,26 @@ export function transactionsRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/transactions", tags: ["transactions"] })
     .use(session)
+    .use(bulkLimits)
     .post("/validate", async ({ body, user }) => toBatchResponse(await batch.run(user.id, toBatchInput(body), "validate")), {
       auth: true,
+      limits: BATCH_LIMITS,
       body: BatchRequest,
-      response: { 200: BatchResponse, ...errorResponses },
+      response: { 200: BatchResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Dry-run a mixed batch: every check runs, nothing is kept (committed is always false)" },
     })
     .post("/commit", async ({ body, user }) => toBatchResponse(await batch.run(user.id, toBatchInput(body), "commit")), {
       auth: true,
+      limits: BATCH_LIMITS,
       body: BatchRequest,
-      response: { 200: BatchResponse, ...errorResponses },
+      response: { 200: BatchResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Apply a mixed batch all or nothing: deletes, updates, creates, splits, promotes; any issue keeps nothing" },
     })
     .get("", async ({ query: q, user }) => (await query.list(user.id, toTransactionQuery(q))).map(toTxRead), {
       auth: true,
+      limits: LIST_LIMITS,
       query: ListQuery,
-      response: { 200: z.array(TxRead), ...errorResponses },
+      response: { 200: z.array(TxRead), ...errorResponses, 413: ErrorBody },
       detail: { summary: "Transactions of the brokers you can see, newest first (a plain array); `ids` returns those rows in input order" },
     })
     .get("/types", () => types, {
@@ -55,8 +67,9 @@ export function transactionsRoutes(deps: HttpDeps, session: SessionPlugin) {
       assetId: r.asset_id, date: r.date, type: r.type, toleranceDays: r.tolerance_days,
     })))).map(toEventSuggestion), {
       auth: true,
+      limits: [itemsLimit(MAX_SUGGEST_ITEMS)],
       body: EventSuggestRequest,
-      response: { 200: EventSuggestResponse, ...errorResponses },
+      response: { 200: EventSuggestResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Asset events a transaction could link to, of a compatible type, within ± tolerance days" },
     })
     .post("/promote-suggest", async ({ body, query: q, user }) => {
@@ -66,9 +79,10 @@ export function transactionsRoutes(deps: HttpDeps, session: SessionPlugin) {
       return toPromoteSuggestions(found);
     }, {
       auth: true,
+      limits: [itemsLimit(MAX_SUGGEST_ITEMS)],
       body: PromoteSuggestRequest,
       query: PromoteSuggestQuery,
-      response: { 200: PromoteSuggestResponse, ...errorResponses },
+      response: { 200: PromoteSuggestResponse, ...errorResponses, 413: ErrorBody },
       detail: { summary: "Partners two standalone rows could be promoted into a pair with (brokers you can write only)" },
     })
     .post("/transfers/promote", async ({ body, user }) => {

@@ -4,9 +4,11 @@ import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { COST_BASIS_MODES, TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
 import { CurrencyField, limited } from "../../http/fields.ts";
 
-/** Batch limits: rows beyond these make the envelope malformed (422), not a batch issue. */
+/** Batch limits: rows beyond these refuse the whole request (413 LIMIT_EXCEEDED, docs/security.md "Bulk-read limits"), not a batch issue. */
 export const MAX_ROWS = 10_000;
 export const MAX_PAIR_OPS = 100;
+/** Rows per `POST /transactions/events/suggest` and `/promote-suggest`. */
+export const MAX_SUGGEST_ITEMS = 1000;
 
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const TxType = z.enum(TRANSACTION_TYPES);
@@ -186,7 +188,7 @@ export const EventSuggestRequest = z.array(z.object({
   date: DateField,
   type: TxType,
   tolerance_days: z.number().int().min(0).max(7).default(0),
-}).strict()).max(1000);
+}).strict()).max(MAX_SUGGEST_ITEMS);
 
 export const EventSuggestResponse = z.array(z.object({
   asset_id: z.number().int(),
@@ -208,7 +210,7 @@ export const PromoteSuggestRequest = z.array(z.object({
   asset_id: Id.nullable().optional(),
   amount: DecimalField.nullable().optional(),
   quantity: DecimalField.nullable().optional(),
-}).strict()).max(1000);
+}).strict()).max(MAX_SUGGEST_ITEMS);
 
 export const PromoteSuggestQuery = z.object({ tolerance_days: z.coerce.number().int().min(1).max(30).default(7) });
 

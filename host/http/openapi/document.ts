@@ -1,6 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { unwrapSchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia } from "elysia";
+import { LIMITS_DOC } from "../bulk-limits.ts";
 import { JSON_BODY_DOC } from "../worker-json-body.ts";
 import { fieldDescription } from "./glossary.ts";
 import { OPERATIONS, operationKey } from "./operations.ts";
@@ -19,7 +20,8 @@ const STATUS_TEXT: Record<string, string> = {
   403: "Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write.",
   404: "Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404).",
   409: "Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...).",
-  413: "The upload is larger than `max_file_upload_mb`.",
+  413: "Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits "
+    + "(`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md \"Bulk-read limits\").",
   415: "The upload's content type is refused.",
   422: "The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change).",
   500: "Unexpected server failure; the body never carries internals.",
@@ -165,6 +167,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 function finishOperation(key: string, op: Json) {
   const access: "public" | "user" | "admin" = op["x-access"] ?? "public";
   delete op["x-access"];
+  const limits: string[] | undefined = op[LIMITS_DOC];
+  delete op[LIMITS_DOC];
   op.security = access === "public" ? [] : op.security;
   const doc = OPERATIONS[key];
   // JSON bodies: Elysia would also accept form encodings, but clients should send JSON.
@@ -180,6 +184,7 @@ function finishOperation(key: string, op: Json) {
   if (access !== "public") op.responses[401] ??= errorResponse("ErrorBody");
   if (access === "admin") op.responses[403] ??= errorResponse("ErrorBody");
   if (op.parameters?.length || op.requestBody) op.responses[422] ??= errorResponse("ValidationErrorBody");
+  if (limits) op.responses[413] ??= errorResponse("ErrorBody");
   for (const [status, response] of Object.entries<Json>(op.responses)) {
     if (!response.description || /^Response for status/.test(response.description)) {
       response.description = STATUS_TEXT[status] ?? `Status ${status}.`;
@@ -198,7 +203,8 @@ function finishOperation(key: string, op: Json) {
         : "Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads."
           + (doc?.who ? ` ${doc.who}` : "");
   const changes = read ? "Nothing: it only reads." : doc?.changes;
-  op.description = [what, `**Who may call:** ${who}`, ...(changes ? [`**Changes:** ${changes}`] : [])].join("\n\n");
+  const limited = limits ? [`**Limits:** ${limits.join("; ")}; beyond them 413 \`LIMIT_EXCEEDED\`.`] : [];
+  op.description = [what, `**Who may call:** ${who}`, ...(changes ? [`**Changes:** ${changes}`] : []), ...limited].join("\n\n");
 }
 
 function errorResponse(name: string): Json {

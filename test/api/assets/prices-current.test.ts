@@ -181,9 +181,14 @@ describe("request body: a JSON array of 1 to 1000 integer asset ids", () => {
     ["a string id", ["1"]],
     ["a fractional id", [1.5]],
     ["an object", { ids: [1] }],
-    ["1001 ids", Array.from({ length: 1001 }, (_, i) => i + 1)],
   ])("%s gives 422", async (_, body) => {
     await expectError(await env.c.post("/assets/prices/current", body), 422, "VALIDATION_ERROR");
+  });
+
+  test("1001 ids are over the limit: 413 LIMIT_EXCEEDED naming it", async () => {
+    const body = await expectError(await env.c.post("/assets/prices/current", Array.from({ length: 1001 }, (_, i) => i + 1)), 413, "LIMIT_EXCEEDED");
+    expect(body.detail).toContain("at most 1,000 items per request; this one asks for 1,001");
+    expect(body.params).toEqual({ limit: 1000, requested: 1001, unit: "items" });
   });
 });
 

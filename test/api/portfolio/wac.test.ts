@@ -48,10 +48,15 @@ describe("POST /portfolio/wac access and validation", () => {
     await expectError(await c.post("/portfolio/wac", { queries: [{ broker_id: broker, asset_id: 999_999 }] }), 404, "ASSET_NOT_FOUND");
   });
 
-  test("422 for 0 or 21 queries, unknown keys, or an end before the start", async () => {
+  test("413 LIMIT_EXCEEDED for 21 queries", async () => {
+    const q = { broker_id: broker, asset_id: 1 };
+    const body = await expectError(await c.post("/portfolio/wac", { queries: Array.from({ length: 21 }, () => q) }), 413, "LIMIT_EXCEEDED");
+    expect(body.detail).toContain("at most 20 queries per request; this one asks for 21");
+  });
+
+  test("422 for 0 queries, unknown keys, or an end before the start", async () => {
     const q = { broker_id: broker, asset_id: 1 };
     await expectError(await c.post("/portfolio/wac", { queries: [] }), 422, "VALIDATION_ERROR");
-    await expectError(await c.post("/portfolio/wac", { queries: Array.from({ length: 21 }, () => q) }), 422, "VALIDATION_ERROR");
     await expectError(await c.post("/portfolio/wac", { queries: [q], extra: 1 }), 422, "VALIDATION_ERROR");
     await expectError(await c.post("/portfolio/wac", { queries: [{ ...q, date_range: { start: "2024-02-01", end: "2024-01-01" } }] }), 422, "VALIDATION_ERROR");
   });

@@ -36,11 +36,12 @@ describe("signals over HTTP", () => {
     expect(obv).toMatchObject({ status: "failed", error: { code: "volume_required" } });
   });
 
-  test("preview: empty points give an empty list; bad bodies are 422", async () => {
+  test("preview: empty points give an empty list; bad bodies are 422, over 2,000 points 413", async () => {
     expect((await (await alice.post("/signals/preview", { domain: "fx", points: [], signals: [{ instance_id: "a", signal_code: "SMA" }] })).json()).signals).toEqual([]);
     await expectError(await alice.post("/signals/preview", { domain: "asset", points: [points[1], points[0]], signals: [] }), 422, "VALIDATION_ERROR");
     await expectError(await alice.post("/signals/preview", { domain: "asset", points, signals: [{ instance_id: "a", signal_code: "sma" }] }), 422);
-    await expectError(await alice.post("/signals/preview", { domain: "asset", points: Array.from({ length: 2001 }, (_, i) => ({ date: `2020-01-01`, value: i })), signals: [] }), 422);
+    const over = await expectError(await alice.post("/signals/preview", { domain: "asset", points: Array.from({ length: 2001 }, (_, i) => ({ date: `2020-01-01`, value: i })), signals: [] }), 413, "LIMIT_EXCEEDED");
+    expect(over.detail).toContain("at most 2,000 points per request; this one asks for 2,001");
     await expectError(await api.client().post("/signals/preview", { domain: "asset", points, signals: [] }), 401);
   });
 

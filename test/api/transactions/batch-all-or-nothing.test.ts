@@ -110,14 +110,25 @@ describe("a malformed envelope is 422 VALIDATION_ERROR", () => {
     ["an array instead of an object", [{ creates: [] }]],
     ["creates that is not an array", { creates: { broker_id: 1 } }],
     ["an unknown top-level key", { inserts: [] }],
-    ["more than 100 splits", { splits: Array.from({ length: 101 }, () => ({ id_a: 1, id_b: 2 })) }],
-    ["more than 100 promotes", { promotes: Array.from({ length: 101 }, () => ({ id_a: 1, id_b: 2 })) }],
-    ["more than 10,000 creates", { creates: Array.from({ length: 10_001 }, () => ({})) }],
   ];
   for (const [name, body] of cases) {
     test(name, async () => {
       await expectError(await c.post("/transactions/commit", body), 422, "VALIDATION_ERROR");
       await expectError(await c.post("/transactions/validate", body), 422, "VALIDATION_ERROR");
+    });
+  }
+});
+
+describe("a batch over a list's limit is refused whole: 413 LIMIT_EXCEEDED naming it", () => {
+  const cases: [string, unknown, string][] = [
+    ["more than 100 splits", { splits: Array.from({ length: 101 }, () => ({ id_a: 1, id_b: 2 })) }, "at most 100 splits per request; this one asks for 101"],
+    ["more than 100 promotes", { promotes: Array.from({ length: 101 }, () => ({ id_a: 1, id_b: 2 })) }, "at most 100 promotes per request; this one asks for 101"],
+    ["more than 10,000 creates", { creates: Array.from({ length: 10_001 }, () => ({})) }, "at most 10,000 creates per request; this one asks for 10,001"],
+  ];
+  for (const [name, body, message] of cases) {
+    test(name, async () => {
+      expect((await expectError(await c.post("/transactions/commit", body), 413, "LIMIT_EXCEEDED")).detail).toContain(message);
+      expect((await expectError(await c.post("/transactions/validate", body), 413, "LIMIT_EXCEEDED")).detail).toContain(message);
     });
   }
 });

@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { describe, expect, test } from "bun:test";
-import { assetCandidates, nameSimilarity, selectedAsset } from "../../../core/brim/asset-candidates.calc.ts";
+import { assetCandidates, type AssetHint, candidateIndex, findCandidates, type KnownAsset, nameSimilarity, selectedAsset } from "../../../core/brim/asset-candidates.calc.ts";
 import { compatibleCodes, detect } from "../../../core/brim/detect.calc.ts";
 import { findDuplicates, type ImportedFact, type LedgerFact } from "../../../core/brim/duplicates.calc.ts";
 import { assignFakeAssets, fieldTodos, mergeFills, pairFx, toCreates, validateCreates } from "../../../core/brim/rows.calc.ts";
@@ -134,6 +134,36 @@ describe("asset candidates", () => {
     expect(selectedAsset(assetCandidates({ extracted_isin: "US0378331005" }, assets))).toBe(1);
     expect(selectedAsset(assetCandidates({ extracted_symbol: "AAPL" }, assets))).toBeNull();
     expect(selectedAsset(assetCandidates({ extracted_isin: "US0378331005" }, [...assets, { ...assets[0]!, id: 4 }]))).toBeNull();
+  });
+
+  test("the index answers as comparing the hint with every asset does (random names, ISINs and tickers)", () => {
+    const RANK = { exact: 0, high: 1, medium: 2, low: 3 } as const;
+    // The rule of docs/import.md applied to every asset, as the matching once was.
+    type Found = { a: KnownAsset; level: keyof typeof RANK; score: number };
+    const everyAsset = (hint: AssetHint, known: readonly KnownAsset[]) => known.flatMap((a): Found[] => {
+      const isin = hint.extracted_isin?.trim().toUpperCase();
+      const symbol = hint.extracted_symbol?.trim().toUpperCase();
+      const name = hint.extracted_name?.trim();
+      if (isin && a.isin?.toUpperCase() === isin) return [{ a, level: "exact", score: 1 }];
+      if (symbol && a.ticker?.toUpperCase() === symbol) return [{ a, level: "high", score: 1 }];
+      const score = name ? nameSimilarity(name, a.name) : 0;
+      return score >= 0.8 ? [{ a, level: "medium", score }] : score >= 0.5 ? [{ a, level: "low", score }] : [];
+    }).sort((p, q) => RANK[p.level] - RANK[q.level] || q.score - p.score || p.a.id - q.a.id).slice(0, 10).map((f) => [f.a.id, f.level]);
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const words = ["Apple", "Inc", "Corp", "Global", "Equity", "ETF", "UCITS", "Ltd", "Société", "Générale", "A", "x", "Bond", "Fund", "the", "Class A", "&", "Ño"];
+    const name = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => words[Math.floor(rnd() * words.length)]).join(rnd() < 0.2 ? "" : " ");
+    const known: KnownAsset[] = Array.from({ length: 400 }, (_, i) => ({
+      id: i + 1, name: name(), isin: rnd() < 0.5 ? `US${Math.floor(rnd() * 50)}` : null, ticker: rnd() < 0.5 ? `t${Math.floor(rnd() * 50)}` : null,
+    }));
+    const index = candidateIndex(known);
+    for (let h = 0; h < 500; h++) {
+      const hint: AssetHint = {};
+      if (rnd() < 0.5) hint.extracted_isin = rnd() < 0.1 ? "" : `us${Math.floor(rnd() * 60)}`;
+      if (rnd() < 0.5) hint.extracted_symbol = ` T${Math.floor(rnd() * 60)} `;
+      if (rnd() < 0.8) hint.extracted_name = rnd() < 0.05 ? "  " : name();
+      expect(findCandidates(hint, index).map((c) => [c.asset_id, c.match_confidence])).toEqual(everyAsset(hint, known));
+    }
   });
 });
 

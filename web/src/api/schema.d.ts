@@ -399,6 +399,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Global setting rows, all or nothing; values are stored as sent. Scheduler changes apply at once.
+         *
+         *     **Limits:** at most 100 settings per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         patch: operations["patchApiV1SettingsGlobalBulk"];
         trace?: never;
@@ -771,6 +773,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Nothing: every check of a commit runs, nothing is kept (`committed` is always false).
+         *
+         *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsValidate"];
         delete?: never;
@@ -795,6 +799,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Applies deletes, updates, creates, splits and promotes in one database transaction, all or nothing: any issue keeps nothing and the answer lists the issues (status 200 either way).
+         *
+         *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsCommit"];
         delete?: never;
@@ -817,6 +823,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 10,000 ids per request; at most 10,000 excluded ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1Transactions"];
         put?: never;
@@ -867,6 +875,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsEventsSuggest"];
         delete?: never;
@@ -891,6 +901,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsPromote-suggest"];
         delete?: never;
@@ -961,6 +973,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1BrokersImportFiles"];
         put?: never;
@@ -1139,6 +1153,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Nothing stored: compares the rows with the broker's ledger.
+         *
+         *     **Limits:** at most 100,000 transactions per request; at most 100,000 asset mappings per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportDuplicates"];
         delete?: never;
@@ -1163,6 +1179,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing stored: searches the assets.
+         *
+         *     **Limits:** at most 1,000 hints per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportAsset-candidates"];
         delete?: never;
@@ -1219,6 +1237,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Creates brokers, an OWNER access row (share 1.000000) for the caller on each, and one DEPOSIT per positive initial balance, dated `opened_at` (today when absent). Items are independent: a refused item does not stop the others.
+         *
+         *     **Limits:** at most 100 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1Brokers"];
         delete?: never;
@@ -1401,6 +1421,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1Assets"];
         put?: never;
@@ -1411,6 +1433,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The caller becomes the keeper of the assets created (docs/assets.md).
          *
          *     **Changes:** Creates shared assets, kept by the caller. Items are independent: a refused item does not stop the others.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1Assets"];
         /**
@@ -1420,6 +1444,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1Assets"];
         options?: never;
@@ -1431,6 +1457,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         patch: operations["patchApiV1Assets"];
         trace?: never;
@@ -1603,6 +1631,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsProvider"];
         /**
@@ -1612,6 +1642,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Removes the assignments; the provider's prices and events go with them (manual ones stay).
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1AssetsProvider"];
         options?: never;
@@ -1633,6 +1665,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1AssetsProviderAssignments"];
         put?: never;
@@ -1707,6 +1741,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Stores manual daily prices; a price of the same asset and date is replaced.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 200,000 price points per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPrices"];
         /**
@@ -1716,6 +1752,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes the asset's prices within the inclusive date ranges.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 10,000 date ranges per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1AssetsPrices"];
         options?: never;
@@ -1739,6 +1777,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesQuery"];
         delete?: never;
@@ -1763,6 +1803,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** A provider quote dated today creates or extends today's price row; a database fallback is never written back.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesCurrent"];
         delete?: never;
@@ -1787,6 +1829,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Any asset, whoever keeps it: a sync stores only what the assigned provider answers.
          *
          *     **Changes:** Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesSync"];
         delete?: never;
@@ -1833,6 +1877,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Limits:** at most 10,000 ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1AssetsEvents"];
         put?: never;
@@ -1843,6 +1889,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 10,000 events per item; at most 100,000 events per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsEvents"];
         /**
@@ -1852,6 +1900,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes manual events; one linked by a transaction is reported `in_use` and kept.
+         *
+         *     **Limits:** at most 10,000 ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1AssetsEvents"];
         options?: never;
@@ -1875,6 +1925,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 100,000 events in one answer (counted before any is read); beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsEventsQuery"];
         delete?: never;
@@ -2099,6 +2151,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users; anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxProvidersRoutes"];
         /**
@@ -2108,6 +2162,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1FxProvidersRoutes"];
         options?: never;
@@ -2155,6 +2211,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Stores the provider rates of each pair through its routes, by priority, and clears the portfolio caches when rates changed.
+         *
+         *     **Limits:** at most 200 pairs per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesSync"];
         delete?: never;
@@ -2179,6 +2237,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Stores shared manual rates (alphabetical pair order; a rate posted the other way round is inverted), which value every user's portfolio, and clears the portfolio caches. Anyone else gets 403 FX_ADMIN_REQUIRED and keeps private rates instead (docs/fx.md).
+         *
+         *     **Limits:** at most 10,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesRate"];
         /**
@@ -2188,6 +2248,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Deletes a pair's shared rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1FxCurrenciesRate"];
         options?: never;
@@ -2219,6 +2281,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The rates are the caller's own: nobody else reads or changes them.
          *
          *     **Changes:** Stores the caller's private manual rates (alphabetical pair order; a rate posted the other way round is inverted), used only by the caller's conversions and reports, for the days the shared FX data cannot convert, and clears the portfolio caches.
+         *
+         *     **Limits:** at most 10,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesPrivate-rates"];
         /**
@@ -2228,6 +2292,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the caller's own private rates are deleted.
          *
          *     **Changes:** Deletes the caller's private rates of a pair within the range (or all with `delete_all`) and clears the portfolio caches.
+         *
+         *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         delete: operations["deleteApiV1FxCurrenciesPrivate-rates"];
         options?: never;
@@ -2275,6 +2341,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesConvert"];
         delete?: never;
@@ -2299,6 +2367,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing stored; the result is cached until the next write.
+         *
+         *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioReport"];
         delete?: never;
@@ -2323,6 +2393,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 20 queries per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioWac"];
         delete?: never;
@@ -2347,6 +2419,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing stored; the result is cached until the next write (`force` bypasses the cache).
+         *
+         *     **Limits:** at most 1,000 broker ids per request; at most 10,000 selected lot ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioLotsAnalysis"];
         delete?: never;
@@ -2491,6 +2565,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a calculation on the points sent.
+         *
+         *     **Limits:** at most 2,000 points per request; at most 32 signals per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1SignalsPreview"];
         delete?: never;
@@ -9571,6 +9647,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -10482,7 +10567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The upload is larger than `max_file_upload_mb`. */
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -10855,6 +10940,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -11028,6 +11122,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -11124,6 +11227,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11316,6 +11428,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -11419,6 +11540,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11622,7 +11752,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The upload is larger than `max_file_upload_mb`. */
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -11712,6 +11842,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12545,6 +12684,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -12657,6 +12805,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12935,6 +13092,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13892,6 +14058,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -14036,6 +14211,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -14121,6 +14305,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14229,6 +14422,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14950,6 +15152,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -15043,6 +15254,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -15113,6 +15333,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15393,6 +15622,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -15493,6 +15731,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15624,6 +15871,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -15726,6 +15982,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15838,6 +16103,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16008,6 +16282,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -16118,6 +16401,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -16201,6 +16493,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16314,6 +16615,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17201,6 +17511,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -17299,6 +17618,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17504,6 +17832,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -17602,6 +17939,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17713,6 +18059,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17904,6 +18259,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -18002,6 +18366,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18206,6 +18579,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21358,6 +21740,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -21460,6 +21851,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22760,6 +23160,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -23381,6 +23790,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

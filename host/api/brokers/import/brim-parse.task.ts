@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { KnownAsset } from "../../../../core/brim/asset-candidates.calc.ts";
+import { type AssetHint, candidateIndex, findCandidates, type KnownAsset } from "../../../../core/brim/asset-candidates.calc.ts";
 import type { LedgerFact } from "../../../../core/brim/duplicates.calc.ts";
 import type { ParseRun } from "../../../../core/brim/import-plugins.ts";
 import type { AssetMappingDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
@@ -14,7 +14,7 @@ import { withReadSnapshot } from "../../../db/read-snapshot.ts";
 import { type ImportFileMeta, type ImportPlugin, type ImportSheetHead, isPluginError } from "../../../../sdk/index.ts";
 import { describeWorkbook } from "../../../../sdk/import/meta.ts";
 import { workerPluginInstance } from "../../../plugins/instance.ts";
-import { DuplicatesBody, duplicatesRequest } from "./brim.schema.ts";
+import { DuplicatesBody, duplicatesRequest, MAX_DUPLICATE_ROWS } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
 
 /**
@@ -81,6 +81,15 @@ export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput>
   return { ok: true, gzipped: Bun.gzipSync(JSON.stringify(doc)), transactions: doc.transactions.length };
 }
 
+/**
+ * Asset candidates of each hint (`POST /brokers/import/asset-candidates`) against every asset, read on
+ * the worker's own connection and indexed once, answered as gzipped JSON `{items: [{candidates}]}`.
+ */
+export async function brimCandidates(input: { db: DatabaseTarget; hints: AssetHint[] }): Promise<Uint8Array> {
+  const index = candidateIndex(await withReadSnapshot(input.db, (reader) => readsOf(reader).assets()));
+  return Bun.gzipSync(JSON.stringify({ items: input.hints.map((h) => ({ candidates: findCandidates(h, index) })) }), { level: 6 });
+}
+
 /** Input of the worker's `brimDuplicates`: the broker, and the rows and mappings as one JSON string (a string crosses threads as one copy). */
 export interface BrimDuplicatesInput {
   brokerId: number;
@@ -103,8 +112,8 @@ export async function brimDuplicates(input: BrimDuplicatesInput): Promise<Uint8A
   return Bun.gzipSync(JSON.stringify(report));
 }
 
-/** A duplicates body read by {@link brimDuplicatesBody}: not JSON (null), its 422 issues, or the check's input. */
-export type DuplicatesBodyRead = null | { issues: Issue[] } | { brokerId: number; json: string };
+/** A duplicates body read by {@link brimDuplicatesBody}: not JSON (null), over a limit (413), its 422 issues, or the check's input. */
+export type DuplicatesBodyRead = null | { over: { limit: number; requested: number; unit: string } } | { issues: Issue[] } | { brokerId: number; json: string };
 
 /**
  * Parses and validates the bytes of a `POST /brokers/import/duplicates` body (50,000 rows are
@@ -117,6 +126,10 @@ export function brimDuplicatesBody(input: { bytes: Uint8Array }): DuplicatesBody
     value = JSON.parse(new TextDecoder().decode(input.bytes));
   } catch {
     return null;
+  }
+  for (const key of ["transactions", "asset_mappings"] as const) {
+    const list = (value as Record<string, unknown> | null)?.[key];
+    if (Array.isArray(list) && list.length > MAX_DUPLICATE_ROWS) return { over: { limit: MAX_DUPLICATE_ROWS, requested: list.length, unit: key.replace("_", " ") } };
   }
   const parsed = DuplicatesBody.safeParse(value);
   return parsed.success ? duplicatesRequest(parsed.data) : { issues: issuesOf("body", DuplicatesBody, parsed.error.issues) };

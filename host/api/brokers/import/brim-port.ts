@@ -36,6 +36,7 @@ export function registerBrim(
   const timeoutOf = brimTimeout(pluginConfig);
   const pathOf = (code: string) => plugins.get("import-plugin", code)?.path ?? null;
   const port: ImportPluginDirectory = {
+    candidates: async (hints) => (await runCalculation("brimCandidates", { db, hints: [...hints] })).result,
     commitPlan: async (input) => (await runCalculation("brimCommitPlan", { ...input, db })).result,
     duplicates: async (brokerId, json) => (await runCalculation("brimDuplicates", { brokerId, db, json })).result,
     inspect: async (filePath, filename) => (await runCalculation("brimInspect", { filePath, filename })).result,

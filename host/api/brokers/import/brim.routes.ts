@@ -8,15 +8,16 @@ import { InputError, NotFoundError, ValidationError } from "../../../../core/err
 import { UploadService } from "../../../../core/uploads/upload.service.ts";
 import type { HttpDeps } from "../../../http/deps.ts";
 import { ErrorBody, errorResponses } from "../../../http/errors.ts";
-import { STREAMED_BODY_HEADER } from "../../../http/gzip.ts";
+import { gzippedJson, STREAMED_BODY_HEADER } from "../../../http/gzip.ts";
 import type { SessionPlugin } from "../../../http/session.ts";
 import { contentDisposition, readUploadBody, RefusedBody } from "../../uploads/uploads.routes.ts";
 import { JSON_BODY_DOC, jsonBodyReadBy, validatedInWorker, WorkerJsonBody } from "../../../http/worker-json-body.ts";
 import { runCalculation } from "../../run-calculation.ts";
+import { bulkLimits, type Limit, limitExceeded, listLength } from "../../../http/bulk-limits.ts";
 import { CommitBody, CommitResult, toCommitDecisions, toCommitResult } from "./brim-commit.schema.ts";
 import type { DuplicatesBodyRead } from "./brim-parse.task.ts";
 import {
-  CandidatesAnswer, CandidatesBody, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
+  CandidatesAnswer, CandidatesBody, MAX_BROKER_FILTER, MAX_CANDIDATE_HINTS, MAX_DUPLICATE_ROWS, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
   ListQuery, ParseBody, ParseResult, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
 } from "./brim.schema.ts";
 
@@ -30,19 +31,6 @@ const SAFE_HEADERS = {
 /** Types served as they are; anything else goes out as an opaque octet stream. */
 const SERVABLE = new Set(["text/csv", "text/plain", "application/json", "application/zip", "application/pdf",
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
-
-/**
- * Gzipped JSON made in the worker (a parse result, stored as the last parse; a duplicate report) as the answer: sent as it is with `Content-Encoding: gzip`
- * when the client accepts gzip (the request thread never re-serialises 50,000 rows), else
- * decompressed as a stream.
- */
-function gzippedJson(gzipped: Uint8Array, request: Request): Response {
-  const headers: Record<string, string> = { "content-type": "application/json", vary: "Accept-Encoding", "cache-control": "private, no-store" };
-  if (/\bgzip\b/i.test(request.headers.get("accept-encoding") ?? "")) {
-    return new Response(gzipped as Uint8Array<ArrayBuffer>, { headers: { ...headers, "content-encoding": "gzip", "content-length": String(gzipped.byteLength) } });
-  }
-  return new Response(new Blob([gzipped as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream("gzip")), { headers });
-}
 
 /** Answers with more rows than this are written out in slices (see {@link sliced}). */
 const SLICED_ROWS = 2000;
@@ -83,6 +71,16 @@ function workerRead<T>(body: WorkerJsonBody<T | null>): T {
   return body.read!;
 }
 
+const CANDIDATE_HINTS: Limit = {
+  max: MAX_CANDIDATE_HINTS, unit: "hints", count: ({ body }) => listLength(body?.items), hint: "Send the hints in several requests",
+};
+const BROKER_FILTER: Limit = { max: MAX_BROKER_FILTER, unit: "broker ids", count: ({ query }) => listLength(query?.broker_ids) };
+/** Counted here on a body Elysia parsed (a form); a JSON body's lists are counted by the worker that reads it. */
+const DUPLICATE_ROWS: Limit[] = (["transactions", "asset_mappings"] as const).map((key) => ({
+  max: MAX_DUPLICATE_ROWS, unit: key.replace("_", " "), count: ({ body }) => listLength(body?.[key]), hint: "Check the rows in several requests",
+}));
+const limited = { ...errorResponses, 413: ErrorBody };
+
 const binaryResponse = {
   200: { description: "The file's bytes", content: { "*/*": { schema: { type: "string", format: "binary" } } } },
 } as const;
@@ -102,6 +100,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
 
   return new Elysia({ prefix: "/brokers/import", tags: ["brokers"] })
     .use(session)
+    .use(bulkLimits)
     .macro({
       brimUploadBody: {
         parse: ({ request }) => readUploadBody(request, uploads),
@@ -142,8 +141,9 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { items: (await files.list(user.id, { status: query.status, brokerIds: query.broker_ids })).map(info) };
     }, {
       auth: true,
+      limits: [BROKER_FILTER],
       query: ListQuery,
-      response: { 200: FileList, ...errorResponses },
+      response: { 200: FileList, ...limited },
       detail: { summary: "Import files of the brokers the caller can access, newest first (filters: status, broker_ids repeated)" },
     })
     .get("/files/:file_id", async ({ params, user }) => info(await files.get(user.id, params.file_id)), {
@@ -230,21 +230,25 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
     })
     .post("/duplicates", async ({ body, request, user }) => {
       const read = body instanceof WorkerJsonBody ? workerRead(body as WorkerJsonBody<DuplicatesBodyRead>) : duplicatesRequest(body);
+      if ("over" in read) throw limitExceeded(read.over.limit, read.over.requested, read.over.unit, "Check the rows in several requests");
       if ("issues" in read) throw new ValidationError(read.issues);
       return gzippedJson(await parser.duplicates(user.id, read.brokerId, read.json), request);
     }, {
       auth: true,
+      limits: DUPLICATE_ROWS,
       duplicatesBody: true,
       // Documents the body and checks a body that is not JSON; a JSON body was checked by the worker with this schema.
       body: validatedInWorker(DuplicatesBody),
       // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
-      response: { 200: DuplicateReport, ...errorResponses },
+      response: { 200: DuplicateReport, ...limited },
       detail: { summary: "Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)", [JSON_BODY_DOC]: DuplicatesBody },
     })
-    .post("/asset-candidates", async ({ body }) => ({ items: await parser.candidates(body.items) }), {
+    .post("/asset-candidates", async ({ body, request }) => gzippedJson(await parser.candidates(body.items), request), {
       auth: true,
+      limits: [CANDIDATE_HINTS],
       body: CandidatesBody,
-      response: { 200: CandidatesAnswer, ...errorResponses },
+      // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
+      response: { 200: CandidatesAnswer, ...limited },
       detail: { summary: "Asset candidates per hint: ISIN → exact, ticker → high, name similarity → medium or low" },
     })
     .get("/plugins", () => ({

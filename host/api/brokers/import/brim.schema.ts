@@ -5,8 +5,13 @@ import { NamedFile } from "../../uploads/uploads.schema.ts";
 
 /** BRIM wire shapes (API-SHAPES "Broker report import", REFERENCE-API 2.9). */
 
+/** Bulk limits (docs/import.md, docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
+export const MAX_CANDIDATE_HINTS = 1000;
+export const MAX_DUPLICATE_ROWS = 100_000;
+export const MAX_BROKER_FILTER = 1000;
+
 const many = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(1000)).optional();
+  z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(MAX_BROKER_FILTER)).optional();
 const Id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const flag = z.enum(["true", "false", "1", "0"]).optional().transform((v) => v === "true" || v === "1");
 
@@ -138,8 +143,8 @@ export const DuplicatesBody = z.object({
     date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
     quantity: Decimalish.optional(),
     cash: CashIn.nullable().optional(),
-  }).passthrough()).max(100_000),
-  asset_mappings: z.array(z.object({ fake_asset_id: z.number().int(), selected_asset_id: z.number().int().nullable().optional() }).passthrough()).max(100_000).default([]),
+  }).passthrough()).max(MAX_DUPLICATE_ROWS),
+  asset_mappings: z.array(z.object({ fake_asset_id: z.number().int(), selected_asset_id: z.number().int().nullable().optional() }).passthrough()).max(MAX_DUPLICATE_ROWS).default([]),
 }).strict();
 
 /**
@@ -166,7 +171,7 @@ export const CandidatesBody = z.object({
     extracted_symbol: z.string().max(64).optional(),
     extracted_isin: z.string().max(32).optional(),
     extracted_name: z.string().max(500).optional(),
-  }).strict()).max(1000),
+  }).strict()).max(MAX_CANDIDATE_HINTS),
 }).strict();
 export const CandidatesAnswer = z.object({ items: z.array(z.object({ candidates: z.array(Candidate) })) });
 
