@@ -148,6 +148,26 @@ describe("private manual rates", () => {
     }
   });
 
+  test("converts run in the worker pool with the requesting user's id: two users converting at once each get only their own private rate", async () => {
+    // Alice keeps CHF-NOK at 10, Mallory at 11 (above); no shared CHF-NOK data exists.
+    const range = (c: ApiClient) => c.post("/fx/currencies/convert", [
+      { from_amount: { code: "CHF", amount: "100" }, to: "NOK", date_range: { start: "2024-01-01", end: "2024-01-10" } },
+      { from_amount: { code: "EUR", amount: "1" }, to: "NOK", date_range: { start: "2024-01-01" } },
+    ]);
+    const [a, m] = await Promise.all([range(alice), range(mallory)]);
+    expect(a.status).toBe(200);
+    expect(m.status).toBe(200);
+    const [byAlice, byMallory] = [(await a.json()).results, (await m.json()).results];
+    for (const [results, amount] of [[byAlice, "1000"], [byMallory, "1100"]] as const) {
+      expect(results).toHaveLength(11);
+      expect(results.slice(0, 10).every((r: any) => r.to_amount.amount === amount && r.private_rate === true)).toBe(true);
+      // The shared EUR-NOK rate converts the second item: not a private day.
+      expect(results[10]).toMatchObject({ to_amount: { code: "NOK", amount: "10" } });
+      expect(results[10].private_rate).toBeUndefined();
+    }
+    await expectError(await convert(admin, "CHF", "NOK", "2024-01-05"), 404, "FX_RATE_NOT_FOUND");
+  });
+
   test("deleting private rates removes only the caller's own; the other viewer's valuation stays", async () => {
     const res = await mallory.request("DELETE", "/fx/currencies/private-rates", [{ from: "NOK", to: "CHF", delete_all: true }]);
     expect(res.status).toBe(200);
