@@ -8,6 +8,7 @@ interface BrokerFlags {
   allow_asset_shorting: number | boolean;
   allow_cash_overdraft: number | boolean;
   id: number;
+  name: string;
 }
 
 /**
@@ -21,7 +22,7 @@ interface BrokerFlags {
  * batch that touched the broker.
  */
 export async function checkBalances(tx: EntityManager, touched: Map<number, Operation>, since: Map<number, string> = new Map()): Promise<BatchIssue[]> {
-  const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...touched.keys()]);
+  const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...touched.keys()]);
   const issues: BatchIssue[] = [];
   for (const b of brokers.sort((x, y) => x.id - y.id)) {
     const checks = { cash: !b.allow_cash_overdraft, assets: !b.allow_asset_shorting };
@@ -33,22 +34,37 @@ export async function checkBalances(tx: EntityManager, touched: Map<number, Oper
       `SELECT date, asset_id, quantity, amount, currency FROM transactions WHERE broker_id = ?${from === "" ? "" : " AND date >= ?"} ORDER BY date, id`,
       from === "" ? [b.id] : [b.id, from],
     ) as BalanceRow[];
-    for (const v of findNegativeBalances(rows, checks, opening)) issues.push(toIssue(touched.get(b.id)!, b.id, v));
+    const found = findNegativeBalances(rows, checks, opening);
+    const assetIds = [...new Set(found.flatMap((v) => (v.kind === "cash" ? [] : [v.assetId])))];
+    const names = new Map((assetIds.length === 0 ? [] : await selectIn<{ id: number; name: string }>(
+      tx, (p) => `SELECT id, name FROM assets WHERE id IN (${p})`, assetIds,
+    )).map((a) => [a.id, a.name]));
+    for (const v of found) issues.push(toIssue(touched.get(b.id)!, b, v, names));
   }
   return issues;
 }
 
-function toIssue(operation: Operation, brokerId: number, v: ReturnType<typeof findNegativeBalances>[number]): BatchIssue {
+/**
+ * The issue of a balance that goes negative, worded so the user can act on it: the broker and asset
+ * by name, the day, and the usual fixes (a deposit or purchase on or before that day, an earlier
+ * opening date for the broker's opening deposit, or a buy paid from cash in another currency with
+ * its conversion). `params` carry the ids and names for clients that word it themselves.
+ */
+function toIssue(operation: Operation, broker: BrokerFlags, v: ReturnType<typeof findNegativeBalances>[number], assetNames: Map<number, string>): BatchIssue {
   if (v.kind === "cash") {
     return {
       operation, index: -1, code: "balanceCashNegative", field: "cash",
-      error: `Cash balance of broker ${brokerId} in ${v.currency} goes negative (${v.balance}) on ${v.date}`,
-      params: { broker_id: brokerId, date: v.date, currency: v.currency, balance: v.balance },
+      error: `The ${v.currency} cash of broker "${broker.name}" would go negative (${v.balance} ${v.currency}) on ${v.date}. `
+        + `Record a deposit in ${v.currency} on or before ${v.date} (or date the broker's opening deposit earlier), `
+        + `or pay from cash in another currency with a currency conversion`,
+      params: { broker_id: broker.id, broker_name: broker.name, date: v.date, currency: v.currency, balance: v.balance },
     };
   }
+  const asset = assetNames.get(v.assetId) ?? `asset ${v.assetId}`;
   return {
     operation, index: -1, code: "balanceAssetNegative", field: "quantity",
-    error: `Quantity of asset ${v.assetId} in broker ${brokerId} goes negative (${v.balance}) on ${v.date}`,
-    params: { broker_id: brokerId, date: v.date, asset_id: v.assetId, balance: v.balance },
+    error: `The quantity of "${asset}" at broker "${broker.name}" would go negative (${v.balance}) on ${v.date}. `
+      + `Record the purchase (or the transfer in) on or before ${v.date}, or allow short positions for this broker`,
+    params: { broker_id: broker.id, broker_name: broker.name, date: v.date, asset_id: v.assetId, asset_name: asset, balance: v.balance },
   };
 }

@@ -38,7 +38,7 @@ async function longHistory(name: string): Promise<{ broker: number; firstBuy: nu
 }
 
 const assetIssue = (broker: number, date: string, balance: string) => [expect.objectContaining({
-  operation: "create", index: -1, code: "balanceAssetNegative", params: { broker_id: broker, date, asset_id: asset, balance },
+  operation: "create", index: -1, code: "balanceAssetNegative", params: { broker_id: broker, broker_name: expect.any(String), date, asset_id: asset, asset_name: expect.any(String), balance },
 })];
 
 describe("a back-dated row is checked against everything after it", () => {
@@ -65,7 +65,7 @@ describe("a back-dated row is checked against everything after it", () => {
     const { broker, firstBuy } = await longHistory("Early buy moved");
     await commitOk(c, { creates: [sell(broker, "-9", "2025-12-01")] });
     expect((await validate(c, { deletes: [firstBuy] })).issues).toEqual([expect.objectContaining({
-      operation: "delete", code: "balanceAssetNegative", params: { broker_id: broker, date: "2025-12-01", asset_id: asset, balance: "-9" },
+      operation: "delete", code: "balanceAssetNegative", params: { broker_id: broker, broker_name: "Early buy moved", date: "2025-12-01", asset_id: asset, asset_name: expect.any(String), balance: "-9" },
     })]);
     expect(codes(await validate(c, { updates: [{ id: firstBuy, date: "2025-12-02" }] }))).toEqual(["balanceAssetNegative"]);
     await commitOk(c, { updates: [{ id: firstBuy, date: "2021-01-05", quantity: "11" }] });
@@ -80,7 +80,7 @@ describe("a back-dated row is checked against everything after it", () => {
     await commitOk(c, { creates: [withdrawal(broker, "-60", "2025-12-05", "USD")] });
     const out = await commit(c, { creates: [withdrawal(broker, "-40.01", "2022-02-01", "USD")] });
     expect(out.issues).toEqual([expect.objectContaining({
-      code: "balanceCashNegative", params: { broker_id: broker, date: "2025-12-05", currency: "USD", balance: "-0.01" },
+      code: "balanceCashNegative", params: { broker_id: broker, broker_name: "Early withdrawal", date: "2025-12-05", currency: "USD", balance: "-0.01" },
     })]);
     await commitOk(c, { creates: [withdrawal(broker, "-40", "2022-02-01", "USD")] });
   });

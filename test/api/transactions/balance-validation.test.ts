@@ -26,8 +26,12 @@ describe("cash may not go negative unless allow_cash_overdraft", () => {
     const out = await commit(c, { creates: [withdrawal(b, "-100.01", "2024-01-05")] });
     expect(out.issues).toEqual([{
       operation: "create", index: -1, ref_id: null, code: "balanceCashNegative", field: "cash",
-      error: expect.any(String), params: { broker_id: b, date: "2024-01-05", currency: "EUR", balance: "-0.01" },
+      error: expect.any(String), params: { broker_id: b, broker_name: "Strict cash", date: "2024-01-05", currency: "EUR", balance: "-0.01" },
     }]);
+    // Worded so the user can act: the broker by name, the day, and the fixes.
+    expect(out.issues[0]!.error).toBe("The EUR cash of broker \"Strict cash\" would go negative (-0.01 EUR) on 2024-01-05. "
+      + "Record a deposit in EUR on or before 2024-01-05 (or date the broker's opening deposit earlier), "
+      + "or pay from cash in another currency with a currency conversion");
   });
 
   test("the same batch passes in a broker created with allow_cash_overdraft", async () => {
@@ -68,8 +72,10 @@ describe("quantity may not go negative unless allow_asset_shorting", () => {
     await commitOk(c, { creates: [buy(b, asset, "2", "-20")] });
     const out = await commit(c, { creates: [sell(b, "-3", "30")] });
     expect(out.issues).toEqual([expect.objectContaining({
-      index: -1, code: "balanceAssetNegative", params: { broker_id: b, date: "2024-01-03", asset_id: asset, balance: "-1" },
+      index: -1, code: "balanceAssetNegative",
+      params: { broker_id: b, broker_name: "Strict qty", date: "2024-01-03", asset_id: asset, asset_name: expect.any(String), balance: "-1" },
     })]);
+    expect(out.issues[0]!.error).toMatch(/^The quantity of ".+" at broker "Strict qty" would go negative \(-1\) on 2024-01-03\. Record the purchase/);
   });
 
   test("the same sale passes in a broker created with allow_asset_shorting", async () => {

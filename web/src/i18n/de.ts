@@ -179,6 +179,8 @@ export const de: Catalog = {
   "Importing…": "Wird importiert…",
   "In the report": "Im Bericht",
   "Index": "Index",
+  "Opened on": "Eröffnet am",
+  "The initial cash is deposited on this day: choose the day the account was opened to enter older trades.": "Das Anfangsguthaben wird an diesem Tag eingezahlt: Wählen Sie den Tag der Kontoeröffnung, um ältere Transaktionen zu erfassen.",
   "Initial cash balance (optional)": "Anfangsguthaben (optional)",
   "Interest": "Zinsen",
   "Into broker": "In den Broker",

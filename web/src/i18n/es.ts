@@ -179,6 +179,8 @@ export const es: Catalog = {
   "Importing…": "Importando…",
   "In the report": "En el extracto",
   "Index": "Índice",
+  "Opened on": "Abierta el",
+  "The initial cash is deposited on this day: choose the day the account was opened to enter older trades.": "El efectivo inicial se deposita este día: elija el día en que se abrió la cuenta para registrar operaciones anteriores.",
   "Initial cash balance (optional)": "Saldo inicial de efectivo (opcional)",
   "Interest": "Intereses",
   "Into broker": "Al bróker",

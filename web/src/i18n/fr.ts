@@ -179,6 +179,8 @@ export const fr: Catalog = {
   "Importing…": "Importation…",
   "In the report": "Dans le relevé",
   "Index": "Indice",
+  "Opened on": "Ouvert le",
+  "The initial cash is deposited on this day: choose the day the account was opened to enter older trades.": "Le solde initial est déposé ce jour-là : choisissez le jour d'ouverture du compte pour saisir des opérations plus anciennes.",
   "Initial cash balance (optional)": "Solde initial en espèces (facultatif)",
   "Interest": "Intérêts",
   "Into broker": "Vers le courtier",

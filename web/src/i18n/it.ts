@@ -179,6 +179,8 @@ export const it: Catalog = {
   "Importing…": "Importazione…",
   "In the report": "Nel report",
   "Index": "Indice",
+  "Opened on": "Aperto il",
+  "The initial cash is deposited on this day: choose the day the account was opened to enter older trades.": "La liquidità iniziale viene versata in questo giorno: scegli il giorno di apertura del conto per inserire operazioni precedenti.",
   "Initial cash balance (optional)": "Liquidità iniziale (facoltativa)",
   "Interest": "Interessi",
   "Into broker": "Nel broker",

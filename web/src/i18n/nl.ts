@@ -179,6 +179,8 @@ export const nl: Catalog = {
   "Importing…": "Bezig met importeren…",
   "In the report": "In het overzicht",
   "Index": "Index",
+  "Opened on": "Geopend op",
+  "The initial cash is deposited on this day: choose the day the account was opened to enter older trades.": "Het beginsaldo wordt op deze dag gestort: kies de dag waarop de rekening werd geopend om oudere transacties in te voeren.",
   "Initial cash balance (optional)": "Beginsaldo contanten (optioneel)",
   "Interest": "Rente",
   "Into broker": "Naar broker",

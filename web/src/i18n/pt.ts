@@ -179,6 +179,8 @@ export const pt: Catalog = {
   "Importing…": "Importando…",
   "In the report": "No extrato",
   "Index": "Índice",
+  "Opened on": "Aberta em",
+  "The initial cash is deposited on this day: choose the day the account was opened to enter older trades.": "O saldo inicial é depositado neste dia: escolha o dia em que a conta foi aberta para registar operações anteriores.",
   "Initial cash balance (optional)": "Saldo inicial de caixa (opcional)",
   "Interest": "Juros",
   "Into broker": "Para a corretora",

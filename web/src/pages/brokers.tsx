@@ -2,7 +2,7 @@
 import { useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
 import type { Broker } from "../api/types.ts";
-import { Badge, Dialog, ErrorNote, Field, Loading, Money, Page } from "../components/ui.tsx";
+import { Badge, Dialog, ErrorNote, Field, Loading, Money, Page, today } from "../components/ui.tsx";
 import { isDecimal } from "../lib/decimal.ts";
 import { Link } from "../lib/router.tsx";
 import { useApp } from "../lib/store.ts";
@@ -62,13 +62,15 @@ export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): vo
   const [active, setActive] = useState(true);
   const [initialAmount, setInitialAmount] = useState("");
   const [initialCurrency, setInitialCurrency] = useState(prefs.base_currency || "EUR");
+  // The day the account was opened: the opening deposit is dated then, so past trades fit after it.
+  const [openedAt, setOpenedAt] = useState(today());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [key, setKey] = useState<unknown>(null);
   if (props.broker !== key) {
     setKey(props.broker);
     setName(b?.name ?? ""); setDescription(b?.description ?? ""); setOverdraft(b?.allow_cash_overdraft ?? false);
-    setShorting(b?.allow_asset_shorting ?? false); setActive(b?.is_active ?? true); setInitialAmount(""); setError(null);
+    setShorting(b?.allow_asset_shorting ?? false); setActive(b?.is_active ?? true); setInitialAmount(""); setOpenedAt(b?.opened_at ?? today()); setError(null);
   }
 
   const save = async (e: Event) => {
@@ -83,7 +85,10 @@ export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): vo
       } else {
         if (initialAmount && !isDecimal(initialAmount)) throw new Error(t("The initial balance must be a number such as 1000 or 1000.50."));
         const r = await api.post("/brokers", {
-          body: [{ ...fields, initial_balances: initialAmount ? [{ code: initialCurrency.toUpperCase(), amount: initialAmount }] : undefined }],
+          body: [{
+            ...fields, opened_at: openedAt || null,
+            initial_balances: initialAmount ? [{ code: initialCurrency.toUpperCase(), amount: initialAmount }] : undefined,
+          }],
         });
         const failed = r.results.find((x) => !x.success);
         if (failed) throw new Error(failed.error ?? r.errors.join("; "));
@@ -109,6 +114,11 @@ export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): vo
       <form onSubmit={save} class="form">
         <Field label={t("Name")}>{(id) => <input id={id} required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
         <Field label={t("Description")}>{(id) => <input id={id} maxLength={500} value={description} onInput={(e) => setDescription((e.target as HTMLInputElement).value)} />}</Field>
+        {!b && (
+          <Field label={t("Opened on")} hint={t("The initial cash is deposited on this day: choose the day the account was opened to enter older trades.")}>
+            {(id, describedBy) => <input id={id} type="date" max={today()} aria-describedby={describedBy} value={openedAt} onInput={(e) => setOpenedAt((e.target as HTMLInputElement).value)} />}
+          </Field>
+        )}
         {!b && (
           <div class="row">
             <Field label={t("Initial cash balance (optional)")}>{(id) => <input id={id} inputMode="decimal" value={initialAmount} onInput={(e) => setInitialAmount((e.target as HTMLInputElement).value)} />}</Field>
