@@ -72,3 +72,13 @@ test("the commit route's issues of a row land on the form's fields", () => {
   ]);
   expect(commitProblems(0, issues)).toEqual([]);
 });
+
+test("row corrections are typed in the user's locale", () => {
+  const form = { date: "2024-01-02", asset_id: "", quantity: "1,5", cash_amount: "-1.234,56", cash_currency: "EUR", cost_basis: "", description: "" };
+  expect(checkRowForm(form, "de")).toEqual({});
+  expect(checkRowForm({ ...form, quantity: "1.234" }, "de").quantity).toContain("1234");
+  const base = { date: "2024-01-02", type: "BUY", quantity: "0" } as unknown as Parameters<typeof applyForm>[0];
+  const row = applyForm(base, form, "EUR", "de");
+  expect([row.quantity, row.cash]).toEqual(["1.5", { code: "EUR", amount: "-1234.56" }]);
+  expect(toForm(row, "de")).toMatchObject({ quantity: "1,5", cash_amount: "-1234,56" });
+});

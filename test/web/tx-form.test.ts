@@ -105,3 +105,25 @@ describe("type names for display", () => {
     }
   });
 });
+
+describe("numbers typed in the user's locale", () => {
+  test("an Italian buy of 1,5 units for 1.234,56 is sent as 1.5 and -1234.56", () => {
+    const form = emptyForm({ ...base, type: "BUY", asset_id: "7", quantity: "1,5", amount: "1.234,56" });
+    expect(checkForm(form, "it")).toEqual({});
+    expect(toCreates(form, { locale: "it" })[0]).toMatchObject({ quantity: "1.5", cash: { code: "EUR", amount: "-1234.56" } });
+    expect(checkForm(emptyForm({ ...base, type: "DEPOSIT", amount: "1,50" }), "it")).toEqual({});
+    // In English the comma groups; a lone "1,234" is refused as two-way, with the field named.
+    expect(toCreates(emptyForm({ ...base, type: "DEPOSIT", amount: "1,234.5" }), { locale: "en" })[0]!.cash!.amount).toBe("1234.5");
+    setLanguage("it");
+    const e = checkForm(emptyForm({ ...base, type: "BUY", asset_id: "7", quantity: "1.234", amount: "10" }), "it");
+    setLanguage("en");
+    expect(Object.keys(e)).toEqual(["quantity"]);
+    expect(e.quantity).toEqual(["«1.234» si può leggere in due modi: scrivi 1234 per il numero intero, oppure 1,234 con la virgola decimale."]);
+  });
+
+  test("a stored transaction fills the form with the locale's decimal mark", () => {
+    const f = fromTransaction({ type: "BUY", broker_id: 1, date: "2024-05-02", asset_id: 7, quantity: "1.5", cash: { code: "EUR", amount: "-1234.56" }, description: null, tags: null, cost_basis_override: null }, "de");
+    expect([f.quantity, f.amount]).toEqual(["1,5", "1234,56"]);
+    expect(toCreates(f, { locale: "de" })[0]).toMatchObject({ quantity: "1.5", cash: { amount: "-1234.56" } });
+  });
+});

@@ -82,6 +82,31 @@ export function fractionToPercent(fraction: string | null | undefined): string |
   return (p.negative ? "-" : "") + int + (rest ? `.${rest}` : "");
 }
 
+/** A percentage ("12.5") as a fraction ("0.125"), by moving the decimal point (no float); trailing zeros dropped. */
+export function percentToFraction(percent: string | null | undefined): string | null {
+  if (percent === null || percent === undefined) return null;
+  const p = parseDecimal(percent);
+  if (!p) return null;
+  const int = p.int.padStart(3, "0");
+  const whole = int.slice(0, -2).replace(/^0+(?=\d)/, "");
+  const frac = (int.slice(-2) + p.frac).replace(/0+$/, "");
+  const zero = /^0*$/.test(whole) && frac === "";
+  return (p.negative && !zero ? "-" : "") + whole + (frac ? `.${frac}` : "");
+}
+
+/** A broker share as the API writes it ("0.500000", a fraction) in percent units without trailing zeros ("50"). */
+export function shareToPercent(share: string | null | undefined): string | null {
+  const pct = fractionToPercent(share);
+  return pct === null ? null : pct.includes(".") ? pct.replace(/\.?0+$/, "") : pct;
+}
+
+/** A broker share ("1.000000") as a percentage in the locale ("100 %", "33,3333 %"). */
+export function formatShare(share: string | null | undefined, locale: string): string {
+  const pct = shareToPercent(share);
+  if (pct === null) return share ?? "—";
+  return formatPercent(pct, locale, { places: pct.split(".")[1]?.length ?? 0 });
+}
+
 /** A calendar date "YYYY-MM-DD" in the locale's short form, without time-zone shifts. */
 export function formatDate(iso: string | null | undefined, locale: string): string {
   if (!iso) return "—";

@@ -4,7 +4,7 @@
  * correction answers, and the edit the commit route applies on the server. Amounts stay decimal strings.
  */
 import type { Body, Result } from "../api/client.ts";
-import { isDecimal, signOf } from "./decimal.ts";
+import { isDecimal, readDecimal, signOf, toInputText } from "./decimal.ts";
 import { t } from "./i18n.ts";
 
 type Parsed = Result<"post", "/brokers/import/files/{file_id}/parse">;
@@ -28,30 +28,47 @@ export interface RowForm {
 }
 export type RowField = keyof RowForm;
 
-export function toForm(row: ImportRow): RowForm {
+/** The row as the form shows it, numbers with the decimal mark of `locale`. */
+export function toForm(row: ImportRow, locale = "en"): RowForm {
   return {
-    date: row.date, asset_id: row.asset_id !== undefined ? String(row.asset_id) : "", quantity: row.quantity,
-    cash_amount: row.cash?.amount ?? "", cash_currency: row.cash?.code ?? "",
-    cost_basis: row.cost_basis_override?.amount ?? "", description: row.description ?? "",
+    date: row.date, asset_id: row.asset_id !== undefined ? String(row.asset_id) : "", quantity: toInputText(row.quantity, locale),
+    cash_amount: toInputText(row.cash?.amount, locale), cash_currency: row.cash?.code ?? "",
+    cost_basis: toInputText(row.cost_basis_override?.amount, locale), description: row.description ?? "",
   };
 }
 
-/** Checks the form; an empty object means it can be applied. */
-export function checkRowForm(f: RowForm): Partial<Record<RowField, string>> {
+const NUMBER_FIELDS = ["quantity", "cash_amount", "cost_basis"] as const;
+
+/** The form's numbers as the API writes them ("1,5" → "1.5" in Italian), and the ones that could be read two ways. */
+function readNumbers(f: RowForm, locale: string): { form: RowForm; ambiguous: Partial<Record<RowField, string>> } {
+  const form = { ...f };
+  const ambiguous: Partial<Record<RowField, string>> = {};
+  for (const k of NUMBER_FIELDS) {
+    const r = readDecimal(f[k], locale);
+    if (r.ok) form[k] = r.value;
+    else if (r.reason === "ambiguous") ambiguous[k] = r.message;
+  }
+  return { form, ambiguous };
+}
+
+/** Checks the form (numbers read in `locale`); an empty object means it can be applied. */
+export function checkRowForm(typed: RowForm, locale = "en"): Partial<Record<RowField, string>> {
+  const { form: f, ambiguous } = readNumbers(typed, locale);
   const e: Partial<Record<RowField, string>> = {};
   if (!/^\d{4}-\d{2}-\d{2}$/.test(f.date)) e.date = t("Enter a date.");
   if (!isDecimal(f.quantity)) e.quantity = t("Enter a number (0 when no units move).");
   if (f.cash_amount !== "" && !isDecimal(f.cash_amount)) e.cash_amount = t("Enter an amount such as -100.50, or leave it empty.");
   if (f.cash_amount !== "" && !/^[A-Za-z]{3}$/.test(f.cash_currency)) e.cash_currency = t("Enter a three-letter currency code.");
   if (f.cost_basis !== "" && !(isDecimal(f.cost_basis) && signOf(f.cost_basis) >= 0)) e.cost_basis = t("Enter the cost per unit (0 or more).");
-  return e;
+  return { ...e, ...ambiguous };
 }
 
 /**
  * The row with the form's values. The cost basis is per unit, in the cash currency, else in the
- * currency the row's cost basis already had, else in `fallbackCurrency` (the asset's).
+ * currency the row's cost basis already had, else in `fallbackCurrency` (the asset's). Numbers are read in `locale`.
  */
-export function applyForm(row: ImportRow, f: RowForm, fallbackCurrency: string): ImportRow {
+export function applyForm(row: ImportRow, typed: RowForm, fallbackCurrency: string, locale = "en"): ImportRow {
+  const f = readNumbers(typed, locale).form;
   const { asset_id: _a, cash: _c, cost_basis_override: _b, description: _d, ...rest } = row;
   const code = f.cash_currency.trim().toUpperCase();
   const basisCode = code || row.cost_basis_override?.code || fallbackCurrency;

@@ -4,7 +4,7 @@
  * stores BUY cash negative, SELL quantity negative, ...), how a paired type becomes two legs
  * sharing a link_uuid, and where a batch issue of the API belongs on the form.
  */
-import { isDecimal, negateDecimal, signOf } from "./decimal.ts";
+import { isDecimal, negateDecimal, readDecimal, signOf, toInputText } from "./decimal.ts";
 import { msg, t } from "./i18n.ts";
 
 export const TX_TYPES = [
@@ -97,10 +97,30 @@ export type FormErrors = Partial<Record<FieldName, string[]>>;
 
 const positive = (v: string) => isDecimal(v) && signOf(v) > 0;
 
-/** Checks a form before anything is sent: every message names what to type. */
-export function checkForm(f: TxForm): FormErrors {
-  const e: FormErrors = {};
-  const add = (k: FieldName, m: string) => { (e[k] ??= []).push(m); };
+/** The form's number fields, typed in the user's locale ("1.234,56" in Italian). */
+const NUMBER_FIELDS = ["quantity", "amount", "to_amount", "cost_basis"] as const;
+
+/**
+ * The form with its number fields as the API writes them ("1,5" → "1.5" in Italian), and the
+ * fields whose text could be read two ways ("1.234"), with the message saying how to write them.
+ * A field that is no number at all stays as typed (the checks below refuse it).
+ */
+export function readNumbers(f: TxForm, locale: string): { form: TxForm; ambiguous: FormErrors } {
+  const form = { ...f };
+  const ambiguous: FormErrors = {};
+  for (const k of NUMBER_FIELDS) {
+    const r = readDecimal(f[k], locale);
+    if (r.ok) form[k] = r.value;
+    else if (r.reason === "ambiguous") ambiguous[k] = [r.message];
+  }
+  return { form, ambiguous };
+}
+
+/** Checks a form before anything is sent: every message names what to type. Numbers are read in `locale`. */
+export function checkForm(typed: TxForm, locale = "en"): FormErrors {
+  const { form: f, ambiguous } = readNumbers(typed, locale);
+  const e: FormErrors = { ...ambiguous };
+  const add = (k: FieldName, m: string) => { if (!ambiguous[k]) (e[k] ??= []).push(m); };
   const r = TX_RULES[f.type];
   if (!f.broker_id) add("broker_id", t("Choose a broker."));
   if (!/^\d{4}-\d{2}-\d{2}$/.test(f.date)) add("date", t("Enter a date."));
@@ -142,9 +162,10 @@ const signed = (value: string, sign: 1 | -1) => (sign < 0 ? negateDecimal(value.
 
 /**
  * The create rows of a valid form: one row, or two legs sharing a link_uuid for paired types.
- * `assetCurrency` is the asset's currency (cost basis is per unit in it).
+ * `assetCurrency` is the asset's currency (cost basis is per unit in it); numbers are read in `locale`.
  */
-export function toCreates(f: TxForm, opts: { linkUuid?: string; assetCurrency?: string } = {}): TxCreate[] {
+export function toCreates(typed: TxForm, opts: { linkUuid?: string; assetCurrency?: string; locale?: string } = {}): TxCreate[] {
+  const f = readNumbers(typed, opts.locale ?? "en").form;
   const r = TX_RULES[f.type];
   const common = {
     type: f.type, date: f.date,
@@ -183,20 +204,20 @@ export function toCreates(f: TxForm, opts: { linkUuid?: string; assetCurrency?: 
   return [row];
 }
 
-/** The form of a stored single-row transaction (amounts shown positive, as typed). */
+/** The form of a stored single-row transaction (amounts shown positive, as typed, with the decimal mark of `locale`). */
 export function fromTransaction(tx: {
   type: string; broker_id: number; date: string; asset_id: number | null; quantity: string;
   cash: { code: string; amount: string } | null; description: string | null; tags: string[] | null;
   cost_basis_override: { amount: string } | null;
-}): TxForm {
+}, locale = "en"): TxForm {
   const r = TX_RULES[tx.type as TxType];
-  const abs = (v: string) => v.replace(/^-/, "");
+  const abs = (v: string) => toInputText(v.replace(/^-/, ""), locale);
   return emptyForm({
     type: tx.type as TxType, broker_id: String(tx.broker_id), date: tx.date.slice(0, 10),
     asset_id: tx.asset_id ? String(tx.asset_id) : "",
-    quantity: r?.quantity === "signed" ? tx.quantity : abs(tx.quantity),
+    quantity: r?.quantity === "signed" ? toInputText(tx.quantity, locale) : abs(tx.quantity),
     amount: tx.cash ? abs(tx.cash.amount) : "", currency: tx.cash?.code ?? "",
-    cost_basis: tx.cost_basis_override?.amount ?? "",
+    cost_basis: toInputText(tx.cost_basis_override?.amount, locale),
     description: tx.description ?? "", tags: (tx.tags ?? []).join(", "),
   });
 }

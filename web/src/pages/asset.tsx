@@ -4,7 +4,7 @@ import { api, ApiError, errorText } from "../api/client.ts";
 import { type ChartSeries, TimeChart } from "../components/chart.tsx";
 import { alignToDates, crossovers, FAST, OVERLAYS, type OverlayId, SLOW, signalsFor } from "../lib/signals.ts";
 import { Badge, ErrorNote, Field, Loading, Page, Select, daysAgo, today } from "../components/ui.tsx";
-import { isDecimal, toChartNumber } from "../lib/decimal.ts";
+import { localeSeparators, readDecimal, toChartNumber, toInputText } from "../lib/decimal.ts";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
@@ -47,15 +47,22 @@ function Overview(props: { asset: AssetRow; onSaved(): void }) {
   const [name, setName] = useState(a.name);
   const [type, setType] = useState<string>(a.asset_type ?? "");
   const [active, setActive] = useState(a.active);
-  const [sector, setSector] = useState(Object.entries(a.classification_params?.sector_area?.distribution ?? {}).map(([k, v]) => `${k}=${v}`).join(", "));
-  const [geo, setGeo] = useState(Object.entries(a.classification_params?.geographic_area?.distribution ?? {}).map(([k, v]) => `${k}=${v}`).join(", "));
+  const locale = localeOf(useApp().prefs);
+  // Weights are written with the locale's decimal mark; where that is a comma, parts are joined by "; ".
+  const joiner = localeSeparators(locale).decimal === "," ? "; " : ", ";
+  const showDist = (d: Record<string, unknown> | undefined) => Object.entries(d ?? {}).map(([k, v]) => `${k}=${toInputText(String(v), locale)}`).join(joiner);
+  const [sector, setSector] = useState(showDist(a.classification_params?.sector_area?.distribution));
+  const [geo, setGeo] = useState(showDist(a.classification_params?.geographic_area?.distribution));
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const parseDist = (s: string) => {
     const out: Record<string, string> = {};
-    for (const part of s.split(",").map((x) => x.trim()).filter(Boolean)) {
+    // Parts end at ";" or at a comma that no digit follows ("Tech=0,5, Health=0,5").
+    for (const part of s.split(/;|,(?!\d)/).map((x) => x.trim()).filter(Boolean)) {
       const [k, v] = part.split("=").map((x) => x.trim());
-      if (!k || !v || !isDecimal(v)) throw new Error(t("\"{part}\" is not NAME=WEIGHT", { part }));
-      out[k] = v;
+      const w = v ? readDecimal(v, locale) : null;
+      if (w && !w.ok && w.reason === "ambiguous") throw new Error(w.message);
+      if (!k || !w?.ok) throw new Error(t("\"{part}\" is not NAME=WEIGHT", { part }));
+      out[k] = w.value;
     }
     return Object.keys(out).length ? { distribution: out } : null;
   };
@@ -154,9 +161,11 @@ function Prices(props: { assetId: number; currency: string }) {
   const add = async (e: Event) => {
     e.preventDefault();
     setError(null);
-    if (!isDecimal(close) || close.trim().startsWith("-")) { setError(t("The price must be a positive number such as 12.34.")); return; }
+    const price = readDecimal(close, locale);
+    if (!price.ok && price.reason === "ambiguous") { setError(price.message); return; }
+    if (!price.ok || price.value.startsWith("-")) { setError(t("The price must be a positive number such as {example}.", { example: toInputText("12.34", locale) })); return; }
     try {
-      const r = await api.post("/assets/prices", { body: [{ asset_id: props.assetId, prices: [{ date, close: close.trim() }] }] });
+      const r = await api.post("/assets/prices", { body: [{ asset_id: props.assetId, prices: [{ date, close: price.value }] }] });
       if (r.errors.length) throw new Error(r.errors.join("; "));
       setClose("");
       prices.reload();
@@ -247,9 +256,10 @@ function Events(props: { assetId: number; currency: string }) {
   const save = async (e: Event) => {
     e.preventDefault();
     setError(null);
-    if (!isDecimal(value)) { setError(t("The value must be a number.")); return; }
+    const amount = readDecimal(value, locale);
+    if (!amount.ok) { setError(amount.reason === "ambiguous" ? amount.message : t("The value must be a number.")); return; }
     try {
-      const event = { date, type: type as "DIVIDEND", value: { code: props.currency, amount: value.trim() }, notes: notes.trim() || null, ...(editing ? { id: editing } : {}) };
+      const event = { date, type: type as "DIVIDEND", value: { code: props.currency, amount: amount.value }, notes: notes.trim() || null, ...(editing ? { id: editing } : {}) };
       const r = await api.post("/assets/events", { body: [{ asset_id: props.assetId, events: [event] }] });
       if (r.errors.length) throw new Error(r.errors.join("; "));
       reset(); events.reload();
@@ -275,7 +285,7 @@ function Events(props: { assetId: number; currency: string }) {
                 <td>{!ev.is_auto && (
                   <span class="row-actions">
                     <button type="button" class="ghost" aria-label={t("Edit the event of {date}", { date: ev.date })} onClick={() => {
-                      setEditing(ev.id); setDate(ev.date); setType(ev.type); setValue(ev.value.amount); setNotes(ev.notes ?? "");
+                      setEditing(ev.id); setDate(ev.date); setType(ev.type); setValue(toInputText(ev.value.amount, locale)); setNotes(ev.notes ?? "");
                     }}>{t("Edit")}</button>
                     <button type="button" class="ghost" aria-label={t("Delete the event of {date}", { date: ev.date })} onClick={() => remove(ev.id)}>{t("Delete")}</button>
                   </span>

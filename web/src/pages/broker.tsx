@@ -2,7 +2,8 @@
 import { useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
 import { Badge, ErrorNote, Field, Loading, Money, Page, Select } from "../components/ui.tsx";
-import { formatDate, formatDecimal } from "../lib/format.ts";
+import { formatDate, formatDecimal, formatShare, percentToFraction, shareToPercent } from "../lib/format.ts";
+import { readDecimal, toInputText } from "../lib/decimal.ts";
 import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -97,7 +98,7 @@ function Lots(props: { brokerId: number; assets: { id: number; name: string }[] 
 
 const ROLES = ["VIEWER", "EDITOR", "OWNER"] as const;
 const SHARE_ERRORS: Record<string, string> = {
-  SHARE_INVALID: msg("The shares of all users of a broker must add up to at most 1 (100 %)."),
+  SHARE_INVALID: msg("The owners' shares of a broker must add up to at most 100 %."),
   ACCESS_EXISTS: msg("This user already has access to the broker."),
   LAST_OWNER: msg("A broker needs at least one owner: make someone else owner first."),
   PROMOTION_NOT_ALLOWED: msg("You cannot raise your own role."),
@@ -110,8 +111,29 @@ function shareError(e: unknown): string {
   return errorText(e);
 }
 
+/**
+ * A share as typed in percent ("50", "33,3333" in Italian) as the API's fraction ("0.5"), or the
+ * message saying what to type. The API takes 0 to 1 with six decimals: 0 to 100 % with four.
+ */
+function readShare(typed: string, locale: string): { ok: true; value: string } | { ok: false; message: string } {
+  const r = readDecimal(typed, locale);
+  if (!r.ok && r.reason === "ambiguous") return r;
+  const fraction = r.ok ? percentToFraction(r.value) : null;
+  const places = r.ok ? (r.value.split(".")[1]?.replace(/0+$/, "").length ?? 0) : 0;
+  if (!r.ok || fraction === null || r.value.startsWith("-") || places > 4 || !/^(0(\.\d+)?|1)$/.test(fraction)) {
+    return { ok: false, message: t("Enter a share between 0 and 100 %, with at most four decimals.") };
+  }
+  return { ok: true, value: fraction };
+}
+
+/**
+ * Who has access and how much of the broker each owner counts. Only an OWNER row holds a share
+ * (the API refuses one above 0 for EDITOR and VIEWER rows, who count the whole broker), so only
+ * those rows have a share field; shares are shown and typed as percentages in the user's locale.
+ */
 function Sharing(props: { brokerId: number; role: string }) {
-  const { me } = useApp();
+  const { me, prefs } = useApp();
+  const locale = localeOf(prefs);
   const access = useAsync((signal) => api.get("/brokers/{id}/access", { path: { id: props.brokerId }, signal }), [props.brokerId]);
   const [q, setQ] = useState("");
   const found = useAsync(async (signal) => q.trim().length < 1 ? [] : (await api.get("/users/search", { query: { q: q.trim(), limit: 10 }, signal })).items, [q]);
@@ -124,9 +146,11 @@ function Sharing(props: { brokerId: number; role: string }) {
   const add = async (e: Event) => {
     e.preventDefault();
     if (!userId) { setError(t("Choose a user from the search results.")); return; }
+    const typed = role === "OWNER" ? readShare(share || "0", locale) : { ok: true as const, value: "0" };
+    if (!typed.ok) { setError(typed.message); return; }
     setError(null);
     try {
-      await api.post("/brokers/{id}/access", { path: { id: props.brokerId }, body: { user_id: userId, role: role as "VIEWER", share_percentage: share || "0" } });
+      await api.post("/brokers/{id}/access", { path: { id: props.brokerId }, body: { user_id: userId, role: role as "VIEWER", share_percentage: typed.value } });
       setQ(""); setUserId(null); access.reload();
     } catch (err) { setError(shareError(err)); }
   };
@@ -134,6 +158,11 @@ function Sharing(props: { brokerId: number; role: string }) {
     setError(null);
     try { await api.patch("/brokers/{id}/access/{user_id}", { path: { id: props.brokerId, user_id: uid }, body }); access.reload(); }
     catch (err) { setError(shareError(err)); access.reload(); }
+  };
+  const updateShare = (uid: number, typed: string) => {
+    const r = readShare(typed, locale);
+    if (!r.ok) { setError(r.message); return; }
+    void update(uid, { share_percentage: r.value });
   };
   const remove = async (uid: number) => {
     setError(null);
@@ -143,9 +172,11 @@ function Sharing(props: { brokerId: number; role: string }) {
 
   return (
     <div>
+      <p class="muted">{t("Everyone with access sees the whole broker; editors and owners can change it, and only owners decide who has access.")}{" "}
+        {t("In net worth, an owner counts their share (the owners' shares add up to at most 100 %), an editor or a viewer counts the whole broker.")}</p>
       <ErrorNote error={access.error} />
       <div class="table-wrap"><table class="table compact">
-        <thead><tr><th scope="col">{t("User")}</th><th scope="col">{t("Role")}</th><th scope="col" class="num">{t("Share (0–1)")}</th>{owner && <th scope="col"><span class="sr-only">{t("Actions")}</span></th>}</tr></thead>
+        <thead><tr><th scope="col">{t("User")}</th><th scope="col">{t("Role")}</th><th scope="col" class="num">{t("Share (%)")}</th>{owner && <th scope="col"><span class="sr-only">{t("Actions")}</span></th>}</tr></thead>
         <tbody>
           {access.data?.items.map((a) => (
             <tr key={a.user_id}>
@@ -154,9 +185,9 @@ function Sharing(props: { brokerId: number; role: string }) {
                 <select aria-label={t("Role of {name}", { name: a.username })} value={a.role} onChange={(e) => update(a.user_id, { role: (e.target as HTMLSelectElement).value as "VIEWER" })}>
                   {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
                 </select>) : a.role}</td>
-              <td class="num">{owner ? (
-                <input aria-label={t("Share of {name} (0 to 1)", { name: a.username })} class="narrow" inputMode="decimal" value={a.share_percentage}
-                  onChange={(e) => update(a.user_id, { share_percentage: (e.target as HTMLInputElement).value })} />) : a.share_percentage}</td>
+              <td class="num">{a.role !== "OWNER" ? <span class="muted" title={t("Counts the whole broker")}>—</span> : owner ? (
+                <input aria-label={t("Share of {name} (%)", { name: a.username })} class="narrow" inputMode="decimal" value={toInputText(shareToPercent(a.share_percentage), locale)}
+                  onChange={(e) => updateShare(a.user_id, (e.target as HTMLInputElement).value)} />) : formatShare(a.share_percentage, locale)}</td>
               {owner && <td>{a.user_id !== me.id && <button type="button" class="ghost" onClick={() => remove(a.user_id)} aria-label={t("Remove {name}", { name: a.username })}>{t("Remove")}</button>}</td>}
             </tr>
           ))}
@@ -178,7 +209,7 @@ function Sharing(props: { brokerId: number; role: string }) {
           )}
           <div class="row">
             <Field label={t("Role")}>{(id) => <Select id={id} value={role} options={ROLES.map((r) => ({ value: r, label: r }))} onChange={setRole} />}</Field>
-            <Field label={t("Share (0–1)")}>{(id) => <input id={id} class="narrow" inputMode="decimal" value={share} onInput={(e) => setShare((e.target as HTMLInputElement).value)} />}</Field>
+            {role === "OWNER" && <Field label={t("Share (%)")}>{(id) => <input id={id} class="narrow" inputMode="decimal" value={share} onInput={(e) => setShare((e.target as HTMLInputElement).value)} />}</Field>}
           </div>
           <button type="submit" class="primary">{t("Share")}</button>
         </form>

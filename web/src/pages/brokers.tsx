@@ -3,9 +3,9 @@ import { useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
 import type { Broker } from "../api/types.ts";
 import { Badge, Dialog, ErrorNote, Field, Loading, Money, Page, today } from "../components/ui.tsx";
-import { isDecimal } from "../lib/decimal.ts";
+import { readDecimal, toInputText } from "../lib/decimal.ts";
 import { Link } from "../lib/router.tsx";
-import { useApp } from "../lib/store.ts";
+import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { t } from "../lib/i18n.ts";
 
@@ -54,6 +54,7 @@ function Balances(props: { brokerId: number }) {
 
 export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): void; onSaved(): void }) {
   const { prefs } = useApp();
+  const locale = localeOf(prefs);
   const b = props.broker && props.broker !== "new" ? props.broker : null;
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
@@ -83,11 +84,15 @@ export function BrokerForm(props: { broker: Broker | "new" | null; onClose(): vo
         const failed = r.results.find((x) => !x.success);
         if (failed) throw new Error(failed.error ?? t("The broker was not saved."));
       } else {
-        if (initialAmount && !isDecimal(initialAmount)) throw new Error(t("The initial balance must be a number such as 1000 or 1000.50."));
+        const initial = initialAmount.trim() ? readDecimal(initialAmount, locale) : null;
+        if (initial && !initial.ok) {
+          throw new Error(initial.reason === "ambiguous" ? initial.message
+            : t("The initial balance must be a number such as {whole} or {decimal}.", { whole: "1000", decimal: toInputText("1000.50", locale) }));
+        }
         const r = await api.post("/brokers", {
           body: [{
             ...fields, opened_at: openedAt || null,
-            initial_balances: initialAmount ? [{ code: initialCurrency.toUpperCase(), amount: initialAmount }] : undefined,
+            initial_balances: initial?.ok ? [{ code: initialCurrency.toUpperCase(), amount: initial.value }] : undefined,
           }],
         });
         const failed = r.results.find((x) => !x.success);

@@ -4,8 +4,8 @@ import { api, errorText } from "../api/client.ts";
 import type { FxRoute } from "../api/types.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { Dialog, ErrorNote, Field, Loading, Page, daysAgo, today } from "../components/ui.tsx";
-import { isDecimal, signOf, toChartNumber } from "../lib/decimal.ts";
-import { formatDecimal } from "../lib/format.ts";
+import { readDecimal, signOf, toChartNumber } from "../lib/decimal.ts";
+import { formatDate, formatDecimal } from "../lib/format.ts";
 import { moveItem, reorderPlan } from "../lib/reorder.ts";
 import { Link, navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
@@ -224,18 +224,22 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; onChanged(): void 
 
 /** Administrators keep the shared manual rates; anyone else keeps private ones that only their own figures use (docs/fx.md). */
 function ManualRate(props: { base: string; quote: string; onSaved(): void }) {
-  const shared = useApp().me.is_superuser;
+  const { me, prefs } = useApp();
+  const shared = me.is_superuser;
+  const locale = localeOf(prefs);
   const [date, setDate] = useState(today());
   const [rate, setRate] = useState("");
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const save = async (e: Event) => {
     e.preventDefault();
-    if (!isDecimal(rate) || signOf(rate) <= 0) { setMsg({ ok: false, text: t("The rate must be a positive number.") }); return; }
+    const typed = readDecimal(rate, locale);
+    if (!typed.ok && typed.reason === "ambiguous") { setMsg({ ok: false, text: typed.message }); return; }
+    if (!typed.ok || signOf(typed.value) <= 0) { setMsg({ ok: false, text: t("The rate must be a positive number.") }); return; }
     try {
-      const body = [{ date, base: props.base, quote: props.quote, rate: rate.trim() }];
+      const body = [{ date, base: props.base, quote: props.quote, rate: typed.value }];
       const r = await (shared ? api.post("/fx/currencies/rate", { body }) : api.post("/fx/currencies/private-rates", { body }));
       if (!r.results[0]?.success) throw new Error(r.results[0]?.message ?? r.errors.join("; "));
-      setMsg({ ok: true, text: t("Saved 1 {base} = {rate} {quote} on {date}.", { base: props.base, rate, quote: props.quote, date }) });
+      setMsg({ ok: true, text: t("Saved 1 {base} = {rate} {quote} on {date}.", { base: props.base, rate: formatDecimal(typed.value, locale), quote: props.quote, date: formatDate(date, locale) }) });
       setRate("");
       props.onSaved();
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }

@@ -283,17 +283,18 @@ function RowEditor(props: {
   onClose(): void;
   onSave(row: ImportRow): void;
 }) {
-  const [form, setForm] = useState<RowForm>(() => toForm(props.row));
+  const locale = localeOf(useApp().prefs);
+  const [form, setForm] = useState<RowForm>(() => toForm(props.row, locale));
   const [errors, setErrors] = useState<Partial<Record<RowField, string>>>({});
   const set = (k: RowField, v: string) => { setForm((f) => ({ ...f, [k]: v })); setErrors((e) => ({ ...e, [k]: undefined })); };
   const general = props.problems.filter((p) => p.field === null);
   const flagged = (k: RowField) => [errors[k], ...props.problems.filter((p) => p.field === k).map((p) => p.message)].filter((x): x is string => !!x);
   const save = (e: Event) => {
     e.preventDefault();
-    const found = checkRowForm(form);
+    const found = checkRowForm(form, locale);
     setErrors(found);
     if (Object.keys(found).length) return;
-    props.onSave(applyForm(props.row, form, form.asset_id ? props.currencyOf(Number(form.asset_id)) : ""));
+    props.onSave(applyForm(props.row, form, form.asset_id ? props.currencyOf(Number(form.asset_id)) : "", locale));
   };
   const input = (k: RowField, extra: Record<string, unknown> = {}) => (id: string, describedBy?: string) => (
     <input id={id} aria-describedby={describedBy} aria-invalid={flagged(k).length ? true : undefined} value={form[k]}

@@ -194,7 +194,8 @@ function TxDialog(props: {
   onSaved(): void;
 }) {
   const { prefs } = useApp();
-  const [form, setForm] = useState<TxForm>(() => props.tx ? fromTransaction(props.tx) : emptyForm({
+  const locale = localeOf(prefs);
+  const [form, setForm] = useState<TxForm>(() => props.tx ? fromTransaction(props.tx, locale) : emptyForm({
     currency: prefs.base_currency, ...Object.fromEntries(Object.entries(props.defaults).filter(([, v]) => v)),
   }));
   const [errors, setErrors] = useState<FormErrors>({});
@@ -217,12 +218,12 @@ function TxDialog(props: {
   const submit = async (e: Event) => {
     e.preventDefault();
     setGeneral([]);
-    const local = checkForm(form);
+    const local = checkForm(form, locale);
     setErrors(local);
     if (Object.keys(local).length) return;
     setBusy(true);
     try {
-      const rows = toCreates(form, { assetCurrency });
+      const rows = toCreates(form, { assetCurrency, locale });
       // The rows follow the per-type rules of lib/tx-form.ts (unit-tested); the generated type is a
       // union per transaction type, which a form holding any type cannot name statically.
       const body = (props.tx
