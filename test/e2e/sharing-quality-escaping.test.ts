@@ -37,10 +37,13 @@ test("an owner shares a broker with a VIEWER, who sees it and cannot change it",
   await share.getByRole("button", { name: "Share" }).click();
   await page.getByRole("row").filter({ hasText: "bob" }).getByLabel("Role of bob").waitFor();
   expect(await page.getByLabel("Role of bob").inputValue()).toBe("VIEWER");
-  // A share that would push the total over 1 is refused in words.
-  await page.getByLabel("Share of bob (0 to 1)").fill("0.5");
-  await page.getByLabel("Share of bob (0 to 1)").press("Tab");
-  await page.getByRole("alert").getByText("must add up to at most 1").waitFor();
+  // A VIEWER holds no share (it counts the whole broker), so its row has no share box; the owner's
+  // share is a percentage, and one over 100 % is refused in words.
+  expect(await page.getByRole("row").filter({ hasText: "bob" }).getByRole("textbox").count()).toBe(0);
+  expect(await page.getByLabel("Share of alice (%)").inputValue()).toBe("100");
+  await page.getByLabel("Share of alice (%)").fill("101");
+  await page.getByLabel("Share of alice (%)").press("Tab");
+  await page.getByRole("alert").getByText("Enter a share between 0 and 100 %").waitFor();
   await b.shot(page, "broker-owner");
 
   const bob = await b.page({ user: "bob" });
