@@ -40,21 +40,23 @@ export const PLUGIN_BRAND = "@portfolio-tracker/plugin" as const;
  * Frozen. `create(ctx)` builds the kind's instance; the host calls it once at
  * boot, with a timeout.
  */
-export interface Plugin<K extends PluginKind = PluginKind, C = unknown> {
+export interface Plugin<K extends PluginKind = PluginKind, C = unknown, I = C> {
   readonly $$type: typeof PLUGIN_BRAND;
   readonly apiVersion: number;
   create(ctx: PluginContext<C>): KindInstance<K> | Promise<KindInstance<K>>;
-  readonly manifest: PluginManifest & { readonly kind: K };
+  /** `configSchema` keeps its types: `C` the parsed config, `I` the config as written (defaulted keys optional). */
+  readonly manifest: PluginManifest & { readonly configSchema?: z.ZodType<C, I>; readonly kind: K };
 }
 
 /**
  * What a plugin author passes to `definePlugin`: the manifest fields except
  * `apiVersion` (stamped from the SDK), and `create`. `C` is the parsed config
- * type, inferred from `configSchema`; without a schema the config is `{}`.
+ * type, inferred from `configSchema`; without a schema the config is `{}`. `I` is the schema's
+ * input type (what a self-hoster writes: keys with a `.default()` may be left out).
  */
-export interface PluginSpec<K extends PluginKind, C> {
+export interface PluginSpec<K extends PluginKind, C, I = C> {
   readonly assetsUrl?: string;
-  readonly configSchema?: z.ZodType<C>;
+  readonly configSchema?: z.ZodType<C, I>;
   create(ctx: PluginContext<C>): KindInstance<K> | Promise<KindInstance<K>>;
   readonly description: string;
   readonly hidden?: boolean;
@@ -98,12 +100,12 @@ export function missingMembers(kind: PluginKind, instance: unknown): string[] {
  * must return) is inferred from `kind`.
  * Example: `export default definePlugin({ kind: "fx-provider", id: "ecb", ..., create: (ctx) => new EcbProvider(ctx) })`.
  */
-export function definePlugin<K extends PluginKind, C = Readonly<Record<string, never>>>(spec: PluginSpec<K, C>): Plugin<K, C> {
+export function definePlugin<K extends PluginKind, C = Readonly<Record<string, never>>, I = C>(spec: PluginSpec<K, C, I>): Plugin<K, C, I> {
   const label = typeof spec?.id === "string" ? `"${spec.id}"` : "(no id)";
   const parsed = PluginManifestSchema.safeParse({ ...spec, apiVersion: SDK_API_VERSION });
   if (!parsed.success) throw new Error(`definePlugin ${label}: invalid manifest: ${describeZodError(parsed.error)}`);
   if (typeof spec.create !== "function") throw new Error(`definePlugin ${label}: create must be a function`);
-  const manifest = Object.freeze(parsed.data) as PluginManifest & { readonly kind: K };
+  const manifest = Object.freeze(parsed.data) as Plugin<K, C, I>["manifest"];
   return Object.freeze({
     $$type: PLUGIN_BRAND,
     apiVersion: SDK_API_VERSION,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, cpSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -6,7 +6,7 @@ import { describeZodError, isPlugin, PLUGIN_KINDS, PluginIdSchema, PluginManifes
 import rootPackage from "../../package.json" with { type: "json" };
 import sdkPackage from "../../sdk/package.json" with { type: "json" };
 import { loadConfig } from "../config.ts";
-import { provideSdk } from "../plugins/discovery.ts";
+import { discoverExternal, provideSdk } from "../plugins/discovery.ts";
 import { TEMPLATES } from "./plugin-templates.ts";
 
 /** A refusal of the plugin commands: printed, exit code 1. */
@@ -31,7 +31,9 @@ const titleOf = (id: string) => id.split(/[-_]/).map((w) => w.charAt(0).toUpperC
 
 /**
  * `plugin new <kind> <id> [dir] [--sdk <tarball|folder>]`: writes a plugin project that passes its own
- * contract test (`npm install && npm test`). Without `--sdk`, the SDK is packed from this checkout.
+ * contract test and type-check (`npm install && npm test && npm run typecheck`). The SDK is copied into
+ * the project as `vendor/<tarball>` and referenced relatively, so the project can be moved or committed.
+ * Without `--sdk`, the SDK is packed from this checkout; a folder is packed as it is.
  */
 function newPlugin(args: string[], out: (line: string) => void): void {
   const sdkAt = args.indexOf("--sdk");
@@ -46,16 +48,20 @@ function newPlugin(args: string[], out: (line: string) => void): void {
   if (!PluginIdSchema.safeParse(id).success) throw new PluginCliError(`Invalid id '${id}': lower-case words joined by - or _, at most 64 characters`);
   const dir = here(dirArg ?? id);
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new PluginCliError(`${dir} exists and is not empty`);
-  const sdk = sdkSpec ? here(sdkSpec) : sh([process.execPath, join(ROOT, "host/cli/sdk-pack.ts")], ROOT).trim().split("\n").at(-1)!;
-  mkdirSync(dir, { recursive: true });
+  const sdkSource = sdkSpec ? here(sdkSpec) : sh([process.execPath, join(ROOT, "host/cli/sdk-pack.ts")], ROOT).trim().split("\n").at(-1)!;
+  if (!existsSync(sdkSource)) throw new PluginCliError(`${sdkSource} does not exist`);
+  mkdirSync(join(dir, "vendor"), { recursive: true });
+  const vendored = vendorSdk(sdkSource, join(dir, "vendor"));
   const files: Record<string, string> = {
     "package.json": `${JSON.stringify({
       name: id, version: "0.1.0", description: `${titleOf(id)}: a portfolio-tracker ${kind} plugin`, type: "module", main: "index.ts",
-      scripts: { test: "bun test" },
+      scripts: { test: "bun test", typecheck: "tsc --noEmit" },
       peerDependencies: { "@portfolio-tracker/sdk": `^${sdkPackage.version}` },
-      // Bun runs the tests (`npm test`) and the TypeScript entry, as it does in the host.
+      // Bun runs the tests (`npm test`) and the TypeScript entry, as it does in the host. The SDK is the
+      // tarball in vendor/, a path relative to this folder.
       devDependencies: {
-        "@portfolio-tracker/sdk": `file:${sdk}`, bun: rootPackage.dependencies.bun, "decimal.js": "^10.6.0", zod: "^4.6.7",
+        "@portfolio-tracker/sdk": `file:vendor/${vendored}`, bun: rootPackage.dependencies.bun, "decimal.js": "^10.6.0",
+        typescript: rootPackage.devDependencies.typescript, zod: "^4.6.7",
         ...(kind === "import-plugin" ? IMPORT_PEERS : {}),
       },
     }, null, 2)}\n`,
@@ -66,15 +72,29 @@ function newPlugin(args: string[], out: (line: string) => void): void {
       },
       include: ["*.ts"],
     }, null, 2)}\n`,
+    ".gitignore": "node_modules/\n",
+    // The packed plugin needs no SDK of its own: the host provides it.
+    ".npmignore": "node_modules/\nvendor/\n",
     ...template.files(id, titleOf(id)),
     "README.md": `# ${titleOf(id)}\n\nA portfolio-tracker \`${kind}\` plugin (id \`${id}\`).\n\n`
-      + "```sh\nnpm install      # the SDK, zod, decimal.js and Bun\nnpm test         # the kind's contract suite and the plugin's own tests (bun test)\n```\n\n"
+      + "```sh\nnpm install        # the SDK (vendor/), zod, decimal.js, TypeScript and Bun\n"
+      + "npm test           # the kind's contract suite and the plugin's own tests (bun test)\n"
+      + "npm run typecheck  # tsc --noEmit\n```\n\n"
       + `Install it into a server with \`npm run cli -- plugin install <this folder>\` in the portfolio-tracker checkout, then restart.\n`
+      + `\`vendor/${vendored}\` is the SDK this project was made with; replace it (and the path in package.json) to upgrade.\n`
       + "The author's guide is `docs/plugins.md` of portfolio-tracker.\n",
   };
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   out(`Created ${kind} plugin '${id}' in ${dir}`);
-  out(`Next: cd ${dir} && npm install && npm test`);
+  out(`Next: cd ${dir} && npm install && npm test && npm run typecheck`);
+}
+
+/** Copies the SDK tarball (or packs the SDK folder) `from` into `vendor`; returns the tarball's file name. */
+function vendorSdk(from: string, vendor: string): string {
+  if (statSync(from).isDirectory()) return sh(["npm", "pack", "--silent", "--pack-destination", vendor], from).trim().split("\n").at(-1)!;
+  if (!/\.(tgz|tar\.gz)$/.test(from)) throw new PluginCliError(`--sdk expects a tarball (.tgz) or a folder: ${from}`);
+  copyFileSync(from, join(vendor, basename(from)));
+  return basename(from);
 }
 
 /** Brand, manifest and API version of the plugin in `folder`, checked the way the loader checks them. */
@@ -98,8 +118,28 @@ async function validate(folder: string): Promise<{ id: string; kind: string }> {
 }
 
 /**
+ * Refuses `kind`/`id` when a built-in plugin or a plugin installed in another folder of `pluginsDir`
+ * has it: the server would load only the first and report the other as a duplicate. The folder
+ * `target` is the one `--force` replaces, so its plugin does not count.
+ */
+async function refuseTakenId(kind: string, id: string, pluginsDir: string, target: string): Promise<void> {
+  const { builtinPlugins } = await import("../../plugins/index.ts");
+  if (builtinPlugins.some((p) => p.manifest.kind === kind && p.manifest.id === id)) {
+    throw new PluginCliError(`the id '${id}' is taken by a built-in ${kind} plugin; choose another id in the plugin's definePlugin() (ids are forever: stored data is keyed by them)`);
+  }
+  for (const { folder } of await discoverExternal(pluginsDir, silent)) {
+    if (folder === target) continue;
+    const installed = await validate(folder).catch(() => undefined); // a broken plugin claims no id at boot either
+    if (installed?.kind === kind && installed.id === id) {
+      throw new PluginCliError(`the id '${id}' is taken by the ${kind} plugin installed in ${folder}; remove that folder first, or choose another id`);
+    }
+  }
+}
+
+/**
  * `plugin install <folder|tarball> [--force]`: copies the plugin into PLUGINS_DIR with its runtime
- * dependencies (the SDK is the host's), validates it there, and only then puts it in place.
+ * dependencies (the SDK is the host's), validates it there (an id a built-in or another installed
+ * plugin of the kind has is refused), and only then puts it in place.
  */
 async function installPlugin(args: string[], out: (line: string) => void): Promise<void> {
   const force = args.includes("--force");
@@ -126,6 +166,7 @@ async function installPlugin(args: string[], out: (line: string) => void): Promi
     await provideSdk(pluginsDir, silent);
     const { id, kind } = await validate(staging);
     const target = join(pluginsDir, id);
+    await refuseTakenId(kind, id, pluginsDir, target);
     if (existsSync(target)) {
       if (!force) throw new PluginCliError(`${target} exists; add --force to replace it`);
       rmSync(target, { recursive: true, force: true });

@@ -6,7 +6,10 @@ import { type PluginKind, PluginManifestSchema } from "../manifest.ts";
 import { SDK_API_VERSION } from "../version.ts";
 import { createFakeContext } from "./fake-context.ts";
 
-/** Options every contract suite takes: the context `create()` receives (default a fake one). */
+/**
+ * Options every contract suite takes: the context `create()` receives (default a fake one whose
+ * config is `{}` parsed with the plugin's `configSchema`, so defaults apply as in the host).
+ */
 export interface ContractOptions {
   context?: PluginContext<any>;
 }
@@ -22,7 +25,7 @@ export function describeContract<K extends PluginKind>(
   body: (instance: () => Promise<KindInstance<K>>) => void,
 ): void {
   let created: Promise<KindInstance<K>> | undefined;
-  const instance = () => (created ??= Promise.resolve(plugin.create(options.context ?? createFakeContext())));
+  const instance = () => (created ??= Promise.resolve(plugin.create(options.context ?? defaultContext(plugin))));
   const id = typeof plugin?.manifest?.id === "string" ? plugin.manifest.id : "(no id)";
 
   describe(`${kind} contract: ${id}`, () => {
@@ -41,6 +44,16 @@ export function describeContract<K extends PluginKind>(
 
     body(instance);
   });
+}
+
+/** A fake context with the config the host would give a plugin nobody configured; `{}` when that is invalid. */
+function defaultContext(plugin: Plugin<PluginKind, any, any>): PluginContext<any> {
+  if (!isPlugin(plugin)) return createFakeContext();
+  try {
+    return createFakeContext(plugin);
+  } catch {
+    return createFakeContext(); // a required key without a default: the plugin's own create() reports it
+  }
 }
 
 /** Asserts a zod-like schema accepts `value`, showing the issues when it doesn't. */

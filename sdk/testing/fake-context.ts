@@ -1,6 +1,9 @@
 import type { HttpClientOptions, LogFields, PluginContext, PluginLogger } from "../context.ts";
 import { createHttpClient } from "../context.ts";
 import { toIsoDate } from "../dates.ts";
+import { isPlugin, type Plugin } from "../define-plugin.ts";
+import { describeZodError } from "../errors.ts";
+import type { PluginKind } from "../manifest.ts";
 
 /** One line the fake logger recorded. */
 export interface LogRecord {
@@ -21,8 +24,8 @@ export interface FakePluginContext<C> extends PluginContext<C> {
  * Options of {@link createFakeContext}: `allowedDestinations?` (internal
  * hosts the HTTP client may reach, e.g. `["127.0.0.1:4010"]` for a local fake
  * upstream; the destination check stays on for everything else, since 1.2),
- * `baseUrl?` (point the real HTTP client at a fake upstream), `config?` (the parsed config the plugin gets, default
- * `{}`), `fetch?` (replace fetch entirely), `now?` (the fixed instant of the
+ * `baseUrl?` (point the real HTTP client at a fake upstream), `config?` (the config the plugin gets, default
+ * `{}`; with a plugin as the first argument, the config before its `configSchema` parses it), `fetch?` (replace fetch entirely), `now?` (the fixed instant of the
  * clock, default 2024-01-02T12:00:00Z), `timeoutMs?` (HTTP time limit, default
  * 2000 ms so a hanging fake fails a test fast).
  */
@@ -38,11 +41,30 @@ export interface FakeContextOptions<C> {
 /**
  * Makes a context for unit and contract tests: the real HTTP client (same code
  * as the host), a clock frozen at `now`, and a logger that records instead of
- * printing. Example: `createFakeContext({ baseUrl: fake.url, config: { apiKey: "k" } })`.
+ * printing. Two forms:
+ * - `createFakeContext(plugin, options?)`: `options.config` is the config as a
+ *   self-hoster writes it (default `{}`; keys with a `.default()` may be left
+ *   out), parsed with the plugin's `configSchema` as the host does, so the
+ *   context has the plugin's parsed config type. Throws when the config is invalid.
+ *   Example: `plugin.create(createFakeContext(plugin, { baseUrl: fake.url, config: { apiKey: "k" } }))`.
+ * - `createFakeContext(options?)`: `options.config` is used as it is.
+ *   Example: `createFakeContext({ baseUrl: fake.url, config: { apiKey: "k" } })`.
  */
-export function createFakeContext<C = Readonly<Record<string, never>>>(
-  options: FakeContextOptions<C> = {},
-): FakePluginContext<C> {
+export function createFakeContext<K extends PluginKind, C, I>(plugin: Plugin<K, C, I>, options?: FakeContextOptions<I>): FakePluginContext<C>;
+export function createFakeContext<C = Readonly<Record<string, never>>>(options?: FakeContextOptions<C>): FakePluginContext<C>;
+export function createFakeContext(
+  first?: Plugin<PluginKind, unknown, unknown> | FakeContextOptions<unknown>,
+  second?: FakeContextOptions<unknown>,
+): FakePluginContext<unknown> {
+  const plugin = isPlugin(first) ? first : undefined;
+  const options = (plugin ? second : (first as FakeContextOptions<unknown> | undefined)) ?? {};
+  let config: unknown = options.config ?? {};
+  const schema = plugin?.manifest.configSchema;
+  if (schema) {
+    const parsed = schema.safeParse(config);
+    if (!parsed.success) throw new Error(`createFakeContext: invalid config for "${plugin.manifest.id}": ${describeZodError(parsed.error)}`);
+    config = parsed.data;
+  }
   const logs: LogRecord[] = [];
   const record =
     (level: LogRecord["level"]) =>
@@ -53,7 +75,7 @@ export function createFakeContext<C = Readonly<Record<string, never>>>(
   const instant = new Date(options.now ?? "2024-01-02T12:00:00Z");
   return {
     clock: { now: () => new Date(instant), today: () => toIsoDate(instant) },
-    config: (options.config ?? {}) as C,
+    config,
     http: createHttpClient({
       allowedDestinations: () => options.allowedDestinations ?? [],
       baseUrl: options.baseUrl,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PLUGIN_KINDS } from "../../sdk/index.ts";
@@ -95,14 +95,18 @@ describe("plugin scaffold: npm run cli -- plugin new / plugin install", () => {
     return { code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() };
   };
 
-  test("every kind makes a project outside the repo that installs, type-checks and passes its own tests", () => {
+  test("every kind makes a project outside the repo that, moved to another folder, installs, type-checks and passes its own tests", () => {
     for (const kind of PLUGIN_KINDS) {
-      const made = cli(["plugin", "new", kind, `my-${kind}`, `scaffold-${kind}`, "--sdk", tarball]);
+      const made = cli(["plugin", "new", kind, `my-${kind}`, `made/scaffold-${kind}`, "--sdk", tarball]);
       expect({ kind, code: made.code }).toEqual({ kind, code: 0 });
+      // The SDK travels with the project (vendor/, a relative reference): moving it up a level breaks nothing.
       const project = join(dir, `scaffold-${kind}`);
+      renameSync(join(dir, `made/scaffold-${kind}`), project);
+      const pkg = JSON.parse(readFileSync(join(project, "package.json"), "utf8"));
+      expect(pkg.devDependencies["@portfolio-tracker/sdk"]).toBe(`file:vendor/${tarball.split("/").at(-1)}`);
       expect(run(["npm", "install", "--prefer-offline", "--no-audit", "--no-fund"], project).code).toBe(0);
-      const tsc = run([join(ROOT, "node_modules/.bin/tsc"), "--noEmit", "-p", "."], project);
-      expect({ kind, tsc: tsc.out }).toEqual({ kind, tsc: "" });
+      const tsc = run(["npm", "run", "--silent", "typecheck"], project); // the project's own TypeScript
+      expect({ kind, code: tsc.code, tsc: tsc.out }).toEqual({ kind, code: 0, tsc: "" });
       const tests = run(["npm", "test"], project); // as the docs say: Bun comes as a dev dependency
       expect({ kind, code: tests.code, fail: / [1-9]\d* fail/.test(tests.out), pass: /\b[1-9]\d* pass/.test(tests.out) })
         .toEqual({ kind, code: 0, fail: false, pass: true });
@@ -120,6 +124,20 @@ describe("plugin scaffold: npm run cli -- plugin new / plugin install", () => {
     const packed = run(["npm", "pack", "--silent", "--pack-destination", dir], join(dir, "scaffold-quote-provider")).out.trim().split("\n").at(-1)!;
     expect(cli(["plugin", "install", packed], env).out).toContain("Installed quote-provider plugin 'my-quote-provider'");
     expect(cli(["plugin", "install", "scaffold-fx-provider"], env).out).toContain("exists; add --force");
+    // An id a built-in or another installed plugin of the kind has is refused at install time, --force or not, and nothing is copied.
+    const listing = () => readdirSync(pluginsDir).sort();
+    const before = listing();
+    cpSync(join(dir, "scaffold-fx-provider"), join(dir, "as-ecb"), { recursive: true, filter: (src) => !src.includes("node_modules") });
+    const index = join(dir, "as-ecb", "index.ts");
+    writeFileSync(index, readFileSync(index, "utf8").replace('id: "my-fx-provider"', 'id: "ecb"'));
+    const builtin = cli(["plugin", "install", "as-ecb", "--force"], env);
+    expect({ code: builtin.code, out: builtin.out.includes("the id 'ecb' is taken by a built-in fx-provider plugin"), dir: listing() })
+      .toEqual({ code: 1, out: true, dir: before });
+    renameSync(join(pluginsDir, "my-quote-provider"), join(pluginsDir, "quotes-by-hand")); // copied in under another name
+    const taken = cli(["plugin", "install", packed, "--force"], env);
+    expect({ code: taken.code, out: taken.out.includes(`the id 'my-quote-provider' is taken by the quote-provider plugin installed in ${join(pluginsDir, "quotes-by-hand")}`) })
+      .toEqual({ code: 1, out: true });
+    expect(listing()).toEqual(before.map((f) => (f === "my-quote-provider" ? "quotes-by-hand" : f)).sort());
     writeFileSync(join(dir, "scaffold-risk-tool", "index.ts"), "export default { not: 'a plugin' };\n");
     const refused = cli(["plugin", "install", "scaffold-risk-tool"], env);
     expect({ code: refused.code, out: refused.out.includes("not a plugin made by definePlugin") }).toEqual({ code: 1, out: true });

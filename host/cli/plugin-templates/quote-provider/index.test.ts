@@ -16,7 +16,7 @@ const upstream = async (url: string) => {
   if (pathname.endsWith("/search")) return json({ results: [{ currency: "USD", name: "Acme Corp", symbol: "ACME" }] });
   return json({ error: "unknown symbol" }, 404);
 };
-const context = createFakeContext({ baseUrl: BASE, config: { baseUrl: BASE }, fetch: upstream });
+const context = createFakeContext(plugin, { baseUrl: BASE, config: { baseUrl: BASE }, fetch: upstream });
 const range = { from: isoDate("2023-12-01"), to: isoDate("2024-01-31") };
 
 runQuoteProviderContract(plugin, { context, sample: { identifiers: ["ACME", "NOPE"], query: "acme", range } });
