@@ -38,6 +38,8 @@ export interface CsvFormatTable extends CsvTable {
 export interface CsvFormat {
   /** `confidence` when the file's head is text whose header is found (and no exclude marker is in it), else 0. */
   accepts(file: ImportFileMeta): number;
+  /** Reads the file, or `null` when it is empty or its header is not found: for an importer of several formats. */
+  match(input: Uint8Array | string): CsvFormatTable | null;
   /** Reads the file; a `PluginError` (`invalid-input`) when it is empty or its header is not found. */
   read(input: Uint8Array | string): CsvFormatTable;
   /**
@@ -77,6 +79,12 @@ function locate(text: Uint8Array | string, spec: CsvFormatSpec): { at: number; t
 export function csvFormat(spec: CsvFormatSpec): CsvFormat {
   const confidence = spec.confidence ?? 0.95;
   const markers = (spec.excludeMarkers ?? []).map((m) => m.toLowerCase());
+  // Plain closures, no `this`: `accepts: FORMAT.accepts` and `const { read } = FORMAT` work.
+  const match = (input: Uint8Array | string): CsvFormatTable | null => {
+    if (input.length === 0) return null;
+    const { at, table } = locate(input, spec);
+    return at < 0 ? null : { ...table, at, cols: columns(table.rows[at]!) };
+  };
   return {
     accepts(file) {
       if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
@@ -86,11 +94,12 @@ export function csvFormat(spec: CsvFormatSpec): CsvFormat {
       }
       return locate(file.head, spec).at >= 0 ? confidence : 0;
     },
+    match,
     read(input) {
       if (input.length === 0) throw new PluginError("invalid-input", "The file is empty");
-      const { at, table } = locate(input, spec);
-      if (at < 0) throw new PluginError("invalid-input", spec.notFound);
-      return { ...table, at, cols: columns(table.rows[at]!) };
+      const found = match(input);
+      if (!found) throw new PluginError("invalid-input", spec.notFound);
+      return found;
     },
     walk(table, mapRow) {
       const out: ReturnType<typeof mapRow>[] = [];

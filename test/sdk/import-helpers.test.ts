@@ -97,6 +97,10 @@ describe("csvFormat: a one-table CSV report described by its header", () => {
   test("read() refuses an empty file and a file without the header, with the format's message", () => {
     expect(() => ACME.read(new Uint8Array())).toThrow("The file is empty");
     expect(() => ACME.read(utf8("Foo;Bar\n1;2\n"))).toThrow("This is not an Acme export");
+    expect(ACME.match(utf8("Foo;Bar\n1;2\n"))).toBeNull(); // for an importer of several formats: try the next
+    expect(ACME.match(new Uint8Array())).toBeNull();
+    const { read } = ACME; // plain functions: they may be passed around
+    expect(read("Date;Type;Amount\n").at).toBe(0);
   });
 
   test("walk() hands over every record below the header with its true line, and returns what mapRow returned", () => {
