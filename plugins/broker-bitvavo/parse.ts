@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Bitvavo transaction export (Account > History > Export, CSV): `Timezone, Date, Time, Type,
 // Currency, Amount, Quote Currency, Quote Price, Received / Paid Currency, Received / Paid Amount,
@@ -11,24 +11,24 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // with its network fee, so its quantity is Amount plus the fee in that coin. Crypto deposits have
 // no cost and are written as ADJUSTMENTs for the user to price.
 
-const REQUIRED = ["timezone", "date", "time", "type", "currency", "amount", "status", "transaction id"];
+const FORMAT = csvFormat({
+  notFound: "This is not a Bitvavo transaction export",
+  required: ["timezone", "date", "time", "type", "currency", "amount", "status", "transaction id"],
+  separators: [","],
+});
 const FIATS = new Set(["EUR", "USD", "GBP", "CHF"]);
 
 export function acceptsBitvavo(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+  return FORMAT.accepts(file);
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
 
 export function parseBitvavo(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { rows } = readCsv(params.bytes, { separator: "," });
-  if (findHeaderRow(rows, REQUIRED, 1) !== 0) throw new PluginError("invalid-input", "This is not a Bitvavo transaction export");
-  const cols = columns(rows[0]!);
+  const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  eachRecord(rows, 0, cols, ({ get, row }) => {
+  FORMAT.walk(table, ({ get, row }) => {
     if (get("Status").toLowerCase() !== "completed") {
       return warnings.push({ code: "notCompleted", message: `A ${get("Status") || "pending"} ${get("Type")} was skipped`, row, severity: "info" });
     }

@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Coinbase "Transaction history" report (Taxes > Documents > Generate report, CSV). A preamble of a
 // few lines (a notice, "Transactions", the user line) precedes the header `ID, Timestamp,
@@ -13,15 +13,15 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // valued at Price at Transaction; Send moves units out; Receive moves them in at market price
 // (a warning says so); Deposit/Withdrawal of a fiat Asset move cash.
 
-const REQUIRED = ["id", "timestamp", "transaction type", "asset", "quantity transacted", "subtotal"];
-
-function headerAt(rows: readonly (readonly string[])[]): number {
-  return findHeaderRow(rows, REQUIRED, 10);
-}
+const FORMAT = csvFormat({
+  headerWithin: 10,
+  notFound: "This is not a Coinbase transaction history report",
+  required: ["id", "timestamp", "transaction type", "asset", "quantity transacted", "subtotal"],
+  separators: [","],
+});
 
 export function acceptsCoinbase(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return headerAt(readCsv(file.head.split(/\r?\n/).slice(0, 10).join("\n"), { separator: "," }).rows) >= 0 ? 0.95 : 0;
+  return FORMAT.accepts(file);
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
@@ -29,14 +29,10 @@ const FIATS = new Set(["EUR", "USD", "GBP", "CHF", "CAD", "AUD"]);
 const CONVERT = /converted\s+[\d.,]+\s+\S+\s+to\s+([\d.,]+)\s+(\S+)/i;
 
 export function parseCoinbase(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { rows } = readCsv(params.bytes, { separator: "," });
-  const at = headerAt(rows);
-  if (at < 0) throw new PluginError("invalid-input", "This is not a Coinbase transaction history report");
-  const cols = columns(rows[at]!);
+  const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  eachRecord(rows, at, cols, ({ get, row }) => {
+  FORMAT.walk(table, ({ get, row }) => {
     const type = get("Transaction Type").toLowerCase();
     const date = parseDate(get("Timestamp"), "YMD");
     const asset = get("Asset").toUpperCase();

@@ -1,8 +1,7 @@
 import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
-  PluginError,
 } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Directa SIM "Movimenti" export (CSV): an account block ("Conto : ...", "Data estrazione : ...",
 // "Tutti i movimenti ordinati per Data Operazione", "Dal : ...", "al : ...", "Il file include i
@@ -18,11 +17,15 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // plusvalenza" (capital gains tax); money in and out: "Conferimento con bonifico", Bonifico,
 // Versamento, "Prelievo con bonifico"/Prelievo (by sign); "Imposta di bollo" (stamp duty).
 
-const REQUIRED = ["data operazione", "tipo operazione", "isin", "quantita", "importo euro"];
+// The separator is sniffed: the account block above the header may be written with either.
+const FORMAT = csvFormat({
+  headerWithin: 15,
+  notFound: "This is not a Directa movimenti export",
+  required: ["data operazione", "tipo operazione", "isin", "quantita", "importo euro"],
+});
 
 export function acceptsDirecta(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return findHeaderRow(readCsv(file.head).rows, REQUIRED, 15) >= 0 ? 0.95 : 0;
+  return FORMAT.accepts(file);
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
@@ -45,11 +48,7 @@ interface Line {
 }
 
 export function parseDirecta(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const table = readCsv(params.bytes);
-  const at = findHeaderRow(table.rows, REQUIRED, 15);
-  if (at < 0) throw new PluginError("invalid-input", "This is not a Directa movimenti export");
-  const cols = columns(table.rows[at]!);
+  const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
   const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
@@ -58,7 +57,7 @@ export function parseDirecta(params: ImportParseParams): ImportResult {
     warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
   };
   const lines: Line[] = [];
-  eachRecord(table.rows, at, cols, ({ get, row }) => {
+  FORMAT.walk(table, ({ get, row }) => {
     const tipo = get("Tipo operazione");
     const date = parseDate(get("Data operazione"), "DMY");
     const amount = parseDecimal(get("Importo euro"), ".");
@@ -108,7 +107,7 @@ export function parseDirecta(params: ImportParseParams): ImportResult {
           ...base, type: positive ? (asset.isin || asset.symbol ? "DIVIDEND" : "INTEREST") : "TAX", ...asset, quantity: ZERO, cash,
         });
     }
-  }, table.lines);
+  });
   linkWithholding(transactions, lines, warnings);
   return { detectedFormat: "directa/movimenti", skippedRows, transactions, warnings };
 }

@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Revolut "Trading account statement" (Invest > ... > Statements > Excel/CSV):
 // `Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency,FX Rate`. Dates are ISO instants
@@ -11,11 +11,14 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // ("0,76672417": a comma not followed by exactly three digits is a decimal mark). STOCK SPLIT and position
 // transfers carry no price and are skipped with a warning (enter them by hand with a cost basis).
 
-const REQUIRED = ["date", "ticker", "type", "quantity", "price per share", "total amount", "currency"];
+const FORMAT = csvFormat({
+  notFound: "This is not a Revolut trading account statement",
+  required: ["date", "ticker", "type", "quantity", "price per share", "total amount", "currency"],
+  separators: [","],
+});
 
 export function acceptsRevolut(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+  return FORMAT.accepts(file);
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
@@ -24,13 +27,10 @@ const ZERO = "0" as ImportedTransaction["quantity"];
 const quantityOf = (text: string) => parseDecimal(text, /^-?\d+,(\d{1,2}|\d{4,})$/.test(text.trim()) ? "," : ".");
 
 export function parseRevolut(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { rows } = readCsv(params.bytes, { separator: "," });
-  if (findHeaderRow(rows, REQUIRED, 1) !== 0) throw new PluginError("invalid-input", "This is not a Revolut trading account statement");
-  const cols = columns(rows[0]!);
+  const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  eachRecord(rows, 0, cols, ({ get, row }) => {
+  FORMAT.walk(table, ({ get, row }) => {
     const type = get("Type").toUpperCase();
     const date = parseDate(get("Date"), "YMD");
     const currency = get("Currency").toUpperCase();

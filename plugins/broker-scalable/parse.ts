@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Scalable Capital transactions export (Broker and PRIME+; web app > Transactions > Export, CSV):
 // `date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency`,
@@ -8,11 +8,14 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // Savings plan, Distribution, Interest, Deposit, Withdrawal, Fee, Taxes; only rows whose status
 // is Executed are imported (Cancelled, Rejected, Pending are skipped with an info warning).
 
-const REQUIRED = ["date", "status", "reference", "type", "isin", "shares", "amount", "fee", "tax", "currency"];
+const FORMAT = csvFormat({
+  notFound: "This is not a Scalable Capital transactions export",
+  required: ["date", "status", "reference", "type", "isin", "shares", "amount", "fee", "tax", "currency"],
+  separators: [";"],
+});
 
 export function acceptsScalable(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+  return FORMAT.accepts(file);
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
@@ -22,13 +25,10 @@ const TYPES: Record<string, ImportedTransaction["type"]> = {
 };
 
 export function parseScalable(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { rows } = readCsv(params.bytes, { separator: ";" });
-  if (findHeaderRow(rows, REQUIRED, 1) !== 0) throw new PluginError("invalid-input", "This is not a Scalable Capital transactions export");
-  const cols = columns(rows[0]!);
+  const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  eachRecord(rows, 0, cols, ({ get, row }) => {
+  FORMAT.walk(table, ({ get, row }) => {
     if (get("status").toLowerCase() !== "executed") return warnings.push({ code: "notExecuted", message: `A ${get("status")} ${get("type")} was skipped`, row, severity: "info" });
     const type = TYPES[get("type").toLowerCase()];
     const date = parseDate(get("date"), "YMD");

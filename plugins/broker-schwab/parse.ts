@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Charles Schwab brokerage "Transactions" export (CSV): `"Date","Action","Symbol","Description",
 // "Quantity","Price","Fees & Comm","Amount"`, newest first, a "Transactions Total" line at the end.
@@ -12,24 +12,24 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // Foreign Tax Paid (taxes), Bank/Credit Interest, MoneyLink Transfer, Wire Funds, Journal (cash in
 // or out by sign), ADR Mgmt Fee / Service Fee; Stock Split and other position moves are skipped.
 
-const REQUIRED = ["date", "action", "symbol", "description", "quantity", "price", "fees & comm", "amount"];
+const FORMAT = csvFormat({
+  headerWithin: 3,
+  notFound: "This is not a Charles Schwab transactions export",
+  required: ["date", "action", "symbol", "description", "quantity", "price", "fees & comm", "amount"],
+  separators: [","],
+});
 
 export function acceptsSchwab(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+  return FORMAT.accepts(file);
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
 
 export function parseSchwab(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { rows } = readCsv(params.bytes, { separator: "," });
-  const at = findHeaderRow(rows, REQUIRED, 3);
-  if (at < 0) throw new PluginError("invalid-input", "This is not a Charles Schwab transactions export");
-  const cols = columns(rows[at]!);
+  const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  eachRecord(rows, at, cols, ({ get, row }) => {
+  FORMAT.walk(table, ({ get, row }) => {
     const date = parseDate(get("Date"), "MDY");
     if (!date) return warnings.push({ code: "summaryRowSkipped", message: "The Transactions Total line sums the rows above it and is not imported", row, severity: "info" });
     const action = get("Action").toLowerCase();

@@ -1,5 +1,5 @@
-import { Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, type CsvFormatTable, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Trade Republic's own transaction export (app: Profile > Statements > Transaction export, since
 // 2025): comma CSV (a semicolon variant exists), quoted, `datetime,date,account_type,category,type,
@@ -25,38 +25,34 @@ import { columns, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../
 // Einlage/Deposit, Entnahme/Removal; gifts, saveback and round-up rows carry no price from the
 // account and are skipped with a warning.
 
-const HEADERS = [["datum", "typ", "wert", "isin", "stuck", "gebuhren", "steuern"], ["date", "type", "value", "isin", "shares", "fees", "taxes"]];
+const NOT_TR = "This is not a Trade Republic transactions CSV (pytr export)";
+/** The pytr export, German or English. */
+const PYTR = [
+  csvFormat({ confidence: 0.9, notFound: NOT_TR, required: ["datum", "typ", "wert", "isin", "stuck", "gebuhren", "steuern"], separators: [";"] }),
+  csvFormat({ confidence: 0.9, notFound: NOT_TR, required: ["date", "type", "value", "isin", "shares", "fees", "taxes"], separators: [";"] }),
+];
+/** The app's own export, comma or semicolon separated (sniffed). */
+const APP = csvFormat({
+  notFound: NOT_TR,
+  required: ["datetime", "date", "account type", "category", "type", "asset class", "symbol", "shares", "amount", "fee", "tax", "currency", "transaction id"],
+});
 const TYPES: Record<string, ImportedTransaction["type"]> = {
   kauf: "BUY", buy: "BUY", sparplan: "BUY", "savings plan": "BUY", verkauf: "SELL", sell: "SELL", dividende: "DIVIDEND", dividend: "DIVIDEND",
   zinsen: "INTEREST", interest: "INTEREST", einlage: "DEPOSIT", deposit: "DEPOSIT", entnahme: "WITHDRAWAL", removal: "WITHDRAWAL", withdrawal: "WITHDRAWAL",
 };
 
-function headerAt(rows: readonly (readonly string[])[]): number {
-  for (const h of HEADERS) if (findHeaderRow(rows, h, 1) === 0) return 0;
-  return -1;
-}
-
-const APP = ["datetime", "date", "account type", "category", "type", "asset class", "symbol", "shares", "amount", "fee", "tax", "currency", "transaction id"];
-
 export function acceptsTraderepublic(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  const first = readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows;
-  if (findHeaderRow(first, APP, 1) === 0) return 0.95;
-  return headerAt(first) === 0 ? 0.9 : 0;
+  return Math.max(APP.accepts(file), ...PYTR.map((f) => f.accepts(file)));
 }
 
 const ISIN = /^(?!XF)[A-Z]{2}[A-Z0-9]{9}\d$/;
 
 /** The app's own export; see the format notes at the top of this file. */
-function parseApp(rows: readonly (readonly string[])[]): ImportResult {
-  const cols = columns(rows[0]!);
+function parseApp(table: CsvFormatTable): ImportResult {
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
   const note = (code: string, message: string, row: number, severity: "info" | "warning" = "info") => warnings.push({ code, message, row, severity });
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const get = (name: string) => cols.get(r, name);
-    if (r.every((c) => c.trim() === "")) return;
+  APP.walk(table, ({ get, row }) => {
     const category = get("category").toUpperCase();
     const type = get("type").toUpperCase();
     const date = parseDate(get("date") || get("datetime"), "YMD");
@@ -122,19 +118,14 @@ function parseApp(rows: readonly (readonly string[])[]): ImportResult {
 const ZERO = "0" as ImportedTransaction["quantity"];
 
 export function parseTraderepublic(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const app = readCsv(params.bytes);
-  if (findHeaderRow(app.rows, APP, 1) === 0) return parseApp(app.rows);
-  const { rows } = readCsv(params.bytes, { separator: ";" });
-  if (headerAt(rows) !== 0) throw new PluginError("invalid-input", "This is not a Trade Republic transactions CSV (pytr export)");
-  const cols = columns(rows[0]!);
-  const german = cols.has("Wert");
+  const app = APP.match(params.bytes);
+  if (app) return parseApp(app);
+  const pytr = PYTR[0]!.match(params.bytes) ?? PYTR[1]!.read(params.bytes);
+  const german = pytr.cols.has("Wert");
   const mark = german ? "," : ".";
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  rows.slice(1).forEach((r, i) => {
-    const row = i + 2;
-    const get = (...names: string[]) => cols.get(r, ...names);
+  PYTR[0]!.walk(pytr, ({ get, row }) => {
     const type = TYPES[get("Typ", "Type").toLowerCase()];
     const date = parseDate(get("Datum", "Date"), "YMD");
     const value = parseDecimal(get("Wert", "Value"), mark);

@@ -1,7 +1,7 @@
 import {
-  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
+  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Trading 212 "History" export (Menu > History > Export, CSV, comma separated, decimal points,
 // times "YYYY-MM-DD HH:MM:SS"). Columns: Action, Time, ISIN, Ticker, Name, No. of shares,
@@ -19,7 +19,11 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv } 
 // A dividend's Total is net in the account currency; its withholding tax, in the dividend's
 // currency, is written as a DIVIDEND and a TAX of that amount (cash unchanged, tax visible).
 
-const REQUIRED = ["action", "time", "isin", "no. of shares", "total"];
+const FORMAT = csvFormat({
+  notFound: "This is not a Trading 212 history export (Action, Time, ISIN, No. of shares, Total expected)",
+  required: ["action", "time", "isin", "no. of shares", "total"],
+  separators: [","],
+});
 const FEE_COLUMNS: [string, "FEE" | "TAX"][] = [
   ["Charge amount", "FEE"], ["Transaction fee", "FEE"], ["Finra fee", "FEE"], ["Currency conversion fee", "FEE"],
   ["Stamp duty reserve tax", "TAX"], ["Stamp duty", "TAX"], ["French transaction tax", "TAX"],
@@ -27,8 +31,7 @@ const FEE_COLUMNS: [string, "FEE" | "TAX"][] = [
 
 /** 0.95 for the history export's header row, else 0. */
 export function acceptsTrading212(file: ImportFileMeta): number {
-  if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
-  return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "").rows, REQUIRED, 1) === 0 ? 0.95 : 0;
+  return FORMAT.accepts(file);
 }
 
 const money = (amount: Decimal, currency: string) => ({ amount: amount.toFixed(), currency: currency.toUpperCase() }) as ImportedTransaction["cash"];
@@ -37,13 +40,10 @@ const isCcy = (s: string) => /^[A-Z]{3}$/i.test(s);
 
 /** Reads the history export; see the format notes at the top of this file. */
 export function parseTrading212(params: ImportParseParams): ImportResult {
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { rows } = readCsv(params.bytes, { separator: "," });
-  if (findHeaderRow(rows, REQUIRED, 1) !== 0) throw new PluginError("invalid-input", "This is not a Trading 212 history export (Action, Time, ISIN, No. of shares, Total expected)");
-  const cols = columns(rows[0]!);
+  const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  eachRecord(rows, 0, cols, ({ get, row }) => {
+  FORMAT.walk(table, ({ get, row }) => {
     const action = get("Action").toLowerCase();
     const date = parseDate(get("Time"), "YMD");
     const total = parseDecimal(get("Total"), ".");

@@ -1,10 +1,12 @@
 /**
  * Helpers for `import-plugin` authors (`@portfolio-tracker/sdk/import`), kept out of the SDK's main
  * entry so plugins of other kinds never load a CSV, XML or spreadsheet reader: decoding with a
- * sniffed encoding and separator, CSV rows and header lookup, locale decimals and dates, format
- * sniffing by magic bytes, XML and XLSX/XLS readers (the spreadsheet library loads on first use).
+ * sniffed encoding and separator, CSV rows and header lookup, one-table CSV formats (`csvFormat`),
+ * locale decimals and dates, format sniffing by magic bytes, XML and XLSX/XLS readers (the
+ * spreadsheet library loads on first use).
  */
 export { columns, type Columns, type CsvTable, eachRecord, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions, type TableRecord } from "./csv.ts";
+export { type CsvFormat, csvFormat, type CsvFormatSpec, type CsvFormatTable } from "./format.ts";
 export { type DateOrder, detectDateOrder, parseDate } from "./dates.ts";
 export { type FileFormat, sniffFormat } from "./magic.ts";
 export { type DecimalMark, detectDecimalMark, parseDecimal } from "./numbers.ts";

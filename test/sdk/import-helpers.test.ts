@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import * as XLSX from "@e965/xlsx";
 import {
-  columns, decodeText, describeFile, eachRecord, detectDateOrder, detectDecimalMark, findHeaderRow, parseDate, parseDecimal, parseXml,
+  columns, csvFormat, decodeText, describeFile, eachRecord, detectDateOrder, detectDecimalMark, findHeaderRow, parseDate, parseDecimal, parseXml,
   readCsv, readWorkbook, sniffFormat, sniffSeparator,
 } from "../../sdk/import/index.ts";
 
@@ -69,6 +69,46 @@ describe("sniffSeparator and readCsv", () => {
     const lines: number[] = [];
     eachRecord(rows, 1, columns(rows[1]!), ({ row }) => lines.push(row), 10); // a dropped blank line counted back
     expect(lines).toEqual([10, 11]);
+  });
+});
+
+describe("csvFormat: a one-table CSV report described by its header", () => {
+  const meta = (text: string) => describeFile(utf8(text), "upload.csv");
+  const ACME = csvFormat({ headerWithin: 3, notFound: "This is not an Acme export", required: ["Date", "Type", "Amount"], separators: [";"] });
+
+  test("accepts() gives the confidence when the header is within reach, 0 otherwise", () => {
+    expect(ACME.accepts(meta("Date;Type;Amount\n2024-01-02;Buy;5\n"))).toBe(0.95);
+    expect(ACME.accepts(meta("Acme export\n\nDate;Type;Amount;Note\n"))).toBe(0.95); // blank lines do not count
+    expect(ACME.accepts(meta("a\nb\nc\nDate;Type;Amount\n"))).toBe(0); // below headerWithin
+    expect(ACME.accepts(meta("Date,Type,Amount\n"))).toBe(0); // not its separator
+    expect(ACME.accepts(meta(""))).toBe(0);
+    expect(ACME.accepts({ ...meta("Date;Type;Amount\n"), format: "xlsx" })).toBe(0);
+    const other = csvFormat({ confidence: 0.6, excludeMarkers: ["Closed positions"], notFound: "-", required: ["date", "amount"] });
+    expect(other.accepts(meta("date,amount\n1,2\n"))).toBe(0.6); // separator sniffed
+    expect(other.accepts(meta("date,amount\nCLOSED POSITIONS,2\n"))).toBe(0);
+  });
+
+  test("several separators are tried in turn", () => {
+    const both = csvFormat({ notFound: "-", required: ["date", "amount"], separators: [",", ";"] });
+    expect(both.read("date;amount\n1,5;2\n").rows[1]).toEqual(["1,5", "2"]);
+    expect(both.read("date,amount\n1;5,2\n").rows[1]).toEqual(["1;5", "2"]);
+  });
+
+  test("read() refuses an empty file and a file without the header, with the format's message", () => {
+    expect(() => ACME.read(new Uint8Array())).toThrow("The file is empty");
+    expect(() => ACME.read(utf8("Foo;Bar\n1;2\n"))).toThrow("This is not an Acme export");
+    expect(ACME.match(utf8("Foo;Bar\n1;2\n"))).toBeNull(); // for an importer of several formats: try the next
+    expect(ACME.match(new Uint8Array())).toBeNull();
+    const { read } = ACME; // plain functions: they may be passed around
+    expect(read("Date;Type;Amount\n").at).toBe(0);
+  });
+
+  test("walk() hands over every record below the header with its true line, and returns what mapRow returned", () => {
+    const table = ACME.read(utf8("Acme export\n\nDate;Type;Amount\n2024-01-02;Buy;5\n\n2024-01-03;\"Sell\nall\";-5\n2024-01-04;Fee;1\n"));
+    expect(table.at).toBe(1);
+    expect(table.cols.has("amount")).toBe(true);
+    const seen = ACME.walk(table, ({ get, row }) => [row, get("Type"), get("Amount")]);
+    expect(seen).toEqual([[4, "Buy", "5"], [6, "Sell\nall", "-5"], [8, "Fee", "1"]]);
   });
 });
 
