@@ -113,7 +113,7 @@ describe("prices", () => {
     await served(await c.post("/assets/prices/current", assets));
     await refused(await c.post("/assets/prices/sync", times(1001, (i) => ({ asset_id: assets[i % 1000], date_range: { start: "resume" } }))), 1000, 1001, "items");
     await served(await c.post("/assets/prices/sync", assets.map((asset_id) => ({ asset_id, date_range: { start: "resume" } }))));
-  });
+  }, 120_000);
 });
 
 describe("events", () => {
