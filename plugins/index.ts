@@ -29,7 +29,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
 
 /**
  * The built-in plugins, an explicit list sorted alphabetically by export name (no scanning of our own
- * tree; STYLE 2.4). Each vendor folder's index.ts exports `<camelId>Plugin` values made by
+ * tree). Each vendor folder's index.ts exports `<camelId>Plugin` values made by
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [

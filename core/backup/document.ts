@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The JSON export document (API-SHAPES "Backup"): self-describing, every section an array of
+ * The JSON export document (docs/backup.md "JSON export"): self-describing, every section an array of
  * stored rows with their stored column names and values (decimals are the exact stored strings).
  *
  * ```

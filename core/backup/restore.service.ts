@@ -36,7 +36,7 @@ type Sections = Record<string, Record<string, any>[]>;
 const corrupt = (detail: string, params?: Record<string, unknown>) => new InputError("BACKUP_DOCUMENT_CORRUPT", detail, params);
 
 /**
- * `POST /backup/restore` (API-SHAPES "Backup"): a JSON export uploaded through /uploads, written
+ * `POST /backup/restore` (docs/backup.md "Restore"): a JSON export uploaded through /uploads, written
  * all or nothing. A pipeline of named stages, like the transaction batch: read → parse → check
  * rows (every column by its write route's rule) → check references run before anything is
  * written and refuse with a 4xx; then one stage per section (sections.ts order) inside ONE

@@ -5,7 +5,7 @@ import { type CsvKind, csvLine } from "./csv.ts";
 import { ChunkBuffer, type SnapshotReader, yieldToEventLoop } from "./snapshot-reader.ts";
 
 /**
- * Series exports of REFERENCE 1.9 / 2.8: one asset's prices or events, or one FX pair's rates,
+ * Series exports (docs/backup.md "Series exports"): one asset's prices or events, or one FX pair's rates,
  * as CSV with fixed columns or as the JSON envelope `{scope, entity, exported_at, row_count, rows}`.
  * Rows are pulled from the snapshot one at a time and sent in chunks, so memory stays flat for
  * any length of history. Decimals are the exact strings stored; CSV text cells that a spreadsheet
@@ -41,7 +41,7 @@ export function slugOf(text: string, fallback: string): string {
   return slug || fallback;
 }
 
-/** `<scope>_<slug>_<today>.<format>` (REFERENCE 2.8). */
+/** `<scope>_<slug>_<today>.<format>`. */
 export function seriesFileName(spec: Pick<SeriesSpec, "entity" | "scope">, format: SeriesFormat, today: string): string {
   return `${spec.scope}_${spec.entity}_${today}.${format}`;
 }
@@ -95,7 +95,7 @@ export function fxRateSeries(pair: { base: string; quote: string; inverted: bool
 }
 
 /**
- * The series of one asset. Assets are shared reference data (REFERENCE 1.6: global, no per-asset
+ * The series of one asset. Assets are shared reference data (global, no per-asset
  * access control), so any signed-in user may export them; an unknown id is 404 ASSET_NOT_FOUND.
  */
 export async function assetSeries(reader: SnapshotReader, kind: "events" | "prices", assetId: number): Promise<SeriesSpec> {

@@ -40,7 +40,7 @@ export function brimFileNotFound(fileId: string): NotFoundError {
 }
 
 /**
- * BRIM files (SPEC Brokers and BRIM, API-SHAPES "Broker report import"): stored under
+ * BRIM files (docs/import.md): stored under
  * DATA_DIR/brim/<uuid>, visible through the broker's access rows only (a file of a broker without
  * a row is 404), size capped by `max_file_upload_mb`, executable content refused (415).
  */

@@ -43,7 +43,7 @@ interface Stored {
 }
 
 /**
- * Duplicate report of REFERENCE-API 2.9 against the broker's ledger. Levels:
+ * Duplicate report of a parse against the broker's ledger. Levels:
  * - `likely`: same type, day, quantity, currency and amount; `likely_with_asset` when the asset is
  *   also the same. Each stored row is the likely twin of at most one imported row (a report may hold
  *   two equal rows, and the ledger only one of them).

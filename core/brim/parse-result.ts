@@ -1,5 +1,5 @@
 /**
- * The parse result of REFERENCE-API 2.9, built by the BRIM pipeline and stored as the file's
+ * The parse result (docs/import.md "The parse"), built by the BRIM pipeline and stored as the file's
  * last parse. It is a document served as written (snake_case, like the wire), so `last-parse`
  * answers exactly what the parse answered.
  */
@@ -106,7 +106,7 @@ export interface ParseResultDoc {
   warnings: WarningDoc[];
 }
 
-/** Fake asset ids count up from 2^31 − 1 − 10,000 (REFERENCE-API 2.9). */
+/** Fake asset ids count up from 2^31 − 1 − 10,000. */
 export const FAKE_ASSET_ID_BASE = 2147473647;
 
 export const isFakeAssetId = (id: number | undefined): boolean => id !== undefined && id >= FAKE_ASSET_ID_BASE;

@@ -3,7 +3,7 @@ import { refusalOf, type UnpackRefusal } from "./unpack-check.calc.ts";
 
 export const PREVIEW_ROWS = 100;
 
-/** A structured preview of a file: a table of its first rows (REFERENCE-API 1.8 `preview`). */
+/** A structured preview of a file: a table of its first rows (a parse's `preview`). */
 export interface FilePreview {
   columns: string[];
   kind: "table";

@@ -1,6 +1,6 @@
 /**
- * Content sniffing for uploads (SPEC Uploads: "checked for MIME type, executable content is
- * blocked"). The type comes from the bytes alone; the client's type is never read and the name only
+ * Content sniffing for uploads (checked for MIME type, executable content
+ * blocked). The type comes from the bytes alone; the client's type is never read and the name only
  * decides CSV versus plain text and blocks script extensions that content cannot reveal.
  */
 export type SniffResult =

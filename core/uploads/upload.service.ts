@@ -36,7 +36,7 @@ export function displayName(name: string): string {
 }
 
 /**
- * Generic uploaded files (SPEC Uploads): content-sniffed, executable content refused, size capped
+ * Generic uploaded files (docs/security.md "Uploads"): content-sniffed, executable content refused, size capped
  * by `max_file_upload_mb` read on every request. Bytes live under a random server-chosen name.
  */
 @injectable()
@@ -113,7 +113,7 @@ export class UploadService {
   }
 
   /**
-   * The files `actor` may see, newest first (issue 10.3): a user's own only; an administrator's
+   * The files `actor` may see, newest first (docs/security.md "Uploads"): a user's own only; an administrator's
    * list covers everyone's (for cleanup) unless `mine` is set.
    */
   listFor(actor: UploadActor, mine = false): Promise<UploadedFile[]> {
@@ -155,7 +155,7 @@ export class UploadService {
   }
 
   /**
-   * The uploader or a superuser only (another user's id is 404, issue 10.3); the row goes first
+   * The uploader or a superuser only (another user's id is 404, docs/security.md "Uploads"); the row goes first
    * (in a write), then the bytes. Returns the deleted record.
    */
   async delete(dir: string, id: number, actor: UploadActor): Promise<UploadedFile> {

@@ -52,7 +52,7 @@ export function credentialsProbe(container: DependencyContainer, key: Uint8Array
 /**
  * The account a session token stands for while its session lasts, else null: a forged or expired
  * token, an account gone, an earlier session epoch (password change or reset) or a token revoked
- * by its logout (issue 10.4). The account may be disabled: callers decide what that means.
+ * by its logout (docs/security.md "Sessions"). The account may be disabled: callers decide what that means.
  */
 function liveSessions(container: DependencyContainer, key: Uint8Array): (token: string) => Promise<User | null> {
   const users = container.resolve(UserService);
@@ -66,7 +66,7 @@ function liveSessions(container: DependencyContainer, key: Uint8Array): (token: 
 }
 const ALG = "HS256";
 
-/** Signing key: JWT_SECRET read once; when unset or empty, a random key per process (SPEC Authentication 5). */
+/** Signing key: JWT_SECRET read once; when unset or empty, a random key per process (sessions then end with a restart). */
 export function sessionKey(secret: string): Uint8Array {
   return secret ? new TextEncoder().encode(secret) : crypto.getRandomValues(new Uint8Array(32));
 }
@@ -87,7 +87,7 @@ export async function issueToken(key: Uint8Array, userId: number, ttlSeconds: nu
     .sign(key);
 }
 
-/** What a valid token says: its account, id (absent on tokens older than issue 10), epoch and expiry. */
+/** What a valid token says: its account, id (absent on tokens from before logout revoked them), epoch and expiry. */
 export interface SessionClaims {
   readonly epoch: number;
   readonly exp: number;
@@ -109,7 +109,7 @@ export async function verifyToken(key: Uint8Array, token: string): Promise<Sessi
   }
 }
 
-/** The Secure flag follows X-Forwarded-Proto (SPEC Authentication 4). */
+/** The Secure flag follows X-Forwarded-Proto (docs/security.md "Deployment: the reverse proxy"). */
 export function isHttps(request: Request): boolean {
   const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   return proto === "https" || new URL(request.url).protocol === "https:";
@@ -126,7 +126,7 @@ export type AdminRefusal = true | { readonly code: string; readonly message: str
 
 /**
  * The session plugin: `auth: true` requires a valid session and resolves `user`, reloading
- * the account on every request (SPEC Authentication 6); `admin: true` (or an {@link AdminRefusal})
+ * the account on every request (a disabled or deleted account is refused at once); `admin: true` (or an {@link AdminRefusal})
  * also requires a superuser.
  * The check runs in the transform hook, before body and query validation, so a request without
  * a session gets 401 rather than a validation error. (Not in a parse hook: the OpenAPI generator

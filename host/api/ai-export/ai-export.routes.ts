@@ -10,7 +10,7 @@ import { AiExportCatalogResponse, SnapshotRequest, SnapshotResponse } from "./ai
 export { AiExportCatalogResponse as AiExportCatalog } from "./ai-export.schema.ts";
 
 /**
- * `/ai-export` (docs/ai-export.md): the catalogue is public, static and free of user data (SPEC);
+ * `/ai-export` (docs/ai-export.md): the catalogue is public, static and free of user data;
  * snapshots need a session and read only the caller's brokers.
  */
 export function aiExportRoutes(deps: HttpDeps, session: SessionPlugin) {

@@ -1,5 +1,5 @@
 /**
- * The eleven analyses of the AI export (REFERENCE-API 5.8): which datasets each needs, and the
+ * The eleven analyses of the AI export: which datasets each needs, and the
  * instruction template and response contract pasted with them. Changing a text bumps its version;
  * changing anything else of an analysis bumps the analysis' version.
  */

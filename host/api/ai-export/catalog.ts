@@ -2,7 +2,7 @@ import type { AiExportDataset, AiExportDetailLevel } from "../../../sdk/index.ts
 import type { PluginRegistry } from "../../plugins/registry.ts";
 import { ANALYSES, type AnalysisSpec, instructionsId, responseId } from "./analyses.ts";
 
-/** Shape of the catalog document (REFERENCE-API 2.11). */
+/** Shape of the catalog document (docs/ai-export.md "Catalog and versions"). */
 export const AI_EXPORT_SCHEMA_VERSION = 1;
 /**
  * Version of the built-in catalog: bumped whenever a built-in dataset's or analysis' version, a

@@ -20,8 +20,8 @@ const ITEMS = itemsLimit(MAX_ITEMS);
 const IDS = queryListLimit(MAX_ITEMS, "asset_ids", "asset ids");
 
 /**
- * Assets: global records any signed-in user may read (REFERENCE §1.6); their keeper and
- * administrators write them (issue 10.6, docs/assets.md). Bulk writes
+ * Assets: global records any signed-in user may read (docs/assets.md "Shared reference data"); their keeper and
+ * administrators write them (docs/assets.md "Who may do what"). Bulk writes
  * answer one result per item; only a patch whose every item was refused for a currency change
  * over existing market data is a 409.
  */

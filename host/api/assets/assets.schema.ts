@@ -25,7 +25,7 @@ const Distribution = z.object({
     .refine((d) => Object.keys(d).length <= 300, "at most 300 entries"),
 }).strict();
 
-/** classification_params, validated and normalised by core (REFERENCE §2.4): a bad one is a 422 with its path. */
+/** classification_params, validated and normalised by core: a bad one is a 422 with its path. */
 const ClassificationField = z.object({
   short_description: z.string().max(2000).nullable().optional(),
   geographic_area: Distribution.nullable().optional(),
@@ -44,7 +44,7 @@ const ClassificationField = z.object({
 const Code = (length: number) =>
   z.string().trim().toUpperCase().regex(new RegExp(`^[A-Z0-9]{${length}}$`), `${length} letters or digits`);
 
-/** Any string, stored as sent (SPEC: user text is escaped by clients, never here). */
+/** Any string, stored as sent (user text is escaped by clients, never here). */
 const NameField = z.string().min(1).max(255);
 
 const FieldsShape = {
@@ -139,7 +139,7 @@ export function toAssetDetail(v: AssetView): z.infer<typeof AssetDetail> {
   };
 }
 
-/** A list row (REFERENCE FAinfoResponse with `name`). */
+/** A list row: the asset's info with `name`. */
 export const AssetInfo = z.object({
   id: z.number().int(), ...CommonRead, has_metadata: z.boolean(), tx_count: z.number().int(), tx_count_own: z.number().int(),
   identifier: z.string().nullable(), identifier_type: z.string().nullable(),

@@ -12,7 +12,7 @@ import type { PluginRegistry } from "../../plugins/registry.ts";
  * Registers the price services' port over the plugin registry, and the services as singletons, so
  * the HTTP routes and the scheduler share one current-price limiter (at most 5 provider calls in
  * flight per process) and one set of caches. A provider's time limit is its plugin config's
- * `timeoutMs` when set (tests use a short one), else 10 s (SPEC Limits).
+ * `timeoutMs` when set (tests use a short one), else 10 s.
  */
 export function registerMarketData(container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>): void {
   const port: MarketDataProviders = {

@@ -17,7 +17,7 @@ export const MAX_PRICE_POINTS = 200_000;
 export const MAX_DELETE_RANGES = 10_000;
 
 /**
- * A decimal as a plain string (kept exactly as sent) or a JSON number (REFERENCE 0: inputs accept
+ * A decimal as a plain string (kept exactly as sent) or a JSON number (inputs accept
  * numbers or strings), which is written in fixed notation from its shortest form ("0.1", never 0.1000000000000000055).
  */
 const DecimalInput = z.union([
@@ -35,7 +35,7 @@ export const PricePointInput = z.object({
   high: PositiveDecimal.nullable().optional(),
   low: PositiveDecimal.nullable().optional(),
   close: PositiveDecimal,
-  /** null or absent keeps the stored volume, -1 clears it, 0 or more is written (REFERENCE 2.4). */
+  /** null or absent keeps the stored volume, -1 clears it, 0 or more is written. */
   volume: limited(DecimalInput.refine((s) => s === "-1" || s[0] !== "-", "0 or more, or -1 to clear"), "quantity").nullable().optional(),
   currency: CurrencyField.optional(),
 }).strict();
@@ -141,7 +141,7 @@ export const PriceQueryRequest = z.array(z.object({
   signals: SignalList.optional().describe("Signals computed on the item's prices, returned beside them"),
 }).strict()).min(1).max(MAX_PRICE_ITEMS);
 
-/** SPEC: a JSON array of integer asset ids (1 to 1000 of them). */
+/** A JSON array of integer asset ids (1 to 1000 of them). */
 export const CurrentPriceRequest = z.array(AssetId).min(1).max(MAX_PRICE_ITEMS);
 
 /** `start` is a date, `min` (full history) or `resume` (the day after the last stored price); `end` defaults to today. */

@@ -30,7 +30,7 @@ export function providerDirectory(plugins: PluginRegistry): ProviderDirectory {
   return { list: () => [...entries], find: (code) => entries.find((e) => e.code === code) };
 }
 
-/** Server-sent events: one per provider as it answers, then `done` (SPEC Server-sent stream). */
+/** Server-sent events: one per provider as it answers, then `done`. */
 function searchStream(query: string, outcomes: AsyncGenerator<ProviderSearchOutcome>): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({

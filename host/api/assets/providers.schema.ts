@@ -20,7 +20,7 @@ export const ParamField = z.object({
 });
 type ParamField = z.infer<typeof ParamField>;
 
-/** REFERENCE "Provider info", as far as a plugin's manifest and instance tell it. */
+/** A provider's info, as far as a plugin's manifest and instance tell it. */
 export const ProviderInfo = z.object({
   code: z.string(),
   name: z.string(),

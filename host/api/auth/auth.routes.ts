@@ -30,7 +30,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
   const throttle = deps.container.resolve(LoginThrottleService);
   const addressOf = (request: Request) => clientAddress(request, deps.config.trustedProxies);
 
-  /** Issues a session for `user` (TTL read now, SPEC Authentication 2) and sets the cookie. */
+  /** Issues a session for `user` (TTL read now: a changed value applies from the next login) and sets the cookie. */
   async function startSession(user: User, cookie: CookieJar, request: Request): Promise<void> {
     let hours = await globals.int("session_ttl_hours");
     if (hours < 1) {
@@ -46,7 +46,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
   return new Elysia({ prefix: "/auth", tags: ["auth"] })
     .use(session)
     .post("/register", async ({ body, request, status }) => {
-      // Refusals that reveal an existing name or email count against the client address (issue 10.2).
+      // Refusals that reveal an existing name or email count against the client address (docs/security.md "Login throttling").
       const keys = throttle.registrationKeys(addressOf(request));
       const { user, first } = await throttle.guard(keys, "USER_EXISTS", () => users.register(body));
       deps.logger.info("account registered", { user_id: user.id, username: user.username, superuser: first });
@@ -57,7 +57,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: { summary: "Create an account; the first account ever becomes superuser" },
     })
     .post("/login", async ({ body, cookie, request }) => {
-      // Throttled per account and per client address (issue 10.2): 429 with Retry-After when blocked.
+      // Throttled per account and per client address (docs/security.md "Login throttling"): 429 with Retry-After when blocked.
       const keys = await throttle.loginKeys(body.username, addressOf(request));
       const user = await throttle.guard(keys, "INVALID_CREDENTIALS", () => users.authenticate(body.username, body.password), [keys[0]!]);
       await startSession(user, cookie as CookieJar, request);
@@ -68,7 +68,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       detail: { summary: "Log in with username or email; sets the HTTP-only session cookie" },
     })
     .post("/logout", async ({ cookie, request }) => {
-      // The token itself is revoked until it expires (issue 10.4), not only the cookie cleared.
+      // The token itself is revoked until it expires (docs/security.md "Sessions"), not only the cookie cleared.
       const token = cookie[SESSION_COOKIE].value;
       const claims = typeof token === "string" && token !== "" ? await verifyToken(deps.sessionKey, token) : null;
       if (claims?.jti) await revocations.revoke(claims.jti, claims.userId, claims.exp);

@@ -10,8 +10,8 @@ import {
 } from "./brokers.schema.ts";
 
 /**
- * Sharing: the SPEC Broker roles table, on the routes pinned in API-SHAPES (`/access`,
- * `/access/{user_id}`, `/access/me`). Mounted inside the `/brokers` instance.
+ * Sharing: per-user broker roles (docs/decisions.md "Brokers and access"), on the routes `/access`,
+ * `/access/{user_id}` and `/access/me`. Mounted inside the `/brokers` instance.
  */
 export function accessRoutes(deps: HttpDeps, session: SessionPlugin) {
   const access = deps.container.resolve(AccessChangeService);

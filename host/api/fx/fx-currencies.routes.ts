@@ -57,7 +57,7 @@ const deleteInput = (body: { from: string; to: string; date_range?: { start: str
   body.map((i) => ({ dateRange: i.date_range, deleteAll: i.delete_all, from: i.from, to: i.to }));
 
 /**
- * `/fx/currencies`: provider sync, manual rates and conversion (REFERENCE §2.5; decisions in
+ * `/fx/currencies`: provider sync, manual rates and conversion (decisions in
  * docs/fx.md). The shared manual rates are written by administrators only; every user keeps
  * private rates that only their own conversions and reports read.
  */

@@ -27,7 +27,7 @@ function fxProviderEntries(deps: HttpDeps): FxProviderEntry[] {
   }));
 }
 
-/** FX providers and conversion routes (REFERENCE §1.11, §2.5; decisions in docs/fx.md); routes are changed by administrators only. */
+/** FX providers and conversion routes (decisions in docs/fx.md); routes are changed by administrators only. */
 export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
   const routes = deps.container.resolve(FxRouteService);
   const entries = fxProviderEntries(deps);

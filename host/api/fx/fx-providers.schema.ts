@@ -37,7 +37,7 @@ export const toFxProviderBody = (p: FxProviderEntry): z.infer<typeof FxProviderB
 
 export const ChainStepBody = z.object({ from: z.string(), to: z.string(), provider: z.string() });
 
-/** REFERENCE §2.5 route body; chain rules are checked per item by the service. */
+/** Body of route creation (docs/fx.md "Providers, routes and route search"); chain rules are checked per item by the service. */
 export const RoutesCreateRequest = z.array(z.object({
   base: z.string().max(3),
   quote: z.string().max(3),

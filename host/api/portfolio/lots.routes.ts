@@ -12,7 +12,7 @@ const LOTS_LIMITS: Limit[] = [
   { max: MAX_SELECTED_LOTS, unit: "selected lot ids", count: ({ body }) => listLength(body?.selected_lot_ids) },
 ];
 
-/** `POST /portfolio/lots/analysis`: FIFO lots of one asset (REFERENCE §2.6 and §6; decisions in docs/portfolio-lots.md). */
+/** `POST /portfolio/lots/analysis`: FIFO lots of one asset (decisions in docs/portfolio-lots.md). */
 export function lotsRoutes(deps: HttpDeps, session: SessionPlugin) {
   const lots = deps.container.resolve(LotsAnalysisService);
 

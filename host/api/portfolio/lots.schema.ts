@@ -3,7 +3,7 @@ import { LOT_ANALYSES } from "../../../core/portfolio/lots-types.ts";
 import { CurrencyField } from "../../http/fields.ts";
 import { DataQualityIssue, DateField, OpenDateRange } from "./portfolio-fields.ts";
 
-/** Wire shapes of `POST /portfolio/lots/analysis` (REFERENCE §2.6; sections in docs/portfolio-lots.md). */
+/** Wire shapes of `POST /portfolio/lots/analysis` (sections in docs/portfolio-lots.md). */
 
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const Analysis = z.enum(LOT_ANALYSES);

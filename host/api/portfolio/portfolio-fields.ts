@@ -12,7 +12,7 @@ export const OpenDateRange = z.object({
   message: "end must not be before start", path: ["end"],
 });
 
-/** SPEC "Data quality" issue (docs/portfolio.md "Data quality"). */
+/** A data-quality issue (docs/portfolio.md "Data quality"). */
 export const DataQualityIssue = z.object({
   domain: z.enum(["portfolio"]),
   code: z.string(),

@@ -7,7 +7,7 @@ import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { MAX_WAC_QUERIES, toWacQuery, toWacResult, WacRequest, WacResponse } from "./wac.schema.ts";
 
-/** `POST /portfolio/wac`: WAC series per (broker, asset), with broker access checks (API-SHAPES; docs/portfolio.md). */
+/** `POST /portfolio/wac`: WAC series per (broker, asset), with broker access checks (docs/portfolio.md "WAC series"). */
 export function wacRoutes(deps: HttpDeps, session: SessionPlugin) {
   const wac = deps.container.resolve(WacSeriesService);
   const run: WacSeriesRunner = async (input) => (await runCalculation("wacSeries", input)).result;

@@ -97,7 +97,7 @@ export const EligibilityResponse = z.object({
 export const ScenarioCatalogResponse = z.object({
   items: z.array(z.object({
     source: z.enum(["built_in", "host"]), source_file: z.string().describe("File the scenario came from"),
-    scenario: z.looseObject({ id: z.string(), kind: z.string() }).describe("The scenario (REFERENCE 2.10 fields)"),
+    scenario: z.looseObject({ id: z.string(), kind: z.string() }).describe("The scenario, with the fields of its scenario file"),
   })),
   geography_groups: z.array(z.looseObject({ id: z.string(), members: z.array(z.string()).describe("ISO 3166 alpha-3 country codes") }))
     .describe("Country groups a geography shock may name"),

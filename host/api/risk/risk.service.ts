@@ -33,7 +33,7 @@ export const RISK_LIMITS = {
   maxAssets: 100,
 };
 
-/** REFERENCE §2.10 eligibility thresholds. */
+/** Eligibility thresholds (docs/risk.md "Eligibility"). */
 export const ELIGIBILITY = { minQuotes: 20, staleDays: 7 };
 
 /** Results kept in the `risk_simulation` / `risk_optimization` caches (cleared with the portfolio caches). */
@@ -221,7 +221,7 @@ export class RiskService {
 
   /**
    * `POST /risk/eligibility`: per asset, whether its quotes in the period can feed an analytic
-   * (REFERENCE §2.10): ineligible without any quote, without quotes in the period, with fewer than
+   * (docs/risk.md "Eligibility"): ineligible without any quote, without quotes in the period, with fewer than
    * `min_quotes`, or without an FX route or manual rate to the target; a warning when its first
    * quote comes more than `stale_days` after the start or its last one more than that before the end.
    */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DateField } from "../portfolio/portfolio-fields.ts";
 
-/** One signal instance, as `POST /signals/preview`, price queries and FX conversions take it (REFERENCE §2.11). */
+/** One signal instance, as `POST /signals/preview`, price queries and FX conversions take it (docs/risk.md "Signals"). */
 export const SignalInstance = z.object({
   instance_id: z.string().min(1).max(128).describe("Caller's id of this signal, echoed in its result (unique)"),
   signal_code: z.string().min(1).max(64).regex(/^[A-Z0-9_]+$/, "upper-case letters, digits and _").describe("A signal of GET /signals/catalog"),

@@ -12,7 +12,7 @@ const checked = {
 };
 const checkedAt = { checked_at: z.string().meta({ description: "ISO 8601 time of the check" }) };
 
-// Each member pins its discriminator with a single-value enum, never const (SPEC Versioning 2).
+// Each member pins its discriminator with a single-value enum, never const (the OpenAPI description pins discriminators that way).
 export const ContainerImagePublished = z.object({ ...checked, status: z.enum(["published"]), ...checkedAt })
   ;
 export const ContainerImagePending = z.object({ ...checked, status: z.enum(["pending"]), ...checkedAt })

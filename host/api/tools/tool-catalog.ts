@@ -3,10 +3,10 @@ import { type CalculationTool, z } from "../../../sdk/index.ts";
 import type { PluginRegistry } from "../../plugins/registry.ts";
 import type { ToolPolicy } from "../../workers/tool-policy.ts";
 
-/** Version of the catalog's own shape (REFERENCE-API 2.11, newer). */
+/** Version of the catalog's own shape (docs/tools.md "Catalog"). */
 export const TOOLS_CATALOG_VERSION = "2";
 
-/** JSON with keys sorted at every level and no whitespace (API-SHAPES: the fingerprint's canonical JSON). */
+/** JSON with keys sorted at every level and no whitespace (the fingerprint's canonical JSON). */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (value !== null && typeof value === "object") {
@@ -89,7 +89,7 @@ export class ToolCatalog {
     return this.#unavailable.includes(toolCode);
   }
 
-  /** The wire catalog (REFERENCE-API 2.11). */
+  /** The wire catalog (docs/tools.md "Catalog"). */
   wire(policy: ToolPolicy) {
     return {
       catalog_version: TOOLS_CATALOG_VERSION,

@@ -3,7 +3,7 @@ import type { ToolTask, ToolTaskResult } from "./tool.task.ts";
 import type { ToolDescriptor } from "./tool-catalog.ts";
 import type { ToolPolicy } from "../../workers/tool-policy.ts";
 
-/** Per-item error codes of REFERENCE-API 2.11 this executor produces (docs/tools.md lists when). */
+/** Per-item error codes this executor produces (docs/tools.md lists when). */
 export type ToolErrorCode =
   | "execution_failed" | "execution_limit" | "execution_timeout" | "input_limit_exceeded" | "invalid_output"
   | "invalid_parameters" | "output_limit_exceeded" | "queue_full" | "queue_timeout" | "service_unavailable"

@@ -24,7 +24,7 @@ function zodIssues(issues: readonly { code: string; message: string; path: reado
   }));
 }
 
-/** `/tools` (REFERENCE-API 2.11, docs/tools.md): catalog, atomic batch compute on the worker pool, diagnostics. */
+/** `/tools` (docs/tools.md): catalog, atomic batch compute on the worker pool, diagnostics. */
 export function toolsRoutes(deps: HttpDeps, session: SessionPlugin) {
   const pluginConfig = loadPluginConfig(deps.config.dataDir, deps.config.pluginsConfigFile);
   const catalog = new ToolCatalog(deps.plugins, (id) => pluginConfig[id]);

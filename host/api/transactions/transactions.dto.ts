@@ -48,7 +48,7 @@ function parseRows<S extends z.ZodType, T>(raw: unknown[], schema: S, operation:
     }
     return { ok: false, errors: ruleErrors(result.error, operation, row, schema) };
   });
-  // Amounts outside the supported range refuse the whole request with 422 (issue 10.5), not a row issue.
+  // Amounts outside the supported range refuse the whole request with 422 (docs/errors.md "Supported range of amounts"), not a row issue.
   if (outOfRange.length) throw new ValidationError(outOfRange);
   return parsed;
 }

@@ -53,7 +53,7 @@ export const CreateRow = z.object({
   asset_event_id: Id.nullable().optional(),
 }).strict();
 
-/** Keys an update may not carry (REFERENCE: broker, asset and pairing are fixed after creation). */
+/** Keys an update may not carry (broker, asset and pairing are fixed after creation). */
 export const NOT_UPDATABLE = ["broker_id", "asset_id", "related_transaction_id", "link_uuid"];
 
 export const UpdateRow = z.object({

@@ -8,7 +8,7 @@ import {
   CurrencyNormalizeResult, LanguageQuery, SectorList, SectorsQuery, flagOf, languageOf, toCountry,
 } from "./utilities.schema.ts";
 
-/** Reference data: public (SPEC: `GET /utilities/*` needs no session), static, no user data. */
+/** Reference data: public (`GET /utilities/*` needs no session), static, no user data. */
 export function utilitiesRoutes() {
   return new Elysia({ prefix: "/utilities", tags: ["utilities"] })
     .get("/currencies", ({ query }) => {

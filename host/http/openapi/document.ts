@@ -247,7 +247,7 @@ function defaultsToText(node: any) {
   for (const [k, v] of Object.entries(node)) if (k !== "example" && k !== "examples" && k !== "enum") defaultsToText(v);
 }
 
-/** SPEC Versioning 2: a pinned value is a single-value enumeration, never `const` (`z.literal`). */
+/** A pinned value is a single-value enumeration, never `const` (`z.literal`). */
 function constToEnum(schema: Json) {
   if (!("const" in schema)) return;
   schema.enum = [schema.const];

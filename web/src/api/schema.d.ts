@@ -6506,7 +6506,7 @@ export interface components {
                 source: "built_in" | "host";
                 /** @description File the scenario came from */
                 source_file: string;
-                /** @description The scenario (REFERENCE 2.10 fields) */
+                /** @description The scenario, with the fields of its scenario file */
                 scenario: {
                     /** @description Numeric id of this record */
                     id: string;

@@ -86,7 +86,7 @@ const binaryResponse = {
 } as const;
 
 /**
- * Broker report import (BRIM) under /brokers/import (API-SHAPES "Broker report import"): VIEWER
+ * Broker report import (BRIM) under /brokers/import (docs/import.md): VIEWER
  * reads, EDITOR uploads, parses and deletes; a file of a broker without an access row is 404.
  */
 export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {

@@ -3,7 +3,7 @@ import type { BrimFile } from "../../../../core/brim/brim-file.entity.ts";
 import type { AssetMappingDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
 import { NamedFile } from "../../uploads/uploads.schema.ts";
 
-/** BRIM wire shapes (API-SHAPES "Broker report import", REFERENCE-API 2.9). */
+/** BRIM wire shapes (docs/import.md). */
 
 /** Bulk limits (docs/import.md, docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
 export const MAX_CANDIDATE_HINTS = 1000;
