@@ -16,7 +16,7 @@ export const SCREENSHOTS = join(ROOT, ".test-tmp", "screenshots");
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
 
-/** Flags from docs (LIBS §4): no sandbox as root in CI, and no background traffic to the closed network. */
+/** Chromium flags: no sandbox as root in CI, and no background traffic to the closed network (it would be refused, many times a start). */
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps"];
 

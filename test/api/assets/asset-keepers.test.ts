@@ -3,7 +3,7 @@ import { expectError } from "../../helpers/client.ts";
 import { queryDb } from "../../helpers/seed.ts";
 import { useApi } from "../../helpers/server.ts";
 
-// Issue 10.6: shared market data that only its keepers can change. admin is the superuser; alice
+// Shared market data that only its keepers can change (docs/assets.md). admin is the superuser; alice
 // creates (keeps) an asset and holds it; bob is an ordinary user, VIEWER on alice's broker.
 
 const api = useApi({ users: ["admin", "alice", "bob"] });

@@ -143,7 +143,7 @@ describe("DELETE /assets?asset_ids=", () => {
     const [used, free] = await createAssets(alice, [{ name: uniqueName(), currency: "EUR" }, { name: uniqueName(), currency: "EUR" }]);
     const broker = await createBroker(alice, uniqueName("Broker"));
     seedTransactions(server.dataDir, [{ brokerId: broker, type: "BUY", date: "2024-01-02", quantity: "1", amount: "-10", currency: "EUR", assetId: used }]);
-    // alice created both, so she keeps them (issue 10.6: bob would be refused, asset-keepers.test.ts)
+    // alice created both, so she keeps them (bob would be refused: asset-keepers.test.ts)
     const res = await alice.delete(`/assets?asset_ids=${used}&asset_ids=${free}&asset_ids=999999`);
     expect(res.status).toBe(200);
     const body = await res.json();

@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { useApi } from "../../helpers/server.ts";
 
-// Issue 10, point 1: a user-supplied URL (the cssscraper identifier) never makes the server
+// SSRF (docs/security.md "Outbound requests"): a user-supplied URL (the cssscraper identifier) never makes the server
 // request an internal address, directly or through a redirect; an admin can allow one explicitly.
 
 /** A listener on loopback that records whether it was reached. */

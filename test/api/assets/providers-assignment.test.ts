@@ -129,7 +129,7 @@ const rowsOf = (assignment: number) => ({
   events: queryDb(db(), "SELECT id FROM asset_events WHERE provider_assignment_id = ?", assignment).length,
 });
 
-describe("SPEC Events rule 2: an assignment's market data goes when the provider or parametric parameters change", () => {
+describe("an assignment's market data goes when the provider or parametric parameters change", () => {
   test("moving to another provider deletes the old assignment's prices and events after unlinking transactions; manual rows stay", async () => {
     const id = await createAsset(c);
     await assign([{ asset_id: id, provider_code: "fakequotes", identifier: "AAPL", identifier_type: "TICKER" }]);

@@ -7,7 +7,7 @@ import { buy, codes, commit, commitOk, createAsset, createBroker, deposit, eur, 
 /**
  * Back-dated rows in a long history (docs/transactions.md "Balances"): a commit sums the history
  * before its first date from the latest balance checkpoint, so these cover a row written before
- * checkpoints that must then no longer count (docs/decisions.md, issue 18 "Ledger commits").
+ * checkpoints that must then no longer count (docs/decisions.md, "Ledger commits: checkpoints instead of history").
  */
 const api = useApi({ users: ["backdater"] });
 let server: TestServer;

@@ -20,7 +20,7 @@ async function upload(client: ApiClient, name: string): Promise<number> {
   return (await res.json()).id;
 }
 
-// Issue 10.3: uploads (often broker statements) are private to their uploader.
+// Uploads (often broker statements) are private to their uploader (docs/security.md "Uploads").
 describe("uploads are private to their uploader; administrators list and delete them for cleanup", () => {
   test("another user's upload is 404 for its record, its bytes and its deletion, as if it did not exist", async () => {
     const id = await upload(alice, "alice.png");

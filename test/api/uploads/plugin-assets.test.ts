@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe("plugin assets are served from the plugin's own folder only", () => {
-  test("plugin assets stay readable by any session, not only the first (admin) account (issue 10.3)", async () => {
+  test("plugin assets stay readable by any session, not only the first (admin) account", async () => {
     const plain = new ApiClient(server.base);
     const account = await plain.signUp("plain-asset-user");
     expect(account.is_superuser).toBe(false);

@@ -10,7 +10,7 @@ beforeAll(async () => {
   server = api.server;
 });
 
-describe("every /uploads route needs a session (SPEC Authentication 7)", () => {
+describe("every /uploads route needs a session", () => {
   test("an upload without a session cookie is 401 NOT_AUTHENTICATED and stores nothing", async () => {
     const res = await fetch(`${server.base}/uploads`, { method: "POST", body: uploadForm(PNG_1X1, "a.png") });
     await expectError(res, 401, "NOT_AUTHENTICATED");
