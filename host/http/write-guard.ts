@@ -37,7 +37,9 @@ function addressedHosts(request: Request, behindTrustedProxy: boolean): string[]
 function sameOrigin(origin: string, hosts: string[]): boolean {
   try {
     const url = new URL(origin);
-    return (url.protocol === "http:" || url.protocol === "https:") && hosts.includes(url.host.toLowerCase());
+    if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+    // A Host without a port (a proxy passing nginx's `$host`) names the host only: any port of it.
+    return hosts.some((h) => h === url.host.toLowerCase() || (!/:\d+$/.test(h) && !h.startsWith("[") && h === url.hostname.toLowerCase()));
   } catch {
     return false;
   }

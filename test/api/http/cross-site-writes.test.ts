@@ -76,6 +76,12 @@ describe("a cookie-authenticated write must come from the server's own pages", (
     expect((await bearer.json()).results[0]).toMatchObject({ success: true, name: "Scripted" });
   });
 
+  test("behind a proxy that passes the host without its port (nginx's $host), the public origin on another port passes", async () => {
+    const made = await api.as.alice!.post("/auth/tokens", { name: "proxied-port", scope: "read" }, { host: "portfolio.example", origin: "https://portfolio.example:8443" });
+    expect(made.status).toBe(201);
+    await expectError(await api.as.alice!.post("/auth/tokens", { name: "proxied-evil", scope: "read" }, { host: "portfolio.example", origin: "https://evil.example:8443" }), 403, "CROSS_SITE_REQUEST");
+  });
+
   test("reads are not affected by Origin", async () => {
     expect((await api.as.alice!.get("/auth/me", { origin: "https://evil.example" })).status).toBe(200);
   });
