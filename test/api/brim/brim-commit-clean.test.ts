@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
 import { ParseResult } from "../../../host/api/brokers/import/brim.schema.ts";
-import { sample, uploaded } from "./helpers.ts";
+import { parsed, sample, uploaded, withAssets } from "./helpers.ts";
 
 // Every sample of the DEGIRO, generic CSV and Directa importers, parsed through the API, goes
 // through the ledger's own batch validation (POST /transactions/validate: the rules and balances
@@ -35,11 +35,6 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["directa", "movimenti-2024.csv", "broker_directa", "directa/movimenti", false],
 ];
 
-const parse = async (c: ApiClient, fileId: string, broker: number) => {
-  const res = await c.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: "auto", broker_id: broker });
-  expect(res.status).toBe(200);
-  return res.json();
-};
 
 /** Uploads and parses a sample into a new broker, creating the assets it names; the parse after that. */
 async function imported(folder: string, name: string, overdraft: boolean, brokerName = `${folder} ${name}`): Promise<{ broker: number; preview: any; creates: any[] }> {
@@ -47,19 +42,7 @@ async function imported(folder: string, name: string, overdraft: boolean, broker
   expect(created.results[0].success).toBe(true);
   const broker = created.results[0].broker_id as number;
   const file = await uploaded(erin, broker, name, sample(folder, name));
-  let preview = await parse(erin, file.file_id, broker);
-  const missing = preview.asset_mappings.filter((m: any) => m.candidates.length === 0);
-  if (missing.length > 0) {
-    const currencyOf = (fake: number) => preview.transactions.find((t: any) => t.asset_id === fake && t.cash)?.cash.code ?? "EUR";
-    const res = await (await erin.post("/assets", missing.map((m: any) => ({
-      name: m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin, currency: currencyOf(m.fake_asset_id),
-      ...(m.extracted_isin ? { identifier_isin: m.extracted_isin } : {}), ...(m.extracted_symbol ? { identifier_ticker: m.extracted_symbol } : {}),
-    })))).json();
-    expect(res.success_count).toBe(missing.length);
-    preview = await parse(erin, file.file_id, broker);
-  }
-  const real = new Map<number, number>(preview.asset_mappings.map((m: any) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates[0].asset_id]));
-  const creates = preview.transactions.map((t: any) => (t.asset_id === undefined ? t : { ...t, asset_id: real.get(t.asset_id) }));
+  const { preview, creates } = await withAssets(erin, file.file_id, broker, await parsed(erin, file.file_id, broker));
   return { broker, preview, creates };
 }
 

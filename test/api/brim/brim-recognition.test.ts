@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { sample, uploaded } from "./helpers.ts";
+import { parsed, sample, uploaded, withAssets } from "./helpers.ts";
 
 // Real export shapes that detection did not recognise, end to end through the API: upload (detection
 // from the content, a workbook's sheets included), parse, assets created for the unknown ones,
@@ -17,25 +17,10 @@ async function importFile(folder: string, name: string, plugin: string, options?
   const broker = created.results[0].broker_id as number;
   const file = await uploaded(ivy, broker, name, sample(folder, name));
   expect(file.compatible_plugins[0]).toBe(plugin);
-  const parse = async () => {
-    const res = await ivy.post(`/brokers/import/files/${file.file_id}/parse`, { plugin_code: "auto", broker_id: broker, ...(options ? { options } : {}) });
-    expect(res.status).toBe(200);
-    return res.json();
-  };
-  let preview = await parse();
-  expect(preview.plugin_code).toBe(plugin);
-  expect(preview.validation_issues).toEqual([]);
-  const missing = preview.asset_mappings.filter((m: any) => m.candidates.length === 0);
-  const currencyOf = (fake: number) => preview.transactions.find((t: any) => t.asset_id === fake && t.cash)?.cash.code ?? "EUR";
-  const assets = await (await ivy.post("/assets", missing.map((m: any) => ({
-    name: m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin, currency: currencyOf(m.fake_asset_id),
-    ...(m.extracted_isin ? { identifier_isin: m.extracted_isin } : {}), ...(m.extracted_symbol ? { identifier_ticker: m.extracted_symbol } : {}),
-  })))).json();
-  if (assets.success_count !== missing.length) throw new Error(JSON.stringify(assets).slice(0, 800));
-  expect(assets.success_count).toBe(missing.length);
-  preview = await parse();
-  const real = new Map<number, number>(preview.asset_mappings.map((m: any) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates[0].asset_id]));
-  const creates = preview.transactions.map((t: any) => (t.asset_id === undefined ? t : { ...t, asset_id: real.get(t.asset_id) }));
+  const first = await parsed(ivy, file.file_id, broker, options);
+  expect(first.plugin_code).toBe(plugin);
+  expect(first.validation_issues).toEqual([]);
+  const { preview, creates, real } = await withAssets(ivy, file.file_id, broker, first, options);
   const commit = await (await ivy.post("/transactions/commit", { creates })).json();
   expect(commit.issues).toEqual([]);
   expect(commit.committed).toBe(true);

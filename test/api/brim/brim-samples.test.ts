@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { ApiClient } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { sample, uploaded } from "./helpers.ts";
+import { parsed, sample, uploaded, withAssets } from "./helpers.ts";
 
 // Every plugin's sample file goes the whole way through the API: upload, automatic detection,
 // parse, assets created and mapped, commit, and a second parse that shows every row as a duplicate.
@@ -37,11 +37,6 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["fineco", "movimenti-titoli.xlsx", "broker_fineco", true],
 ];
 
-const parse = async (c: ApiClient, fileId: string, broker: number) => {
-  const res = await c.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: "auto", broker_id: broker });
-  expect(res.status).toBe(200);
-  return res.json();
-};
 
 describe("every sample file imports through the API alone", () => {
   test.each(SAMPLES)("%s/%s", async (folder, name, plugin, overdraft) => {
@@ -52,26 +47,15 @@ describe("every sample file imports through the API alone", () => {
     // Told apart by content: text by its head, workbooks by the first rows of their sheets.
     expect(file.compatible_plugins[0]).toBe(plugin);
 
-    let preview = await parse(erin, file.file_id, broker);
-    expect(preview.plugin_code).toBe(plugin);
-    expect(preview.validation_issues).toEqual([]);
-    const missing = preview.asset_mappings.filter((m: any) => m.candidates.length === 0);
-    if (missing.length > 0) {
-      const currencyOf = (fake: number) => preview.transactions.find((t: any) => t.asset_id === fake && t.cash)?.cash.code ?? "EUR";
-      const res = await (await erin.post("/assets", missing.map((m: any) => ({
-        name: m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin, currency: currencyOf(m.fake_asset_id),
-        ...(m.extracted_isin ? { identifier_isin: m.extracted_isin } : {}), ...(m.extracted_symbol ? { identifier_ticker: m.extracted_symbol } : {}),
-      })))).json();
-      expect(res.success_count).toBe(missing.length);
-      preview = await parse(erin, file.file_id, broker);
-    }
-    const real = new Map<number, number>(preview.asset_mappings.map((m: any) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates[0].asset_id]));
-    const creates = preview.transactions.map((t: any) => (t.asset_id === undefined ? t : { ...t, asset_id: real.get(t.asset_id) }));
+    const first = await parsed(erin, file.file_id, broker);
+    expect(first.plugin_code).toBe(plugin);
+    expect(first.validation_issues).toEqual([]);
+    const { preview, creates } = await withAssets(erin, file.file_id, broker, first);
     const commit = await (await erin.post("/transactions/commit", { creates })).json();
     expect(commit.issues).toEqual([]);
     expect(commit.committed).toBe(true);
 
-    const again = await parse(erin, (await uploaded(erin, broker, name, bytes)).file_id, broker);
+    const again = await parsed(erin, (await uploaded(erin, broker, name, bytes)).file_id, broker);
     expect(again.duplicates.tx_unique_indices).toEqual([]);
     expect(again.duplicates.tx_likely_duplicates).toHaveLength(preview.transactions.length);
   });

@@ -24,6 +24,35 @@ export async function uploaded(c: ApiClient, brokerId: number, name: string, byt
   return res.json();
 }
 
+/** Parses a stored file with detection (`plugin_code: "auto"`; 200 expected) and answers the parse result. */
+export async function parsed(c: ApiClient, fileId: string, broker: number, options?: Record<string, unknown>): Promise<any> {
+  const res = await c.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: "auto", broker_id: broker, ...(options ? { options } : {}) });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+/**
+ * What a user does before committing a parse by hand: creates the assets it could not match (named,
+ * priced and identified from the file), parses again, and answers that parse with its rows on the
+ * real asset ids (`real`: fake id → asset id).
+ */
+export async function withAssets(c: ApiClient, fileId: string, broker: number, first: any, options?: Record<string, unknown>) {
+  let preview = first;
+  const missing = preview.asset_mappings.filter((m: any) => m.candidates.length === 0);
+  if (missing.length > 0) {
+    const currencyOf = (fake: number) => preview.transactions.find((t: any) => t.asset_id === fake && t.cash)?.cash.code ?? "EUR";
+    const res = await (await c.post("/assets", missing.map((m: any) => ({
+      name: m.extracted_name ?? m.extracted_symbol ?? m.extracted_isin, currency: currencyOf(m.fake_asset_id),
+      ...(m.extracted_isin ? { identifier_isin: m.extracted_isin } : {}), ...(m.extracted_symbol ? { identifier_ticker: m.extracted_symbol } : {}),
+    })))).json();
+    expect(res.success_count).toBe(missing.length);
+    preview = await parsed(c, fileId, broker, options);
+  }
+  const real = new Map<number, number>(preview.asset_mappings.map((m: any) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates[0].asset_id]));
+  const creates = preview.transactions.map((t: any) => (t.asset_id === undefined ? t : { ...t, asset_id: real.get(t.asset_id) }));
+  return { preview, creates, real };
+}
+
 export async function createBroker(c: ApiClient, name: string): Promise<number> {
   const res = await c.post("/brokers", [{ name }]);
   const body = await res.json();
