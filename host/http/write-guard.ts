@@ -1,4 +1,5 @@
 import { errorResponse } from "./errors.ts";
+import { declaredLength } from "./request-body.ts";
 
 /**
  * Cross-site request forgery (docs/security.md "Cross-site writes"). A page of another site can
@@ -21,10 +22,11 @@ function mediaType(request: Request): string | null {
   return header === null ? null : header.split(";")[0]!.trim().toLowerCase();
 }
 
+/** A body of undeclared length (chunked) counts as one. */
 function hasBody(request: Request): boolean {
   if (request.body === null) return false;
-  const length = request.headers.get("content-length");
-  return length === null || Number(length) > 0;
+  const length = declaredLength(request);
+  return length === null || length > 0;
 }
 
 /** The host (and port) the browser addressed: the Host header, or the forwarded one behind a trusted proxy. */
