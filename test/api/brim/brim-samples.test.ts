@@ -35,6 +35,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["saxo", "transactions.csv", "broker_saxo", false],
   ["etoro", "account-statement-2024.xlsx", "broker_etoro", false],
   ["fineco", "movimenti-titoli.xlsx", "broker_fineco", true],
+  ["avanza", "transaktioner.csv", "broker_avanza", false],
+  ["avanza", "transaktioner-2021.csv", "broker_avanza", false],
 ];
 
 
