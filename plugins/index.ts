@@ -12,6 +12,7 @@ import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
 import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
+import { brokerNordnetPlugin } from "./broker-nordnet/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
 import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
 import { brokerScalablePlugin } from "./broker-scalable/index.ts";
@@ -35,7 +36,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  */
 export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
-  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
+  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,

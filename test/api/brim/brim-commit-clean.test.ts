@@ -35,6 +35,10 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["directa", "movimenti-2024.csv", "broker_directa", "directa/movimenti", false],
   ["avanza", "transaktioner.csv", "broker_avanza", "avanza/transactions", false],
   ["avanza", "transaktioner-2021.csv", "broker_avanza", "avanza/transactions-legacy", false],
+  ["nordnet", "transactions-and-notes-export.csv", "broker_nordnet", "nordnet/transactions/sv", false],
+  ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", "nordnet/transactions/no", false],
+  ["nordnet", "transactions-and-notes-export-da.csv", "broker_nordnet", "nordnet/transactions/da", false],
+  ["nordnet", "transactions-and-notes-export-fi.csv", "broker_nordnet", "nordnet/transactions/fi", false],
 ];
 
 

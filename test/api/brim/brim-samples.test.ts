@@ -37,6 +37,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["fineco", "movimenti-titoli.xlsx", "broker_fineco", true],
   ["avanza", "transaktioner.csv", "broker_avanza", false],
   ["avanza", "transaktioner-2021.csv", "broker_avanza", false],
+  ["nordnet", "transactions-and-notes-export.csv", "broker_nordnet", false],
+  ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", false],
 ];
 
 
