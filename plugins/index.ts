@@ -17,6 +17,7 @@ import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
 import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
 import { brokerScalablePlugin } from "./broker-scalable/index.ts";
 import { brokerSchwabPlugin } from "./broker-schwab/index.ts";
+import { brokerSwissquotePlugin } from "./broker-swissquote/index.ts";
 import { brokerTraderepublicPlugin } from "./broker-traderepublic/index.ts";
 import { brokerTrading212Plugin } from "./broker-trading212/index.ts";
 import { brokerXtbPlugin } from "./broker-xtb/index.ts";
@@ -36,7 +37,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  */
 export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
-  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
+  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerSwissquotePlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,

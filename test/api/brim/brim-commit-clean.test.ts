@@ -39,6 +39,8 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", "nordnet/transactions/no", false],
   ["nordnet", "transactions-and-notes-export-da.csv", "broker_nordnet", "nordnet/transactions/da", false],
   ["nordnet", "transactions-and-notes-export-fi.csv", "broker_nordnet", "nordnet/transactions/fi", false],
+  ["swissquote", "transactions.csv", "broker_swissquote", "swissquote/transactions/en", false],
+  ["swissquote", "transactions-de.csv", "broker_swissquote", "swissquote/transactions/de", false],
 ];
 
 

@@ -39,6 +39,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["avanza", "transaktioner-2021.csv", "broker_avanza", false],
   ["nordnet", "transactions-and-notes-export.csv", "broker_nordnet", false],
   ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", false],
+  ["swissquote", "transactions.csv", "broker_swissquote", false],
+  ["swissquote", "transactions-de.csv", "broker_swissquote", false],
 ];
 
 
