@@ -41,6 +41,8 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["nordnet", "transactions-and-notes-export-fi.csv", "broker_nordnet", "nordnet/transactions/fi", false],
   ["swissquote", "transactions.csv", "broker_swissquote", "swissquote/transactions/en", false],
   ["swissquote", "transactions-de.csv", "broker_swissquote", "swissquote/transactions/de", false],
+  ["finpension", "transactions-3a.csv", "broker_finpension", "finpension/transactions", false],
+  ["finpension", "transactions-vested-benefits.csv", "broker_finpension", "finpension/transactions", false],
 ];
 
 

@@ -41,6 +41,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", false],
   ["swissquote", "transactions.csv", "broker_swissquote", false],
   ["swissquote", "transactions-de.csv", "broker_swissquote", false],
+  ["finpension", "transactions-3a.csv", "broker_finpension", false],
+  ["finpension", "transactions-vested-benefits.csv", "broker_finpension", false],
 ];
 
 
