@@ -5,6 +5,7 @@ import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
 import { brokerAvanzaPlugin } from "./broker-avanza/index.ts";
 import { brokerBitvavoPlugin } from "./broker-bitvavo/index.ts";
+import { brokerBuxPlugin } from "./broker-bux/index.ts";
 import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerDirectaPlugin } from "./broker-directa/index.ts";
@@ -37,7 +38,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin, brokerFinpensionPlugin,
+  boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerBuxPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin, brokerFinpensionPlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin, brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerSwissquotePlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,

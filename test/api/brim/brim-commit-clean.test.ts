@@ -43,6 +43,8 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["swissquote", "transactions-de.csv", "broker_swissquote", "swissquote/transactions/de", false],
   ["finpension", "transactions-3a.csv", "broker_finpension", "finpension/transactions", false],
   ["finpension", "transactions-vested-benefits.csv", "broker_finpension", "finpension/transactions", false],
+  ["bux", "transaction-overview.csv", "broker_bux", "bux/transactions", false],
+  ["bux", "transaction-overview-2021.csv", "broker_bux", "bux/transactions-legacy", false],
 ];
 
 

@@ -43,6 +43,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["swissquote", "transactions-de.csv", "broker_swissquote", false],
   ["finpension", "transactions-3a.csv", "broker_finpension", false],
   ["finpension", "transactions-vested-benefits.csv", "broker_finpension", false],
+  ["bux", "transaction-overview.csv", "broker_bux", false],
+  ["bux", "transaction-overview-2021.csv", "broker_bux", false],
 ];
 
 
