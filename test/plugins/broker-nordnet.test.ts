@@ -96,23 +96,29 @@ describe("Nordnet transactions export, Swedish", () => {
 });
 
 describe("Nordnet transactions export in the other site languages", () => {
-  test("Norwegian: KJØPT, SALG, UTBYTTE, KUPONGSKATT, PLATTFORMAVGIFT, DEBETRENTE (a charge), INNSKUDD, UTTAK INTERNET; '10.000' grouped by points", async () => {
+  test("Norwegian: KJØPT, SALG, UTBYTTE, KUPONGSKATT, PLATTFORMAVGIFT, DEBETRENTE (a charge), INNSKUDD, UTTAK INTERNET, Utbetaling aksjelån, TILBAKEBET. FOND AVG; '10.000' grouped by points", async () => {
     const r = await parse("transactions-and-notes-export-no.csv");
     expect(r.detectedFormat).toBe("nordnet/transactions/no");
     expect(pinAll(r)).toEqual([
-      "2 WITHDRAWAL 2024-07-10 q=0 -500 NOK -",
-      "3 SELL 2024-07-02 q=-4 1160 NOK NO0010096985 order=55503",
-      "3 FEE 2024-07-02 q=0 -29 NOK NO0010096985 order=55503",
-      "4 FEE 2024-06-30 q=0 -0.42 NOK -",
-      "5 TAX 2024-06-13 q=0 -1.21 NOK US5949181045",
-      "6 DIVIDEND 2024-06-13 q=0 8.05 NOK US5949181045",
-      "7 DIVIDEND 2024-05-28 q=0 38.8 NOK NO0010096985",
-      "8 FEE 2024-02-28 q=0 -9 NOK -",
-      "9 BUY 2024-02-06 q=1 -4351.3 NOK US5949181045 order=55502",
-      "9 FEE 2024-02-06 q=0 -29 NOK US5949181045 order=55502",
-      "10 BUY 2024-02-05 q=10 -2805 NOK NO0010096985 order=55501",
-      "10 FEE 2024-02-05 q=0 -29 NOK NO0010096985 order=55501",
-      "11 DEPOSIT 2024-02-01 q=0 10000 NOK -",
+      "2 INTEREST 2024-07-31 q=0 0.37 NOK -",
+      "3 INTEREST 2024-07-15 q=0 1.25 NOK -",
+      "4 WITHDRAWAL 2024-07-10 q=0 -500 NOK -",
+      "5 SELL 2024-07-02 q=-4 1160 NOK NO0010096985 order=55503",
+      "5 FEE 2024-07-02 q=0 -29 NOK NO0010096985 order=55503",
+      "6 FEE 2024-06-30 q=0 -0.42 NOK -",
+      "7 TAX 2024-06-13 q=0 -1.21 NOK US5949181045",
+      "8 DIVIDEND 2024-06-13 q=0 8.05 NOK US5949181045",
+      "9 DIVIDEND 2024-05-28 q=0 38.8 NOK NO0010096985",
+      "10 FEE 2024-02-28 q=0 -9 NOK -",
+      "11 BUY 2024-02-06 q=1 -4351.3 NOK US5949181045 order=55502",
+      "11 FEE 2024-02-06 q=0 -29 NOK US5949181045 order=55502",
+      "12 BUY 2024-02-05 q=10 -2805 NOK NO0010096985 order=55501",
+      "12 FEE 2024-02-05 q=0 -29 NOK NO0010096985 order=55501",
+      "13 DEPOSIT 2024-02-01 q=0 10000 NOK -",
+    ]);
+    // A securities lending payout and a fund fee paid back are income.
+    expect(r.transactions.slice(0, 2).map((t) => t.description)).toEqual([
+      "TILBAKEBET. FOND AVG: Tilbakebetaling forvaltningsavgift", "Utbetaling aksjelån: Equinor: Aksjeutlån juni",
     ]);
     expectEveryLineAccounted("transactions-and-notes-export-no.csv", r);
   });

@@ -19,7 +19,7 @@ const SAMPLES: [string, string, string, Record<string, string>, Record<string, n
   ["avanza", "transaktioner.csv", "broker_avanza", { SEK: "990.22" }, { SE0000108656: 50, US0378331005: 3 }],
   ["avanza", "transaktioner-2021.csv", "broker_avanza", { SEK: "1173.5" }, { SE0015811963: 10 }],
   ["nordnet", "transactions-and-notes-export.csv", "broker_nordnet", { SEK: "5099.99" }, { SE0000115446: 25, US5949181045: 2 }],
-  ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", { NOK: "3452.92" }, { NO0010096985: 6, US5949181045: 1 }],
+  ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", { NOK: "3454.54" }, { NO0010096985: 6, US5949181045: 1 }],
   ["nordnet", "transactions-and-notes-export-da.csv", "broker_nordnet", { DKK: "6180.71" }, { DK0062498333: 3 }],
   ["nordnet", "transactions-and-notes-export-fi.csv", "broker_nordnet", { EUR: "1037" }, { FI0009000681: 200 }],
   ["swissquote", "transactions.csv", "broker_swissquote", { CHF: "2732.22", USD: "4547.94" }, { CH0038863350: 20, US0378331005: 4 }],
