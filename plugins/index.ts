@@ -9,6 +9,7 @@ import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerDirectaPlugin } from "./broker-directa/index.ts";
 import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
 import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
+import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
@@ -34,6 +35,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  */
 export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
+  brokerFreetradePlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,

@@ -33,6 +33,8 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["generic", "generic-unit-price.csv", "broker_generic_csv", "generic-csv", false],
   ["directa", "movimenti.csv", "broker_directa", "directa/movimenti", false],
   ["directa", "movimenti-2024.csv", "broker_directa", "directa/movimenti", false],
+  ["freetrade", "activity.csv", "broker_freetrade", "freetrade/activity", false],
+  ["freetrade", "activity-2024.csv", "broker_freetrade", "freetrade/activity", false],
 ];
 
 

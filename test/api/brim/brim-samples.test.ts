@@ -35,6 +35,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["saxo", "transactions.csv", "broker_saxo", false],
   ["etoro", "account-statement-2024.xlsx", "broker_etoro", false],
   ["fineco", "movimenti-titoli.xlsx", "broker_fineco", true],
+  ["freetrade", "activity.csv", "broker_freetrade", false],
+  ["freetrade", "activity-2024.csv", "broker_freetrade", false],
 ];
 
 
