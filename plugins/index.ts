@@ -12,6 +12,7 @@ import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
+import { brokerLightyearPlugin } from "./broker-lightyear/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
 import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
 import { brokerScalablePlugin } from "./broker-scalable/index.ts";
@@ -36,7 +37,9 @@ import { yfinancePlugin } from "./yfinance/index.ts";
 export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
   brokerFreetradePlugin,
-  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
+  brokerGenericCsvPlugin, brokerIbkrPlugin,
+  brokerLightyearPlugin,
+  brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,

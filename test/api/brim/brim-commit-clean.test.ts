@@ -35,6 +35,7 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["directa", "movimenti-2024.csv", "broker_directa", "directa/movimenti", false],
   ["freetrade", "activity.csv", "broker_freetrade", "freetrade/activity", false],
   ["freetrade", "activity-2024.csv", "broker_freetrade", "freetrade/activity", false],
+  ["lightyear", "transactions.csv", "broker_lightyear", "lightyear/statement", false],
 ];
 
 

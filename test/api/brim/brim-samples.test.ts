@@ -37,6 +37,7 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["fineco", "movimenti-titoli.xlsx", "broker_fineco", true],
   ["freetrade", "activity.csv", "broker_freetrade", false],
   ["freetrade", "activity-2024.csv", "broker_freetrade", false],
+  ["lightyear", "transactions.csv", "broker_lightyear", false],
 ];
 
 
