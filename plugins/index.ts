@@ -8,6 +8,7 @@ import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerDirectaPlugin } from "./broker-directa/index.ts";
 import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
+import { brokerFidelityPlugin } from "./broker-fidelity/index.ts";
 import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
@@ -35,7 +36,9 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin, brokerFinecoPlugin,
+  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
+  brokerFidelityPlugin,
+  brokerFinecoPlugin,
   brokerFreetradePlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin,
   brokerLightyearPlugin,

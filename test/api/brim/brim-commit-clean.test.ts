@@ -36,6 +36,8 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["freetrade", "activity.csv", "broker_freetrade", "freetrade/activity", false],
   ["freetrade", "activity-2024.csv", "broker_freetrade", "freetrade/activity", false],
   ["lightyear", "transactions.csv", "broker_lightyear", "lightyear/statement", false],
+  ["fidelity", "history.csv", "broker_fidelity", "fidelity/history", false],
+  ["fidelity", "history-2023.csv", "broker_fidelity", "fidelity/history", false],
 ];
 
 

@@ -38,6 +38,8 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["freetrade", "activity.csv", "broker_freetrade", false],
   ["freetrade", "activity-2024.csv", "broker_freetrade", false],
   ["lightyear", "transactions.csv", "broker_lightyear", false],
+  ["fidelity", "history.csv", "broker_fidelity", false],
+  ["fidelity", "history-2023.csv", "broker_fidelity", false],
 ];
 
 
