@@ -13,6 +13,7 @@ import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
+import { brokerInteractiveInvestorPlugin } from "./broker-interactive-investor/index.ts";
 import { brokerLightyearPlugin } from "./broker-lightyear/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
 import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
@@ -41,6 +42,7 @@ export const builtinPlugins: Plugin[] = [
   brokerFinecoPlugin,
   brokerFreetradePlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin,
+  brokerInteractiveInvestorPlugin,
   brokerLightyearPlugin,
   brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
   brokerTrading212Plugin, brokerXtbPlugin,

@@ -38,6 +38,7 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["lightyear", "transactions.csv", "broker_lightyear", "lightyear/statement", false],
   ["fidelity", "history.csv", "broker_fidelity", "fidelity/history", false],
   ["fidelity", "history-2023.csv", "broker_fidelity", "fidelity/history", false],
+  ["interactive-investor", "transactions.csv", "broker_interactive_investor", "interactive-investor/transactions", false],
 ];
 
 

@@ -40,6 +40,7 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["lightyear", "transactions.csv", "broker_lightyear", false],
   ["fidelity", "history.csv", "broker_fidelity", false],
   ["fidelity", "history-2023.csv", "broker_fidelity", false],
+  ["interactive-investor", "transactions.csv", "broker_interactive_investor", false],
 ];
 
 
