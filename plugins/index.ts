@@ -21,6 +21,7 @@ import { brokerScalablePlugin } from "./broker-scalable/index.ts";
 import { brokerSchwabPlugin } from "./broker-schwab/index.ts";
 import { brokerTraderepublicPlugin } from "./broker-traderepublic/index.ts";
 import { brokerTrading212Plugin } from "./broker-trading212/index.ts";
+import { brokerVanguardUkPlugin } from "./broker-vanguard-uk/index.ts";
 import { brokerXtbPlugin } from "./broker-xtb/index.ts";
 import { cssscraperPlugin } from "./cssscraper/index.ts";
 import { ecbPlugin } from "./ecb/index.ts";
@@ -45,7 +46,9 @@ export const builtinPlugins: Plugin[] = [
   brokerInteractiveInvestorPlugin,
   brokerLightyearPlugin,
   brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
-  brokerTrading212Plugin, brokerXtbPlugin,
+  brokerTrading212Plugin,
+  brokerVanguardUkPlugin,
+  brokerXtbPlugin,
   cssscraperPlugin, ecbPlugin, fedPlugin, justetfPlugin, pacAllocatorPlugin, portfolioRebalancerPlugin, scheduledInvestmentPlugin, snbPlugin,
   yfinancePlugin,
   // The risk analytics (one risk-tool plugin each) share one folder and its statistics.

@@ -39,6 +39,7 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["fidelity", "history.csv", "broker_fidelity", "fidelity/history", false],
   ["fidelity", "history-2023.csv", "broker_fidelity", "fidelity/history", false],
   ["interactive-investor", "transactions.csv", "broker_interactive_investor", "interactive-investor/transactions", false],
+  ["vanguard-uk", "transactions.xlsx", "broker_vanguard_uk", "vanguard-uk/transactions-listing", false],
 ];
 
 

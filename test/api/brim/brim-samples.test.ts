@@ -41,6 +41,7 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["fidelity", "history.csv", "broker_fidelity", false],
   ["fidelity", "history-2023.csv", "broker_fidelity", false],
   ["interactive-investor", "transactions.csv", "broker_interactive_investor", false],
+  ["vanguard-uk", "transactions.xlsx", "broker_vanguard_uk", false],
 ];
 
 
