@@ -17,7 +17,9 @@ import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 // Type) is the account side, Cash or Margin, not the security's kind. Action is a sentence naming
 // the security and ending in "(Cash)"/"(Margin)": "YOU BOUGHT MICROSOFT CORP (MSFT) (Cash)". Quantity
 // is signed (a sale negative). Amount ($) is the row's net cash: a purchase's includes its
-// commission, fees and accrued interest, a sale's has them taken off.
+// commission, fees and accrued interest, a sale's has them taken off. Options have a Symbol
+// starting with "-" ("-AAPL240216C150") and a Quantity in contracts, the action naming the shares
+// a contract stands for ("(100 SHS)").
 
 const FORMAT = csvFormat({
   headerWithin: 10,
@@ -84,9 +86,18 @@ export function parseFidelity(params: ImportParseParams): ImportResult {
     if (amount === null || amount.isZero()) return skip(row, `"${action}" without an amount`, "info");
     const costs = commission.plus(fees);
     if (kind === "BUY" || kind === "SELL") {
-      const qty = parseDecimal(get("Quantity"), ".")?.abs();
+      let qty = parseDecimal(get("Quantity"), ".")?.abs();
       if (!qty || qty.isZero()) return skip(row, `"${action}" without a quantity`);
       const buy = kind === "BUY";
+      // An option ("-AAPL240216C150", the action saying "(100 SHS)") is bought in contracts: the
+      // ledger counts the units a contract stands for, so the price is per share as for stocks.
+      const shares = /\((\d+) SHS\)/i.exec(action)?.[1];
+      const option = symbol.startsWith("-") || shares !== undefined;
+      if (option) {
+        const per = new Decimal(shares ?? 100);
+        warnings.push({ code: "optionMultiplied", message: `Line ${row}: ${qty.toFixed()} option contracts read as ${qty.times(per).toFixed()} units (${per.toFixed()} each)`, row, severity: "info" });
+        qty = qty.times(per);
+      }
       // Amount is net: the trade's own value has the costs and the accrued interest taken out.
       const gross = buy ? amount.abs().minus(costs).minus(accrued) : amount.abs().plus(costs).minus(accrued);
       transactions.push({ ...base, type: kind, ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: usd(buy ? gross.neg() : gross) });

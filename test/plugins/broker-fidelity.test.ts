@@ -62,6 +62,17 @@ describe("Fidelity account history, older layout", () => {
   });
 });
 
+describe("Fidelity options", () => {
+  test("contracts are counted in the shares they stand for, the premium and fees as for a stock", async () => {
+    const r = await parseText([
+      "Run Date,Action,Symbol,Description,Type,Price ($),Quantity,Commission ($),Fees ($),Accrued Interest ($),Amount ($),Cash Balance ($),Settlement Date",
+      '02/01/2024,"YOU BOUGHT OPENING TRANSACTION CALL (AAPL) APPLE INC FEB 16 24 $150 (100 SHS) (Margin)", -AAPL240216C150,"CALL (AAPL) APPLE INC FEB 16 24 $150 (100 SHS)",Margin,5.5,2,1.3,0.04,,-1101.34,898.66,02/02/2024',
+    ]);
+    expect(pinAll(r)).toEqual(["2 BUY 2024-02-01 q=200 -1100 USD -AAPL240216C150", "2 FEE 2024-02-01 q=0 -1.34 USD -AAPL240216C150"]);
+    expect(r.warnings.map((w) => w.code)).toEqual(["optionMultiplied"]);
+  });
+});
+
 describe("Fidelity all-accounts layout and rarer actions", () => {
   test("bond interest, a bond bought with accrued interest, margin interest, a redemption, a core sweep, a merger and an unknown action; several accounts are flagged", async () => {
     const r = await parseText([
