@@ -19,7 +19,9 @@ import { columns, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkboo
 // "Payment by Faster - One-off withdrawal Faster", "Cash Account Interest", "Account Fee for the
 // period ...", "DIV: VWRL.XLON.GB @ GBP 0.3970" (the ticker before the first dot), and "Reversal of
 // <details>" cancelling an earlier line. ETFs carry their ticker in brackets in the name; funds
-// only their name (written with "–" or "-" in different lines).
+// only their name (written with "–" or "-" in different lines). Reports before late 2021 leave
+// TransactionDetails empty (the sign of Quantity says buy or sell); "NameChange: OLD.XLON replaced
+// with NEW.XLON" rows rename a holding.
 // The same two tables converted to CSV (as UK tax tools ask for) are read too.
 
 const CASH_HEADER = ["date", "details", "amount", "balance"];
@@ -58,6 +60,8 @@ interface Line {
 }
 interface Trade {
   cost: Decimal | null;
+  /** Whether the row is a sale (from its details, else from the sign of its quantity). */
+  sold: boolean;
   date: ImportedTransaction["date"];
   details: string;
   name: string;
@@ -136,6 +140,7 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
       return skip(row, `the "${first}" line closes the table (a total, not a transaction)`);
     }
     if (/^no transactions found/i.test(first)) return skip(row, "the report's note that the table is empty");
+    if (/^page\s+\d+(\s*(of|\/)\s*\d+)?$/i.test(first)) return skip(row, "a page label of the report");
     const date = parseDate(get("Date"), "DMY");
     if (!date) return skip(row, `no readable date ("${get("Date")}")`, "warning");
     if (section === "cash") {
@@ -143,9 +148,13 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
       if (amount === null || amount.isZero()) return skip(row, `"${get("Details")}" without an amount`, "warning");
       return cash.push({ amount, date, details: get("Details").replace(/\s+/g, " "), row });
     }
-    const quantity = parseDecimal(get("Quantity"), ".")?.abs();
-    if (!quantity || quantity.isZero()) return skip(row, `"${get("TransactionDetails")}" without a quantity`, "warning");
-    trades.push({ cost: parseDecimal(get("Cost"), ".")?.abs() ?? null, date, details: get("TransactionDetails").replace(/\s+/g, " "), name: get("InvestmentName"), quantity, row });
+    const details = get("TransactionDetails").replace(/\s+/g, " ");
+    if (/^namechange:/i.test(details)) return skip(row, `"${details}": a change of name or ticker moves no cash; rename the asset by hand`, "warning", "corporateAction");
+    const signed = parseDecimal(get("Quantity"), ".");
+    if (!signed || signed.isZero()) return skip(row, `"${details}" without a quantity`, "warning");
+    // Rows of reports before late 2021 have no TransactionDetails: the sign of Quantity says buy or sell.
+    const sold = details === "" ? signed.isNeg() : /^sold\b/i.test(details);
+    trades.push({ cost: parseDecimal(get("Cost"), ".")?.abs() ?? null, date, details, name: get("InvestmentName"), quantity: signed.abs(), row, sold });
   });
 
   const matched = new Set<Trade>();
@@ -155,6 +164,11 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
   cash.forEach((line, i) => {
     const reversal = /^reversal of (.+)$/i.exec(line.details);
     if (!reversal) return;
+    if (TRADE.test(reversal[1]!)) {
+      // A reversed trade would have to be undone with its units too; no report showing one has been seen.
+      reversed.add(line);
+      return skip(line.row, `"${line.details}" reverses a trade: check the holding and cash and correct them by hand`, "warning", "tradeReversal");
+    }
     const original = cash.slice(0, i).reverse().find((o) => !reversed.has(o) && same(o.details, reversal[1]!) && o.amount.eq(line.amount.neg()));
     if (!original) return;
     reversed.add(original).add(line);
@@ -167,7 +181,9 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
     if (trade) {
       const buy = trade[1]!.toLowerCase() === "bought";
       // Its investment line: the same details, the nearest trade date.
-      const candidates = trades.filter((t) => !matched.has(t) && same(t.details, line.details));
+      const candidates = trades.filter((t) => !matched.has(t) && (t.details === ""
+        ? t.sold === !buy && same(t.name, trade[3]!) && parseDecimal(trade[2]!, ".")?.eq(t.quantity) === true
+        : same(t.details, line.details)));
       const days = (t: Trade) => Math.abs(Date.parse(t.date) - Date.parse(line.date));
       const partner = candidates.sort((a, b) => days(a) - days(b))[0];
       const quantity = partner?.quantity ?? parseDecimal(trade[2]!, ".")?.abs();
@@ -202,12 +218,12 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
   // Trades whose cash line is outside the report's dates: their Cost, in pence.
   for (const t of trades.filter((t) => !matched.has(t))) {
     const trade = TRADE.exec(t.details);
-    if (!trade || !t.cost) { skip(t.row, `"${t.details}" is neither a purchase nor a sale with a cost`, "warning"); continue; }
-    const buy = trade[1]!.toLowerCase() === "bought";
+    if ((!trade && t.details !== "") || !t.cost) { skip(t.row, `"${t.details}" is neither a purchase nor a sale with a cost`, "warning"); continue; }
+    const buy = !t.sold;
     const cost = t.cost.toDecimalPlaces(2);
     warnings.push({ code: "tradeWithoutCash", message: `Line ${t.row}: no cash line for this trade; its Cost (${cost.toFixed()}) was used`, row: t.row, severity: "info" });
     transactions.push({
-      row: t.row, date: t.date, type: buy ? "BUY" : "SELL", ...assetOf(t.name || trade[3]!),
+      row: t.row, date: t.date, type: buy ? "BUY" : "SELL", ...assetOf(t.name || trade?.[3] || ""),
       quantity: (buy ? t.quantity : t.quantity.neg()).toFixed() as never, cash: gbp(buy ? cost.neg() : cost), description: t.details,
     });
   }

@@ -97,6 +97,40 @@ describe("Vanguard UK listing converted to CSV", () => {
     expect(r.skippedRows?.map((s) => s.line)).toEqual([7, 9, 15]);
   });
 
+  test("older reports: investment lines without details (the sign of Quantity), a name change, a reversed trade and a page label", async () => {
+    const text = [
+      "Cash Transactions", "Date,Details,Amount,Balance",
+      "01/03/2021,Deposit via direct credit,1000,1000",
+      "02/03/2021,Bought 4.0000 U.S. Equity Index Fund - Accumulation,-800,200",
+      "10/05/2021,Sold 1.0000 U.S. Equity Index Fund - Accumulation,210.5,410.5",
+      "11/05/2021,Reversal of Sold 1.0000 U.S. Equity Index Fund - Accumulation,-210.5,200",
+      "Page 1 of 2",
+      "Balance,200",
+      "Investment Transactions", "Date,InvestmentName,TransactionDetails,Quantity,Price,Cost",
+      "03/03/2021,U.S. Equity Index Fund - Accumulation,,4.0000,200.00,800.00",
+      "11/05/2021,U.S. Equity Index Fund - Accumulation,,-1.0000,210.50,210.50",
+      "20/06/2021,FTSE 100 ETF (VUKE),NameChange: VUKE.XLON replaced with VUKG.XLON,0,0,0",
+      "Cost,1010.50",
+    ].join("\n");
+    const bytes = new TextEncoder().encode(text);
+    const r = await plugin.parse({ bytes, file: describeFile(bytes, "report.csv") });
+    expect(pinAll(r)).toEqual([
+      "3 DEPOSIT 2021-03-01 q=0 1000 GBP -",
+      "11 BUY 2021-03-03 q=4 -800 GBP -",
+      "12 SELL 2021-05-11 q=-1 210.5 GBP -",
+    ]);
+    expect(r.skippedRows?.map((x) => [x.line, x.reason.split(/[:(]/)[0]!.trim()])).toEqual([
+      [4, "the cash of the trade on line 11"],
+      [5, "the cash of the trade on line 12"],
+      [6, '"Reversal of Sold 1.0000 U.S. Equity Index Fund - Accumulation" reverses a trade'],
+      [7, "a page label of the report"],
+      [8, 'the "Balance" line closes the table'],
+      [13, '"NameChange'],
+      [14, 'the "Cost" line closes the table'],
+    ]);
+    expect(r.warnings.filter((w) => w.severity === "warning").map((w) => w.code).sort()).toEqual(["corporateAction", "tradeReversal"]);
+  });
+
   test("a report of another broker is not claimed", () => {
     expect(plugin.accepts(fixture("degiro", "Account.csv").file)).toBe(0);
   });
