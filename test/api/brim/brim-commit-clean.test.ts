@@ -45,6 +45,13 @@ const SAMPLES: [string, string, string, string, boolean][] = [
   ["finpension", "transactions-vested-benefits.csv", "broker_finpension", "finpension/transactions", false],
   ["bux", "transaction-overview.csv", "broker_bux", "bux/transactions", false],
   ["bux", "transaction-overview-2021.csv", "broker_bux", "bux/transactions-legacy", false],
+  ["freetrade", "activity.csv", "broker_freetrade", "freetrade/activity", false],
+  ["freetrade", "activity-2024.csv", "broker_freetrade", "freetrade/activity", false],
+  ["lightyear", "transactions.csv", "broker_lightyear", "lightyear/statement", false],
+  ["fidelity", "history.csv", "broker_fidelity", "fidelity/history", false],
+  ["fidelity", "history-2023.csv", "broker_fidelity", "fidelity/history", false],
+  ["interactive-investor", "transactions.csv", "broker_interactive_investor", "interactive-investor/transactions", false],
+  ["vanguard-uk", "transactions.xlsx", "broker_vanguard_uk", "vanguard-uk/transactions-listing", false],
 ];
 
 

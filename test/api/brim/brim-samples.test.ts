@@ -45,6 +45,13 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["finpension", "transactions-vested-benefits.csv", "broker_finpension", false],
   ["bux", "transaction-overview.csv", "broker_bux", false],
   ["bux", "transaction-overview-2021.csv", "broker_bux", false],
+  ["freetrade", "activity.csv", "broker_freetrade", false],
+  ["freetrade", "activity-2024.csv", "broker_freetrade", false],
+  ["lightyear", "transactions.csv", "broker_lightyear", false],
+  ["fidelity", "history.csv", "broker_fidelity", false],
+  ["fidelity", "history-2023.csv", "broker_fidelity", false],
+  ["interactive-investor", "transactions.csv", "broker_interactive_investor", false],
+  ["vanguard-uk", "transactions.xlsx", "broker_vanguard_uk", false],
 ];
 
 
