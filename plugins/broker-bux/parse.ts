@@ -52,9 +52,16 @@ export function parseBux(params: ImportParseParams): ImportResult {
     if (!date) return skip(row, `no readable time ("${get("Transaction Time (CET)")}")`, "warning");
     // Units redeemed and deposited by a corporate action carry no price the ledger can use.
     if (category === "corporate_actions") return skip(row, `"${type}" (${get("Transfer Type") || "corporate action"}: ${get("Transaction Description") || get("Asset Name")}) moves units without a price: enter the corporate action by hand`, "warning");
-    const amount = num(get("Transaction Amount"));
+    let amount = num(get("Transaction Amount"));
+    let currency = get("Transaction Currency").toUpperCase();
+    // Some deposit lines of the current layout are written one cell to the right (the amount under
+    // Transaction Currency, the currency under Cash Balance Amount): read them where they are.
+    if (amount === null && num(currency) !== null && /^[A-Z]{3}$/.test(get("Cash Balance Amount"))) {
+      amount = num(currency);
+      currency = get("Cash Balance Amount");
+      warnings.push({ code: "shiftedLine", message: `Line ${row}: the amount and currency were read one cell to the right of their columns`, row, severity: "info" });
+    }
     if (amount === null || amount.isZero()) return skip(row, `"${type}" without an amount: nothing moves`, "info");
-    const currency = get("Transaction Currency").toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) return skip(row, `no currency ("${get("Transaction Currency")}")`, "warning");
     const isin = get("Asset Id").toUpperCase();
     const name = get("Asset Name");

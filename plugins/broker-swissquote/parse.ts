@@ -86,14 +86,17 @@ export function parseSwissquote(params: ImportParseParams): ImportResult {
   // Forex legs, paired by order number once every line is read.
   const legs = new Map<string, { row: number; tx: ImportedTransaction }[]>();
 
-  l.format.walk(table, ({ get, row }) => {
+  l.format.walk(table, ({ cells, get, row }) => {
     const word = get(n.type);
     const date = parseDate(get(n.date), "DMY");
     if (!date) return skip(row, `no readable date ("${get(n.date)}")`, "warning");
     const rule = RULES.find(([re]) => re.test(word.toLowerCase()));
     const net = num(get(n.net));
     if (rule?.[1] === "STATEMENT" || net === null || net.isZero()) return skip(row, `"${word}" moves no cash`, "info");
-    const currency = (get(n.currency) || get("Currency", "Währung")).toUpperCase();
+    // Some lines name their currency in the cell right after the net amount (the German layout's
+    // "Währung Nettobetrag" written under an English header): read it there when Currency is empty.
+    const after = cells[table.cols.index(n.net) + 1]?.trim().toUpperCase() ?? "";
+    const currency = (get(n.currency) || (/^[A-Z]{3}$/.test(after) ? after : "")).toUpperCase();
     if (!/^[A-Z]{3}$/.test(currency)) return skip(row, `no currency ("${currency}")`, "warning");
     if (!rule) return skip(row, `"${word}" lines are not imported: enter it by hand if it moved money`, "warning");
     const isin = get(n.isin).toUpperCase();

@@ -32,6 +32,7 @@ describe("BUX transaction overview", () => {
       "11 FEE 2024-06-20 q=0 -1 EUR NL0011821202",
       "12 INTEREST 2024-07-01 q=0 5 EUR -",
       "15 WITHDRAWAL 2024-09-02 q=0 -100 EUR -",
+      "16 DEPOSIT 2024-09-16 q=0 50 EUR -",
     ]);
     expectEveryLineAccounted("bux", "transaction-overview.csv", r, 1);
   });
@@ -57,6 +58,14 @@ describe("BUX transaction overview", () => {
     expect(at(2)).toEqual([{ row: 2, date: "2024-01-08", description: "Sepa Deposit", type: "DEPOSIT", quantity: "0", cash: { amount: "500", currency: "EUR" } }] as never);
     expect(at(15)).toEqual([{ row: 15, date: "2024-09-02", description: "Sepa Withdrawal", type: "WITHDRAWAL", quantity: "0", cash: { amount: "-100", currency: "EUR" } }] as never);
     expect(r.warnings.find((w) => w.row === 12)).toEqual(expect.objectContaining({ code: "cashCredit", severity: "info" }));
+  });
+
+  test("a deposit written one cell to the right (amount under Transaction Currency, as public samples show) is read where it is, with an info", async () => {
+    const r = await parse("transaction-overview.csv");
+    expect(r.transactions.filter((t) => t.row === 16)).toEqual([
+      { row: 16, date: "2024-09-16", description: "Sepa Deposit", type: "DEPOSIT", quantity: "0", cash: { amount: "50", currency: "EUR" } },
+    ] as never);
+    expect(r.warnings.find((w) => w.row === 16)).toEqual(expect.objectContaining({ code: "shiftedLine", severity: "info" }));
   });
 
   test("the two lines of a split (ASSET_REDEEM, ASSET_DEPOSIT) are skipped rows with the reason", async () => {

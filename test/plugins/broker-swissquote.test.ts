@@ -37,6 +37,7 @@ describe("Swissquote transactions export, English", () => {
       "11 FX_CONVERSION 2024-01-03 q=0 5000 USD - pair",
       "12 FX_CONVERSION 2024-01-03 q=0 -4300 CHF - pair",
       "13 DEPOSIT 2024-01-02 q=0 10000 CHF -",
+      "14 DEPOSIT 2024-01-01 q=0 500 CHF -",
     ]);
     expect(r.skippedRows).toEqual([]);
     expectEveryLineAccounted("swissquote", "transactions.csv", r, 1);
@@ -79,6 +80,13 @@ describe("Swissquote transactions export, English", () => {
       { row: 2, date: "2024-08-01", description: "Debit (costs)", type: "FEE", quantity: "0", cash: { amount: "-2", currency: "CHF" } },
     ] as never);
     expect(at(13)).toEqual([{ row: 13, date: "2024-01-02", description: "Credit", type: "DEPOSIT", quantity: "0", cash: { amount: "10000", currency: "CHF" } }] as never);
+  });
+
+  test("a line whose currency sits right after Net Amount (Currency empty, as German lines under an English header are written) is read in that currency", async () => {
+    const r = await parse("transactions.csv");
+    expect(r.transactions.filter((t) => t.row === 14)).toEqual([
+      { row: 14, date: "2024-01-01", description: "Zahlung", type: "DEPOSIT", quantity: "0", cash: { amount: "500", currency: "CHF" } },
+    ] as never);
   });
 
   test("a forex leg without its other leg in the file is a skipped row with the reason", async () => {

@@ -22,11 +22,11 @@ const SAMPLES: [string, string, string, Record<string, string>, Record<string, n
   ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", { NOK: "3454.54" }, { NO0010096985: 6, US5949181045: 1 }],
   ["nordnet", "transactions-and-notes-export-da.csv", "broker_nordnet", { DKK: "6180.71" }, { DK0062498333: 3 }],
   ["nordnet", "transactions-and-notes-export-fi.csv", "broker_nordnet", { EUR: "1037" }, { FI0009000681: 200 }],
-  ["swissquote", "transactions.csv", "broker_swissquote", { CHF: "2732.22", USD: "4547.94" }, { CH0038863350: 20, US0378331005: 4 }],
+  ["swissquote", "transactions.csv", "broker_swissquote", { CHF: "3232.22", USD: "4547.94" }, { CH0038863350: 20, US0378331005: 4 }],
   ["swissquote", "transactions-de.csv", "broker_swissquote", { CHF: "3288.13" }, { CH0038863350: 6, CH1110425654: 1000 }],
   ["finpension", "transactions-3a.csv", "broker_finpension", { CHF: "53.992178" }, { CH0033782431: 0.096, CH0189956813: 0.205, CH0429081620: 0.85 }],
   ["finpension", "transactions-vested-benefits.csv", "broker_finpension", { CHF: "24.861059" }, { CH0429081620: 0.14 }],
-  ["bux", "transaction-overview.csv", "broker_bux", { EUR: "134.57" }, { NL0011821202: 14, US0378331005: 0.591017 }],
+  ["bux", "transaction-overview.csv", "broker_bux", { EUR: "184.57" }, { NL0011821202: 14, US0378331005: 0.591017 }],
   ["bux", "transaction-overview-2021.csv", "broker_bux", { EUR: "52.05" }, { NL0010273215: 0.1 }],
 ];
 
