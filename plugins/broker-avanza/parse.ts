@@ -67,6 +67,7 @@ export function parseAvanza(params: ImportParseParams): ImportResult {
     if (rule?.[1] === "OTHER" && (amount === null || amount.isZero()) && isin) {
       return skip(row, `"${typ}: ${text}" converts a security (units without cash): enter the corporate action by hand`, "warning");
     }
+    if (amount === null && get("Belopp").replace(/^-$/, "") !== "") return skip(row, `"${typ}" with an unreadable amount ("${get("Belopp")}")`, "warning");
     if (amount === null || amount.isZero()) return skip(row, `"${typ}" without an amount: nothing moves`, "info");
     const currency = (modern ? get("Transaktionsvaluta") : "SEK").toUpperCase();
     if (!isCcy(currency)) return skip(row, `no currency ("${get("Transaktionsvaluta")}")`, "warning");

@@ -61,6 +61,7 @@ export function parseBux(params: ImportParseParams): ImportResult {
       currency = get("Cash Balance Amount");
       warnings.push({ code: "shiftedLine", message: `Line ${row}: the amount and currency were read one cell to the right of their columns`, row, severity: "info" });
     }
+    if (amount === null && get("Transaction Amount") !== "") return skip(row, `"${type}" with an unreadable amount ("${get("Transaction Amount")}")`, "warning");
     if (amount === null || amount.isZero()) return skip(row, `"${type}" without an amount: nothing moves`, "info");
     if (!/^[A-Z]{3}$/.test(currency)) return skip(row, `no currency ("${get("Transaction Currency")}")`, "warning");
     const isin = get("Asset Id").toUpperCase();

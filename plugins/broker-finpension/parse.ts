@@ -50,6 +50,7 @@ export function parseFinpension(params: ImportParseParams): ImportResult {
     const date = parseDate(get("Date"), "YMD");
     if (!date) return skip(row, `no readable date ("${get("Date")}")`, "warning");
     const flow = num(get("Cash Flow"));
+    if (flow === null && get("Cash Flow") !== "") return skip(row, `"${category}" with an unreadable cash flow ("${get("Cash Flow")}")`, "warning");
     if (flow === null || flow.isZero()) return skip(row, `"${category}" without a cash flow: nothing moves`, "info");
     const rule = RULES.find(([re]) => re.test(category.toLowerCase()));
     if (!rule) return skip(row, `"${category}" lines are not imported: enter it by hand if it moved money`, "warning");

@@ -79,7 +79,7 @@ const RULES: [RegExp, Kind][] = [
   // Securities lending pays the lender: income like interest ("Utbetaling aksjelån").
   [/RÄNTA|RENTE|KORKO|AKSJELÅN|AKTIELÅN|AKTIEUDLÅN|VÄRDEPAPPERSLÅN/, "INTEREST"],
   [/INSÄTTNING|PREMIEINBETALNING|UTTAG|INNSKUDD|UTTAK|INDBETALING|HÆVNING|TALLETUS|NOSTO|ÖVERFÖRING|OVERFØRING|OVERFØRSEL/, "TRANSFER"],
-  [/AVGIFT|\bAVG\b|GEBYR|RISKKOSTNAD|PALKKIO|MAKSU/, "FEE"],
+  [/AVGIFT|\bAVG\b|GEBYR|KOSTNAD|PALKKIO|MAKSU/, "FEE"],
 ];
 
 /** Reads the export in any of its languages; see the format notes at the top of this file. */
@@ -122,6 +122,7 @@ export function parseNordnet(params: ImportParseParams): ImportResult {
     if (rule?.[1] === "UNITS") return skip(row, `"${get(n.type)}" moves units without a price: enter it by hand with its cost basis`, "warning");
     if (rule?.[1] === "CANCELLED_TRADE") return skip(row, `"${get(n.type)}" reverses a trade: check the trade and remove it by hand`, "warning");
     const amount = num(get(n.amount));
+    if (amount === null && get(n.amount) !== "") return skip(row, `"${get(n.type)}" with an unreadable amount ("${get(n.amount)}")`, "warning");
     if (amount === null || amount.isZero()) return skip(row, `"${get(n.type)}" without an amount: nothing moves`, "info");
     const currency = amountCcy(cells);
     if (!isCcy(currency)) return skip(row, `no currency after ${n.amount}`, "warning");

@@ -92,6 +92,7 @@ export function parseSwissquote(params: ImportParseParams): ImportResult {
     if (!date) return skip(row, `no readable date ("${get(n.date)}")`, "warning");
     const rule = RULES.find(([re]) => re.test(word.toLowerCase()));
     const net = num(get(n.net));
+    if (net === null && get(n.net) !== "") return skip(row, `"${word}" with an unreadable net amount ("${get(n.net)}")`, "warning");
     if (rule?.[1] === "STATEMENT" || net === null || net.isZero()) return skip(row, `"${word}" moves no cash`, "info");
     // Some lines name their currency in the cell right after the net amount (the German layout's
     // "Währung Nettobetrag" written under an English header): read it there when Currency is empty.

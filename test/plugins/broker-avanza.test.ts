@@ -103,6 +103,19 @@ describe("Avanza transactions export", () => {
     expectEveryLineAccounted("avanza", "transaktioner-2021.csv", r, 1);
   });
 
+  test("an amount that cannot be read is a skipped row with a warning, an empty one (or '-') an info: nothing is lost silently", async () => {
+    const text = "Datum;Konto;Typ av transaktion;Värdepapper/beskrivning;Antal;Kurs;Belopp;Courtage;Valuta;ISIN;Resultat\n"
+      + "2021-04-19;1234567;Insättning;Insättning;-;-;3 000 kr?;-;SEK;-;-\n2021-04-20;1234567;Övrigt;Info;-;-;-;-;SEK;-;-\n";
+    const bytes = new TextEncoder().encode(text);
+    const r = await (await brokerAvanzaPlugin.create({} as never)).parse({ bytes, file: { ...sample.file, head: text } });
+    expect(r.transactions).toEqual([]);
+    expect(r.skippedRows).toEqual([
+      { line: 2, reason: "\"Insättning\" with an unreadable amount (\"3 000 kr?\")" },
+      { line: 3, reason: "\"Övrigt\" without an amount: nothing moves" },
+    ]);
+    expect(r.warnings.map((w) => [w.row, w.severity])).toEqual([[2, "warning"], [3, "info"]]);
+  });
+
   test("detection claims both layouts by content and not a DEGIRO file", async () => {
     const plugin = await brokerAvanzaPlugin.create({} as never);
     expect(plugin.accepts({ ...sample.file, filename: "upload.csv" })).toBeGreaterThanOrEqual(0.9);
