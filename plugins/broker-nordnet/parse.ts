@@ -111,16 +111,35 @@ export function parseNordnet(params: ImportParseParams): ImportResult {
   const mark = detectDecimalMark(table.rows.slice(table.at + 1).flatMap((r) => [n.amount, n.price, n.qty, "Saldo"].map((c) => r[at(c)] ?? "")));
   const num = (s: string) => parseDecimal(s, mark);
 
-  l.format.walk(table, ({ cells, get, row }) => {
+  const records = l.format.walk(table, (record) => record);
+  // A cancellation ("MAK UTDELNING", "MAK KÖPT", ...) and the line it cancels (same type without
+  // "MAK ", same security, the opposite amount) cancel out: both are skipped, whether or not the
+  // export also stamps them with a cancellation date.
+  const pairedWith = new Map<number, number>();
+  for (const mak of records) {
+    const type = mak.get(n.type).toUpperCase();
+    if (!type.startsWith("MAK ")) continue;
+    const amount = num(mak.get(n.amount));
+    const original = records.find((o) => !pairedWith.has(o.row) && o.row !== mak.row && o.get(n.type).toUpperCase() === type.slice(4)
+      && o.get(n.isin).toUpperCase() === mak.get(n.isin).toUpperCase() && amount !== null && num(o.get(n.amount))?.eq(amount.neg()));
+    if (original) { pairedWith.set(mak.row, original.row); pairedWith.set(original.row, mak.row); }
+  }
+  for (const { cells, get, row } of records) handle(cells, get, row);
+
+  function handle(cells: readonly string[], get: (...names: string[]) => string, row: number): unknown {
     const type = get(n.type).toUpperCase();
     const date = parseDate(get(n.date), "YMD") ?? parseDate(get(n.bookDate), "YMD");
     if (!date) return skip(row, `no readable date ("${get(n.date)}")`, "warning");
+    const partner = pairedWith.get(row);
+    if (partner !== undefined) {
+      return skip(row, type.startsWith("MAK ") ? `"${get(n.type)}" cancels line ${partner}: the two move nothing together` : `"${get(n.type)}" cancelled by line ${partner}: the two move nothing together`, "info");
+    }
     const cancelled = get(n.cancelled);
     // A cancelled line stays in the export with its cancellation date; it no longer moves anything.
     if (cancelled) return skip(row, `"${get(n.type)}" cancelled on ${cancelled}`, "info");
     const rule = RULES.find(([re]) => re.test(type));
     if (rule?.[1] === "UNITS") return skip(row, `"${get(n.type)}" moves units without a price: enter it by hand with its cost basis`, "warning");
-    if (rule?.[1] === "CANCELLED_TRADE") return skip(row, `"${get(n.type)}" reverses a trade: check the trade and remove it by hand`, "warning");
+    if (rule?.[1] === "CANCELLED_TRADE") return skip(row, `"${get(n.type)}" reverses a trade not found in this file: check the trade and remove it by hand`, "warning");
     const amount = num(get(n.amount));
     if (amount === null && get(n.amount) !== "") return skip(row, `"${get(n.type)}" with an unreadable amount ("${get(n.amount)}")`, "warning");
     if (amount === null || amount.isZero()) return skip(row, `"${get(n.type)}" without an amount: nothing moves`, "info");
@@ -165,6 +184,6 @@ export function parseNordnet(params: ImportParseParams): ImportResult {
       case "FEE":
         return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", ...(isin ? { isin } : {}), quantity: ZERO, cash: cash(amount) });
     }
-  });
+  }
   return { detectedFormat: `nordnet/transactions/${l.code}`, skippedRows, transactions, warnings };
 }

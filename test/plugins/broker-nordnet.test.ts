@@ -95,6 +95,50 @@ describe("Nordnet transactions export, Swedish", () => {
   });
 });
 
+describe("Nordnet cancellations", () => {
+  const HEADER = ["Id", "Bokföringsdag", "Affärsdag", "Likviddag", "Depå", "Transaktionstyp", "Värdepapper", "ISIN", "Antal", "Kurs", "Ränta", "Total Avgift",
+    "Valuta", "Belopp", "Valuta", "Inköpsvärde", "Valuta", "Resultat", "Valuta", "Totalt antal", "Saldo", "Växlingskurs", "Transaktionstext",
+    "Makuleringsdatum", "Notanummer", "Verifikationsnummer", "Courtage", "Valuta", "Referensvalutakurs", "Initial låneränta"];
+  const line = (id: string, date: string, type: string, isin: string, amount: string, cancelled = "") => {
+    const cells = Array<string>(HEADER.length).fill("");
+    Object.assign(cells, { 0: id, 1: date, 2: date, 3: date, 4: "18345678", 5: type, 6: isin ? "Volvo B" : "", 7: isin, 13: amount, 14: "SEK", 23: cancelled });
+    return cells.join("\t");
+  };
+  const utf16 = (text: string) => new Uint8Array([0xff, 0xfe, ...new Uint8Array(new Uint16Array([...text].map((c) => c.charCodeAt(0))).buffer)]);
+  const parseLines = async (lines: string[]) => {
+    const bytes = utf16([HEADER.join("\t"), ...lines].join("\r\n") + "\r\n");
+    return (await brokerNordnetPlugin.create({} as never)).parse({ bytes, file: { ...sample.file, head: HEADER.join("\t") } });
+  };
+
+  test("a MAK line and the line it cancels (opposite amount, same security) are both skipped, with or without a cancellation date", async () => {
+    const r = await parseLines([
+      line("3", "2024-04-06", "MAK UTDELNING", "SE0000115446", "-280"),
+      line("2", "2024-04-04", "UTDELNING", "SE0000115446", "280"),
+      line("5", "2024-05-02", "MAK UTDELNING", "SE0000115446", "-70", "2024-05-02"),
+      line("4", "2024-05-01", "UTDELNING", "SE0000115446", "70", "2024-05-02"),
+      line("1", "2024-01-08", "INSÄTTNING", "", "1000"),
+    ]);
+    expect(pinAll(r)).toEqual(["6 DEPOSIT 2024-01-08 q=0 1000 SEK -"]);
+    expect(r.skippedRows).toEqual([
+      { line: 2, reason: "\"MAK UTDELNING\" cancels line 3: the two move nothing together" },
+      { line: 3, reason: "\"UTDELNING\" cancelled by line 2: the two move nothing together" },
+      { line: 4, reason: "\"MAK UTDELNING\" cancels line 5: the two move nothing together" },
+      { line: 5, reason: "\"UTDELNING\" cancelled by line 4: the two move nothing together" },
+    ]);
+  });
+
+  test("a MAK line whose original is not in the file: a cancelled dividend is read as a reversal (a fee, info), a cancelled trade skipped with a warning", async () => {
+    const r = await parseLines([
+      line("3", "2024-04-06", "MAK UTDELNING", "SE0000115446", "-280"),
+      line("2", "2024-03-06", "MAK KÖPT", "SE0000115446", "10059"),
+      line("1", "2024-01-08", "INSÄTTNING", "", "1000"),
+    ]);
+    expect(pinAll(r)).toEqual(["2 FEE 2024-04-06 q=0 -280 SEK SE0000115446", "4 DEPOSIT 2024-01-08 q=0 1000 SEK -"]);
+    expect(r.skippedRows).toEqual([{ line: 3, reason: "\"MAK KÖPT\" reverses a trade not found in this file: check the trade and remove it by hand" }]);
+    expect(r.warnings.find((w) => w.row === 2)).toEqual(expect.objectContaining({ code: "dividendReversal", severity: "info" }));
+  });
+});
+
 describe("Nordnet transactions export in the other site languages", () => {
   test("Norwegian: KJØPT, SALG, UTBYTTE, KUPONGSKATT, PLATTFORMAVGIFT, DEBETRENTE (a charge), INNSKUDD, UTTAK INTERNET, Utbetaling aksjelån, TILBAKEBET. FOND AVG; '10.000' grouped by points", async () => {
     const r = await parse("transactions-and-notes-export-no.csv");
