@@ -84,12 +84,12 @@ const RULES: [RegExp, Kind][] = [
 
 /** Reads the export in any of its languages; see the format notes at the top of this file. */
 export function parseNordnet(params: ImportParseParams): ImportResult {
+  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
   let found: { l: Language; table: CsvFormatTable } | null = null;
   for (const l of LANGUAGES) {
     const table = l.format.match(params.bytes);
     if (table) { found = { l, table }; break; }
   }
-  if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
   if (!found) throw new PluginError("invalid-input", "This is not a Nordnet transactions export (Id, Bokföringsdag, Affärsdag, Transaktionstyp, Värdepapper, ISIN, Antal, Belopp or their Norwegian, Danish or Finnish names expected)");
   const { l, table } = found;
   const n = l.names;
