@@ -162,10 +162,20 @@ export function parseSwissquote(params: ImportParseParams): ImportResult {
     }
   });
 
-  for (const [order, pair] of legs) {
-    const ok = pair.length === 2 && pair[0]!.tx.cash!.currency !== pair[1]!.tx.cash!.currency && pair.some((p) => p.tx.cash!.amount.startsWith("-")) && pair.some((p) => !p.tx.cash!.amount.startsWith("-"));
-    if (ok) transactions.push(...pair.map((p) => p.tx));
-    else for (const p of pair) skip(p.row, `the exchange of order ${order} has no matching leg in another currency in this file`, "warning");
+  // The legs of one order: the n-th debit with the n-th credit (an order filled in parts writes
+  // several pairs), each pair in two currencies; anything else is left out with the reason.
+  for (const [order, all] of legs) {
+    const debits = all.filter((p) => p.tx.cash!.amount.startsWith("-"));
+    const credits = all.filter((p) => !p.tx.cash!.amount.startsWith("-"));
+    const ok = debits.length === credits.length && debits.every((d, i) => d.tx.cash!.currency !== credits[i]!.tx.cash!.currency);
+    if (!ok) {
+      for (const p of all) skip(p.row, `the exchange of order ${order} has no matching leg in another currency in this file`, "warning");
+      continue;
+    }
+    debits.forEach((d, i) => {
+      const pairKey = debits.length === 1 ? `forex-${order}` : `forex-${order}-${i + 1}`;
+      transactions.push({ ...d.tx, pairKey }, { ...credits[i]!.tx, pairKey });
+    });
   }
   transactions.sort((a, b) => a.row! - b.row!);
   return { detectedFormat: `swissquote/transactions/${l.code}`, skippedRows, transactions, warnings };

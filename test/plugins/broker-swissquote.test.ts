@@ -89,6 +89,25 @@ describe("Swissquote transactions export, English", () => {
     ] as never);
   });
 
+  test("an exchange filled in two parts (four legs of one order) gives two FX pairs, the n-th debit with the n-th credit", async () => {
+    const head = "Date;Order #;Transaction;Symbol;Name;ISIN;Quantity;Unit price;Costs;Accrued Interest;Net Amount;Balance;Currency\r\n";
+    const body = [
+      "03-01-2024 10:15:01;200000002;Forex credit;;;;1.0;300.00;0.00;0.00;300.00;800.00;USD",
+      "03-01-2024 10:15:01;200000002;Forex debit;;;;1.0;258.00;0.00;0.00;-258.00;742.00;CHF",
+      "03-01-2024 10:15:00;200000002;Forex credit;;;;1.0;500.00;0.00;0.00;500.00;500.00;USD",
+      "03-01-2024 10:15:00;200000002;Forex debit;;;;1.0;430.00;0.00;0.00;-430.00;1000.00;CHF",
+    ].join("\r\n");
+    const bytes = new TextEncoder().encode(`${head}${body}\r\n`);
+    const r = await (await brokerSwissquotePlugin.create({} as never)).parse({ bytes, file: { ...sample.file, head: new TextDecoder().decode(bytes) } });
+    expect(r.transactions.map((t) => [t.row, t.pairKey, t.cash?.amount, t.cash?.currency])).toEqual([
+      [2, "forex-200000002-1", "300", "USD"],
+      [3, "forex-200000002-1", "-258", "CHF"],
+      [4, "forex-200000002-2", "500", "USD"],
+      [5, "forex-200000002-2", "-430", "CHF"],
+    ]);
+    expect(r.skippedRows).toEqual([]);
+  });
+
   test("a forex leg without its other leg in the file is a skipped row with the reason", async () => {
     const head = "Date;Order #;Transaction;Symbol;Name;ISIN;Quantity;Unit price;Costs;Accrued Interest;Net Amount;Balance;Currency\r\n";
     const bytes = new TextEncoder().encode(`${head}03-01-2024 10:15:00;200000001;Forex credit;;;;1.0;5000.00;0.00;0.00;5000.00;5000.00;USD\r\n`);
