@@ -1,0 +1,226 @@
+import { beforeAll, expect, test } from "bun:test";
+import Decimal from "decimal.js";
+import type { Page } from "playwright-core";
+import { formatMoney, formatPercent } from "../../web/src/lib/format.ts";
+import { useBrowser } from "../helpers/browser.ts";
+
+// The investor pages (holdings, performance, income, realised gains) show the API's figures: a
+// small ledger over two brokers is seeded through the API, and every figure read on a page is
+// compared with the API's own answer for the same question, formatted as the page formats it.
+const b = useBrowser({ name: "investor-pages", users: ["ivy"] });
+
+const PHONE_375 = { width: 375, height: 812 };
+const eur = (amount: string | null | undefined) => formatMoney(amount, "EUR", "en-US");
+const pct = (percent: string | null | undefined, signed = true) => formatPercent(percent, "en-US", { signed });
+const today = new Date().toISOString().slice(0, 10);
+const pageErrors = () => b.errors.filter((e) => !e.includes("Failed to load resource"));
+
+/** Closes on the 15th of every month from January 2024 to today, zig-zagging so months differ. */
+function monthly(start: number, step: number) {
+  const out: { date: string; close: string }[] = [];
+  let v = start;
+  for (let y = 2024, m = 1; ; m++) {
+    if (m > 12) { m = 1; y++; }
+    const date = `${y}-${String(m).padStart(2, "0")}-15`;
+    if (date > today) break;
+    out.push({ date, close: v.toFixed(2) });
+    v += (m % 3 === 0 ? -2 : 1) * step;
+  }
+  return out;
+}
+
+const ids = { alpha: 0, beta: 0, acme: 0, bondy: 0, world: 0 };
+type Json = any;
+const post = async (path: string, body: unknown): Promise<Json> => {
+  const res = await b.api.as.ivy!.post(path, body);
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+};
+
+beforeAll(async () => {
+  const ivy = b.api.as.ivy!;
+  const brokers = await (await ivy.post("/brokers", [
+    { name: "Alpha", opened_at: "2024-01-02", initial_balances: [{ code: "EUR", amount: "10000" }] },
+    { name: "Beta", opened_at: "2024-01-02", initial_balances: [{ code: "EUR", amount: "5000" }] },
+  ])).json();
+  [ids.alpha, ids.beta] = brokers.results.map((r: Json) => r.broker_id);
+  const assets = await (await ivy.post("/assets", [
+    { name: "ACME", currency: "EUR", asset_type: "STOCK" }, { name: "Bondy", currency: "EUR", asset_type: "BOND" },
+    { name: "World Index", currency: "EUR", asset_type: "INDEX" },
+  ])).json();
+  [ids.acme, ids.bondy, ids.world] = assets.results.map((r: Json) => r.asset_id);
+  expect((await ivy.patch("/assets", [{ asset_id: ids.acme, classification_params: {
+    short_description: null, geographic_area: { distribution: { USA: "1" } }, sector_area: { distribution: { "Information Technology": "1" } },
+  } }])).status).toBe(200);
+  expect((await ivy.post("/assets/prices", [
+    { asset_id: ids.acme, prices: monthly(100, 3) }, { asset_id: ids.bondy, prices: monthly(95, 0.5) }, { asset_id: ids.world, prices: monthly(1000, 10) },
+  ])).status).toBe(200);
+  const commit = await (await ivy.post("/transactions/commit", { creates: [
+    { broker_id: ids.alpha, type: "BUY", date: "2024-02-01", asset_id: ids.acme, quantity: "10", cash: { code: "EUR", amount: "-1000" } },
+    { broker_id: ids.beta, type: "BUY", date: "2024-03-01", asset_id: ids.acme, quantity: "5", cash: { code: "EUR", amount: "-551.25" } },
+    { broker_id: ids.beta, type: "BUY", date: "2024-04-02", asset_id: ids.bondy, quantity: "20", cash: { code: "EUR", amount: "-1900" } },
+    { broker_id: ids.alpha, type: "BUY", date: "2024-06-03", asset_id: ids.acme, quantity: "10", cash: { code: "EUR", amount: "-1203.3" } },
+    { broker_id: ids.beta, type: "DIVIDEND", date: "2024-10-01", asset_id: ids.bondy, cash: { code: "EUR", amount: "30" } },
+    { broker_id: ids.alpha, type: "DIVIDEND", date: "2024-11-04", asset_id: ids.acme, cash: { code: "EUR", amount: "18.5" } },
+    { broker_id: ids.beta, type: "SELL", date: "2025-01-15", asset_id: ids.bondy, quantity: "-20", cash: { code: "EUR", amount: "2010.5" } },
+    { broker_id: ids.alpha, type: "SELL", date: "2025-02-03", asset_id: ids.acme, quantity: "-8", cash: { code: "EUR", amount: "1204" } },
+    { broker_id: ids.beta, type: "INTEREST", date: "2025-03-31", cash: { code: "EUR", amount: "12.34" } },
+    { broker_id: ids.alpha, type: "DIVIDEND", date: "2025-05-02", asset_id: ids.acme, cash: { code: "EUR", amount: "25.75" } },
+  ] })).json();
+  expect(commit.committed).toBe(true);
+}, 60_000);
+
+const cell = (page: Page, testid: string, col: string) => page.getByTestId(testid).locator(`[data-col="${col}"]`);
+async function expectText(page: Page, testid: string, col: string, text: string) {
+  await cell(page, testid, col).getByText(text, { exact: true }).waitFor();
+}
+
+test("holdings: per asset and per broker, open and closed, the API's figures to the cent; lots; privacy hides amounts", async () => {
+  const report = await post("/portfolio/report", { include_history: false, include_allocation_history: false, include_positions_contribution: true });
+  const s = report.summary;
+  const holding = (asset: number, broker: number) => s.holdings.find((h: Json) => h.asset_id === asset && h.broker_id === broker);
+  const position = (asset: number, broker: number) => report.positions_contribution.positions.find((p: Json) => p.asset_id === asset && p.broker_id === broker);
+
+  const page = await b.page({ user: "ivy" });
+  await page.goto(b.url("/"));
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Holdings" }).click();
+  await page.getByRole("heading", { name: "Holdings" }).waitFor();
+
+  // ACME across both brokers: the sums of the two positions the API reports.
+  const acmeValue = new Decimal(holding(ids.acme, ids.alpha).current_value).plus(holding(ids.acme, ids.beta).current_value).toFixed();
+  await expectText(page, `holding-${ids.acme}`, "value", eur(acmeValue));
+  const acmeCost = new Decimal(holding(ids.acme, ids.alpha).open_cost_basis).plus(holding(ids.acme, ids.beta).open_cost_basis);
+  const acmeGain = new Decimal(holding(ids.acme, ids.alpha).gain_loss).plus(holding(ids.acme, ids.beta).gain_loss);
+  await expectText(page, `holding-${ids.acme}`, "cost", eur(acmeCost.toFixed()));
+  await expectText(page, `holding-${ids.acme}`, "unrealised", eur(acmeGain.toFixed()));
+  await expectText(page, `holding-${ids.acme}`, "unrealisedPercent", pct(acmeGain.div(acmeCost).times(100).toFixed()));
+  await expectText(page, `holding-${ids.acme}`, "realised", eur(position(ids.acme, ids.alpha).period_realized_gain_loss));
+  await expectText(page, `holding-${ids.acme}`, "income", eur(position(ids.acme, ids.alpha).period_income));
+  await expectText(page, `holding-${ids.acme}`, "quantity", "17");
+  await expectText(page, `holding-${ids.acme}`, "price", eur(holding(ids.acme, ids.alpha).current_price));
+  // The totals are the summary's.
+  await expectText(page, "holdings-total", "value", eur(s.market_value.amount));
+  await expectText(page, "holdings-total", "unrealised", eur(s.unrealized_gain_loss.amount));
+  await page.getByTestId("holdings-cash").getByText(eur(s.cash_total.amount)).waitFor();
+  await b.shot(page, "holdings");
+
+  // Closed positions: Bondy, sold in full, with its realised gain and income.
+  await page.getByRole("group", { name: "Positions" }).getByRole("button", { name: "Closed" }).click();
+  await expectText(page, `holding-${ids.bondy}`, "realised", eur(position(ids.bondy, ids.beta).period_realized_gain_loss));
+  await expectText(page, `holding-${ids.bondy}`, "income", eur(position(ids.bondy, ids.beta).period_income));
+  expect(await page.getByTestId(`holding-${ids.acme}`).count()).toBe(0);
+  // All positions: realised and income totals are the summary's (income beside the cash interest).
+  await page.getByRole("group", { name: "Positions" }).getByRole("button", { name: "All" }).click();
+  await expectText(page, "holdings-total", "realised", eur(s.realized_gain_loss.amount));
+  const cashIncome = report.positions_contribution.unallocated.reduce((a: Decimal, u: Json) => a.plus(u.unallocated_income), new Decimal(0));
+  await page.getByTestId("holdings-cash-income").getByText(eur(cashIncome.toFixed())).waitFor();
+  const incomeShown = new Decimal(report.positions_contribution.positions.reduce((a: Decimal, p: Json) => a.plus(p.period_income), new Decimal(0))).plus(cashIncome);
+  expect(incomeShown.toFixed()).toBe(new Decimal(s.total_income.amount).toFixed());
+
+  // One row per broker: each row is the API's position as is.
+  await page.getByLabel("One row per broker").check();
+  await page.getByRole("group", { name: "Positions" }).getByRole("button", { name: "Open" }).click();
+  for (const broker of [ids.alpha, ids.beta]) {
+    const h = holding(ids.acme, broker);
+    await expectText(page, `holding-${ids.acme}/${broker}`, "value", eur(h.current_value));
+    await expectText(page, `holding-${ids.acme}/${broker}`, "unrealisedPercent", pct(h.gain_loss_percent));
+    await expectText(page, `holding-${ids.acme}/${broker}`, "weight", pct(h.nav_weight_percent, false));
+  }
+
+  // Filters: a type and a sector with nothing else in them; a broker changes the report's scope.
+  await page.getByRole("group", { name: "Positions" }).getByRole("button", { name: "All" }).click();
+  await page.getByLabel("Sector").selectOption("Information Technology");
+  expect(await page.getByTestId(`holding-${ids.bondy}/${ids.beta}`).count()).toBe(0);
+  await page.getByTestId(`holding-${ids.acme}/${ids.alpha}`).waitFor();
+  await page.getByLabel("Sector").selectOption("");
+  await page.getByLabel("Type").selectOption("BOND");
+  await page.getByTestId(`holding-${ids.bondy}/${ids.beta}`).waitFor();
+  expect(await page.getByTestId(`holding-${ids.acme}/${ids.alpha}`).count()).toBe(0);
+  await page.getByLabel("Type").selectOption("");
+  await page.getByRole("group", { name: "Brokers" }).getByLabel("Beta").uncheck();
+  const alphaOnly = await post("/portfolio/report", { broker_ids: [ids.alpha], include_history: false, include_allocation_history: false });
+  await expectText(page, `holding-${ids.acme}/${ids.alpha}`, "weight", pct(alphaOnly.summary.holdings[0].nav_weight_percent, false));
+  expect(await page.getByTestId(`holding-${ids.acme}/${ids.beta}`).count()).toBe(0);
+  await page.getByRole("group", { name: "Brokers" }).getByLabel("Beta").check();
+  await page.getByLabel("One row per broker").uncheck();
+
+  // Sorting by market value, ascending then descending.
+  await page.getByRole("button", { name: /^Market value/ }).click();
+  expect(await page.locator("table.holdings").getByRole("columnheader", { name: /Market value/ }).getAttribute("aria-sort")).toBe("ascending");
+
+  // The FIFO lots of ACME, as the lots analysis gives them.
+  const lots = await post("/portfolio/lots/analysis", { asset_id: ids.acme, requested_analyses: ["LOT_SUMMARY"] });
+  await page.getByRole("button", { name: "FIFO lots of ACME" }).click();
+  const first = lots.lots[0];
+  const lotRow = page.getByTestId(`lot-${first.lot_id}`);
+  await lotRow.getByText(eur(first.original_cost), { exact: true }).waitFor();
+  await lotRow.getByText(eur(first.realized_pnl), { exact: true }).waitFor();
+  await lotRow.getByText("Feb 1, 2024").waitFor();
+  await b.shot(page, "holdings-lots");
+
+  // Privacy mode: no amount on the page.
+  await page.getByRole("button", { name: "Hide amounts" }).click();
+  const text = (await page.locator("main").textContent()) ?? "";
+  expect(text).not.toContain(eur(s.market_value.amount));
+  expect(text).not.toContain("€");
+  await page.getByRole("button", { name: "Show amounts" }).click();
+  expect(pageErrors()).toEqual([]);
+}, 90_000);
+
+test("performance: TWR and MWR per period are the API's, the heat map chains the daily TWR, the benchmark is rebased", async () => {
+  const whole = await post("/portfolio/report", { include_history: true, include_allocation_history: false });
+  const page = await b.page({ user: "ivy" });
+  await page.goto(b.url("/performance"));
+  await page.getByRole("heading", { name: "Performance" }).waitFor();
+  await page.getByTestId("perf-twr").getByText(pct(whole.summary.twrr_percent)).waitFor();
+  await page.getByTestId("perf-mwr").getByText(pct(String(whole.summary.mwrr_cumulative_percent))).waitFor();
+
+  // Years: each row is the report of that year (from the previous year's last close).
+  const from = whole.metadata.computed_date_from as string;
+  for (const year of ["2024", "2025"]) {
+    const r = await post("/portfolio/report", {
+      date_range: { start: year === "2024" ? from : "2024-12-31", end: `${year}-12-31` }, include_history: false, include_allocation_history: false,
+    });
+    await expectText(page, `period-${year}-01-01`, "twr", pct(r.summary.twrr_percent));
+    await expectText(page, `period-${year}-01-01`, "mwr", pct(r.summary.mwrr_cumulative_percent));
+    await expectText(page, `period-${year}-01-01`, "mwr-annual", pct(r.summary.mwrr_annualized_percent));
+  }
+  // Quarters: Q1 2025.
+  await page.getByRole("group", { name: "Period length" }).getByRole("button", { name: "Quarters" }).click();
+  const q = await post("/portfolio/report", { date_range: { start: "2024-12-31", end: "2025-03-31" }, include_history: false, include_allocation_history: false });
+  await expectText(page, "period-2025-01-01", "twr", pct(q.summary.twrr_percent));
+  await expectText(page, "period-2025-01-01", "mwr", pct(q.summary.mwrr_cumulative_percent));
+
+  // The heat map's February 2025 is that month's report.
+  const feb = await post("/portfolio/report", { date_range: { start: "2025-01-31", end: "2025-02-28" }, include_history: false, include_allocation_history: false });
+  await page.locator('td[data-month="2025-02"]').getByText(pct(feb.summary.twrr_percent)).waitFor();
+
+  // Benchmark: World Index rebased to the portfolio's first day.
+  await page.getByLabel("Benchmark", { exact: true }).selectOption({ label: "World Index" });
+  const closes = monthly(1000, 10).filter((p) => p.date <= whole.metadata.computed_date_to);
+  // Its last close on or before the first day, else its first close after it.
+  const base = (closes.filter((p) => p.date <= from).at(-1) ?? closes[0]!).close;
+  const last = closes.at(-1)!.close;
+  const benchPct = new Decimal(last).div(base).minus(1).times(100).toFixed(2);
+  const summary = page.getByTestId("bench-summary");
+  await summary.waitFor();
+  expect(await summary.textContent()).toContain(`World Index ${benchPct} %`);
+  await page.getByTestId("perf-max-dd").locator(".pct").waitFor();
+  await b.shot(page, "performance");
+  expect(pageErrors()).toEqual([]);
+}, 90_000);
+
+test("the investor pages fit a 375 px phone screen", async () => {
+  const page = await b.page({ user: "ivy", viewport: PHONE_375 });
+  for (const [path, heading] of [["/holdings", "Holdings"], ["/performance", "Performance"]] as const) {
+    await page.goto(b.url(path));
+    await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+    await page.locator("main table").first().waitFor();
+    await b.shot(page, `${path.slice(1)}-phone`);
+    const wide = await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest(".table-wrap")).map((e) => e.tagName + "." + e.className).slice(0, 5));
+    expect(wide).toEqual([]);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
