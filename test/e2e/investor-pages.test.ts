@@ -13,6 +13,7 @@ const PHONE_375 = { width: 375, height: 812 };
 const eur = (amount: string | null | undefined) => formatMoney(amount, "EUR", "en-US");
 const pct = (percent: string | null | undefined, signed = true) => formatPercent(percent, "en-US", { signed });
 const today = new Date().toISOString().slice(0, 10);
+const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
 const pageErrors = () => b.errors.filter((e) => !e.includes("Failed to load resource"));
 
 /** Closes on the 15th of every month from January 2024 to today, zig-zagging so months differ. */
@@ -66,6 +67,7 @@ beforeAll(async () => {
     { broker_id: ids.alpha, type: "SELL", date: "2025-02-03", asset_id: ids.acme, quantity: "-8", cash: { code: "EUR", amount: "1204" } },
     { broker_id: ids.beta, type: "INTEREST", date: "2025-03-31", cash: { code: "EUR", amount: "12.34" } },
     { broker_id: ids.alpha, type: "DIVIDEND", date: "2025-05-02", asset_id: ids.acme, cash: { code: "EUR", amount: "25.75" } },
+    { broker_id: ids.beta, type: "DIVIDEND", date: monthAgo, asset_id: ids.acme, cash: { code: "EUR", amount: "20.4" } },
   ] })).json();
   expect(commit.committed).toBe(true);
 }, 60_000);
@@ -95,7 +97,7 @@ test("holdings: per asset and per broker, open and closed, the API's figures to 
   await expectText(page, `holding-${ids.acme}`, "unrealised", eur(acmeGain.toFixed()));
   await expectText(page, `holding-${ids.acme}`, "unrealisedPercent", pct(acmeGain.div(acmeCost).times(100).toFixed()));
   await expectText(page, `holding-${ids.acme}`, "realised", eur(position(ids.acme, ids.alpha).period_realized_gain_loss));
-  await expectText(page, `holding-${ids.acme}`, "income", eur(position(ids.acme, ids.alpha).period_income));
+  await expectText(page, `holding-${ids.acme}`, "income", eur(new Decimal(position(ids.acme, ids.alpha).period_income).plus(position(ids.acme, ids.beta).period_income).toFixed()));
   await expectText(page, `holding-${ids.acme}`, "quantity", "17");
   await expectText(page, `holding-${ids.acme}`, "price", eur(holding(ids.acme, ids.alpha).current_price));
   // The totals are the summary's.
@@ -210,9 +212,42 @@ test("performance: TWR and MWR per period are the API's, the heat map chains the
   expect(pageErrors()).toEqual([]);
 }, 90_000);
 
+test("income: by month, year, asset and broker; the totals are the report's income", async () => {
+  const report = await post("/portfolio/report", { include_history: false, include_allocation_history: false, include_positions_contribution: true });
+  const positions = report.positions_contribution.positions as Json[];
+  const incomeOf = (asset: number) => positions.filter((p) => p.asset_id === asset).reduce((a, p) => a.plus(p.period_income), new Decimal(0)).toFixed();
+  const page = await b.page({ user: "ivy" });
+  await page.goto(b.url("/income"));
+  await page.getByRole("heading", { name: "Income", exact: true }).waitFor();
+  await page.getByTestId("income-total").getByText(eur(report.summary.total_income.amount), { exact: true }).waitFor();
+  await expectText(page, `income-asset-${ids.acme}`, "total", eur(incomeOf(ids.acme)));
+  await expectText(page, `income-asset-${ids.bondy}`, "total", eur(incomeOf(ids.bondy)));
+  // Yield on cost: the last 12 months' income of the assets held over their open cost.
+  const cost = (report.summary.holdings as Json[]).reduce((a, h) => a.plus(h.open_cost_basis), new Decimal(0));
+  const yieldPct = new Decimal("20.4").div(cost).times(100).toFixed();
+  await page.getByTestId("income-yield").getByText(pct(yieldPct, false), { exact: true }).waitFor();
+  await expectText(page, `income-asset-${ids.acme}`, "yield", pct(yieldPct, false));
+  // Bondy was sold: no yield on cost.
+  await cell(page, `income-asset-${ids.bondy}`, "yield").getByText("sold").waitFor();
+  // Beta: its positions' dividends and the interest on its cash (the report's unallocated income).
+  const betaCash = report.positions_contribution.unallocated.find((u: Json) => u.broker_id === ids.beta).unallocated_income;
+  const betaPositions = positions.filter((p) => p.broker_id === ids.beta).reduce((a, p) => a.plus(p.period_income), new Decimal(0));
+  await page.getByTestId(`income-broker-${ids.beta}`).getByText(eur(betaPositions.plus(betaCash).toFixed()), { exact: true }).waitFor();
+  // Months and years: the payments of each.
+  const months = page.getByTestId("income-month");
+  await months.locator('tr[data-key="2025-05"]').getByText(eur("25.75"), { exact: true }).waitFor();
+  await months.locator('tr[data-key="2025-03"]').getByText(eur("12.34"), { exact: true }).waitFor();
+  await months.locator('tr[data-key="2024-12"]').getByText(eur("0"), { exact: true }).waitFor();
+  await page.getByRole("group", { name: "Group by" }).getByRole("button", { name: "By year" }).click();
+  await page.getByTestId("income-year").locator('tr[data-key="2024"]').getByText(eur("48.5"), { exact: true }).waitFor();
+  await page.getByTestId("income-year").locator('tr[data-key="2025"]').getByText(eur("38.09"), { exact: true }).waitFor();
+  await b.shot(page, "income");
+  expect(pageErrors()).toEqual([]);
+}, 90_000);
+
 test("the investor pages fit a 375 px phone screen", async () => {
   const page = await b.page({ user: "ivy", viewport: PHONE_375 });
-  for (const [path, heading] of [["/holdings", "Holdings"], ["/performance", "Performance"]] as const) {
+  for (const [path, heading] of [["/holdings", "Holdings"], ["/performance", "Performance"], ["/income", "Income"]] as const) {
     await page.goto(b.url(path));
     await page.getByRole("heading", { name: heading, exact: true }).waitFor();
     await page.locator("main table").first().waitFor();

@@ -16,6 +16,10 @@ export function sum(values: (string | null | undefined)[]): string {
   return acc.toFixed();
 }
 
+export function times(a: string | null | undefined, b: string | null | undefined): string {
+  return dec(a).times(dec(b)).toFixed();
+}
+
 export function minus(a: string | null | undefined, b: string | null | undefined): string {
   return dec(a).minus(dec(b)).toFixed();
 }
