@@ -245,9 +245,47 @@ test("income: by month, year, asset and broker; the totals are the report's inco
   expect(pageErrors()).toEqual([]);
 }, 90_000);
 
+test("realised gains: totals per tax year and every sale with FIFO and average cost are the API's; the CSV holds the same figures", async () => {
+  const all = await post("/portfolio/realized-gains", {});
+  const y2025 = await post("/portfolio/realized-gains", { year: 2025 });
+  const page = await b.page({ user: "ivy" });
+  await page.goto(b.url("/gains"));
+  await page.getByRole("heading", { name: "Realised gains" }).waitFor();
+  for (const y of all.years) {
+    for (const [col, key] of [["proceeds", "proceeds"], ["fifo-cost", "fifo_cost"], ["fifo-gain", "fifo_gain"], ["average-cost", "average_cost"], ["average-gain", "average_gain"]]) {
+      await expectText(page, `gains-year-${y.year}`, col!, eur(y[key!]));
+    }
+  }
+  await page.getByLabel("Tax year", { exact: true }).selectOption("2025");
+  await page.getByRole("heading", { name: "Sales in 2025" }).waitFor();
+  expect(y2025.disposals.length).toBe(2);
+  for (const d of y2025.disposals) {
+    await expectText(page, `sale-${d.transaction_id}`, "proceeds", eur(d.proceeds));
+    await expectText(page, `sale-${d.transaction_id}`, "fifo-gain", eur(d.fifo_gain));
+    await expectText(page, `sale-${d.transaction_id}`, "average-gain", eur(d.average_gain));
+  }
+  await expectText(page, "sales-total", "fifo-gain", eur(y2025.totals.fifo_gain));
+  await expectText(page, "sales-total", "average-gain", eur(y2025.totals.average_gain));
+  // The ACME sale of February 2025 closed lots bought in 2024.
+  const acmeSale = y2025.disposals.find((d: Json) => d.asset_id === ids.acme);
+  await page.getByTestId(`sale-${acmeSale.transaction_id}`).getByRole("button", { name: /^Lots sold on/ }).click();
+  await page.getByRole("table", { name: /^Lots sold on/ }).getByText("Feb 1, 2024").waitFor();
+  await b.shot(page, "gains");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+  const csv = await Bun.file((await download.path())!).text();
+  const lines = csv.trim().split("\r\n");
+  expect(lines[0]).toBe("sale_date,asset,broker,transaction_id,quantity_sold,proceeds,fifo_cost,fifo_gain,average_cost,average_gain,currency,lot_acquisition_date,lot_quantity,lot_fifo_cost,lot_holding_days");
+  expect(lines.length - 1).toBe(y2025.disposals.reduce((n: number, d: Json) => n + d.lots.length, 0));
+  const first = lines[1]!.split(",");
+  const d0 = y2025.disposals[0];
+  expect(first.slice(0, 11)).toEqual([d0.date, d0.asset_name, "Beta", String(d0.transaction_id), d0.quantity, d0.proceeds, d0.fifo_cost, d0.fifo_gain, d0.average_cost, d0.average_gain, "EUR"]);
+  expect(pageErrors()).toEqual([]);
+}, 90_000);
+
 test("the investor pages fit a 375 px phone screen", async () => {
   const page = await b.page({ user: "ivy", viewport: PHONE_375 });
-  for (const [path, heading] of [["/holdings", "Holdings"], ["/performance", "Performance"], ["/income", "Income"]] as const) {
+  for (const [path, heading] of [["/holdings", "Holdings"], ["/performance", "Performance"], ["/income", "Income"], ["/gains", "Realised gains"]] as const) {
     await page.goto(b.url(path));
     await page.getByRole("heading", { name: heading, exact: true }).waitFor();
     await page.locator("main table").first().waitFor();

@@ -26,6 +26,7 @@ import { lazyPage } from "./lib/lazy.tsx";
 const HoldingsPage = lazyPage(() => import("./pages/holdings.tsx").then((m) => m.HoldingsPage));
 const PerformancePage = lazyPage(() => import("./pages/performance.tsx").then((m) => m.PerformancePage));
 const IncomePage = lazyPage(() => import("./pages/income.tsx").then((m) => m.IncomePage));
+const GainsPage = lazyPage(() => import("./pages/gains.tsx").then((m) => m.GainsPage));
 
 /** Client routes, first match wins. Params are passed as props. */
 const ROUTES: [string, ComponentType<any>][] = [
@@ -33,6 +34,7 @@ const ROUTES: [string, ComponentType<any>][] = [
   ["/holdings", HoldingsPage],
   ["/performance", PerformancePage],
   ["/income", IncomePage],
+  ["/gains", GainsPage],
   ["/brokers", BrokersPage],
   ["/brokers/:id", BrokerPage],
   ["/transactions", TransactionsPage],
@@ -50,6 +52,7 @@ const NAV: [string, string][] = [
   ["/holdings", msg("Holdings")],
   ["/performance", msg("Performance")],
   ["/income", msg("Income")],
+  ["/gains", msg("Realised gains")],
   ["/brokers", msg("Brokers")],
   ["/transactions", msg("Transactions")],
   ["/assets", msg("Assets")],
