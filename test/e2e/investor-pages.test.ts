@@ -30,7 +30,8 @@ function monthly(start: number, step: number) {
   return out;
 }
 
-const ids = { alpha: 0, beta: 0, acme: 0, bondy: 0, world: 0 };
+const ids = { alpha: 0, beta: 0, acme: 0, bondy: 0, world: 0, xss: 0 };
+const XSS = "<img src=x onerror=alert(1)> Fund";
 type Json = any;
 const post = async (path: string, body: unknown): Promise<Json> => {
   const res = await b.api.as.ivy!.post(path, body);
@@ -47,14 +48,15 @@ beforeAll(async () => {
   [ids.alpha, ids.beta] = brokers.results.map((r: Json) => r.broker_id);
   const assets = await (await ivy.post("/assets", [
     { name: "ACME", currency: "EUR", asset_type: "STOCK" }, { name: "Bondy", currency: "EUR", asset_type: "BOND" },
-    { name: "World Index", currency: "EUR", asset_type: "INDEX" },
+    { name: "World Index", currency: "EUR", asset_type: "INDEX" }, { name: XSS, currency: "EUR", asset_type: "FUND" },
   ])).json();
-  [ids.acme, ids.bondy, ids.world] = assets.results.map((r: Json) => r.asset_id);
+  [ids.acme, ids.bondy, ids.world, ids.xss] = assets.results.map((r: Json) => r.asset_id);
   expect((await ivy.patch("/assets", [{ asset_id: ids.acme, classification_params: {
     short_description: null, geographic_area: { distribution: { USA: "1" } }, sector_area: { distribution: { "Information Technology": "1" } },
   } }])).status).toBe(200);
   expect((await ivy.post("/assets/prices", [
     { asset_id: ids.acme, prices: monthly(100, 3) }, { asset_id: ids.bondy, prices: monthly(95, 0.5) }, { asset_id: ids.world, prices: monthly(1000, 10) },
+    { asset_id: ids.xss, prices: monthly(50, 1) },
   ])).status).toBe(200);
   const commit = await (await ivy.post("/transactions/commit", { creates: [
     { broker_id: ids.alpha, type: "BUY", date: "2024-02-01", asset_id: ids.acme, quantity: "10", cash: { code: "EUR", amount: "-1000" } },
@@ -68,6 +70,8 @@ beforeAll(async () => {
     { broker_id: ids.beta, type: "INTEREST", date: "2025-03-31", cash: { code: "EUR", amount: "12.34" } },
     { broker_id: ids.alpha, type: "DIVIDEND", date: "2025-05-02", asset_id: ids.acme, cash: { code: "EUR", amount: "25.75" } },
     { broker_id: ids.beta, type: "DIVIDEND", date: monthAgo, asset_id: ids.acme, cash: { code: "EUR", amount: "20.4" } },
+    { broker_id: ids.alpha, type: "BUY", date: "2024-07-01", asset_id: ids.xss, quantity: "2", cash: { code: "EUR", amount: "-100" } },
+    { broker_id: ids.alpha, type: "SELL", date: "2024-08-01", asset_id: ids.xss, quantity: "-1", cash: { code: "EUR", amount: "52" } },
   ] })).json();
   expect(commit.committed).toBe(true);
 }, 60_000);
@@ -104,6 +108,7 @@ test("holdings: per asset and per broker, open and closed, the API's figures to 
   await expectText(page, "holdings-total", "value", eur(s.market_value.amount));
   await expectText(page, "holdings-total", "unrealised", eur(s.unrealized_gain_loss.amount));
   await page.getByTestId("holdings-cash").getByText(eur(s.cash_total.amount)).waitFor();
+  await page.getByRole("link", { name: XSS }).waitFor();
   await b.shot(page, "holdings");
 
   // Closed positions: Bondy, sold in full, with its realised gain and income.
@@ -141,7 +146,7 @@ test("holdings: per asset and per broker, open and closed, the API's figures to 
   await page.getByLabel("Type").selectOption("");
   await page.getByRole("group", { name: "Brokers" }).getByLabel("Beta").uncheck();
   const alphaOnly = await post("/portfolio/report", { broker_ids: [ids.alpha], include_history: false, include_allocation_history: false });
-  await expectText(page, `holding-${ids.acme}/${ids.alpha}`, "weight", pct(alphaOnly.summary.holdings[0].nav_weight_percent, false));
+  await expectText(page, `holding-${ids.acme}/${ids.alpha}`, "weight", pct(alphaOnly.summary.holdings.find((h: Json) => h.asset_id === ids.acme).nav_weight_percent, false));
   expect(await page.getByTestId(`holding-${ids.acme}/${ids.beta}`).count()).toBe(0);
   await page.getByRole("group", { name: "Brokers" }).getByLabel("Beta").check();
   await page.getByLabel("One row per broker").uncheck();
@@ -226,7 +231,8 @@ test("income: by month, year, asset and broker; the totals are the report's inco
   const cost = (report.summary.holdings as Json[]).reduce((a, h) => a.plus(h.open_cost_basis), new Decimal(0));
   const yieldPct = new Decimal("20.4").div(cost).times(100).toFixed();
   await page.getByTestId("income-yield").getByText(pct(yieldPct, false), { exact: true }).waitFor();
-  await expectText(page, `income-asset-${ids.acme}`, "yield", pct(yieldPct, false));
+  const acmeCost = (report.summary.holdings as Json[]).filter((h) => h.asset_id === ids.acme).reduce((a, h) => a.plus(h.open_cost_basis), new Decimal(0));
+  await expectText(page, `income-asset-${ids.acme}`, "yield", pct(new Decimal("20.4").div(acmeCost).times(100).toFixed(), false));
   // Bondy was sold: no yield on cost.
   await cell(page, `income-asset-${ids.bondy}`, "yield").getByText("sold").waitFor();
   // Beta: its positions' dividends and the interest on its cash (the report's unallocated income).
@@ -290,6 +296,15 @@ test("the investor pages fit a 375 px phone screen", async () => {
     await page.getByRole("heading", { name: heading, exact: true }).waitFor();
     await page.locator("main table").first().waitFor();
     await b.shot(page, `${path.slice(1)}-phone`);
+    // Every control has an accessible name; the script-like asset name stays text.
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll("main input, main select, main button")]
+      .filter((el) => {
+        const e = el as HTMLInputElement;
+        const labelled = (e.labels?.length ?? 0) > 0 || e.getAttribute("aria-label") || e.getAttribute("aria-labelledby");
+        return !labelled && !(e.tagName === "BUTTON" && e.textContent!.trim());
+      }).map((e) => e.outerHTML.slice(0, 80)));
+    expect({ path, unnamed }).toEqual({ path, unnamed: [] });
+    expect(await page.locator("img[src='x']").count()).toBe(0);
     const wide = await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest(".table-wrap")).map((e) => e.tagName + "." + e.className).slice(0, 5));
     expect(wide).toEqual([]);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -202,10 +202,9 @@ function HeatMap(props: { monthly: Map<string, string> }) {
 }
 
 /** Drawdown of the TWR index (1 + TWR) from its running high; the maximum is found in floats and recomputed exactly. */
-function drawdowns(history: HistoryFields[]): { dates: string[]; values: (number | null)[]; max: string | null; rows: { date: string; dd: string; peak: string }[] } {
+function drawdowns(history: HistoryFields[]): { dates: string[]; values: (number | null)[]; max: string | null } {
   const dates: string[] = [], values: (number | null)[] = [];
   let peak = -Infinity, peakTwr = "0", worst = 0, worstAt = -1, worstPeak = "0";
-  const rows: { date: string; dd: string; peak: string }[] = [];
   history.forEach((h, i) => {
     const idx = 1 + Number(h.twrr);
     if (idx > peak) { peak = idx; peakTwr = h.twrr; }
@@ -215,8 +214,7 @@ function drawdowns(history: HistoryFields[]): { dates: string[]; values: (number
     if (dd < worst) { worst = dd; worstAt = i; worstPeak = peakTwr; }
   });
   const max = worstAt < 0 ? (history.length ? "0" : null) : chainBetween(history[worstAt]!.twrr, worstPeak);
-  if (worstAt >= 0) rows.push({ date: history[worstAt]!.date, dd: max!, peak: worstPeak });
-  return { dates, values, max, rows };
+  return { dates, values, max };
 }
 
 /** The month-end drawdowns, for reading without the chart. */
