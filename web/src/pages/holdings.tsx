@@ -11,7 +11,7 @@ import { DataQualityPanel } from "../components/data-quality.tsx";
 import { ErrorNote, Loading, Money, Page, Percent, Select, daysAgo } from "../components/ui.tsx";
 import { assetTypeLabel } from "../lib/asset-types.ts";
 import { cmp, isZero, percentOf, sum } from "../lib/exact.ts";
-import { formatDate, formatDecimal, MASK } from "../lib/format.ts";
+import { formatDate, formatDecimal, formatPercent, MASK } from "../lib/format.ts";
 import { msg, t } from "../lib/i18n.ts";
 import { type ContributionFields, type HoldingFields, reportFields } from "../lib/report-fields.ts";
 import { Link } from "../lib/router.tsx";
@@ -178,7 +178,7 @@ export function HoldingsPage() {
           </p>
           {shown.length === 0 ? <p class="muted">{t("No positions match these filters.")}</p> : (
             <div class="table-wrap positioned">
-              <table class="table holdings" aria-label={t("Holdings")}>
+              <table class="table compact holdings" aria-label={t("Holdings")}>
                 <thead>
                   <tr>
                     {COLUMNS.map((c) => (
@@ -206,7 +206,7 @@ export function HoldingsPage() {
                         </th>
                         <td class="num opt" data-col="quantity"><Qty value={r.quantity} /></td>
                         <td class="num" data-col="value"><Money amount={r.value} currency={currency} /></td>
-                        <td class="num opt" data-col="weight">{r.weight === null ? "—" : <Percent value={r.weight} signed={false} />}</td>
+                        <td class="num opt" data-col="weight">{formatPercent(r.weight, locale)}</td>
                         <td class="num opt" data-col="cost"><Money amount={r.cost} currency={currency} /></td>
                         <td class="num" data-col="unrealised"><Money amount={r.unrealised} currency={currency} signed /></td>
                         <td class="num" data-col="unrealisedPercent"><Percent value={r.unrealisedPercent} /></td>
@@ -236,7 +236,7 @@ export function HoldingsPage() {
                     <th scope="row">{t("Total")}</th>
                     <td class="opt" />
                     <td class="num" data-col="value"><Money amount={totals.value} currency={currency} /></td>
-                    <td class="num opt" data-col="weight"><Percent value={totals.weight} signed={false} /></td>
+                    <td class="num opt" data-col="weight">{formatPercent(totals.weight, locale)}</td>
                     <td class="num opt" data-col="cost"><Money amount={totals.cost} currency={currency} /></td>
                     <td class="num" data-col="unrealised"><Money amount={totals.unrealised} currency={currency} signed /></td>
                     <td class="num"><Percent value={percentOf(totals.unrealised, totals.cost)} /></td>
