@@ -36,7 +36,7 @@ const gains = async (body: unknown) => {
   return res.json();
 };
 
-test("each disposal lists the FIFO lots it closed and the average cost beside them, in the target currency", async () => {
+test("each disposal lists the FIFO lots it closed and the average cost beside them", async () => {
   const out = await gains({ broker_ids: [a] });
   expect(out.target_currency).toBe("EUR");
   expect(out.broker_ids).toEqual([a]);
@@ -79,6 +79,29 @@ test("the FIFO gains are the lots analysis' realised P&L and the average-cost ga
   expect(acmeFifo).toBe(lotPnl);
   const report = await (await alice.post("/portfolio/report", { include_history: false, include_allocation_history: false })).json();
   expect(out.totals.average_gain).toBe(report.summary.realized_gain_loss.amount);
+});
+
+test("amounts are in the target currency: the cost at the purchase day's rate, the proceeds at the sale's; a missing rate leaves them null and is listed", async () => {
+  const carol = new ApiClient(api.server.base);
+  await carol.signUp("gains-carol");
+  const c = await looseBroker(carol, "Gains USD");
+  const usdAsset = (await (await carol.post("/assets", [{ name: "Gains US Co", currency: "USD" }])).json()).results[0].asset_id;
+  // Shared rates are written by an administrator (alice, the first account).
+  expect((await alice.post("/fx/currencies/rate", [{ date: "2024-01-02", base: "EUR", quote: "USD", rate: "1.25" }, { date: "2024-06-28", base: "EUR", quote: "USD", rate: "1.6" }])).status).toBe(200);
+  await commitOk(carol, { creates: [
+    { broker_id: c, type: "BUY", date: "2024-02-01", asset_id: usdAsset, quantity: "10", cash: { code: "USD", amount: "-100" } },
+    { broker_id: c, type: "SELL", date: "2024-07-01", asset_id: usdAsset, quantity: "-4", cash: { code: "USD", amount: "64" } },
+  ] });
+  const eurOut = await (await carol.post("/portfolio/realized-gains", { target_currency: "EUR" })).json();
+  // Cost: 4 × (100 / 10 / 1.25) = 32 EUR; proceeds: 64 / 1.6 = 40 EUR.
+  expect(eurOut.disposals).toHaveLength(1);
+  expect(eurOut.disposals[0]).toMatchObject({ quantity: "4", proceeds: "40", fifo_cost: "32", fifo_gain: "8", average_cost: "32", average_gain: "8" });
+  expect(eurOut.missing_fx_pairs).toEqual([]);
+  const gbp = await (await carol.post("/portfolio/realized-gains", { target_currency: "GBP" })).json();
+  expect(gbp.target_currency).toBe("GBP");
+  expect(gbp.disposals[0]).toMatchObject({ proceeds: null, fifo_cost: null, fifo_gain: null, average_cost: null, average_gain: null });
+  expect(gbp.totals).toMatchObject({ disposals: 1, proceeds: null, fifo_gain: null });
+  expect(gbp.missing_fx_pairs).toEqual([{ pair: "USD/GBP", dates: ["2024-02-01", "2024-07-01"] }]);
 });
 
 test("a broker without an access row is 404, unknown keys 422, no session 401", async () => {
