@@ -7,7 +7,7 @@ import { useBrowser } from "../helpers/browser.ts";
 // The investor pages (holdings, performance, income, realised gains) show the API's figures: a
 // small ledger over two brokers is seeded through the API, and every figure read on a page is
 // compared with the API's own answer for the same question, formatted as the page formats it.
-const b = useBrowser({ name: "investor-pages", users: ["ivy"] });
+const b = useBrowser({ name: "investor-pages", users: ["ivy", "newbie"] });
 
 const PHONE_375 = { width: 375, height: 812 };
 const eur = (amount: string | null | undefined) => formatMoney(amount, "EUR", "en-US");
@@ -288,6 +288,18 @@ test("realised gains: totals per tax year and every sale with FIFO and average c
   expect(first.slice(0, 11)).toEqual([d0.date, d0.asset_name, "Beta", String(d0.transaction_id), d0.quantity, d0.proceeds, d0.fifo_cost, d0.fifo_gain, d0.average_cost, d0.average_gain, "EUR"]);
   expect(pageErrors()).toEqual([]);
 }, 90_000);
+
+test("a new user without brokers sees the four pages empty, without errors", async () => {
+  const page = await b.page({ user: "newbie" });
+  for (const [path, heading, empty] of [["/holdings", "Holdings", "No positions match these filters."], ["/performance", "Performance", null],
+    ["/income", "Income", "No income in this period."], ["/gains", "Realised gains", "No sales yet."]] as const) {
+    await page.goto(b.url(path));
+    await page.getByRole("heading", { name: heading, exact: true }).waitFor();
+    if (empty) await page.getByText(empty).first().waitFor();
+    else await page.getByTestId("perf-twr").waitFor();
+  }
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
 
 test("the investor pages fit a 375 px phone screen", async () => {
   const page = await b.page({ user: "ivy", viewport: PHONE_375 });

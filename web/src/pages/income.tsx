@@ -37,7 +37,7 @@ export function IncomePage() {
       }).then(reportFields),
       api.get("/brokers", { signal }),
     ]);
-    const contribution = report.positions_contribution!;
+    const contribution = report.positions_contribution ?? { positions: [], unallocated: [], currency };
     const assetIds = [...new Set(contribution.positions.filter((p) => !isZero(p.period_income)).map((p) => p.asset_id))];
     const payments: Payment[] = [];
     // Two analyses at a time: each runs on the worker pool.
@@ -124,7 +124,7 @@ export function IncomePage() {
           <div class="grid-2">
             <section class="card" aria-labelledby="h-income-asset">
               <h2 id="h-income-asset">{t("By asset")}</h2>
-              <ByAsset payments={d.payments} holdings={s.holdings as HoldingFields[]} names={new Map(d.report.positions_contribution!.positions.map((p) => [p.asset_id, { name: p.asset_name, type: p.asset_type }]))} currency={currency} since={yearAgo} />
+              <ByAsset payments={d.payments} holdings={s.holdings as HoldingFields[]} names={new Map((d.report.positions_contribution?.positions ?? []).map((p) => [p.asset_id, { name: p.asset_name, type: p.asset_type }]))} currency={currency} since={yearAgo} />
             </section>
             <section class="card" aria-labelledby="h-income-broker">
               <h2 id="h-income-broker">{t("By broker")}</h2>
