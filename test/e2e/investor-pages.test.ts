@@ -30,7 +30,7 @@ function monthly(start: number, step: number) {
   return out;
 }
 
-const ids = { alpha: 0, beta: 0, acme: 0, bondy: 0, world: 0, xss: 0 };
+const ids = { alpha: 0, beta: 0, acme: 0, bondy: 0, world: 0, xss: 0, spx: 0 };
 const XSS = "<img src=x onerror=alert(1)> Fund";
 type Json = any;
 const post = async (path: string, body: unknown): Promise<Json> => {
@@ -49,14 +49,18 @@ beforeAll(async () => {
   const assets = await (await ivy.post("/assets", [
     { name: "ACME", currency: "EUR", asset_type: "STOCK" }, { name: "Bondy", currency: "EUR", asset_type: "BOND" },
     { name: "World Index", currency: "EUR", asset_type: "INDEX" }, { name: XSS, currency: "EUR", asset_type: "FUND" },
+    { name: "US Index", currency: "USD", asset_type: "INDEX" },
   ])).json();
-  [ids.acme, ids.bondy, ids.world, ids.xss] = assets.results.map((r: Json) => r.asset_id);
+  [ids.acme, ids.bondy, ids.world, ids.xss, ids.spx] = assets.results.map((r: Json) => r.asset_id);
+  // ivy, the first account, is an administrator: she may write shared rates.
+  expect((await ivy.post("/fx/currencies/rate", [{ date: "2023-12-29", base: "EUR", quote: "USD", rate: "1.25" }, { date: "2025-06-02", base: "EUR", quote: "USD", rate: "1.1" }])).status).toBe(200);
   expect((await ivy.patch("/assets", [{ asset_id: ids.acme, classification_params: {
     short_description: null, geographic_area: { distribution: { USA: "1" } }, sector_area: { distribution: { "Information Technology": "1" } },
   } }])).status).toBe(200);
   expect((await ivy.post("/assets/prices", [
     { asset_id: ids.acme, prices: monthly(100, 3) }, { asset_id: ids.bondy, prices: monthly(95, 0.5) }, { asset_id: ids.world, prices: monthly(1000, 10) },
     { asset_id: ids.xss, prices: monthly(50, 1) },
+    { asset_id: ids.spx, prices: monthly(4000, 40) },
   ])).status).toBe(200);
   const commit = await (await ivy.post("/transactions/commit", { creates: [
     { broker_id: ids.alpha, type: "BUY", date: "2024-02-01", asset_id: ids.acme, quantity: "10", cash: { code: "EUR", amount: "-1000" } },
@@ -213,6 +217,17 @@ test("performance: TWR and MWR per period are the API's, the heat map chains the
   await summary.waitFor();
   expect(await summary.textContent()).toContain(`World Index ${benchPct} %`);
   await page.getByTestId("perf-max-dd").locator(".pct").waitFor();
+
+  // A USD benchmark: each close converted into EUR at the API's rate of its day, then rebased.
+  await page.getByLabel("Benchmark", { exact: true }).selectOption({ label: "US Index" });
+  const usd = monthly(4000, 40).filter((p) => p.date <= whole.metadata.computed_date_to);
+  const rates = (await post("/fx/currencies/convert", [{ from_amount: { code: "USD", amount: "1" }, to: "EUR", date_range: { start: "2024-01-01", end: whole.metadata.computed_date_to } }])).results as Json[];
+  const rateOn = (d: string) => rates.filter((r) => r.conversion_date <= d).at(-1)!.rate;
+  const usdBase = usd.filter((p) => p.date <= from).at(-1) ?? usd[0]!;
+  const usdLast = usd.at(-1)!;
+  const usdPct = new Decimal(usdLast.close).times(rateOn(usdLast.date)).div(new Decimal(usdBase.close).times(rateOn(usdBase.date))).minus(1).times(100).toFixed(2);
+  await summary.getByText(`US Index ${usdPct} %`).waitFor();
+  expect(await page.getByTestId("bench-currency").count()).toBe(0);
   await b.shot(page, "performance");
   expect(pageErrors()).toEqual([]);
 }, 90_000);

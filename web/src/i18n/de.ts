@@ -569,4 +569,5 @@ export const de: Catalog = {
   "sold": "verkauft",
   "{min}–{max} days held": "{min}–{max} Tage gehalten",
   "{n} days held": "{n} Tage gehalten",
+  "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Kein Wechselkurs von {from} nach {to}: Der Vergleichsindex wird in {from} gezeigt.",
 };

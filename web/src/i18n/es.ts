@@ -569,4 +569,5 @@ export const es: Catalog = {
   "sold": "vendido",
   "{min}–{max} days held": "{min}–{max} días de tenencia",
   "{n} days held": "{n} días de tenencia",
+  "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "No hay tipo de cambio de {from} a {to}: el índice de referencia se muestra en {from}.",
 };

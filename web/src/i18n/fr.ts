@@ -569,4 +569,5 @@ export const fr: Catalog = {
   "sold": "vendu",
   "{min}–{max} days held": "détenu {min} à {max} jours",
   "{n} days held": "détenu {n} jours",
+  "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Aucun taux de change de {from} vers {to} : l'indice de référence est affiché en {from}.",
 };

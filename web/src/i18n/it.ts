@@ -569,4 +569,5 @@ export const it: Catalog = {
   "sold": "venduto",
   "{min}–{max} days held": "detenuto {min}–{max} giorni",
   "{n} days held": "detenuto {n} giorni",
+  "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Nessun tasso di cambio da {from} a {to}: il benchmark è mostrato in {from}.",
 };

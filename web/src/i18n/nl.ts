@@ -569,4 +569,5 @@ export const nl: Catalog = {
   "sold": "verkocht",
   "{min}–{max} days held": "{min}–{max} dagen in bezit",
   "{n} days held": "{n} dagen in bezit",
+  "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Geen wisselkoers van {from} naar {to}: de benchmark staat in {from}.",
 };

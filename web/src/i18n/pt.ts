@@ -569,4 +569,5 @@ export const pt: Catalog = {
   "sold": "vendido",
   "{min}–{max} days held": "{min}–{max} dias em carteira",
   "{n} days held": "{n} dias em carteira",
+  "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Sem cotação de {from} para {to}: a referência aparece em {from}.",
 };

@@ -10,7 +10,7 @@ import { api } from "../api/client.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { ErrorNote, Field, Loading, Page, Percent, Select } from "../components/ui.tsx";
 import { toChartNumber } from "../lib/decimal.ts";
-import { chainBetween, growth } from "../lib/exact.ts";
+import { chainBetween, growth, times } from "../lib/exact.ts";
 import { formatDate, formatDecimal, fractionToPercent } from "../lib/format.ts";
 import { msg, t } from "../lib/i18n.ts";
 import { type HistoryFields, reportFields } from "../lib/report-fields.ts";
@@ -137,7 +137,7 @@ export function PerformancePage() {
 
           <section class="card" aria-labelledby="h-bench">
             <h2 id="h-bench">{t("Portfolio and benchmark")}</h2>
-            <Benchmark history={history} from={from} to={to} benchmarkId={benchmarkId} onBenchmark={setBenchmarkId} />
+            <Benchmark history={history} from={from} to={to} currency={currency} benchmarkId={benchmarkId} onBenchmark={setBenchmarkId} />
           </section>
 
           <section class="card" aria-labelledby="h-dd">
@@ -241,25 +241,42 @@ function DrawdownTable(props: { history: HistoryFields[] }) {
 
 /**
  * The portfolio's TWR index and a benchmark asset's price, both rebased to 100 on the first day.
- * The benchmark is its price return in its own currency; a day without a quote carries the last one.
+ * The benchmark's closes are converted into the portfolio's currency at each day's rate
+ * (POST /fx/currencies/convert), or kept in the asset's currency when no rate exists; a day without
+ * a quote or a rate carries the last one.
  */
-function Benchmark(props: { history: HistoryFields[]; from: string; to: string; benchmarkId: number | ""; onBenchmark(id: number | ""): void }) {
+function Benchmark(props: { history: HistoryFields[]; from: string; to: string; currency: string; benchmarkId: number | ""; onBenchmark(id: number | ""): void }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
+  const assetCurrency = (assets.data ?? []).find((a) => a.id === props.benchmarkId)?.currency ?? null;
   const prices = useAsync(async (signal) => {
-    if (props.benchmarkId === "") return null;
+    if (props.benchmarkId === "" || assetCurrency === null) return null;
+    const start = dayBefore(props.from).slice(0, 4) + "-01-01";
     const item = (await api.post("/assets/prices/query", {
-      signal, body: [{ asset_id: props.benchmarkId, date_range: { start: dayBefore(props.from).slice(0, 4) + "-01-01", end: props.to }, include_prices: true, include_events: false }],
+      signal, body: [{ asset_id: props.benchmarkId, date_range: { start, end: props.to }, include_prices: true, include_events: false }],
     })).items[0];
-    return item?.prices ?? [];
-  }, [props.benchmarkId, props.from, props.to]);
+    const closes = (item?.prices ?? []).map((p) => ({ date: p.date, close: p.close }));
+    if (assetCurrency === props.currency || closes.length === 0) return { closes, converted: assetCurrency === props.currency };
+    const rates = await api.post("/fx/currencies/convert", {
+      signal, body: [{ from_amount: { code: assetCurrency, amount: "1" }, to: props.currency, date_range: { start, end: props.to } }],
+    }).then((r) => r.results, () => []);
+    if (rates.length === 0) return { closes, converted: false };
+    const sortedRates = rates.slice().sort((a, b) => a.conversion_date.localeCompare(b.conversion_date));
+    let k = -1;
+    const out: { date: string; close: string }[] = [];
+    for (const p of closes.slice().sort((a, b) => a.date.localeCompare(b.date))) {
+      while (k + 1 < sortedRates.length && sortedRates[k + 1]!.conversion_date <= p.date) k++;
+      if (k >= 0) out.push({ date: p.date, close: times(p.close, sortedRates[k]!.rate) });
+    }
+    return { closes: out, converted: true };
+  }, [props.benchmarkId, assetCurrency, props.currency, props.from, props.to]);
   const series = useMemo(() => {
     const dates = props.history.map((h) => h.date);
     const portfolio = props.history.map((h) => h.twrr);
     let bench: (string | null)[] = [];
-    if (prices.data && prices.data.length) {
-      const sorted = prices.data.slice().sort((a, b) => a.date.localeCompare(b.date));
+    if (prices.data && prices.data.closes.length) {
+      const sorted = prices.data.closes.slice().sort((a, b) => a.date.localeCompare(b.date));
       let j = -1;
       bench = dates.map((d) => {
         while (j + 1 < sorted.length && sorted[j + 1]!.date <= d) j++;
@@ -284,7 +301,10 @@ function Benchmark(props: { history: HistoryFields[]; from: string; to: string; 
           options={(assets.data ?? []).map((a) => ({ value: a.id, label: a.name }))} onChange={(v) => props.onBenchmark(v === "" ? "" : Number(v))} />
       )}</Field>
       <ErrorNote error={prices.error} />
-      {props.benchmarkId !== "" && prices.data && prices.data.length === 0 && <p class="muted">{t("This asset has no prices in the period.")}</p>}
+      {props.benchmarkId !== "" && prices.data && prices.data.closes.length === 0 && <p class="muted">{t("This asset has no prices in the period.")}</p>}
+      {prices.data && prices.data.closes.length > 0 && !prices.data.converted && assetCurrency && (
+        <p class="muted" data-testid="bench-currency">{t("No exchange rate from {from} to {to}: the benchmark is shown in {from}.", { from: assetCurrency, to: props.currency })}</p>
+      )}
       <TimeChart title={t("Portfolio and benchmark, rebased to 100")} dates={series.dates} series={chartSeries}
         format={(v) => formatDecimal(v.toFixed(1), locale)} />
       {props.benchmarkId !== "" && series.benchReturn.length > 0 && (
