@@ -4,16 +4,17 @@
  * form that knows each type's fields. The form validates the batch with the API before it
  * commits, and shows the API's issues on the fields they concern.
  */
+import { Fragment } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText, type Body } from "../api/client.ts";
 import type { Transaction } from "../api/types.ts";
 import { Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, formatMoney, MASK } from "../lib/format.ts";
-import { signOf } from "../lib/decimal.ts";
+import { roundDecimal, signOf, toInputText } from "../lib/decimal.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import {
-  checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, TX_RULES, TX_TYPES, txTypeLabel, visibleFields,
+  checkForm, conversionCost, emptyForm, fromTransaction, issuesToErrors, paysByConversion, readNumbers, toCreates, TX_RULES, TX_TYPES, txTypeLabel, visibleFields,
   type BatchIssue, type FormErrors, type TxForm, type TxType,
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -183,6 +184,7 @@ const FIELD_LABEL: Record<string, string> = {
   type: msg("Type"), broker_id: msg("Broker"), to_broker_id: msg("To broker"), date: msg("Date"), asset_id: msg("Asset"), quantity: msg("Quantity"),
   amount: msg("Amount"), currency: msg("Currency"), to_amount: msg("Amount received"), to_currency: msg("Currency received"),
   cost_basis: msg("Cost per unit"), description: msg("Description"), tags: msg("Tags (comma separated)"),
+  pay_currency: msg("Pay from"), fx_rate: msg("Exchange rate"),
 };
 
 function TxDialog(props: {
@@ -202,6 +204,8 @@ function TxDialog(props: {
   const [general, setGeneral] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof TxForm, v: string) => {
+    if (k === "fx_rate") setRateTyped(true);
+    if (k === "pay_currency") setRateTyped(false);
     setForm((f) => {
       const next = { ...f, [k]: v };
       if (k === "asset_id" && v && !props.tx) {
@@ -214,6 +218,36 @@ function TxDialog(props: {
   };
   const fields = visibleFields(form.type);
   const assetCurrency = props.assets.find((a) => String(a.id) === form.asset_id)?.currency;
+
+  // A buy in a currency the broker holds no cash in can be paid from its cash in another
+  // currency: the form writes the conversion with the buy, at a rate the user sees and can change.
+  const buyCurrency = form.currency.trim().toUpperCase();
+  const balances = useAsync(async (signal) => form.type === "BUY" && form.broker_id && !props.tx
+    ? (await api.get("/brokers/{id}/summary", { path: { id: Number(form.broker_id) }, signal })).cash_balances : null, [form.type, form.broker_id]);
+  const payOptions = (balances.data ?? []).filter((c) => c.code !== buyCurrency && signOf(c.amount) > 0).map((c) => c.code);
+  const ownCash = (balances.data ?? []).find((c) => c.code === buyCurrency);
+  useEffect(() => {
+    // No cash in the buy's currency but some in another: offer that one first.
+    if (!balances.data || props.tx || !/^[A-Z]{3}$/.test(buyCurrency)) return;
+    const none = !ownCash || signOf(ownCash.amount) <= 0;
+    setForm((f) => {
+      const chosen = f.pay_currency && f.pay_currency !== buyCurrency && payOptions.includes(f.pay_currency) ? f.pay_currency : "";
+      const pay = chosen || (none && payOptions[0] ? payOptions[0] : "");
+      return pay === f.pay_currency ? f : { ...f, pay_currency: pay, fx_rate: "" };
+    });
+  }, [balances.data, buyCurrency]);
+  const converting = paysByConversion(form);
+  const suggested = useAsync(async (signal) => {
+    if (!converting || !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return null;
+    try {
+      const r = await api.post("/fx/currencies/convert", { signal, body: [{ from_amount: { code: form.pay_currency, amount: "1" }, to: buyCurrency, date_range: { start: form.date, end: form.date } }] });
+      return r.results[0]?.rate ?? null;
+    } catch { return null; }
+  }, [converting, form.pay_currency, buyCurrency, form.date]);
+  const [rateTyped, setRateTyped] = useState(false);
+  useEffect(() => {
+    if (suggested.data && !rateTyped) setForm((f) => ({ ...f, fx_rate: toInputText(roundDecimal(suggested.data!, 6).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ""), locale) }));
+  }, [suggested.data]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -231,14 +265,14 @@ function TxDialog(props: {
         : { creates: rows }) as unknown as Body<"post", "/transactions/commit">;
       const check = await api.post("/transactions/validate", { body });
       if (check.issues.length) {
-        const mapped = issuesToErrors(check.issues as BatchIssue[], form.type);
+        const mapped = issuesToErrors(check.issues as BatchIssue[], form.type, { conversion: converting });
         setErrors(mapped.fields);
         setGeneral(mapped.general);
         return;
       }
       const done = await api.post("/transactions/commit", { body });
       if (!done.committed) {
-        const mapped = issuesToErrors(done.issues as BatchIssue[], form.type);
+        const mapped = issuesToErrors(done.issues as BatchIssue[], form.type, { conversion: converting });
         setErrors(mapped.fields);
         setGeneral(mapped.general.length ? mapped.general : [t("Nothing was saved.")]);
         return;
@@ -278,11 +312,41 @@ function TxDialog(props: {
     return undefined;
   };
 
+  const rateHint = () => {
+    const read = readNumbers(form, locale).form;
+    const cost = conversionCost(read.amount, read.fx_rate, form.pay_currency);
+    const parts: string[] = [];
+    if (cost) parts.push(t("{paid} are converted into {amount}.", { paid: formatMoney(cost, form.pay_currency, locale), amount: formatMoney(read.amount, buyCurrency, locale) }));
+    if (suggested.loading) parts.push(t("Looking up the rate of that day…"));
+    else if (suggested.data) parts.push(t("Prefilled with the rate known for that day; change it to your broker's rate."));
+    else parts.push(t("No rate is known for that day: enter your broker's rate."));
+    return parts.join(" ");
+  };
+
   return (
     <Dialog title={props.tx ? t("Edit transaction") : t("New transaction")} open onClose={props.onClose}>
       <form class="form tx-form" onSubmit={submit} noValidate>
         {fields.map((k) => (
-          <Field key={k} label={t(FIELD_LABEL[k]!)} error={errors[k]} hint={hint(k)}>{(id, d) => control(k, id, d)}</Field>
+          <Fragment key={k}>
+            <Field label={t(FIELD_LABEL[k]!)} error={errors[k]} hint={hint(k)}>{(id, d) => control(k, id, d)}</Field>
+            {k === "currency" && form.type === "BUY" && !props.tx && payOptions.length > 0 && /^[A-Z]{3}$/.test(buyCurrency) && (
+              <>
+                <Field label={t(FIELD_LABEL.pay_currency!)} error={errors.pay_currency}
+                  hint={converting ? t("A currency conversion is saved with the buy, in the same step.") : undefined}>
+                  {(id, d) => <Select id={id} aria-describedby={d} value={converting ? form.pay_currency : ""}
+                    options={[{ value: "", label: t("{code} cash", { code: buyCurrency }) },
+                      ...payOptions.map((c) => ({ value: c, label: t("{code} cash (converted to {to})", { code: c, to: buyCurrency }) }))]}
+                    onChange={(v) => set("pay_currency", v)} />}
+                </Field>
+                {converting && (
+                  <Field label={t("Exchange rate: 1 {from} in {to}", { from: form.pay_currency, to: buyCurrency })} error={errors.fx_rate} hint={rateHint()}>
+                    {(id, d) => <input id={id} aria-describedby={d} inputMode="decimal" value={form.fx_rate} aria-invalid={errors.fx_rate?.length ? true : undefined}
+                      onInput={(e) => set("fx_rate", (e.target as HTMLInputElement).value)} />}
+                  </Field>
+                )}
+              </>
+            )}
+          </Fragment>
         ))}
         {general.length > 0 && <div class="note error" role="alert">{general.map((g, i) => <p key={i}>{g}</p>)}</div>}
         <div class="form-actions">
