@@ -160,6 +160,7 @@ export const de: Catalog = {
   "Exchange rates": "Wechselkurse",
   "Exchange rates are missing on some dates for {pairs}.": "Für {pairs} fehlen an einigen Tagen Wechselkurse.",
   "Looking up the rate of that day…": "Kurs dieses Tages wird gesucht…",
+  "Menu": "Menü",
   "No rate is known for that day: enter your broker's rate.": "Für diesen Tag ist kein Kurs bekannt: Geben Sie den Kurs Ihres Brokers ein.",
   "Pay from": "Bezahlen aus",
   "Prefilled with the rate known for that day; change it to your broker's rate.": "Mit dem für diesen Tag bekannten Kurs vorausgefüllt; ändern Sie ihn auf den Kurs Ihres Brokers.",

@@ -160,6 +160,7 @@ export const es: Catalog = {
   "Exchange rates": "Tipos de cambio",
   "Exchange rates are missing on some dates for {pairs}.": "Faltan tipos de cambio en algunas fechas para {pairs}.",
   "Looking up the rate of that day…": "Buscando el tipo de ese día…",
+  "Menu": "Menú",
   "No rate is known for that day: enter your broker's rate.": "No se conoce ningún tipo para ese día: introduce el tipo de tu bróker.",
   "Pay from": "Pagar con",
   "Prefilled with the rate known for that day; change it to your broker's rate.": "Rellenado con el tipo conocido de ese día; cámbialo por el tipo de tu bróker.",

@@ -160,6 +160,7 @@ export const fr: Catalog = {
   "Exchange rates": "Taux de change",
   "Exchange rates are missing on some dates for {pairs}.": "Des taux de change manquent à certaines dates pour {pairs}.",
   "Looking up the rate of that day…": "Recherche du taux de ce jour…",
+  "Menu": "Menu",
   "No rate is known for that day: enter your broker's rate.": "Aucun taux n'est connu pour ce jour : saisissez le taux de votre courtier.",
   "Pay from": "Payer avec",
   "Prefilled with the rate known for that day; change it to your broker's rate.": "Prérempli avec le taux connu de ce jour ; remplacez-le par le taux de votre courtier.",

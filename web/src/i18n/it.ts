@@ -160,6 +160,7 @@ export const it: Catalog = {
   "Exchange rates": "Tassi di cambio",
   "Exchange rates are missing on some dates for {pairs}.": "Mancano tassi di cambio in alcune date per {pairs}.",
   "Looking up the rate of that day…": "Ricerca del tasso di quel giorno…",
+  "Menu": "Menu",
   "No rate is known for that day: enter your broker's rate.": "Nessun tasso noto per quel giorno: inserisci il tasso del tuo broker.",
   "Pay from": "Paga con",
   "Prefilled with the rate known for that day; change it to your broker's rate.": "Precompilato con il tasso noto per quel giorno; cambialo con il tasso del tuo broker.",

@@ -160,6 +160,7 @@ export const nl: Catalog = {
   "Exchange rates": "Wisselkoersen",
   "Exchange rates are missing on some dates for {pairs}.": "Op sommige datums ontbreken wisselkoersen voor {pairs}.",
   "Looking up the rate of that day…": "Koers van die dag wordt opgezocht…",
+  "Menu": "Menu",
   "No rate is known for that day: enter your broker's rate.": "Voor die dag is geen koers bekend: vul de koers van uw broker in.",
   "Pay from": "Betalen uit",
   "Prefilled with the rate known for that day; change it to your broker's rate.": "Vooraf ingevuld met de bekende koers van die dag; wijzig hem naar de koers van uw broker.",

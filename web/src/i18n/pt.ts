@@ -160,6 +160,7 @@ export const pt: Catalog = {
   "Exchange rates": "Taxas de câmbio",
   "Exchange rates are missing on some dates for {pairs}.": "Faltam taxas de câmbio em algumas datas para {pairs}.",
   "Looking up the rate of that day…": "A procurar a taxa desse dia…",
+  "Menu": "Menu",
   "No rate is known for that day: enter your broker's rate.": "Não há taxa conhecida para esse dia: introduza a taxa da sua corretora.",
   "Pay from": "Pagar com",
   "Prefilled with the rate known for that day; change it to your broker's rate.": "Preenchido com a taxa conhecida desse dia; altere-a para a taxa da sua corretora.",

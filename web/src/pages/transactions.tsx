@@ -60,6 +60,22 @@ function useTransactions(filters: Record<string, string>, key: string): Loaded {
   return { ...state, loading: !state.done, reload: () => setTick((t) => t + 1) };
 }
 const ROW_HEIGHT = 40;
+/** On a phone each row is a card of four lines (styles.css), every column shown. */
+const CARD_HEIGHT = 104;
+const PHONE_QUERY = "(max-width: 720px)";
+
+/** Whether the viewport is phone-sized, following resizes and rotations. */
+function usePhone(): boolean {
+  const [phone, setPhone] = useState(() => typeof matchMedia === "function" && matchMedia(PHONE_QUERY).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== "function") return;
+    const mq = matchMedia(PHONE_QUERY);
+    const on = () => setPhone(mq.matches);
+    mq.addEventListener("change", on);
+    return () => mq.removeEventListener("change", on);
+  }, []);
+  return phone;
+}
 
 export function TransactionsPage() {
   const loc = useLocation();
@@ -156,8 +172,9 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  const first = Math.max(0, Math.floor(scroll / ROW_HEIGHT) - 10);
-  const last = Math.min(props.rows.length, Math.ceil((scroll + height) / ROW_HEIGHT) + 10);
+  const rowHeight = usePhone() ? CARD_HEIGHT : ROW_HEIGHT;
+  const first = Math.max(0, Math.floor(scroll / rowHeight) - 10);
+  const last = Math.min(props.rows.length, Math.ceil((scroll + height) / rowHeight) + 10);
   const visible = props.rows.slice(first, last);
   return (
     <div class="vtable" role="table" aria-label={t("Transactions")} aria-rowcount={props.rows.length + 1}>
@@ -166,11 +183,11 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
         <div class="vrow vhead" role="row" aria-rowindex={1}>
           {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c ? t(c) : <span class="sr-only">{t("Actions")}</span>}</div>)}
         </div>
-        <div class="vspace" style={{ height: `${props.rows.length * ROW_HEIGHT}px` }}>
+        <div class="vspace" style={{ height: `${props.rows.length * rowHeight}px` }}>
           {visible.map((row, i) => (
             <div key={row.id} class="vrow" role="row" aria-rowindex={first + i + 2} data-id={row.id}
-              style={{ top: `${(first + i) * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` }}>
-              {props.render(row).map((cell, c) => <div key={c} role="cell" class={`c${c}`} title={typeof cell === "string" ? cell : undefined}>{cell}</div>)}
+              style={{ top: `${(first + i) * rowHeight}px`, height: `${rowHeight}px` }}>
+              {props.render(row).map((cell, c) => <div key={c} role="cell" class={`c${c}`} data-label={COLUMNS[c] ? t(COLUMNS[c]!) : undefined} title={typeof cell === "string" ? cell : undefined}>{cell}</div>)}
             </div>
           ))}
         </div>
