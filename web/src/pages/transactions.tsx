@@ -18,6 +18,7 @@ import {
   type BatchIssue, type FormErrors, type TxForm, type TxType,
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { assetTypeOptions } from "../lib/asset-types.ts";
 import { msg, t } from "../lib/i18n.ts";
 
 const FIRST_PAGE = 500;
@@ -151,7 +152,7 @@ export function TransactionsPage() {
       )}
       {editing && (
         <TxDialog tx={editing === "new" ? null : editing} brokers={writable} assets={assets.data ?? []}
-          defaults={{ broker_id: filters.broker_id, asset_id: filters.asset_id }}
+          defaults={{ broker_id: filters.broker_id, asset_id: filters.asset_id }} onAssetCreated={assets.reload}
           onClose={() => setEditing(null)} onSaved={() => { setEditing(null); rows.reload(); }} />
       )}
     </Page>
@@ -197,6 +198,45 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
   );
 }
 
+/**
+ * A new asset created from inside the transaction form, so a first buy does not start with a
+ * detour to the assets page: name, currency and type, then it is chosen in the form.
+ */
+function InlineAsset(props: { defaultCurrency: string; onCancel(): void; onCreated(a: { id: number; name: string; currency: string }): void }) {
+  const [name, setName] = useState("");
+  const [currency, setCurrency] = useState(props.defaultCurrency || "EUR");
+  const [type, setType] = useState<string>("STOCK");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const create = async () => {
+    setError(null);
+    if (!name.trim()) { setError(t("Enter the asset's name.")); return; }
+    if (!/^[A-Za-z]{3}$/.test(currency.trim())) { setError(t("Enter a three-letter currency code.")); return; }
+    setBusy(true);
+    try {
+      const r = await api.post("/assets", { body: [{ name: name.trim(), currency: currency.trim().toUpperCase(), asset_type: type as "STOCK" }] });
+      const res = r.results[0];
+      if (!res?.success || !res.asset_id) throw new Error(res?.message ?? r.errors.join("; "));
+      props.onCreated({ id: res.asset_id, name: name.trim(), currency: currency.trim().toUpperCase() });
+    } catch (err) { setError(errorText(err)); } finally { setBusy(false); }
+  };
+  return (
+    <fieldset class="inline-create" aria-label={t("New asset")}>
+      <Field label={t("Name of the new asset")}>{(id) => <input id={id} maxLength={255} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => { if (e.key === "Enter") { e.preventDefault(); void create(); } }} />}</Field>
+      <div class="row">
+        <Field label={t("Its currency")}>{(id) => <input id={id} maxLength={3} size={4} value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+        <Field label={t("Its type")}>{(id) => <Select id={id} value={type} options={assetTypeOptions()} onChange={setType} />}</Field>
+      </div>
+      {error && <p class="note error" role="alert">{error}</p>}
+      <div class="form-actions">
+        <button type="button" onClick={props.onCancel}>{t("Cancel")}</button>
+        <button type="button" class="primary" disabled={busy} onClick={create}>{t("Create asset")}</button>
+      </div>
+    </fieldset>
+  );
+}
+
 const FIELD_LABEL: Record<string, string> = {
   type: msg("Type"), broker_id: msg("Broker"), to_broker_id: msg("To broker"), date: msg("Date"), asset_id: msg("Asset"), quantity: msg("Quantity"),
   amount: msg("Amount"), currency: msg("Currency"), to_amount: msg("Amount received"), to_currency: msg("Currency received"),
@@ -211,6 +251,7 @@ function TxDialog(props: {
   defaults: Partial<TxForm>;
   onClose(): void;
   onSaved(): void;
+  onAssetCreated(): void;
 }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
@@ -220,13 +261,16 @@ function TxDialog(props: {
   const [errors, setErrors] = useState<FormErrors>({});
   const [general, setGeneral] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [creatingAsset, setCreatingAsset] = useState(false);
+  const [created, setCreated] = useState<{ id: number; name: string; currency: string } | null>(null);
+  const assetList = created && !props.assets.some((a) => a.id === created.id) ? [...props.assets, created] : props.assets;
   const set = (k: keyof TxForm, v: string) => {
     if (k === "fx_rate") setRateTyped(true);
     if (k === "pay_currency") setRateTyped(false);
     setForm((f) => {
       const next = { ...f, [k]: v };
       if (k === "asset_id" && v && !props.tx) {
-        const a = props.assets.find((x) => String(x.id) === v);
+        const a = assetList.find((x) => String(x.id) === v);
         if (a) next.currency = a.currency;
       }
       return next;
@@ -234,7 +278,7 @@ function TxDialog(props: {
     setErrors((e) => ({ ...e, [k]: undefined }));
   };
   const fields = visibleFields(form.type);
-  const assetCurrency = props.assets.find((a) => String(a.id) === form.asset_id)?.currency;
+  const assetCurrency = assetList.find((a) => String(a.id) === form.asset_id)?.currency;
 
   // A buy in a currency the broker holds no cash in can be paid from its cash in another
   // currency: the form writes the conversion with the buy, at a rate the user sees and can change.
@@ -311,7 +355,7 @@ function TxDialog(props: {
       case "to_broker_id":
         return <Select {...common} value={form[k]} disabled={!!props.tx && k === "broker_id"} placeholder={t("Choose…")} options={props.brokers.map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => set(k, v)} />;
       case "asset_id":
-        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={TX_RULES[form.type].asset === "optional" ? t("None") : t("Choose…")} options={props.assets.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
+        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={TX_RULES[form.type].asset === "optional" ? t("None") : t("Choose…")} options={assetList.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
       case "date":
         return <input {...common} type="date" required value={form.date} onInput={(e) => set("date", (e.target as HTMLInputElement).value)} />;
       case "currency":
@@ -346,6 +390,18 @@ function TxDialog(props: {
         {fields.map((k) => (
           <Fragment key={k}>
             <Field label={t(FIELD_LABEL[k]!)} error={errors[k]} hint={hint(k)}>{(id, d) => control(k, id, d)}</Field>
+            {k === "asset_id" && !props.tx && (creatingAsset
+              ? <InlineAsset defaultCurrency={form.currency || prefs.base_currency} onCancel={() => setCreatingAsset(false)} onCreated={(a) => {
+                  setCreated(a); setCreatingAsset(false); props.onAssetCreated();
+                  setForm((f) => ({ ...f, asset_id: String(a.id), currency: a.currency }));
+                  setErrors((e) => ({ ...e, asset_id: undefined }));
+                }} />
+              : (
+                <p class={assetList.length === 0 ? "note" : "muted"}>
+                  {assetList.length === 0 && `${t("There is no asset yet.")} `}
+                  <button type="button" class="link-button" onClick={() => setCreatingAsset(true)}>{t("Create an asset")}</button>
+                </p>
+              ))}
             {k === "currency" && form.type === "BUY" && !props.tx && payOptions.length > 0 && /^[A-Z]{3}$/.test(buyCurrency) && (
               <>
                 <Field label={t(FIELD_LABEL.pay_currency!)} error={errors.pay_currency}
