@@ -78,7 +78,7 @@ test("paying from a currency the broker lacks is refused with a message that nam
   await tx.getByRole("button", { name: "Save" }).click();
   const message = tx.getByText(/would go negative/);
   await message.waitFor();
-  expect(await message.textContent()).toMatch(/"Euro Broker".*currency conversion/);
+  expect(await message.textContent()).toMatch(/"Euro Broker".*pay from the broker's EUR cash with a currency conversion/);
   // And the option it names is right there.
   await tx.getByLabel("Pay from").selectOption({ label: "EUR cash (converted to USD)" });
   expect(await valueOf(tx.getByLabel("Exchange rate: 1 EUR in USD"), "1.085")).toBe("1.085");
