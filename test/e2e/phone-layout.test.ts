@@ -7,10 +7,11 @@ import { useBrowser } from "../helpers/browser.ts";
 // every row's cash amount.
 const PHONE = { width: 375, height: 812 };
 const b = useBrowser({ name: "phone-layout", users: ["pia"] });
+let brokerId = 0;
 
 beforeAll(async () => {
   const pia = b.api.as.pia!;
-  const broker = (await (await pia.post("/brokers", [{ name: "Pocket Broker", opened_at: "2025-01-02", initial_balances: [{ code: "EUR", amount: "3000" }] }])).json()).results[0].broker_id;
+  const broker = brokerId = (await (await pia.post("/brokers", [{ name: "Pocket Broker", opened_at: "2025-01-02", initial_balances: [{ code: "EUR", amount: "3000" }] }])).json()).results[0].broker_id;
   const asset = (await (await pia.post("/assets", [{ name: "Phone Maker AG", currency: "EUR" }])).json()).results[0].asset_id;
   const commit = await pia.post("/transactions/commit", { creates: [
     { broker_id: broker, type: "BUY", date: "2025-02-03", asset_id: asset, quantity: "4", cash: { code: "EUR", amount: "-1205.50" } },
@@ -69,5 +70,15 @@ test("on a phone the transactions become cards that show each row's cash amount"
   expect(await onScreen(dividend)).toBe(true);
   expect(await noSideways(page)).toBeLessThanOrEqual(0);
   await b.shot(page, "transaction-cards");
+
+  // The broker's holdings are cards too: every value labelled and on screen.
+  await page.goto(b.url(`/brokers/${brokerId}`));
+  const holding = page.getByRole("region", { name: "Holdings" }).locator("tr", { hasText: "Phone Maker AG" });
+  const cost = holding.locator("td[data-label='Total cost']");
+  await cost.getByText("€1,205.50").waitFor();
+  await cost.scrollIntoViewIfNeeded();
+  expect(await onScreen(cost)).toBe(true);
+  expect(await noSideways(page)).toBeLessThanOrEqual(0);
+  await b.shot(page, "broker-cards");
   expect(b.errors).toEqual([]);
 }, 60_000);

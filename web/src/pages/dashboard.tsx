@@ -190,7 +190,7 @@ function TopHoldings(props: { report: import("../api/types.ts").ReportView; curr
   if (holdings.length === 0) return <p class="muted">{t("No open positions.")}</p>;
   return (
     <div class="table-wrap">
-      <table class="table">
+      <table class="table phone-cards">
         <thead>
           <tr>
             <th scope="col">{t("Asset")}</th><th scope="col">{t("Broker")}</th><th scope="col" class="num">{t("Quantity")}</th>
@@ -203,11 +203,11 @@ function TopHoldings(props: { report: import("../api/types.ts").ReportView; curr
             return (
               <tr key={`${h.asset_id}/${h.broker_id}`}>
                 <td><Link href={`/assets/${h.asset_id}`}>{h.asset_name}</Link></td>
-                <td>{h.broker_name ?? ""}</td>
-                <td class="num"><Qty value={h.quantity} /></td>
-                <td class="num"><Money amount={h.current_value} currency={props.currency} /></td>
-                <td class="num"><Money amount={h.gain_loss} currency={props.currency} signed /></td>
-                <td class="num"><Money amount={c?.period_pnl ?? null} currency={props.currency} signed /></td>
+                <td data-label={t("Broker")}>{h.broker_name ?? ""}</td>
+                <td class="num" data-label={t("Quantity")}><Qty value={h.quantity} /></td>
+                <td class="num" data-label={t("Value")}><Money amount={h.current_value} currency={props.currency} /></td>
+                <td class="num" data-label={t("Gain/loss")}><Money amount={h.gain_loss} currency={props.currency} signed /></td>
+                <td class="num" data-label={t("Period contribution")}><Money amount={c?.period_pnl ?? null} currency={props.currency} signed /></td>
               </tr>
             );
           })}
