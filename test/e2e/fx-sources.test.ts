@@ -77,4 +77,8 @@ test("the dashboard marks the headline figures that rest on a missing exchange r
   await marker.waitFor();
   expect(await marker.getAttribute("href")).toBe("#h-dq");
   await b.shot(page, "dashboard-gap");
+  // Bob may not add a shared pair: the panel's fix is his own rates, on the pair's page.
+  await page.getByRole("link", { name: /^Enter your own rates for / }).click();
+  await page.getByRole("heading", { name: "Private rate" }).waitFor();
+  expect(await page.getByRole("dialog").count()).toBe(0);
 }, 60_000);

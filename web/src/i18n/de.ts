@@ -155,6 +155,7 @@ export const de: Catalog = {
   "Enter the asset's name.": "Geben Sie den Namen der Anlage ein.",
   "Enter the cost per unit (0 or more).": "Geben Sie den Einstand je Stück ein (0 oder mehr).",
   "Enter the exchange rate of the conversion (greater than 0).": "Geben Sie den Wechselkurs des Umtauschs ein (größer als 0).",
+  "Enter your own rates for {pair}": "Eigene Kurse für {pair} eingeben",
   "Events": "Ereignisse",
   "Everyone with access sees the whole broker; editors and owners can change it, and only owners decide who has access.": "Alle mit Zugriff sehen den ganzen Broker; Bearbeiter und Eigentümer können ihn ändern, und nur Eigentümer bestimmen, wer Zugriff hat.",
   "Exchange rate": "Wechselkurs",

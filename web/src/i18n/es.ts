@@ -155,6 +155,7 @@ export const es: Catalog = {
   "Enter the asset's name.": "Introduce el nombre del activo.",
   "Enter the cost per unit (0 or more).": "Introduce el coste por unidad (0 o más).",
   "Enter the exchange rate of the conversion (greater than 0).": "Introduce el tipo de cambio de la conversión (mayor que 0).",
+  "Enter your own rates for {pair}": "Introducir tus propios tipos para {pair}",
   "Events": "Eventos",
   "Everyone with access sees the whole broker; editors and owners can change it, and only owners decide who has access.": "Quien tiene acceso ve todo el bróker; los editores y los propietarios pueden cambiarlo, y solo los propietarios deciden quién tiene acceso.",
   "Exchange rate": "Tipo de cambio",

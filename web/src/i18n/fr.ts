@@ -155,6 +155,7 @@ export const fr: Catalog = {
   "Enter the asset's name.": "Saisissez le nom de l'actif.",
   "Enter the cost per unit (0 or more).": "Saisissez le coût unitaire (0 ou plus).",
   "Enter the exchange rate of the conversion (greater than 0).": "Saisissez le taux de change de la conversion (supérieur à 0).",
+  "Enter your own rates for {pair}": "Saisir vos propres taux pour {pair}",
   "Events": "Événements",
   "Everyone with access sees the whole broker; editors and owners can change it, and only owners decide who has access.": "Toute personne ayant accès voit l'ensemble du courtier ; les éditeurs et les propriétaires peuvent le modifier, et seuls les propriétaires décident qui y a accès.",
   "Exchange rate": "Taux de change",

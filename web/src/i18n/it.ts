@@ -155,6 +155,7 @@ export const it: Catalog = {
   "Enter the asset's name.": "Inserisci il nome del titolo.",
   "Enter the cost per unit (0 or more).": "Inserisci il costo unitario (0 o più).",
   "Enter the exchange rate of the conversion (greater than 0).": "Inserisci il tasso di cambio della conversione (maggiore di 0).",
+  "Enter your own rates for {pair}": "Inserisci i tuoi tassi per {pair}",
   "Events": "Eventi",
   "Everyone with access sees the whole broker; editors and owners can change it, and only owners decide who has access.": "Chi ha accesso vede tutto il broker; editor e proprietari possono modificarlo, e solo i proprietari decidono chi ha accesso.",
   "Exchange rate": "Tasso di cambio",

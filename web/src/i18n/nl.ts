@@ -155,6 +155,7 @@ export const nl: Catalog = {
   "Enter the asset's name.": "Vul de naam van het effect in.",
   "Enter the cost per unit (0 or more).": "Vul de kostprijs per stuk in (0 of meer).",
   "Enter the exchange rate of the conversion (greater than 0).": "Vul de wisselkoers van de omwisseling in (groter dan 0).",
+  "Enter your own rates for {pair}": "Eigen koersen voor {pair} invoeren",
   "Events": "Gebeurtenissen",
   "Everyone with access sees the whole broker; editors and owners can change it, and only owners decide who has access.": "Iedereen met toegang ziet de hele broker; bewerkers en eigenaars kunnen hem wijzigen, en alleen eigenaars bepalen wie toegang heeft.",
   "Exchange rate": "Wisselkoers",

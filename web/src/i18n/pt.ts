@@ -155,6 +155,7 @@ export const pt: Catalog = {
   "Enter the asset's name.": "Introduza o nome do ativo.",
   "Enter the cost per unit (0 or more).": "Informe o custo por unidade (0 ou mais).",
   "Enter the exchange rate of the conversion (greater than 0).": "Introduza a taxa de câmbio da conversão (maior que 0).",
+  "Enter your own rates for {pair}": "Introduzir as suas próprias taxas para {pair}",
   "Events": "Eventos",
   "Everyone with access sees the whole broker; editors and owners can change it, and only owners decide who has access.": "Quem tem acesso vê a corretora inteira; editores e proprietários podem alterá-la, e só os proprietários decidem quem tem acesso.",
   "Exchange rate": "Taxa de câmbio",

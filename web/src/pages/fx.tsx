@@ -39,7 +39,7 @@ export function FxPage(props: { pair?: string }) {
   const admin = me.is_superuser;
   const routes = useAsync((signal) => api.get("/fx/providers/routes", { signal }), []);
   const status = useAsync((signal) => api.get("/fx/providers/status", { signal }), []);
-  const addPair = loc.query.get("add");
+  const addPair = admin ? loc.query.get("add") : null;
   const byPair = useMemo(() => {
     const m = new Map<string, FxRoute[]>();
     for (const r of routes.data ?? []) m.set(slug(r), [...(m.get(slug(r)) ?? []), r]);
