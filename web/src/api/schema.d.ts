@@ -2127,6 +2127,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fx/providers/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each FX provider's last sync outcome: when it was asked, when it last answered, and its last failure with a classified cause
+         * @description Each FX provider's last sync outcome: when it was asked, when it last answered, and its last failure with a classified cause.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: it only reads.
+         */
+        get: operations["getApiV1FxProvidersStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fx/providers/routes": {
         parameters: {
             query?: never;
@@ -4735,6 +4759,13 @@ export interface components {
                     dates_available: number;
                     /** @description Why this item failed; absent or null when it succeeded */
                     error?: string;
+                    /**
+                     * @description Why the provider call failed: offline (network down or refused), dns (name does not resolve), http (an error status), timeout, blocked (the outbound rules refused the host), rate_limited, bad_response, not_loaded, other
+                     * @enum {string}
+                     */
+                    cause?: "offline" | "dns" | "http" | "timeout" | "blocked" | "rate_limited" | "bad_response" | "not_loaded" | "other";
+                    /** @description With `cause`: the HTTP status the provider answered, if any */
+                    http_status?: number | null;
                 }[];
                 /** @description Duration of the sync, in milliseconds */
                 elapsed_ms: number;
@@ -5853,6 +5884,28 @@ export interface components {
             params_schema: components["schemas"]["ParamField"][];
             /** @description Documentation of the provider */
             provider_help_url: string | null;
+        };
+        ProviderStatusBody: {
+            /** @description The provider's wire code */
+            provider: string;
+            /** @description When a sync last asked this provider (ISO time) */
+            attempted_at: string;
+            /** @description When it last answered (ISO time), null if never */
+            succeeded_at: string | null;
+            /** @description The last failure when it came after the last success, else null */
+            error: {
+                /** @description When the failure happened (ISO time) */
+                at: string;
+                /**
+                 * @description Why the provider call failed: offline (network down or refused), dns (name does not resolve), http (an error status), timeout, blocked (the outbound rules refused the host), rate_limited, bad_response, not_loaded, other
+                 * @enum {string}
+                 */
+                cause: "offline" | "dns" | "http" | "timeout" | "blocked" | "rate_limited" | "bad_response" | "not_loaded" | "other";
+                /** @description The HTTP status the provider answered, if any */
+                http_status: number | null;
+                /** @description The failure as the provider call reported it */
+                message: string;
+            } | null;
         };
         QueryRequest: {
             /** @description Id of an asset */
@@ -17380,6 +17433,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FxProviderBody"][];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    getApiV1FxProvidersStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderStatusBody"][];
                 };
             };
             /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
