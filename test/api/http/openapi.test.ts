@@ -232,7 +232,7 @@ describe("OpenAPI field documentation", () => {
 
 /**
  * Response fields that may stay open (any keys, or any value), each with why: everything else a
- * response carries is an exact schema, so generated clients get real types (docs/api.md).
+ * response carries is an exact schema, so generated clients get real types (docs/decisions.md "Exact response schemas").
  */
 const OPEN_RESPONSE_FIELDS: Record<string, string> = {
   "ErrorBody.params": "Parameters of the error, different per code (docs/errors.md lists them)",
