@@ -7914,86 +7914,83 @@ export interface components {
         };
         /** @description Unpair two linked transactions into two independent rows */
         TxSplitRow: components["schemas"]["SplitRow"];
-        /** @description Changes to one stored transaction; fields left out stay as they are */
-        TxUpdateRow: components["schemas"]["UpdateRow"];
-        TypesResponse: {
-            /** @description One entry per transaction type */
-            transaction_types: {
-                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                code: string;
-                /** @description Display name */
-                name: string;
-                /** @description Free text description */
-                description: string;
-                /** @description Slug of the icon */
-                icon_slug: string;
-                /** @description Slug of the documentation page */
-                doc_slug: string | null;
+        TxTypeRule: {
+            /**
+             * @description The transaction type
+             * @enum {string}
+             */
+            code: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
+            /** @description Display name */
+            name: string;
+            /** @description Free text description */
+            description: string;
+            /** @description Slug of the icon */
+            icon_slug: string;
+            /** @description Slug of the documentation page */
+            doc_slug: string | null;
+            /**
+             * @description Whether the asset is required, optional or forbidden
+             * @enum {string}
+             */
+            asset_mode: "required" | "optional" | "forbidden";
+            /**
+             * @description Whether cash is required, optional or forbidden
+             * @enum {string}
+             */
+            cash_mode: "required" | "optional" | "forbidden";
+            /**
+             * @description Whether the quantity is required, optional or forbidden
+             * @enum {string}
+             */
+            quantity_mode: "required" | "optional" | "forbidden";
+            /** @description True for paired types (two legs) */
+            requires_link: boolean;
+            /**
+             * @description Sign rule of the quantity
+             * @enum {string}
+             */
+            quantity_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
+            /**
+             * @description Sign rule of the cash amount
+             * @enum {string}
+             */
+            cash_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
+            /** @description True when a transaction of this type may link an asset event */
+            event_compatible: boolean;
+            /** @description Asset-event types this transaction type may link */
+            compatible_event_types: ("DIVIDEND" | "INTEREST" | "PRICE_ADJUSTMENT" | "SPLIT" | "MATURITY_SETTLEMENT")[];
+            /**
+             * @description Layout of the pair editor; null for unpaired types
+             * @enum {string|null}
+             */
+            pair_form_layout: "fx" | "transfer_asset" | "transfer_cash" | null;
+            /** @description The two types a pair splits into; null when it cannot be split */
+            split_into: {
                 /**
-                 * @description Whether the asset is required, optional or forbidden
+                 * @description Type of the sending leg
                  * @enum {string}
                  */
-                asset_mode: "required" | "optional" | "forbidden";
+                from_type: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
                 /**
-                 * @description Whether cash is required, optional or forbidden
+                 * @description Type of the receiving leg
                  * @enum {string}
                  */
-                cash_mode: "required" | "optional" | "forbidden";
+                to_type: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
+            } | null;
+            /** @description Pairs of standalone types that may be promoted into this type */
+            promote_from: {
                 /**
-                 * @description Whether the quantity is required, optional or forbidden
+                 * @description Type of the first row
                  * @enum {string}
                  */
-                quantity_mode: "required" | "optional" | "forbidden";
-                /** @description True for paired types (two legs) */
-                requires_link: boolean;
+                type_a: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
                 /**
-                 * @description Sign rule of the quantity
+                 * @description Type of the second row
                  * @enum {string}
                  */
-                quantity_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
-                /**
-                 * @description Sign rule of the cash amount
-                 * @enum {string}
-                 */
-                cash_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
-                /** @description True when a transaction of this type may link an asset event */
-                event_compatible: boolean;
-                /** @description Asset-event types this transaction type may link */
-                compatible_event_types: string[];
-                /**
-                 * @description Layout of the pair editor; null for unpaired types
-                 * @enum {string|null}
-                 */
-                pair_form_layout: "fx" | "transfer_asset" | "transfer_cash" | null;
-                /** @description The two types a pair splits into; null when it cannot be split */
-                split_into: {
-                    /** @description Type of the sending leg */
-                    from_type: string;
-                    /** @description Type of the receiving leg */
-                    to_type: string;
-                } | null;
-                /** @description Pairs of standalone types that may be promoted into this type */
-                promote_from: {
-                    /** @description Type of the first row */
-                    type_a: string;
-                    /** @description Type of the second row */
-                    type_b: string;
-                    /** @description How the two legs' fields must relate */
-                    field_constraints: {
-                        /**
-                         * @description The request field the item is about
-                         * @enum {string}
-                         */
-                        field: "asset_id" | "broker_id" | "cash_amount" | "cash_currency" | "quantity";
-                        /**
-                         * @description equal, opposite, opposite_sign or different
-                         * @enum {string}
-                         */
-                        relation: "equal" | "opposite" | "opposite_sign" | "different";
-                    }[];
-                }[] | null;
-                /** @description How the two legs' fields must relate; null for unpaired types */
-                pair_field_constraints: {
+                type_b: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
+                /** @description How the two legs' fields must relate */
+                field_constraints: {
                     /**
                      * @description The request field the item is about
                      * @enum {string}
@@ -8004,27 +8001,49 @@ export interface components {
                      * @enum {string}
                      */
                     relation: "equal" | "opposite" | "opposite_sign" | "different";
-                }[] | null;
-                /** @description Types a row may be switched to in the editor */
-                swap_group: string[];
+                }[];
+            }[] | null;
+            /** @description How the two legs' fields must relate; null for unpaired types */
+            pair_field_constraints: {
                 /**
-                 * @description How the cost basis is set: auto, auto-detail or manual
+                 * @description The request field the item is about
                  * @enum {string}
                  */
-                cost_basis_mode: "forbidden" | "optional" | "required_qty_pos";
-                /** @description Cost-basis rule of each leg */
-                cost_basis_pair: ("forbidden" | "optional" | "required_qty_pos")[] | null;
-            }[];
+                field: "asset_id" | "broker_id" | "cash_amount" | "cash_currency" | "quantity";
+                /**
+                 * @description equal, opposite, opposite_sign or different
+                 * @enum {string}
+                 */
+                relation: "equal" | "opposite" | "opposite_sign" | "different";
+            }[] | null;
+            /** @description Types a row may be switched to in the editor */
+            swap_group: ("BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER")[];
+            /**
+             * @description Cost-basis rule of a single row: required_qty_pos asks for it when units are added
+             * @enum {string}
+             */
+            cost_basis_mode: "forbidden" | "optional" | "required_qty_pos";
+            /** @description Cost-basis rule of each leg */
+            cost_basis_pair: ("forbidden" | "optional" | "required_qty_pos")[] | null;
+        };
+        /** @description Changes to one stored transaction; fields left out stay as they are */
+        TxUpdateRow: components["schemas"]["UpdateRow"];
+        TypesResponse: {
+            /** @description One entry per transaction type */
+            transaction_types: components["schemas"]["TxTypeRule"][];
             /** @description One entry per asset-event type */
             event_types: {
-                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                code: string;
+                /**
+                 * @description Three-letter currency code (ISO 4217), or a stable code where the object is not money
+                 * @enum {string}
+                 */
+                code: "DIVIDEND" | "INTEREST" | "PRICE_ADJUSTMENT" | "SPLIT" | "MATURITY_SETTLEMENT";
                 /** @description Display name */
                 name: string;
                 /** @description Emoji shown with the type */
                 emoji: string;
                 /** @description Transaction types that may link this event type */
-                compatible_tx_types: string[];
+                compatible_tx_types: ("BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER")[];
             }[];
             /** @description Issue codes a batch can report */
             validation_codes: {
