@@ -7,6 +7,7 @@
  */
 import { isDecimal, negateDecimal, readDecimal, signOf, toInputText } from "./decimal.ts";
 import { msg, t } from "./i18n.ts";
+import type { Result } from "../api/client.ts";
 import type { TxTypeRule } from "../api/types.ts";
 
 /** A transaction type code, as `GET /transactions/types` lists them. */
@@ -259,14 +260,8 @@ export function fromTransaction(rules: TxRules, tx: {
   });
 }
 
-/** An issue of POST /transactions/validate or /commit. */
-export interface BatchIssue {
-  index: number;
-  error: string;
-  code: string | null;
-  field: string | null;
-  params: Record<string, unknown> | null;
-}
+/** The parts of an issue of POST /transactions/validate or /commit the form reads. */
+export type BatchIssue = Pick<Result<"post", "/transactions/validate">["issues"][number], "index" | "error" | "code" | "field" | "params">;
 
 /** Which form field an API field of leg `leg` (0 or 1) belongs to. */
 function formField(apiField: string | null | undefined, leg: number, pair: FormRule["pair"]): FieldName | null {

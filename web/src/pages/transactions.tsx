@@ -14,7 +14,7 @@ import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import {
   checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, txRules, txTypeLabel, txTypeMenuLabel, visibleFields,
-  type BatchIssue, type FormErrors, type TxForm, type TxRules, type TxType,
+  type FormErrors, type TxForm, type TxRules, type TxType,
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { msg, t } from "../lib/i18n.ts";
@@ -238,14 +238,14 @@ function TxDialog(props: {
         : { creates: rows }) as unknown as Body<"post", "/transactions/commit">;
       const check = await api.post("/transactions/validate", { body });
       if (check.issues.length) {
-        const mapped = issuesToErrors(rules, check.issues as BatchIssue[], form.type);
+        const mapped = issuesToErrors(rules, check.issues, form.type);
         setErrors(mapped.fields);
         setGeneral(mapped.general);
         return;
       }
       const done = await api.post("/transactions/commit", { body });
       if (!done.committed) {
-        const mapped = issuesToErrors(rules, done.issues as BatchIssue[], form.type);
+        const mapped = issuesToErrors(rules, done.issues, form.type);
         setErrors(mapped.fields);
         setGeneral(mapped.general.length ? mapped.general : [t("Nothing was saved.")]);
         return;
