@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CurrencyField } from "../../http/fields.ts";
 import { DateField } from "../portfolio/portfolio-fields.ts";
+import { GeographyGroupSchema, RiskScenarioSchema } from "../../../sdk/index.ts";
 
 const Id = z.number().int().positive();
 const uniqueIds = (max: number) => z.array(Id).min(1).max(max).refine((a) => new Set(a).size === a.length, "ids must be unique");
@@ -97,10 +98,9 @@ export const EligibilityResponse = z.object({
 export const ScenarioCatalogResponse = z.object({
   items: z.array(z.object({
     source: z.enum(["built_in", "host"]), source_file: z.string().describe("File the scenario came from"),
-    scenario: z.looseObject({ id: z.string(), kind: z.string() }).describe("The scenario, with the fields of its scenario file"),
+    scenario: RiskScenarioSchema.describe("The scenario as its file defines it (docs/risk.md \"Scenarios\")"),
   })),
-  geography_groups: z.array(z.looseObject({ id: z.string(), members: z.array(z.string()).describe("ISO 3166 alpha-3 country codes") }))
-    .describe("Country groups a geography shock may name"),
+  geography_groups: z.array(GeographyGroupSchema).describe("Country groups a geography shock may name"),
   status: z.object({
     schema_version: z.number().int(), loaded_at: z.string().describe("When the files were read (ISO 8601, UTC)"),
     built_in_count: z.number().int().describe("Built-in scenarios loaded"), host_count: z.number().int().describe("Scenarios loaded from DATA_DIR/scenarios"),

@@ -255,8 +255,6 @@ const OPEN_RESPONSE_FIELDS: Record<string, string> = {
   "RiskItem.data_quality": "Data quality of the analytic's inputs, one shape per analytic kind (docs/risk.md)",
   "RiskItem.warnings[].details": "Context of the warning, different per code",
   "RiskItem.error.details": "Context of the error, different per code",
-  "ScenarioCatalogResponse.items[].scenario": "The scenario's own file, one shape per scenario kind (docs/risk.md)",
-  "ScenarioCatalogResponse.geography_groups[]": "A geography group as written in its data file",
   "SnapshotResponse.selection": "The snapshot request echoed back, one shape per domain (docs/ai-export.md)",
   "SnapshotResponse.data": "The exported data set, one shape per domain (docs/ai-export.md)",
   "GET /backup/asset/{asset_id}/prices": "A backup section document, described by its schema_version (docs/backup.md)",

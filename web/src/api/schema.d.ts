@@ -6659,25 +6659,150 @@ export interface components {
                 source: "built_in" | "host";
                 /** @description File the scenario came from */
                 source_file: string;
-                /** @description The scenario, with the fields of its scenario file */
+                /** @description The scenario as its file defines it (docs/risk.md "Scenarios") */
                 scenario: {
+                    /**
+                     * @description Version of this document layout
+                     * @enum {number}
+                     */
+                    schema_version: 1;
                     /** @description Numeric id of this record */
                     id: string;
-                    /** @description Kind of the item */
-                    kind: string;
-                } & {
-                    [key: string]: unknown;
+                    /**
+                     * @description Free labels
+                     * @default []
+                     */
+                    tags: string[];
+                    /** @description Display name */
+                    name: {
+                        [key: string]: string;
+                    };
+                    /** @description Free text description */
+                    description: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Kind of the item
+                     * @enum {string}
+                     */
+                    kind: "historical_replay";
+                    /** @description The replay window and policies used when the request names none */
+                    defaults: {
+                        /**
+                         * Format: date
+                         * @description First day, YYYY-MM-DD (inclusive)
+                         */
+                        start?: string;
+                        /**
+                         * Format: date
+                         * @description Last day, YYYY-MM-DD (inclusive)
+                         */
+                        end?: string;
+                        /**
+                         * @description An asset without history in the window takes its proxy, else is excluded
+                         * @enum {string}
+                         */
+                        missing_history_policy: "manual_proxy_or_exclude";
+                        /**
+                         * @description How the set's weights are chosen
+                         * @enum {string}
+                         */
+                        composition_policy: "current_buy_and_hold";
+                    };
+                    /** @description What a request may change */
+                    editable: {
+                        /** @description Whether a request may change the window */
+                        dates: boolean;
+                        /** @description Whether a request may change the missing-history policy */
+                        missing_history_policy: boolean;
+                        /** @description Whether a request may name proxies */
+                        proxies: boolean;
+                        /** @description Whether a request may exclude assets */
+                        exclusions: boolean;
+                    };
+                    /** @description Bounds of the window */
+                    limits: {
+                        /** @description Shortest window, in calendar days */
+                        minimum_calendar_days: number;
+                        /** @description Longest window, in calendar days; absent for no limit */
+                        maximum_calendar_days?: number;
+                    };
+                } | {
+                    /**
+                     * @description Version of this document layout
+                     * @enum {number}
+                     */
+                    schema_version: 1;
+                    /** @description Numeric id of this record */
+                    id: string;
+                    /**
+                     * @description Free labels
+                     * @default []
+                     */
+                    tags: string[];
+                    /** @description Display name */
+                    name: {
+                        [key: string]: string;
+                    };
+                    /** @description Free text description */
+                    description: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Kind of the item
+                     * @enum {string}
+                     */
+                    kind: "hypothetical_shock";
+                    /** @description Dimensions a request may shock by */
+                    allowed_dimensions: ("asset_class" | "sector" | "geography")[];
+                    /** @description The shocks used when the request names none */
+                    defaults: {
+                        /**
+                         * @description Dimension the buckets are of
+                         * @enum {string}
+                         */
+                        dimension: "asset_class" | "sector" | "geography";
+                        /** @description Shock (fraction, −1 to 1) per bucket: asset type, sector, country or geography group */
+                        bucket_shocks: {
+                            [key: string]: number;
+                        };
+                    };
+                    /** @description What a request may change */
+                    editable: {
+                        /** @description Whether a request may change the dimension */
+                        dimension: boolean;
+                        /** @description Whether a request may change the bucket shocks */
+                        bucket_shocks: boolean;
+                        /** @description Whether a request may set shocks per asset */
+                        manual_overrides: boolean;
+                    };
+                    /** @description Bounds of the shocks */
+                    limits: {
+                        /** @description Lowest shock a request may set */
+                        minimum_shock: number;
+                        /** @description Highest shock a request may set */
+                        maximum_shock: number;
+                        /** @description Most buckets a request may set */
+                        maximum_buckets: number;
+                    };
                 };
             }[];
             /** @description Country groups a geography shock may name */
-            geography_groups: ({
+            geography_groups: {
+                /**
+                 * @description Version of this document layout
+                 * @enum {number}
+                 */
+                schema_version: 1;
                 /** @description Numeric id of this record */
                 id: string;
-                /** @description ISO 3166 alpha-3 country codes */
+                /** @description Display name */
+                name: {
+                    [key: string]: string;
+                };
+                /** @description Members of the set */
                 members: string[];
-            } & {
-                [key: string]: unknown;
-            })[];
+            }[];
             /** @description Outcome or state (see the enumeration) */
             status: {
                 /** @description Version of this document layout */
