@@ -251,8 +251,6 @@ const OPEN_RESPONSE_FIELDS: Record<string, string> = {
   "ComputeResponse.results[].result": "The tool's output, described by its output_schema in the catalog",
   "SignalResult.error.details": "Context of the error, different per code",
   "RiskItem.output": "The analytic's result, one shape per analytic kind (docs/risk.md)",
-  "RiskItem.metadata": "How the analytic ran, one shape per analytic kind (docs/risk.md)",
-  "RiskItem.data_quality": "Data quality of the analytic's inputs, one shape per analytic kind (docs/risk.md)",
   "RiskItem.warnings[].details": "Context of the warning, different per code",
   "RiskItem.error.details": "Context of the error, different per code",
   "SnapshotResponse.selection": "The snapshot request echoed back, one shape per domain (docs/ai-export.md)",

@@ -6476,13 +6476,68 @@ export interface components {
             output: {
                 [key: string]: unknown;
             } | null;
-            /** @description What was computed: scope, currency and dates */
+            /** @description How it ran; null when it failed before running */
             metadata: {
-                [key: string]: unknown;
+                /** @description Version of the analytic's math */
+                algorithm_version: string;
+                /**
+                 * @description What the analytic ran on
+                 * @enum {string}
+                 */
+                scope_kind: "asset" | "asset_set" | "portfolio";
+                /**
+                 * @description How the scope was weighted
+                 * @enum {string}
+                 */
+                mode: "historical" | "current_composition";
+                /** @description Currency of the money figures */
+                target_currency: string;
+                /**
+                 * Format: date
+                 * @description First day of the requested period
+                 */
+                requested_start: string;
+                /**
+                 * Format: date
+                 * @description Last day of the requested period
+                 */
+                requested_end: string;
+                /**
+                 * Format: date
+                 * @description First day with data; null when there is none
+                 */
+                observations_start: string | null;
+                /**
+                 * Format: date
+                 * @description Last day with data; null when there is none
+                 */
+                observations_end: string | null;
+                /** @description True when the result came from the cache */
+                cached: boolean;
             } | null;
-            /** @description Data-quality report: the issues found */
+            /** @description Quality of the inputs; null when it failed before reading them */
             data_quality: {
-                [key: string]: unknown;
+                /**
+                 * @description partial when some input is missing
+                 * @enum {string}
+                 */
+                data_quality_status: "ok" | "partial";
+                /** @description Assets without prices in the period */
+                missing_price_assets: number[];
+                /** @description FX pairs FROM/TO missing to convert to the target currency */
+                missing_fx_pairs: string[];
+                /** @description Days where a held asset had no price */
+                incomplete_nav_dates_count: number;
+                /**
+                 * Format: date
+                 * @description First day with data; null when there is none
+                 */
+                observations_start: string | null;
+                /**
+                 * Format: date
+                 * @description Last day with data; null when there is none
+                 */
+                observations_end: string | null;
             } | null;
             /** @description Things worth knowing that did not stop the operation */
             warnings: {
@@ -6499,8 +6554,11 @@ export interface components {
             }[];
             /** @description Why this item failed; absent or null when it succeeded */
             error: {
-                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                code: string;
+                /**
+                 * @description Three-letter currency code (ISO 4217), or a stable code where the object is not money
+                 * @enum {string}
+                 */
+                code: "analytic_not_found" | "incompatible_scope" | "incompatible_mode" | "invalid_parameters" | "insufficient_history" | "undefined_metric" | "data_unavailable" | "invalid_covariance" | "resource_limit" | "worker_busy" | "execution_timeout" | "optimization_infeasible" | "execution_failed";
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
                 /** @description Context of the warning or error (ids, counts, limits) */
