@@ -20,10 +20,21 @@ import { SettingsPage } from "./pages/settings.tsx";
 import { TransactionsPage } from "./pages/transactions.tsx";
 import { UploadsPage } from "./pages/uploads.tsx";
 import { msg, setLanguage, t } from "./lib/i18n.ts";
+import { lazyPage } from "./lib/lazy.tsx";
+
+// Investor pages: loaded on first visit (their own chunks), the first load stays small.
+const HoldingsPage = lazyPage(() => import("./pages/holdings.tsx").then((m) => m.HoldingsPage));
+const PerformancePage = lazyPage(() => import("./pages/performance.tsx").then((m) => m.PerformancePage));
+const IncomePage = lazyPage(() => import("./pages/income.tsx").then((m) => m.IncomePage));
+const GainsPage = lazyPage(() => import("./pages/gains.tsx").then((m) => m.GainsPage));
 
 /** Client routes, first match wins. Params are passed as props. */
 const ROUTES: [string, ComponentType<any>][] = [
   ["/", DashboardPage],
+  ["/holdings", HoldingsPage],
+  ["/performance", PerformancePage],
+  ["/income", IncomePage],
+  ["/gains", GainsPage],
   ["/brokers", BrokersPage],
   ["/brokers/:id", BrokerPage],
   ["/transactions", TransactionsPage],
@@ -38,6 +49,10 @@ const ROUTES: [string, ComponentType<any>][] = [
 
 const NAV: [string, string][] = [
   ["/", msg("Dashboard")],
+  ["/holdings", msg("Holdings")],
+  ["/performance", msg("Performance")],
+  ["/income", msg("Income")],
+  ["/gains", msg("Realised gains")],
   ["/brokers", msg("Brokers")],
   ["/transactions", msg("Transactions")],
   ["/assets", msg("Assets")],
