@@ -168,8 +168,7 @@ export class ReportEngine {
         computeReportParts(input, r, undefined, history.add);
         kept = history.finish();
       } else kept = history.finish();
-      dto.history = HISTORY_SLOT;
-      const text = JSON.stringify(dto);
+      const text = JSON.stringify({ ...dto, history: HISTORY_SLOT });
       const slot = JSON.stringify(HISTORY_SLOT);
       const at = text.indexOf(`"history":${slot}`) + `"history":`.length;
       json = `${text.slice(0, at)}[${kept.text}]${text.slice(at + slot.length)}`;

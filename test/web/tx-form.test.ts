@@ -1,6 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { setLanguage } from "../../web/src/lib/i18n.ts";
-import { checkForm, conversionCost, emptyForm, fromTransaction, issuesToErrors, toCreates, TX_TYPES, txTypeLabel, visibleFields } from "../../web/src/lib/tx-form.ts";
+import { typesResponse } from "../../host/api/transactions/transaction-types.schema.ts";
+import {
+  checkForm as check, conversionCost, emptyForm, fromTransaction as fromTx, issuesToErrors as toErrors, toCreates as creates, txRules, txTypeLabel,
+  visibleFields as fields,
+} from "../../web/src/lib/tx-form.ts";
+
+// The form reads the rules `GET /transactions/types` serves: these are the server's own.
+const rules = txRules(typesResponse().transaction_types);
+const TX_TYPES = [...rules.keys()];
+const visibleFields = (...a: Parameters<typeof fields> extends [unknown, ...infer R] ? R : never) => fields(rules, ...a);
+const checkForm = (...a: Parameters<typeof check> extends [unknown, ...infer R] ? R : never) => check(rules, ...a);
+const toCreates = (...a: Parameters<typeof creates> extends [unknown, ...infer R] ? R : never) => creates(rules, ...a);
+const fromTransaction = (...a: Parameters<typeof fromTx> extends [unknown, ...infer R] ? R : never) => fromTx(rules, ...a);
+const issuesToErrors = (...a: Parameters<typeof toErrors> extends [unknown, ...infer R] ? R : never) => toErrors(rules, ...a);
 
 const base = { broker_id: "1", date: "2024-05-02", currency: "EUR" };
 

@@ -1,7 +1,7 @@
 /** Dashboard: net worth, P&L and returns for a period and a set of brokers, history, allocation, holdings, data quality. */
 import { useMemo, useState } from "preact/hooks";
 import { api } from "../api/client.ts";
-import { asReportView, type Allocation } from "../api/types.ts";
+import type { Allocation, ReportView } from "../api/types.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { DataQualityPanel } from "../components/data-quality.tsx";
 import { ErrorNote, Loading, Money, Page, Percent, Skeleton, SkeletonLines, daysAgo, today } from "../components/ui.tsx";
@@ -31,7 +31,7 @@ export function DashboardPage() {
   const currency = prefs.base_currency || "EUR";
   const report = useAsync(async (signal) => {
     const start = PERIODS.find((p) => p.id === period)!.start();
-    const r = await api.post("/portfolio/report", {
+    return api.post("/portfolio/report", {
       signal,
       body: {
         broker_ids: selected && selected.length ? selected : null,
@@ -43,7 +43,6 @@ export function DashboardPage() {
         include_positions_contribution: true,
       },
     });
-    return asReportView(r);
   }, [period, selected?.join(","), currency]);
 
   const format = useMemo(() => privacy ? () => MASK : (v: number) => formatDecimal(v.toFixed(0), locale), [privacy, locale]);
@@ -52,7 +51,7 @@ export function DashboardPage() {
     dates: history.map((h) => h.date),
     series: [
       { label: t("Net worth"), color: "var(--chart-1)", values: history.map((h) => toChartNumber(h.nav_value.amount)) },
-      { label: t("Invested capital"), color: "var(--chart-2)", dash: true, values: history.map((h) => toChartNumber(h.capital_baseline?.amount)) },
+      { label: t("Invested capital"), color: "var(--chart-2)", dash: true, values: history.map((h) => toChartNumber(h.capital_baseline.amount)) },
     ],
   }), [report.data, prefs.language]);
 
@@ -108,9 +107,9 @@ export function DashboardPage() {
         <>
           <div class="kpis" aria-busy={report.loading}>
             <Kpi label={t("Net worth")} testid="net-worth" gap={gap}>{s ? <Money amount={s.net_worth.amount} currency={s.net_worth.code} /> : <Skeleton />}</Kpi>
-            <Kpi label={t("Invested")} gap={gap}>{s ? <Money amount={s.total_invested?.amount} currency={currency} /> : <Skeleton />}</Kpi>
-            <Kpi label={t("Total P&L")} gap={gap}>{s ? <><Money amount={s.total_gain_loss?.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></> : <Skeleton />}</Kpi>
-            <Kpi label={t("Period P&L")} gap={gap}>{s ? <Money amount={s.period_pnl?.amount} currency={currency} signed /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Invested")} gap={gap}>{s ? <Money amount={s.total_invested.amount} currency={currency} /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Total P&L")} gap={gap}>{s ? <><Money amount={s.total_gain_loss.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></> : <Skeleton />}</Kpi>
+            <Kpi label={t("Period P&L")} gap={gap}>{s ? <Money amount={s.period_pnl.amount} currency={currency} signed /> : <Skeleton />}</Kpi>
             <Kpi label={t("TWR")}>{s ? <Percent value={s.twrr_percent} /> : <Skeleton width="4em" />}</Kpi>
             <Kpi label={t("MWRR (annualised)")}>{!s ? <Skeleton width="4em" /> : s.mwrr_available ? <Percent value={s.mwrr_annualized_percent} /> : <span class="muted">{t("n/a")}</span>}</Kpi>
           </div>
@@ -183,7 +182,7 @@ function AllocationTabs(props: { type: Allocation[]; sector: Allocation[]; geogr
   );
 }
 
-function TopHoldings(props: { report: import("../api/types.ts").ReportView; currency: string }) {
+function TopHoldings(props: { report: ReportView; currency: string }) {
   const holdings = (props.report.summary?.holdings ?? []).slice()
     .sort((a, b) => Number(b.current_value ?? 0) - Number(a.current_value ?? 0)).slice(0, 10);
   const contribution = new Map((props.report.positions_contribution?.positions ?? []).map((p) => [`${p.asset_id}/${p.broker_id}`, p]));

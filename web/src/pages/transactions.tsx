@@ -14,8 +14,8 @@ import { roundDecimal, signOf, toInputText } from "../lib/decimal.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import {
-  checkForm, conversionCost, emptyForm, fromTransaction, issuesToErrors, paysByConversion, readNumbers, toCreates, TX_RULES, TX_TYPES, txTypeLabel, visibleFields,
-  type BatchIssue, type FormErrors, type TxForm, type TxType,
+  checkForm, conversionCost, emptyForm, fromTransaction, issuesToErrors, paysByConversion, readNumbers, toCreates, txRules, txTypeLabel, txTypeMenuLabel,
+  visibleFields, type FormErrors, type TxForm, type TxRules, type TxType,
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { assetTypeOptions } from "../lib/asset-types.ts";
@@ -94,6 +94,10 @@ export function TransactionsPage() {
   };
   const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
+  // The types and their field and sign rules come from the API, never from a copy here.
+  const types = useAsync((signal) => api.get("/transactions/types", { signal }), []);
+  const rules = useMemo(() => (types.data ? txRules(types.data.transaction_types) : null), [types.data]);
+  const typeOptions = [...(rules?.keys() ?? [])].map((x) => ({ value: x, label: txTypeMenuLabel(x) }));
   const rows = useTransactions(filters, loc.query.toString());
   const [editing, setEditing] = useState<Transaction | "new" | null>(null);
   const brokerName = useMemo(() => new Map((brokers.data?.items ?? []).map((b) => [b.id, b.name])), [brokers.data]);
@@ -115,11 +119,11 @@ export function TransactionsPage() {
       <form class="toolbar filters" aria-label={t("Filters")} onSubmit={(e) => e.preventDefault()}>
         <Field label={t("Broker")}>{(id) => <Select id={id} value={filters.broker_id} placeholder={t("All")} options={(brokers.data?.items ?? []).map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => setFilter("broker_id", v)} />}</Field>
         <Field label={t("Asset")}>{(id) => <Select id={id} value={filters.asset_id} placeholder={t("All")} options={(assets.data ?? []).map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => setFilter("asset_id", v)} />}</Field>
-        <Field label={t("Type")}>{(id) => <Select id={id} value={filters.type} placeholder={t("All")} options={TX_TYPES.map((x) => ({ value: x, label: t(TX_RULES[x].label) }))} onChange={(v) => setFilter("type", v)} />}</Field>
+        <Field label={t("Type")}>{(id) => <Select id={id} value={filters.type} placeholder={t("All")} options={typeOptions} onChange={(v) => setFilter("type", v)} />}</Field>
         <Field label={t("From")}>{(id) => <input id={id} type="date" value={filters.date_start} onChange={(e) => setFilter("date_start", (e.target as HTMLInputElement).value)} />}</Field>
         <Field label={t("To")}>{(id) => <input id={id} type="date" value={filters.date_end} onChange={(e) => setFilter("date_end", (e.target as HTMLInputElement).value)} />}</Field>
       </form>
-      <ErrorNote error={rows.error} />
+      <ErrorNote error={rows.error ?? types.error} />
       {rows.loading && !rows.data && <Loading label={t("Loading transactions…")} />}
       {rows.data && (
         <>
@@ -150,8 +154,8 @@ export function TransactionsPage() {
           />
         </>
       )}
-      {editing && (
-        <TxDialog tx={editing === "new" ? null : editing} brokers={writable} assets={assets.data ?? []}
+      {editing && rules && (
+        <TxDialog rules={rules} tx={editing === "new" ? null : editing} brokers={writable} assets={assets.data ?? []}
           defaults={{ broker_id: filters.broker_id, asset_id: filters.asset_id }} onAssetCreated={assets.reload}
           onClose={() => setEditing(null)} onSaved={() => { setEditing(null); rows.reload(); }} />
       )}
@@ -245,6 +249,7 @@ const FIELD_LABEL: Record<string, string> = {
 };
 
 function TxDialog(props: {
+  rules: TxRules;
   tx: Transaction | null;
   brokers: { id: number; name: string }[];
   assets: { id: number; name: string; currency: string }[];
@@ -255,7 +260,7 @@ function TxDialog(props: {
 }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
-  const [form, setForm] = useState<TxForm>(() => props.tx ? fromTransaction(props.tx, locale) : emptyForm({
+  const [form, setForm] = useState<TxForm>(() => props.tx ? fromTransaction(props.rules, props.tx, locale) : emptyForm({
     currency: prefs.base_currency, ...Object.fromEntries(Object.entries(props.defaults).filter(([, v]) => v)),
   }));
   const [errors, setErrors] = useState<FormErrors>({});
@@ -277,7 +282,9 @@ function TxDialog(props: {
     });
     setErrors((e) => ({ ...e, [k]: undefined }));
   };
-  const fields = visibleFields(form.type);
+  const rules = props.rules;
+  const rule = rules.get(form.type);
+  const fields = visibleFields(rules, form.type);
   const assetCurrency = assetList.find((a) => String(a.id) === form.asset_id)?.currency;
 
   // A buy in a currency the broker holds no cash in can be paid from its cash in another
@@ -313,12 +320,12 @@ function TxDialog(props: {
   const submit = async (e: Event) => {
     e.preventDefault();
     setGeneral([]);
-    const local = checkForm(form, locale);
+    const local = checkForm(rules, form, locale);
     setErrors(local);
     if (Object.keys(local).length) return;
     setBusy(true);
     try {
-      const rows = toCreates(form, { assetCurrency, locale });
+      const rows = toCreates(rules, form, { assetCurrency, locale });
       // The rows follow the per-type rules of lib/tx-form.ts (unit-tested); the generated type is a
       // union per transaction type, which a form holding any type cannot name statically.
       const body = (props.tx
@@ -326,14 +333,14 @@ function TxDialog(props: {
         : { creates: rows }) as unknown as Body<"post", "/transactions/commit">;
       const check = await api.post("/transactions/validate", { body });
       if (check.issues.length) {
-        const mapped = issuesToErrors(check.issues as BatchIssue[], form.type, { conversion: converting });
+        const mapped = issuesToErrors(rules, check.issues, form.type, { conversion: converting });
         setErrors(mapped.fields);
         setGeneral(mapped.general);
         return;
       }
       const done = await api.post("/transactions/commit", { body });
       if (!done.committed) {
-        const mapped = issuesToErrors(done.issues as BatchIssue[], form.type, { conversion: converting });
+        const mapped = issuesToErrors(rules, done.issues, form.type, { conversion: converting });
         setErrors(mapped.fields);
         setGeneral(mapped.general.length ? mapped.general : [t("Nothing was saved.")]);
         return;
@@ -350,12 +357,12 @@ function TxDialog(props: {
     const common = { id, "aria-describedby": describedBy, "aria-invalid": errors[k]?.length ? true : undefined };
     switch (k) {
       case "type":
-        return <Select {...common} value={form.type} disabled={!!props.tx} options={TX_TYPES.map((x) => ({ value: x, label: t(TX_RULES[x].label) }))} onChange={(v) => set("type", v)} />;
+        return <Select {...common} value={form.type} disabled={!!props.tx} options={[...rules.keys()].map((x) => ({ value: x, label: txTypeMenuLabel(x) }))} onChange={(v) => set("type", v)} />;
       case "broker_id":
       case "to_broker_id":
         return <Select {...common} value={form[k]} disabled={!!props.tx && k === "broker_id"} placeholder={t("Choose…")} options={props.brokers.map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => set(k, v)} />;
       case "asset_id":
-        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={TX_RULES[form.type].asset === "optional" ? t("None") : t("Choose…")} options={assetList.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
+        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={rule?.asset === "optional" ? t("None") : t("Choose…")} options={assetList.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
       case "date":
         return <input {...common} type="date" required value={form.date} onInput={(e) => set("date", (e.target as HTMLInputElement).value)} />;
       case "currency":
@@ -367,8 +374,8 @@ function TxDialog(props: {
   };
 
   const hint = (k: keyof TxForm) => {
-    if (k === "amount") return TX_RULES[form.type].cashSign < 0 ? t("Paid out of the broker's cash.") : t("Received into the broker's cash.");
-    if (k === "quantity" && form.type === "ADJUSTMENT") return t("Negative removes units.");
+    if (k === "amount") return (rule?.cashSign ?? 0) < 0 ? t("Paid out of the broker's cash.") : t("Received into the broker's cash.");
+    if (k === "quantity" && rule?.quantity === "signed") return t("Negative removes units.");
     if (k === "cost_basis") return assetCurrency ? t("Per unit, in {currency}; needed when units are added.", { currency: assetCurrency }) : t("Per unit; needed when units are added.");
     return undefined;
   };
