@@ -3,7 +3,9 @@
  * --keep` (no server, no HTTP): loads the input and builds the report like the worker does,
  * several times, and prints the median of each phase.
  *
- *   bun bench/portfolio-profile.ts <DATA_DIR> [runs] [--incremental]
+ *   bun bench/portfolio-profile.ts <DATA_DIR> [runs] [--incremental] [--allocation]
+ *
+ * `--allocation` asks for the allocation history too (the API's default request).
  *
  * `--incremental` also times the incremental path (core/portfolio/report-engine.ts): one cold run
  * kept by the engine, then `runs` reports after a write noted 10 days before the end (nothing is
@@ -25,7 +27,7 @@ const reader = sqliteSqlReader(db);
 const brokers = db.query("SELECT id FROM brokers ORDER BY id").all() as { id: number }[];
 const request: ReportRequest = {
   scales: Object.fromEntries(brokers.map((b) => [b.id, "1"])), fxUserId: null, target: "EUR", start: START, end: END,
-  flags: { summary: true, history: true, allocationHistory: false, breakdown: false, positionsContribution: false },
+  flags: { summary: true, history: true, allocationHistory: process.argv.includes("--allocation"), breakdown: false, positionsContribution: false },
   requested: { start: START, end: END, brokerIds: null }, generatedAt: new Date().toISOString(),
 };
 const phases: Record<string, number[]> = { load: [], compute: [], stringify: [], gzip: [] };

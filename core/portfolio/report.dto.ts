@@ -6,7 +6,7 @@
 import { Decimal } from "../money/decimal.ts";
 import type { DataQualityReport } from "./data-quality.calc.ts";
 import type {
-  AllocationItem, BrokerBreakdown, ContributionRow, HistoryPoint, HoldingRow, PortfolioReport, ReportDataQuality, ReportSummary,
+  AllocationItem, AllocationPoint, BrokerBreakdown, ContributionRow, HistoryPoint, HoldingRow, PortfolioReport, ReportDataQuality, ReportSummary,
 } from "./report.types.ts";
 
 /** Decimals written for money and returns. */
@@ -45,7 +45,7 @@ export function toReportDto(r: PortfolioReport): Record<string, unknown> {
     summary: r.summary ? summaryDto(r.summary, money, dataQuality) : null,
     history: r.history ? historyWire(r.history, code) : null,
     allocation_history: r.allocationHistory
-      ? Object.fromEntries(Object.entries(r.allocationHistory).map(([dim, points]) => [dim, points.map((p) => ({ date: p.date, components: p.components.map(allocationDto) }))]))
+      ? Object.fromEntries(Object.entries(r.allocationHistory).map(([dim, points]) => [dim, points.map(allocationPointDto)]))
       : null,
     data_quality: dataQuality,
     positions_contribution: r.positionsContribution ? {
@@ -72,6 +72,15 @@ function dataQualityDto(q: ReportDataQuality): DataQualityReport {
     stale_prices: q.stalePrices,
     incomplete_nav_dates: q.incompleteNavDates,
   };
+}
+
+function allocationPointDto(p: AllocationPoint) {
+  return { date: p.date, components: p.components.map(allocationDto) };
+}
+
+/** One allocation-history point as JSON text, as `toReportDto` writes it. */
+export function allocationPointText(p: AllocationPoint): string {
+  return JSON.stringify(allocationPointDto(p));
 }
 
 function allocationDto(a: AllocationItem) {
