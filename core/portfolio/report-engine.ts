@@ -69,6 +69,13 @@ interface PointsText {
 
 export interface EngineReport {
   json: string;
+  /**
+   * Offsets in `json` where it may be cut into pieces that recur from one report of a scope to
+   * the next: around each points array and at each checkpoint's day inside it (the points before a
+   * resumed checkpoint are the previous report's, character for character). The worker compresses
+   * the pieces one by one and keeps them (host/api/portfolio/segmented-gzip.ts).
+   */
+  cuts: number[];
   /** `cold`, or the date the replay resumed at. */
   mode: "cold" | { resumedAt: string };
 }
@@ -109,7 +116,7 @@ export class ReportEngine {
       this.scopes.set(key, out.state);
       while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
     }
-    return { json: out.json, mode: out.mode };
+    return { json: out.json, mode: out.mode, cuts: out.cuts };
   }
 
   /** Drops every kept scope. */
@@ -171,38 +178,65 @@ export class ReportEngine {
     const history = input.flags.history ? new PointsWriter(historyPointWriter(input.target)) : null;
     const parts = computeReportParts(input, r, { prefix, onHistoryPoint: history?.add, allocationWritten: allocation !== null });
     const dto = toReportDto({ ...parts.report, history: null, allocationHistory: null });
-    const splices: [string, string][] = [];
+    // Each array's points as text, and the index of every checkpoint's first day among them.
+    const boundaries = checkpoints.map((c) => c.dayCount);
+    const splices: [string, Piece[]][] = [];
     let keptHistory: PointsText | null = null;
     if (history) {
       // `historyFrom` is 0 when no prefix was resumed or rule 6 rebuilt the MWRR series (every point again).
       keptHistory = history.finish(parts.historyFrom > 0 ? prefixOf(resume!.state.history!, parts.historyFrom) : undefined);
-      splices.push(["history", `[${keptHistory.text}]`]);
+      splices.push(["history", ["[", keptHistory, "]"]]);
     }
     let keptAllocation: Record<Dimension, PointsText> | null = null;
     if (allocation) {
       const before = resume?.state.allocation;
       keptAllocation = allocation.finish(before ? (dim) => prefixOf(before[dim], n) : undefined);
-      splices.push(["allocation_history", `{${DIMENSIONS.map((dim) => `${JSON.stringify(dim)}:[${keptAllocation![dim].text}]`).join(",")}}`]);
+      const pieces: Piece[] = ["{"];
+      for (const [i, dim] of DIMENSIONS.entries()) pieces.push(`${i > 0 ? "," : ""}${JSON.stringify(dim)}:[`, keptAllocation[dim], "]");
+      pieces.push("}");
+      splices.push(["allocation_history", pieces]);
     }
-    const json = splice(dto, splices);
+    const { json, cuts } = splice(dto, splices, boundaries);
     const state: ScopeState = {
       epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
       growth: parts.growth, warm: parts.warm, history: keptHistory, allocation: keptAllocation,
     };
-    return { json, state };
+    return { json, cuts, state };
   }
 }
 
-/** The JSON of `dto` with the value of each `[key, json]` of `parts` written in place (each key's value left null in `dto`). */
-function splice(dto: Record<string, unknown>, parts: [string, string][]): string {
+/** A piece of a spliced value: plain text, or points (cut around and at `boundaries`). */
+type Piece = string | PointsText;
+
+/**
+ * The JSON of `dto` with the value of each `[key, pieces]` of `parts` written in place (each key's
+ * value left null in `dto`), and the offsets where it may be cut (`EngineReport.cuts`).
+ */
+function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], boundaries: readonly number[]): { json: string; cuts: number[] } {
   for (const [key] of parts) dto[key] = `${SLOT}${key}`;
-  let text = JSON.stringify(dto);
-  for (const [key, json] of parts) {
+  const text = JSON.stringify(dto);
+  const out: string[] = [];
+  const cuts: number[] = [];
+  let length = 0;
+  let from = 0;
+  const append = (t: string) => { out.push(t); length += t.length; };
+  for (const [key, pieces] of parts) {
     const slot = `${JSON.stringify(key)}:${JSON.stringify(`${SLOT}${key}`)}`;
-    const at = text.indexOf(slot);
-    text = `${text.slice(0, at)}${JSON.stringify(key)}:${json}${text.slice(at + slot.length)}`;
+    const at = text.indexOf(slot, from);
+    append(text.slice(from, at));
+    append(`${JSON.stringify(key)}:`);
+    for (const piece of pieces) {
+      if (typeof piece === "string") { append(piece); continue; }
+      cuts.push(length);
+      for (const b of boundaries) if (b > 0 && b < piece.ends.length) cuts.push(length + piece.ends[b - 1]!);
+      append(piece.text);
+      cuts.push(length);
+    }
+    from = at + slot.length;
   }
-  return text;
+  append(text.slice(from));
+  const json = out.join("");
+  return { json, cuts: [...new Set(cuts)].filter((c) => c > 0 && c < json.length).sort((a, b) => a - b) };
 }
 
 /** The first `count` points of `kept`. */

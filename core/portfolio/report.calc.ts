@@ -339,9 +339,8 @@ function weights(asset: AssetInfo, dim: Dimension): [string, Decimal][] {
   return cached[dim];
 }
 
-function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimension): AllocationItem[] {
+function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimension, sum?: Decimal): AllocationItem[] {
   const amounts = new Map<string, Decimal>();
-  let total = ZERO;
   for (const { asset, value } of items) {
     for (const [name, w] of weights(asset, dim)) {
       // × 1 is the value itself: one multiplication less per asset and day on the usual weights.
@@ -349,21 +348,26 @@ function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimensio
       const before = amounts.get(name);
       amounts.set(name, before === undefined ? part : before.plus(part));
     }
-    total = total.plus(value);
   }
+  const total = sum ?? items.reduce((s, i) => s.plus(i.value), ZERO);
   return [...amounts.entries()]
     .sort(([a, x], [b, y]) => y.cmp(x) || a.localeCompare(b))
-    .map(([name, amount]) => ({ name, value: ratio(amount, total, true), amount }));
+    // A single component is the whole: 100 % without a division (the quotient is exactly 1).
+    .map(([name, amount]) => ({ name, value: total.gt(0) && amount.eq(total) ? HUNDRED : ratio(amount, total, true), amount }));
 }
 
 /** The allocation-history points of one day, one per dimension (from the day's per-asset values). */
 export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetInfo>): Record<Dimension, AllocationPoint> {
   const items: { asset: AssetInfo; value: Decimal }[] = [];
-  d.assetValues?.forEach((value, id) => items.push({ asset: assets.get(id)!, value }));
+  let total = ZERO;
+  d.assetValues?.forEach((value, id) => {
+    items.push({ asset: assets.get(id)!, value });
+    total = total.plus(value);
+  });
   return {
-    type: { date: d.date, components: allocation(items, "type") },
-    sector: { date: d.date, components: allocation(items, "sector") },
-    geography: { date: d.date, components: allocation(items, "geography") },
+    type: { date: d.date, components: allocation(items, "type", total) },
+    sector: { date: d.date, components: allocation(items, "sector", total) },
+    geography: { date: d.date, components: allocation(items, "geography", total) },
   };
 }
 
