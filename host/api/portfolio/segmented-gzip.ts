@@ -27,7 +27,7 @@ export class SegmentedGzip {
   private kept = 0;
 
   /** `maxBytes`: compressed bytes kept (least recently used pieces go first). */
-  constructor(private readonly maxBytes = 16 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
 
   /** `text` gzipped, cut at `cuts` (ascending offsets). */
   gzip(text: string, cuts: readonly number[]): Uint8Array<ArrayBuffer> {
