@@ -83,6 +83,11 @@ function allocationPointDto(p: AllocationPoint): AllocationPointDto {
   return { date: p.date, components: p.components.map(allocationDto) };
 }
 
+/** One allocation-history point as JSON text, as `toReportDto` writes it. */
+export function allocationPointText(p: AllocationPoint): string {
+  return JSON.stringify(allocationPointDto(p));
+}
+
 function allocationDto(a: AllocationItem): AllocationItemDto {
   return { name: a.name, value: a.value === null ? "0" : dec(a.value), amount: dec(a.amount) };
 }
