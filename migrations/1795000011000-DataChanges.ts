@@ -56,7 +56,14 @@ export class DataChanges1795000011000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     const postgres = q.connection.options.type === "postgres";
-    if (postgres) {
+    if (!postgres) {
+      await q.query(`DROP TRIGGER "cache_generation_asset_provider_assignments_update"`);
+      await q.query(`CREATE TRIGGER "cache_generation_asset_provider_assignments_update" AFTER UPDATE ON "asset_provider_assignments"
+        BEGIN UPDATE "cache_generations" SET "generation" = "generation" + 1 WHERE "name" = 'portfolio' AND "shard" = 0; END`);
+    } else {
+      await q.query(`DROP TRIGGER "cache_generation_asset_provider_assignments" ON "asset_provider_assignments"`);
+      await q.query(`CREATE TRIGGER "cache_generation_asset_provider_assignments" AFTER INSERT OR UPDATE OR DELETE ON "asset_provider_assignments"
+        FOR EACH STATEMENT EXECUTE FUNCTION "bump_cache_generation"('portfolio')`);
       await q.query(`CREATE OR REPLACE FUNCTION "bump_cache_generation"() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           UPDATE "cache_generations" SET "generation" = "generation" + 1
