@@ -17,7 +17,7 @@ export const LEDGER_SQL = `SELECT id, type, date, quantity, amount, currency, as
   WHERE broker_id = ? AND date BETWEEN ? AND ?`;
 
 /**
- * A reading of the declared changes (`data_changes`, migration 1795000011000: every write to the
+ * A reading of the declared changes (`data_changes`, migration 1795000012000: every write to the
  * ledger, assets, brokers or prices stores one in its own transaction): how many rows and the sum
  * of their numbers. A new row raises the sum; pruning removes older (smaller) numbers than any
  * new one. Equal readings, equal ledger: a duplicate report read at one reading still holds in a

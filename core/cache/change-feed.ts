@@ -2,7 +2,7 @@ import type { DataChangeKind } from "../db/data-changes.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
 import { notePortfolioChange, PORTFOLIO_CACHES } from "./portfolio-caches.ts";
 
-/** One stored declaration, as a process reads it (`data_changes`, migration 1795000011000). */
+/** One stored declaration, as a process reads it (`data_changes`, migration 1795000012000). */
 export interface StoredChange {
   kind: string;
   /** Null: undated (from the beginning). */

@@ -5,7 +5,7 @@ import { type DataChange, mergeDeclarations } from "../../core/db/data-changes.t
 import { CACHE_GENERATION_TABLES } from "../../migrations/1795000008500-ScaleOut.ts";
 
 /**
- * The SQL of declared changes (docs/decisions.md "Declared changes"; migration 1795000011000):
+ * The SQL of declared changes (docs/decisions.md "Declared changes"; migration 1795000012000):
  * the journal stores each write's declarations in its transaction, the source reads them back in
  * every process.
  */

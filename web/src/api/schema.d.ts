@@ -2127,6 +2127,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fx/providers/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each FX provider's last sync outcome: when it was asked, when it last answered, and its last failure with a classified cause
+         * @description Each FX provider's last sync outcome: when it was asked, when it last answered, and its last failure with a classified cause.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: it only reads.
+         */
+        get: operations["getApiV1FxProvidersStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fx/providers/routes": {
         parameters: {
             query?: never;
@@ -2423,6 +2447,32 @@ export interface paths {
          *     **Limits:** at most 1,000 broker ids per request; at most 10,000 selected lot ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioLotsAnalysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portfolio/realized-gains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Realised gains per disposal (every SELL) with its FIFO lots and the average cost side by side, in the target currency, with totals per tax year; 404 for a broker without access
+         * @description Realised gains per disposal (every SELL) with its FIFO lots and the average cost side by side, in the target currency, with totals per tax year; 404 for a broker without access.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
+         */
+        post: operations["postApiV1PortfolioRealized-gains"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4709,6 +4759,13 @@ export interface components {
                     dates_available: number;
                     /** @description Why this item failed; absent or null when it succeeded */
                     error?: string;
+                    /**
+                     * @description Why the provider call failed: offline (network down or refused), dns (name does not resolve), http (an error status), timeout, blocked (the outbound rules refused the host), rate_limited, bad_response, not_loaded, other
+                     * @enum {string}
+                     */
+                    cause?: "offline" | "dns" | "http" | "timeout" | "blocked" | "rate_limited" | "bad_response" | "not_loaded" | "other";
+                    /** @description With `cause`: the HTTP status the provider answered, if any */
+                    http_status?: number | null;
                 }[];
                 /** @description Duration of the sync, in milliseconds */
                 elapsed_ms: number;
@@ -5828,6 +5885,28 @@ export interface components {
             /** @description Documentation of the provider */
             provider_help_url: string | null;
         };
+        ProviderStatusBody: {
+            /** @description The provider's wire code */
+            provider: string;
+            /** @description When a sync last asked this provider (ISO time) */
+            attempted_at: string;
+            /** @description When it last answered (ISO time), null if never */
+            succeeded_at: string | null;
+            /** @description The last failure when it came after the last success, else null */
+            error: {
+                /** @description When the failure happened (ISO time) */
+                at: string;
+                /**
+                 * @description Why the provider call failed: offline (network down or refused), dns (name does not resolve), http (an error status), timeout, blocked (the outbound rules refused the host), rate_limited, bad_response, not_loaded, other
+                 * @enum {string}
+                 */
+                cause: "offline" | "dns" | "http" | "timeout" | "blocked" | "rate_limited" | "bad_response" | "not_loaded" | "other";
+                /** @description The HTTP status the provider answered, if any */
+                http_status: number | null;
+                /** @description The failure as the provider call reported it */
+                message: string;
+            } | null;
+        };
         QueryRequest: {
             /** @description Id of an asset */
             asset_id: number;
@@ -5949,6 +6028,120 @@ export interface components {
             success_count: number;
             /** @description Operation-level errors (per-item errors are in the items) */
             errors: string[];
+        };
+        RealizedGainsRequest: {
+            /** @description Absent: every broker the caller has an access row for */
+            broker_ids?: number[];
+            /** @description Tax year (calendar year) of the disposals; absent or null: every year */
+            year?: number | null;
+            /** @description Currency of every amount; absent: the caller's effective base currency */
+            target_currency?: string | null;
+        };
+        RealizedGainsResponse: {
+            /** @description Currency of every amount */
+            target_currency: string;
+            /** @description The brokers in scope, sorted */
+            broker_ids: number[];
+            /** @description The tax year asked for; null: every year */
+            year: number | null;
+            /**
+             * Format: date
+             * @description Disposals up to this day (today, UTC)
+             */
+            computed_date_to: string;
+            /** @description Every disposal of the year (or of every year), by date then transaction id */
+            disposals: {
+                /** @description Id of the SELL transaction */
+                transaction_id: number;
+                /**
+                 * Format: date
+                 * @description Day of the sale
+                 */
+                date: string;
+                /** @description Id of the asset sold */
+                asset_id: number;
+                /** @description Name of the asset sold */
+                asset_name: string;
+                /** @description Broker of the sale */
+                broker_id: number;
+                /** @description Units of long lots sold (share-weighted), a decimal string */
+                quantity: string;
+                /** @description The sale's cash for those units, converted on the day of the sale, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                proceeds: string | null;
+                /** @description Cost of the FIFO lots sold, each converted on its purchase day, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_cost: string | null;
+                /** @description proceeds − fifo_cost, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_gain: string | null;
+                /** @description Weighted average cost the sale removed from its broker's pool, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_cost: string | null;
+                /** @description proceeds − average_cost, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_gain: string | null;
+                /**
+                 * Format: date
+                 * @description Purchase day of the oldest lot sold
+                 */
+                acquired_from: string;
+                /**
+                 * Format: date
+                 * @description Purchase day of the newest lot sold
+                 */
+                acquired_to: string;
+                /** @description The FIFO lots the sale closed, oldest first */
+                lots: {
+                    /** @description Id of the FIFO lot (the id of the transaction that opened it) */
+                    lot_id: number;
+                    /**
+                     * Format: date
+                     * @description Day the lot was bought
+                     */
+                    acquisition_date: string;
+                    /** @description Units of the lot sold, a decimal string */
+                    quantity: string;
+                    /** @description FIFO cost of these units, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                    cost: string | null;
+                    /** @description Days from the lot's purchase to the sale */
+                    holding_days: number;
+                }[];
+            }[];
+            /** @description Totals per tax year of the disposals listed, oldest first */
+            years: {
+                /** @description Tax year (calendar year) */
+                year: number;
+                /** @description Number of disposals */
+                disposals: number;
+                /** @description Sum of the proceeds, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                proceeds: string | null;
+                /** @description Sum of the FIFO costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_cost: string | null;
+                /** @description Sum of the FIFO gains (proceeds − FIFO cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_gain: string | null;
+                /** @description Sum of the average costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_cost: string | null;
+                /** @description Sum of the average-cost gains (proceeds − average cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_gain: string | null;
+            }[];
+            /** @description Totals of the disposals listed */
+            totals: {
+                /** @description Number of disposals */
+                disposals: number;
+                /** @description Sum of the proceeds, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                proceeds: string | null;
+                /** @description Sum of the FIFO costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_cost: string | null;
+                /** @description Sum of the FIFO gains (proceeds − FIFO cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_gain: string | null;
+                /** @description Sum of the average costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_cost: string | null;
+                /** @description Sum of the average-cost gains (proceeds − average cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_gain: string | null;
+            };
+            /** @description Conversions that failed (their amounts are null) */
+            missing_fx_pairs: {
+                /** @description FROM/TO */
+                pair: string;
+                /** @description Days without a rate */
+                dates: string[];
+            }[];
         };
         RegisterRequest: {
             /** @description Login name (unique) */
@@ -17298,6 +17491,80 @@ export interface operations {
             };
         };
     };
+    getApiV1FxProvidersStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderStatusBody"][];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
     getApiV1FxProvidersRoutes: {
         parameters: {
             query?: never;
@@ -23113,6 +23380,166 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LotsAnalysisResponse"];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    "postApiV1PortfolioRealized-gains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The request body. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "broker_ids": [
+                 *         1
+                 *       ],
+                 *       "year": 2024,
+                 *       "target_currency": "EUR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RealizedGainsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "target_currency": "EUR",
+                     *       "broker_ids": [
+                     *         1
+                     *       ],
+                     *       "year": 2024,
+                     *       "computed_date_to": "2024-12-31",
+                     *       "disposals": [
+                     *         {
+                     *           "transaction_id": 3,
+                     *           "date": "2024-06-03",
+                     *           "asset_id": 2,
+                     *           "asset_name": "ACME",
+                     *           "broker_id": 1,
+                     *           "quantity": "15",
+                     *           "proceeds": "1950",
+                     *           "fifo_cost": "1600",
+                     *           "fifo_gain": "350",
+                     *           "average_cost": "1650",
+                     *           "average_gain": "300",
+                     *           "acquired_from": "2024-01-10",
+                     *           "acquired_to": "2024-03-01",
+                     *           "lots": [
+                     *             {
+                     *               "lot_id": 1,
+                     *               "acquisition_date": "2024-01-10",
+                     *               "quantity": "10",
+                     *               "cost": "1000",
+                     *               "holding_days": 145
+                     *             },
+                     *             {
+                     *               "lot_id": 2,
+                     *               "acquisition_date": "2024-03-01",
+                     *               "quantity": "5",
+                     *               "cost": "600",
+                     *               "holding_days": 94
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "years": [
+                     *         {
+                     *           "year": 2024,
+                     *           "disposals": 1,
+                     *           "proceeds": "1950",
+                     *           "fifo_cost": "1600",
+                     *           "fifo_gain": "350",
+                     *           "average_cost": "1650",
+                     *           "average_gain": "300"
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "disposals": 1,
+                     *         "proceeds": "1950",
+                     *         "fifo_cost": "1600",
+                     *         "fifo_gain": "350",
+                     *         "average_cost": "1650",
+                     *         "average_gain": "300"
+                     *       },
+                     *       "missing_fx_pairs": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RealizedGainsResponse"];
                 };
             };
             /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */

@@ -4,7 +4,9 @@
  * stores BUY cash negative, SELL quantity negative, ...), how a paired type becomes two legs
  * sharing a link_uuid, and where a batch issue of the API belongs on the form.
  */
+import Decimal from "decimal.js";
 import { isDecimal, negateDecimal, readDecimal, signOf, toInputText } from "./decimal.ts";
+import { currencyDigits } from "./format.ts";
 import { msg, t } from "./i18n.ts";
 
 export const TX_TYPES = [
@@ -68,12 +70,19 @@ export interface TxForm {
   /** Second leg of FX_CONVERSION: the amount and currency received. */
   to_amount: string;
   to_currency: string;
+  /**
+   * BUY paid from the broker's cash in another currency: that currency ("" = the buy's own), and
+   * the rate of the conversion written with it (1 pay_currency = fx_rate currency).
+   */
+  pay_currency: string;
+  fx_rate: string;
 }
 
 export function emptyForm(defaults: Partial<TxForm> = {}): TxForm {
   return {
     type: "BUY", broker_id: "", date: new Date().toISOString().slice(0, 10), asset_id: "", quantity: "", amount: "",
-    currency: "", cost_basis: "", description: "", tags: "", to_broker_id: "", to_amount: "", to_currency: "", ...defaults,
+    currency: "", cost_basis: "", description: "", tags: "", to_broker_id: "", to_amount: "", to_currency: "",
+    pay_currency: "", fx_rate: "", ...defaults,
   };
 }
 
@@ -98,7 +107,22 @@ export type FormErrors = Partial<Record<FieldName, string[]>>;
 const positive = (v: string) => isDecimal(v) && signOf(v) > 0;
 
 /** The form's number fields, typed in the user's locale ("1.234,56" in Italian). */
-const NUMBER_FIELDS = ["quantity", "amount", "to_amount", "cost_basis"] as const;
+const NUMBER_FIELDS = ["quantity", "amount", "to_amount", "cost_basis", "fx_rate"] as const;
+
+/** Whether a form is a BUY paid from cash in another currency (a conversion is written with it). */
+export function paysByConversion(f: TxForm): boolean {
+  return f.type === "BUY" && !!f.pay_currency && f.pay_currency.toUpperCase() !== f.currency.trim().toUpperCase();
+}
+
+/**
+ * What a conversion at `rate` (1 pay currency = rate buy currency) takes from the pay currency to
+ * give `amount` of the buy's currency, rounded up to the pay currency's minor unit so the buy is
+ * covered. Canonical decimals in, a canonical decimal out; null when either is no positive number.
+ */
+export function conversionCost(amount: string, rate: string, payCurrency: string): string | null {
+  if (!isDecimal(amount) || !isDecimal(rate) || signOf(amount) <= 0 || signOf(rate) <= 0) return null;
+  return new Decimal(amount).div(rate).toDecimalPlaces(currencyDigits(payCurrency), Decimal.ROUND_UP).toFixed();
+}
 
 /**
  * The form with its number fields as the API writes them ("1,5" → "1.5" in Italian), and the
@@ -142,6 +166,7 @@ export function checkForm(typed: TxForm, locale = "en"): FormErrors {
     else if (f.to_currency.toUpperCase() === f.currency.toUpperCase()) add("to_currency", t("A conversion needs two different currencies."));
   }
   if (f.cost_basis && !(isDecimal(f.cost_basis) && signOf(f.cost_basis) >= 0)) add("cost_basis", t("Enter the cost per unit (0 or more)."));
+  if (paysByConversion(f) && !positive(f.fx_rate)) add("fx_rate", t("Enter the exchange rate of the conversion (greater than 0)."));
   return e;
 }
 
@@ -201,6 +226,18 @@ export function toCreates(typed: TxForm, opts: { linkUuid?: string; assetCurrenc
   else if (r.quantity !== 0) row.quantity = signed(f.quantity, r.quantity);
   if (r.cash === "required") row.cash = { code: currency, amount: signed(f.amount, r.cashSign as 1 | -1) };
   if (f.type === "ADJUSTMENT" && cost && signOf(f.quantity) > 0) row.cost_basis_override = cost;
+  if (paysByConversion(f)) {
+    // The conversion's two legs first, then the buy: all in one batch, so the buy's currency is
+    // there on the day and nothing is written unless everything is.
+    const pay = f.pay_currency.trim().toUpperCase();
+    const cost = conversionCost(f.amount.trim(), f.fx_rate.trim(), pay) ?? "0";
+    const fx = { ...common, type: "FX_CONVERSION" as const, broker_id: broker, quantity: "0", link_uuid: link };
+    return [
+      { ...fx, cash: { code: pay, amount: negateDecimal(cost) } },
+      { ...fx, cash: { code: currency, amount: f.amount.trim() } },
+      row,
+    ];
+  }
   return [row];
 }
 
@@ -260,12 +297,17 @@ const CODE_FIELD: Record<string, FieldName> = {
  * Spreads batch issues over the form's fields; what fits no field goes under "general".
  * Creates are numbered in the order toCreates returned them, so index 1 is a pair's second leg.
  */
-export function issuesToErrors(issues: BatchIssue[], type: TxType): { fields: FormErrors; general: string[] } {
+export function issuesToErrors(issues: BatchIssue[], type: TxType, opts: { conversion?: boolean } = {}): { fields: FormErrors; general: string[] } {
   const fields: FormErrors = {};
   const general: string[] = [];
   const put = (field: FieldName | null, msg: string) => { if (field) (fields[field] ??= []).push(msg); else general.push(msg); };
   for (const issue of issues) {
-    const leg = issue.index === 1 ? 1 : 0;
+    if (opts.conversion && (issue.index === 0 || issue.index === 1)) {
+      // A leg of the conversion written with a buy: its amounts follow from the rate.
+      put("fx_rate", issue.error);
+      continue;
+    }
+    const leg = opts.conversion ? 0 : issue.index === 1 ? 1 : 0;
     const nested = issue.code === "multipleBusinessRuleErrors" && Array.isArray(issue.params?.errors)
       ? issue.params!.errors as { code?: string; msg?: string; field?: string | null }[] : null;
     if (nested) {

@@ -17,8 +17,8 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
  * table of its cache group (a transaction-local setting, read by the app's write wrapper), and in
  * a transaction outside the app's wrapper (manual SQL) it stores an undated row itself.
  */
-export class DataChanges1795000011000 implements MigrationInterface {
-  name = "DataChanges1795000011000";
+export class DataChanges1795000012000 implements MigrationInterface {
+  name = "DataChanges1795000012000";
 
   async up(q: QueryRunner): Promise<void> {
     const postgres = q.connection.options.type === "postgres";
