@@ -13,6 +13,8 @@ import type { DatabaseTarget } from "../../../db/dialect.ts";
 import { withReadSnapshot } from "../../../db/read-snapshot.ts";
 import { type ImportFileMeta, type ImportPlugin, type ImportSheetHead, isPluginError } from "../../../../sdk/index.ts";
 import { describeWorkbook } from "../../../../sdk/import/meta.ts";
+import { pdfErrorCode, pdfText } from "../../../../sdk/import/pdf.ts";
+import type { PdfHead } from "../../../../core/brim/import-plugins.ts";
 import { workerPluginInstance } from "../../../plugins/instance.ts";
 import { DuplicatesBody, duplicatesRequest, MAX_DUPLICATE_ROWS } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
@@ -74,7 +76,9 @@ export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput>
     // A sheet the reader refused after unpacking it (its table spans too many cells).
     const refused = refusalOf(error);
     if (refused) return { ok: false, message: refused.message, refusal: refused };
-    if (isPluginError(error)) return { ok: false, message: error.message };
+    // A PDF without readable text says why (encrypted, a scan, damaged), as a code the API answers.
+    const reason = pdfErrorCode(error);
+    if (isPluginError(error)) return reason ? { ok: false, message: error.message, reason } : { ok: false, message: error.message };
     return { ok: false, message: "the file could not be read (the importer failed unexpectedly)" };
   }
   const doc = await withReadSnapshot(input.db, (reader) => buildParseResult(result, input.meta, readsOf(reader), randomUUID));
@@ -167,4 +171,22 @@ export async function brimSheets(input: { filePath: string }): Promise<ImportShe
   }
   const meta = await describeWorkbook(bytes, "workbook");
   return meta.sheets ? [...meta.sheets] : null;
+}
+
+/** The first 4 KiB of a stored PDF's text, for detection, or why it has none. */
+export async function brimPdfHead(input: { filePath: string }): Promise<PdfHead> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return { ok: false, reason: "PDF_UNREADABLE", message: "the stored file could not be read" };
+  }
+  try {
+    return { ok: true, head: (await pdfText(bytes)).text.slice(0, 4096) };
+  } catch (error) {
+    const reason = pdfErrorCode(error);
+    return reason && error instanceof Error
+      ? { ok: false, reason, message: error.message }
+      : { ok: false, reason: "PDF_UNREADABLE", message: "the PDF is damaged or not a PDF and cannot be read" };
+  }
 }
