@@ -17,7 +17,7 @@ beforeAll(async () => {
   broker = await createBroker(pia, "pdf broker");
 });
 
-const bad = (name: string) => new Uint8Array(readFileSync(join(import.meta.dir, "..", "..", "fixtures", "pdf", "bad", name)));
+const bad = (name: string): Uint8Array<ArrayBuffer> => new Uint8Array(readFileSync(join(import.meta.dir, "..", "..", "fixtures", "pdf", "bad", name)));
 const parse = (fileId: string, plugin = "auto") => pia.post(`/brokers/import/files/${fileId}/parse`, { plugin_code: plugin, broker_id: broker });
 
 async function ledgerIsEmpty() {
@@ -64,7 +64,7 @@ describe("broker PDF documents", () => {
   }
 
   test("a PDF no importer knows: PDF_NOT_RECOGNISED; another broker's PDF forced on an importer: its message", async () => {
-    const unknown = await uploaded(pia, broker, "letter.pdf", makePdf("Sehr geehrte Kundin,\nanbei Ihre Unterlagen.\n"));
+    const unknown = await uploaded(pia, broker, "letter.pdf", new Uint8Array(makePdf("Sehr geehrte Kundin,\nanbei Ihre Unterlagen.\n")));
     const body = await expectError(await parse(unknown.file_id), 400, "PARSE_FAILED");
     expect(body.params.reason).toBe("PDF_NOT_RECOGNISED");
     const other = await uploaded(pia, broker, "kauf.pdf", sample("scalable-pdf", "kauf.pdf"));
