@@ -163,6 +163,11 @@ export class BrimFileService {
       const read = this.plugins.pdfHead ? await this.plugins.pdfHead(path) : null;
       return read?.ok ? { ...meta, head: read.head } : meta;
     }
+    // A ZIP of PDF documents (contract notes, dividend notices) is offered to the PDF importers, its first document's text as its head.
+    if (meta.format === "xlsx" && meta.extension === "zip" && this.plugins.pdfHead) {
+      const read = await this.plugins.pdfHead(path);
+      if (read.ok) return { ...meta, format: "pdf", head: read.head };
+    }
     if ((meta.format !== "xlsx" && meta.format !== "xls") || !this.plugins.sheets) return meta;
     const sheets = await this.plugins.sheets(path);
     return sheets ? { ...meta, sheets } : meta;

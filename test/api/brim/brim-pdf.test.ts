@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
 import { makePdf } from "../../fixtures/pdf/make-pdf.ts";
+import { buildZip } from "../../helpers/archives.ts";
 import { createBroker, parsed, sample, uploaded } from "./helpers.ts";
 
 // Broker PDF documents through the API: detection reads the PDF's text in the worker pool, the
@@ -70,6 +71,41 @@ describe("broker PDF documents", () => {
     const other = await uploaded(pia, broker, "kauf.pdf", sample("scalable-pdf", "kauf.pdf"));
     const forced = await expectError(await parse(other.file_id, "broker_traderepublic_pdf"), 400, "PARSE_FAILED");
     expect(forced.detail).toContain("not a Trade Republic document");
+    await ledgerIsEmpty();
+  });
+});
+
+describe("a ZIP of broker PDFs", () => {
+  test("parses into one preview: a row per document event, ordered by date, named by its document; a twin and an unreadable PDF are left out with a message", async () => {
+    const zip = buildZip([
+      { name: "2025/dividende.pdf", data: sample("traderepublic-pdf", "dividende-de.pdf") },
+      { name: "2025/kauf.pdf", data: sample("traderepublic-pdf", "kauf-de.pdf") },
+      { name: "2025/kauf-again.pdf", data: sample("traderepublic-pdf", "kauf-de.pdf") },
+      { name: "2025/scan.pdf", data: bad("image-only.pdf") },
+      { name: "2025/sparplan.pdf", data: sample("traderepublic-pdf", "sparplan-de.pdf") },
+    ]);
+    const file = await uploaded(pia, broker, "documents.zip", zip);
+    expect(file.compatible_plugins[0]).toBe("broker_traderepublic_pdf");
+    const result = await parsed(pia, file.file_id, broker);
+    expect(result.detected_format).toBe("pdf-documents/5");
+    expect(result.transactions.map((t: any) => [t.date, t.type, t.cash.amount, t.description])).toEqual([
+      ["2025-02-03", "BUY", "-100", "Trade Republic sparplan.pdf: savings plan 0.912345 at 109.61 EUR"],
+      ["2025-03-12", "BUY", "-542.4", "Trade Republic kauf-again.pdf: buy 12 at 45.2 EUR"],
+      ["2025-03-12", "FEE", "-1", "Trade Republic kauf-again.pdf"],
+      ["2025-05-15", "DIVIDEND", "20", "Trade Republic dividende.pdf: dividend on 40; 22 USD at 1.1 USD/EUR"],
+      ["2025-05-15", "TAX", "-4.79", "Trade Republic dividende.pdf: taxes withheld"],
+    ]);
+    expect(result.skipped_rows).toEqual([
+      { line: 3, reason: "kauf.pdf is the same document as kauf-again.pdf; left out" },
+      { line: 4, reason: expect.stringContaining("scan.pdf: the PDF holds no text") },
+    ]);
+  });
+
+  test("a ZIP whose PDFs are all unreadable: 400 PARSE_FAILED with the first one's reason", async () => {
+    const zip = buildZip([{ name: "a.pdf", data: bad("encrypted.pdf") }, { name: "b.pdf", data: bad("corrupt.pdf") }]);
+    const file = await uploaded(pia, broker, "locked.zip", zip);
+    const body = await expectError(await parse(file.file_id, "broker_traderepublic_pdf"), 400, "PARSE_FAILED");
+    expect(body.params.reason).toBe("PDF_ENCRYPTED");
     await ledgerIsEmpty();
   });
 });
