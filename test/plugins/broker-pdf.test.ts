@@ -8,6 +8,7 @@ import { parseScalableText } from "../../plugins/broker-scalable-pdf/parse.ts";
 import { brokerTraderepublicPdfPlugin } from "../../plugins/broker-traderepublic-pdf/index.ts";
 import { parseTradeRepublicText } from "../../plugins/broker-traderepublic-pdf/parse.ts";
 import { Decimal } from "../../sdk/index.ts";
+import { runImportPluginContract } from "../../sdk/testing/index.ts";
 
 // Each document type of the PDF importers, every field pinned: the text extracts of
 // test/fixtures/pdf/<broker>/ (invented values in the brokers' layouts) and the PDFs generated from
@@ -22,6 +23,15 @@ function row(tx: ImportedTransaction): string {
 }
 const tr = (name: string) => parseTradeRepublicText(text("traderepublic", name), name).transactions.map(row);
 const sc = (name: string) => parseScalableText(text("scalable", name), name).transactions.map(row);
+async function pdfSample(dir: string, name: string) {
+  const bytes = new Uint8Array(readFileSync(join(FIXTURES, "brim", dir, name)));
+  return { bytes, file: { ...describeFile(bytes, name), head: (await pdfText(bytes)).text.slice(0, 4096) } };
+}
+const trSample = await pdfSample("traderepublic-pdf", "kauf-de.pdf");
+const scSample = await pdfSample("scalable-pdf", "kauf.pdf");
+runImportPluginContract(brokerTraderepublicPdfPlugin, { sample: { ...trSample, foreign: scSample.file, foreignBytes: scSample.bytes } });
+runImportPluginContract(brokerScalablePdfPlugin, { sample: { ...scSample, foreign: trSample.file, foreignBytes: trSample.bytes } });
+
 const sum = (rows: readonly ImportedTransaction[]) => rows.reduce((acc, r) => acc.plus(r.cash!.amount), new Decimal(0)).toFixed(2);
 
 test("Trade Republic Wertpapierabrechnung (German buy): gross, execution day, ISIN, quantity, price and the surcharge as a FEE", () => {
