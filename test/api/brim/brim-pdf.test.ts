@@ -109,3 +109,14 @@ describe("a ZIP of broker PDFs", () => {
     await ledgerIsEmpty();
   });
 });
+
+test("the preview of a PDF is its text, line by line with the page; one without text is 400 naming why", async () => {
+  const file = await uploaded(pia, broker, "kauf.pdf", sample("traderepublic-pdf", "kauf-de.pdf"));
+  const preview = await (await pia.get(`/brokers/import/files/${file.file_id}/preview`)).json();
+  expect(preview.columns).toEqual(["page", "line"]);
+  expect(preview.rows[0]).toEqual(["1", "TRADE REPUBLIC BANK GMBH  BRUNNENSTRASSE 19-21  10119 BERLIN"]);
+  expect(preview.rows).toContainEqual(["1", "Beispiel Werke AG  12 Stk.  45,20 EUR  542,40 EUR"]);
+  const scan = await uploaded(pia, broker, "scan.pdf", bad("image-only.pdf"));
+  const body = await expectError(await pia.get(`/brokers/import/files/${scan.file_id}/preview`), 400, "PREVIEW_UNAVAILABLE");
+  expect(body.detail).toContain("no text");
+});
