@@ -6,7 +6,7 @@ import type { CurrencyCode, DecimalString, Money } from "../money.ts";
  * `extension` (lower case, without the dot, e.g. `"csv"`), `filename`,
  * `head` (up to the first 4 KiB of text decoded with the sniffed encoding,
  * BOM removed, for sniffing headers; empty for XLSX/XLS and binaries; for a PDF
- * since 1.12 the first 4 KiB of its text as `pdfText` reads it, empty when it has none;
+ * since 1.13 the first 4 KiB of its text as `pdfText` reads it, empty when it has none;
  * a ZIP of PDFs is presented as `format: "pdf"` with its first document's text, and the host
  * calls `parse` once per document with that PDF's bytes),
  * `format?` (what the magic bytes say: `text`, `xml`, `xlsx`, `xls`, `pdf`,

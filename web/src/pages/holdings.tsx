@@ -13,7 +13,7 @@ import { assetTypeLabel } from "../lib/asset-types.ts";
 import { cmp, isZero, percentOf, sum } from "../lib/exact.ts";
 import { formatDate, formatDecimal, formatPercent, MASK } from "../lib/format.ts";
 import { msg, t } from "../lib/i18n.ts";
-import { type ContributionFields, type HoldingFields, reportFields } from "../lib/report-fields.ts";
+import type { Contribution, Holding, ReportView } from "../api/types.ts";
 import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -72,21 +72,21 @@ export function HoldingsPage() {
 
   const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
   const scope = selected.length ? selected : null;
-  const report = useAsync(async (signal) => reportFields(await api.post("/portfolio/report", {
+  const report = useAsync((signal) => api.post("/portfolio/report", {
     signal,
     body: {
       broker_ids: scope, target_currency: currency, include_summary: true, include_history: false,
       include_allocation_history: false, include_positions_contribution: true,
     },
-  })), [scope?.join(","), currency]);
+  }), [scope?.join(","), currency]);
   // The day's change: the same scope from yesterday's close to today.
-  const day = useAsync(async (signal) => reportFields(await api.post("/portfolio/report", {
+  const day = useAsync((signal) => api.post("/portfolio/report", {
     signal,
     body: {
       broker_ids: scope, target_currency: currency, date_range: { start: daysAgo(1), end: null }, include_summary: false,
       include_history: false, include_allocation_history: false, include_positions_contribution: true,
     },
-  })), [scope?.join(","), currency]);
+  }), [scope?.join(","), currency]);
   const assetIds = useMemo(() => [...new Set((report.data?.positions_contribution?.positions ?? []).map((p) => p.asset_id))].sort((a, b) => a - b), [report.data]);
   const assets = useAsync(async (signal) => assetIds.length ? api.get("/assets", { query: { asset_ids: assetIds }, signal }) : [], [assetIds.join(",")]);
 
@@ -279,11 +279,11 @@ function Qty(props: { value: string | null }) {
 }
 
 /** Report rows → table rows: positions (open from the holdings, closed from the contribution), summed per asset unless per broker. */
-function buildRows(report: ReturnType<typeof reportFields> | undefined, day: ReturnType<typeof reportFields> | undefined, perBroker: boolean): Row[] {
+function buildRows(report: ReportView | undefined, day: ReportView | undefined, perBroker: boolean): Row[] {
   if (!report) return [];
-  const holdings = new Map<string, HoldingFields>((report.summary?.holdings ?? []).map((h) => [`${h.asset_id}/${h.broker_id}`, h as HoldingFields]));
+  const holdings = new Map<string, Holding>((report.summary?.holdings ?? []).map((h) => [`${h.asset_id}/${h.broker_id}`, h]));
   const dayOf = new Map((day?.positions_contribution?.positions ?? []).map((p) => [`${p.asset_id}/${p.broker_id}`, p.period_pnl]));
-  const positions = new Map<string, { c: ContributionFields | null; h: HoldingFields | null }>();
+  const positions = new Map<string, { c: Contribution | null; h: Holding | null }>();
   for (const c of report.positions_contribution?.positions ?? []) positions.set(`${c.asset_id}/${c.broker_id}`, { c, h: holdings.get(`${c.asset_id}/${c.broker_id}`) ?? null });
   for (const [k, h] of holdings) if (!positions.has(k)) positions.set(k, { c: null, h });
   const single: Row[] = [...positions.entries()].map(([key, { c, h }]) => ({

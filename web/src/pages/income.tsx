@@ -13,7 +13,7 @@ import { assetTypeLabel } from "../lib/asset-types.ts";
 import { cmp, isZero, percentOf, sum, times } from "../lib/exact.ts";
 import { formatDate, formatMoney, MASK } from "../lib/format.ts";
 import { msg, t } from "../lib/i18n.ts";
-import { type HoldingFields, reportFields } from "../lib/report-fields.ts";
+import type { Holding } from "../api/types.ts";
 import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -34,7 +34,7 @@ export function IncomePage() {
     const [report, brokers] = await Promise.all([
       api.post("/portfolio/report", {
         signal, body: { target_currency: currency, include_summary: true, include_history: false, include_allocation_history: false, include_positions_contribution: true },
-      }).then(reportFields),
+      }),
       api.get("/brokers", { signal }),
     ]);
     const contribution = report.positions_contribution ?? { positions: [], unallocated: [], currency };
@@ -99,7 +99,7 @@ export function IncomePage() {
           <div class="kpis">
             <div class="kpi card" data-testid="income-total"><div class="kpi-label">{t("Income received")}</div><div class="kpi-value"><Money amount={total} currency={currency} /></div></div>
             <div class="kpi card" data-testid="income-12m"><div class="kpi-label">{t("Last 12 months")}</div><div class="kpi-value"><Money amount={sum(d.payments.filter((p) => p.date > yearAgo).map((p) => p.amount))} currency={currency} /></div></div>
-            <div class="kpi card" data-testid="income-yield"><div class="kpi-label">{t("Yield on cost (12 months)")}</div><div class="kpi-value"><Percent signed={false} value={yieldOnCost(d.payments.filter((p) => p.date > yearAgo && p.assetId !== null), s.holdings as HoldingFields[])} /></div></div>
+            <div class="kpi card" data-testid="income-yield"><div class="kpi-label">{t("Yield on cost (12 months)")}</div><div class="kpi-value"><Percent signed={false} value={yieldOnCost(d.payments.filter((p) => p.date > yearAgo && p.assetId !== null), s.holdings)} /></div></div>
           </div>
           <p class="muted">{t("Dividends and interest in {currency}, your share, from {from} to {to}.", {
             currency, from: formatDate(d.report.metadata.computed_date_from, locale), to: formatDate(end, locale),
@@ -124,7 +124,7 @@ export function IncomePage() {
           <div class="grid-2">
             <section class="card" aria-labelledby="h-income-asset">
               <h2 id="h-income-asset">{t("By asset")}</h2>
-              <ByAsset payments={d.payments} holdings={s.holdings as HoldingFields[]} names={new Map((d.report.positions_contribution?.positions ?? []).map((p) => [p.asset_id, { name: p.asset_name, type: p.asset_type }]))} currency={currency} since={yearAgo} />
+              <ByAsset payments={d.payments} holdings={s.holdings} names={new Map((d.report.positions_contribution?.positions ?? []).map((p) => [p.asset_id, { name: p.asset_name, type: p.asset_type }]))} currency={currency} since={yearAgo} />
             </section>
             <section class="card" aria-labelledby="h-income-broker">
               <h2 id="h-income-broker">{t("By broker")}</h2>
@@ -171,7 +171,7 @@ function monthLabel(key: string, locale: string): string {
 }
 
 /** Σ income of the last 12 months of the assets held ÷ their open cost, in percent. */
-function yieldOnCost(payments: Payment[], holdings: HoldingFields[]): string | null {
+function yieldOnCost(payments: Payment[], holdings: Holding[]): string | null {
   const held = new Set(holdings.map((h) => h.asset_id));
   return percentOf(sum(payments.filter((p) => held.has(p.assetId!)).map((p) => p.amount)), sum(holdings.map((h) => h.open_cost_basis)));
 }
@@ -200,7 +200,7 @@ function Bars(props: { rows: { key: string; amount: string }[]; currency: string
   );
 }
 
-function ByAsset(props: { payments: Payment[]; holdings: HoldingFields[]; names: Map<number, { name: string; type: string | null }>; currency: string; since: string }) {
+function ByAsset(props: { payments: Payment[]; holdings: Holding[]; names: Map<number, { name: string; type: string | null }>; currency: string; since: string }) {
   const rows = useMemo(() => {
     const ids = [...new Set(props.payments.filter((p) => p.assetId !== null).map((p) => p.assetId!))];
     return ids.map((id) => {

@@ -13,7 +13,7 @@ import { toChartNumber } from "../lib/decimal.ts";
 import { chainBetween, growth, times } from "../lib/exact.ts";
 import { formatDate, formatDecimal, fractionToPercent } from "../lib/format.ts";
 import { msg, t } from "../lib/i18n.ts";
-import { type HistoryFields, reportFields } from "../lib/report-fields.ts";
+import type { HistoryPoint } from "../api/types.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 
@@ -56,9 +56,9 @@ export function PerformancePage() {
   const [granularity, setGranularity] = useState<Granularity>("year");
   const [benchmarkId, setBenchmarkId] = useState<number | "">("");
 
-  const whole = useAsync(async (signal) => reportFields(await api.post("/portfolio/report", {
+  const whole = useAsync((signal) => api.post("/portfolio/report", {
     signal, body: { target_currency: currency, include_summary: true, include_history: true, include_allocation_history: false },
-  })), [currency]);
+  }), [currency]);
   const from = whole.data?.metadata.computed_date_from ?? null;
   const to = whole.data?.metadata.computed_date_to ?? null;
   const periods = useMemo(() => from && to ? periodsBetween(from, to, granularity) : [], [from, to, granularity, prefs.language]);
@@ -66,9 +66,9 @@ export function PerformancePage() {
   const perPeriod = useAsync(async (signal) => {
     const out = new Map<string, { twr: string | null; mwrCum: string | null; mwrAnn: string | null; available: boolean }>();
     for (const p of periods) {
-      const r = reportFields(await api.post("/portfolio/report", {
+      const r = await api.post("/portfolio/report", {
         signal, body: { target_currency: currency, date_range: { start: p.start, end: p.end }, include_summary: true, include_history: false, include_allocation_history: false },
-      }));
+      });
       const s = r.summary!;
       out.set(p.id, { twr: s.twrr_percent, mwrCum: s.mwrr_cumulative_percent, mwrAnn: s.mwrr_annualized_percent, available: s.mwrr_available });
     }
@@ -157,7 +157,7 @@ export function PerformancePage() {
 }
 
 /** Month → TWR of the month as a fraction, chained from the daily cumulative TWR (month-end over the previous month-end). */
-function monthlyReturns(history: HistoryFields[]): Map<string, string> {
+function monthlyReturns(history: HistoryPoint[]): Map<string, string> {
   const out = new Map<string, string>();
   let prev: string | null = null;
   for (let i = 0; i < history.length; i++) {
@@ -202,7 +202,7 @@ function HeatMap(props: { monthly: Map<string, string> }) {
 }
 
 /** Drawdown of the TWR index (1 + TWR) from its running high; the maximum is found in floats and recomputed exactly. */
-function drawdowns(history: HistoryFields[]): { dates: string[]; values: (number | null)[]; max: string | null } {
+function drawdowns(history: HistoryPoint[]): { dates: string[]; values: (number | null)[]; max: string | null } {
   const dates: string[] = [], values: (number | null)[] = [];
   let peak = -Infinity, peakTwr = "0", worst = 0, worstAt = -1, worstPeak = "0";
   history.forEach((h, i) => {
@@ -218,7 +218,7 @@ function drawdowns(history: HistoryFields[]): { dates: string[]; values: (number
 }
 
 /** The month-end drawdowns, for reading without the chart. */
-function DrawdownTable(props: { history: HistoryFields[] }) {
+function DrawdownTable(props: { history: HistoryPoint[] }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
   const rows: { date: string; dd: string }[] = [];
@@ -245,7 +245,7 @@ function DrawdownTable(props: { history: HistoryFields[] }) {
  * (POST /fx/currencies/convert), or kept in the asset's currency when no rate exists; a day without
  * a quote or a rate carries the last one.
  */
-function Benchmark(props: { history: HistoryFields[]; from: string; to: string; currency: string; benchmarkId: number | ""; onBenchmark(id: number | ""): void }) {
+function Benchmark(props: { history: HistoryPoint[]; from: string; to: string; currency: string; benchmarkId: number | ""; onBenchmark(id: number | ""): void }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
