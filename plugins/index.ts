@@ -22,9 +22,11 @@ import { brokerNordnetPlugin } from "./broker-nordnet/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
 import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
 import { brokerScalablePlugin } from "./broker-scalable/index.ts";
+import { brokerScalablePdfPlugin } from "./broker-scalable-pdf/index.ts";
 import { brokerSchwabPlugin } from "./broker-schwab/index.ts";
 import { brokerSwissquotePlugin } from "./broker-swissquote/index.ts";
 import { brokerTraderepublicPlugin } from "./broker-traderepublic/index.ts";
+import { brokerTraderepublicPdfPlugin } from "./broker-traderepublic-pdf/index.ts";
 import { brokerTrading212Plugin } from "./broker-trading212/index.ts";
 import { brokerVanguardUkPlugin } from "./broker-vanguard-uk/index.ts";
 import { brokerXtbPlugin } from "./broker-xtb/index.ts";
@@ -50,7 +52,8 @@ export const builtinPlugins: Plugin[] = [
   brokerGenericCsvPlugin, brokerIbkrPlugin,
   brokerInteractiveInvestorPlugin,
   brokerLightyearPlugin,
-  brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerSwissquotePlugin, brokerTraderepublicPlugin,
+  brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerScalablePdfPlugin, brokerSchwabPlugin, brokerSwissquotePlugin, brokerTraderepublicPlugin,
+  brokerTraderepublicPdfPlugin,
   brokerTrading212Plugin,
   brokerVanguardUkPlugin,
   brokerXtbPlugin,

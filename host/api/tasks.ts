@@ -1,5 +1,5 @@
 import { brimCommitPlan } from "./brokers/import/brim-commit.task.ts";
-import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
+import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPdfHead, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
 import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -26,6 +26,7 @@ export const CALCULATIONS = {
   brimParse,
   brimPreview,
   brimSheets,
+  brimPdfHead,
   computeSignals,
   eventsQuery,
   fxConvert,
