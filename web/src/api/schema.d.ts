@@ -185,6 +185,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie only (a token cannot list tokens).
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1AuthTokens"];
         put?: never;
@@ -241,6 +243,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1Users"];
         put?: never;
@@ -265,6 +269,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1UsersSearch"];
         put?: never;
@@ -345,6 +351,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SettingsGlobal"];
         put?: never;
@@ -399,6 +407,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Global setting rows, all or nothing; values are stored as sent. Scheduler changes apply at once.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 100 settings per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -467,6 +477,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SettingsSchedulerLog"];
         put?: never;
@@ -491,6 +503,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SettingsCacheStatus"];
         put?: never;
@@ -611,6 +625,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1SystemPlugin-diagnostics"];
         put?: never;
@@ -659,6 +675,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1Uploads"];
         put?: never;
@@ -774,6 +792,8 @@ export interface paths {
          *
          *     **Changes:** Nothing: every check of a commit runs, nothing is kept (`committed` is always false).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsValidate"];
@@ -800,6 +820,8 @@ export interface paths {
          *
          *     **Changes:** Applies deletes, updates, creates, splits and promotes in one database transaction, all or nothing: any issue keeps nothing and the answer lists the issues (status 200 either way).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsCommit"];
@@ -823,6 +845,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          *
          *     **Limits:** at most 10,000 ids per request; at most 10,000 excluded ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -875,6 +899,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -973,6 +999,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1180,6 +1208,8 @@ export interface paths {
          *
          *     **Changes:** Nothing stored: searches the assets.
          *
+         *     **Answer:** the list envelope `{items: [...]}`.
+         *
          *     **Limits:** at most 1,000 hints per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportAsset-candidates"];
@@ -1203,6 +1233,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1BrokersImportPlugins"];
         put?: never;
@@ -1227,6 +1259,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1Brokers"];
         put?: never;
@@ -1237,6 +1271,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Creates brokers, an OWNER access row (share 1.000000) for the caller on each, and one DEPOSIT per positive initial balance, dated `opened_at` (today when absent). Items are independent: a refused item does not stop the others.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 100 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1283,6 +1319,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** The broker's fields. Turning off overdraft or shorting re-validates the ledger and is refused per item when a balance would go negative.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          */
         patch: operations["patchApiV1BrokersById"];
         trace?: never;
@@ -1325,6 +1363,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1BrokersByIdAccess"];
         put?: never;
@@ -1422,6 +1462,8 @@ export interface paths {
          *
          *     **Changes:** Nothing: it only reads.
          *
+         *     **Answer:** a plain JSON array, no envelope.
+         *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1Assets"];
@@ -1434,6 +1476,8 @@ export interface paths {
          *
          *     **Changes:** Creates shared assets, kept by the caller. Items are independent: a refused item does not stop the others.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1Assets"];
@@ -1444,6 +1488,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1457,6 +1503,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1477,6 +1525,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1AssetsAll"];
         put?: never;
@@ -1501,6 +1551,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1AssetsQuery"];
         put?: never;
@@ -1621,6 +1673,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1AssetsProvider"];
         put?: never;
@@ -1632,6 +1686,8 @@ export interface paths {
          *
          *     **Changes:** Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsProvider"];
@@ -1642,6 +1698,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Removes the assignments; the provider's prices and events go with them (manual ones stay).
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1665,6 +1723,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1742,6 +1802,8 @@ export interface paths {
          *
          *     **Changes:** Stores manual daily prices; a price of the same asset and date is replaced.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; at most 200,000 price points per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPrices"];
@@ -1752,6 +1814,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes the asset's prices within the inclusive date ranges.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; at most 10,000 date ranges per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1777,6 +1841,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1804,6 +1870,8 @@ export interface paths {
          *
          *     **Changes:** A provider quote dated today creates or extends today's price row; a database fallback is never written back.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesCurrent"];
@@ -1829,6 +1897,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Any asset, whoever keeps it: a sync stores only what the assigned provider answers.
          *
          *     **Changes:** Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1878,6 +1948,8 @@ export interface paths {
          *
          *     **Changes:** Nothing: it only reads.
          *
+         *     **Answer:** the list envelope `{items: [...]}`.
+         *
          *     **Limits:** at most 10,000 ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1AssetsEvents"];
@@ -1889,6 +1961,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; at most 10,000 events per item; at most 100,000 events per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1925,6 +1999,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 1,000 items per request; at most 100,000 events in one answer (counted before any is read); beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2021,6 +2097,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1BackupFormats"];
         put?: never;
@@ -2117,6 +2195,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1FxProviders"];
         put?: never;
@@ -2141,6 +2221,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1FxProvidersRoutes"];
         put?: never;
@@ -2152,6 +2234,8 @@ export interface paths {
          *
          *     **Changes:** Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users; anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxProvidersRoutes"];
@@ -2162,6 +2246,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2212,6 +2298,8 @@ export interface paths {
          *
          *     **Changes:** Stores the provider rates of each pair through its routes, by priority, and clears the portfolio caches when rates changed.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 200 pairs per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesSync"];
@@ -2238,6 +2326,8 @@ export interface paths {
          *
          *     **Changes:** Stores shared manual rates (alphabetical pair order; a rate posted the other way round is inverted), which value every user's portfolio, and clears the portfolio caches. Anyone else gets 403 FX_ADMIN_REQUIRED and keeps private rates instead (docs/fx.md).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesRate"];
@@ -2248,6 +2338,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Deletes a pair's shared rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2271,6 +2363,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1FxCurrenciesPrivate-rates"];
         put?: never;
@@ -2282,6 +2376,8 @@ export interface paths {
          *
          *     **Changes:** Stores the caller's private manual rates (alphabetical pair order; a rate posted the other way round is inverted), used only by the caller's conversions and reports, for the days the shared FX data cannot convert, and clears the portfolio caches.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesPrivate-rates"];
@@ -2292,6 +2388,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the caller's own private rates are deleted.
          *
          *     **Changes:** Deletes the caller's private rates of a pair within the range (or all with `delete_all`) and clears the portfolio caches.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2315,6 +2413,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1FxCurrenciesSignals"];
         put?: never;
@@ -2341,6 +2441,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2443,6 +2545,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1RiskCatalog"];
         put?: never;
@@ -2467,6 +2571,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`, with `geography_groups`, `status`, `warnings` beside it.
          */
         get: operations["getApiV1RiskScenario-catalog"];
         put?: never;
@@ -2493,6 +2599,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. A portfolio scope counts only brokers with an access row of the caller (share-weighted); another broker is 404.
          *
          *     **Changes:** Nothing stored; simulation and optimisation results are cached (`risk_simulation`, `risk_optimization`) until the next write.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         post: operations["postApiV1RiskQuery"];
         delete?: never;
@@ -2517,6 +2625,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`, with `min_quotes`, `stale_days`, `common_range`, `suggested_range` beside it.
          */
         post: operations["postApiV1RiskEligibility"];
         delete?: never;
@@ -2539,6 +2649,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SignalsCatalog"];
         put?: never;
@@ -2637,6 +2749,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`, with `catalog_version`, `policy`, `unavailable` beside it.
          */
         get: operations["getApiV1ToolsCatalog"];
         put?: never;
@@ -2663,6 +2777,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. A `positions_from` broker needs an access row (404 otherwise).
          *
          *     **Changes:** Nothing stored: the tools are pure calculations run on the worker pool.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          */
         post: operations["postApiV1ToolsCompute"];
         delete?: never;
@@ -4210,7 +4326,7 @@ export interface components {
             };
             /** @description Currency converted to */
             to: string;
-            /** @description Inclusive date range {start, end} */
+            /** @description Inclusive; a missing or null end means the start day only */
             date_range: {
                 /**
                  * Format: date
@@ -4219,9 +4335,9 @@ export interface components {
                 start: string;
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
                  */
-                end?: string;
+                end?: string | null;
             };
             /** @description Signals on this item's daily rates, returned in the top-level `signals` */
             signals?: components["schemas"]["SignalList"];
@@ -4357,7 +4473,7 @@ export interface components {
             start: string;
             /**
              * Format: date
-             * @description Last day, YYYY-MM-DD (inclusive)
+             * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
              */
             end?: string | null;
         };
@@ -4772,7 +4888,7 @@ export interface components {
             date_range?: {
                 /** @description Absent, null or "min": the first transaction in scope */
                 start?: (string | "min") | null;
-                /** @description Absent, null or "max": today (UTC) */
+                /** @description Last day, inclusive; absent, null or "max": today (UTC) (docs/decisions.md "Date ranges") */
                 end?: (string | "max") | null;
             } | null;
             /** @description Absent: the caller's effective base currency */
@@ -5652,7 +5768,7 @@ export interface components {
                 start: string | ("min" | "resume");
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent: today (UTC), as every range that fetches or computes up to now (docs/decisions.md "Date ranges")
                  */
                 end?: string;
             };
@@ -5840,7 +5956,7 @@ export interface components {
                 start: string;
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
                  */
                 end?: string | null;
             };
@@ -5863,7 +5979,7 @@ export interface components {
             from: string;
             /** @description Currency converted to */
             to: string;
-            /** @description Inclusive date range {start, end} */
+            /** @description Inclusive; a missing or null end means the start day only */
             date_range?: {
                 /**
                  * Format: date
@@ -5872,9 +5988,9 @@ export interface components {
                 start: string;
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
                  */
-                end?: string;
+                end?: string | null;
             };
             /** @description True: delete every rate of the pair, ignoring date_range. Default: false. */
             delete_all?: boolean;
@@ -5991,7 +6107,7 @@ export interface components {
             date_range?: {
                 /** @description Absent, null or "min": the first transaction in scope */
                 start?: (string | "min") | null;
-                /** @description Absent, null or "max": today (UTC) */
+                /** @description Last day, inclusive; absent, null or "max": today (UTC) (docs/decisions.md "Date ranges") */
                 end?: (string | "max") | null;
             } | null;
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
@@ -6305,7 +6421,7 @@ export interface components {
             start: string;
             /**
              * Format: date
-             * @description Absent or null: today (UTC)
+             * @description Last day, inclusive; absent or null: today (UTC) (docs/decisions.md "Date ranges")
              */
             end?: string | null;
         };
@@ -8048,7 +8164,7 @@ export interface components {
                 date_range?: {
                     /** @description Absent, null or "min": the first transaction in scope */
                     start?: (string | "min") | null;
-                    /** @description Absent, null or "max": today (UTC) */
+                    /** @description Last day, inclusive; absent, null or "max": today (UTC) (docs/decisions.md "Date ranges") */
                     end?: (string | "max") | null;
                 };
             }[];
@@ -8149,7 +8265,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8158,26 +8274,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8187,6 +8285,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8262,7 +8369,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8280,7 +8387,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8289,17 +8396,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8350,6 +8448,24 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "postApiV1AuthChange-password": {
@@ -8386,7 +8502,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8404,7 +8520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8413,17 +8529,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8469,15 +8576,6 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -8485,42 +8583,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -8560,7 +8622,7 @@ export interface operations {
                     "application/json": components["schemas"]["PreferencesResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8578,7 +8640,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8587,17 +8649,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8657,7 +8710,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8666,31 +8719,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -8729,15 +8764,6 @@ export interface operations {
                     "application/json": components["schemas"]["TokenList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -8747,40 +8773,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -8828,7 +8827,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8846,17 +8845,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8866,6 +8856,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8911,15 +8910,6 @@ export interface operations {
                     "application/json": components["schemas"]["TokenRevokeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -8929,7 +8919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8938,7 +8928,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8947,8 +8937,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8988,15 +8978,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9006,40 +8987,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9083,44 +9037,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9168,15 +9086,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9186,7 +9095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9195,7 +9104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9204,8 +9113,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9242,15 +9151,6 @@ export interface operations {
                     "application/json": components["schemas"]["UserSettingsBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9258,42 +9158,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9336,7 +9200,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserSettingsBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9354,7 +9218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9363,17 +9227,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9410,15 +9265,6 @@ export interface operations {
                     "application/json": components["schemas"]["GlobalSettingsList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9426,42 +9272,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9487,15 +9297,6 @@ export interface operations {
                     "application/json": components["schemas"]["GlobalSettingRead"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9505,26 +9306,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `key`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9602,7 +9385,7 @@ export interface operations {
                     "application/json": components["schemas"]["GlobalSettingsList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9620,26 +9403,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9649,6 +9414,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9696,15 +9470,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9714,7 +9479,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9723,31 +9488,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9770,15 +9517,6 @@ export interface operations {
                     "application/json": components["schemas"]["SchedulerState"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9788,40 +9526,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9847,15 +9558,6 @@ export interface operations {
                     "application/json": components["schemas"]["SchedulerLog"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9865,26 +9567,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9921,15 +9605,6 @@ export interface operations {
                     "application/json": components["schemas"]["CacheStatusList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9937,42 +9612,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10001,15 +9640,6 @@ export interface operations {
                     "application/json": components["schemas"]["CacheClearResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10019,7 +9649,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10028,31 +9658,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10085,15 +9697,6 @@ export interface operations {
                     "application/json": components["schemas"]["CacheClearResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10103,7 +9706,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10112,7 +9715,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `name`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10121,8 +9724,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10276,15 +9879,6 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10292,42 +9886,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10353,44 +9911,8 @@ export interface operations {
                     "application/json": components["schemas"]["ContainerImageStatusBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10430,44 +9952,8 @@ export interface operations {
                     "application/json": components["schemas"]["UploadList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10540,26 +10026,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10569,6 +10037,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `multipart/form-data` or `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10608,15 +10085,6 @@ export interface operations {
                     "application/json": components["schemas"]["UploadRecord"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10626,26 +10094,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10691,15 +10141,6 @@ export interface operations {
                     "application/json": components["schemas"]["UploadsDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10709,7 +10150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10718,7 +10159,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10727,8 +10168,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10780,6 +10221,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -10818,6 +10268,15 @@ export interface operations {
             };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `type`, `pluginId`, `path`, or one the caller cannot see (a broker without an access row is always 404). No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10895,7 +10354,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10913,26 +10372,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10942,6 +10383,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11077,7 +10527,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11095,26 +10545,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11124,6 +10556,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11189,15 +10630,6 @@ export interface operations {
                     "application/json": components["schemas"]["TxRead"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11207,26 +10639,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11272,15 +10686,6 @@ export interface operations {
                     "application/json": components["schemas"]["TypesResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11288,42 +10693,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -11383,7 +10752,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventSuggestResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11401,26 +10770,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11430,6 +10781,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11502,7 +10862,7 @@ export interface operations {
                     "application/json": components["schemas"]["PromoteSuggestResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11520,26 +10880,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11549,6 +10891,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11605,7 +10956,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferPromoteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11623,7 +10974,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11632,17 +10983,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11725,7 +11067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11734,17 +11076,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11761,7 +11094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The upload's content type is refused. */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `multipart/form-data` or `application/json`. The upload's content is refused (`UPLOAD_REFUSED`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -11804,15 +11137,6 @@ export interface operations {
                     "application/json": components["schemas"]["FileList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11822,26 +11146,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11890,15 +11196,6 @@ export interface operations {
                     "application/json": components["schemas"]["FileInfo"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11908,26 +11205,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11973,15 +11252,6 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteAnswer"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11991,7 +11261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12000,7 +11270,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12009,8 +11279,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12071,26 +11341,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12142,6 +11394,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -12174,15 +11435,6 @@ export interface operations {
                     "application/json": components["schemas"]["ParseResult"] | null;
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -12192,26 +11444,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12340,7 +11574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParseResult"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12358,7 +11592,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12367,7 +11601,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12376,8 +11610,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12528,7 +11762,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrimCommitResult"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12546,7 +11780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12555,7 +11789,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12566,6 +11800,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12639,7 +11882,7 @@ export interface operations {
                     "application/json": components["schemas"]["DuplicateReport"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12657,7 +11900,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12666,17 +11909,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12686,6 +11920,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12767,7 +12010,7 @@ export interface operations {
                     "application/json": components["schemas"]["CandidatesAnswer"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12785,26 +12028,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12814,6 +12039,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12850,15 +12084,6 @@ export interface operations {
                     "application/json": components["schemas"]["PluginList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -12866,42 +12091,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -12927,15 +12116,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -12943,42 +12123,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -13054,7 +12198,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13072,26 +12216,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13101,6 +12227,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13140,15 +12275,6 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerRead"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13158,26 +12284,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13224,15 +12332,6 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13242,7 +12341,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13251,7 +12350,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13260,8 +12359,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13325,7 +12424,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerUpdateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13343,7 +12442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13352,7 +12451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13363,6 +12462,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13402,15 +12510,6 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerSummaryBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13420,26 +12519,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13479,15 +12560,6 @@ export interface operations {
                     "application/json": components["schemas"]["AccessList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13497,26 +12569,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13575,7 +12629,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessRow"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13593,7 +12647,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13602,7 +12656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13613,6 +12667,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13659,15 +12722,6 @@ export interface operations {
                     "application/json": components["schemas"]["SelfChangeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13677,7 +12731,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13686,7 +12740,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13697,6 +12751,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13753,7 +12816,7 @@ export interface operations {
                     "application/json": components["schemas"]["SelfChangeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13771,7 +12834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13780,7 +12843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13791,6 +12854,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13839,15 +12911,6 @@ export interface operations {
                     "application/json": components["schemas"]["SelfChangeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13857,7 +12920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13866,7 +12929,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13877,6 +12940,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13936,7 +13008,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessRow"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13954,7 +13026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13963,7 +13035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13974,6 +13046,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14013,44 +13094,8 @@ export interface operations {
                     "application/json": components["schemas"]["AssetDetail"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14166,7 +13211,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssetCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14184,26 +13229,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14213,6 +13240,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14267,15 +13303,6 @@ export interface operations {
                     "application/json": components["schemas"]["AssetDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14285,26 +13312,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14314,6 +13323,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14384,7 +13402,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssetPatchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14402,17 +13420,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14431,6 +13440,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14467,15 +13485,6 @@ export interface operations {
                     "application/json": components["schemas"]["AssetInfo"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14483,42 +13492,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -14566,44 +13539,8 @@ export interface operations {
                     "application/json": components["schemas"]["AssetInfo"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14672,7 +13609,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14690,7 +13627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14699,7 +13636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14710,6 +13647,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14749,15 +13695,6 @@ export interface operations {
                     "application/json": components["schemas"]["AssetDetail"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14767,26 +13704,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14850,7 +13769,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14868,7 +13787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14877,7 +13796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14886,8 +13805,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14927,15 +13846,6 @@ export interface operations {
                     "application/json": components["schemas"]["MarketDataSummaryBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14945,26 +13855,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15004,44 +13896,8 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderInfo"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15107,7 +13963,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssignResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15125,26 +13981,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15154,6 +13992,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15209,15 +14056,6 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -15227,26 +14065,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15256,6 +14076,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15295,44 +14124,8 @@ export interface operations {
                     "application/json": components["schemas"]["AssignmentRead"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15383,44 +14176,8 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15462,44 +14219,8 @@ export interface operations {
                     "application/json": components["schemas"]["SearchStreamEvent"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15577,7 +14298,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceUpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15595,26 +14316,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15624,6 +14327,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15693,7 +14405,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15711,26 +14423,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15740,6 +14434,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15826,7 +14529,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceQueryResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15844,26 +14547,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15873,6 +14558,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15944,7 +14638,7 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentPriceResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15962,26 +14656,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15991,6 +14667,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16065,7 +14750,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceSyncResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16083,26 +14768,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16112,6 +14779,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16160,15 +14836,6 @@ export interface operations {
                     "application/json": components["schemas"]["WipeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -16178,7 +14845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16187,7 +14854,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16196,8 +14863,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16237,44 +14904,8 @@ export interface operations {
                     "application/json": components["schemas"]["ByIdsResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16356,7 +14987,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16374,7 +15005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16383,17 +15014,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16403,6 +15025,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16455,15 +15086,6 @@ export interface operations {
                     "application/json": components["schemas"]["EventsDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -16473,26 +15095,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16502,6 +15106,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16577,7 +15190,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueryResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16595,26 +15208,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16624,6 +15219,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16699,6 +15303,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -16760,6 +15373,15 @@ export interface operations {
             };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16837,6 +15459,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `base`, `quote`, or one the caller cannot see (a broker without an access row is always 404). No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -16866,15 +15497,6 @@ export interface operations {
                     "application/json": components["schemas"]["FormatList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -16882,42 +15504,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -16940,15 +15526,6 @@ export interface operations {
                     "application/json": components["schemas"]["StatusResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -16956,42 +15533,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -17097,8 +15638,35 @@ export interface operations {
                     "application/vnd.sqlite3": string;
                 };
             };
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17165,7 +15733,7 @@ export interface operations {
                     "application/json": components["schemas"]["RestoreResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17183,7 +15751,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17192,7 +15760,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17203,6 +15771,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17242,44 +15819,8 @@ export interface operations {
                     "application/json": components["schemas"]["FxProviderBody"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17316,15 +15857,6 @@ export interface operations {
                     "application/json": components["schemas"]["RouteRead"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -17332,42 +15864,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -17466,7 +15962,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoutesCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17484,26 +15980,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17513,6 +15991,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17580,7 +16067,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoutesDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17598,26 +16085,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17627,6 +16096,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17670,44 +16148,8 @@ export interface operations {
                     "application/json": components["schemas"]["SuggestResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17787,7 +16229,7 @@ export interface operations {
                     "application/json": components["schemas"]["FxSyncResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17805,26 +16247,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17834,6 +16258,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17901,7 +16334,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateUpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17919,26 +16352,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17948,6 +16363,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18021,7 +16445,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18039,26 +16463,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18068,6 +16474,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18109,44 +16524,8 @@ export interface operations {
                     "application/json": components["schemas"]["PrivateRatesResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18214,7 +16593,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateUpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18232,26 +16611,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18261,6 +16622,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18328,7 +16698,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18346,26 +16716,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18375,6 +16727,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18411,15 +16772,6 @@ export interface operations {
                     "application/json": components["schemas"]["SignalCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -18427,42 +16779,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -18541,7 +16857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConvertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18559,7 +16875,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -18568,17 +16884,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18588,6 +16895,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21695,7 +20011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21713,7 +20029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21722,17 +20038,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21742,6 +20049,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21813,7 +20129,7 @@ export interface operations {
                     "application/json": components["schemas"]["WacResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -21831,7 +20147,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -21840,17 +20156,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -21860,6 +20167,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23115,7 +21431,7 @@ export interface operations {
                     "application/json": components["schemas"]["LotsAnalysisResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23133,7 +21449,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23142,17 +21458,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23162,6 +21469,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23198,15 +21514,6 @@ export interface operations {
                     "application/json": components["schemas"]["RiskCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -23214,42 +21521,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -23272,15 +21543,6 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -23288,42 +21550,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -23418,7 +21644,7 @@ export interface operations {
                     "application/json": components["schemas"]["RiskQueryResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23436,7 +21662,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23445,7 +21671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23454,8 +21680,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23544,7 +21770,7 @@ export interface operations {
                     "application/json": components["schemas"]["EligibilityResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23562,7 +21788,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23571,17 +21797,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23618,15 +21835,6 @@ export interface operations {
                     "application/json": components["schemas"]["SignalCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -23634,42 +21842,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -23752,7 +21924,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignalsPreviewResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23770,26 +21942,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23799,6 +21953,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23913,7 +22076,7 @@ export interface operations {
                     "application/json": components["schemas"]["SnapshotResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23931,7 +22094,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23940,7 +22103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -23951,6 +22114,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23996,15 +22168,6 @@ export interface operations {
                     "application/json": components["schemas"]["ToolsCatalog"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -24012,42 +22175,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -24160,7 +22287,7 @@ export interface operations {
                     "application/json": components["schemas"]["ComputeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24178,7 +22305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24187,7 +22314,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24196,8 +22323,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24252,15 +22379,6 @@ export interface operations {
                     "application/json": components["schemas"]["ToolsDiagnostics"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -24268,42 +22386,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
