@@ -223,7 +223,7 @@ function Prices(props: { assetId: number; currency: string }) {
                 <td>{formatDate(p.date, locale)}</td>
                 <td class="num">{privacy ? "•••" : formatMoney(p.close, p.currency, locale)}</td>
                 <td>{p.source_plugin_key}</td>
-                <td><button type="button" class="ghost" onClick={() => remove(p.date)} aria-label={t("Delete the price of {date}", { date: p.date })}>{t("Delete")}</button></td>
+                <td><button type="button" class="ghost" onClick={() => remove(p.date)} aria-label={t("Delete the price of {date}", { date: formatDate(p.date, locale) })}>{t("Delete")}</button></td>
               </tr>
             ))}</tbody>
           </table></div>
@@ -284,10 +284,10 @@ function Events(props: { assetId: number; currency: string }) {
                 <td>{ev.is_auto ? t("provider (read-only)") : t("manual")}</td><td>{ev.notes ?? ""}</td>
                 <td>{!ev.is_auto && (
                   <span class="row-actions">
-                    <button type="button" class="ghost" aria-label={t("Edit the event of {date}", { date: ev.date })} onClick={() => {
+                    <button type="button" class="ghost" aria-label={t("Edit the event of {date}", { date: formatDate(ev.date, locale) })} onClick={() => {
                       setEditing(ev.id); setDate(ev.date); setType(ev.type); setValue(toInputText(ev.value.amount, locale)); setNotes(ev.notes ?? "");
                     }}>{t("Edit")}</button>
-                    <button type="button" class="ghost" aria-label={t("Delete the event of {date}", { date: ev.date })} onClick={() => remove(ev.id)}>{t("Delete")}</button>
+                    <button type="button" class="ghost" aria-label={t("Delete the event of {date}", { date: formatDate(ev.date, locale) })} onClick={() => remove(ev.id)}>{t("Delete")}</button>
                   </span>
                 )}</td>
               </tr>
