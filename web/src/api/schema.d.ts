@@ -5507,6 +5507,11 @@ export interface components {
                 extracted_isin?: string;
                 /** @description Instrument name as written in the report */
                 extracted_name?: string;
+                /**
+                 * @description The instrument type the report states (a column such as "Asset class"); an asset the commit creates gets it unless `asset_choices` sets another. Absent when the report does not say: an ISIN alone does not tell an ETF from a stock
+                 * @enum {string}
+                 */
+                extracted_asset_type?: "STOCK" | "ETF" | "BOND" | "FUND" | "CRYPTO";
                 /** @description Possible matches, best first */
                 candidates: {
                     /** @description Id of an asset */

@@ -95,10 +95,10 @@ function BrokerReports() {
               <td>{brokerName(f.target_broker_id)}</td>
               <td>{reportStatusLabel(f.status)}{f.status === "failed" && f.error_message ? <span class="muted"> ({f.error_message})</span> : null}</td>
               <td>{formatDateTime(f.uploaded_at, locale)}</td>
-              <td class="row">
+              <td><div class="row-actions">
                 <Link href={`/import?file=${encodeURIComponent(f.file_id)}`} aria-label={t("Continue the import of {name}", { name: f.filename })}>{t("Continue the import")}</Link>
                 {f.target_broker_id !== null && <Link href={`/transactions?broker_id=${f.target_broker_id}`}>{t("Transactions of {broker}", { broker: brokerName(f.target_broker_id) })}</Link>}
-              </td>
+              </div></td>
             </tr>
           ))}</tbody>
         </table></div>
