@@ -205,7 +205,7 @@ test("registration disabled by the administrator: a new visitor is told so in wo
   await admin.getByLabel("Password").fill("Secret-pass1");
   await admin.getByRole("button", { name: "Sign in" }).click();
   await admin.getByRole("heading", { name: "Server settings" }).waitFor();
-  await admin.getByLabel("enable_registration").selectOption("false");
+  await admin.getByLabel("Allow registration").selectOption("false");
   await admin.getByRole("button", { name: "Save server settings" }).click();
   await admin.getByText("Settings saved.").waitFor();
   await b.shot(admin, "settings-admin");
