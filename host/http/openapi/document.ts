@@ -236,7 +236,7 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * docs/security.md), 403 for a read-only token too when signed in; a path parameter → 404; a JSON
  * body → 400 (not JSON at all); parameters or a body → 422; bulk limits → 413. A status the route
  * declares itself in its `response` (a rule's 400, a conflict's 409, a role check's 403, an id in
- * the body's 404, ...) is kept, with the route's text when it has one. 405 (another method) and
+ * the body's 404, ...) is kept, described by the operation's `errors` (operations.ts) when it has them. 405 (another method) and
  * 500 concern every path and are described in docs/errors.md, not per operation.
  */
 function errorReasons(key: string, op: Json, access: "public" | "user" | "admin", limited: boolean): Record<string, string[]> {
@@ -260,11 +260,15 @@ function errorReasons(key: string, op: Json, access: "public" | "user" | "admin"
   if (pathParams.length) add(404, `No such ${pathParams.join(", ")}, or one the caller cannot see (a broker without an access row is always 404).`);
   if (limited) add(413, STATUS_TEXT[413]!);
   if (op.parameters?.length || op.requestBody) add(422, STATUS_TEXT[422]!);
+  const said = OPERATIONS[key]?.errors ?? {};
   for (const status of declared) {
+    if (said[Number(status)]) continue;
     const text = op.responses[status]?.description;
     const own = text && !/^Response for status/.test(text) ? text : STATUS_TEXT[status] ?? `Status ${status}.`;
     if (!out[status]?.includes(own)) add(Number(status), own);
   }
+  // The operation's own words for its rules' statuses (operations.ts `errors`).
+  for (const [status, text] of Object.entries(said)) add(Number(status), text);
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 

@@ -152,10 +152,13 @@ describe("every operation answers only the error statuses it documents", () => {
     expect(wrong).toEqual([]);
   });
 
-  test("the public login documents no admin-only 403: only the cross-site refusal of a write", () => {
+  test("the public login documents no admin-only 403, only the cross-site refusal of a write; rule statuses say their codes", () => {
     const login = operations.find((o) => o.method === "POST" && o.path === "/auth/login")!;
     expect(login.op.responses["403"].description).toContain("CROSS_SITE_REQUEST");
     expect(login.op.responses["403"].description).not.toContain("ADMIN_REQUIRED");
-    expect(login.op.responses["401"]).toBeDefined();
+    expect(login.op.responses["401"].description).toContain("INVALID_CREDENTIALS");
+    const register = operations.find((o) => o.method === "POST" && o.path === "/auth/register")!;
+    expect(register.op.responses["403"].description).toContain("REGISTRATION_DISABLED");
+    expect(register.op.responses["409"].description).toContain("USER_EXISTS");
   });
 });

@@ -8279,7 +8279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). `REGISTRATION_DISABLED`: registration is turned off (`enable_registration`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8288,7 +8288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            /** @description `USER_EXISTS`: the user name or e-mail is taken (`params.field`). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8383,7 +8383,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            /** @description `INVALID_CREDENTIALS`: wrong user name, e-mail or password; `ACCOUNT_DISABLED`: the account is disabled. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -12465,7 +12465,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            /** @description `BROKER_NAME_TAKEN`: the caller already has a broker of that name. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -12670,7 +12670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            /** @description `ACCESS_EXISTS`: the user already has access (`params.username`, `params.broker_name`); change the row instead. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -13049,7 +13049,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            /** @description `LAST_OWNER`: the broker's last OWNER cannot be downgraded. */
             409: {
                 headers: {
                     [name: string]: unknown;
