@@ -6,6 +6,7 @@ import { alignToDates, crossovers, FAST, OVERLAYS, type OverlayId, SLOW, signals
 import { Badge, ErrorNote, Field, Loading, Page, Select, daysAgo, today } from "../components/ui.tsx";
 import { localeSeparators, readDecimal, toChartNumber, toInputText } from "../lib/decimal.ts";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
+import { runStatusLabel } from "../lib/labels.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -328,7 +329,7 @@ function Source(props: { assetId: number }) {
   const sync = async () => {
     try {
       const r = await api.post("/assets/prices/sync", { body: [{ asset_id: props.assetId, date_range: { start: "resume" } }] });
-      setMsg({ ok: true, text: t("Synced: {results}", { results: r.results.map((x) => `${x.status}, ${t("{count} change(s)", { count: x.points_changed })}${x.message ? ` — ${x.message}` : ""}`).join("; ") }) });
+      setMsg({ ok: true, text: t("Synced: {results}", { results: r.results.map((x) => `${runStatusLabel(x.status)}, ${t("{count} change(s)", { count: x.points_changed })}${x.message ? ` — ${x.message}` : ""}`).join("; ") }) });
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
   const unassign = async () => {
