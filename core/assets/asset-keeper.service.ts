@@ -34,7 +34,7 @@ export class AssetKeeperService {
     if (refused.length) {
       const names = refused.map((a) => a.name);
       throw new NotAllowedError(KEEPER_REQUIRED,
-        `Only the keeper of ${names.map((n) => `"${n}"`).join(", ")} or an administrator can change ${refused.length > 1 ? "them and their" : "it and its"} market data`,
+        `Only the keeper of ${names.map((n) => `"${n}"`).join(", ")} (the user who created ${refused.length > 1 ? "them" : "it"}) or an administrator can change ${refused.length > 1 ? "them and their" : "it and its"} market data; everyone can use ${refused.length > 1 ? "them" : "it"} in transactions`,
         { asset_ids: refused.map((a) => a.id), asset_names: names });
     }
   }

@@ -128,16 +128,17 @@ export class FxRouteService {
     const existing = await tx.find(FxRoute, { where: { base: route.base, quote: route.quote } });
     const manual = isManual(route.chainSteps);
     const refuse = (message: string): RouteOutcome => ({ ...route, action: "error", message, success: false });
-    if (manual && existing.some((r) => !isManual(parseSteps(r)))) {
-      return refuse(`${route.base}-${route.quote} is already configured with provider routes`);
-    }
     const key = chainKey(route.chainSteps);
     const twin = existing.find((r) => r.priority !== route.priority && chainKey(parseSteps(r)) === key);
     if (twin) return refuse(`${route.base}-${route.quote} is already configured with this chain at priority ${twin.priority}`);
     if (!manual) {
-      // Adding a real route removes the pair's MANUAL placeholder, which only stands in for a pair without one.
+      // Adding a real route removes the pair's MANUAL placeholder, which only stands in for a pair
+      // without one. A MANUAL route next to provider routes is no placeholder: an administrator
+      // added it as their fallback (the manual rates convert the days the providers have no rate
+      // for), and it stays when more provider routes come.
       const placeholders = existing.filter((r) => isManual(parseSteps(r)) && r.priority !== route.priority);
-      if (placeholders.length > 0) await tx.delete(FxRoute, placeholders.map((r) => r.id));
+      const hasReal = existing.some((r) => !isManual(parseSteps(r)) && r.priority !== route.priority);
+      if (placeholders.length > 0 && !hasReal) await tx.delete(FxRoute, placeholders.map((r) => r.id));
     }
     const same = existing.find((r) => r.priority === route.priority);
     if (same) {

@@ -4,6 +4,7 @@ import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
+import { realizedGains } from "../../core/portfolio/realized-gains.calc.ts";
 import { riskAnalytic, riskData, riskEligibility } from "./risk/risk.task.ts";
 import { riskWarmUp } from "./risk/risk-warm-up.task.ts";
 import { reportWarmUp } from "./portfolio/report-warm-up.task.ts";
@@ -31,6 +32,7 @@ export const CALCULATIONS = {
   lotsAnalysis: analyseLots,
   portfolioReport,
   priceQuery,
+  realizedGains,
   reportWarmUp,
   riskAnalytic,
   riskData,

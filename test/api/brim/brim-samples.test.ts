@@ -35,6 +35,23 @@ const SAMPLES: [string, string, string, boolean][] = [
   ["saxo", "transactions.csv", "broker_saxo", false],
   ["etoro", "account-statement-2024.xlsx", "broker_etoro", false],
   ["fineco", "movimenti-titoli.xlsx", "broker_fineco", true],
+  ["avanza", "transaktioner.csv", "broker_avanza", false],
+  ["avanza", "transaktioner-2021.csv", "broker_avanza", false],
+  ["nordnet", "transactions-and-notes-export.csv", "broker_nordnet", false],
+  ["nordnet", "transactions-and-notes-export-no.csv", "broker_nordnet", false],
+  ["swissquote", "transactions.csv", "broker_swissquote", false],
+  ["swissquote", "transactions-de.csv", "broker_swissquote", false],
+  ["finpension", "transactions-3a.csv", "broker_finpension", false],
+  ["finpension", "transactions-vested-benefits.csv", "broker_finpension", false],
+  ["bux", "transaction-overview.csv", "broker_bux", false],
+  ["bux", "transaction-overview-2021.csv", "broker_bux", false],
+  ["freetrade", "activity.csv", "broker_freetrade", false],
+  ["freetrade", "activity-2024.csv", "broker_freetrade", false],
+  ["lightyear", "transactions.csv", "broker_lightyear", false],
+  ["fidelity", "history.csv", "broker_fidelity", false],
+  ["fidelity", "history-2023.csv", "broker_fidelity", false],
+  ["interactive-investor", "transactions.csv", "broker_interactive_investor", false],
+  ["vanguard-uk", "transactions.xlsx", "broker_vanguard_uk", false],
 ];
 
 
