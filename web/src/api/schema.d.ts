@@ -22216,6 +22216,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
                 headers: {
