@@ -1,8 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { type ChainStep, FxRoute } from "./fx-route.entity.ts";
 import { normalisePair } from "./pair.ts";
@@ -92,7 +91,6 @@ export function checkRoute(input: RouteInput, knownProviders: ReadonlySet<string
 export class FxRouteService {
   constructor(
     @inject(Database) private readonly db: Database,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /** Every route, by pair then priority. */
@@ -115,13 +113,14 @@ export class FxRouteService {
       const message = "Unknown FX provider in the batch; nothing was saved";
       throw new InputError("FX_PROVIDER_UNKNOWN", message, { message, results });
     }
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcomes: RouteOutcome[] = [];
       for (const [i, c] of checked.entries()) {
         outcomes.push(c.ok ? await this.saveOne(tx, c.route) : { ...echo(items[i]!), action: "error", message: c.message, success: false });
       }
+      if (outcomes.some((o) => o.success)) declareChange(tx, { kind: "fx_routes" });
       return outcomes;
-    }), (out) => out.some((o) => o.success));
+    });
   }
 
   private async saveOne(tx: EntityManager, route: RouteView): Promise<RouteOutcome> {
@@ -154,11 +153,12 @@ export class FxRouteService {
    * its MANUAL route back; deleting a MANUAL-only pair's routes removes the pair.
    */
   async delete(items: RouteDeleteInput[]): Promise<RouteDeleteOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcomes: RouteDeleteOutcome[] = [];
       for (const item of items) outcomes.push(await this.deleteOne(tx, item));
+      if (outcomes.some((o) => o.success)) declareChange(tx, { kind: "fx_routes" });
       return outcomes;
-    }), (out) => out.some((o) => o.success));
+    });
   }
 
   private async deleteOne(tx: EntityManager, item: RouteDeleteInput): Promise<RouteDeleteOutcome> {

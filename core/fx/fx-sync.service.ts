@@ -2,7 +2,7 @@ import { today } from "../dates/calendar.ts";
 import { inject, injectable } from "tsyringe";
 import type { FxProvider, FxRate, IsoDate } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { Database } from "../db/database.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
@@ -90,7 +90,6 @@ export class FxSyncService {
       results.push(await this.syncPair(pair.base, pair.quote, start, request.end, providers));
     }
     const totalPointsChanged = results.reduce((n, r) => n + r.pointsChanged, 0);
-    if (totalPointsChanged > 0) clearPortfolioCaches(this.caches);
     return { dateRange: { end: request.end, start }, results, totalPointsChanged };
   }
 
@@ -131,6 +130,8 @@ export class FxSyncService {
           const w = await writeRateRows(tx, leg.rows);
           changed += w.inserted + w.updated;
         }
+        // Every fetched row is dated within the synced range.
+        if (changed > 0) declareChange(tx, { kind: "fx", from });
       });
       const fetched = legs.reduce((n, l) => n + l.rows.length, 0);
       const empty = legs.filter((l) => l.rows.length === 0);
