@@ -29,11 +29,13 @@ export class AssetKeeperService {
   /** Throws 403 {@link KEEPER_REQUIRED} when `actor` may not change one of the assets; nothing is written then. */
   async assertMayChange(actor: AssetActor, assetIds: readonly number[]): Promise<void> {
     if (actor.isSuperuser || assetIds.length === 0) return;
-    const rows = await this.db.reads.find(Asset, { select: { id: true, keeperUserId: true }, where: { id: In([...new Set(assetIds)]) } });
-    const refused = rows.filter((a) => a.keeperUserId !== actor.id).map((a) => a.id).sort((a, b) => a - b);
+    const rows = await this.db.reads.find(Asset, { select: { id: true, name: true, keeperUserId: true }, where: { id: In([...new Set(assetIds)]) } });
+    const refused = rows.filter((a) => a.keeperUserId !== actor.id).sort((a, b) => a.id - b.id);
     if (refused.length) {
+      const names = refused.map((a) => a.name);
       throw new NotAllowedError(KEEPER_REQUIRED,
-        `Only the keeper of asset ${refused.join(", ")} (the user who created it) or an administrator can change it and its market data; everyone can use it in transactions`, { asset_ids: refused });
+        `Only the keeper of ${names.map((n) => `"${n}"`).join(", ")} (the user who created ${refused.length > 1 ? "them" : "it"}) or an administrator can change ${refused.length > 1 ? "them and their" : "it and its"} market data; everyone can use ${refused.length > 1 ? "them" : "it"} in transactions`,
+        { asset_ids: refused.map((a) => a.id), asset_names: names });
     }
   }
 

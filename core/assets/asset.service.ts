@@ -175,7 +175,7 @@ export class AssetService {
     if (item.currency !== undefined && item.currency !== asset.currency && await hasMarketData(tx, assetId)) {
       return {
         assetId, success: false, code: "CURRENCY_CHANGE_BLOCKED_BY_MARKET_DATA",
-        message: `Asset ${assetId} has prices or events in ${asset.currency}; wipe its market data before changing the currency`,
+        message: `"${asset.name}" has prices or events in ${asset.currency}; wipe its market data before changing the currency`,
       };
     }
     const changes: FieldChange[] = [];
@@ -201,13 +201,14 @@ export class AssetService {
     return this.db.write(async (tx) => {
       const outcomes: DeleteOutcome[] = [];
       for (const assetId of assetIds) {
-        if (!(await tx.existsBy(Asset, { id: assetId }))) {
+        const asset = await tx.findOne(Asset, { select: { id: true, name: true }, where: { id: assetId } });
+        if (!asset) {
           outcomes.push({ assetId, success: false, code: "ASSET_NOT_FOUND", message: `Asset ${assetId} not found` });
           continue;
         }
         if (await tx.existsBy(Transaction, { assetId })) {
           // No count: the transactions may be in brokers the caller cannot see.
-          outcomes.push({ assetId, success: false, code: "HAS_TRANSACTIONS", message: `Asset ${assetId} is used by transactions` });
+          outcomes.push({ assetId, success: false, code: "HAS_TRANSACTIONS", message: `"${asset.name}" is used by transactions` });
           continue;
         }
         await tx.delete(Asset, { id: assetId });

@@ -261,7 +261,8 @@ const ISIN = /^[A-Z0-9]{12}$/;
 /**
  * An asset to create: the user's fields, the rest from the report as `POST /assets` would take
  * them (name: the report's name, else symbol, else ISIN; ISIN and ticker when well-formed; the
- * currency of the first row of the asset with cash, else of its cost basis). No currency → an issue.
+ * type the report states, else none; the currency of the first row of the asset with cash, else of
+ * its cost basis). No currency → an issue.
  */
 export function draftAsset(draft: AssetDraft, mapping: AssetMappingDoc, rows: readonly PlannedRow[]): { fields: NewAsset | null; issue: Omit<ImportIssue, "fakeAssetId" | "row"> | null } {
   const isin = mapping.extracted_isin?.trim().toUpperCase();
@@ -283,6 +284,7 @@ export function draftAsset(draft: AssetDraft, mapping: AssetMappingDoc, rows: re
     fields: {
       ...(isin && ISIN.test(isin) ? { identifierIsin: isin } : {}),
       ...(ticker && ticker.length <= 20 ? { identifierTicker: ticker } : {}),
+      ...(mapping.extracted_asset_type ? { assetType: mapping.extracted_asset_type } : {}),
       ...draft, name, currency,
     },
     issue: null,

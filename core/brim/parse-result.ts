@@ -34,6 +34,8 @@ export interface AssetCandidateDoc {
 
 export interface AssetMappingDoc {
   candidates: AssetCandidateDoc[];
+  /** The instrument type the report states (docs/import.md "Asset types"); absent when it does not say. */
+  extracted_asset_type?: "BOND" | "CRYPTO" | "ETF" | "FUND" | "STOCK";
   extracted_isin?: string;
   extracted_name?: string;
   extracted_symbol?: string;

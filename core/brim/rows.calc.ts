@@ -100,6 +100,7 @@ export function assignFakeAssets(rows: readonly Row[]): { assetOf: (number | und
         ...(r.symbol ? { extracted_symbol: r.symbol.trim() } : {}),
         ...(r.isin ? { extracted_isin: r.isin.trim().toUpperCase() } : {}),
         ...(r.assetName ? { extracted_name: r.assetName.trim() } : {}),
+        ...(r.assetType ? { extracted_asset_type: r.assetType } : {}),
         candidates: [], selected_asset_id: null, notices: [],
       };
       byKey.set(key, mapping);
@@ -107,6 +108,7 @@ export function assignFakeAssets(rows: readonly Row[]): { assetOf: (number | und
       // Later rows may know more (a name where the first had only the ISIN).
       if (!mapping.extracted_name && r.assetName) mapping.extracted_name = r.assetName.trim();
       if (!mapping.extracted_symbol && r.symbol) mapping.extracted_symbol = r.symbol.trim();
+      if (!mapping.extracted_asset_type && r.assetType) mapping.extracted_asset_type = r.assetType;
     }
     const notice = mapping.notices.find((n) => n.kind === "rows");
     if (notice) notice.transaction_indexes.push(i);

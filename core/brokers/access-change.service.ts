@@ -8,6 +8,7 @@ import type { Decimal } from "../money/decimal.ts";
 import { User } from "../users/user.entity.ts";
 import { BrokerAccess, type BrokerRole } from "./broker-access.entity.ts";
 import { BrokerAccessService, ROLE_RANK } from "./broker-access.service.ts";
+import { Broker } from "./broker.entity.ts";
 import { deleteBroker } from "./broker.service.ts";
 import { checkShares, defaultShare, formatShare, parseShare } from "./share.ts";
 
@@ -48,11 +49,15 @@ export class AccessChangeService {
     return this.db.write(async (tx) => {
       declareChange(tx, { kind: "access", ids: [brokerId] });
       await this.access.require(callerId, brokerId, "OWNER", tx);
-      if (!(await tx.findOneBy(User, { id: input.userId }))) {
+      const user = await tx.findOneBy(User, { id: input.userId });
+      if (!user) {
         throw new NotFoundError("USER_NOT_FOUND", `User ${input.userId} not found`, { user_id: input.userId });
       }
       if (await tx.findOneBy(BrokerAccess, { userId: input.userId, brokerId })) {
-        throw new ConflictError("ACCESS_EXISTS", `User ${input.userId} already has access to broker ${brokerId}; update the row instead`);
+        const broker = await tx.findOneByOrFail(Broker, { id: brokerId });
+        throw new ConflictError("ACCESS_EXISTS", `${user.username} already has access to broker "${broker.name}"; update the row instead`, {
+          user_id: user.id, username: user.username, broker_id: brokerId, broker_name: broker.name,
+        });
       }
       const share = input.share === undefined ? defaultShare(input.role) : parseShare(input.share);
       await this.checkAfter(tx, brokerId, { userId: input.userId, role: input.role, share });

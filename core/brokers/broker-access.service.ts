@@ -3,6 +3,7 @@ import type { EntityManager } from "typeorm";
 import { Database } from "../db/database.ts";
 import { NotAllowedError, NotFoundError } from "../errors/domain-error.ts";
 import { BrokerAccess, type BrokerRole } from "./broker-access.entity.ts";
+import { Broker } from "./broker.entity.ts";
 
 /** VIEWER reads; EDITOR also writes transactions, imports and edits settings; OWNER also manages access and deletes. */
 export const ROLE_RANK: Record<BrokerRole, number> = { VIEWER: 1, EDITOR: 2, OWNER: 3 };
@@ -32,8 +33,10 @@ export class BrokerAccessService {
     const row = await this.find(userId, brokerId, tx);
     if (!row) throw brokerNotFound(brokerId);
     if (!roleAtLeast(row.role, min)) {
-      throw new NotAllowedError("BROKER_ROLE_REQUIRED", `${min} or better access to broker ${brokerId} is required`, {
-        broker_id: brokerId, required_role: min, role: row.role,
+      // The caller can see the broker, so its name may be shown (the web words the message from `params`).
+      const name = (await (tx ?? this.db.reads).findOne(Broker, { select: { id: true, name: true }, where: { id: brokerId } }))?.name;
+      throw new NotAllowedError("BROKER_ROLE_REQUIRED", `${min} or better access to ${name === undefined ? `broker ${brokerId}` : `broker "${name}"`} is required`, {
+        broker_id: brokerId, ...(name === undefined ? {} : { broker_name: name }), required_role: min, role: row.role,
       });
     }
     return row;

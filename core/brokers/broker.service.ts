@@ -154,11 +154,17 @@ async function assertBalancesNonNegative(tx: EntityManager, broker: Broker): Pro
   const violations = findNegativeBalances(rows, { cash: !broker.allowCashOverdraft, assets: !broker.allowAssetShorting });
   if (violations.length === 0) return;
   const first = violations[0]!;
-  const what = first.kind === "cash" ? `cash in ${first.currency}` : `the quantity of asset ${first.assetId}`;
-  throw new ConflictError("BALANCE_NEGATIVE", `Without overdraft or shorting, ${what} would be negative (${first.balance}) on ${first.date}`, {
+  const assetIds = [...new Set(violations.flatMap((v) => (v.kind === "cash" ? [] : [v.assetId])))];
+  const names = new Map(assetIds.length === 0 ? [] : (await tx.query(
+    `SELECT id, name FROM assets WHERE id IN (${assetIds.map(() => "?").join(",")})`, assetIds,
+  ) as { id: number; name: string }[]).map((a) => [a.id, a.name]));
+  const what = first.kind === "cash" ? `cash in ${first.currency}` : `the quantity of "${names.get(first.assetId) ?? `asset ${first.assetId}`}"`;
+  throw new ConflictError("BALANCE_NEGATIVE", `Without overdraft or shorting, ${what} at broker "${broker.name}" would be negative (${first.balance}) on ${first.date}`, {
+    broker_id: broker.id,
+    broker_name: broker.name,
     violations: violations.map((v) => (v.kind === "cash"
       ? { kind: v.kind, date: v.date, currency: v.currency, balance: v.balance }
-      : { kind: v.kind, date: v.date, asset_id: v.assetId, balance: v.balance })),
+      : { kind: v.kind, date: v.date, asset_id: v.assetId, asset_name: names.get(v.assetId) ?? null, balance: v.balance })),
   });
 }
 

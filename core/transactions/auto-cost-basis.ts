@@ -92,8 +92,10 @@ async function poolBefore(tx: EntityManager, sender: LedgerRow, assetId: number,
 }
 
 function reportUnavailable(state: BatchState, t: Target, mixed: boolean, currency: string): void {
-  const params = { broker_id: t.sender.brokerId, asset_id: t.row.assetId, date: t.sender.date, currency };
+  const broker = state.brokerLabel(t.sender.brokerId);
+  const asset = state.assetLabel(t.row.assetId!);
+  const params = { ...broker.params, ...asset.params, date: t.sender.date, currency };
   state.addIssue(mixed
-    ? { ...t.op, code: "wacFxUnavailable", field: "cost_basis_mode", params, error: `The WAC of asset ${t.row.assetId} in broker ${t.sender.brokerId} mixes currencies other than ${currency}; no FX conversion is available` }
-    : { ...t.op, code: "costBasisUnavailable", field: "cost_basis_mode", params, error: `Broker ${t.sender.brokerId} holds no units of asset ${t.row.assetId} with a known cost before ${t.sender.date}` });
+    ? { ...t.op, code: "wacFxUnavailable", field: "cost_basis_mode", params, error: `The WAC of ${asset.name} in ${broker.name} mixes currencies other than ${currency}; no FX conversion is available` }
+    : { ...t.op, code: "costBasisUnavailable", field: "cost_basis_mode", params, error: `${broker.name[0]!.toUpperCase()}${broker.name.slice(1)} holds no units of ${asset.name} with a known cost before ${t.sender.date}` });
 }

@@ -53,7 +53,8 @@ function brokerErrors(state: BatchState, brokerId: number | null): RuleError[] {
     return [{ code: "brokerNotFound", msg: `Broker ${brokerId} not found`, field: "broker_id", params: { broker_id: brokerId } }];
   }
   if (!state.canWrite(brokerId)) {
-    return [{ code: "accessDenied", msg: `EDITOR or OWNER access to broker ${brokerId} is required`, field: "broker_id", params: { broker_id: brokerId } }];
+    const broker = state.brokerLabel(brokerId);
+    return [{ code: "accessDenied", msg: `EDITOR or OWNER access to ${broker.name} is required`, field: "broker_id", params: broker.params }];
   }
   return [];
 }

@@ -16,10 +16,8 @@ export function resolveStored(state: BatchState, id: number, op: OpRef, notFound
     return undefined;
   }
   if (!state.canWrite(row.brokerId)) {
-    state.addIssue({
-      ...op, refId: id, code: "accessDenied", error: `EDITOR or OWNER access to broker ${row.brokerId} is required`,
-      params: { broker_id: row.brokerId },
-    });
+    const broker = state.brokerLabel(row.brokerId);
+    state.addIssue({ ...op, refId: id, code: "accessDenied", error: `EDITOR or OWNER access to ${broker.name} is required`, params: broker.params });
     return undefined;
   }
   return row;

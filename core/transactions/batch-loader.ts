@@ -51,13 +51,15 @@ export async function loadBatch(tx: EntityManager, access: BrokerAccessService, 
     ...values(input.updates).flatMap((u) => (u.assetEventId ? [u.assetEventId] : [])),
     ...stored.flatMap((r) => (r.asset_event_id ? [r.asset_event_id] : [])),
   ]);
-  const assets = await selectIn<{ id: number; currency: string }>(tx, (p) => `SELECT id, currency FROM assets WHERE id IN (${p})`, [...assetIds]);
+  const assets = await selectIn<{ id: number; currency: string; name: string }>(tx, (p) => `SELECT id, currency, name FROM assets WHERE id IN (${p})`, [...assetIds]);
+  const brokers = await selectIn<{ id: number; name: string }>(tx, (p) => `SELECT id, name FROM brokers WHERE id IN (${p})`, [...roles.keys()]);
   const events = await selectIn<{ id: number; asset_id: number; type: AssetEventType }>(
     tx, (p) => `SELECT id, asset_id, type FROM asset_events WHERE id IN (${p})`, [...eventIds],
   );
   const state = new BatchState({
     roles,
-    assets: new Map(assets.map((a) => [a.id, { currency: a.currency }])),
+    assets: new Map(assets.map((a) => [a.id, { currency: a.currency, name: a.name }])),
+    brokerNames: new Map(brokers.map((b) => [b.id, b.name])),
     events: new Map(events.map((e) => [e.id, { assetId: e.asset_id, type: e.type }])),
   });
   for (const row of stored) {

@@ -7,9 +7,11 @@ import { packRuleErrors, type RowFacts } from "./row-validation.calc.ts";
 
 /** What the batch looked up once before working: the caller's roles, assets and events. */
 export interface BatchLookups {
-  assets: Map<number, { currency: string }>;
+  assets: Map<number, { currency: string; name?: string }>;
   events: Map<number, { assetId: number; type: AssetEventType }>;
   roles: Map<number, BrokerRole>;
+  /** Names of the brokers in `roles`, so issues name them (`params.broker_name`) instead of giving an id. */
+  brokerNames?: Map<number, string>;
 }
 
 export interface OpRef {
@@ -53,6 +55,18 @@ export class BatchState {
     const row = this.rows.get(key);
     if (!row || this.deleted.has(key) || !this.lookups.roles.has(row.brokerId)) return undefined;
     return row;
+  }
+
+  /** The broker's name for messages (its id when unknown), and the params that carry it. */
+  brokerLabel(brokerId: number): { name: string; params: { broker_id: number; broker_name?: string } } {
+    const name = this.lookups.brokerNames?.get(brokerId);
+    return { name: name === undefined ? `broker ${brokerId}` : `broker "${name}"`, params: { broker_id: brokerId, ...(name === undefined ? {} : { broker_name: name }) } };
+  }
+
+  /** The asset's name for messages (its id when unknown), and the params that carry it. */
+  assetLabel(assetId: number): { name: string; params: { asset_id: number; asset_name?: string } } {
+    const name = this.lookups.assets.get(assetId)?.name;
+    return { name: name === undefined ? `asset ${assetId}` : `"${name}"`, params: { asset_id: assetId, ...(name === undefined ? {} : { asset_name: name }) } };
   }
 
   canWrite(brokerId: number): boolean {

@@ -15,7 +15,7 @@ const CHECKS: Record<string, Check> = {
   "asset_id:equal": (a, b) => a.assetId === b.assetId ? null
     : { code: "pairAssetMismatch", msg: "Both TRANSFER legs must move the same asset", field: "asset_id" },
   "broker_id:different": (a, b) => a.brokerId !== b.brokerId ? null
-    : { code: "pairSameBroker", msg: `Both ${a.type} legs are in broker ${a.brokerId}`, field: "broker_id", params: { broker_id: a.brokerId } },
+    : { code: "pairSameBroker", msg: `Both ${a.type} legs are in the same broker; choose another one for the receiving leg`, field: "broker_id", params: { broker_id: a.brokerId } },
   "broker_id:equal": (a, b) => a.brokerId === b.brokerId ? null
     : { code: "pairBrokerMismatch", msg: "Both FX_CONVERSION legs must be in the same broker", field: "broker_id" },
   "quantity:opposite": (a, b) => dec(a.quantity).plus(dec(b.quantity)).isZero() ? null

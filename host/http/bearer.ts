@@ -7,7 +7,7 @@ import type { HttpDeps } from "./deps.ts";
 const API = "/api/v1";
 
 /** POST routes that only read (a query in a body): a read-only token may call them. */
-const READ_POSTS = new Set([
+export const READ_POSTS = new Set([
   "/assets/prices/query", "/assets/prices/current", "/assets/events/query",
   "/transactions/validate", "/transactions/events/suggest", "/transactions/promote-suggest",
   "/fx/currencies/convert", "/portfolio/report", "/portfolio/wac", "/portfolio/lots/analysis",
@@ -16,7 +16,7 @@ const READ_POSTS = new Set([
 ]);
 
 /** Routes a token never reaches, whatever its scope: managing tokens and the account's own credentials. */
-const COOKIE_ONLY = [/^\/auth\/tokens(\/|$)/, /^\/auth\/change-password$/, /^\/auth\/users\/me$/];
+export const COOKIE_ONLY = [/^\/auth\/tokens(\/|$)/, /^\/auth\/change-password$/, /^\/auth\/users\/me$/];
 
 /** The secret of an `Authorization: Bearer <token>` header; null when the header has another form. */
 export function bearerSecret(header: string): string | null {

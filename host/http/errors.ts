@@ -155,13 +155,16 @@ export function errorHandler(logger: Logger, allowedMethods: (path: string) => s
     });
 }
 
-/** Standard error responses for a route's OpenAPI declaration. */
-export const errorResponses = {
-  400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 422: ValidationErrorBody,
-} as const;
+/**
+ * The error statuses every route shares: none. The OpenAPI document derives each operation's
+ * statuses from its definition (session, path parameters, body, write, limits; see
+ * openapi/document.ts `errorReasons`); a route declares in its `response` only the statuses of
+ * its own rules (`409: ErrorBody` for a conflict, ...), so the document lists what it can return.
+ */
+export const errorResponses = {} as const;
 
-/** `errorResponses` plus 429 (throttled login, registration and password change). */
-export const throttledErrorResponses = { ...errorResponses, 429: ErrorBody } as const;
+/** 429 of throttled login, registration and password change. */
+export const throttledErrorResponses = { 429: ErrorBody } as const;
 
 /**
  * The status of a bulk create (docs/decisions.md, "Bulk creates"): 201 when at least one item was

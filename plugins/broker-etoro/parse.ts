@@ -16,6 +16,9 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, r
 // are copy-trading moves and Adjustment; settings rows (Edit Stop Loss, Start/Stop Copy) move no cash.
 
 const SHEET = "account activity";
+/** The `Asset type` column, as the instrument type (CFD rows are skipped). */
+const ASSET_TYPE: Record<string, ImportedTransaction["assetType"]> = { stocks: "STOCK", stock: "STOCK", etf: "ETF", etfs: "ETF", crypto: "CRYPTO", cryptocurrency: "CRYPTO" };
+
 const REQUIRED = ["date", "type", "details", "amount", "position id", "asset type"];
 
 export function acceptsEtoro(file: ImportFileMeta): number {
@@ -77,7 +80,8 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
     const currency = "USD";
     const symbol = ticker && ticker.trim() !== "-" ? ticker.trim() : "";
     const isin = isinOf.get(get("Position ID"));
-    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}) };
+    const assetType = ASSET_TYPE[get("Asset type").trim().toLowerCase()];
+    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}), ...(assetType ? { assetType } : {}) };
     const usd = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];
     if (type === "open position" || type === "position closed") {
       const units = parseDecimal(get("Units / Contracts", "Units"), "auto")?.abs();

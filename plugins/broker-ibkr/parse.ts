@@ -232,8 +232,18 @@ function sections(params: ImportParseParams): Sections {
 const money = (amount: Decimal, currency: string) => ({ amount: amount.toFixed(), currency: currency.toUpperCase() }) as ImportedTransaction["cash"];
 const ZERO = "0" as ImportedTransaction["quantity"];
 
+/**
+ * The instrument type an asset class states. STK is left out: IBKR files ETFs under it too
+ * ("Stocks"), so it does not tell a stock from an ETF.
+ */
+const TYPE_OF_CLASS: Record<string, ImportedTransaction["assetType"]> = { ETF: "ETF", BOND: "BOND", BILL: "BOND", FUND: "FUND", CRYPTO: "CRYPTO" };
+
 function assetOf(r: Rec) {
-  return { ...(r.isin ? { isin: r.isin } : {}), ...(r.symbol ? { symbol: r.symbol } : {}), ...(r.description ? { assetName: r.description } : {}) };
+  const assetType = TYPE_OF_CLASS[(r.assetcategory ?? "").toUpperCase()];
+  return {
+    ...(r.isin ? { isin: r.isin } : {}), ...(r.symbol ? { symbol: r.symbol } : {}), ...(r.description ? { assetName: r.description } : {}),
+    ...(assetType ? { assetType } : {}),
+  };
 }
 
 function rowOf(r: Rec): { row?: number } {

@@ -32,6 +32,9 @@ const PYTR = [
   csvFormat({ confidence: 0.9, notFound: NOT_TR, required: ["date", "type", "value", "isin", "shares", "fees", "taxes"], separators: [";"] }),
 ];
 /** The app's own export, comma or semicolon separated (sniffed). */
+/** The app export's `asset_class`, as the instrument type; its FUND covers ETFs too, so it stays a fund. */
+const ASSET_CLASS: Record<string, ImportedTransaction["assetType"]> = { STOCK: "STOCK", FUND: "FUND", BOND: "BOND", CRYPTO: "CRYPTO" };
+
 const APP = csvFormat({
   notFound: NOT_TR,
   required: ["datetime", "date", "account type", "category", "type", "asset class", "symbol", "shares", "amount", "fee", "tax", "currency", "transaction id"],
@@ -61,7 +64,8 @@ function parseApp(table: CsvFormatTable): ImportResult {
     const fee = parseDecimal(get("fee"), ".")?.abs();
     const tax = parseDecimal(get("tax"), ".");
     const symbol = get("symbol").toUpperCase();
-    const asset = symbol ? { ...(ISIN.test(symbol) ? { isin: symbol } : { symbol }), ...(get("name") ? { assetName: get("name") } : {}) } : {};
+    const assetType = ASSET_CLASS[get("asset class").toUpperCase()];
+    const asset = symbol ? { ...(ISIN.test(symbol) ? { isin: symbol } : { symbol }), ...(get("name") ? { assetName: get("name") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const money = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
     if (!date || !/^[A-Z]{3}$/.test(currency)) return note("rowSkipped", `Row ${row} has no date or currency`, row, "warning");
     const costs = () => {

@@ -137,7 +137,10 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
     const name = get("Instrument");
     const comment = get("Comment");
     if (!date || !amount || amount.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no readable time or no amount`, row, severity: "warning" });
-    const asset = symbol ? { symbol, ...(name ? { assetName: name } : {}) } : {};
+    // "ETF purchase" or "Stock sell" says the type; "Stocks/ETF purchase" does not.
+    const etf = /\betf\b/.test(type), stock = /\bstocks?\b|\ba[cç][õo]es\b/.test(type);
+    const assetType = etf !== stock ? (etf ? "ETF" as const : "STOCK" as const) : undefined;
+    const asset = symbol ? { symbol, ...(name ? { assetName: name } : {}), ...(assetType ? { assetType } : {}) } : {};
     const cash = { amount: amount.toFixed(), currency } as ImportedTransaction["cash"];
     const base = { row, date, ...(comment ? { description: comment } : {}) };
     const buy = BUY.test(type);

@@ -60,10 +60,16 @@ export type ImportTransactionType =
  * by the host), `pairKey` (two FX_CONVERSION rows of one exchange share it;
  * the host links them), `costBasis` (per unit, for inbound ADJUSTMENT or
  * TRANSFER rows), `tags`.
+ *
+ * Since 1.13: `assetType`, the kind of instrument when the report says it (a column such as
+ * "Asset class", or a transaction kind such as "ETF purchase"); the host gives an asset created
+ * by the import that type. Leave it out when the report does not say: an ISIN alone does not tell
+ * an ETF from a stock.
  */
 export interface ImportedTransaction {
   readonly assetCurrency?: CurrencyCode;
   readonly assetName?: string;
+  readonly assetType?: "BOND" | "CRYPTO" | "ETF" | "FUND" | "STOCK";
   readonly cash?: Money;
   readonly costBasis?: Money;
   readonly date: IsoDate;

@@ -140,7 +140,7 @@ test("import wizard: a row the report left without an asset is fixed in the prev
   await page.getByLabel("Into broker").selectOption({ label: "Import target" });
   await page.getByLabel("Report file").setInputFiles({ name: "fix-me.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
   await page.getByRole("button", { name: "Upload" }).click();
-  await page.getByText("recognised by broker_generic_csv").waitFor();
+  await page.getByText("recognised by Generic CSV").waitFor();
   await page.getByRole("button", { name: "Read the report" }).click();
   await page.getByRole("heading", { name: /^4\. Rows/ }).waitFor();
 

@@ -205,7 +205,7 @@ test("registration disabled by the administrator: a new visitor is told so in wo
   await admin.getByLabel("Password").fill("Secret-pass1");
   await admin.getByRole("button", { name: "Sign in" }).click();
   await admin.getByRole("heading", { name: "Server settings" }).waitFor();
-  await admin.getByLabel("enable_registration").selectOption("false");
+  await admin.getByLabel("Allow registration").selectOption("false");
   await admin.getByRole("button", { name: "Save server settings" }).click();
   await admin.getByText("Settings saved.").waitFor();
   await b.shot(admin, "settings-admin");
@@ -230,7 +230,7 @@ test("import a broker report: upload, read, map assets, commit; the rows appear 
   await page.getByLabel("Into broker").selectOption({ label: "Main account" });
   await page.getByLabel("Report file").setInputFiles(join(ROOT, "test/fixtures/brim/generic/generic-en.csv"));
   await page.getByRole("button", { name: "Upload" }).click();
-  await page.getByText("recognised by broker_generic_csv").waitFor();
+  await page.getByText("recognised by Generic CSV").waitFor();
   await page.getByRole("button", { name: "Read the report" }).click();
   await page.getByRole("heading", { name: "3. Assets" }).waitFor();
   const accumulating = page.getByLabel("Asset for Vanguard FTSE All-World UCITS ETF Acc", { exact: false });

@@ -49,11 +49,11 @@ test("an owner shares a broker with a VIEWER, who sees it and cannot change it",
   const bob = await b.page({ user: "bob" });
   await bob.goto(b.url("/brokers"));
   const card = bob.locator(".broker-card", { hasText: "Family account" });
-  await card.getByText("VIEWER").waitFor();
+  await card.getByText("Viewer", { exact: true }).waitFor();
   expect(await card.getByRole("button", { name: /Edit/ }).count()).toBe(0);
   await card.getByRole("link", { name: "Family account" }).click();
   await bob.getByText("You can view this broker; only its owners and editors can change it.").waitFor();
-  await bob.getByText("Your role: VIEWER").waitFor();
+  await bob.getByText("Your role: Viewer").waitFor();
   expect(await bob.getByRole("button", { name: "Edit broker" }).count()).toBe(0);
   expect(await bob.getByRole("form", { name: "Share with a user" }).count()).toBe(0);
   await bob.getByRole("link", { name: "Transactions" }).last().click();
@@ -118,7 +118,7 @@ test("manual asset events are added and edited; the provider search streams to i
   await page.getByRole("button", { name: "Add event" }).click();
   const row = page.getByRole("row").filter({ hasText: "Jun 14, 2024" });
   await row.getByText("$0.42").waitFor();
-  await row.getByRole("button", { name: "Edit the event of 2024-06-14" }).click();
+  await row.getByRole("button", { name: "Edit the event of Jun 14, 2024" }).click();
   await page.getByRole("heading", { name: "Edit the manual event" }).waitFor();
   await page.getByLabel("Value (USD)").fill("0.45");
   await page.getByLabel("Notes").fill("Q2 dividend");

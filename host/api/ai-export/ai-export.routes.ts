@@ -38,7 +38,7 @@ export function aiExportRoutes(deps: HttpDeps, session: SessionPlugin) {
     }), {
       auth: true,
       body: SnapshotRequest,
-      response: { 200: SnapshotResponse, 503: ErrorBody, ...errorResponses },
+      response: { 200: SnapshotResponse, 503: ErrorBody, ...errorResponses, 404: ErrorBody, 409: ErrorBody },
       detail: { summary: "Builds a dataset or analysis snapshot: machine-readable data and markdown for a chat assistant" },
     });
 }

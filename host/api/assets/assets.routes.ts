@@ -86,7 +86,7 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: [ITEMS],
       body: AssetPatchRequest,
-      response: { 200: AssetPatchResponse, ...errorResponses, 413: ErrorBody },
+      response: { 200: AssetPatchResponse, ...errorResponses, 413: ErrorBody, 409: ErrorBody },
       detail: { summary: "Edit assets: an absent key keeps the value, null clears it; classification is replaced whole" },
     })
     .delete("", async ({ query, user }) => {
@@ -117,7 +117,7 @@ export function assetsRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: MergeRequest,
-      response: { 200: MergeResponse, ...errorResponses },
+      response: { 200: MergeResponse, ...errorResponses, 404: ErrorBody, 409: ErrorBody },
       detail: { summary: "Fold a source asset into a target of the same currency and delete the source; `dry_run` only previews" },
     })
     .get("/:id", async ({ params }) => toAssetDetail(await queries.get(params.id)), {

@@ -46,7 +46,7 @@ export function eventsRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: UPSERT_LIMITS,
       body: UpsertRequest,
-      response: { 200: UpsertResponse, ...limited },
+      response: { 200: UpsertResponse, ...limited, 404: ErrorBody },
       detail: {
         summary: "Upsert manual events, item by item: each item is checked whole, then committed; a refused item ends "
           + "the request (EVENT_CURRENCY_MISMATCH, EVENT_NOT_EDITABLE, EVENT_KEY_CONFLICT) and earlier items stay stored; "

@@ -57,7 +57,7 @@ export const DeleteResponse = z.object({
   in_use_count: z.number().int(),
 });
 
-const DateRange = z.object({ start: DateField, end: DateField.nullable().optional() }).strict()
+const DateRange = z.object({ start: DateField, end: DateField.nullable().optional().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
   .refine((r) => !r.end || r.end >= r.start, { message: "end must not be before start", path: ["end"] });
 
 export const QueryRequest = z.array(z.object({

@@ -124,7 +124,7 @@ export const PriceUpsertRequest = z.array(z.object({
 }).strict()).min(1).max(MAX_PRICE_ITEMS);
 
 /** `{start, end?}`, inclusive; end null or absent means the single day `start`. */
-export const DateRangeInput = z.object({ start: DateField, end: DateField.nullable().optional() }).strict()
+export const DateRangeInput = z.object({ start: DateField, end: DateField.nullable().optional().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
   .refine((r) => !r.end || r.end >= r.start, { message: "end must not be before start", path: ["end"] })
   .transform((r) => ({ start: r.start, end: r.end ?? r.start }));
 
@@ -149,7 +149,7 @@ export const PriceSyncRequest = z.array(z.object({
   asset_id: AssetId,
   date_range: z.object({
     start: z.union([DateField, z.enum(["min", "resume"])]),
-    end: DateField.optional(),
+    end: DateField.optional().describe("Last day, inclusive; absent: today (UTC), as every range that fetches or computes up to now (docs/decisions.md \"Date ranges\")"),
   }).strict().refine((r) => r.start === "min" || r.start === "resume" || !r.end || r.end >= r.start,
     { message: "end must not be before start", path: ["end"] }),
 }).strict()).min(1).max(MAX_PRICE_ITEMS);

@@ -8,7 +8,7 @@ import { SessionRevocationService } from "../../../core/users/session-revocation
 import type { User } from "../../../core/users/user.entity.ts";
 import { UserService } from "../../../core/users/user.service.ts";
 import { clientAddress } from "../../http/client-address.ts";
-import { errorResponses, throttledErrorResponses } from "../../http/errors.ts";
+import { ErrorBody, errorResponses, throttledErrorResponses } from "../../http/errors.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { isHttps, issueToken, SESSION_COOKIE, type SessionPlugin, verifyToken } from "../../http/session.ts";
 import { tokensRoutes } from "./tokens.routes.ts";
@@ -53,7 +53,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       return status(201, { user: toAccount(user), message: first ? "Registration successful (Admin)" : "Registration successful" });
     }, {
       body: RegisterRequest,
-      response: { 201: AuthResponse, ...throttledErrorResponses },
+      response: { 201: AuthResponse, ...throttledErrorResponses, 409: ErrorBody },
       detail: { summary: "Create an account; the first account ever becomes superuser" },
     })
     .post("/login", async ({ body, cookie, request }) => {
@@ -64,7 +64,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { user: toAccount(user), user_settings: toUserSettings(await userSettings.get(user.id)), message: "Login successful" };
     }, {
       body: LoginRequest,
-      response: { 200: AuthResponse, ...throttledErrorResponses },
+      response: { 200: AuthResponse, ...throttledErrorResponses, 401: ErrorBody },
       detail: { summary: "Log in with username or email; sets the HTTP-only session cookie" },
     })
     .post("/logout", async ({ cookie, request }) => {
@@ -118,7 +118,7 @@ export function authRoutes(deps: HttpDeps, session: SessionPlugin) {
       return { message: "Account deleted" };
     }, {
       auth: true,
-      response: { 200: MessageResponse, ...errorResponses },
+      response: { 200: MessageResponse, ...errorResponses, 400: ErrorBody },
       detail: { summary: "Delete the current account; refused for the only superuser" },
     })
     .use(tokensRoutes(deps, session));

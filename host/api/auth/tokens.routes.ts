@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { AccessTokenService } from "../../../core/users/access-token.service.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { TokenCreateRequest, TokenCreateResponse, TokenIdParams, TokenList, TokenRevokeResponse, toTokenRead } from "./tokens.schema.ts";
 
@@ -22,7 +22,7 @@ export function tokensRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: TokenCreateRequest,
-      response: { 201: TokenCreateResponse, ...errorResponses },
+      response: { 201: TokenCreateResponse, ...errorResponses, 409: ErrorBody },
       detail: { summary: "Create a personal access token; the secret is in this answer only" },
     })
     .get("", async ({ user }) => ({ items: (await tokens.list(user.id)).map(toTokenRead) }), {

@@ -13,7 +13,7 @@ import { uploadsDir } from "../../../core/uploads/paths.ts";
 import { databaseFile, databaseTarget } from "../../db/data-source.ts";
 import { openSnapshot, type OpenSnapshot, snapshotDatabase } from "../../db/snapshot.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import { STREAMED_BODY_HEADER } from "../../http/gzip.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { contentDisposition } from "../uploads/uploads.routes.ts";
@@ -245,7 +245,7 @@ export function backupRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: RestoreBody,
-      response: { 200: RestoreResponse, ...errorResponses },
+      response: { 200: RestoreResponse, ...errorResponses, 404: ErrorBody, 409: ErrorBody },
       detail: {
         summary: "Restore a json export uploaded through /uploads (by the caller), all or nothing: ids remapped, assets matched by ISIN, "
           + "ticker or name, brokers recreated with the caller as OWNER; duplicates skipped, or replaced with overwrite_existing",

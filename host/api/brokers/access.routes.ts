@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { AccessChangeService } from "../../../core/brokers/access-change.service.ts";
 import { sweepBrimFiles } from "./import/brim-port.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import {
   AccessAddRequest, AccessList, AccessParams, AccessRow, AccessUpdateRequest, BrokerIdParams, SelfChangeResponse,
@@ -32,7 +32,7 @@ export function accessRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: BrokerIdParams,
       body: AccessAddRequest,
-      response: { 201: AccessRow, ...errorResponses },
+      response: { 201: AccessRow, ...errorResponses, 409: ErrorBody },
       detail: { summary: "Give a user access (OWNER only); OWNER defaults to share 1.000000, others to 0" },
     })
     .patch("/:id/access/me", async ({ params, body, user }) => {
@@ -42,7 +42,7 @@ export function accessRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: BrokerIdParams,
       body: SelfRoleRequest,
-      response: { 200: SelfChangeResponse, ...errorResponses },
+      response: { 200: SelfChangeResponse, ...errorResponses, 409: ErrorBody },
       detail: { summary: "Lower your own role; the last OWNER cannot (409 LAST_OWNER)" },
     })
     .delete("/:id/access/me", async ({ params, user }) => {
@@ -52,7 +52,7 @@ export function accessRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       params: BrokerIdParams,
-      response: { 200: SelfChangeResponse, ...errorResponses },
+      response: { 200: SelfChangeResponse, ...errorResponses, 409: ErrorBody },
       detail: { summary: "Leave the broker; the last OWNER leaving deletes it with its transactions" },
     })
     .patch("/:id/access/:user_id", async ({ params, body, user }) => toAccessRow(
@@ -61,7 +61,7 @@ export function accessRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: AccessParams,
       body: AccessUpdateRequest,
-      response: { 200: AccessRow, ...errorResponses },
+      response: { 200: AccessRow, ...errorResponses, 409: ErrorBody },
       detail: { summary: "Change a user's role or share (OWNER only; the only way to promote)" },
     })
     .delete("/:id/access/:user_id", async ({ params, user }) => {
@@ -70,7 +70,7 @@ export function accessRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       params: AccessParams,
-      response: { 200: SelfChangeResponse, ...errorResponses },
+      response: { 200: SelfChangeResponse, ...errorResponses, 409: ErrorBody },
       detail: { summary: "Remove a user's access (OWNER, or the user themself); the last OWNER cannot be removed" },
     });
 }

@@ -82,7 +82,7 @@ export function brokersRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: BrokerIdParams,
       body: BrokerUpdateRequest,
-      response: { 200: BrokerUpdateResponse, ...errorResponses },
+      response: { 200: BrokerUpdateResponse, ...errorResponses, 409: ErrorBody },
       detail: { summary: "Edit name, icon, description and settings (EDITOR or OWNER); empty strings clear text fields" },
     })
     .delete("/:id", async ({ params, user }) => {

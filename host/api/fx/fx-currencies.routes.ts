@@ -53,8 +53,8 @@ function deleteAnswer(out: RateDeleteOutcome[]) {
   };
 }
 
-const deleteInput = (body: { from: string; to: string; date_range?: { start: string; end?: string }; delete_all: boolean }[]) =>
-  body.map((i) => ({ dateRange: i.date_range, deleteAll: i.delete_all, from: i.from, to: i.to }));
+const deleteInput = (body: { from: string; to: string; date_range?: { start: string; end?: string | null }; delete_all: boolean }[]) =>
+  body.map((i) => ({ dateRange: i.date_range && { start: i.date_range.start, end: i.date_range.end ?? i.date_range.start }, deleteAll: i.delete_all, from: i.from, to: i.to }));
 
 /**
  * `/fx/currencies`: provider sync, manual rates and conversion (decisions in
@@ -131,7 +131,7 @@ export function fxCurrenciesRoutes(deps: HttpDeps, session: SessionPlugin) {
     })
     .post("/convert", async ({ body, request, user }) => {
       const items = body.map((i) => ({
-        amount: i.from_amount.amount, end: i.date_range.end, from: i.from_amount.code, start: i.date_range.start, to: i.to,
+        amount: i.from_amount.amount, end: i.date_range.end ?? undefined, from: i.from_amount.code, start: i.date_range.start, to: i.to,
         ...(i.signals ? { signals: i.signals } : {}),
       }));
       // The requesting user's private rates fill the days the shared routes cannot convert (docs/fx.md "Private manual rates").
@@ -143,7 +143,7 @@ export function fxCurrenciesRoutes(deps: HttpDeps, session: SessionPlugin) {
       limits: CONVERT_LIMITS,
       body: ConvertRequest,
       // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
-      response: { 200: ConvertResponse, ...limited },
+      response: { 200: ConvertResponse, ...limited, 404: ErrorBody },
       detail: { summary: "Convert amounts on each day of a range through the pair's routes by priority, then the caller's private rates, with unlimited backward fill; 404 if every conversion failed" },
     });
 }

@@ -20,7 +20,10 @@ const DecimalInput = z.union([
 const PositiveDecimal = DecimalInput.refine((s) => s[0] !== "-" && /[1-9]/.test(s), "must be greater than 0");
 const RateField = limited(PositiveDecimal, "rate");
 const DateField = z.iso.date();
-const DateRange = z.object({ start: DateField, end: DateField.optional() }).strict().refine((r) => !r.end || r.end >= r.start, "end must not be before start");
+/** A range of stored days: a missing or null end is the start day only, as everywhere a range reads or deletes stored rows. */
+const DateRange = z.object({ start: DateField, end: DateField.nullish().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
+  .refine((r) => !r.end || r.end >= r.start, { message: "end must not be before start", path: ["end"] })
+  .describe("Inclusive; a missing or null end means the start day only");
 
 export const FxSyncRequest = z.object({
   pairs: z.array(z.string().regex(/^[A-Za-z]{3}-[A-Za-z]{3}$/, "a pair slug such as EUR-USD")).min(1).max(MAX_SYNC_PAIRS),

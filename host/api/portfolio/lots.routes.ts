@@ -26,7 +26,7 @@ export function lotsRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: LOTS_LIMITS,
       body: LotsAnalysisRequest,
-      response: { 200: LotsAnalysisResponse, ...errorResponses, 413: ErrorBody },
+      response: { 200: LotsAnalysisResponse, ...errorResponses, 413: ErrorBody, 404: ErrorBody },
       detail: {
         summary: "FIFO lots of one asset across the scope's brokers (share-weighted, in the target currency) with the requested analyses; "
           + "404 for an unknown asset or a broker without access; force bypasses the cache",

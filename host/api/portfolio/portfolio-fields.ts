@@ -7,7 +7,7 @@ export const DateField = z.iso.date();
 /** `start` absent, null or "min" and `end` absent, null or "max" leave that side open (docs/portfolio.md "Period"). */
 export const OpenDateRange = z.object({
   start: z.union([DateField, z.enum(["min"])]).nullish().describe("Absent, null or \"min\": the first transaction in scope"),
-  end: z.union([DateField, z.enum(["max"])]).nullish().describe("Absent, null or \"max\": today (UTC)"),
+  end: z.union([DateField, z.enum(["max"])]).nullish().describe("Last day, inclusive; absent, null or \"max\": today (UTC) (docs/decisions.md \"Date ranges\")"),
 }).strict().refine((r) => !r.start || r.start === "min" || !r.end || r.end === "max" || r.end >= r.start, {
   message: "end must not be before start", path: ["end"],
 });

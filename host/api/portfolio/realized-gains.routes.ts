@@ -21,7 +21,7 @@ export function realizedGainsRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: [{ max: MAX_GAINS_BROKERS, unit: "broker ids", count: ({ body }: { body: any }) => listLength(body?.broker_ids) }],
       body: RealizedGainsRequest,
-      response: { 200: RealizedGainsResponse, ...errorResponses, 413: ErrorBody },
+      response: { 200: RealizedGainsResponse, ...errorResponses, 413: ErrorBody, 404: ErrorBody },
       detail: {
         summary: "Realised gains per disposal (every SELL) with its FIFO lots and the average cost side by side, in the target currency, "
           + "with totals per tax year; 404 for a broker without access",

@@ -47,7 +47,7 @@ export function reportRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: [{ max: MAX_REPORT_BROKERS, unit: "broker ids", count: ({ body }: { body: any }) => listLength(body?.broker_ids) }],
       body: ReportRequest,
-      response: { 200: ReportResponse, ...errorResponses, 413: ErrorBody },
+      response: { 200: ReportResponse, ...errorResponses, 413: ErrorBody, 404: ErrorBody },
       detail: { summary: "Portfolio summary, daily history, allocation, breakdown and contribution with the data-quality report (cached until a write)" },
     });
 }

@@ -22,7 +22,7 @@ export function wacRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: [{ max: MAX_WAC_QUERIES, unit: "queries", count: ({ body }: { body: any }) => listLength(body?.queries), hint: "Ask in several requests" }],
       body: WacRequest,
-      response: { 200: WacResponse, ...errorResponses, 413: ErrorBody },
+      response: { 200: WacResponse, ...errorResponses, 413: ErrorBody, 404: ErrorBody },
       detail: { summary: "Weighted average cost series per (broker, asset): one point per quantity move; 404 for a broker without access or an unknown asset" },
     });
 }

@@ -3,7 +3,7 @@ import { databaseTarget } from "../../db/dialect.ts";
 import { loadPluginConfig } from "../../plugin-config.ts";
 import { RiskService } from "./risk.service.ts";
 import type { HttpDeps } from "../../http/deps.ts";
-import { errorResponses } from "../../http/errors.ts";
+import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import {
   EligibilityRequest, EligibilityResponse, RiskCatalogResponse, RiskQueryRequest, RiskQueryResponse, ScenarioCatalogResponse,
@@ -30,7 +30,7 @@ export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
     .post("/query", ({ body, user }) => risk.query(user.id, body), {
       auth: true,
       body: RiskQueryRequest,
-      response: { 200: RiskQueryResponse, ...errorResponses },
+      response: { 200: RiskQueryResponse, ...errorResponses, 404: ErrorBody },
       detail: { summary: "Run 1–32 analytics on an asset, an asset set or the caller's portfolio; each answers in its own envelope" },
     })
     .post("/eligibility", ({ body, user }) => risk.eligibility(user.id, body), {

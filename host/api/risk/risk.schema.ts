@@ -14,7 +14,7 @@ export const RiskScope = z.discriminatedUnion("kind", [
 
 export const RiskDateRange = z.object({
   start: DateField,
-  end: DateField.nullish().describe("Absent or null: today (UTC)"),
+  end: DateField.nullish().describe("Last day, inclusive; absent or null: today (UTC) (docs/decisions.md \"Date ranges\")"),
 }).strict();
 
 export const AnalyticRequest = z.object({

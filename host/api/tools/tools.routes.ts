@@ -109,7 +109,7 @@ export function toolsRoutes(deps: HttpDeps, session: SessionPlugin) {
     }, {
       auth: true,
       body: ComputeRequest,
-      response: { 200: ComputeResponse, 429: ErrorBody, 503: ErrorBody, ...errorResponses },
+      response: { 200: ComputeResponse, 429: ErrorBody, 503: ErrorBody, ...errorResponses, 404: ErrorBody },
       detail: { summary: "Atomic batch of 1–4 tool items run on the worker pool; per-item success or error" },
     })
     .get("/diagnostics", () => ({

@@ -55,7 +55,7 @@ export function transactionsRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: LIST_LIMITS,
       query: ListQuery,
-      response: { 200: z.array(TxRead), ...errorResponses, 413: ErrorBody },
+      response: { 200: z.array(TxRead), ...errorResponses, 413: ErrorBody, 404: ErrorBody },
       detail: { summary: "Transactions of the brokers you can see, newest first (a plain array); `ids` returns those rows in input order" },
     })
     .get("/types", () => types, {

@@ -185,7 +185,7 @@ export function uploadsRoutes(deps: HttpDeps, session: SessionPlugin) {
       uploadBody: true,
       multipart: true,
       body: UploadCreateBody,
-      response: { 201: UploadRecord, 413: ErrorBody, ...errorResponses },
+      response: { 201: UploadRecord, 413: ErrorBody, ...errorResponses, 400: ErrorBody },
       detail: {
         summary: "Upload a file (multipart `file`, optional `description`); the type is sniffed from the content, "
           + "executables, scripts and HTML are refused (400 BLOCKED_FILE_TYPE), size capped by max_file_upload_mb (413)",

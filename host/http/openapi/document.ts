@@ -1,6 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { unwrapSchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia } from "elysia";
+import { COOKIE_ONLY, READ_POSTS } from "../bearer.ts";
 import { LIMITS_DOC } from "../bulk-limits.ts";
 import { JSON_BODY_DOC } from "../worker-json-body.ts";
 import { fieldDescription } from "./glossary.ts";
@@ -17,12 +18,12 @@ const STATUS_TEXT: Record<string, string> = {
   204: "No content.",
   400: "The request is well-formed but breaks a rule; `code` says which (docs/errors.md).",
   401: "No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`).",
-  403: "Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write.",
-  404: "Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404).",
+  403: "Signed in but not allowed here: a broker role too low (`BROKER_ROLE_REQUIRED`), not the owner of the resource, ...; `code` says which.",
+  404: "An id in the request names nothing the caller can see (a broker without an access row is always 404).",
   409: "Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...).",
   413: "Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits "
     + "(`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md \"Bulk-read limits\").",
-  415: "The upload's content type is refused.",
+  415: "The upload's content is refused (`UPLOAD_REFUSED`).",
   422: "The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change).",
   500: "Unexpected server failure; the body never carries internals.",
   502: "An upstream provider failed.",
@@ -69,7 +70,7 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     }
     if (op.requestBody) hoistContent(op.requestBody.content, "input", components);
   }
-  for (const { key, op } of ops) finishOperation(key, op);
+  for (const { key, op } of ops) finishOperation(key, op, components);
   const schemas = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.schema]));
   const doc: Json = {
     openapi: "3.1.0",
@@ -164,7 +165,7 @@ function rewriteRefs(node: any, names: Record<string, string>): any {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function finishOperation(key: string, op: Json) {
+function finishOperation(key: string, op: Json, components: Json) {
   const access: "public" | "user" | "admin" = op["x-access"] ?? "public";
   delete op["x-access"];
   const limits: string[] | undefined = op[LIMITS_DOC];
@@ -181,10 +182,11 @@ function finishOperation(key: string, op: Json) {
     if (doc?.request !== undefined && content?.["application/json"]) content["application/json"].example = doc.request;
   }
   op.responses ??= {};
-  if (access !== "public") op.responses[401] ??= errorResponse("ErrorBody");
-  if (access === "admin") op.responses[403] ??= errorResponse("ErrorBody");
-  if (op.parameters?.length || op.requestBody) op.responses[422] ??= errorResponse("ValidationErrorBody");
-  if (limits) op.responses[413] ??= errorResponse("ErrorBody");
+  const reasons = errorReasons(key, op, access, limits !== undefined);
+  for (const [status, why] of Object.entries(reasons)) {
+    // A body the route declares itself (an `anyOf` of both error bodies, ...) is kept.
+    op.responses[status] = { ...(op.responses[status] ?? errorResponse(status === "422" ? "ValidationErrorBody" : "ErrorBody")), description: why.join(" ") };
+  }
   for (const [status, response] of Object.entries<Json>(op.responses)) {
     if (!response.description || /^Response for status/.test(response.description)) {
       response.description = STATUS_TEXT[status] ?? `Status ${status}.`;
@@ -204,7 +206,70 @@ function finishOperation(key: string, op: Json) {
           + (doc?.who ? ` ${doc.who}` : "");
   const changes = read ? "Nothing: it only reads." : doc?.changes;
   const limited = limits ? [`**Limits:** ${limits.join("; ")}; beyond them 413 \`LIMIT_EXCEEDED\`.`] : [];
-  op.description = [what, `**Who may call:** ${who}`, ...(changes ? [`**Changes:** ${changes}`] : []), ...limited].join("\n\n");
+  const envelope = answerEnvelope(op, components);
+  const answer = envelope ? [`**Answer:** ${envelope}`] : [];
+  op.description = [what, `**Who may call:** ${who}`, ...(changes ? [`**Changes:** ${changes}`] : []), ...answer, ...limited].join("\n\n");
+}
+
+/**
+ * The envelope of a success answer, said in words, since collections differ (a plain array, a list
+ * `{items}`, a bulk `{results, success_count, errors}`) and clients depend on them as they are.
+ */
+function answerEnvelope(op: Json, components: Json): string | null {
+  const ok = op.responses?.["200"] ?? op.responses?.["201"];
+  let schema = ok?.content?.["application/json"]?.schema;
+  if (schema?.$ref) schema = components[schema.$ref.slice(SCHEMA_REF.length)]?.schema;
+  if (!schema) return null;
+  if (schema.type === "array") return "a plain JSON array, no envelope.";
+  const props = schema.properties ?? {};
+  if (props.results && props.success_count) return "the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.";
+  if (props.items?.type === "array") return "the list envelope `{items: [...]}`" + (Object.keys(props).length > 1 ? `, with ${Object.keys(props).filter((k) => k !== "items").map((k) => `\`${k}\``).join(", ")} beside it.` : ".");
+  return null;
+}
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The error statuses an operation can answer, each with why, derived from its route definition
+ * instead of one list for all (docs/errors.md "Which statuses an operation lists"):
+ * a session → 401; admin-only or cookie-only → 403; any write → 415 and 403 (the write guard of
+ * docs/security.md), 403 for a read-only token too when signed in; a path parameter → 404; a JSON
+ * body → 400 (not JSON at all); parameters or a body → 422; bulk limits → 413. A status the route
+ * declares itself in its `response` (a rule's 400, a conflict's 409, a role check's 403, an id in
+ * the body's 404, ...) is kept, described by the operation's `errors` (operations.ts) when it has them. 405 (another method) and
+ * 500 concern every path and are described in docs/errors.md, not per operation.
+ */
+function errorReasons(key: string, op: Json, access: "public" | "user" | "admin", limited: boolean): Record<string, string[]> {
+  const method = key.split(" ")[0]!;
+  const out: Record<string, string[]> = {};
+  const add = (status: number, text: string) => (out[status] ??= []).push(text);
+  const declared = Object.keys(op.responses ?? {}).filter((s) => /^[45]/.test(s));
+  const pathParams = (op.parameters ?? []).filter((p: Json) => p.in === "path").map((p: Json) => `\`${p.name}\``);
+  const json = !!op.requestBody?.content?.["application/json"];
+  const multipart = !!op.requestBody?.content?.["multipart/form-data"];
+  if (json) add(400, "`MALFORMED_BODY`: the body is not valid JSON.");
+  if (access !== "public") add(401, STATUS_TEXT[401]!);
+  if (access === "admin") add(403, "`ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope).");
+  const path = key.slice(method.length + 1);
+  if (access !== "public" && COOKIE_ONLY.some((re) => re.test(path))) add(403, "`TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie.");
+  if (WRITES.has(method)) {
+    if (access !== "public" && !READ_POSTS.has(path)) add(403, "`TOKEN_READ_ONLY`: a write with a read-only access token.");
+    add(403, "`CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md).");
+    add(415, `\`UNSUPPORTED_MEDIA_TYPE\`: a body that is not ${multipart ? "`multipart/form-data` or " : ""}\`application/json\`.`);
+  }
+  if (pathParams.length) add(404, `No such ${pathParams.join(", ")}, or one the caller cannot see (a broker without an access row is always 404).`);
+  if (limited) add(413, STATUS_TEXT[413]!);
+  if (op.parameters?.length || op.requestBody) add(422, STATUS_TEXT[422]!);
+  const said = OPERATIONS[key]?.errors ?? {};
+  for (const status of declared) {
+    if (said[Number(status)]) continue;
+    const text = op.responses[status]?.description;
+    const own = text && !/^Response for status/.test(text) ? text : STATUS_TEXT[status] ?? `Status ${status}.`;
+    if (!out[status]?.includes(own)) add(Number(status), own);
+  }
+  // The operation's own words for its rules' statuses (operations.ts `errors`).
+  for (const [status, text] of Object.entries(said)) add(Number(status), text);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function errorResponse(name: string): Json {

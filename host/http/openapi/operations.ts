@@ -10,6 +10,8 @@ export interface OperationDoc {
   readonly request?: unknown;
   /** Example success response body (JSON); captured from a real server into response-examples.json. */
   readonly response?: unknown;
+  /** What a status the route declares for its own rules means here (its codes), when the general text would mislead. */
+  readonly errors?: Readonly<Record<number, string>>;
 }
 
 const EDITOR = "Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.";
@@ -26,10 +28,15 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   "POST /auth/register": {
     changes: "Creates an account and its settings row. The first account becomes a superuser, even when registration is disabled.",
     request: { username: "carol", email: "carol@example.com", password: "correct horse 9" },
+    errors: {
+      403: "`REGISTRATION_DISABLED`: registration is turned off (`enable_registration`).",
+      409: "`USER_EXISTS`: the user name or e-mail is taken (`params.field`).",
+    },
   },
   "POST /auth/login": {
     changes: "Nothing stored; sets the `session` cookie (HTTP-only, lifetime `session_ttl_hours`).",
     request: { username: "carol", password: "correct horse 9" },
+    errors: { 401: "`INVALID_CREDENTIALS`: wrong user name, e-mail or password; `ACCOUNT_DISABLED`: the account is disabled." },
   },
   "PATCH /auth/users/me/preferences": {
     changes: "The caller's language and base currency (settings row).",
@@ -72,16 +79,19 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     who: EDITOR,
     changes: "The broker's fields. Turning off overdraft or shorting re-validates the ledger and is refused per item when a balance would go negative.",
     request: { name: "Degiro (main)", allow_cash_overdraft: true },
+    errors: { 409: "`BROKER_NAME_TAKEN`: the caller already has a broker of that name." },
   },
   "POST /brokers/{id}/access": {
     who: OWNER,
     changes: "Creates an access row for another user. Shares of one broker sum to at most 1.00.",
     request: { user_id: 2, role: "VIEWER" },
+    errors: { 409: "`ACCESS_EXISTS`: the user already has access (`params.username`, `params.broker_name`); change the row instead." },
   },
   "PATCH /brokers/{id}/access/{user_id}": {
     who: OWNER,
     changes: "The user's role or share; the last OWNER cannot be downgraded (409 LAST_OWNER).",
     request: { role: "EDITOR" },
+    errors: { 409: "`LAST_OWNER`: the broker's last OWNER cannot be downgraded." },
   },
   "POST /assets": {
     changes: "Creates shared assets, kept by the caller. Items are independent: a refused item does not stop the others.",

@@ -68,7 +68,8 @@ describe("writes by someone who is neither keeper nor admin are 403 ASSET_KEEPER
       { asset_id: own, prices: [{ date: "2024-01-02", close: "2" }] },
       { asset_id: asset, prices: [{ date: "2024-01-02", close: "1" }] },
     ]), 403, REFUSED);
-    expect(body.params).toEqual({ asset_ids: [asset] });
+    expect(body.params).toEqual({ asset_ids: [asset], asset_names: ["Kept by alice"] });
+    expect(body.detail).toContain("\"Kept by alice\"");
     expect(queryDb(api.dataDir, "SELECT 1 FROM price_history WHERE asset_id = ?", own)).toEqual([]);
   });
 });

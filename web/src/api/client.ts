@@ -5,6 +5,7 @@
  * a 401 on any call but the auth ones sends the browser to the login page and back afterwards.
  */
 import type { paths } from "./schema";
+import { errorMessage } from "../lib/error-messages.ts";
 import { t } from "../lib/i18n.ts";
 
 export const API_BASE = "/api/v1";
@@ -143,9 +144,9 @@ export const api = {
   delete: async <P extends PathFor<"delete">>(p: P, o?: RequestOptions<"delete", P>) => json<Result<"delete", P>>(await call("delete", p, o as RawOptions)),
 };
 
-/** A human sentence for any thrown value. */
+/** A human sentence for any thrown value: an API error worded from its code and params when the app knows it. */
 export function errorText(e: unknown): string {
-  if (e instanceof ApiError) return e.message;
+  if (e instanceof ApiError) return errorMessage(e.code, e.params) ?? e.message;
   if (e instanceof Error) return e.message;
   return String(e);
 }

@@ -185,6 +185,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie only (a token cannot list tokens).
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1AuthTokens"];
         put?: never;
@@ -241,6 +243,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1Users"];
         put?: never;
@@ -265,6 +269,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1UsersSearch"];
         put?: never;
@@ -345,6 +351,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SettingsGlobal"];
         put?: never;
@@ -399,6 +407,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Global setting rows, all or nothing; values are stored as sent. Scheduler changes apply at once.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 100 settings per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -467,6 +477,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SettingsSchedulerLog"];
         put?: never;
@@ -491,6 +503,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SettingsCacheStatus"];
         put?: never;
@@ -611,6 +625,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1SystemPlugin-diagnostics"];
         put?: never;
@@ -659,6 +675,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1Uploads"];
         put?: never;
@@ -774,6 +792,8 @@ export interface paths {
          *
          *     **Changes:** Nothing: every check of a commit runs, nothing is kept (`committed` is always false).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsValidate"];
@@ -800,6 +820,8 @@ export interface paths {
          *
          *     **Changes:** Applies deletes, updates, creates, splits and promotes in one database transaction, all or nothing: any issue keeps nothing and the answer lists the issues (status 200 either way).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 creates per request; at most 10,000 updates per request; at most 10,000 deletes per request; at most 100 splits per request; at most 100 promotes per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1TransactionsCommit"];
@@ -823,6 +845,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          *
          *     **Limits:** at most 10,000 ids per request; at most 10,000 excluded ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -875,6 +899,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -973,6 +999,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1180,6 +1208,8 @@ export interface paths {
          *
          *     **Changes:** Nothing stored: searches the assets.
          *
+         *     **Answer:** the list envelope `{items: [...]}`.
+         *
          *     **Limits:** at most 1,000 hints per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportAsset-candidates"];
@@ -1203,6 +1233,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1BrokersImportPlugins"];
         put?: never;
@@ -1227,6 +1259,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1Brokers"];
         put?: never;
@@ -1237,6 +1271,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Creates brokers, an OWNER access row (share 1.000000) for the caller on each, and one DEPOSIT per positive initial balance, dated `opened_at` (today when absent). Items are independent: a refused item does not stop the others.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 100 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1283,6 +1319,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** The broker's fields. Turning off overdraft or shorting re-validates the ledger and is refused per item when a balance would go negative.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          */
         patch: operations["patchApiV1BrokersById"];
         trace?: never;
@@ -1325,6 +1363,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1BrokersByIdAccess"];
         put?: never;
@@ -1422,6 +1462,8 @@ export interface paths {
          *
          *     **Changes:** Nothing: it only reads.
          *
+         *     **Answer:** a plain JSON array, no envelope.
+         *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1Assets"];
@@ -1434,6 +1476,8 @@ export interface paths {
          *
          *     **Changes:** Creates shared assets, kept by the caller. Items are independent: a refused item does not stop the others.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1Assets"];
@@ -1444,6 +1488,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes assets with their prices, events and assignment; an asset used by a transaction is refused per item (HAS_TRANSACTIONS).
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1457,6 +1503,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** The assets' fields: an absent key keeps the value, null clears it; classification is replaced whole.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1477,6 +1525,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1AssetsAll"];
         put?: never;
@@ -1501,6 +1551,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1AssetsQuery"];
         put?: never;
@@ -1621,6 +1673,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1AssetsProvider"];
         put?: never;
@@ -1632,6 +1686,8 @@ export interface paths {
          *
          *     **Changes:** Provider assignments. A new provider, or new parameters of a parametric provider, deletes the old assignment's prices and events (transactions unlinked first; manual events stay).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsProvider"];
@@ -1642,6 +1698,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Removes the assignments; the provider's prices and events go with them (manual ones stay).
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1665,6 +1723,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          *
          *     **Limits:** at most 1,000 asset ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1742,6 +1802,8 @@ export interface paths {
          *
          *     **Changes:** Stores manual daily prices; a price of the same asset and date is replaced.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; at most 200,000 price points per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPrices"];
@@ -1752,6 +1814,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Deletes the asset's prices within the inclusive date ranges.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; at most 10,000 date ranges per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1777,6 +1841,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1804,6 +1870,8 @@ export interface paths {
          *
          *     **Changes:** A provider quote dated today creates or extends today's price row; a database fallback is never written back.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1AssetsPricesCurrent"];
@@ -1829,6 +1897,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Any asset, whoever keeps it: a sync stores only what the assigned provider answers.
          *
          *     **Changes:** Stores the provider's prices and events of each asset (`resume`: from the day after the last stored price).
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1878,6 +1948,8 @@ export interface paths {
          *
          *     **Changes:** Nothing: it only reads.
          *
+         *     **Answer:** the list envelope `{items: [...]}`.
+         *
          *     **Limits:** at most 10,000 ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         get: operations["getApiV1AssetsEvents"];
@@ -1889,6 +1961,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 ASSET_KEEPER_OR_ADMIN_REQUIRED and nothing is written (docs/assets.md).
          *
          *     **Changes:** Manual events, item by item: each item is checked whole, then committed; a refused item ends the request and earlier items stay stored.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; at most 10,000 events per item; at most 100,000 events per request, summed over the items; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -1925,6 +1999,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          *
          *     **Limits:** at most 1,000 items per request; at most 100,000 events in one answer (counted before any is read); beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2021,6 +2097,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1BackupFormats"];
         put?: never;
@@ -2117,6 +2195,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1FxProviders"];
         put?: never;
@@ -2141,6 +2221,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1FxProvidersStatus"];
         put?: never;
@@ -2165,6 +2247,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** a plain JSON array, no envelope.
          */
         get: operations["getApiV1FxProvidersRoutes"];
         put?: never;
@@ -2176,6 +2260,8 @@ export interface paths {
          *
          *     **Changes:** Creates or replaces conversion routes of pairs, atomically. Routes are shared by all users; anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxProvidersRoutes"];
@@ -2186,6 +2272,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Deletes routes of pairs (one priority, or all); a pair losing its last provider route gets its MANUAL route back. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2236,6 +2324,8 @@ export interface paths {
          *
          *     **Changes:** Stores the provider rates of each pair through its routes, by priority, and clears the portfolio caches when rates changed.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 200 pairs per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesSync"];
@@ -2262,6 +2352,8 @@ export interface paths {
          *
          *     **Changes:** Stores shared manual rates (alphabetical pair order; a rate posted the other way round is inverted), which value every user's portfolio, and clears the portfolio caches. Anyone else gets 403 FX_ADMIN_REQUIRED and keeps private rates instead (docs/fx.md).
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesRate"];
@@ -2272,6 +2364,8 @@ export interface paths {
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
          *
          *     **Changes:** Deletes a pair's shared rates of every provider within the range (or all with `delete_all`) and clears the portfolio caches. Anyone but a superuser gets 403 FX_ADMIN_REQUIRED.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2295,6 +2389,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1FxCurrenciesPrivate-rates"];
         put?: never;
@@ -2306,6 +2402,8 @@ export interface paths {
          *
          *     **Changes:** Stores the caller's private manual rates (alphabetical pair order; a rate posted the other way round is inverted), used only by the caller's conversions and reports, for the days the shared FX data cannot convert, and clears the portfolio caches.
          *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
+         *
          *     **Limits:** at most 10,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1FxCurrenciesPrivate-rates"];
@@ -2316,6 +2414,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Only the caller's own private rates are deleted.
          *
          *     **Changes:** Deletes the caller's private rates of a pair within the range (or all with `delete_all`) and clears the portfolio caches.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2339,6 +2439,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1FxCurrenciesSignals"];
         put?: never;
@@ -2365,6 +2467,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          *
          *     **Limits:** at most 1,000 items per request; at most 32 signals per item; at most 200,000 day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items); beyond them 413 `LIMIT_EXCEEDED`.
          */
@@ -2493,6 +2597,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1RiskCatalog"];
         put?: never;
@@ -2517,6 +2623,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`, with `geography_groups`, `status`, `warnings` beside it.
          */
         get: operations["getApiV1RiskScenario-catalog"];
         put?: never;
@@ -2543,6 +2651,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. A portfolio scope counts only brokers with an access row of the caller (share-weighted); another broker is 404.
          *
          *     **Changes:** Nothing stored; simulation and optimisation results are cached (`risk_simulation`, `risk_optimization`) until the next write.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         post: operations["postApiV1RiskQuery"];
         delete?: never;
@@ -2567,6 +2677,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`, with `min_quotes`, `stale_days`, `common_range`, `suggested_range` beside it.
          */
         post: operations["postApiV1RiskEligibility"];
         delete?: never;
@@ -2589,6 +2701,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
          */
         get: operations["getApiV1SignalsCatalog"];
         put?: never;
@@ -2687,6 +2801,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
          *
          *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`, with `catalog_version`, `policy`, `unavailable` beside it.
          */
         get: operations["getApiV1ToolsCatalog"];
         put?: never;
@@ -2713,6 +2829,8 @@ export interface paths {
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. A `positions_from` broker needs an access row (404 otherwise).
          *
          *     **Changes:** Nothing stored: the tools are pure calculations run on the worker pool.
+         *
+         *     **Answer:** the bulk envelope `{results: [...], success_count, errors, ...}`: one result per item, in input order.
          */
         post: operations["postApiV1ToolsCompute"];
         delete?: never;
@@ -4296,7 +4414,7 @@ export interface components {
             };
             /** @description Currency converted to */
             to: string;
-            /** @description Inclusive date range {start, end} */
+            /** @description Inclusive; a missing or null end means the start day only */
             date_range: {
                 /**
                  * Format: date
@@ -4305,9 +4423,9 @@ export interface components {
                 start: string;
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
                  */
-                end?: string;
+                end?: string | null;
             };
             /** @description Signals on this item's daily rates, returned in the top-level `signals` */
             signals?: components["schemas"]["SignalList"];
@@ -4517,7 +4635,7 @@ export interface components {
             start: string;
             /**
              * Format: date
-             * @description Last day, YYYY-MM-DD (inclusive)
+             * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
              */
             end?: string | null;
         };
@@ -4939,7 +5057,7 @@ export interface components {
             date_range?: {
                 /** @description Absent, null or "min": the first transaction in scope */
                 start?: (string | "min") | null;
-                /** @description Absent, null or "max": today (UTC) */
+                /** @description Last day, inclusive; absent, null or "max": today (UTC) (docs/decisions.md "Date ranges") */
                 end?: (string | "max") | null;
             } | null;
             /** @description Absent: the caller's effective base currency */
@@ -5522,6 +5640,11 @@ export interface components {
                 extracted_isin?: string;
                 /** @description Instrument name as written in the report */
                 extracted_name?: string;
+                /**
+                 * @description The instrument type the report states (a column such as "Asset class"); an asset the commit creates gets it unless `asset_choices` sets another. Absent when the report does not say: an ISIN alone does not tell an ETF from a stock
+                 * @enum {string}
+                 */
+                extracted_asset_type?: "STOCK" | "ETF" | "BOND" | "FUND" | "CRYPTO";
                 /** @description Possible matches, best first */
                 candidates: {
                     /** @description Id of an asset */
@@ -5807,7 +5930,7 @@ export interface components {
                 start: string | ("min" | "resume");
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent: today (UTC), as every range that fetches or computes up to now (docs/decisions.md "Date ranges")
                  */
                 end?: string;
             };
@@ -6017,7 +6140,7 @@ export interface components {
                 start: string;
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
                  */
                 end?: string | null;
             };
@@ -6040,7 +6163,7 @@ export interface components {
             from: string;
             /** @description Currency converted to */
             to: string;
-            /** @description Inclusive date range {start, end} */
+            /** @description Inclusive; a missing or null end means the start day only */
             date_range?: {
                 /**
                  * Format: date
@@ -6049,9 +6172,9 @@ export interface components {
                 start: string;
                 /**
                  * Format: date
-                 * @description Last day, YYYY-MM-DD (inclusive)
+                 * @description Last day, inclusive; absent or null: the start day only (docs/decisions.md "Date ranges")
                  */
-                end?: string;
+                end?: string | null;
             };
             /** @description True: delete every rate of the pair, ignoring date_range. Default: false. */
             delete_all?: boolean;
@@ -6457,7 +6580,7 @@ export interface components {
             date_range?: {
                 /** @description Absent, null or "min": the first transaction in scope */
                 start?: (string | "min") | null;
-                /** @description Absent, null or "max": today (UTC) */
+                /** @description Last day, inclusive; absent, null or "max": today (UTC) (docs/decisions.md "Date ranges") */
                 end?: (string | "max") | null;
             } | null;
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
@@ -6651,7 +6774,7 @@ export interface components {
             start: string;
             /**
              * Format: date
-             * @description Absent or null: today (UTC)
+             * @description Last day, inclusive; absent or null: today (UTC) (docs/decisions.md "Date ranges")
              */
             end?: string | null;
         };
@@ -8610,7 +8733,7 @@ export interface components {
                 date_range?: {
                     /** @description Absent, null or "min": the first transaction in scope */
                     start?: (string | "min") | null;
-                    /** @description Absent, null or "max": today (UTC) */
+                    /** @description Last day, inclusive; absent, null or "max": today (UTC) (docs/decisions.md "Date ranges") */
                     end?: (string | "max") | null;
                 };
             }[];
@@ -8711,7 +8834,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8720,16 +8843,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). `REGISTRATION_DISABLED`: registration is turned off (`enable_registration`). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8738,8 +8852,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
+            /** @description `USER_EXISTS`: the user name or e-mail is taken (`params.field`). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8747,8 +8861,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8824,7 +8938,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuthResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8833,7 +8947,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            /** @description `INVALID_CREDENTIALS`: wrong user name, e-mail or password; `ACCOUNT_DISABLED`: the account is disabled. */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -8842,7 +8956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8851,17 +8965,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8912,6 +9017,24 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     "postApiV1AuthChange-password": {
@@ -8948,7 +9071,7 @@ export interface operations {
                     "application/json": components["schemas"]["MessageResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8966,7 +9089,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8975,17 +9098,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9031,15 +9145,6 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9047,42 +9152,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9122,7 +9191,7 @@ export interface operations {
                     "application/json": components["schemas"]["PreferencesResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9140,7 +9209,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9149,17 +9218,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9219,7 +9279,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9228,31 +9288,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9291,15 +9333,6 @@ export interface operations {
                     "application/json": components["schemas"]["TokenList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9309,40 +9342,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9390,7 +9396,7 @@ export interface operations {
                     "application/json": components["schemas"]["TokenCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9408,17 +9414,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9428,6 +9425,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9473,15 +9479,6 @@ export interface operations {
                     "application/json": components["schemas"]["TokenRevokeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9491,7 +9488,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie. `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9500,7 +9497,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9509,8 +9506,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9550,15 +9547,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9568,40 +9556,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9645,44 +9606,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9730,15 +9655,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9748,7 +9664,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9757,7 +9673,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9766,8 +9682,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9804,15 +9720,6 @@ export interface operations {
                     "application/json": components["schemas"]["UserSettingsBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9820,42 +9727,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -9898,7 +9769,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserSettingsBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9916,7 +9787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9925,17 +9796,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9972,15 +9834,6 @@ export interface operations {
                     "application/json": components["schemas"]["GlobalSettingsList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -9988,42 +9841,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10049,15 +9866,6 @@ export interface operations {
                     "application/json": components["schemas"]["GlobalSettingRead"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10067,26 +9875,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `key`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10164,7 +9954,7 @@ export interface operations {
                     "application/json": components["schemas"]["GlobalSettingsList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10182,26 +9972,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10211,6 +9983,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10258,15 +10039,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10276,7 +10048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10285,31 +10057,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10332,15 +10086,6 @@ export interface operations {
                     "application/json": components["schemas"]["SchedulerState"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10350,40 +10095,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10409,15 +10127,6 @@ export interface operations {
                     "application/json": components["schemas"]["SchedulerLog"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10427,26 +10136,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10483,15 +10174,6 @@ export interface operations {
                     "application/json": components["schemas"]["CacheStatusList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10499,42 +10181,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10563,15 +10209,6 @@ export interface operations {
                     "application/json": components["schemas"]["CacheClearResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10581,7 +10218,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10590,31 +10227,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10647,15 +10266,6 @@ export interface operations {
                     "application/json": components["schemas"]["CacheClearResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10665,7 +10275,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10674,7 +10284,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `name`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10683,8 +10293,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10838,15 +10448,6 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -10854,42 +10455,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -10915,44 +10480,8 @@ export interface operations {
                     "application/json": components["schemas"]["ContainerImageStatusBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10992,44 +10521,8 @@ export interface operations {
                     "application/json": components["schemas"]["UploadList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11102,26 +10595,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11131,6 +10606,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `multipart/form-data` or `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11170,15 +10654,6 @@ export interface operations {
                     "application/json": components["schemas"]["UploadRecord"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11188,26 +10663,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11253,15 +10710,6 @@ export interface operations {
                     "application/json": components["schemas"]["UploadsDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11271,7 +10719,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -11280,7 +10728,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11289,8 +10737,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11342,6 +10790,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -11380,6 +10837,15 @@ export interface operations {
             };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `type`, `pluginId`, `path`, or one the caller cannot see (a broker without an access row is always 404). No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11457,7 +10923,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11475,26 +10941,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11504,6 +10952,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11639,7 +11096,7 @@ export interface operations {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11657,26 +11114,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11686,6 +11125,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11751,15 +11199,6 @@ export interface operations {
                     "application/json": components["schemas"]["TxRead"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11769,26 +11208,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11834,15 +11255,6 @@ export interface operations {
                     "application/json": components["schemas"]["TypesResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -11850,42 +11262,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -11945,7 +11321,7 @@ export interface operations {
                     "application/json": components["schemas"]["EventSuggestResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11963,26 +11339,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11992,6 +11350,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12064,7 +11431,7 @@ export interface operations {
                     "application/json": components["schemas"]["PromoteSuggestResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12082,26 +11449,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12111,6 +11460,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12167,7 +11525,7 @@ export interface operations {
                     "application/json": components["schemas"]["TransferPromoteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12185,7 +11543,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12194,17 +11552,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12287,7 +11636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12296,17 +11645,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12323,7 +11663,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The upload's content type is refused. */
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `multipart/form-data` or `application/json`. The upload's content is refused (`UPLOAD_REFUSED`). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -12366,15 +11706,6 @@ export interface operations {
                     "application/json": components["schemas"]["FileList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -12384,26 +11715,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12452,15 +11765,6 @@ export interface operations {
                     "application/json": components["schemas"]["FileInfo"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -12470,26 +11774,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12535,15 +11821,6 @@ export interface operations {
                     "application/json": components["schemas"]["DeleteAnswer"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -12553,7 +11830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12562,7 +11839,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12571,8 +11848,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12633,26 +11910,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12704,6 +11963,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -12736,15 +12004,6 @@ export interface operations {
                     "application/json": components["schemas"]["ParseResult"] | null;
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -12754,26 +12013,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -12902,7 +12143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ParseResult"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -12920,7 +12161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -12929,7 +12170,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12938,8 +12179,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13090,7 +12331,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrimCommitResult"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13108,7 +12349,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13117,7 +12358,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13128,6 +12369,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13201,7 +12451,7 @@ export interface operations {
                     "application/json": components["schemas"]["DuplicateReport"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13219,7 +12469,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13228,17 +12478,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13248,6 +12489,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13329,7 +12579,7 @@ export interface operations {
                     "application/json": components["schemas"]["CandidatesAnswer"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13347,26 +12597,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13376,6 +12608,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13412,15 +12653,6 @@ export interface operations {
                     "application/json": components["schemas"]["PluginList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13428,42 +12660,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -13489,15 +12685,6 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13505,42 +12692,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -13616,7 +12767,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13634,26 +12785,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13663,6 +12796,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13702,15 +12844,6 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerRead"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13720,26 +12853,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13786,15 +12901,6 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13804,7 +12910,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13813,7 +12919,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13822,8 +12928,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13887,7 +12993,7 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerUpdateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -13905,7 +13011,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -13914,7 +13020,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13923,8 +13029,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            /** @description `BROKER_NAME_TAKEN`: the caller already has a broker of that name. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13964,15 +13079,6 @@ export interface operations {
                     "application/json": components["schemas"]["BrokerSummaryBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -13982,26 +13088,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14041,15 +13129,6 @@ export interface operations {
                     "application/json": components["schemas"]["AccessList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14059,26 +13138,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14137,7 +13198,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessRow"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14155,7 +13216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14164,7 +13225,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14173,8 +13234,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            /** @description `ACCESS_EXISTS`: the user already has access (`params.username`, `params.broker_name`); change the row instead. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14221,15 +13291,6 @@ export interface operations {
                     "application/json": components["schemas"]["SelfChangeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14239,7 +13300,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14248,7 +13309,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14259,6 +13320,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14315,7 +13385,7 @@ export interface operations {
                     "application/json": components["schemas"]["SelfChangeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14333,7 +13403,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14342,7 +13412,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14353,6 +13423,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14401,15 +13480,6 @@ export interface operations {
                     "application/json": components["schemas"]["SelfChangeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14419,7 +13489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14428,7 +13498,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14439,6 +13509,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14498,7 +13577,7 @@ export interface operations {
                     "application/json": components["schemas"]["AccessRow"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14516,7 +13595,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -14525,7 +13604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14534,8 +13613,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            /** @description `LAST_OWNER`: the broker's last OWNER cannot be downgraded. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14575,44 +13663,8 @@ export interface operations {
                     "application/json": components["schemas"]["AssetDetail"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14728,7 +13780,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssetCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14746,26 +13798,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14775,6 +13809,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14829,15 +13872,6 @@ export interface operations {
                     "application/json": components["schemas"]["AssetDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -14847,26 +13881,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14876,6 +13892,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14946,7 +13971,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssetPatchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -14964,17 +13989,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -14993,6 +14009,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15029,15 +14054,6 @@ export interface operations {
                     "application/json": components["schemas"]["AssetInfo"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -15045,42 +14061,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -15128,44 +14108,8 @@ export interface operations {
                     "application/json": components["schemas"]["AssetInfo"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15234,7 +14178,7 @@ export interface operations {
                     "application/json": components["schemas"]["MergeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15252,7 +14196,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15261,7 +14205,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15272,6 +14216,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15311,15 +14264,6 @@ export interface operations {
                     "application/json": components["schemas"]["AssetDetail"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -15329,26 +14273,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15412,7 +14338,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15430,7 +14356,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -15439,7 +14365,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -15448,8 +14374,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15489,15 +14415,6 @@ export interface operations {
                     "application/json": components["schemas"]["MarketDataSummaryBody"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -15507,26 +14424,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15566,44 +14465,8 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderInfo"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15669,7 +14532,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssignResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -15687,26 +14550,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15716,6 +14561,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15771,15 +14625,6 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -15789,26 +14634,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15818,6 +14645,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15857,44 +14693,8 @@ export interface operations {
                     "application/json": components["schemas"]["AssignmentRead"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15945,44 +14745,8 @@ export interface operations {
                     "application/json": components["schemas"]["SearchResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16024,44 +14788,8 @@ export interface operations {
                     "application/json": components["schemas"]["SearchStreamEvent"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16139,7 +14867,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceUpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16157,26 +14885,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16186,6 +14896,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16255,7 +14974,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16273,26 +14992,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16302,6 +15003,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16388,7 +15098,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceQueryResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16406,26 +15116,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16435,6 +15127,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16506,7 +15207,7 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentPriceResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16524,26 +15225,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16553,6 +15236,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16627,7 +15319,7 @@ export interface operations {
                     "application/json": components["schemas"]["PriceSyncResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16645,26 +15337,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16674,6 +15348,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16722,15 +15405,6 @@ export interface operations {
                     "application/json": components["schemas"]["WipeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -16740,7 +15414,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16749,7 +15423,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -16758,8 +15432,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16799,44 +15473,8 @@ export interface operations {
                     "application/json": components["schemas"]["ByIdsResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16918,7 +15556,7 @@ export interface operations {
                     "application/json": components["schemas"]["UpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -16936,7 +15574,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -16945,17 +15583,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16965,6 +15594,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17017,15 +15655,6 @@ export interface operations {
                     "application/json": components["schemas"]["EventsDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -17035,26 +15664,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17064,6 +15675,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17139,7 +15759,7 @@ export interface operations {
                     "application/json": components["schemas"]["QueryResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17157,26 +15777,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17186,6 +15788,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17261,6 +15872,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -17322,6 +15942,15 @@ export interface operations {
             };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17399,6 +16028,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description No such `base`, `quote`, or one the caller cannot see (a broker without an access row is always 404). No such `asset_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
             422: {
                 headers: {
@@ -17428,15 +16066,6 @@ export interface operations {
                     "application/json": components["schemas"]["FormatList"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -17444,42 +16073,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -17502,15 +16095,6 @@ export interface operations {
                     "application/json": components["schemas"]["StatusResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -17518,42 +16102,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -17659,8 +16207,35 @@ export interface operations {
                     "application/vnd.sqlite3": string;
                 };
             };
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17727,7 +16302,7 @@ export interface operations {
                     "application/json": components["schemas"]["RestoreResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17745,7 +16320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -17754,7 +16329,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -17765,6 +16340,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17804,44 +16388,8 @@ export interface operations {
                     "application/json": components["schemas"]["FxProviderBody"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -17878,15 +16426,6 @@ export interface operations {
                     "application/json": components["schemas"]["ProviderStatusBody"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -17894,42 +16433,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -17952,15 +16455,6 @@ export interface operations {
                     "application/json": components["schemas"]["RouteRead"][];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -17968,42 +16462,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -18102,7 +16560,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoutesCreateResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18120,26 +16578,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18149,6 +16589,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18216,7 +16665,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoutesDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18234,26 +16683,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18263,6 +16694,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18306,44 +16746,8 @@ export interface operations {
                     "application/json": components["schemas"]["SuggestResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18423,7 +16827,7 @@ export interface operations {
                     "application/json": components["schemas"]["FxSyncResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18441,26 +16845,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18470,6 +16856,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18537,7 +16932,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateUpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18555,26 +16950,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18584,6 +16961,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18657,7 +17043,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18675,26 +17061,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18704,6 +17072,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18745,44 +17122,8 @@ export interface operations {
                     "application/json": components["schemas"]["PrivateRatesResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18850,7 +17191,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateUpsertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18868,26 +17209,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18897,6 +17220,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -18964,7 +17296,7 @@ export interface operations {
                     "application/json": components["schemas"]["RateDeleteResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -18982,26 +17314,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19011,6 +17325,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19047,15 +17370,6 @@ export interface operations {
                     "application/json": components["schemas"]["SignalCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -19063,42 +17377,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -19177,7 +17455,7 @@ export interface operations {
                     "application/json": components["schemas"]["ConvertResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -19195,7 +17473,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -19204,17 +17482,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19224,6 +17493,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22331,7 +20609,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReportResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22349,7 +20627,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22358,17 +20636,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22378,6 +20647,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22449,7 +20727,7 @@ export interface operations {
                     "application/json": components["schemas"]["WacResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -22467,7 +20745,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -22476,17 +20754,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -22496,6 +20765,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23751,7 +22029,7 @@ export interface operations {
                     "application/json": components["schemas"]["LotsAnalysisResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23769,7 +22047,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23778,17 +22056,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23798,6 +22067,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23911,7 +22189,7 @@ export interface operations {
                     "application/json": components["schemas"]["RealizedGainsResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -23929,7 +22207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -23938,17 +22216,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23958,6 +22227,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -23994,15 +22272,6 @@ export interface operations {
                     "application/json": components["schemas"]["RiskCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -24010,42 +22279,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -24068,15 +22301,6 @@ export interface operations {
                     "application/json": components["schemas"]["ScenarioCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -24084,42 +22308,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -24214,7 +22402,7 @@ export interface operations {
                     "application/json": components["schemas"]["RiskQueryResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24232,7 +22420,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24241,7 +22429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24250,8 +22438,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24340,7 +22528,7 @@ export interface operations {
                     "application/json": components["schemas"]["EligibilityResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24358,7 +22546,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24367,17 +22555,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24414,15 +22593,6 @@ export interface operations {
                     "application/json": components["schemas"]["SignalCatalogResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -24430,42 +22600,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -24548,7 +22682,7 @@ export interface operations {
                     "application/json": components["schemas"]["SignalsPreviewResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24566,26 +22700,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24595,6 +22711,15 @@ export interface operations {
             };
             /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24709,7 +22834,7 @@ export interface operations {
                     "application/json": components["schemas"]["SnapshotResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24727,7 +22852,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24736,7 +22861,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24747,6 +22872,15 @@ export interface operations {
             };
             /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -24792,15 +22926,6 @@ export interface operations {
                     "application/json": components["schemas"]["ToolsCatalog"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -24808,42 +22933,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };
@@ -24956,7 +23045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ComputeResponse"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -24974,7 +23063,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            /** @description `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -24983,7 +23072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            /** @description An id in the request names nothing the caller can see (a broker without an access row is always 404). */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -24992,8 +23081,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -25048,15 +23137,6 @@ export interface operations {
                     "application/json": components["schemas"]["ToolsDiagnostics"];
                 };
             };
-            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
             401: {
                 headers: {
@@ -25064,42 +23144,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };

@@ -7,6 +7,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, errorText } from "../api/client.ts";
+import { runStatusLabel } from "../lib/labels.ts";
 import type { DataQualityIssue } from "../api/types.ts";
 import { Link } from "../lib/router.tsx";
 import { useApp } from "../lib/store.ts";
@@ -90,7 +91,7 @@ function Cta(props: { issue: DataQualityIssue; onFixed(): void }) {
           <button type="button" class="cta" disabled={state.busy} onClick={() => run(async (signal) => {
             const w = fxSyncWindow(i);
             const r = await api.post("/fx/currencies/sync", { body: { pairs: i.affected_fx_pairs, start: w.start, end: w.end }, signal });
-            return t("Synced: {results}", { results: r.results.map((x) => `${x.pair} ${x.status}`).join(", ") });
+            return t("Synced: {results}", { results: r.results.map((x) => `${x.pair} ${runStatusLabel(x.status)}`).join(", ") });
           })}>{state.busy ? t("Syncing…") : t("Sync {pairs}", { pairs: i.affected_fx_pairs.join(", ") })}</button>
           {state.msg && <span class="muted" role="status"> {state.msg}</span>}
         </span>

@@ -6,6 +6,7 @@ import { alignToDates, crossovers, FAST, OVERLAYS, type OverlayId, SLOW, signals
 import { Badge, ErrorNote, Field, Loading, Page, Select, daysAgo, today } from "../components/ui.tsx";
 import { localeSeparators, readDecimal, toChartNumber, toInputText } from "../lib/decimal.ts";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
+import { runStatusLabel } from "../lib/labels.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -234,7 +235,7 @@ function Prices(props: { assetId: number; currency: string; mayChange: boolean }
                 <td>{formatDate(p.date, locale)}</td>
                 <td class="num">{privacy ? "•••" : formatMoney(p.close, p.currency, locale)}</td>
                 <td>{p.source_plugin_key}</td>
-                {props.mayChange && <td><button type="button" class="ghost" onClick={() => remove(p.date)} aria-label={t("Delete the price of {date}", { date: p.date })}>{t("Delete")}</button></td>}
+                {props.mayChange && <td><button type="button" class="ghost" onClick={() => remove(p.date)} aria-label={t("Delete the price of {date}", { date: formatDate(p.date, locale) })}>{t("Delete")}</button></td>}
               </tr>
             ))}</tbody>
           </table></div>
@@ -295,10 +296,10 @@ function Events(props: { assetId: number; currency: string; mayChange: boolean }
                 <td>{ev.is_auto ? t("provider (read-only)") : t("manual")}</td><td>{ev.notes ?? ""}</td>
                 <td>{!ev.is_auto && props.mayChange && (
                   <span class="row-actions">
-                    <button type="button" class="ghost" aria-label={t("Edit the event of {date}", { date: ev.date })} onClick={() => {
+                    <button type="button" class="ghost" aria-label={t("Edit the event of {date}", { date: formatDate(ev.date, locale) })} onClick={() => {
                       setEditing(ev.id); setDate(ev.date); setType(ev.type); setValue(toInputText(ev.value.amount, locale)); setNotes(ev.notes ?? "");
                     }}>{t("Edit")}</button>
-                    <button type="button" class="ghost" aria-label={t("Delete the event of {date}", { date: ev.date })} onClick={() => remove(ev.id)}>{t("Delete")}</button>
+                    <button type="button" class="ghost" aria-label={t("Delete the event of {date}", { date: formatDate(ev.date, locale) })} onClick={() => remove(ev.id)}>{t("Delete")}</button>
                   </span>
                 )}</td>
               </tr>
@@ -339,7 +340,7 @@ function Source(props: { assetId: number; mayChange: boolean }) {
   const sync = async () => {
     try {
       const r = await api.post("/assets/prices/sync", { body: [{ asset_id: props.assetId, date_range: { start: "resume" } }] });
-      setMsg({ ok: true, text: t("Synced: {results}", { results: r.results.map((x) => `${x.status}, ${t("{count} change(s)", { count: x.points_changed })}${x.message ? ` — ${x.message}` : ""}`).join("; ") }) });
+      setMsg({ ok: true, text: t("Synced: {results}", { results: r.results.map((x) => `${runStatusLabel(x.status)}, ${t("{count} change(s)", { count: x.points_changed })}${x.message ? ` — ${x.message}` : ""}`).join("; ") }) });
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
   const unassign = async () => {

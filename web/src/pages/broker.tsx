@@ -10,6 +10,7 @@ import { useAsync } from "../lib/use-async.ts";
 import { BrokerForm } from "./brokers.tsx";
 import { Qty } from "./dashboard.tsx";
 import { msg, t } from "../lib/i18n.ts";
+import { lotLabel, roleLabel } from "../lib/labels.ts";
 
 export function BrokerPage(props: { id: string }) {
   const id = Number(props.id);
@@ -23,7 +24,7 @@ export function BrokerPage(props: { id: string }) {
   const canEdit = b.user_role !== "VIEWER";
   return (
     <Page title={b.name} actions={<>
-      <Badge>{t("Your role: {role}", { role: b.user_role })}</Badge>
+      <Badge>{t("Your role: {role}", { role: roleLabel(b.user_role) })}</Badge>
       {canEdit && <button type="button" onClick={() => setEditing(true)}>{t("Edit broker")}</button>}
       <Link class="button" href={`/transactions?broker_id=${b.id}`}>{t("Transactions")}</Link>
     </>}>
@@ -76,12 +77,12 @@ function Lots(props: { brokerId: number; assets: { id: number; name: string }[] 
       <ErrorNote error={lots.error} />
       {lots.data && (
         <>
-          <p class="muted">{t("Status: {status}", { status: lots.data.calculation_status })}</p>
+          <p class="muted">{t("Status: {status}", { status: lotLabel(lots.data.calculation_status) })}</p>
           <div class="table-wrap"><table class="table">
             <thead><tr><th scope="col">{t("Opened")}</th><th scope="col">{t("Direction")}</th><th scope="col" class="num">{t("Original quantity")}</th><th scope="col" class="num">{t("Open quantity")}</th><th scope="col" class="num">{t("Unit price")}</th><th scope="col" class="num">{t("Realised P&L")}</th></tr></thead>
             <tbody>{(lots.data.lots ?? []).map((l) => (
               <tr key={l.lot_id}>
-                <td>{formatDate(l.opening_date, locale)}</td><td>{l.direction}</td>
+                <td>{formatDate(l.opening_date, locale)}</td><td>{lotLabel(l.direction)}</td>
                 <td class="num"><Qty value={l.original_quantity} /></td><td class="num"><Qty value={l.open_quantity} /></td>
                 <td class="num"><Money amount={l.opening_unit_price} currency={l.currency} /></td>
                 <td class="num"><Money amount={l.realized_pnl} currency={lots.data!.target_currency} signed /></td>
@@ -183,8 +184,8 @@ function Sharing(props: { brokerId: number; role: string }) {
               <td>{a.username}{a.user_id === me.id ? ` ${t("(you)")}` : ""}</td>
               <td>{owner ? (
                 <select aria-label={t("Role of {name}", { name: a.username })} value={a.role} onChange={(e) => update(a.user_id, { role: (e.target as HTMLSelectElement).value as "VIEWER" })}>
-                  {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                </select>) : a.role}</td>
+                  {ROLES.map((r) => <option key={r} value={r}>{roleLabel(r)}</option>)}
+                </select>) : roleLabel(a.role)}</td>
               <td class="num">{a.role !== "OWNER" ? <span class="muted" title={t("Counts the whole broker")}>—</span> : owner ? (
                 <input aria-label={t("Share of {name} (%)", { name: a.username })} class="narrow" inputMode="decimal" value={toInputText(shareToPercent(a.share_percentage), locale)}
                   onChange={(e) => updateShare(a.user_id, (e.target as HTMLInputElement).value)} />) : formatShare(a.share_percentage, locale)}</td>
@@ -208,7 +209,7 @@ function Sharing(props: { brokerId: number; role: string }) {
             </ul>
           )}
           <div class="row">
-            <Field label={t("Role")}>{(id) => <Select id={id} value={role} options={ROLES.map((r) => ({ value: r, label: r }))} onChange={setRole} />}</Field>
+            <Field label={t("Role")}>{(id) => <Select id={id} value={role} options={ROLES.map((r) => ({ value: r, label: roleLabel(r) }))} onChange={setRole} />}</Field>
             {role === "OWNER" && <Field label={t("Share (%)")}>{(id) => <input id={id} class="narrow" inputMode="decimal" value={share} onInput={(e) => setShare((e.target as HTMLInputElement).value)} />}</Field>}
           </div>
           <button type="submit" class="primary">{t("Share")}</button>

@@ -8,6 +8,7 @@ import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { t } from "../lib/i18n.ts";
+import { roleLabel } from "../lib/labels.ts";
 
 export function BrokersPage() {
   const list = useAsync(async (signal) => (await api.get("/brokers", { signal })).items.map((broker) => ({ broker })), []);
@@ -22,7 +23,7 @@ export function BrokersPage() {
         {list.data?.map(({ broker: b }) => (
           <li key={b.id} class="card broker-card">
             <h2><Link href={`/brokers/${b.id}`}>{b.name}</Link></h2>
-            <p><Badge>{b.user_role}</Badge> {!b.is_active && <Badge kind="warning">{t("inactive")}</Badge>}</p>
+            <p><Badge>{roleLabel(b.user_role)}</Badge> {!b.is_active && <Badge kind="warning">{t("inactive")}</Badge>}</p>
             {b.description && <p class="muted">{b.description}</p>}
             <Balances brokerId={b.id} />
             {b.user_role !== "VIEWER" && (

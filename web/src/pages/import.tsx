@@ -5,11 +5,11 @@
  * (what would be written, duplicates left out, problems per row), and Import sends the same
  * decisions for real, so the server writes the new assets and the rows in one transaction.
  */
-import { useLayoutEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useState } from "preact/hooks";
 import { api, type Body, type Result } from "../api/client.ts";
 import { Badge, Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
-import { Link } from "../lib/router.tsx";
+import { Link, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import {
@@ -52,6 +52,10 @@ export function ImportPage() {
   const [done, setDone] = useState<{ written: number; duplicates: number } | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
+  const readers = useAsync((signal) => api.get("/brokers/import/plugins", { signal }), []);
+  /** A reader (import plugin) by its name, not its code. */
+  const readerName = (code: string) => code === "auto" ? t("Detect automatically") : readers.data?.items.find((p) => p.code === code)?.name ?? code;
+  const resumeId = useLocation().query.get("file");
 
   const rows = useMemo(() => (parsed?.transactions ?? []).map((x, i) => edits[i] ?? x), [parsed, edits]);
   const mappingOf = useMemo(() => new Map((parsed?.asset_mappings ?? []).map((m) => [m.fake_asset_id, m])), [parsed]);
@@ -125,12 +129,27 @@ export function ImportPage() {
       setPlugin(info.compatible_plugins[0] ?? "auto");
     });
   };
-  const parse = () => void run(t("Reading the report…"), async () => {
-    const r = await api.post("/brokers/import/files/{file_id}/parse", { path: { file_id: uploaded!.file_id }, body: { plugin_code: plugin, broker_id: Number(brokerId) } });
+  const showParse = (r: Parsed) => {
     setPreview(null); setHeld(new Map()); setEdits({}); setSkip(new Set()); setKeep(new Set()); setDone(null);
     setChoices(Object.fromEntries(r.asset_mappings.map((m) => [m.fake_asset_id, m.selected_asset_id ?? m.candidates.find((c) => c.match_confidence === "exact" || c.match_confidence === "high")?.asset_id ?? "new"])));
     setParsed(r);
+  };
+  const parse = () => void run(t("Reading the report…"), async () => {
+    showParse(await api.post("/brokers/import/files/{file_id}/parse", { path: { file_id: uploaded!.file_id }, body: { plugin_code: plugin, broker_id: Number(brokerId) } }));
   });
+  // `/import?file=<id>` (from the Uploads page) continues the import of a report uploaded earlier, from its last reading.
+  useEffect(() => {
+    if (!resumeId) return;
+    void run(t("Loading the report…"), async () => {
+      const info = await api.get("/brokers/import/files/{file_id}", { path: { file_id: resumeId } });
+      setUploaded(info); setParsed(null); setPreview(null); setDone(null);
+      if (info.target_broker_id !== null) setBrokerId(String(info.target_broker_id));
+      setPlugin(info.parsed_plugin_code ?? info.compatible_plugins[0] ?? "auto");
+      if (info.status !== "parsed" || info.parse_is_stale) return;
+      const last = await api.get("/brokers/import/files/{file_id}/last-parse", { path: { file_id: resumeId } });
+      if (last) showParse(last);
+    });
+  }, [resumeId]);
   const commit = () => void run(t("Importing…"), async () => {
     if (parsed!.asset_mappings.some((m) => choices[m.fake_asset_id] === "")) throw new Error(t("Choose an asset for every line of the mapping."));
     // The decisions of the dry run shown, for real: the server refuses them if the file was read again since.
@@ -157,6 +176,7 @@ export function ImportPage() {
 
   return (
     <Page title={t("Import")}>
+      <p class="muted">{t("Reports you sent earlier, and where each import stands, are listed under Uploads.")} <Link href="/uploads">{t("Your broker reports")}</Link></p>
       <form class="card form" onSubmit={upload} aria-labelledby="h-up">
         <h2 id="h-up">{t("1. Upload a broker report")}</h2>
         <div class="row">
@@ -168,8 +188,8 @@ export function ImportPage() {
       {uploaded && (
         <section class="card form" aria-labelledby="h-plugin">
           <h2 id="h-plugin">{t("2. Read it")}</h2>
-          <p>{uploaded.filename}: {uploaded.compatible_plugins.length ? t("recognised by {readers}", { readers: uploaded.compatible_plugins.join(", ") }) : t("no reader recognised it; try the generic CSV reader")}.</p>
-          <Field label={t("Reader")}>{(id) => <Select id={id} value={plugin} options={[...new Set([...uploaded.compatible_plugins, "auto", "broker_generic_csv"])].map((p) => ({ value: p, label: p }))} onChange={setPlugin} />}</Field>
+          <p>{uploaded.filename}: {uploaded.compatible_plugins.length ? t("recognised by {readers}", { readers: uploaded.compatible_plugins.map(readerName).join(", ") }) : t("no reader recognised it; try the generic CSV reader")}.</p>
+          <Field label={t("Reader")}>{(id) => <Select id={id} value={plugin} options={[...new Set([...uploaded.compatible_plugins, "auto", "broker_generic_csv"])].map((p) => ({ value: p, label: readerName(p) }))} onChange={setPlugin} />}</Field>
           <button type="button" class="primary" disabled={!!busy} onClick={parse}>{t("Read the report")}</button>
         </section>
       )}

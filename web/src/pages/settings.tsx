@@ -6,6 +6,7 @@ import { formatDateTime } from "../lib/format.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { t } from "../lib/i18n.ts";
+import { jobLabel, pluginStatusLabel, runStatusLabel, settingHint, settingLabel } from "../lib/labels.ts";
 
 export const LANGUAGES = [["en", "English"], ["de", "Deutsch"], ["fr", "Français"], ["it", "Italiano"], ["es", "Español"], ["nl", "Nederlands"], ["pt", "Português"]] as const;
 
@@ -82,9 +83,9 @@ function Admin() {
         {settings.loading && !settings.data && <Loading />}
         <div class="settings-grid">
           {settings.data?.items.map((s) => (
-            <Field key={s.key} label={s.key} hint={s.description ?? undefined}>
+            <Field key={s.key} label={settingLabel(s.key)} hint={settingHint(s.key, s.description)}>
               {(id) => s.value_type === "bool"
-                ? <Select id={id} value={edits[s.key] ?? s.value} options={[{ value: "true", label: "true" }, { value: "false", label: "false" }]} onChange={(v) => setEdits({ ...edits, [s.key]: v })} />
+                ? <Select id={id} value={edits[s.key] ?? s.value} options={[{ value: "true", label: t("Yes") }, { value: "false", label: t("No") }]} onChange={(v) => setEdits({ ...edits, [s.key]: v })} />
                 : <input id={id} value={edits[s.key] ?? s.value} onInput={(e) => setEdits({ ...edits, [s.key]: (e.target as HTMLInputElement).value })} />}
             </Field>
           ))}
@@ -99,13 +100,13 @@ function Admin() {
           <dl class="kv">
             {(["current_price", "history_sync"] as const).map((job) => {
               const j = scheduler.data![job];
-              return <div key={job}><dt>{job}</dt><dd>{t("last {last} ({status}), next {next}", { last: j.last_run_at ? formatDateTime(j.last_run_at, locale) : t("never"), status: j.last_status ?? "—", next: j.next_run_at ? formatDateTime(j.next_run_at, locale) : t("not scheduled") })}</dd></div>;
+              return <div key={job}><dt>{jobLabel(job)}</dt><dd>{t("last {last} ({status}), next {next}", { last: j.last_run_at ? formatDateTime(j.last_run_at, locale) : t("never"), status: j.last_status ? runStatusLabel(j.last_status) : "—", next: j.next_run_at ? formatDateTime(j.next_run_at, locale) : t("not scheduled") })}</dd></div>;
             })}
           </dl>
         )}
         <h3>{t("Log")}</h3>
         {log.data && (log.data.items.length === 0 ? <p class="muted">{t("No runs yet.")}</p> : (
-          <ul class="log">{log.data.items.slice(0, 50).map((l, i) => <li key={i}>{formatDateTime(l.started_at, locale)} {l.job}: {l.status} ({t("{ok} ok, {failed} failed", { ok: l.items_ok, failed: l.items_err })}){l.error ? ` — ${l.error}` : ""}</li>)}</ul>
+          <ul class="log">{log.data.items.slice(0, 50).map((l, i) => <li key={i}>{formatDateTime(l.started_at, locale)} {jobLabel(l.job)}: {runStatusLabel(l.status)} ({t("{ok} ok, {failed} failed", { ok: l.items_ok, failed: l.items_err })}){l.error ? ` — ${l.error}` : ""}</li>)}</ul>
         ))}
       </section>
       <section class="card" aria-labelledby="h-cache">
@@ -129,7 +130,7 @@ function Admin() {
         <table class="table compact"><thead><tr><th scope="col">{t("Plugin")}</th><th scope="col">{t("Kind")}</th><th scope="col">{t("Status")}</th></tr></thead>
           <tbody>{plugins.data?.map((p, i) => (
             <tr key={i}><td>{p.name ?? p.id ?? p.filename}</td><td>{p.kind ?? ""}</td>
-              <td><Badge kind={p.status === "loaded" ? "ok" : p.status === "disabled" ? "info" : "error"}>{p.status}</Badge>{p.error ? ` ${p.error}` : ""}</td></tr>
+              <td><Badge kind={p.status === "loaded" ? "ok" : p.status === "disabled" ? "info" : "error"}>{pluginStatusLabel(p.status)}</Badge>{p.error ? ` ${p.error}` : ""}</td></tr>
           ))}</tbody>
         </table>
       </section>

@@ -1,8 +1,14 @@
-/** Uploaded files: list, upload, download, delete. */
+/**
+ * Uploaded files: list, upload, download, delete. Broker reports are not uploads (they go through
+ * the Import page and live apart, docs/import.md), but this is where people look for a file they
+ * sent: they are listed here too, with where each import stands and a link to continue it.
+ */
 import { useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
 import { ErrorNote, Field, Loading, Page } from "../components/ui.tsx";
 import { formatDateTime, formatDecimal } from "../lib/format.ts";
+import { reportStatusLabel } from "../lib/labels.ts";
+import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { t } from "../lib/i18n.ts";
@@ -61,6 +67,42 @@ export function UploadsPage() {
           ))}</tbody>
         </table></div>
       ))}
+      <BrokerReports />
     </Page>
+  );
+}
+
+/** The broker reports of the brokers the caller can see, newest first, each with a way back into its import. */
+function BrokerReports() {
+  const { prefs } = useApp();
+  const locale = localeOf(prefs);
+  const reports = useAsync((signal) => api.get("/brokers/import/files", { signal }), []);
+  const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
+  const brokerName = (id: number | null) => (id === null ? "—" : brokers.data?.items.find((b) => b.id === id)?.name ?? "—");
+  const items = [...(reports.data?.items ?? [])].sort((a, b) => b.uploaded_at.localeCompare(a.uploaded_at));
+  return (
+    <section class="card wide" aria-labelledby="h-reports">
+      <h2 id="h-reports">{t("Broker reports")}</h2>
+      <p class="muted">{t("Reports sent for import are kept with their broker, not with the files above.")} <Link href="/import">{t("Import a broker report")}</Link></p>
+      <ErrorNote error={reports.error} />
+      {reports.loading && !reports.data && <Loading />}
+      {reports.data && (items.length === 0 ? <p class="muted">{t("No broker reports yet.")}</p> : (
+        <div class="table-wrap"><table class="table">
+          <thead><tr><th scope="col">{t("File")}</th><th scope="col">{t("Broker")}</th><th scope="col">{t("Status")}</th><th scope="col">{t("Uploaded")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
+          <tbody>{items.map((f) => (
+            <tr key={f.file_id}>
+              <td>{f.filename}</td>
+              <td>{brokerName(f.target_broker_id)}</td>
+              <td>{reportStatusLabel(f.status)}{f.status === "failed" && f.error_message ? <span class="muted"> ({f.error_message})</span> : null}</td>
+              <td>{formatDateTime(f.uploaded_at, locale)}</td>
+              <td><div class="row-actions">
+                <Link href={`/import?file=${encodeURIComponent(f.file_id)}`} aria-label={t("Continue the import of {name}", { name: f.filename })}>{t("Continue the import")}</Link>
+                {f.target_broker_id !== null && <Link href={`/transactions?broker_id=${f.target_broker_id}`}>{t("Transactions of {broker}", { broker: brokerName(f.target_broker_id) })}</Link>}
+              </div></td>
+            </tr>
+          ))}</tbody>
+        </table></div>
+      ))}
+    </section>
   );
 }

@@ -130,7 +130,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       multipart: true,
       query: UploadQuery,
       body: UploadBody,
-      response: { 201: FileInfo, 413: ErrorBody, 415: ErrorBody, ...errorResponses },
+      response: { 201: FileInfo, 413: ErrorBody, 415: ErrorBody, ...errorResponses, 400: ErrorBody, 404: ErrorBody },
       detail: {
         summary: "Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. "
           + "Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED",
@@ -143,7 +143,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       limits: [BROKER_FILTER],
       query: ListQuery,
-      response: { 200: FileList, ...limited },
+      response: { 200: FileList, ...limited, 404: ErrorBody },
       detail: { summary: "Import files of the brokers the caller can access, newest first (filters: status, broker_ids repeated)" },
     })
     .get("/files/:file_id", async ({ params, user }) => info(await files.get(user.id, params.file_id)), {
@@ -156,7 +156,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: FileParams,
       query: PreviewQuery,
-      response: { 200: PreviewAnswer, ...errorResponses },
+      response: { 200: PreviewAnswer, ...errorResponses, 400: ErrorBody },
       detail: { summary: "The first 100 rows as a table (spreadsheets: sheets listed, sheet_name picks one)" },
     })
     .get("/files/:file_id/download", async ({ params, query, user }) => {
@@ -220,7 +220,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       params: FileParams,
       body: CommitBody,
-      response: { 200: CommitResult, ...errorResponses },
+      response: { 200: CommitResult, ...errorResponses, 409: ErrorBody },
       detail: {
         summary: "Import the stored parse into the ledger with the user's decisions (edits, skips, kept duplicates, asset choices), all or "
           + "nothing: new assets and rows in one database transaction, every ledger rule applied, likely duplicates left out unless kept. "
@@ -240,7 +240,7 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       // Documents the body and checks a body that is not JSON; a JSON body was checked by the worker with this schema.
       body: validatedInWorker(DuplicatesBody),
       // Documents the body; the worker's gzipped JSON is sent as it is (a Response is not re-validated).
-      response: { 200: DuplicateReport, ...limited },
+      response: { 200: DuplicateReport, ...limited, 404: ErrorBody },
       detail: { summary: "Duplicate detection of edited rows against the broker's ledger (EDITOR or OWNER)", [JSON_BODY_DOC]: DuplicatesBody },
     })
     .post("/asset-candidates", async ({ body, request }) => gzippedJson(await parser.candidates(body.items), request), {

@@ -89,6 +89,8 @@ const Mapping = z.object({
   extracted_symbol: z.string().optional(),
   extracted_isin: z.string().optional(),
   extracted_name: z.string().optional(),
+  extracted_asset_type: z.enum(["STOCK", "ETF", "BOND", "FUND", "CRYPTO"]).optional()
+    .describe("The instrument type the report states (a column such as \"Asset class\"); an asset the commit creates gets it unless `asset_choices` sets another. Absent when the report does not say: an ISIN alone does not tell an ETF from a stock"),
   candidates: z.array(Candidate),
   selected_asset_id: z.number().int().nullable(),
   notices: z.array(z.object({ kind: z.string(), reason: z.string(), transaction_indexes: z.array(z.number().int()) })),
