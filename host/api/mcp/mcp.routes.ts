@@ -84,7 +84,6 @@ export function mcpRoutes(deps: HttpDeps) {
   }
 
   const handler = createMcpHandler(build, {
-    responseMode: "json",
     onerror: (error) => deps.logger.warn("mcp request refused", { error: error.message }),
   });
 
