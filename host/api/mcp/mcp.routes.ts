@@ -3,6 +3,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import type { z } from "zod";
+import { DomainError } from "../../../core/errors/domain-error.ts";
 import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
 import { AccessTokenService } from "../../../core/users/access-token.service.ts";
 import { UserService } from "../../../core/users/user.service.ts";
@@ -17,6 +18,7 @@ interface McpCaller {
   readonly scope: McpScope;
   readonly tokenId: number;
   readonly userId: number;
+  readonly username: string;
 }
 
 const SERVER_INFO = { name: "portfolio-tracker", version: "1" };
@@ -41,12 +43,16 @@ export function mcpRoutes(deps: HttpDeps) {
     });
     const allowed = new Set(GRADE_TOOLS[grade]);
     const run = <T>(tool: string, compute: () => Promise<T>) => async () => {
+      // Every call is audited (who, which token, which tool, the outcome), never its arguments or answer.
+      const audit = (outcome: string) =>
+        deps.audit.record("mcp.tool_call", { id: caller.userId, username: caller.username }, { token_id: caller.tokenId, tool, grade, outcome });
       try {
         const out = redact(grade, await compute());
-        deps.logger.info("mcp tool call", { user_id: caller.userId, token_id: caller.tokenId, tool, grade });
+        audit("ok");
         return { content: [{ type: "text" as const, text: JSON.stringify(out) }], structuredContent: out as Record<string, unknown> };
       } catch (error) {
-        deps.logger.info("mcp tool call failed", { user_id: caller.userId, token_id: caller.tokenId, tool, grade });
+        audit(error instanceof Error && "code" in error ? String(error.code) : "INTERNAL_ERROR");
+        if (!(error instanceof DomainError)) deps.logger.error("mcp tool failed", { tool, error: error instanceof Error ? error.message : String(error) });
         return { isError: true, content: [{ type: "text" as const, text: errorText(grade, error) }] };
       }
     };
@@ -100,7 +106,7 @@ export function mcpRoutes(deps: HttpDeps) {
     if (!grant.mcp) {
       return errorResponse(403, { detail: "This access token has no MCP scope; create one with `mcp.grade`", code: "TOKEN_NOT_MCP" });
     }
-    return { secret, caller: { userId: user.id, tokenId: grant.tokenId, scope: grant.mcp } };
+    return { secret, caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp } };
   }
 
   const serve = async ({ request }: { request: Request }) => {

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
@@ -190,6 +192,23 @@ describe("MCP tools per grade", () => {
     const modern = await c.callTool({ name: "fx_rates", arguments: { base: 12, quote: null } });
     expect(modern.isError).toBe(true);
     await c.close();
+  });
+});
+
+describe("MCP audit", () => {
+  test("every tool call is audited with its user, token, tool, grade and outcome, never its arguments", async () => {
+    const t = await token("relative", "audited");
+    const c = await connect(t.token);
+    await c.callTool({ name: "holdings", arguments: {} });
+    await c.callTool({ name: "transactions", arguments: { broker_id: 987654 } });
+    await c.close();
+    const lines = readFileSync(join(api.dataDir, "logs", "audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+      .filter((e) => e.action === "mcp.tool_call" && e.token_id === t.id);
+    expect(lines).toEqual([
+      expect.objectContaining({ admin_username: "alice", tool: "holdings", grade: "relative", outcome: "ok" }),
+      expect.objectContaining({ tool: "transactions", outcome: "BROKER_NOT_FOUND" }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("987654");
   });
 });
 
