@@ -10,6 +10,7 @@ import { UserService } from "../../../core/users/user.service.ts";
 import { bearerSecret } from "../../http/bearer.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { errorResponse } from "../../http/errors.ts";
+import { AiExportCatalog } from "../ai-export/catalog.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -33,6 +34,8 @@ export function mcpRoutes(deps: HttpDeps) {
   const tokens = deps.container.resolve(AccessTokenService);
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
+  // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
+  const catalogText = JSON.stringify(new AiExportCatalog(deps.plugins).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
 
   function build(ctx: McpRequestContext): McpServer {
@@ -86,6 +89,9 @@ export function mcpRoutes(deps: HttpDeps) {
         inputSchema: FxRatesInput, outputSchema: FxRatesOut, annotations,
       }, (args: z.infer<typeof FxRatesInput>) => run("fx_rates", () => data.fxRates(args))());
     }
+    server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
+      title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",
+    }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: catalogText }] }));
     return server;
   }
 

@@ -111,6 +111,15 @@ describe("MCP tools per grade", () => {
     expect(await names("aggregate")).toEqual(["fx_rates", "portfolio_summary"]);
   });
 
+  test("the AI-export catalogue is a resource at every grade (it holds no user data)", async () => {
+    const c = await connect(secrets.aggregate);
+    const { resources } = await c.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["portfolio-tracker://ai-export/catalog"]);
+    const read = await c.readResource({ uri: "portfolio-tracker://ai-export/catalog" });
+    expect(JSON.parse((read.contents[0] as { text: string }).text).catalog_version).toBeNumber();
+    await c.close();
+  });
+
   test("the 2025-11-25 revision is served too (stateless fallback)", async () => {
     const c = await connect(secrets.full, "legacy");
     expect(c.getNegotiatedProtocolVersion()).toBe("2025-11-25");
