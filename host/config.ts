@@ -27,6 +27,11 @@ export interface AppConfig {
   readonly riskMaxQueuedTasks?: number;
   /** Warm the pool threads for risk queries in the background after start-up (RISK_WARM_UP, default on; "0" or "false" turns it off). */
   readonly riskWarmUp: boolean;
+  /**
+   * Host names the MCP endpoint answers besides localhost (MCP_ALLOWED_HOSTS, comma-separated, such as
+   * `tracker.example.org`): its Host and Origin must name one of them (docs/mcp.md, DNS rebinding).
+   */
+  readonly mcpAllowedHosts?: readonly string[];
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -59,6 +64,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     riskAnalyticTimeoutMs: positiveInt(env, "RISK_ANALYTIC_TIMEOUT_MS"),
     riskMaxQueuedTasks: positiveInt(env, "RISK_MAX_QUEUED_TASKS", 0),
     riskWarmUp: !["0", "false"].includes((env.RISK_WARM_UP ?? "").toLowerCase()),
+    mcpAllowedHosts: (env.MCP_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
   };
 }
 

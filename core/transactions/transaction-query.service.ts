@@ -13,6 +13,8 @@ export interface TransactionQuery {
   amountAbsMin?: string;
   assetId?: number;
   brokerId?: number;
+  /** Narrows the caller's visible brokers to these (an MCP token's brokers); a broker outside them is not found. */
+  withinBrokerIds?: readonly number[];
   currency?: string;
   dateEnd?: string;
   dateStart?: string;
@@ -73,7 +75,8 @@ export class TransactionQueryService {
   ) {}
 
   async list(userId: number, q: TransactionQuery): Promise<TransactionRecord[]> {
-    const visible = [...(await this.access.roles(userId, "VIEWER")).keys()];
+    const within = q.withinBrokerIds ? new Set(q.withinBrokerIds) : null;
+    const visible = [...(await this.access.roles(userId, "VIEWER")).keys()].filter((id) => !within || within.has(id));
     const seen = new Set(visible);
     if (q.ids) return visible.length ? this.byIds(visible, q.ids, seen) : [];
     if (q.brokerId !== undefined && !seen.has(q.brokerId)) throw brokerNotFound(q.brokerId);

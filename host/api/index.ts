@@ -14,6 +14,7 @@ import { BATCH_ROW_SCHEMAS } from "./transactions/transaction-rows.schema.ts";
 import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler, routeMethods } from "../http/errors.ts";
+import { mcpRoutes } from "./mcp/mcp.routes.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { realizedGainsRoutes } from "./portfolio/realized-gains.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
@@ -64,6 +65,7 @@ export function createApp(deps: HttpDeps) {
     .use(signalsRoutes(deps, session))
     .use(aiExportRoutes(deps, session))
     .use(toolsRoutes(deps, session))
+    .use(mcpRoutes(deps))
     .use(utilitiesRoutes());
   routes = app.routes;
   return app;

@@ -10,12 +10,13 @@ import { loadConfig } from "../config.ts";
 import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
 import { copyToPostgres, DbCopyError } from "./db-copy.ts";
 import { PdfTextCliError, runImport } from "./pdf-text.ts";
+import { McpRelayError, runMcpRelay } from "./mcp-relay.ts";
 import { PluginCliError, runPlugin } from "./plugin.ts";
 import { createContainer } from "../container.ts";
 import { openDatabase } from "../db/data-source.ts";
 import { createLogger } from "../logger.ts";
 
-const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command> | import <command>
+const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command> | import <command> | mcp
 
 Commands:
   user create <username> <email> <password>   create a superuser account
@@ -38,6 +39,8 @@ Commands:
                                               (schema, every row, row counts verified); stop the server first
   import pdf-text <file.pdf> [--anonymise]    print a broker PDF's text as importers read it; --anonymise masks
                                               names, addresses, IBANs and account numbers (for bug reports)
+  mcp --token <pt_…> [--url <server>]         relay MCP over stdio to a running server's /api/v1/mcp (docs/mcp.md;
+                                              the token may also come from PT_TOKEN, the URL from PT_URL)
 
 Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol,
@@ -60,6 +63,14 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
   if (area === "backup") return runBackup(command, args, out);
   if (area === "plugin") return runPlugin(command, args, out);
   if (area === "import") return runImport(command, args, out);
+  if (area === "mcp") {
+    try {
+      return await runMcpRelay([command ?? "", ...args].filter(Boolean));
+    } catch (error) {
+      if (error instanceof McpRelayError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
   if (area === "db") {
     if (command !== "copy-to-postgres" || args.length !== 1) throw new UsageError("Expected: db copy-to-postgres <postgres://url>");
     try {

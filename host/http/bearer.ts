@@ -45,6 +45,8 @@ export function bearerAuthenticator(deps: HttpDeps) {
       if (!grant || !user || user.sessionEpoch !== grant.epoch) throw notAuthenticated();
       if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");
       const { method, path } = { method: request.method, path: new URL(request.url).pathname.slice(API.length) };
+      // An MCP token is graded (docs/mcp.md): the REST API would show it everything, so it reaches only the MCP server.
+      if (grant.mcp) throw new NotAllowedError("TOKEN_MCP_ONLY", "This access token is for the MCP server only (/api/v1/mcp)");
       if (COOKIE_ONLY.some((re) => re.test(path))) {
         throw new NotAllowedError("TOKEN_NOT_ALLOWED", "Access tokens cannot manage tokens or the account's credentials; sign in");
       }

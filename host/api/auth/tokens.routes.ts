@@ -16,8 +16,9 @@ export function tokensRoutes(deps: HttpDeps, session: SessionPlugin) {
     .post("", async ({ body, user, status }) => {
       const { secret, token } = await tokens.create(user, {
         name: body.name, scope: body.scope, admin: body.admin, expiresAt: body.expires_at ? new Date(body.expires_at) : null,
+        mcp: body.mcp ? { grade: body.mcp.grade, brokerIds: body.mcp.broker_ids ?? null } : null,
       });
-      deps.logger.info("access token created", { user_id: user.id, token_id: token.id, scope: token.scope, admin: token.admin });
+      deps.logger.info("access token created", { user_id: user.id, token_id: token.id, scope: token.scope, admin: token.admin, mcp_grade: token.mcp?.grade ?? null });
       return status(201, { ...toTokenRead(token), token: secret });
     }, {
       auth: true,

@@ -3049,6 +3049,16 @@ export interface components {
             expires_at: string | null;
             /** @description When it was last used, to the minute (ISO 8601, UTC); null: never */
             last_used_at: string | null;
+            /** @description The MCP scope; null: an ordinary API token (not accepted by the MCP endpoint) */
+            mcp: {
+                /**
+                 * @description `full`, `relative` or `aggregate` (docs/mcp.md)
+                 * @enum {string}
+                 */
+                grade: "full" | "relative" | "aggregate";
+                /** @description The brokers it is narrowed to; null: every broker the owner sees */
+                broker_ids: number[] | null;
+            } | null;
         };
         AccessUpdateRequest: {
             /**
@@ -5469,6 +5479,15 @@ export interface components {
             /** @description Transactions linked to the asset's events */
             linked_transaction_count: number;
         };
+        McpScopeField: {
+            /**
+             * @description What the MCP tools show: `full` amounts; `relative` weights, returns and percentages (no quantities, no currency amounts); `aggregate` portfolio-level figures only (no holdings)
+             * @enum {string}
+             */
+            grade: "full" | "relative" | "aggregate";
+            /** @description Narrow the token to these brokers (each one you have a role on); absent or null: every broker you see */
+            broker_ids?: number[] | null;
+        };
         MeResponse: {
             /** @description The account */
             user: components["schemas"]["Account"];
@@ -7804,6 +7823,8 @@ export interface components {
              * @description When the token stops working (ISO 8601 date-time, in the future); absent or null: never
              */
             expires_at?: string | null;
+            /** @description Make it an MCP token with this data grade (scope must be `read`, admin false); absent or null: an ordinary API token */
+            mcp?: components["schemas"]["McpScopeField"] | null;
         };
         TokenCreateResponse: {
             /** @description Id of the token (used to revoke it) */
@@ -7825,6 +7846,16 @@ export interface components {
             expires_at: string | null;
             /** @description When it was last used, to the minute (ISO 8601, UTC); null: never */
             last_used_at: string | null;
+            /** @description The MCP scope; null: an ordinary API token (not accepted by the MCP endpoint) */
+            mcp: {
+                /**
+                 * @description `full`, `relative` or `aggregate` (docs/mcp.md)
+                 * @enum {string}
+                 */
+                grade: "full" | "relative" | "aggregate";
+                /** @description The brokers it is narrowed to; null: every broker the owner sees */
+                broker_ids: number[] | null;
+            } | null;
             /** @description The secret: send it as `Authorization: Bearer <token>`. Shown only in this answer; store it now */
             token: string;
         };
@@ -9325,7 +9356,8 @@ export interface operations {
                      *           "prefix": "pt_5L7MfT",
                      *           "created_at": "2026-11-25T20:35:48.000Z",
                      *           "expires_at": "2030-01-01T00:00:00.000Z",
-                     *           "last_used_at": null
+                     *           "last_used_at": null,
+                     *           "mcp": null
                      *         }
                      *       ]
                      *     }
@@ -9390,7 +9422,8 @@ export interface operations {
                      *       "created_at": "2026-11-25T20:35:48.000Z",
                      *       "expires_at": "2030-01-01T00:00:00.000Z",
                      *       "last_used_at": null,
-                     *       "token": "pt_5L7MfTetciYerbXAi3t_8KA1bWPNe3jqPzC8JmmlV58"
+                     *       "token": "pt_5L7MfTetciYerbXAi3t_8KA1bWPNe3jqPzC8JmmlV58",
+                     *       "mcp": null
                      *     }
                      */
                     "application/json": components["schemas"]["TokenCreateResponse"];

@@ -1,0 +1,135 @@
+import {
+  createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, McpServer, type McpRequestContext, originValidationResponse,
+} from "@modelcontextprotocol/server";
+import { Elysia } from "elysia";
+import type { z } from "zod";
+import { DomainError } from "../../../core/errors/domain-error.ts";
+import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
+import { AccessTokenService } from "../../../core/users/access-token.service.ts";
+import { UserService } from "../../../core/users/user.service.ts";
+import { bearerSecret } from "../../http/bearer.ts";
+import type { HttpDeps } from "../../http/deps.ts";
+import { errorResponse } from "../../http/errors.ts";
+import { AiExportCatalog } from "../ai-export/catalog.ts";
+import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
+import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
+
+/** Who is calling, as the route hands it to the per-request server. */
+interface McpCaller {
+  readonly scope: McpScope;
+  readonly tokenId: number;
+  readonly userId: number;
+  readonly username: string;
+}
+
+const SERVER_INFO = { name: "portfolio-tracker", version: "1" };
+
+/**
+ * The MCP server (docs/mcp.md) at `/api/v1/mcp`: Streamable HTTP, stateless (one server instance per
+ * request, built for the caller's token), serving the 2026-07-28 revision and the 2025 revisions
+ * through the SDK's stateless fallback. In front: the Host and Origin checks (DNS rebinding), then a
+ * personal access token with an MCP scope, checked on every request, so a revoked token stops at once.
+ */
+export function mcpRoutes(deps: HttpDeps) {
+  const tokens = deps.container.resolve(AccessTokenService);
+  const users = deps.container.resolve(UserService);
+  const data = mcpData(deps);
+  // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
+  const catalogText = JSON.stringify(new AiExportCatalog(deps.plugins).wire());
+  const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
+
+  function build(ctx: McpRequestContext): McpServer {
+    const caller = ctx.authInfo?.extra?.caller as McpCaller;
+    const { grade } = caller.scope;
+    const server = new McpServer(SERVER_INFO, {
+      instructions: `Read-only tools on the user's portfolio. Data grade: ${grade} (docs/mcp.md). Figures are decimal strings.`,
+    });
+    const allowed = new Set(GRADE_TOOLS[grade]);
+    const run = <T>(tool: string, compute: () => Promise<T>) => async () => {
+      // Every call is audited (who, which token, which tool, the outcome), never its arguments or answer.
+      const audit = (outcome: string) =>
+        deps.audit.record("mcp.tool_call", { id: caller.userId, username: caller.username }, { token_id: caller.tokenId, tool, grade, outcome });
+      try {
+        const out = redact(grade, await compute());
+        audit("ok");
+        return { content: [{ type: "text" as const, text: JSON.stringify(out) }], structuredContent: out as Record<string, unknown> };
+      } catch (error) {
+        audit(error instanceof Error && "code" in error ? String(error.code) : "INTERNAL_ERROR");
+        if (!(error instanceof DomainError)) deps.logger.error("mcp tool failed", { tool, error: error instanceof Error ? error.message : String(error) });
+        return { isError: true, content: [{ type: "text" as const, text: errorText(grade, error) }] };
+      }
+    };
+    const annotations = { readOnlyHint: true, openWorldHint: false };
+    if (allowed.has("portfolio_summary")) {
+      server.registerTool("portfolio_summary", {
+        title: "Portfolio summary",
+        description: "Net worth, time-weighted and money-weighted returns and allocation of the whole portfolio, with its data-quality status",
+        outputSchema: SummaryOut, annotations,
+      }, run("portfolio_summary", () => data.summary(caller.userId, caller.scope)));
+    }
+    if (allowed.has("holdings")) {
+      server.registerTool("holdings", {
+        title: "Holdings",
+        description: "Open positions with their weight and return",
+        outputSchema: HoldingsOut, annotations,
+      }, run("holdings", () => data.holdings(caller.userId, caller.scope)));
+    }
+    if (allowed.has("transactions")) {
+      const input = transactionsInput(grade);
+      server.registerTool("transactions", {
+        title: "Transactions",
+        description: "Ledger rows, newest first, filtered and paginated (`next_offset`)",
+        inputSchema: input, outputSchema: TransactionsOut, annotations,
+      }, (args: z.infer<typeof input>) => run("transactions", () => data.transactions(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("fx_rates")) {
+      server.registerTool("fx_rates", {
+        title: "FX rates",
+        description: "Stored exchange rates of a currency pair over a range of days",
+        inputSchema: FxRatesInput, outputSchema: FxRatesOut, annotations,
+      }, (args: z.infer<typeof FxRatesInput>) => run("fx_rates", () => data.fxRates(args))());
+    }
+    server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
+      title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",
+    }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: catalogText }] }));
+    return server;
+  }
+
+  const handler = createMcpHandler(build, {
+    onerror: (error) => deps.logger.warn("mcp request refused", { error: error.message }),
+  });
+
+  /** The caller of a valid MCP token, or the refusal (docs/errors.md shape). */
+  async function authenticate(request: Request): Promise<{ caller: McpCaller; secret: string } | Response> {
+    const challenge = { "www-authenticate": `Bearer realm="mcp"` };
+    const header = request.headers.get("authorization");
+    const secret = header ? bearerSecret(header) : null;
+    const grant = secret ? await tokens.check(secret) : null;
+    const user = grant ? await users.findById(grant.userId) : null;
+    if (!secret || !grant || !user || user.sessionEpoch !== grant.epoch || !user.isActive) {
+      return errorResponse(401, { detail: "A personal access token with an MCP scope is required (Authorization: Bearer)", code: "NOT_AUTHENTICATED" }, challenge);
+    }
+    if (!grant.mcp) {
+      return errorResponse(403, { detail: "This access token has no MCP scope; create one with `mcp.grade`", code: "TOKEN_NOT_MCP" });
+    }
+    return { secret, caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp } };
+  }
+
+  const serve = async ({ request }: { request: Request }) => {
+    const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts);
+    if (refused) {
+      return errorResponse(403, { detail: "The Host or Origin of this request is not allowed for the MCP endpoint (MCP_ALLOWED_HOSTS)", code: "MCP_ORIGIN_REFUSED" });
+    }
+    const auth = await authenticate(request);
+    if (auth instanceof Response) return auth;
+    return handler.fetch(request, {
+      authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller } },
+    });
+  };
+
+  const detail = { summary: "Model Context Protocol endpoint (Streamable HTTP; docs/mcp.md)", hide: true };
+  return new Elysia({ tags: ["mcp"] })
+    .post("/mcp", serve, { parse: "none", detail })
+    .get("/mcp", serve, { detail })
+    .delete("/mcp", serve, { detail });
+}

@@ -1,0 +1,236 @@
+import { Decimal } from "../../../core/money/decimal.ts";
+import { z } from "zod";
+import { BrokerAccessService } from "../../../core/brokers/broker-access.service.ts";
+import { Database } from "../../../core/db/database.ts";
+import { TransactionQueryService } from "../../../core/transactions/transaction-query.service.ts";
+import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
+import { databaseTarget } from "../../db/dialect.ts";
+import type { HttpDeps } from "../../http/deps.ts";
+import { PortfolioReportService, reportText } from "../portfolio/report.service.ts";
+import { TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
+
+/**
+ * The read tools of the MCP server (docs/mcp.md "Tools"). Each one answers its FULL result with the
+ * field names the grade filter knows (host/api/mcp/grade.ts); the server redacts it afterwards. Every
+ * result carries `method` (how its figures were computed) and `data_quality` (status and issues).
+ */
+
+const DataQualityOut = z.object({
+  status: z.enum(["ok", "carried_forward", "partial", "not_applicable"])
+    .describe("`ok`; `carried_forward` (some prices are stale); `partial` (some prices or FX rates are missing); `not_applicable` (raw records)"),
+  issues: z.array(z.object({
+    code: z.string().describe("Issue code, such as MISSING_PRICE or STALE_PRICE (docs/portfolio.md \"Data quality\")"),
+    severity: z.string().describe("`error`, `warning` or `info`"),
+    count: z.number().int().describe("How many assets, pairs or days it concerns"),
+    affected_asset_ids: z.array(z.number().int()).optional().describe("The assets concerned (absent at the `aggregate` grade)"),
+    affected_asset_names: z.array(z.string()).optional().describe("Their names (absent at the `aggregate` grade)"),
+    affected_fx_pairs: z.array(z.string()).describe("The FX pairs concerned, as `BASE-QUOTE`"),
+  })).describe("What made the figures less than complete"),
+}).describe("Data-quality status of this result");
+
+const Percent = z.string().nullable();
+
+export const SummaryOut = z.object({
+  method: z.string().describe("How the figures were computed"),
+  currency: z.string().describe("The currency the figures are in (ISO 4217)"),
+  net_worth: z.string().optional().describe("Cash plus market value (decimal string; `full` grade only)"),
+  market_value: z.string().optional().describe("Market value of the positions (`full` grade only)"),
+  cash_total: z.string().optional().describe("Cash in all currencies, converted (`full` grade only)"),
+  returns: z.object({
+    twr: z.object({ method: z.string().describe("Return method: time-weighted"), percent: Percent.describe("Cumulative TWR in percent; null when not computable") }),
+    mwr: z.object({
+      method: z.string().describe("Return method: money-weighted (XIRR)"),
+      annualized_percent: Percent.describe("Annualised MWR in percent; null when not computable"),
+      cumulative_percent: Percent.describe("Cumulative MWR in percent; null when not computable"),
+    }),
+  }).describe("Returns of the whole portfolio over its history"),
+  allocation: z.object({
+    by_type: z.array(z.object({ name: z.string().describe("Asset type"), percent: z.string().describe("Percent of the valued positions"), amount: z.string().optional().describe("Value (`full` grade only)") })),
+    by_sector: z.array(z.object({ name: z.string().describe("Sector"), percent: z.string().describe("Percent of the valued positions"), amount: z.string().optional().describe("Value (`full` grade only)") })),
+    by_geography: z.array(z.object({ name: z.string().describe("Region"), percent: z.string().describe("Percent of the valued positions"), amount: z.string().optional().describe("Value (`full` grade only)") })),
+  }).describe("Allocation of the valued positions"),
+  data_quality: DataQualityOut,
+});
+
+export const HoldingsOut = z.object({
+  method: z.string().describe("How weights and returns were computed"),
+  currency: z.string().describe("The currency values are in"),
+  holdings: z.array(z.object({
+    asset_id: z.number().int().describe("Asset id"),
+    asset_name: z.string().describe("Asset name"),
+    asset_type: z.string().nullable().describe("Asset type"),
+    broker_id: z.number().int().describe("Broker holding it"),
+    weight_percent: Percent.describe("Percent of the portfolio's valued positions"),
+    return_percent: Percent.describe("Unrealised gain over open cost basis, in percent"),
+    quantity: z.string().optional().describe("Units held (`full` grade only)"),
+    current_value: z.string().nullable().optional().describe("Market value (`full` grade only)"),
+    open_cost_basis: z.string().nullable().optional().describe("Cost of the open units (`full` grade only)"),
+  })).describe("Open positions, largest weight first"),
+  data_quality: DataQualityOut,
+});
+
+export const TransactionsOut = z.object({
+  method: z.string().describe("Where the rows come from"),
+  transactions: z.array(z.object({
+    id: z.number().int().describe("Transaction id"),
+    broker_id: z.number().int().describe("Broker"),
+    asset_id: z.number().int().nullable().describe("Asset, or null for cash-only rows"),
+    type: z.string().describe("Transaction type"),
+    date: z.string().describe("Trade date (YYYY-MM-DD)"),
+    quantity: z.string().optional().describe("Units (`full` grade only)"),
+    cash: z.object({ code: z.string(), amount: z.string().optional() }).nullable().optional().describe("Cash amount (`full` grade only)"),
+    description: z.string().nullable().optional().describe("Free text (`full` grade only)"),
+  })).describe("One page, newest first"),
+  next_offset: z.number().int().nullable().describe("Offset of the next page; null on the last page"),
+  data_quality: DataQualityOut,
+});
+
+export const FxRatesOut = z.object({
+  method: z.string().describe("How rates were chosen"),
+  base: z.string().describe("Base currency"),
+  quote: z.string().describe("Quote currency: one unit of base is `rate` units of quote"),
+  rates: z.array(z.object({ date: z.string().describe("Day"), rate: z.string().describe("Rate (decimal string)"), provider: z.string().describe("Source of the rate") }))
+    .describe("Stored shared rates in the range, oldest first"),
+  data_quality: DataQualityOut,
+});
+
+const Currency = z.string().regex(/^[A-Z]{3}$/).describe("ISO 4217 code, such as EUR");
+const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+/** Input schemas; amount filters exist only at the `full` grade (bisecting them would reveal amounts). */
+export function transactionsInput(grade: McpGrade) {
+  const base = z.object({
+    broker_id: z.number().int().positive().optional().describe("Only this broker"),
+    asset_id: z.number().int().positive().optional().describe("Only this asset"),
+    types: z.array(z.enum(TRANSACTION_TYPES)).max(50).optional().describe("Only these transaction types"),
+    date_start: Day.optional().describe("From this day (inclusive)"),
+    date_end: Day.optional().describe("To this day (inclusive)"),
+    limit: z.number().int().min(1).max(200).default(50).describe("Rows per page (1-200)"),
+    offset: z.number().int().min(0).max(1_000_000).default(0).describe("Rows to skip"),
+  }).strict();
+  if (grade !== "full") return base;
+  return base.extend({
+    amount_abs_min: z.string().regex(/^\d+(\.\d+)?$/).optional().describe("Only rows whose absolute cash amount is at least this"),
+    amount_abs_max: z.string().regex(/^\d+(\.\d+)?$/).optional().describe("Only rows whose absolute cash amount is at most this"),
+  }).strict();
+}
+
+export const FxRatesInput = z.object({
+  base: Currency, quote: Currency,
+  date_start: Day.describe("First day"), date_end: Day.describe("Last day (at most 366 days after the first)"),
+}).strict();
+
+interface Issue {
+  code: string; severity: string; count: number; affected_asset_ids?: number[]; affected_asset_names?: string[]; affected_fx_pairs?: string[];
+}
+
+function dataQuality(dq: { data_quality_status: string; issues: Issue[] } | null | undefined) {
+  return {
+    status: (dq?.data_quality_status ?? "ok") as "ok" | "carried_forward" | "partial",
+    issues: (dq?.issues ?? []).map((i) => ({
+      code: i.code, severity: i.severity, count: i.count, affected_asset_ids: i.affected_asset_ids ?? [],
+      affected_asset_names: i.affected_asset_names ?? [], affected_fx_pairs: i.affected_fx_pairs ?? [],
+    })),
+  };
+}
+
+const NO_QUALITY = { status: "not_applicable" as const, issues: [] };
+
+/** The tools' data access for one user and one token scope. */
+export function mcpData(deps: HttpDeps) {
+  const reports = new PortfolioReportService(deps.container, databaseTarget(deps.config.dataDir));
+  const access = deps.container.resolve(BrokerAccessService);
+  const txs = deps.container.resolve(TransactionQueryService);
+  const db = deps.container.resolve(Database);
+
+  /** The token's brokers that the owner still sees (never more than the owner sees); null: all of them. */
+  async function brokers(userId: number, scope: McpScope): Promise<number[] | null> {
+    if (!scope.brokerIds) return null;
+    const seen = await access.roles(userId, "VIEWER");
+    return scope.brokerIds.filter((id) => seen.has(id));
+  }
+
+  async function report(userId: number, scope: McpScope, breakdown = false): Promise<any> {
+    const brokerIds = await brokers(userId, scope);
+    const out = await reports.report(userId, {
+      brokerIds, start: null, end: null, target: null,
+      flags: { summary: true, history: false, allocationHistory: false, breakdown, positionsContribution: false },
+    });
+    return JSON.parse(reportText(out));
+  }
+
+  return {
+    async summary(userId: number, scope: McpScope): Promise<z.infer<typeof SummaryOut>> {
+      const r = await report(userId, scope);
+      const s = r.summary;
+      const alloc = (items: { name: string; value: string; amount: string }[] = []) =>
+        items.map((i) => ({ name: i.name, percent: i.value, amount: i.amount }));
+      return {
+        method: "portfolio report: ledger replay valued at stored prices, converted with stored FX rates",
+        currency: r.metadata.target_currency,
+        net_worth: s.net_worth.amount, market_value: s.market_value.amount, cash_total: s.cash_total.amount,
+        returns: {
+          twr: { method: "time-weighted return (daily chain-linked, cumulative)", percent: s.twrr_percent ?? null },
+          mwr: {
+            method: "money-weighted return (XIRR on external flows)",
+            annualized_percent: s.mwrr_available ? s.mwrr_annualized_percent ?? null : null,
+            cumulative_percent: s.mwrr_available ? s.mwrr_cumulative_percent ?? null : null,
+          },
+        },
+        allocation: { by_type: alloc(s.allocation_by_type), by_sector: alloc(s.allocation_by_sector), by_geography: alloc(s.allocation_by_geography) },
+        data_quality: dataQuality(r.data_quality ?? s.data_quality),
+      };
+    },
+
+    async holdings(userId: number, scope: McpScope): Promise<z.infer<typeof HoldingsOut>> {
+      const r = await report(userId, scope);
+      const rows = (r.summary.holdings as any[]).map((h) => ({
+        asset_id: h.asset_id, asset_name: h.asset_name, asset_type: h.asset_type ?? null, broker_id: h.broker_id,
+        weight_percent: h.allocation_percent ?? null, return_percent: h.gain_loss_percent ?? null,
+        quantity: h.quantity, current_value: h.current_value ?? null, open_cost_basis: h.open_cost_basis ?? null,
+      }));
+      rows.sort((a, b) => Number(b.weight_percent ?? -1) - Number(a.weight_percent ?? -1));
+      return {
+        method: "weights: share of the valued positions; returns: simple (unrealised gain over open cost basis, average cost)",
+        currency: r.metadata.target_currency, holdings: rows, data_quality: dataQuality(r.data_quality ?? r.summary.data_quality),
+      };
+    },
+
+    async transactions(userId: number, scope: McpScope, q: z.infer<ReturnType<typeof transactionsInput>> & { amount_abs_min?: string; amount_abs_max?: string }):
+      Promise<z.infer<typeof TransactionsOut>> {
+      const within = await brokers(userId, scope);
+      const rows = await txs.list(userId, {
+        brokerId: q.broker_id, assetId: q.asset_id, types: q.types, dateStart: q.date_start, dateEnd: q.date_end,
+        limit: q.limit + 1, offset: q.offset, amountAbsMin: q.amount_abs_min, amountAbsMax: q.amount_abs_max,
+        ...(within ? { withinBrokerIds: within } : {}),
+      });
+      const page = rows.slice(0, q.limit);
+      return {
+        method: "ledger rows as stored, newest first",
+        transactions: page.map((t) => ({
+          id: t.id, broker_id: t.brokerId, asset_id: t.assetId, type: t.type, date: t.date, quantity: t.quantity,
+          cash: t.cash ? { code: t.cash.code, amount: t.cash.amount } : null, description: t.description,
+        })),
+        next_offset: rows.length > q.limit ? q.offset + q.limit : null,
+        data_quality: NO_QUALITY,
+      };
+    },
+
+    async fxRates(q: z.infer<typeof FxRatesInput>): Promise<z.infer<typeof FxRatesOut>> {
+      const [lo, hi] = q.base < q.quote ? [q.base, q.quote] : [q.quote, q.base];
+      const rows: { date: string; rate: string; provider: string }[] = await db.reads.query(
+        `SELECT date, rate, provider FROM fx_rates WHERE base = ? AND quote = ? AND date >= ? AND date <= ? ORDER BY date, provider`,
+        [lo, hi, q.date_start, q.date_end],
+      );
+      const invert = lo !== q.base;
+      const rates = rows.map((r) => ({
+        date: r.date, provider: r.provider, rate: invert ? new Decimal(1).div(r.rate).toSignificantDigits(12).toFixed() : r.rate,
+      }));
+      return {
+        method: invert ? "stored shared rates of the pair, inverted (1 / rate)" : "stored shared rates of the pair",
+        base: q.base, quote: q.quote, rates,
+        data_quality: { status: rates.length ? "ok" : "partial", issues: [] },
+      };
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { type ApiClient, expectError } from "../../helpers/client.ts";
+import { seedAsset } from "../../helpers/seed.ts";
+import { useApi } from "../../helpers/server.ts";
+import { buy, commitOk, createBroker, deposit } from "../transactions/fixtures.ts";
+
+const api = useApi({ users: ["alice", "bob"] });
+let alice: ApiClient;
+let secrets: Record<"full" | "relative" | "aggregate" | "plain", string>;
+let brokerId: number;
+let otherBroker: number;
+
+/** The canary: an amount no other figure of the ledger can produce by chance, and the amounts derived from it. */
+const CANARY = "98765.4321";
+const BUY_COST = "1234.5678";
+const CASH_LEFT = "97530.8643";
+const UNIT_PRICE = "123.45678";
+/** Cash plus the holding at its last trade price (the other broker's 5 USD has no EUR rate: a data-quality issue). */
+const NET_WORTH = CANARY;
+/** Every rendering of those amounts a redaction leak could take (plain, rounded, grouped, integer part). */
+const LEAKS = [CANARY, "98765.43", "98765", "98,765", "98 765", "98.765,", BUY_COST, "1234.57", "1,234", CASH_LEFT, "97530.86", "97530", "97,530", UNIT_PRICE, "123.4568"];
+
+async function token(grade: "full" | "relative" | "aggregate" | null, name = `t-${grade}-${Math.random()}`, broker_ids?: number[]) {
+  const res = await alice.post("/auth/tokens", { name, scope: "read", ...(grade ? { mcp: { grade, ...(broker_ids ? { broker_ids } : {}) } } : {}) });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: number; token: string; mcp: unknown };
+}
+
+const endpoint = () => new URL(`${api.base}/mcp`);
+
+async function connect(secret: string, era: "modern" | "legacy" = "modern") {
+  const client = new Client({ name: "test", version: "1" }, era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {});
+  const transport = new StreamableHTTPClientTransport(endpoint(), { requestInit: { headers: { authorization: `Bearer ${secret}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+const rawPost = (headers: Record<string, string>, body: unknown = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }) =>
+  fetch(`${api.base}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25", ...headers },
+    body: JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  alice = api.as.alice!;
+  brokerId = await createBroker(alice, "Canary broker");
+  otherBroker = await createBroker(alice, "Other broker");
+  const asset = seedAsset(api.dataDir, { name: "Canary Corp", currency: "EUR" });
+  await commitOk(alice, { creates: [deposit(brokerId, CANARY), buy(brokerId, asset, "10", `-${BUY_COST}`), deposit(otherBroker, "5", "2024-01-03", "USD")] });
+  secrets = {
+    full: (await token("full")).token, relative: (await token("relative")).token, aggregate: (await token("aggregate")).token,
+    plain: (await token(null)).token,
+  };
+}, 60_000);
+
+describe("MCP tokens", () => {
+  test("a token created with an MCP grade lists its scope and is refused by the REST API (403 TOKEN_MCP_ONLY)", async () => {
+    const t = await token("relative", "mcp-listed");
+    expect(t.mcp).toEqual({ grade: "relative", broker_ids: null });
+    const res = await fetch(`${api.base}/brokers`, { headers: { authorization: `Bearer ${t.token}` } });
+    await expectError(res, 403, "TOKEN_MCP_ONLY");
+  });
+
+  test("an MCP token is read-only and cannot be narrowed to a broker its owner does not see", async () => {
+    await expectError(await alice.post("/auth/tokens", { name: "rw", scope: "read-write", mcp: { grade: "full" } }), 400, "TOKEN_MCP_READ_ONLY");
+    await expectError(await alice.post("/auth/tokens", { name: "far", scope: "read", mcp: { grade: "full", broker_ids: [987654] } }), 404, "BROKER_NOT_FOUND");
+    await expectError(await alice.post("/auth/tokens", { name: "bad", scope: "read", mcp: { grade: "secret" } }), 422);
+  });
+});
+
+describe("MCP endpoint guards", () => {
+  test("a request without a token is 401 with a Bearer challenge; a non-MCP token is 403 TOKEN_NOT_MCP", async () => {
+    const none = await rawPost({});
+    expect(none.headers.get("www-authenticate")).toContain("Bearer");
+    await expectError(none, 401, "NOT_AUTHENTICATED");
+    await expectError(await rawPost({ authorization: `Bearer ${secrets.plain}` }), 403, "TOKEN_NOT_MCP");
+  });
+
+  test("a foreign Origin or Host is refused (403 MCP_ORIGIN_REFUSED) even with a valid token", async () => {
+    await expectError(await rawPost({ authorization: `Bearer ${secrets.full}`, origin: "https://evil.example" }), 403, "MCP_ORIGIN_REFUSED");
+    await expectError(await rawPost({ authorization: `Bearer ${secrets.full}`, host: "evil.example" }), 403, "MCP_ORIGIN_REFUSED");
+    const local = await rawPost({ authorization: `Bearer ${secrets.full}`, origin: "http://localhost:5173" });
+    expect(local.status).toBe(200);
+  });
+
+  test("a token revoked mid-session stops working on its next call", async () => {
+    const t = await token("full", "revoked-mid-session");
+    const client = await connect(t.token);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    expect((await alice.delete(`/auth/tokens/${t.id}`)).status).toBe(200);
+    await expect(client.listTools()).rejects.toThrow();
+    await client.close();
+  });
+});
+
+describe("MCP tools per grade", () => {
+  test("tools/list shows only what the grade may call, each with an output schema", async () => {
+    const names = async (g: keyof typeof secrets) => {
+      const c = await connect(secrets[g]);
+      const { tools } = await c.listTools();
+      await c.close();
+      for (const t of tools) expect(t.outputSchema).toBeDefined();
+      return tools.map((t) => t.name).sort();
+    };
+    expect(await names("full")).toEqual(["fx_rates", "holdings", "portfolio_summary", "transactions"]);
+    expect(await names("relative")).toEqual(["fx_rates", "holdings", "portfolio_summary", "transactions"]);
+    expect(await names("aggregate")).toEqual(["fx_rates", "portfolio_summary"]);
+  });
+
+  test("the AI-export catalogue is a resource at every grade (it holds no user data)", async () => {
+    const c = await connect(secrets.aggregate);
+    const { resources } = await c.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["portfolio-tracker://ai-export/catalog"]);
+    const read = await c.readResource({ uri: "portfolio-tracker://ai-export/catalog" });
+    expect(JSON.parse((read.contents[0] as { text: string }).text).catalog_version).toBeNumber();
+    await c.close();
+  });
+
+  test("the 2025-11-25 revision is served too (stateless fallback)", async () => {
+    const c = await connect(secrets.full, "legacy");
+    expect(c.getNegotiatedProtocolVersion()).toBe("2025-11-25");
+    const r = await c.callTool({ name: "portfolio_summary", arguments: {} });
+    expect((r.structuredContent as any).net_worth).toBe(NET_WORTH);
+    await c.close();
+  });
+
+  test("full: amounts, quantities, names, the return methods and the data-quality status", async () => {
+    const c = await connect(secrets.full);
+    const summary = (await c.callTool({ name: "portfolio_summary", arguments: {} })).structuredContent as any;
+    expect(summary.net_worth).toBe(NET_WORTH);
+    expect(summary.returns.twr.method).toContain("time-weighted");
+    expect(summary.returns.mwr.method).toContain("money-weighted");
+    expect(summary.data_quality.status).toBe("partial");
+    expect(summary.data_quality.issues).toContainEqual(expect.objectContaining({ affected_fx_pairs: ["EUR-USD"] }));
+    const holdings = (await c.callTool({ name: "holdings", arguments: {} })).structuredContent as any;
+    expect(holdings.holdings).toEqual([expect.objectContaining({ asset_name: "Canary Corp", quantity: "10" })]);
+    expect(holdings.method).toBeString();
+    const txs = (await c.callTool({ name: "transactions", arguments: { broker_id: brokerId, limit: 1 } })).structuredContent as any;
+    expect(txs.transactions).toHaveLength(1);
+    expect(txs.next_offset).toBe(1);
+    const next = (await c.callTool({ name: "transactions", arguments: { broker_id: brokerId, limit: 1, offset: 1 } })).structuredContent as any;
+    expect(next.transactions[0].cash.amount).toBe(CANARY);
+    expect(next.next_offset).toBeNull();
+    const fx = (await c.callTool({ name: "fx_rates", arguments: { base: "EUR", quote: "USD", date_start: "2024-01-01", date_end: "2024-01-31" } })).structuredContent as any;
+    expect(fx).toEqual(expect.objectContaining({ base: "EUR", quote: "USD", rates: [], method: expect.any(String), data_quality: expect.any(Object) }));
+    await c.close();
+  });
+
+  test("relative: weights and returns, no quantities and no amounts; aggregate: no holding names either", async () => {
+    const rel = await connect(secrets.relative);
+    const holdings = (await rel.callTool({ name: "holdings", arguments: {} })).structuredContent as any;
+    expect(holdings.holdings[0]).toEqual(expect.objectContaining({ asset_name: "Canary Corp" }));
+    expect(holdings.holdings[0].quantity).toBeUndefined();
+    expect(holdings.holdings[0].current_value).toBeUndefined();
+    const summary = (await rel.callTool({ name: "portfolio_summary", arguments: {} })).structuredContent as any;
+    expect(summary.net_worth).toBeUndefined();
+    expect(summary.data_quality.status).toBe("partial");
+    await rel.close();
+    const agg = await connect(secrets.aggregate);
+    const aggSummary = (await agg.callTool({ name: "portfolio_summary", arguments: {} })).structuredContent as any;
+    expect(JSON.stringify(aggSummary)).not.toContain("Canary Corp");
+    expect(aggSummary.data_quality.status).toBe("partial");
+    expect(aggSummary.data_quality.issues[0].affected_asset_names).toBeUndefined();
+    const refused = await agg.callTool({ name: "holdings", arguments: {} }).catch((e: Error) => ({ error: e.message }));
+    expect(JSON.stringify(refused)).toMatch(/not found|unknown|holdings/i);
+    await agg.close();
+  });
+
+  test("a narrowed token sees only its brokers' transactions", async () => {
+    const t = await token("full", "narrowed", [otherBroker]);
+    const c = await connect(t.token);
+    const txs = (await c.callTool({ name: "transactions", arguments: {} })).structuredContent as any;
+    expect(txs.transactions.map((x: any) => x.broker_id)).toEqual([otherBroker]);
+    const outside = await c.callTool({ name: "transactions", arguments: { broker_id: brokerId } });
+    expect(outside.isError).toBe(true);
+    await c.close();
+  });
+
+  /** The JSON-RPC message of a response (the 2025 fallback answers as a one-event SSE stream). */
+  async function message(res: Response): Promise<any> {
+    const text = await res.text();
+    return JSON.parse(text.startsWith("event:") ? text.split("\n").find((l) => l.startsWith("data: "))!.slice(6) : text);
+  }
+
+  test("wrong argument types are tool errors naming the fields (the revision's input-validation rule), an unknown tool a JSON-RPC error; never an HTTP 500", async () => {
+    const call = (params: unknown) => rawPost({ authorization: `Bearer ${secrets.full}` }, { jsonrpc: "2.0", id: 7, method: "tools/call", params });
+    const wrong = await call({ name: "transactions", arguments: { limit: "many", broker_id: "x" } });
+    expect(wrong.status).toBe(200);
+    const bad = await message(wrong);
+    expect(bad.result.isError).toBe(true);
+    expect(bad.result.content[0].text).toContain("broker_id");
+    const unknown = await message(await call({ name: "no_such_tool", arguments: {} }));
+    expect(unknown.error.code).toBe(-32602);
+    const malformed = await call("not an object");
+    expect(malformed.status).toBeLessThan(500);
+    const c = await connect(secrets.full);
+    const modern = await c.callTool({ name: "fx_rates", arguments: { base: 12, quote: null } });
+    expect(modern.isError).toBe(true);
+    await c.close();
+  });
+});
+
+describe("MCP audit", () => {
+  test("every tool call is audited with its user, token, tool, grade and outcome, never its arguments", async () => {
+    const t = await token("relative", "audited");
+    const c = await connect(t.token);
+    await c.callTool({ name: "holdings", arguments: {} });
+    await c.callTool({ name: "transactions", arguments: { broker_id: 987654 } });
+    await c.close();
+    const lines = readFileSync(join(api.dataDir, "logs", "audit.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+      .filter((e) => e.action === "mcp.tool_call" && e.token_id === t.id);
+    expect(lines).toEqual([
+      expect.objectContaining({ admin_username: "alice", tool: "holdings", grade: "relative", outcome: "ok" }),
+      expect.objectContaining({ tool: "transactions", outcome: "BROKER_NOT_FOUND" }),
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("987654");
+  });
+});
+
+describe("canary: no amount leaks below the full grade", () => {
+  for (const grade of ["relative", "aggregate"] as const) {
+    test(`${grade}: no rendering of the canary or of amounts derived from it in listings, results or errors`, async () => {
+      const c = await connect(secrets[grade]);
+      const seen: unknown[] = [await c.listTools()];
+      const calls: [string, Record<string, unknown>][] = [
+        ["portfolio_summary", {}], ["holdings", {}], ["transactions", {}], ["transactions", { broker_id: brokerId, limit: 200 }],
+        ["transactions", { broker_id: 987654 }], ["transactions", { amount_abs_min: CANARY }],
+        ["fx_rates", { base: "EUR", quote: "USD", date_start: "2024-01-01", date_end: "2024-12-31" }], ["fx_rates", { base: "EUR" }],
+      ];
+      for (const [name, args] of calls) {
+        seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
+      }
+      await c.close();
+      const text = JSON.stringify(seen);
+      for (const leak of LEAKS) expect(text).not.toContain(leak);
+      expect(text).toContain("data_quality");
+    });
+  }
+});
