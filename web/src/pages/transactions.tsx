@@ -9,7 +9,7 @@ import { api, errorText, type Body } from "../api/client.ts";
 import type { Transaction } from "../api/types.ts";
 import { Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, formatMoney, MASK } from "../lib/format.ts";
-import { signOf } from "../lib/decimal.ts";
+import { signOf, toInputText } from "../lib/decimal.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import {
@@ -77,7 +77,9 @@ export function TransactionsPage() {
   const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
   const rows = useTransactions(filters, loc.query.toString());
-  const [editing, setEditing] = useState<Transaction | "new" | null>(null);
+  // A draft (from the tools' plans) opens the form filled in; nothing is saved until the user saves it.
+  const draft = q.get("draft");
+  const [editing, setEditing] = useState<Transaction | "new" | null>(() => draft ? "new" : null);
   const brokerName = useMemo(() => new Map((brokers.data?.items ?? []).map((b) => [b.id, b.name])), [brokers.data]);
   const assetById = useMemo(() => new Map((assets.data ?? []).map((a) => [a.id, a])), [assets.data]);
   const writable = (brokers.data?.items ?? []).filter((b) => b.user_role !== "VIEWER");
@@ -134,11 +136,21 @@ export function TransactionsPage() {
       )}
       {editing && (
         <TxDialog tx={editing === "new" ? null : editing} brokers={writable} assets={assets.data ?? []}
-          defaults={{ broker_id: filters.broker_id, asset_id: filters.asset_id }}
-          onClose={() => setEditing(null)} onSaved={() => { setEditing(null); rows.reload(); }} />
+          defaults={draft ? draftDefaults(q, locale) : { broker_id: filters.broker_id, asset_id: filters.asset_id }}
+          onClose={() => { setEditing(null); if (draft) navigate("/transactions", { replace: true }); }}
+          onSaved={() => { setEditing(null); if (draft) navigate("/transactions", { replace: true }); rows.reload(); }} />
       )}
     </Page>
   );
+}
+
+/** The form's fields from a draft link (`?draft=BUY&broker_id=…&asset_id=…&quantity=…&amount=…&currency=…`). */
+function draftDefaults(q: URLSearchParams, locale: string): Partial<TxForm> {
+  const type = TX_TYPES.find((x) => x === q.get("draft")) ?? "BUY";
+  return {
+    type, broker_id: q.get("broker_id") ?? "", asset_id: q.get("asset_id") ?? "", currency: q.get("currency") ?? "",
+    quantity: toInputText(q.get("quantity"), locale), amount: toInputText(q.get("amount"), locale),
+  };
 }
 
 const COLUMNS = [msg("Date"), msg("Type"), msg("Broker"), msg("Asset"), msg("Quantity"), msg("Cash"), msg("Description"), ""];
