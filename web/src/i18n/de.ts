@@ -678,7 +678,6 @@ export const de: Catalog = {
   "The sessions of {name} were ended.": "Die Sitzungen von {name} wurden beendet.",
   "Email": "E-Mail",
   "active": "aktiv",
-  "End the sessions of {name}": "Sitzungen von {name} beenden",
   "End sessions": "Sitzungen beenden",
   "Activating, promoting and resetting passwords are done with the command line (npm run cli); the API offers no route for them.": "Aktivieren, Befördern und Passwörter zurücksetzen geschieht über die Kommandozeile (npm run cli); die API bietet dafür keine Route.",
   "This file is not a JSON export of this application.": "Diese Datei ist kein JSON-Export dieser Anwendung.",

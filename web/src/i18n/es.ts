@@ -678,7 +678,6 @@ export const es: Catalog = {
   "The sessions of {name} were ended.": "Se cerraron las sesiones de {name}.",
   "Email": "Correo electrónico",
   "active": "activo",
-  "End the sessions of {name}": "Cerrar las sesiones de {name}",
   "End sessions": "Cerrar sesiones",
   "Activating, promoting and resetting passwords are done with the command line (npm run cli); the API offers no route for them.": "Activar, ascender y restablecer contraseñas se hace desde la línea de comandos (npm run cli); la API no ofrece una ruta para ello.",
   "This file is not a JSON export of this application.": "Este archivo no es una exportación JSON de esta aplicación.",

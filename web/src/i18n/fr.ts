@@ -678,7 +678,6 @@ export const fr: Catalog = {
   "The sessions of {name} were ended.": "Les sessions de {name} ont été fermées.",
   "Email": "E-mail",
   "active": "actif",
-  "End the sessions of {name}": "Fermer les sessions de {name}",
   "End sessions": "Fermer les sessions",
   "Activating, promoting and resetting passwords are done with the command line (npm run cli); the API offers no route for them.": "L'activation, la promotion et la réinitialisation des mots de passe se font en ligne de commande (npm run cli) ; l'API n'offre pas de route pour cela.",
   "This file is not a JSON export of this application.": "Ce fichier n'est pas un export JSON de cette application.",

@@ -678,7 +678,6 @@ export const it: Catalog = {
   "The sessions of {name} were ended.": "Le sessioni di {name} sono state terminate.",
   "Email": "E-mail",
   "active": "attivo",
-  "End the sessions of {name}": "Termina le sessioni di {name}",
   "End sessions": "Termina sessioni",
   "Activating, promoting and resetting passwords are done with the command line (npm run cli); the API offers no route for them.": "Attivazione, promozione e reimpostazione delle password si fanno da riga di comando (npm run cli); l'API non offre una route per questo.",
   "This file is not a JSON export of this application.": "Questo file non è un export JSON di questa applicazione.",

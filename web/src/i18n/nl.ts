@@ -678,7 +678,6 @@ export const nl: Catalog = {
   "The sessions of {name} were ended.": "De sessies van {name} zijn beëindigd.",
   "Email": "E-mail",
   "active": "actief",
-  "End the sessions of {name}": "Sessies van {name} beëindigen",
   "End sessions": "Sessies beëindigen",
   "Activating, promoting and resetting passwords are done with the command line (npm run cli); the API offers no route for them.": "Activeren, promoveren en wachtwoorden herstellen gebeurt via de opdrachtregel (npm run cli); de API biedt er geen route voor.",
   "This file is not a JSON export of this application.": "Dit bestand is geen JSON-export van deze toepassing.",

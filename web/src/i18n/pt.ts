@@ -678,7 +678,6 @@ export const pt: Catalog = {
   "The sessions of {name} were ended.": "As sessões de {name} foram terminadas.",
   "Email": "E-mail",
   "active": "ativo",
-  "End the sessions of {name}": "Terminar as sessões de {name}",
   "End sessions": "Terminar sessões",
   "Activating, promoting and resetting passwords are done with the command line (npm run cli); the API offers no route for them.": "Ativar, promover e repor senhas faz-se pela linha de comandos (npm run cli); a API não oferece uma rota para isso.",
   "This file is not a JSON export of this application.": "Este arquivo não é uma exportação JSON desta aplicação.",

@@ -52,7 +52,7 @@ function Users() {
               <th scope="row">{u.username}{u.id === me.id && ` ${t("(you)")}`}</th>
               <td>{u.email}</td>
               <td>{u.is_superuser && <Badge>{t("admin")}</Badge>} {u.is_active ? <Badge kind="ok">{t("active")}</Badge> : <Badge kind="warning">{t("disabled")}</Badge>}</td>
-              <td><button type="button" class="ghost" onClick={() => endSessions(u.id, u.username)} aria-label={t("End the sessions of {name}", { name: u.username })}>{t("End sessions")}</button></td>
+              <td><button type="button" class="ghost" onClick={() => endSessions(u.id, u.username)}>{t("End sessions")}<span class="sr-only"> {u.username}</span></button></td>
             </tr>
           ))}</tbody>
         </table>

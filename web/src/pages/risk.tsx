@@ -355,26 +355,26 @@ function Simulation(props: { item: RiskItem | undefined; currency: string }) {
   );
 }
 
-/** Growth of 1 per simulated day: the 5–95 percentile band and the median. */
+/** The simulated return per day (a fraction): the 5–95 percentile band and the median. */
 function FanChart(props: { path: Record<string, unknown>[] }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
-  const pts = props.path.map((r) => ({ day: num(r, "day") ?? 0, p5: num(r, "p5") ?? 1, p50: num(r, "p50") ?? 1, p95: num(r, "p95") ?? 1 }));
+  const pts = props.path.map((r) => ({ day: num(r, "day") ?? 0, p5: num(r, "p5") ?? 0, p50: num(r, "p50") ?? 0, p95: num(r, "p95") ?? 0 }));
   if (pts.length === 0) return null;
   const W = 600, H = 240, pad = 44;
   const maxDay = Math.max(1, ...pts.map((q) => q.day));
-  const lo = Math.min(...pts.map((q) => q.p5)), hi = Math.max(...pts.map((q) => q.p95));
+  const lo = Math.min(0, ...pts.map((q) => q.p5)), hi = Math.max(0, ...pts.map((q) => q.p95));
   const x = (d: number) => pad + (d / maxDay) * (W - pad - 8);
   const y = (v: number) => H - 20 - ((v - lo) / (hi - lo || 1)) * (H - 30);
   const band = [...pts.map((q) => `${x(q.day)},${y(q.p95)}`), ...pts.slice().reverse().map((q) => `${x(q.day)},${y(q.p5)}`)].join(" ");
   const median = pts.map((q) => `${x(q.day)},${y(q.p50)}`).join(" ");
-  const label = (v: number) => fractionText(v - 1, locale);
+  const label = (v: number) => fractionText(v, locale);
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t("Simulated growth: 5th to 95th percentile band and median")} class="svg-chart">
         <polygon points={band} fill="var(--chart-1)" opacity="0.2" />
         <polyline points={median} fill="none" stroke="var(--chart-1)" stroke-width="2" />
-        <line x1={pad} x2={W - 8} y1={y(1)} y2={y(1)} stroke="var(--muted)" stroke-dasharray="4 4" />
+        <line x1={pad} x2={W - 8} y1={y(0)} y2={y(0)} stroke="var(--muted)" stroke-dasharray="4 4" />
         <text x={2} y={y(hi) + 4} class="axis">{label(hi)}</text>
         <text x={2} y={y(lo)} class="axis">{label(lo)}</text>
         <text x={W - 8} y={H - 4} class="axis" text-anchor="end">{t("{n} days", { n: maxDay })}</text>
@@ -399,7 +399,9 @@ function Frontier(props: { items: RiskItem[] }) {
   const plotted = points.filter((q) => q.vol !== null && q.ret !== null) as (typeof points[number] & { vol: number; ret: number })[];
   const W = 600, H = 280, pad = 50;
   const vx = plotted.map((q) => q.vol), ry = plotted.map((q) => q.ret);
-  const [x0, x1] = [Math.min(0, ...vx), Math.max(0.01, ...vx)], [y0, y1] = [Math.min(0, ...ry), Math.max(0.01, ...ry)];
+  // Axes around the points (a tenth of the spread as margin), so close portfolios stay apart.
+  const spread = (xs: number[]) => { const a = Math.min(...xs), z = Math.max(...xs), m = (z - a || Math.abs(z) || 0.01) / 10; return [a - m, z + m] as const; };
+  const [x0, x1] = spread(vx), [y0, y1] = spread(ry);
   const x = (v: number) => pad + ((v - x0) / (x1 - x0 || 1)) * (W - pad - 10);
   const y = (v: number) => H - 24 - ((v - y0) / (y1 - y0 || 1)) * (H - 34);
   const color = { asset: "var(--chart-4)", current: "var(--chart-2)", optimal: "var(--chart-1)" };
@@ -409,15 +411,17 @@ function Frontier(props: { items: RiskItem[] }) {
       {plotted.length > 0 && (
         <figure class="chart">
           <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t("Annualised volatility against annualised return")} class="svg-chart">
-            <line x1={pad} x2={W - 10} y1={y(0)} y2={y(0)} stroke="var(--border)" />
+            {y0 < 0 && y1 > 0 && <line x1={pad} x2={W - 10} y1={y(0)} y2={y(0)} stroke="var(--border)" />}
             {plotted.map((q) => (
               <g key={q.key}>
                 <circle cx={x(q.vol)} cy={y(q.ret)} r={q.kind === "asset" ? 4 : 6} fill={color[q.kind]} />
                 <text x={x(q.vol) + 8} y={y(q.ret) + 4} class="axis">{q.label}</text>
               </g>
             ))}
+            <text x={pad} y={H - 4} class="axis">{fractionText(x0, locale)}</text>
             <text x={W - 10} y={H - 4} class="axis" text-anchor="end">{t("Volatility")} {fractionText(x1, locale)}</text>
             <text x={2} y={12} class="axis">{t("Return")} {fractionText(y1, locale)}</text>
+            <text x={2} y={H - 24} class="axis">{fractionText(y0, locale)}</text>
           </svg>
         </figure>
       )}

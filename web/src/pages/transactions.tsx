@@ -172,7 +172,7 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
   const visible = props.rows.slice(first, last);
   return (
     <div class="vtable" role="table" aria-label={t("Transactions")} aria-rowcount={props.rows.length + 1}>
-      <div class="vbody" ref={box} tabIndex={0} aria-label={t("Transaction rows, scroll for more")}
+      <div class="vbody" role="rowgroup" ref={box} tabIndex={0} aria-label={t("Transaction rows, scroll for more")}
         onScroll={(e) => setScroll((e.target as HTMLDivElement).scrollTop)}>
         <div class="vrow vhead" role="row" aria-rowindex={1}>
           {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c ? t(c) : <span class="sr-only">{t("Actions")}</span>}</div>)}
