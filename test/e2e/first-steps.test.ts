@@ -185,7 +185,7 @@ test("a French user sees French text, and transaction types as French names (the
   const nav = page.getByRole("navigation", { name: "Navigation principale" });
   await nav.getByRole("link", { name: "Opérations" }).waitFor();
   expect(await nav.getByRole("link").allTextContents())
-    .toEqual(["Tableau de bord", "Positions", "Performance", "Revenus", "Plus-values réalisées", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
+    .toEqual(["Tableau de bord", "Positions", "Performance", "Revenus", "Plus-values réalisées", "Labo de risque", "Outils", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
   await page.getByRole("heading", { name: "Opérations" }).waitFor();
   const rows = page.getByRole("row");
   await rows.filter({ hasText: "Dépôt" }).filter({ hasText: "Compte titres" }).waitFor();
