@@ -244,3 +244,16 @@ test("dashboard: income this year is the API's, movers listed, links into the an
   await links.getByText("Risk lab").click();
   await page.getByRole("heading", { name: "Risk lab", level: 1 }).waitFor();
 }, 60_000);
+
+test("the risk lab and the administration page fit a 375 px phone screen", async () => {
+  const page = await b.page({ user: "rita", viewport: PHONE_375 });
+  await page.goto(b.url("/risk"));
+  await page.getByRole("button", { name: "Compute" }).click();
+  await page.getByRole("heading", { name: "Correlation" }).waitFor({ timeout: 60_000 });
+  const wide = await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > 376 && !e.closest(".table-wrap")).slice(0, 5).map((e) => `${e.tagName}.${e.className}`));
+  expect({ wide, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ wide: [], width: 375 });
+  await b.shot(page, "risk-lab-phone");
+  await page.goto(b.url("/admin"));
+  await page.getByTestId("admin-plugins").waitFor();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+}, 90_000);

@@ -8,10 +8,13 @@ import { useState } from "preact/hooks";
 import { api, call, errorText, type Body, type Result } from "../api/client.ts";
 import { Badge, ErrorNote, Field, Page, Select } from "../components/ui.tsx";
 import { formatDateTime } from "../lib/format.ts";
-import { t } from "../lib/i18n.ts";
+import { addCatalogs, t } from "../lib/i18n.ts";
+import { LAB } from "../i18n/lab.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { ImageCheck } from "./settings.tsx";
+
+addCatalogs(LAB);
 
 type ExportDocument = Extract<Result<"post", "/backup/export">, { format: string }>;
 

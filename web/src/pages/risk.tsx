@@ -11,10 +11,13 @@ import { useRef, useState } from "preact/hooks";
 import { api } from "../api/client.ts";
 import { Badge, ErrorNote, Field, Loading, Money, Page, Select } from "../components/ui.tsx";
 import { formatDate } from "../lib/format.ts";
-import { msg, t } from "../lib/i18n.ts";
+import { addCatalogs, msg, t } from "../lib/i18n.ts";
+import { LAB } from "../i18n/lab.ts";
 import { fractionText, num, obj, ratioText, rows, type RiskCatalogItem, type RiskItem, str } from "../lib/risk-format.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+
+addCatalogs(LAB);
 
 type Mode = "historical" | "current_composition";
 type Step = "figures" | "stress" | "simulation" | "frontier";
@@ -251,9 +254,9 @@ function KpiTable(props: { item: RiskItem | undefined; testid: string }) {
   const m = obj(props.item?.output, "metrics");
   if (!m) return null;
   return (
-    <table class="table compact" data-testid={props.testid}>
+    <div class="table-wrap"><table class="table compact" data-testid={props.testid}>
       <tbody>{KPI_ROWS.map(([k, label, kind]) => <tr key={k}><th scope="row">{t(label)}</th><td class="num" data-col={k}>{figure(num(m, k), kind, locale)}</td></tr>)}</tbody>
-    </table>
+    </table></div>
   );
 }
 
@@ -263,7 +266,7 @@ function VarTable(props: { item: RiskItem | undefined; currency: string }) {
   const o = props.item?.output;
   if (!o) return null;
   return (
-    <table class="table compact" data-testid="risk-var">
+    <div class="table-wrap"><table class="table compact" data-testid="risk-var">
       <thead><tr><th scope="col">{t("Measure")}</th><th scope="col" class="num">{t("Share of the value")}</th><th scope="col" class="num">{t("Amount")}</th></tr></thead>
       <tbody>
         <tr><th scope="row">{t("Value at risk ({confidence}, {days} d)", { confidence: fractionText(num(o, "confidence_level"), locale), days: num(o, "horizon_days") ?? "" })}</th>
@@ -271,7 +274,7 @@ function VarTable(props: { item: RiskItem | undefined; currency: string }) {
         <tr><th scope="row">{t("Expected shortfall (CVaR)")}</th>
           <td class="num" data-col="cvar">{fractionText(num(o, "cvar"), locale)}</td><td class="num" data-col="cvar_amount"><Money amount={str(o, "cvar_amount")} currency={props.currency} /></td></tr>
       </tbody>
-    </table>
+    </table></div>
   );
 }
 
@@ -288,9 +291,9 @@ function ComparisonTable(props: { item: RiskItem | undefined }) {
   const m = obj(props.item?.output, "metrics");
   if (!m) return null;
   return (
-    <table class="table compact" data-testid="risk-comparison">
+    <div class="table-wrap"><table class="table compact" data-testid="risk-comparison">
       <tbody>{COMPARISON_ROWS.map(([k, label, kind]) => <tr key={k}><th scope="row">{t(label)}</th><td class="num" data-col={k}>{figure(num(m, k), kind, locale)}</td></tr>)}</tbody>
-    </table>
+    </table></div>
   );
 }
 

@@ -11,11 +11,14 @@ import { ErrorNote, Field, Loading, Money, Page, Select } from "../components/ui
 import { readDecimal } from "../lib/decimal.ts";
 import { sum } from "../lib/exact.ts";
 import { formatDecimal, formatPercent, fractionToPercent, percentToFraction } from "../lib/format.ts";
-import { msg, t } from "../lib/i18n.ts";
+import { addCatalogs, msg, t } from "../lib/i18n.ts";
+import { LAB } from "../i18n/lab.ts";
 import { Link } from "../lib/router.tsx";
 import { rows, str } from "../lib/risk-format.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+
+addCatalogs(LAB);
 
 type Tool = "pac_allocator" | "portfolio_rebalancer";
 type ComputeItem = Result<"post", "/tools/compute">["results"][number];
