@@ -3,6 +3,7 @@ import { Glob } from "bun";
 import { join } from "node:path";
 import { isValidElement, type VNode } from "preact";
 import { MainNav } from "../../web/src/app.tsx";
+import { LAB } from "../../web/src/i18n/lab.ts";
 import { CATALOGS, catalogLanguage, setLanguage, t } from "../../web/src/lib/i18n.ts";
 import { LANGUAGES } from "../../web/src/pages/settings.tsx";
 import { ROOT } from "../helpers/server.ts";
@@ -35,7 +36,10 @@ test("every catalog translates every marked text, with the same placeholders, an
   expect(keys.size).toBeGreaterThan(300);
   // Every language the settings offer besides English has a catalog.
   expect(Object.keys(CATALOGS).sort()).toEqual(LANGUAGES.map(([code]) => code).filter((c) => c !== "en").sort());
-  for (const [language, catalog] of Object.entries(CATALOGS)) {
+  // The lazily loaded pages' text (i18n/lab.ts) counts with each language's catalog.
+  expect(Object.keys(LAB).sort()).toEqual(Object.keys(CATALOGS).sort());
+  for (const [language, main] of Object.entries(CATALOGS)) {
+    const catalog = { ...main, ...LAB[language] };
     const missing = [...keys].filter((k) => !(k in catalog));
     const stale = Object.keys(catalog).filter((k) => !keys.has(k));
     expect({ language, missing, stale }).toEqual({ language, missing: [], stale: [] });
@@ -49,19 +53,19 @@ test("every catalog translates every marked text, with the same placeholders, an
 test("switching the language preference changes the navigation's text", () => {
   setLanguage("en");
   const english = textOf(MainNav({ path: "/" }));
-  expect(english).toEqual(["Dashboard", "Holdings", "Performance", "Income", "Realised gains", "Brokers", "Transactions", "Assets", "FX", "Import", "Uploads", "Settings"]);
+  expect(english).toEqual(["Dashboard", "Holdings", "Performance", "Income", "Realised gains", "Risk lab", "Tools", "Brokers", "Transactions", "Assets", "FX", "Import", "Uploads", "Settings"]);
   setLanguage("de");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Bestände", "Wertentwicklung", "Erträge", "Realisierte Gewinne", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Bestände", "Wertentwicklung", "Erträge", "Realisierte Gewinne", "Risikolabor", "Werkzeuge", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
   setLanguage("it-CH");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Posizioni", "Rendimento", "Proventi", "Plusvalenze realizzate", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Posizioni", "Rendimento", "Proventi", "Plusvalenze realizzate", "Laboratorio di rischio", "Strumenti", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
   setLanguage("fr");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Tableau de bord", "Positions", "Performance", "Revenus", "Plus-values réalisées", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Tableau de bord", "Positions", "Performance", "Revenus", "Plus-values réalisées", "Labo de risque", "Outils", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
   setLanguage("es-MX");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Panel", "Posiciones", "Rentabilidad", "Ingresos", "Ganancias realizadas", "Brókers", "Operaciones", "Activos", "Divisas", "Importar", "Archivos", "Ajustes"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Panel", "Posiciones", "Rentabilidad", "Ingresos", "Ganancias realizadas", "Laboratorio de riesgo", "Herramientas", "Brókers", "Operaciones", "Activos", "Divisas", "Importar", "Archivos", "Ajustes"]);
   setLanguage("nl-BE");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Overzicht", "Posities", "Rendement", "Inkomsten", "Gerealiseerde winsten", "Brokers", "Transacties", "Effecten", "Valuta", "Importeren", "Bestanden", "Instellingen"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Overzicht", "Posities", "Rendement", "Inkomsten", "Gerealiseerde winsten", "Risicolab", "Hulpmiddelen", "Brokers", "Transacties", "Effecten", "Valuta", "Importeren", "Bestanden", "Instellingen"]);
   setLanguage("pt_BR");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Painel", "Posições", "Desempenho", "Proventos", "Ganhos realizados", "Corretoras", "Transações", "Ativos", "Câmbio", "Importar", "Arquivos", "Configurações"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Painel", "Posições", "Desempenho", "Proventos", "Ganhos realizados", "Laboratório de risco", "Ferramentas", "Corretoras", "Transações", "Ativos", "Câmbio", "Importar", "Arquivos", "Configurações"]);
   setLanguage("en");
   expect(textOf(MainNav({ path: "/" }))).toEqual(english);
 });

@@ -27,6 +27,9 @@ const HoldingsPage = lazyPage(() => import("./pages/holdings.tsx").then((m) => m
 const PerformancePage = lazyPage(() => import("./pages/performance.tsx").then((m) => m.PerformancePage));
 const IncomePage = lazyPage(() => import("./pages/income.tsx").then((m) => m.IncomePage));
 const GainsPage = lazyPage(() => import("./pages/gains.tsx").then((m) => m.GainsPage));
+const RiskPage = lazyPage(() => import("./pages/risk.tsx").then((m) => m.RiskPage));
+const ToolsPage = lazyPage(() => import("./pages/tools.tsx").then((m) => m.ToolsPage));
+const AdminPage = lazyPage(() => import("./pages/admin.tsx").then((m) => m.AdminPage));
 
 /** Client routes, first match wins. Params are passed as props. */
 const ROUTES: [string, ComponentType<any>][] = [
@@ -35,6 +38,9 @@ const ROUTES: [string, ComponentType<any>][] = [
   ["/performance", PerformancePage],
   ["/income", IncomePage],
   ["/gains", GainsPage],
+  ["/risk", RiskPage],
+  ["/tools", ToolsPage],
+  ["/admin", AdminPage],
   ["/brokers", BrokersPage],
   ["/brokers/:id", BrokerPage],
   ["/transactions", TransactionsPage],
@@ -53,6 +59,8 @@ const NAV: [string, string][] = [
   ["/performance", msg("Performance")],
   ["/income", msg("Income")],
   ["/gains", msg("Realised gains")],
+  ["/risk", msg("Risk lab")],
+  ["/tools", msg("Tools")],
   ["/brokers", msg("Brokers")],
   ["/transactions", msg("Transactions")],
   ["/assets", msg("Assets")],

@@ -1,8 +1,11 @@
 import { render } from "preact";
 import { App } from "./app.tsx";
 import { setLanguage } from "./lib/i18n.ts";
+import { watchScrollRegions } from "./lib/scroll-regions.ts";
 
 // The sign-in pages follow the browser's language; once signed in, the user's preference.
 setLanguage(navigator.language);
 
-render(<App />, document.getElementById("app")!);
+const root = document.getElementById("app")!;
+render(<App />, root);
+watchScrollRegions(root);

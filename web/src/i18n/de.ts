@@ -681,4 +681,11 @@ export const de: Catalog = {
   "{n} days held": "{n} Tage gehalten",
   "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Kein Wechselkurs von {from} nach {to}: Der Vergleichsindex wird in {from} gezeigt.",
   "{user} already has access to {broker}.": "{user} hat bereits Zugriff auf {broker}.",
+  "Risk lab": "Risikolabor",
+  "Tools": "Werkzeuge",
+  "Administration": "Verwaltung",
+  "Top movers": "Größte Bewegungen",
+  "Income this year": "Erträge in diesem Jahr",
+  "Income by month and asset": "Erträge nach Monat und Anlage",
+  "Analysis": "Analyse",
 };

@@ -681,4 +681,11 @@ export const es: Catalog = {
   "{n} days held": "{n} días de tenencia",
   "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "No hay tipo de cambio de {from} a {to}: el índice de referencia se muestra en {from}.",
   "{user} already has access to {broker}.": "{user} ya tiene acceso a {broker}.",
+  "Risk lab": "Laboratorio de riesgo",
+  "Tools": "Herramientas",
+  "Administration": "Administración",
+  "Top movers": "Mayores movimientos",
+  "Income this year": "Ingresos de este año",
+  "Income by month and asset": "Ingresos por mes y activo",
+  "Analysis": "Análisis",
 };

@@ -681,4 +681,11 @@ export const fr: Catalog = {
   "{n} days held": "détenu {n} jours",
   "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Aucun taux de change de {from} vers {to} : l'indice de référence est affiché en {from}.",
   "{user} already has access to {broker}.": "{user} a déjà accès à {broker}.",
+  "Risk lab": "Labo de risque",
+  "Tools": "Outils",
+  "Administration": "Administration",
+  "Top movers": "Plus fortes variations",
+  "Income this year": "Revenus de l'année",
+  "Income by month and asset": "Revenus par mois et par actif",
+  "Analysis": "Analyse",
 };

@@ -681,4 +681,11 @@ export const it: Catalog = {
   "{n} days held": "detenuto {n} giorni",
   "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Nessun tasso di cambio da {from} a {to}: il benchmark è mostrato in {from}.",
   "{user} already has access to {broker}.": "{user} ha già accesso a {broker}.",
+  "Risk lab": "Laboratorio di rischio",
+  "Tools": "Strumenti",
+  "Administration": "Amministrazione",
+  "Top movers": "Maggiori variazioni",
+  "Income this year": "Proventi di quest'anno",
+  "Income by month and asset": "Proventi per mese e titolo",
+  "Analysis": "Analisi",
 };

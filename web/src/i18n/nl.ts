@@ -681,4 +681,11 @@ export const nl: Catalog = {
   "{n} days held": "{n} dagen in bezit",
   "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Geen wisselkoers van {from} naar {to}: de benchmark staat in {from}.",
   "{user} already has access to {broker}.": "{user} heeft al toegang tot {broker}.",
+  "Risk lab": "Risicolab",
+  "Tools": "Hulpmiddelen",
+  "Administration": "Beheer",
+  "Top movers": "Grootste bewegers",
+  "Income this year": "Inkomsten dit jaar",
+  "Income by month and asset": "Inkomsten per maand en belegging",
+  "Analysis": "Analyse",
 };

@@ -681,4 +681,11 @@ export const pt: Catalog = {
   "{n} days held": "{n} dias em carteira",
   "No exchange rate from {from} to {to}: the benchmark is shown in {from}.": "Sem cotação de {from} para {to}: a referência aparece em {from}.",
   "{user} already has access to {broker}.": "{user} já tem acesso a {broker}.",
+  "Risk lab": "Laboratório de risco",
+  "Tools": "Ferramentas",
+  "Administration": "Administração",
+  "Top movers": "Maiores variações",
+  "Income this year": "Proventos deste ano",
+  "Income by month and asset": "Proventos por mês e ativo",
+  "Analysis": "Análise",
 };

@@ -21,6 +21,16 @@ export const CATALOGS: Readonly<Record<string, Catalog>> = { de, es, fr, it, nl,
 
 let catalog: Catalog | null = null;
 let current = "en";
+/** Text of lazily loaded pages, per language, added when their chunk loads (see addCatalogs). */
+const extra: Record<string, Record<string, string>> = {};
+
+/**
+ * Adds the text of a lazily loaded page (`i18n/lab.ts`), so the first load does not carry it.
+ * Called at the top of the page's module, before it renders.
+ */
+export function addCatalogs(catalogs: Readonly<Record<string, Catalog>>): void {
+  for (const [language, entries] of Object.entries(catalogs)) extra[language] = { ...extra[language], ...entries };
+}
 
 /** The catalog's language for a preference ("de", "de-CH", "pt_BR"); English when there is none. */
 export function catalogLanguage(tag: string | null | undefined): string {
@@ -39,7 +49,7 @@ export function currentLanguage(): string {
 
 /** The text in the current language, with `{name}` placeholders filled in. */
 export function t(text: string, params?: Record<string, string | number>): string {
-  const s = catalog?.[text] ?? text;
+  const s = catalog?.[text] ?? extra[current]?.[text] ?? text;
   if (!params) return s;
   return s.replace(/\{(\w+)\}/g, (whole, key: string) => key in params ? String(params[key]) : whole);
 }

@@ -12,6 +12,10 @@ import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { msg, t } from "../lib/i18n.ts";
 import { assetTypeLabel } from "../lib/asset-types.ts";
+import { lazyPage } from "../lib/lazy.tsx";
+
+// Movers, income this year and the analysis links: their own chunk, after the first paint.
+const DashboardExtras = lazyPage(() => import("../components/dashboard-extras.tsx").then((m) => m.DashboardExtras));
 
 const PERIODS: { id: string; label: string; start: () => string | null }[] = [
   { id: "1m", label: msg("1M"), start: () => daysAgo(30) },
@@ -131,6 +135,7 @@ export function DashboardPage() {
               {s ? <TopHoldings report={report.data!} currency={currency} /> : <SkeletonLines n={5} />}
             </section>
           </div>
+          {s && <DashboardExtras report={report.data!} currency={currency} brokerIds={selected && selected.length ? selected : null} />}
         </>
       )}
     </Page>

@@ -3,6 +3,7 @@ import { useState } from "preact/hooks";
 import { api, errorText } from "../api/client.ts";
 import { Badge, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDateTime } from "../lib/format.ts";
+import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { t } from "../lib/i18n.ts";
@@ -16,7 +17,7 @@ export function SettingsPage() {
     <Page title={t("Settings")}>
       <div class="grid-2">
         <Preferences />
-        <section class="card"><h2>{t("Account")}</h2><p>{me.username} · {me.email}</p>{me.is_superuser && <Badge>{t("administrator")}</Badge>}</section>
+        <section class="card"><h2>{t("Account")}</h2><p>{me.username} · {me.email}</p>{me.is_superuser && <><Badge>{t("administrator")}</Badge> <Link href="/admin">{t("Administration")}</Link></>}</section>
         {me.is_superuser && <Admin />}
       </div>
     </Page>
@@ -145,7 +146,7 @@ const HOUR = 3_600_000;
  * The update check (administrators only): whether the container image of a release tag is
  * published. The server asks the registry; the answer is kept in this browser for an hour.
  */
-function ImageCheck(props: { version: string }) {
+export function ImageCheck(props: { version: string }) {
   const [tag, setTag] = useState(props.version);
   const [result, setResult] = useState<{ tag: string; status: string; detail?: string; at: number } | null>(() => {
     try {

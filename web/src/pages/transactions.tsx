@@ -99,7 +99,9 @@ export function TransactionsPage() {
   const rules = useMemo(() => (types.data ? txRules(types.data.transaction_types) : null), [types.data]);
   const typeOptions = [...(rules?.keys() ?? [])].map((x) => ({ value: x, label: txTypeMenuLabel(x) }));
   const rows = useTransactions(filters, loc.query.toString());
-  const [editing, setEditing] = useState<Transaction | "new" | null>(null);
+  // A draft (from the tools' plans) opens the form filled in; nothing is saved until the user saves it.
+  const draft = q.get("draft");
+  const [editing, setEditing] = useState<Transaction | "new" | null>(() => draft ? "new" : null);
   const brokerName = useMemo(() => new Map((brokers.data?.items ?? []).map((b) => [b.id, b.name])), [brokers.data]);
   const assetById = useMemo(() => new Map((assets.data ?? []).map((a) => [a.id, a])), [assets.data]);
   const writable = (brokers.data?.items ?? []).filter((b) => b.user_role !== "VIEWER");
@@ -156,11 +158,21 @@ export function TransactionsPage() {
       )}
       {editing && rules && (
         <TxDialog rules={rules} tx={editing === "new" ? null : editing} brokers={writable} assets={assets.data ?? []}
-          defaults={{ broker_id: filters.broker_id, asset_id: filters.asset_id }} onAssetCreated={assets.reload}
-          onClose={() => setEditing(null)} onSaved={() => { setEditing(null); rows.reload(); }} />
+          defaults={draft ? draftDefaults(q, locale, rules) : { broker_id: filters.broker_id, asset_id: filters.asset_id }} onAssetCreated={assets.reload}
+          onClose={() => { setEditing(null); if (draft) navigate("/transactions", { replace: true }); }}
+          onSaved={() => { setEditing(null); if (draft) navigate("/transactions", { replace: true }); rows.reload(); }} />
       )}
     </Page>
   );
+}
+
+/** The form's fields from a draft link (`?draft=BUY&broker_id=…&asset_id=…&quantity=…&amount=…&currency=…`). */
+function draftDefaults(q: URLSearchParams, locale: string, rules: TxRules): Partial<TxForm> {
+  const type = [...rules.keys()].find((x) => x === q.get("draft")) ?? "BUY";
+  return {
+    type, broker_id: q.get("broker_id") ?? "", asset_id: q.get("asset_id") ?? "", currency: q.get("currency") ?? "",
+    quantity: toInputText(q.get("quantity"), locale), amount: toInputText(q.get("amount"), locale),
+  };
 }
 
 const COLUMNS = [msg("Date"), msg("Type"), msg("Broker"), msg("Asset"), msg("Quantity"), msg("Cash"), msg("Description"), ""];
@@ -183,7 +195,7 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
   const visible = props.rows.slice(first, last);
   return (
     <div class="vtable" role="table" aria-label={t("Transactions")} aria-rowcount={props.rows.length + 1}>
-      <div class="vbody" ref={box} tabIndex={0} aria-label={t("Transaction rows, scroll for more")}
+      <div class="vbody" role="rowgroup" ref={box} tabIndex={0} aria-label={t("Transaction rows, scroll for more")}
         onScroll={(e) => setScroll((e.target as HTMLDivElement).scrollTop)}>
         <div class="vrow vhead" role="row" aria-rowindex={1}>
           {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c ? t(c) : <span class="sr-only">{t("Actions")}</span>}</div>)}
