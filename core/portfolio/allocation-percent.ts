@@ -6,8 +6,8 @@
  * The Decimal path rounds twice, both half-even: the quotient to 34 significant digits (decimal.js
  * divisions are correctly rounded), then the percentage to 10 decimals on the wire. Rounding once
  * to 10 decimals would differ when the 34-digit quotient lands on a tie it did not start on
- * (…4999…9|7 becomes …5000…0), so both roundings are done here on exact integers. Quotients
- * of 10^20 % and more (only possible with negative components) keep the Decimal path.
+ * (…4999…9|7 becomes …5000…0), so both roundings are done here on exact integers. A quotient
+ * of 10^34 % or more (only possible with negative components) keeps the Decimal path.
  */
 import type { Decimal } from "../money/decimal.ts";
 
