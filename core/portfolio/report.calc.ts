@@ -10,7 +10,8 @@ import {
   missingPriceIssue, mwrrNotCalculableIssue, mwrrSeriesUnreliableIssue, navIncompleteIssue, type StalePrice, stalePriceIssue,
   transactionImpliedIssues,
 } from "./data-quality.calc.ts";
-import { toReportDto } from "./report.dto.ts";
+import { type DecimalParts, decimalParts, percentText } from "./allocation-percent.ts";
+import { dec, toReportDto } from "./report.dto.ts";
 import type {
   AllocationItem, AllocationPoint, BrokerBreakdown, ContributionRow, Dimension, HistoryPoint, HoldingRow, PortfolioReport, PositionsContribution,
   ReportDataQuality, ReportSummary,
@@ -350,10 +351,21 @@ function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimensio
     }
   }
   const total = sum ?? items.reduce((s, i) => s.plus(i.value), ZERO);
+  const positive = total.gt(0);
+  const totalParts = positive ? decimalParts(total) : null;
   return [...amounts.entries()]
     .sort(([a, x], [b, y]) => y.cmp(x) || a.localeCompare(b))
-    // A single component is the whole: 100 % without a division (the quotient is exactly 1).
-    .map(([name, amount]) => ({ name, value: total.gt(0) && amount.eq(total) ? HUNDRED : ratio(amount, total, true), amount }));
+    .map(([name, amount]) => ({ name, value: totalParts === null ? null : percentOf(amount, total, totalParts), amount }));
+}
+
+/**
+ * `dec(amount / total × 100)` for `total` > 0: in integers (allocation-percent.ts, the same text
+ * as the Decimal division), Decimal where that path does not apply.
+ */
+function percentOf(amount: Decimal, total: Decimal, totalParts: DecimalParts): string {
+  // A single component is the whole: 100 % without a division (the quotient is exactly 1).
+  if (amount.eq(total)) return "100";
+  return percentText(decimalParts(amount), totalParts) ?? dec(ratio(amount, total, true)!);
 }
 
 /** The allocation-history points of one day, one per dimension (from the day's per-asset values). */

@@ -25,8 +25,11 @@ export interface ReportMetadata {
 export interface AllocationItem {
   amount: Decimal;
   name: string;
-  /** Percent of the valued positions; null when nothing is valued. */
-  value: Decimal | null;
+  /**
+   * Percent of the valued positions as the wire writes it (10 decimals at most), computed in
+   * integers by allocation-percent.ts; null when nothing is valued.
+   */
+  value: string | null;
 }
 
 export interface HoldingRow {

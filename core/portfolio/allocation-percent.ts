@@ -1,0 +1,112 @@
+/**
+ * An allocation component's share of the day's total as wire text, exactly as
+ * `dec(amount.div(total).times(100))` writes it (docs/decisions.md "Allocation percentages in
+ * integers"), computed with BigInt instead of a 34-digit Decimal division.
+ *
+ * The Decimal path rounds twice, both half-even: the quotient to 34 significant digits (decimal.js
+ * divisions are correctly rounded), then the percentage to 10 decimals on the wire. Rounding once
+ * to 10 decimals would differ when the 34-digit quotient lands on a tie it did not start on
+ * (…4999…9|7 becomes …5000…0), so both roundings are done here on exact integers. A quotient
+ * of 10^34 % or more (only possible with negative components) keeps the Decimal path.
+ */
+import type { Decimal } from "../money/decimal.ts";
+
+const PRECISION = 34;
+/** Decimals of a percentage on the wire (report.dto.ts `dec`). */
+const PLACES = 10;
+const TEN = 10n;
+
+const POW10: bigint[] = [];
+for (let i = 0, p = 1n; i <= 80; i++, p *= TEN) POW10.push(p);
+const pow10 = (n: number): bigint => POW10[n] ?? TEN ** BigInt(n);
+
+/** A finite Decimal as an exact scaled integer: value = `m` × 10^`exp`, its first digit at 10^`top`. */
+export interface DecimalParts {
+  m: bigint;
+  exp: number;
+  top: number;
+}
+
+const LIMB = 10_000_000;
+const LIMB2 = 100_000_000_000_000n;
+
+/** A finite Decimal's parts, from its base-10^7 limbs (two limbs at a time: below 2^53). */
+export function decimalParts(x: Decimal): DecimalParts {
+  const limbs = x.d;
+  if (!limbs || limbs.length === 0 || limbs[0] === 0) return { m: 0n, exp: 0, top: 0 };
+  const n = limbs.length;
+  // The first limb has no leading zeros; an odd count starts with it alone.
+  let i = n % 2 === 1 ? 1 : 2;
+  let m = BigInt(i === 1 ? limbs[0]! : limbs[0]! * LIMB + limbs[1]!);
+  for (; i < n; i += 2) m = m * LIMB2 + BigInt(limbs[i]! * LIMB + limbs[i + 1]!);
+  const first = limbs[0]!;
+  const firstDigits = first >= 1e6 ? 7 : first >= 1e5 ? 6 : first >= 1e4 ? 5 : first >= 1e3 ? 4 : first >= 100 ? 3 : first >= 10 ? 2 : 1;
+  const digits = firstDigits + 7 * (n - 1);
+  return { m: x.s < 0 ? -m : m, exp: x.e - digits + 1, top: x.e };
+}
+
+/** Half-even rounding of `q` (≥ 0) given the discarded part's comparison with one half: -1, 0, 1. */
+function roundHalfEven(q: bigint, half: number): bigint {
+  return half > 0 || (half === 0 && (q & 1n) === 1n) ? q + 1n : q;
+}
+
+/**
+ * `amount / total × 100` as the wire writes it ("0" for zero), for `total` > 0 given as parts;
+ * null when the exact path does not apply (the caller keeps Decimal).
+ */
+export function percentText(amount: DecimalParts, total: DecimalParts): string | null {
+  const ma = amount.m;
+  const mt = total.m;
+  if (mt <= 0n) return null;
+  if (ma === 0n) return "0";
+  const neg = ma < 0n;
+  const num = (neg ? -ma : ma) * 100n;
+  // |P| = num / mt × 10^exp, P the percentage.
+  const exp = amount.exp - total.exp;
+  // |P| < 10^(top + 1): 34 significant digits are this many decimals, or one more (corrected below).
+  const top = amount.top - total.top + 2;
+  let scale = PRECISION - 1 - top;
+  let q = 0n;
+  let rem = 0n;
+  let den = mt;
+  for (let tries = 0; ; tries++) {
+    if (tries > 3 || scale < 0) return null;
+    const shift = scale + exp;
+    let n = num;
+    den = mt;
+    if (shift >= 0) n *= pow10(shift);
+    else den *= pow10(-shift);
+    q = n / den;
+    rem = n % den;
+    if (q >= pow10(PRECISION)) { scale--; continue; }
+    if (q < pow10(PRECISION - 1)) { scale++; continue; }
+    break;
+  }
+  // q has exactly 34 digits: the first rounding, half-even on the remainder.
+  const twice = rem * 2n;
+  let n34 = roundHalfEven(q, twice < den ? -1 : twice > den ? 1 : 0);
+  let s34 = scale;
+  // Rounding up may carry to 35 digits (9…9 + 1): the value is a power of ten, drop the zero.
+  if (n34 === pow10(PRECISION)) { n34 /= TEN; s34--; }
+  // The second rounding: to 10 decimals, half-even on the exact 34-digit value.
+  let n10 = n34;
+  let s10 = s34;
+  if (s34 > PLACES) {
+    const div = pow10(s34 - PLACES);
+    const r = n34 % div;
+    n10 = roundHalfEven(n34 / div, r * 2n < div ? -1 : r * 2n > div ? 1 : 0);
+    s10 = PLACES;
+  }
+  if (n10 === 0n) return "0";
+  return (neg ? "-" : "") + plain(n10, s10);
+}
+
+/** `n` (> 0) × 10^-scale as plain text without trailing zeros (Decimal `toFixed()`). */
+function plain(n: bigint, scale: number): string {
+  if (scale <= 0) return (n * pow10(-scale)).toString();
+  const text = n.toString().padStart(scale + 1, "0");
+  let end = text.length;
+  const point = text.length - scale;
+  while (end > point && text.charCodeAt(end - 1) === 48) end--;
+  return end === point ? text.slice(0, point) : `${text.slice(0, point)}.${text.slice(point, end)}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * Allocation percentages computed in integers (core/portfolio/allocation-percent.ts) must be the
+ * text the Decimal path writes, `dec(amount.div(total).times(100))`, character for character:
+ * random amounts and totals of every size and number of decimals, negative components, zero,
+ * and the quotients where the 34-digit rounding creates a tie at the 10th decimal.
+ */
+import { expect, test } from "bun:test";
+import { uniformInt } from "pure-rand/distribution/uniformInt";
+import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+import { Decimal } from "../../core/money/decimal.ts";
+import { decimalParts, percentText } from "../../core/portfolio/allocation-percent.ts";
+import { dec } from "../../core/portfolio/report.dto.ts";
+
+const decimalPath = (amount: Decimal, total: Decimal): string => dec(amount.div(total).times(100));
+const integerPath = (amount: Decimal, total: Decimal): string | null => percentText(decimalParts(amount), decimalParts(total));
+
+function check(amount: string, total: string): void {
+  const a = new Decimal(amount);
+  const t = new Decimal(total);
+  expect({ amount, total, text: integerPath(a, t) }).toEqual({ amount, total, text: decimalPath(a, t) });
+}
+
+const rng = xoroshiro128plus(20261129);
+const int = (lo: number, hi: number): number => uniformInt(rng, lo, hi);
+function randomDecimal(maxIntDigits: number, maxDecimals: number): string {
+  const intDigits = int(0, maxIntDigits);
+  const decimals = int(0, maxDecimals);
+  let s = intDigits === 0 ? "0" : String(int(1, 9));
+  for (let i = 1; i < intDigits; i++) s += String(int(0, 9));
+  if (decimals > 0) {
+    s += ".";
+    for (let i = 0; i < decimals; i++) s += String(int(0, 9));
+  }
+  return s;
+}
+
+test("integer percentages equal the Decimal division's text on random amounts and totals", () => {
+  for (let i = 0; i < 20_000; i++) {
+    const total = randomDecimal(16, 18);
+    if (new Decimal(total).isZero()) continue;
+    const amount = i % 3 === 0 ? randomDecimal(16, 18) : new Decimal(total).times(randomDecimal(0, int(1, 20))).toFixed();
+    check(int(0, 9) === 0 ? `-${amount}` : amount, total);
+  }
+});
+
+test("integer percentages equal the Decimal division's text on 34-digit sums like the day's totals", () => {
+  for (let i = 0; i < 5_000; i++) {
+    // Sums that hit the 34-digit precision: rounded operands with every digit used.
+    const total = new Decimal(randomDecimal(16, 18)).plus(randomDecimal(16, 18)).times(randomDecimal(3, 18)).abs();
+    if (total.isZero()) continue;
+    const amount = total.times(randomDecimal(0, 34));
+    check(amount.toFixed(), total.toFixed());
+  }
+});
+
+test("integer percentages keep the Decimal path's double rounding at a tie made by the 34-digit quotient", () => {
+  // 0.1234567890134999…9 (40 digits): 34 digits round it up to …135 exactly, a tie at the 10th
+  // decimal of the percentage that half-even takes to …014 (one rounding would give …013).
+  check("0.1234567890134999999999999999999999999999", "1");
+  check("0.1234567890124999999999999999999999999999", "1");
+  check("-0.1234567890134999999999999999999999999999", "1");
+  check("0.1234567890135", "1");
+  check("0.1234567890125", "1");
+  check("1", "3");
+  check("2", "3");
+  check("1", "7");
+  check("9999999999999999.999999999999999999", "9999999999999999.999999999999999999");
+  check("9999999999999999.999999999999999998", "9999999999999999.999999999999999999");
+  check("0.000000000000000001", "9999999999999999.999999999999999999");
+  check("99999999999999999999999999999999", "1");
+  check("-999999999999999999999999999999.99", "0.01");
+  check("0", "5");
+  check("0.00000000000000000000000001", "1");
+  check("0.000000000000049999999999", "1");
+  check("0.00000000000005", "1");
+  check("0.000000000000050000000001", "1");
+  check("123456789", "123456789000");
+  check("99999999999999999999999999999999995", "1000000000000000000000000000000000000");
+});
+
+test("a quotient of 10^34 % or more is left to the Decimal path", () => {
+  expect(integerPath(new Decimal("1e40"), new Decimal("1"))).toBeNull();
+  expect(integerPath(new Decimal("9999999999999999.999999999999999999"), new Decimal("0.000000000000000001"))).toBeNull();
+  expect(integerPath(new Decimal("-9999999999999999.999999999999999999"), new Decimal("0.000000000000000001"))).toBeNull();
+  expect(integerPath(new Decimal("1"), new Decimal("0"))).toBeNull();
+});
