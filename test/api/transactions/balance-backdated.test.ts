@@ -80,7 +80,9 @@ describe("a back-dated row is checked against everything after it", () => {
     await commitOk(c, { creates: [withdrawal(broker, "-60", "2025-12-05", "USD")] });
     const out = await commit(c, { creates: [withdrawal(broker, "-40.01", "2022-02-01", "USD")] });
     expect(out.issues).toEqual([expect.objectContaining({
-      code: "balanceCashNegative", params: { broker_id: broker, broker_name: "Early withdrawal", date: "2025-12-05", currency: "USD", balance: "-0.01" },
+      // The broker holds EUR that day: the refusal offers paying from it (other_cash_currencies).
+      code: "balanceCashNegative",
+      params: { broker_id: broker, broker_name: "Early withdrawal", date: "2025-12-05", currency: "USD", balance: "-0.01", other_cash_currencies: ["EUR"] },
     })]);
     await commitOk(c, { creates: [withdrawal(broker, "-40", "2022-02-01", "USD")] });
   });
