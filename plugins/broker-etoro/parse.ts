@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper } from "../../sdk/import/index.ts";
 
 // eToro account statement (Settings > Account > Account statement > XLSX), English. Sheets: Account
 // Summary, Closed Positions, Account Activity, Dividends, Financial Summary. The import reads
@@ -62,7 +62,9 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
   }
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  const skip = (code: string, message: string, row: number, severity: "info" | "warning" = "warning") => warnings.push({ code, message, row, severity });
+  const skippedRows: ImportSkippedRow[] = [];
+  const skipRow = skipper(warnings, skippedRows);
+  const skip = (code: string, message: string, row: number, severity: "info" | "warning" = "warning") => skipRow({ code, message, row, severity });
   eachRecord(rows, 0, cols, ({ cells, get, row }) => {
     if (cells.every((c) => c.trim() === "")) return;
     const rawType = get("Type");
@@ -94,5 +96,5 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
     const typed = amount.gt(0) ? rule[1] : rule[2];
     transactions.push({ row, date, type: typed, ...(rule[3] ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper } from "../../sdk/import/index.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
 // Export > Excel), sheet "Transactions": `Client ID, Trade Date, Value Date, Type, Instrument,
@@ -68,12 +68,14 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
   }
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   const account = accountCurrency(rows, params.options?.currency, warnings);
   eachRecord(rows, 0, cols, ({ get, row }) => {
     const date = parseDate(get("Trade Date"), "YMD");
     const amount = parseDecimal(get("Amount", "Booked Amount"), "auto");
     const event = get("Event");
-    if (!date) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: `Row ${row} has no date`, row, severity: "warning" });
     const isin = get("Instrument ISIN").toUpperCase();
     const asset = isin || get("Instrument Symbol")
       ? { ...(isin ? { isin } : {}), ...(get("Instrument Symbol") ? { symbol: get("Instrument Symbol") } : {}), ...(get("Instrument") ? { assetName: get("Instrument") } : {}) }
@@ -98,17 +100,17 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
       }
       return;
     }
-    if (!amount || amount.isZero()) return warnings.push({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
     const e = event.toLowerCase();
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"], boolean][] = [
       [/dividend/, "DIVIDEND", "FEE", true], [/withholding|tax/, "INTEREST", "TAX", true], [/interest/, "INTEREST", "FEE", false],
       [/commission|fee|cost/, "INTEREST", "FEE", true], [/deposit|withdrawal|transfer/, "DEPOSIT", "WITHDRAWAL", false],
     ];
     const rule = rules.find(([re]) => re.test(e));
-    if (!rule) return warnings.push({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
+    if (!rule) return skip({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
     const type = amount.gt(0) ? rule[1] : rule[2];
     const withAsset = rule[3] && (type !== "INTEREST" || rule[0].source.includes("withholding"));
     transactions.push({ ...base, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: money(amount.toFixed(), account) });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

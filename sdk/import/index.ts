@@ -2,7 +2,7 @@
  * Helpers for `import-plugin` authors (`@portfolio-tracker/sdk/import`), kept out of the SDK's main
  * entry so plugins of other kinds never load a CSV, XML or spreadsheet reader: decoding with a
  * sniffed encoding and separator, CSV rows and header lookup, one-table CSV formats (`csvFormat`),
- * locale decimals and dates, format sniffing by magic bytes, XML and XLSX/XLS readers (the
+ * locale decimals and dates, skipped lines (`skipper`), format sniffing by magic bytes, XML and XLSX/XLS readers (the
  * spreadsheet library loads on first use).
  */
 export { columns, type Columns, type CsvTable, eachRecord, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions, type TableRecord } from "./csv.ts";
@@ -14,3 +14,4 @@ export { decodeText, type DecodedText, type Separator, sniffSeparator, type Text
 export { readWorkbook, type Sheet, type SheetCell } from "./xlsx.ts";
 export { parseXml } from "./xml.ts";
 export { describeFile, describeWorkbook, extensionOf } from "./meta.ts";
+export { skipper } from "./skips.ts";
