@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // eToro account statement (Settings > Account > Account statement > XLSX), English. Sheets: Account
 // Summary, Closed Positions, Account Activity, Dividends, Financial Summary. The import reads
@@ -42,7 +42,7 @@ async function tablesOf(bytes: Uint8Array): Promise<{ activity: string[][]; clos
     sheets = await readWorkbook(bytes);
   } catch (error) {
     if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+    throw new PluginError("invalid-input", "This spreadsheet cannot be read: it is cut short or damaged, or not an XLSX or XLS workbook (export the report again)");
   }
   const find = (name: string) => sheets.find((s) => s.name.trim().toLowerCase() === name)?.rows.map((r) => r.map((c) => c ?? ""));
   const activity = find(SHEET);
@@ -74,7 +74,8 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
     if (COPY.test(type)) return skip("unsupportedType", `"${rawType}" moves cash to or from copy trading, which is not imported`, row);
     const date = parseDate(get("Date"), "DMY");
     const amount = parseDecimal(get("Amount"), "auto");
-    if (!date || !amount || amount.isZero()) return skip("rowSkipped", `Row ${row} has no date or no amount`, row);
+    if (!date) return skip("rowSkipped", unreadable(row, "Date", get("Date"), "a date (DD/MM/YYYY HH:MM:SS)"), row);
+    if (!amount || amount.isZero()) return skip("rowSkipped", unreadable(row, "Amount", get("Amount"), "an amount other than zero"), row);
     const [ticker] = get("Details").split("/");
     const currency = "USD";
     const symbol = ticker && ticker.trim() !== "-" ? ticker.trim() : "";

@@ -1,6 +1,6 @@
 import { type ImportSkippedRow, Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import {
-  columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper,
+  columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable,
 } from "../../sdk/import/index.ts";
 
 // FinecoBank securities movements ("Movimenti Dossier Titoli"), XLS/XLSX as the site exports them,
@@ -90,8 +90,9 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
     const isin = get("Isin").toUpperCase();
     const asset = { ...(isin ? { isin } : {}), ...(get("Titolo") ? { assetName: get("Titolo") } : {}) };
     const money = (v: Decimal, c: string) => ({ amount: v.toFixed(), currency: c }) as ImportedTransaction["cash"];
-    const incomplete = () => warnings.push({ code: "rowSkipped", message: `Row ${row} is not a complete "${what}" movement`, row, severity: "warning" });
-    if (!date || !/^[A-Z]{3}$/.test(ccy)) return incomplete();
+    const incomplete = () => skip({ code: "rowSkipped", message: `Line ${row} is not a complete "${what}" movement (a quantity, price or amount is missing or unreadable)`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Operazione", get("Operazione"), "a date (DD/MM/YYYY)"), row, severity: "warning" });
+    if (!/^[A-Z]{3}$/.test(ccy)) return skip({ code: "rowSkipped", message: unreadable(row, "Divisa", get("Divisa"), "a currency code"), row, severity: "warning" });
     const fees = FEES.reduce((sum, n) => sum.plus(num(n)?.abs() ?? 0), new Decimal(0));
     const fee = () => { if (!fees.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fees.neg(), "EUR") }); };
     if (kind === "dividend" || kind === "coupon") {

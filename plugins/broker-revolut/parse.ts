@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Revolut "Trading account statement" (Invest > ... > Statements > Excel/CSV):
 // `Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency,FX Rate`. Dates are ISO instants
@@ -38,13 +38,15 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
     const currency = get("Currency").toUpperCase();
     const total = parseDecimal(get("Total Amount"), ".");
     const ticker = get("Ticker");
-    if (!date || !/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: `Row ${row} has no date or currency`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Date", get("Date"), "a date"), row, severity: "warning" });
+    if (!/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: unreadable(row, "Currency", get("Currency"), "a currency code"), row, severity: "warning" });
+    if (get("Total Amount") !== "" && !total) return skip({ code: "rowSkipped", message: unreadable(row, "Total Amount", get("Total Amount"), "an amount"), row, severity: "warning" });
     const cash = (negative: boolean) => ({ amount: (negative ? total!.abs().neg() : total!.abs()).toFixed(), currency }) as ImportedTransaction["cash"];
     const asset = ticker ? { symbol: ticker } : {};
     const trade = /^(BUY|SELL)\b/.exec(type);
     if (trade && total && !total.isZero()) {
       const qty = quantityOf(get("Quantity"));
-      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: `${type} without quantity`, row, severity: "warning" });
+      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Quantity", get("Quantity"), "a quantity"), row, severity: "warning" });
       const buy = trade[1] === "BUY";
       return transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty.abs() : qty.abs().neg()).toFixed() as never, cash: cash(buy) });
     }

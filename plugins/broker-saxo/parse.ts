@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
 // Export > Excel), sheet "Transactions": `Client ID, Trade Date, Value Date, Type, Instrument,
@@ -40,7 +40,7 @@ async function rowsOf(bytes: Uint8Array): Promise<string[][]> {
     sheets = await readWorkbook(bytes);
   } catch (error) {
     if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+    throw new PluginError("invalid-input", "This spreadsheet cannot be read: it is cut short or damaged, or not an XLSX or XLS workbook (export the report again)");
   }
   return (sheets.find((s) => s.name.toLowerCase() === SHEET)?.rows ?? []).map((r) => r.map((c) => c ?? ""));
 }
@@ -75,7 +75,9 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
     const date = parseDate(get("Trade Date"), "YMD");
     const amount = parseDecimal(get("Amount", "Booked Amount"), "auto");
     const event = get("Event");
-    if (!date) return skip({ code: "rowSkipped", message: `Row ${row} has no date`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Trade Date", get("Trade Date"), "a date"), row, severity: "warning" });
+    const rawAmount = get("Amount", "Booked Amount");
+    if (rawAmount !== "" && !amount) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", rawAmount, "an amount"), row, severity: "warning" });
     const isin = get("Instrument ISIN").toUpperCase();
     const asset = isin || get("Instrument Symbol")
       ? { ...(isin ? { isin } : {}), ...(get("Instrument Symbol") ? { symbol: get("Instrument Symbol") } : {}), ...(get("Instrument") ? { assetName: get("Instrument") } : {}) }

@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Charles Schwab brokerage "Transactions" export (CSV): `"Date","Action","Symbol","Description",
 // "Quantity","Price","Fees & Comm","Amount"`, newest first, a "Transactions Total" line at the end.
@@ -33,17 +33,19 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
   const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
     const date = parseDate(get("Date"), "MDY");
-    if (!date) return skip({ code: "summaryRowSkipped", message: "The Transactions Total line sums the rows above it and is not imported", row, severity: "info" });
+    if (/^transactions total/i.test(get("Date"))) return skip({ code: "summaryRowSkipped", message: "The Transactions Total line sums the rows above it and is not imported", row, severity: "info" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Date", get("Date"), "a date (MM/DD/YYYY)"), row, severity: "warning" });
     const action = get("Action").toLowerCase();
     const amount = parseDecimal(get("Amount"), ".");
     const fees = parseDecimal(get("Fees & Comm"), ".")?.abs();
+    if (get("Amount") !== "" && !amount) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", get("Amount"), "an amount"), row, severity: "warning" });
     const symbol = get("Symbol");
     const asset = symbol ? { symbol, ...(get("Description") ? { assetName: get("Description") } : {}) } : {};
     const usd = (v: string) => ({ amount: v, currency: "USD" }) as ImportedTransaction["cash"];
     const fee = fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, ...asset, quantity: ZERO, cash: usd(fees.neg().toFixed()) }] : [];
     if (/^(buy|sell|reinvest shares)$/.test(action) && amount) {
       const qty = parseDecimal(get("Quantity"), ".")?.abs();
-      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: `${get("Action")} without quantity`, row, severity: "warning" });
+      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Quantity", get("Quantity"), "a quantity"), row, severity: "warning" });
       const buy = action !== "sell";
       const gross = buy ? amount.abs().minus(fees ?? 0) : amount.abs().plus(fees ?? 0);
       transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: usd((buy ? gross.neg() : gross).toFixed()) }, ...fee);

@@ -1,7 +1,7 @@
 import { type ImportSkippedRow,
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Trading 212 "History" export (Menu > History > Export, CSV, comma separated, decimal points,
 // times "YYYY-MM-DD HH:MM:SS"). Columns: Action, Time, ISIN, Ticker, Name, No. of shares,
@@ -50,14 +50,15 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
     const date = parseDate(get("Time"), "YMD");
     const total = parseDecimal(get("Total"), ".");
     const totalCcy = get("Currency (Total)").toUpperCase();
-    if (!date) return skip({ code: "badDate", message: `No readable time in row ${row}`, row, severity: "warning" });
+    if (!date) return skip({ code: "badDate", message: unreadable(row, "Time", get("Time"), "a date and time (YYYY-MM-DD HH:MM:SS)"), row, severity: "warning" });
     const asset = {
       ...(get("ISIN") ? { isin: get("ISIN").toUpperCase() } : {}), ...(get("Ticker") ? { symbol: get("Ticker") } : {}),
       ...(get("Name") ? { assetName: get("Name") } : {}),
     };
     const id = get("ID");
     const base = { row, date, ...(id && /buy|sell/.test(action) ? { orderId: id } : {}) };
-    if (!total || !isCcy(totalCcy)) return skip({ code: "rowSkipped", message: `"${get("Action")}" without a total`, row, severity: "warning" });
+    if (!total) return skip({ code: "rowSkipped", message: unreadable(row, "Total", get("Total"), "an amount"), row, severity: "warning" });
+    if (!isCcy(totalCcy)) return skip({ code: "rowSkipped", message: unreadable(row, "Currency (Total)", get("Currency (Total)"), "a currency code"), row, severity: "warning" });
 
     const fees: ImportedTransaction[] = [];
     let feeSum = new Decimal(0);

@@ -1,6 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import {
-  columns, detectDecimalMark, eachRecord, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper,
+  columns, detectDecimalMark, eachRecord, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable,
 } from "../../sdk/import/index.ts";
 
 // XTB cash operations (xStation > History > Cash operations > Export), the account's ledger. Three
@@ -88,7 +88,7 @@ async function tableOf(params: ImportParseParams): Promise<Table> {
       sheets = await readWorkbook(params.bytes);
     } catch (error) {
       if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-      throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+      throw new PluginError("invalid-input", "This spreadsheet cannot be read: it is cut short or damaged, or not an XLSX or XLS workbook (export the report again)");
     }
     const sheet = sheets.find((s) => SHEET.test(s.name.trim()));
     if (!sheet) throw new PluginError("invalid-input", 'No sheet "CASH OPERATION HISTORY" in this workbook (is it an XTB statement?)');
@@ -138,7 +138,8 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
     const symbol = get("Symbol", "Ticker");
     const name = get("Instrument");
     const comment = get("Comment");
-    if (!date || !amount || amount.isZero()) return skip({ code: "rowSkipped", message: `Row ${row} has no readable time or no amount`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Time", get("Time"), "a date and time"), row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", get("Amount"), "an amount other than zero"), row, severity: "warning" });
     const asset = symbol ? { symbol, ...(name ? { assetName: name } : {}) } : {};
     const cash = { amount: amount.toFixed(), currency } as ImportedTransaction["cash"];
     const base = { row, date, ...(comment ? { description: comment } : {}) };

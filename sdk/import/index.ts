@@ -14,4 +14,4 @@ export { decodeText, type DecodedText, type Separator, sniffSeparator, type Text
 export { readWorkbook, type Sheet, type SheetCell } from "./xlsx.ts";
 export { parseXml } from "./xml.ts";
 export { describeFile, describeWorkbook, extensionOf } from "./meta.ts";
-export { skipper } from "./skips.ts";
+export { skipper, unreadable } from "./skips.ts";

@@ -19,3 +19,14 @@ export function skipper(warnings: ImportWarning[], skippedRows: ImportSkippedRow
     return warnings.push(warning);
   };
 }
+
+/**
+ * The reason for a line whose cell cannot be read: the line, the column, the value found and what
+ * was expected, e.g. `Line 6: Amount "12x4" is not a number` or `Line 9: Date is empty, expected a
+ * date (DD/MM/YYYY)`. The value is cut at 40 characters.
+ */
+export function unreadable(line: number, column: string, value: string, expected: string): string {
+  const v = value.trim();
+  if (v === "") return `Line ${line}: ${column} is empty, expected ${expected}`;
+  return `Line ${line}: ${column} "${v.length > 40 ? `${v.slice(0, 40)}...` : v}" is not ${expected}`;
+}
