@@ -1,5 +1,5 @@
-import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // eToro account statement (Settings > Account > Account statement > XLSX), English. Sheets: Account
 // Summary, Closed Positions, Account Activity, Dividends, Financial Summary. The import reads
@@ -18,13 +18,15 @@ import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, r
 const SHEET = "account activity";
 const REQUIRED = ["date", "type", "details", "amount", "position id", "asset type"];
 
+/** The statement workbook's Account Activity sheet. */
+const WORKBOOK = sheetFormat({
+  sheet: SHEET, required: REQUIRED, readRequired: ["date", "type", "details", "amount"],
+  sheetNotFound: 'No sheet "Account Activity" in this workbook (is it an eToro account statement, in English?)',
+  headerNotFound: "The Account Activity table lacks Date, Type, Details or Amount",
+});
+
 export function acceptsEtoro(file: ImportFileMeta): number {
-  if (file.format === "xlsx" || file.format === "xls") {
-    // Without the sheets (a host that does not read them) the content is unknown: `auto` tries the plugins in turn.
-    if (!file.sheets) return 0.05;
-    const sheet = file.sheets.find((s) => s.name.trim().toLowerCase() === SHEET);
-    return sheet && findHeaderRow(sheet.rows, REQUIRED, 1) === 0 ? 0.95 : 0;
-  }
+  if (file.format === "xlsx" || file.format === "xls") return WORKBOOK.accepts(file);
   if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
   const rows = readCsv(file.head.split(/\r?\n/, 1)[0] ?? "", { separator: "," }).rows;
   return findHeaderRow(rows, [...REQUIRED, "realized equity change"], 1) === 0 ? 0.9 : 0;
@@ -37,17 +39,9 @@ const COPY = /mirror|copy/;
 async function tablesOf(bytes: Uint8Array): Promise<{ activity: string[][]; closed: string[][] }> {
   const format = sniffFormat(bytes);
   if (format !== "xlsx" && format !== "xls") return { activity: readCsv(bytes, { separator: "," }).rows.map((r) => [...r]), closed: [] };
-  let sheets;
-  try {
-    sheets = await readWorkbook(bytes);
-  } catch (error) {
-    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This spreadsheet cannot be read: it is cut short or damaged, or not an XLSX or XLS workbook (export the report again)");
-  }
-  const find = (name: string) => sheets.find((s) => s.name.trim().toLowerCase() === name)?.rows.map((r) => r.map((c) => c ?? ""));
-  const activity = find(SHEET);
-  if (!activity) throw new PluginError("invalid-input", 'No sheet "Account Activity" in this workbook (is it an eToro account statement, in English?)');
-  return { activity, closed: find("closed positions") ?? [] };
+  const { rows, sheets } = await WORKBOOK.read(bytes);
+  const closed = sheets.find((s) => s.name.trim().toLowerCase() === "closed positions")?.rows.map((r) => r.map((c) => c ?? "")) ?? [];
+  return { activity: rows.map((r) => [...r]), closed };
 }
 
 export async function parseEtoro(params: ImportParseParams): Promise<ImportResult> {
