@@ -1,7 +1,7 @@
 /**
  * Web app benchmark: starts the real server as `npm start` would and prints
  *   1. the first-load JavaScript and CSS of the app (what the browser fetches for any page), raw
- *      and gzipped at level 6 (target: JS under 300 KB gzipped);
+ *      and gzipped at level 6 (target: JS under 120 KB gzipped);
  *   2. with Debian's chromium present, page loads on the 20,000-transaction benchmark portfolio
  *      (bench/portfolio-dataset.ts seeded through the API): time from navigation until the
  *      dashboard shows the net worth (cold report, then warm), and until the transactions page
@@ -37,7 +37,7 @@ try {
     const sent = await fetch(origin + path, { headers: { "accept-encoding": "gzip" }, decompress: false } as RequestInit);
     wire += (await sent.arrayBuffer()).byteLength;
   }
-  console.log(`web first load: JS ${kb(js)} (${kb(jsGz)} gzipped, target < 300 KB), CSS ${kb(css)} (${kb(cssGz)} gzipped), ` +
+  console.log(`web first load: JS ${kb(js)} (${kb(jsGz)} gzipped, target < 120 KB), CSS ${kb(css)} (${kb(cssGz)} gzipped), ` +
     `${assets.length} files, ${kb(wire)} on the wire with gzip; first "/" answered in ${firstHtmlMs.toFixed(0)} ms (includes bundling the app)`);
 
   // 2. Page loads in a real browser on the benchmark portfolio.

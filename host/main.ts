@@ -11,7 +11,7 @@ import { builtinPlugins } from "../plugins/index.ts";
 import { createAuditLog } from "./audit.ts";
 import { loadConfig, type AppConfig } from "./config.ts";
 import { createContainer } from "./container.ts";
-import { cacheGenerationReader, readGenerationsIn } from "./db/cache-generations.ts";
+import { changeSource } from "./db/change-journal.ts";
 import { databaseFile, databaseTarget, openDatabase } from "./db/data-source.ts";
 import { createApp, MULTIPART_PATHS } from "./api/index.ts";
 import { serveHttp } from "./http/server.ts";
@@ -40,8 +40,8 @@ export async function assemble(config: AppConfig, logger: Logger) {
   const db = await openDatabase(config.dataDir);
   const container = createContainer(config, logger, db);
   const registry = container.resolve(CacheRegistry);
-  registry.shareGenerations(cacheGenerationReader(db));
-  if (!db.postgres) db.witnessGenerations({ read: readGenerationsIn, committed: (before, after) => registry.acknowledgeOwnWrite(before, after) });
+  // Writes store what they changed (openDatabase); every cached read first applies what this process has not seen.
+  await registry.followChanges(changeSource(db));
   await container.resolve(GlobalSettingsService).initialize();
 
   const pluginConfig = loadPluginConfig(config.dataDir, config.pluginsConfigFile);

@@ -3,23 +3,30 @@ import { aiExportDatasetPlugins } from "./ai-export/index.ts";
 import { pacAllocatorPlugin, portfolioRebalancerPlugin } from "./allocation/index.ts";
 import { boePlugin } from "./boe/index.ts";
 import { borsaItalianaPlugin } from "./borsa-italiana/index.ts";
+import { brokerAvanzaPlugin } from "./broker-avanza/index.ts";
 import { brokerBitvavoPlugin } from "./broker-bitvavo/index.ts";
+import { brokerBuxPlugin } from "./broker-bux/index.ts";
 import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerDirectaPlugin } from "./broker-directa/index.ts";
 import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
 import { brokerFidelityPlugin } from "./broker-fidelity/index.ts";
 import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
+import { brokerFinpensionPlugin } from "./broker-finpension/index.ts";
 import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
 import { brokerInteractiveInvestorPlugin } from "./broker-interactive-investor/index.ts";
 import { brokerLightyearPlugin } from "./broker-lightyear/index.ts";
+import { brokerNordnetPlugin } from "./broker-nordnet/index.ts";
 import { brokerRevolutPlugin } from "./broker-revolut/index.ts";
 import { brokerSaxoPlugin } from "./broker-saxo/index.ts";
 import { brokerScalablePlugin } from "./broker-scalable/index.ts";
+import { brokerScalablePdfPlugin } from "./broker-scalable-pdf/index.ts";
 import { brokerSchwabPlugin } from "./broker-schwab/index.ts";
+import { brokerSwissquotePlugin } from "./broker-swissquote/index.ts";
 import { brokerTraderepublicPlugin } from "./broker-traderepublic/index.ts";
+import { brokerTraderepublicPdfPlugin } from "./broker-traderepublic-pdf/index.ts";
 import { brokerTrading212Plugin } from "./broker-trading212/index.ts";
 import { brokerVanguardUkPlugin } from "./broker-vanguard-uk/index.ts";
 import { brokerXtbPlugin } from "./broker-xtb/index.ts";
@@ -38,14 +45,15 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerBitvavoPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
+  boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerBuxPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
   brokerFidelityPlugin,
-  brokerFinecoPlugin,
+  brokerFinecoPlugin, brokerFinpensionPlugin,
   brokerFreetradePlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin,
   brokerInteractiveInvestorPlugin,
   brokerLightyearPlugin,
-  brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerSchwabPlugin, brokerTraderepublicPlugin,
+  brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerScalablePdfPlugin, brokerSchwabPlugin, brokerSwissquotePlugin, brokerTraderepublicPlugin,
+  brokerTraderepublicPdfPlugin,
   brokerTrading212Plugin,
   brokerVanguardUkPlugin,
   brokerXtbPlugin,

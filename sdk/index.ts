@@ -63,7 +63,27 @@ export type {
   QuoteSearchParams,
   QuoteSearchResult,
 } from "./kinds/quote-provider.ts";
-export type { RiskMode, RiskScope, RiskTool, RiskToolCatalogEntry } from "./kinds/risk-tool.ts";
+export {
+  RISK_ERROR_CODES,
+  RiskAssetSeriesSchema,
+  RiskErrorSchema,
+  riskInputSchema,
+  riskResultSchema,
+  RiskSeriesSchema,
+  RiskWarningSchema,
+} from "./kinds/risk-tool.ts";
+export type {
+  RiskAssetSeries,
+  RiskErrorCode,
+  RiskInput,
+  RiskMode,
+  RiskResult,
+  RiskScope,
+  RiskSeries,
+  RiskTool,
+  RiskToolCatalogEntry,
+  RiskWarning,
+} from "./kinds/risk-tool.ts";
 export { GeographyGroupSchema, RiskScenarioSchema } from "./kinds/risk-scenario.ts";
 export type { GeographyGroup, RiskScenario } from "./kinds/risk-scenario.ts";
 export type {

@@ -33,7 +33,7 @@ export class AssetKeeperService {
     const refused = rows.filter((a) => a.keeperUserId !== actor.id).map((a) => a.id).sort((a, b) => a - b);
     if (refused.length) {
       throw new NotAllowedError(KEEPER_REQUIRED,
-        `Only the keeper of asset ${refused.join(", ")} or an administrator can change it and its market data`, { asset_ids: refused });
+        `Only the keeper of asset ${refused.join(", ")} (the user who created it) or an administrator can change it and its market data; everyone can use it in transactions`, { asset_ids: refused });
     }
   }
 

@@ -1,8 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, In } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { ConflictError, InputError, ValidationError } from "../errors/domain-error.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
 import { PriceHistory } from "../prices/price-history.entity.ts";
@@ -74,7 +73,6 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 export class AssetMergeService {
   constructor(
     @inject(Database) private readonly db: Database,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   async merge(request: MergeRequest): Promise<MergeResult> {
@@ -84,11 +82,14 @@ export class AssetMergeService {
     const run = async (tx: EntityManager) => {
       const { source, target } = await loadPair(tx, request);
       const plan = await planMerge(tx, source, target, request.identifierPrimaries ?? {});
-      if (!request.dryRun) await applyMerge(tx, source, target, plan);
+      if (!request.dryRun) {
+        await applyMerge(tx, source, target, plan);
+        // Transactions, prices and events move between assets: undated.
+        declareChange(tx, { kind: "assets", ids: [source.id, target.id] });
+      }
       return plan.preview;
     };
     const preview = request.dryRun ? await run(this.db.reads) : await this.db.write(run);
-    if (!request.dryRun) clearPortfolioCaches(this.caches);
     const { sourceAssetId, targetAssetId, dryRun } = request;
     const message = dryRun
       ? `Merging asset ${sourceAssetId} into ${targetAssetId} would move ${preview.transactions} transaction(s)`

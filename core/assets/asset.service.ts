@@ -1,8 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { PriceHistory } from "../prices/price-history.entity.ts";
@@ -113,12 +112,16 @@ const fold = (name: string) => name.toLowerCase();
 export class AssetService {
   constructor(
     @inject(Database) private readonly db: Database,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /** Creates the assets with `keeperUserId` (the creator) as their keeper. */
   create(items: NewAsset[], keeperUserId: number | null = null): Promise<CreateOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write((tx) => this.createIn(tx, items, keeperUserId)), (out) => out.some((o) => o.success));
+    return this.db.write(async (tx) => {
+      const outcomes = await this.createIn(tx, items, keeperUserId);
+      const created = outcomes.flatMap((o) => o.success ? [o.assetId] : []);
+      if (created.length > 0) declareChange(tx, { kind: "assets", ids: created });
+      return outcomes;
+    });
   }
 
   /**
@@ -152,12 +155,14 @@ export class AssetService {
    * events (they are in the old currency); the caller decides whether an all-refused batch is a 409.
    */
   patch(items: AssetPatch[]): Promise<PatchOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const taken = await this.takenNames(tx);
       const outcomes: PatchOutcome[] = [];
       for (const item of items) outcomes.push(await this.patchOne(tx, item, taken));
+      const changed = outcomes.flatMap((o) => o.success && o.changes.length > 0 ? [o.assetId] : []);
+      if (changed.length > 0) declareChange(tx, { kind: "assets", ids: changed });
       return outcomes;
-    }), (out) => out.some((o) => o.success && o.changes.length > 0));
+    });
   }
 
   private async patchOne(tx: EntityManager, item: AssetPatch, taken: Map<string, number>): Promise<PatchOutcome> {
@@ -193,7 +198,7 @@ export class AssetService {
 
   /** Deletes each asset with its prices, events and assignment; one referenced by a transaction is kept. */
   delete(assetIds: number[]): Promise<DeleteOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcomes: DeleteOutcome[] = [];
       for (const assetId of assetIds) {
         if (!(await tx.existsBy(Asset, { id: assetId }))) {
@@ -208,8 +213,10 @@ export class AssetService {
         await tx.delete(Asset, { id: assetId });
         outcomes.push({ assetId, success: true });
       }
+      const deleted = outcomes.flatMap((o) => o.success ? [o.assetId] : []);
+      if (deleted.length > 0) declareChange(tx, { kind: "assets", ids: deleted });
       return outcomes;
-    }), (out) => out.some((o) => o.success));
+    });
   }
 
   /** Folded name → asset id, for the case-insensitive uniqueness rule. */

@@ -1,9 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, In } from "typeorm";
 import type { QuoteProvider, ScheduledInvestmentProvider } from "../../sdk/index.ts";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { ValidationError } from "../errors/domain-error.ts";
 import { AssetEvent } from "../events/asset-event.entity.ts";
 import { isLimitMessage } from "../money/decimal-limits.ts";
@@ -114,7 +113,6 @@ export class ProviderAssignmentService {
   constructor(
     @inject(Database) private readonly db: Database,
     @inject(PROVIDER_DIRECTORY) private readonly providers: ProviderDirectory,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   assign(items: AssignmentInput[]): Promise<AssignOutcome[]> {
@@ -126,11 +124,14 @@ export class ProviderAssignmentService {
       .map((issue) => ({ loc: ["body", index, ...issue.loc], msg: issue.msg, type: "out_of_range" })));
     if (outOfRange.length) return Promise.reject(new ValidationError(outOfRange));
     // A new provider deletes the old assignment's prices and events.
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcomes: AssignOutcome[] = [];
       for (const [index, item] of items.entries()) outcomes.push(await this.assignOne(tx, item, checks[index]!));
+      // The assignment rows themselves are asset data too: any success is declared.
+      const assigned = outcomes.flatMap((o) => o.success ? [o.assetId] : []);
+      if (assigned.length > 0) declareChange(tx, { kind: "assets", ids: assigned });
       return outcomes;
-    }), (out) => out.some((o) => o.success && o.removed !== null));
+    });
   }
 
   private async assignOne(tx: EntityManager, item: AssignmentInput, checked: Checked): Promise<AssignOutcome> {
@@ -176,7 +177,7 @@ export class ProviderAssignmentService {
   }
 
   remove(assetIds: number[]): Promise<RemoveOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcomes: RemoveOutcome[] = [];
       for (const assetId of assetIds) {
         if (!(await tx.existsBy(Asset, { id: assetId }))) {
@@ -191,9 +192,10 @@ export class ProviderAssignmentService {
         const removed = await deleteAssignmentMarketData(tx, current.id);
         await tx.delete(ProviderAssignment, { id: current.id });
         outcomes.push({ assetId, success: true, message: "Provider assignment removed with its prices and events", removed });
+        declareChange(tx, { kind: "assets", ids: [assetId] });
       }
       return outcomes;
-    }), (out) => out.some((o) => o.success));
+    });
   }
 
   /** Assignments of the given assets in request order; assets without one are skipped. */

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { inject, injectable } from "tsyringe";
 import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { Database } from "../db/database.ts";
 import type { z } from "zod";
 import { InputError, NotFoundError, ValidationError } from "../errors/domain-error.ts";
@@ -68,10 +68,11 @@ export class BackupRestoreService {
         await stage(`write:${section.name}`);
         await section.restore(ctx, sections[section.name]!);
       }
+      declareChange(tx, { kind: "restore" });
       await stage("commit");
       return { restored: ctx.restored, skipped: ctx.skipped, warnings: [...warnings, ...ctx.warnings] };
     });
-    clearPortfolioCaches(this.caches);
+    // Caches outside the declared groups too (provider answers, scheduled investments): this process's.
     this.caches.clearAll();
     return outcome;
   }

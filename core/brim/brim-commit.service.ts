@@ -3,8 +3,7 @@ import type { EntityManager } from "typeorm";
 import { AssetService, type NewAsset } from "../assets/asset.service.ts";
 import { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { Database } from "../db/database.ts";
 import { ConflictError, ValidationError } from "../errors/domain-error.ts";
 import { selectIn } from "../transactions/batch-loader.ts";
@@ -108,7 +107,6 @@ export class BrimCommitService {
     @inject(BrimFileService) private readonly files: BrimFileService,
     @inject(IMPORT_PLUGINS) private readonly plugins: ImportPluginDirectory,
     @inject(AssetService) private readonly assets: AssetService,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /**
@@ -120,24 +118,23 @@ export class BrimCommitService {
 
   async commit(dir: string, request: CommitRequest): Promise<CommitOutcome> {
     const { file, plan, parseToken } = await this.load(dir, request);
-    let changedFrom: string | null = null;
-    let done: CommitOutcome;
     try {
-      done = await this.db.write(async (tx) => {
+      return await this.db.write(async (tx) => {
         const outcome = await this.write(tx, request, file, plan, parseToken);
-        if (!outcome.answer.committed) throw new RollbackSentinel(outcome.answer);
-        changedFrom = outcome.changedFrom;
+        const answer = outcome.answer;
+        if (!answer.committed) throw new RollbackSentinel(answer);
+        // New assets change what the report reads whole (it recomputes then); the rows are dated.
+        if (answer.rows.length > 0 || answer.assets.some((a) => a.action === "create")) {
+          declareChange(tx, { kind: "ledger", ids: [file.brokerId], from: outcome.changedFrom });
+        }
         // SQLite's COMMIT of a large import is one synchronous step of its own: a turn first.
         await yieldToEventLoop();
-        return outcome.answer;
+        return answer;
       });
     } catch (e) {
       if (e instanceof RollbackSentinel) return e.outcome;
       throw e;
     }
-    await yieldToEventLoop();
-    if (done.rows.length > 0 || done.assets.some((a) => a.action === "create")) clearPortfolioCaches(this.caches, changedFrom);
-    return done;
   }
 
   /** The file with write access, its parse present and current, and the plan made from it in the worker pool. */

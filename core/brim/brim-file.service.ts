@@ -156,11 +156,28 @@ export class BrimFileService {
     }
   }
 
-  /** A workbook's meta with the first rows of its sheets (read off the request thread), so detection sees its content. */
+  /** A workbook's meta with the first rows of its sheets, a PDF's with the start of its text (read off the request thread), so detection sees its content. */
   private async withSheets(meta: ImportFileMeta, path: string): Promise<ImportFileMeta> {
+    // A PDF's head is the start of its text (read in the worker pool), so `accepts()` sees its content as a CSV's.
+    if (meta.format === "pdf") {
+      const read = this.plugins.pdfHead ? await this.plugins.pdfHead(path) : null;
+      return read?.ok ? { ...meta, head: read.head } : meta;
+    }
+    // A ZIP of PDF documents (contract notes, dividend notices) is offered to the PDF importers, its first document's text as its head.
+    if (meta.format === "xlsx" && meta.extension === "zip" && this.plugins.pdfHead) {
+      const read = await this.plugins.pdfHead(path);
+      if (read.ok) return { ...meta, format: "pdf", head: read.head };
+    }
     if ((meta.format !== "xlsx" && meta.format !== "xls") || !this.plugins.sheets) return meta;
     const sheets = await this.plugins.sheets(path);
     return sheets ? { ...meta, sheets } : meta;
+  }
+
+  /** Why the stored PDF gives no text (`reason` a `PDF_*` code), or null when it reads. */
+  async pdfProblem(dir: string, file: BrimFile): Promise<{ message: string; reason: string } | null> {
+    if (!this.plugins.pdfHead) return null;
+    const read = await this.plugins.pdfHead(this.pathOf(dir, file));
+    return read.ok ? null : { message: read.message, reason: read.reason };
   }
 
   async delete(dir: string, userId: number, fileId: string): Promise<void> {

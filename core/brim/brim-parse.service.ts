@@ -49,8 +49,18 @@ export class BrimParseService {
     // Only the head is read here (detection); the worker reads the whole file from its path.
     const meta = await this.files.metaOf(dir, file);
     const filePath = this.files.pathOf(dir, file);
-    let first: { message: string; plugin: ImportPluginInfo } | null = null;
-    for (const plugin of this.candidatesFor(meta, request.pluginCode)) {
+    const plugins = this.candidatesFor(meta, request.pluginCode);
+    if (plugins.length === 0) {
+      // A PDF no importer claims: say why it has no text, or that no importer knows the document.
+      const problem = await this.files.pdfProblem(dir, file);
+      const message = problem
+        ? `The PDF cannot be read: ${problem.message}`
+        : "No importer recognises this PDF document (see the list of PDF importers in the documentation)";
+      await this.markFailed(dir, file.id, message);
+      throw new InputError("PARSE_FAILED", message, { file_id: file.id, reason: problem?.reason ?? "PDF_NOT_RECOGNISED" });
+    }
+    let first: { message: string; plugin: ImportPluginInfo; reason?: string } | null = null;
+    for (const plugin of plugins) {
       const run = await this.plugins.parse(plugin.code, {
         filePath, file: meta, options: request.options,
         meta: { brokerId: request.brokerId, fileId: file.id, pluginCode: plugin.code, pluginVersion: plugin.version },
@@ -65,12 +75,12 @@ export class BrimParseService {
         await this.markFailed(dir, file.id, message);
         throw new InputError("PARSE_FAILED", message, { file_id: file.id, limit: run.refusal.limit, max: run.refusal.max });
       }
-      first ??= { message: run.ok ? "no transactions found in the file" : run.message, plugin };
+      first ??= { message: run.ok ? "no transactions found in the file" : run.message, plugin, ...(!run.ok && run.reason ? { reason: run.reason } : {}) };
       if (!run.ok && /took longer than/.test(run.message)) break;
     }
-    const { message, plugin } = first!;
+    const { message, plugin, reason } = first!;
     await this.markFailed(dir, file.id, `${plugin.name}: ${message}`);
-    throw new InputError("PARSE_FAILED", `${plugin.name} could not read this file: ${message}`, { plugin_code: plugin.code, file_id: file.id });
+    throw new InputError("PARSE_FAILED", `${plugin.name} could not read this file: ${message}`, { plugin_code: plugin.code, file_id: file.id, ...(reason ? { reason } : {}) });
   }
 
   /** The plugins to try: the named one; for `auto` the compatible ones best first, then the generic CSV (at most 6). */
@@ -81,6 +91,8 @@ export class BrimParseService {
       return [plugin];
     }
     const codes = this.files.detectMeta(meta).filter((v) => v.confidence > 0).map((v) => v.code);
+    // The generic CSV reads no PDF: a PDF nobody claims gets its own answer (possibly none to try).
+    if (meta.format === "pdf") return codes.slice(0, 6).map((c) => this.plugins.get(c)).filter((p): p is ImportPluginInfo => p !== undefined);
     if (!codes.includes(GENERIC_PLUGIN_CODE)) codes.push(GENERIC_PLUGIN_CODE);
     const plugins = codes.slice(0, 6).map((c) => this.plugins.get(c)).filter((p): p is ImportPluginInfo => p !== undefined);
     if (plugins.length === 0) throw new InputError("PLUGIN_NOT_FOUND", "No import plugin recognises this file", { plugin_code: code });

@@ -21,7 +21,8 @@ type Check = (file: ImportFileMeta, plugin: DetectCandidate) => string | null;
 
 const CHECKS: readonly Check[] = [
   (file) => (file.sizeBytes === 0 ? "the file is empty" : null),
-  (file) => (file.format === "pdf" ? "PDF statements cannot be imported; export the CSV or spreadsheet instead" : null),
+  (file, plugin) => (file.format === "pdf" && !plugin.supportedExtensions.includes("pdf")
+    ? "the plugin reads no PDF documents; export the CSV or spreadsheet instead" : null),
   (file) => (file.format === "binary" ? "the file is neither text nor a spreadsheet" : null),
   (file, plugin) => (file.format === "xlsx" || file.format === "xls") && !plugin.supportedExtensions.some((e) => e === "xlsx" || e === "xls")
     ? "the plugin reads no spreadsheets" : null,

@@ -28,7 +28,10 @@ export interface ImportPluginInfo {
  * the user (bad file, time limit); `refusal` when the file is beyond the unpacking limits (no
  * other importer is tried: none could read it).
  */
-export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false; refusal?: UnpackRefusal };
+export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } | { message: string; ok: false; reason?: string; refusal?: UnpackRefusal };
+
+/** A PDF's text head for detection, or the reason it has none (`PDF_ENCRYPTED`, `PDF_NO_TEXT`, ...) with a message. */
+export type PdfHead = { head: string; ok: true } | { message: string; ok: false; reason: string };
 
 /**
  * The first half of an import commit, made off the request thread from the stored parse: the plan
@@ -78,6 +81,12 @@ export interface ImportPluginDirectory {
    * directory without it leaves spreadsheets to be told apart by trying the plugins.
    */
   sheets?(filePath: string): Promise<ImportSheetHead[] | null>;
+  /**
+   * The text of the PDF at `filePath` (its first 4 KiB, detection reads a PDF by its content), or
+   * why it has none (`reason`: a `PdfTextErrorCode` of `@portfolio-tracker/sdk/import`), read off the
+   * request thread. Optional: a directory without it leaves PDFs to the plugins a user names.
+   */
+  pdfHead?(filePath: string): Promise<PdfHead>;
   /** `filePath`: the stored file, read where the plugin runs (never by the request thread). */
   parse(code: string, input: { file: ImportFileMeta; filePath: string; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
 }

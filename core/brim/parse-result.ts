@@ -58,7 +58,6 @@ export interface DuplicateReportDoc {
 
 export interface WarningDoc {
   code: string;
-  context?: Record<string, unknown>;
   evidence: string[];
   message: string;
   severity: "info" | "warning";
@@ -66,15 +65,16 @@ export interface WarningDoc {
 
 export interface ValidationIssueDoc {
   code: string;
-  context?: Record<string, unknown>;
   field?: string;
   message: string;
+  /** The ledger rule's parameters, per code (as in a batch issue). */
   params?: Record<string, unknown>;
   row: number;
 }
 
 export interface FieldTodoDoc {
-  context?: Record<string, unknown>;
+  /** The fake asset id of an `assetUnmapped` row. */
+  context?: { fake_asset_id: number };
   evidence: string[];
   field: string;
   message: string;

@@ -17,11 +17,13 @@ export const LEDGER_SQL = `SELECT id, type, date, quantity, amount, currency, as
   WHERE broker_id = ? AND date BETWEEN ? AND ?`;
 
 /**
- * The stored change counter of the ledger (and of the assets, brokers and prices: a trigger bumps
- * it in the transaction of every write to them, migration 1795000008500). Equal readings, equal
- * ledger: a duplicate report read at one reading still holds in a write that reads the same.
+ * A reading of the declared changes (`data_changes`, migration 1795000012000: every write to the
+ * ledger, assets, brokers or prices stores one in its own transaction): how many rows and the sum
+ * of their numbers. A new row raises the sum; pruning removes older (smaller) numbers than any
+ * new one. Equal readings, equal ledger: a duplicate report read at one reading still holds in a
+ * write that reads the same (a different reading only makes the write read the ledger again).
  */
-export const LEDGER_GENERATION_SQL = `SELECT sum("generation") AS "generation" FROM "cache_generations" WHERE "name" = 'portfolio'`;
+export const LEDGER_GENERATION_SQL = `SELECT count(*) || ':' || coalesce(sum("seq"), 0) AS "generation" FROM "data_changes"`;
 
 /** Parameters of {@link LEDGER_SQL}: the broker's rows from `from` to `to`, widened by the possible-duplicate window. */
 export function ledgerParams(brokerId: number, from: string, to: string): [number, string, string] {

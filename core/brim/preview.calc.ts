@@ -1,4 +1,4 @@
-import { decodeText, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { decodeText, pdfErrorCode, pdfText, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 import { refusalOf, type UnpackRefusal } from "./unpack-check.calc.ts";
 
 export const PREVIEW_ROWS = 100;
@@ -49,5 +49,15 @@ export async function previewOf(bytes: Uint8Array, sheetName?: string): Promise<
     const lines = decodeText(bytes.subarray(0, 64 * 1024)).text.split(/\r?\n/).slice(0, PREVIEW_ROWS);
     return { ok: true, preview: { kind: "table", columns: ["line"], rows: lines.map((l) => [l]) } };
   }
-  return { ok: false, code: "PREVIEW_UNAVAILABLE", message: format === "pdf" ? "A PDF has no table preview" : "The file is not text or a spreadsheet" };
+  if (format === "pdf") {
+    // A broker's document: its text as the importers read it, line by line with the page.
+    try {
+      const { lines } = await pdfText(bytes);
+      return { ok: true, preview: { kind: "table", columns: ["page", "line"], rows: lines.slice(0, PREVIEW_ROWS).map((l) => [String(l.page), l.text]) } };
+    } catch (error) {
+      const message = pdfErrorCode(error) ? (error as Error).message : "the PDF cannot be read";
+      return { ok: false, code: "PREVIEW_UNAVAILABLE", message: `The PDF has no readable text: ${message}` };
+    }
+  }
+  return { ok: false, code: "PREVIEW_UNAVAILABLE", message: "The file is not text or a spreadsheet" };
 }

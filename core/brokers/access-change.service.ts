@@ -1,8 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { fromSqliteDatetime } from "../db/sqlite-date.ts";
 import { ConflictError, NotAllowedError, NotFoundError } from "../errors/domain-error.ts";
 import type { Decimal } from "../money/decimal.ts";
@@ -29,7 +28,6 @@ export class AccessChangeService {
   constructor(
     @inject(Database) private readonly db: Database,
     @inject(BrokerAccessService) private readonly access: BrokerAccessService,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /** VIEWER or better: who has access, with roles and shares. */
@@ -47,7 +45,8 @@ export class AccessChangeService {
 
   /** OWNER adds a user; OWNER defaults to share 1.00, others to 0.00. */
   add(callerId: number, brokerId: number, input: { role: BrokerRole; share?: string | number; userId: number }): Promise<BrokerAccess> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
+      declareChange(tx, { kind: "access", ids: [brokerId] });
       await this.access.require(callerId, brokerId, "OWNER", tx);
       if (!(await tx.findOneBy(User, { id: input.userId }))) {
         throw new NotFoundError("USER_NOT_FOUND", `User ${input.userId} not found`, { user_id: input.userId });
@@ -59,7 +58,7 @@ export class AccessChangeService {
       await this.checkAfter(tx, brokerId, { userId: input.userId, role: input.role, share });
       await tx.insert(BrokerAccess, { userId: input.userId, brokerId, role: input.role, sharePercentage: formatShare(share) });
       return tx.findOneByOrFail(BrokerAccess, { userId: input.userId, brokerId });
-    }));
+    });
   }
 
   /**
@@ -67,7 +66,8 @@ export class AccessChangeService {
    * VIEWER sets the share to 0 unless one is sent; the last OWNER cannot be downgraded.
    */
   update(callerId: number, brokerId: number, targetId: number, input: { role?: BrokerRole; share?: string | number }): Promise<BrokerAccess> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
+      declareChange(tx, { kind: "access", ids: [brokerId] });
       await this.access.require(callerId, brokerId, "OWNER", tx);
       const row = await this.targetRow(tx, brokerId, targetId);
       const role = input.role ?? row.role;
@@ -76,12 +76,13 @@ export class AccessChangeService {
       await this.checkAfter(tx, brokerId, { userId: targetId, role, share });
       await tx.update(BrokerAccess, { userId: targetId, brokerId }, { role, sharePercentage: formatShare(share) });
       return tx.findOneByOrFail(BrokerAccess, { userId: targetId, brokerId });
-    }));
+    });
   }
 
   /** Self-demotion only (EDITOR → VIEWER; OWNER → EDITOR or VIEWER while another OWNER remains, share set to 0). */
   demoteSelf(callerId: number, brokerId: number, role: BrokerRole): Promise<BrokerAccess> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
+      declareChange(tx, { kind: "access", ids: [brokerId] });
       const row = await this.access.require(callerId, brokerId, "VIEWER", tx);
       if (ROLE_RANK[role] > ROLE_RANK[row.role]) {
         throw new NotAllowedError("PROMOTION_NOT_ALLOWED", "Roles can only be raised by an OWNER through the access update");
@@ -90,12 +91,13 @@ export class AccessChangeService {
       const share = role === "OWNER" ? row.sharePercentage : formatShare(0);
       await tx.update(BrokerAccess, { userId: callerId, brokerId }, { role, sharePercentage: share });
       return tx.findOneByOrFail(BrokerAccess, { userId: callerId, brokerId });
-    }));
+    });
   }
 
   /** Leave: the row goes; the last OWNER leaving deletes the broker and its transactions. */
   leave(callerId: number, brokerId: number): Promise<{ brokerDeleted: boolean }> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
+      declareChange(tx, { kind: "access", ids: [brokerId] });
       const row = await this.access.require(callerId, brokerId, "VIEWER", tx);
       if (row.role === "OWNER" && (await this.ownerCount(tx, brokerId)) <= 1) {
         await deleteBroker(tx, brokerId);
@@ -103,17 +105,18 @@ export class AccessChangeService {
       }
       await tx.delete(BrokerAccess, { userId: callerId, brokerId });
       return { brokerDeleted: false };
-    }));
+    });
   }
 
   /** An OWNER removes anyone, anyone removes themself; the last OWNER cannot be removed. */
   remove(callerId: number, brokerId: number, targetId: number): Promise<void> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
+      declareChange(tx, { kind: "access", ids: [brokerId] });
       await this.access.require(callerId, brokerId, callerId === targetId ? "VIEWER" : "OWNER", tx);
       const row = await this.targetRow(tx, brokerId, targetId);
       if (row.role === "OWNER" && (await this.ownerCount(tx, brokerId)) <= 1) throw lastOwner(brokerId);
       await tx.delete(BrokerAccess, { userId: targetId, brokerId });
-    }));
+    });
   }
 
   private async targetRow(tx: EntityManager, brokerId: number, userId: number): Promise<BrokerAccess> {

@@ -1,8 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import { type EntityManager, In } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { ConflictError } from "../errors/domain-error.ts";
 import { Decimal } from "../money/decimal.ts";
 import { type BalanceRow, findNegativeBalances } from "../transactions/balances.calc.ts";
@@ -53,7 +52,6 @@ export class BrokerService {
   constructor(
     @inject(Database) private readonly db: Database,
     @inject(BrokerAccessService) private readonly access: BrokerAccessService,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /** Every broker the user has an access row for, with their role and share, by name. */
@@ -80,7 +78,7 @@ export class BrokerService {
    * brokers they can see) is refused per item; other users' broker names are never consulted.
    */
   create(userId: number, items: NewBroker[], today: string): Promise<CreateOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const taken = new Set((await this.visibleNames(tx, userId)).map((n) => n.toLowerCase()));
       const outcomes: CreateOutcome[] = [];
       for (const item of items) {
@@ -103,8 +101,10 @@ export class BrokerService {
         }
         outcomes.push({ success: true, brokerId: broker.id, name, deposits, depositsCreated: deposits.length });
       }
+      const created = outcomes.flatMap((o) => o.success ? [o.brokerId] : []);
+      if (created.length > 0) declareChange(tx, { kind: "brokers", ids: created });
       return outcomes;
-    }));
+    });
   }
 
   /**
@@ -113,8 +113,9 @@ export class BrokerService {
    * whole edit (409 BALANCE_NEGATIVE, nothing changed).
    */
   update(userId: number, brokerId: number, fields: BrokerFields): Promise<{ broker: Broker; validationTriggered: boolean }> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       await this.access.require(userId, brokerId, "EDITOR", tx);
+      declareChange(tx, { kind: "brokers", ids: [brokerId] });
       const broker = await tx.findOneByOrFail(Broker, { id: brokerId });
       if (fields.name !== undefined) {
         const name = fields.name.trim();
@@ -127,15 +128,16 @@ export class BrokerService {
       const saved = await tx.save(Broker, broker);
       if (validationTriggered) await assertBalancesNonNegative(tx, saved);
       return { broker: saved, validationTriggered };
-    }));
+    });
   }
 
   /** OWNER only: the broker with its transactions and access rows (BRIM files are the caller's to remove). */
   delete(userId: number, brokerId: number): Promise<{ transactionsDeleted: number }> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       await this.access.require(userId, brokerId, "OWNER", tx);
+      declareChange(tx, { kind: "brokers", ids: [brokerId] });
       return deleteBroker(tx, brokerId);
-    }));
+    });
   }
 
   private async visibleNames(tx: EntityManager, userId: number, exceptId?: number): Promise<string[]> {

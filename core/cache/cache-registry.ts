@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { singleton } from "tsyringe";
 import { NotFoundError } from "../errors/domain-error.ts";
-import { PORTFOLIO_CACHES } from "./portfolio-caches.ts";
+import { applyChanges, type ChangeSource } from "./change-feed.ts";
 
 /** The named server caches: maximum entries and time to live. */
 export const CACHE_SPECS = {
@@ -21,19 +21,6 @@ export const CACHE_SPECS = {
 } as const satisfies Record<string, CacheSpec>;
 
 export type CacheName = keyof typeof CACHE_SPECS;
-
-/** Reads the stored generation of each cache group (group name → counter as text). */
-export type SharedGenerations = () => Promise<Record<string, string>>;
-
-/**
- * The caches of each shared generation group (migration 1795000008500 lists the tables that bump
- * it). The other named caches hold provider answers keyed by everything they depend on: per
- * process by design.
- */
-const SHARED_GROUPS: Record<string, readonly string[]> = {
-  portfolio: PORTFOLIO_CACHES,
-  uploads: ["upload_metadata"],
-};
 
 export interface CacheSpec {
   readonly maxsize: number;
@@ -55,45 +42,40 @@ export interface CacheStatus {
 export class CacheRegistry {
   private readonly caches = new Map<string, { cache: LRUCache<string, {}>; spec: CacheSpec }>();
   private readonly generations = new Map<string, number>();
-  private shared: SharedGenerations | null = null;
-  private readonly seen = new Map<string, string>();
+  private source: ChangeSource | null = null;
+  private tail: Promise<void> = Promise.resolve();
+  private queued: Promise<void> | null = null;
 
   /**
-   * Makes the caches coherent across processes sharing one database: `read` returns the stored
-   * counter of each group (migration 1795000008500: bumped by triggers in every write's
-   * transaction). Set once at start-up.
+   * Makes the caches follow the declared changes stored in the database (docs/decisions.md
+   * "Declared changes"): every write, through any process, stores what it changed in its own
+   * transaction; `source` reads what this process has not seen yet. Set once at start-up (its
+   * first read takes the position).
    */
-  shareGenerations(read: SharedGenerations): void {
-    this.shared = read;
+  async followChanges(source: ChangeSource): Promise<void> {
+    this.source = source;
+    await source();
   }
 
   /**
-   * Before serving or computing a value of a cache built from stored data: reads the stored
-   * counters and clears, in this process, every group whose counter changed since the last sync
-   * (another process, or this one, wrote). Call it before reading the data a value is computed
-   * from, so a value computed from older data fails the generation check and is not kept.
+   * Before serving or computing a value of a cache built from stored data: reads the changes
+   * declared since the last sync (this process's writes and other processes') and clears what
+   * they affect (core/cache/change-feed.ts), noting their dates for the report engine. Call it
+   * before reading the data a value is computed from, so a value computed from older data fails
+   * the generation check and is not kept. Concurrent calls share one read that starts after
+   * each call (so each sees every write committed before it).
    */
-  async sync(): Promise<void> {
-    if (!this.shared) return;
-    const now = await this.shared();
-    for (const [group, value] of Object.entries(now)) {
-      if (this.seen.get(group) === value) continue;
-      this.seen.set(group, value);
-      for (const name of SHARED_GROUPS[group] ?? []) this.clear(name);
-    }
-  }
-
-  /**
-   * A write of this process committed and moved the stored counters from `before` to `after`
-   * (both read inside its transaction; writers queue on SQLite, see `Database.witnessGenerations`).
-   * When `before` is what this process last saw, the move is the write's own and its caller clears
-   * the caches with the dates it knows, so the next `sync` need not clear them again (undated).
-   * Otherwise another process wrote meanwhile and `sync` clears as usual.
-   */
-  acknowledgeOwnWrite(before: Record<string, string>, after: Record<string, string>): void {
-    for (const [group, value] of Object.entries(after)) {
-      if (this.seen.get(group) === before[group]) this.seen.set(group, value);
-    }
+  sync(): Promise<void> {
+    const source = this.source;
+    if (!source) return Promise.resolve();
+    if (this.queued) return this.queued;
+    const run = this.tail.then(async () => {
+      this.queued = null;
+      applyChanges(this, await source());
+    });
+    this.queued = run;
+    this.tail = run.catch(() => undefined);
+    return run;
   }
 
   /**

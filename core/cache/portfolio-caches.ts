@@ -3,7 +3,7 @@ import type { CacheRegistry } from "./cache-registry.ts";
 
 /**
  * The caches holding values derived from transactions, prices, events, assets, access rows and
- * FX rates (docs/portfolio.md "Caches": every such write clears them). The risk simulation and
+ * FX rates (docs/portfolio.md "Caches": every such write clears them, core/cache/change-feed.ts). The risk simulation and
  * optimisation results are computed from the same data (docs/risk.md "Caches").
  */
 export const PORTFOLIO_CACHES = ["portfolio_blob", "portfolio_layer2", "portfolio_wac", "risk_simulation", "risk_optimization"] as const;
@@ -40,11 +40,12 @@ function logOf(caches: CacheRegistry): PortfolioChangeLog {
 }
 
 /**
- * Clears the portfolio caches; a cache not created yet is already empty and stays uncreated.
- * `from`: the earliest date whose stored inputs the write changed (null: unknown), so a report
- * can recompute from there (a report after the write still reflects it).
+ * Clears the portfolio caches (a cache not created yet is already empty and stays uncreated) and
+ * notes the change's date: `from`, the earliest date whose stored inputs changed (null: unknown),
+ * so a report can recompute from there. Only the change feed calls it (core/cache/change-feed.ts):
+ * writes declare what they changed (`declareChange`, core/db/data-changes.ts) instead.
  */
-export function clearPortfolioCaches(caches: CacheRegistry, from: string | null = null): void {
+export function notePortfolioChange(caches: CacheRegistry, from: string | null): void {
   for (const name of PORTFOLIO_CACHES) caches.clear(name);
   logOf(caches).note(caches.generation("portfolio_blob"), from);
 }
@@ -62,17 +63,4 @@ export function earliestDate(dates: Iterable<string | null>): string | null {
     if (min === null || d < min) min = d;
   }
   return min;
-}
-
-/**
- * Awaits a write and clears the portfolio caches once it committed, when `changed` says the
- * result changed something; a failed (rolled back) write clears nothing. `from`: the earliest
- * date the write changed (see clearPortfolioCaches), unknown by default.
- */
-export async function clearAfterCommit<T>(
-  caches: CacheRegistry, write: Promise<T>, changed: (result: T) => boolean = () => true, from: (result: T) => string | null = () => null,
-): Promise<T> {
-  const result = await write;
-  if (changed(result)) clearPortfolioCaches(caches, from(result));
-  return result;
 }

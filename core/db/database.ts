@@ -1,14 +1,25 @@
 import type { DataSource, EntityManager } from "typeorm";
+import { type DataChange, openDeclarations } from "./data-changes.ts";
 
 /** A prepared lookup: synchronous on SQLite (bun:sqlite), a promise on PostgreSQL; callers await it. */
 export interface PreparedRead<Row> {
   get(...params: unknown[]): Row | null | undefined | Promise<Row | null | undefined>;
 }
 
-/** Reads the cache generations inside a write and hears of them once it committed (`Database.witnessGenerations`). */
-export interface GenerationWitness {
-  read(tx: EntityManager): Promise<Record<string, string>>;
-  committed(before: Record<string, string>, after: Record<string, string>): void;
+/**
+ * Stores each write's declared changes in its own transaction (`Database.journalChanges`;
+ * host/db/change-journal.ts has the SQL of both databases).
+ */
+export interface ChangeJournal {
+  /** Inside the transaction, before the write's work; its result goes to `finish`. */
+  begin(tx: EntityManager): Promise<unknown>;
+  /**
+   * Inside the transaction, after the work: stores `declared`, and an undated change for each
+   * cache group whose tables the write changed without declaring anything of that group.
+   */
+  finish(tx: EntityManager, began: unknown, declared: readonly DataChange[]): Promise<void>;
+  /** After a commit, outside the transaction: housekeeping (pruning old rows). */
+  committed(): void;
 }
 
 /** PostgreSQL's "could not serialize access" and "deadlock detected": the transaction is run again. */
@@ -27,7 +38,7 @@ const MAX_ATTEMPTS = 8;
  */
 export class Database {
   private queue: Promise<unknown> = Promise.resolve();
-  private witness: GenerationWitness | null = null;
+  private journal: ChangeJournal | null = null;
 
   constructor(
     readonly writer: DataSource,
@@ -47,30 +58,26 @@ export class Database {
   }
 
   /**
-   * On SQLite, every write reads the stored cache generations (docs/decisions.md "Scale-out") at
-   * its start and end, inside its transaction, and tells `witness` once it committed: writers
-   * queue (BEGIN IMMEDIATE), so when the start value is the one this process last saw, the whole
-   * move is this write's own, which the caller clears with the dates it knows (the report's
-   * incremental path survives the process's own writes). Not on PostgreSQL: reading every counter
-   * row in each SERIALIZABLE write would make concurrent writers conflict; there a write through
-   * this process recomputes the next report cold.
+   * Every write from now on stores what it declared (`declareChange`, core/db/data-changes.ts)
+   * in its own transaction (docs/decisions.md "Declared changes"). Set once at start-up.
    */
-  witnessGenerations(witness: GenerationWitness): void {
-    this.witness = witness;
+  journalChanges(journal: ChangeJournal): void {
+    this.journal = journal;
+  }
+
+  /** `work` with its declarations opened before and stored after it, inside the transaction. */
+  private async journaled<T>(tx: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    const declared = openDeclarations(tx);
+    const journal = this.journal;
+    const began = journal ? await journal.begin(tx) : undefined;
+    const value = await work(tx);
+    if (journal) await journal.finish(tx, began, declared);
+    return value;
   }
 
   private async sqliteWrite<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    const witness = this.witness;
-    if (!witness) return this.writer.transaction(work);
-    let before: Record<string, string> = {};
-    let after: Record<string, string> = {};
-    const result = await this.writer.transaction(async (tx) => {
-      before = await witness.read(tx);
-      const value = await work(tx);
-      after = await witness.read(tx);
-      return value;
-    });
-    witness.committed(before, after);
+    const result = await this.writer.transaction((tx) => this.journaled(tx, work));
+    this.journal?.committed();
     return result;
   }
 
@@ -92,7 +99,9 @@ export class Database {
   private async serializable<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.writer.transaction("SERIALIZABLE", work);
+        const result = await this.writer.transaction("SERIALIZABLE", (tx) => this.journaled(tx, work));
+        this.journal?.committed();
+        return result;
       } catch (error) {
         const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
         if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;

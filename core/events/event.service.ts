@@ -1,7 +1,6 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { eventLoopBreather, yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import { Database } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
@@ -85,7 +84,6 @@ function describePlan(plan: EventUpsertPlan, count: number): string {
 export class EventService {
   constructor(
     @inject(Database) private readonly db: Database,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /**
@@ -99,7 +97,6 @@ export class EventService {
       // Each item is its own write; between them other requests get the thread.
       if (i > 0) await yieldToEventLoop();
       results.push(await this.db.write((tx) => this.upsertItem(tx, item, i)));
-      clearPortfolioCaches(this.caches);
     }
     return results;
   }
@@ -115,6 +112,8 @@ export class EventService {
     await removeDuplicates(tx, plan.removals);
     await updateRows(tx, plan.updates);
     await insertRows(tx, item.assetId, plan.inserts);
+    // Events (splits change every quantity) are not dated.
+    declareChange(tx, { kind: "events", ids: [item.assetId] });
     return { assetId: item.assetId, count: item.events.length, message: describePlan(plan, item.events.length) };
   }
 
@@ -135,9 +134,9 @@ export class EventService {
       for (const part of slices(doomed)) {
         await tx.query(`DELETE FROM asset_events WHERE provider_assignment_id IS NULL AND id IN (${marks(part.length)})`, part);
       }
+      if (doomed.length > 0) declareChange(tx, { kind: "events" });
       return results;
     });
-    if (results.some((r) => r.status === "deleted")) clearPortfolioCaches(this.caches);
     return results;
   }
 

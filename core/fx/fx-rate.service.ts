@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches, earliestDate } from "../cache/portfolio-caches.ts";
+import { earliestDate } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { Database } from "../db/database.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { invertRate } from "./convert.calc.ts";
@@ -140,7 +140,6 @@ export interface RateDeleteOutcome {
 export class FxRateService {
   constructor(
     @inject(Database) private readonly db: Database,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /**
@@ -179,10 +178,10 @@ export class FxRateService {
         const { actions } = await writeRows(tx, store, group.rows);
         group.at.forEach((index, j) => { out[index]!.action = actions[j]; });
       }
+      const changed = out.filter((o) => o.action === "inserted" || o.action === "updated");
+      if (changed.length > 0) declareChange(tx, { kind: "fx", from: earliestDate(changed.map((o) => o.date)) });
       return out;
     });
-    const changed = outcomes.filter((o) => o.action === "inserted" || o.action === "updated");
-    if (changed.length > 0) clearPortfolioCaches(this.caches, earliestDate(changed.map((o) => o.date)));
     return outcomes;
   }
 
@@ -212,10 +211,10 @@ export class FxRateService {
         if (d > 0) await tx.query(`DELETE FROM ${table} WHERE ${where}`, params);
         out.push({ ...blank, deletedCount: Number(d), existingCount: Number(n), success: true });
       }
+      const deleted = out.filter((o) => o.deletedCount > 0);
+      if (deleted.length > 0) declareChange(tx, { kind: "fx", from: earliestDate(deleted.map((o) => o.dateRange?.start ?? null)) });
       return out;
     });
-    const deleted = outcomes.filter((o) => o.deletedCount > 0);
-    if (deleted.length > 0) clearPortfolioCaches(this.caches, earliestDate(deleted.map((o) => o.dateRange?.start ?? null)));
     return outcomes;
   }
 

@@ -1,8 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { type ChainStep, FxRoute } from "./fx-route.entity.ts";
 import { normalisePair } from "./pair.ts";
@@ -92,7 +91,6 @@ export function checkRoute(input: RouteInput, knownProviders: ReadonlySet<string
 export class FxRouteService {
   constructor(
     @inject(Database) private readonly db: Database,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /** Every route, by pair then priority. */
@@ -115,29 +113,31 @@ export class FxRouteService {
       const message = "Unknown FX provider in the batch; nothing was saved";
       throw new InputError("FX_PROVIDER_UNKNOWN", message, { message, results });
     }
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcomes: RouteOutcome[] = [];
       for (const [i, c] of checked.entries()) {
         outcomes.push(c.ok ? await this.saveOne(tx, c.route) : { ...echo(items[i]!), action: "error", message: c.message, success: false });
       }
+      if (outcomes.some((o) => o.success)) declareChange(tx, { kind: "fx_routes" });
       return outcomes;
-    }), (out) => out.some((o) => o.success));
+    });
   }
 
   private async saveOne(tx: EntityManager, route: RouteView): Promise<RouteOutcome> {
     const existing = await tx.find(FxRoute, { where: { base: route.base, quote: route.quote } });
     const manual = isManual(route.chainSteps);
     const refuse = (message: string): RouteOutcome => ({ ...route, action: "error", message, success: false });
-    if (manual && existing.some((r) => !isManual(parseSteps(r)))) {
-      return refuse(`${route.base}-${route.quote} is already configured with provider routes`);
-    }
     const key = chainKey(route.chainSteps);
     const twin = existing.find((r) => r.priority !== route.priority && chainKey(parseSteps(r)) === key);
     if (twin) return refuse(`${route.base}-${route.quote} is already configured with this chain at priority ${twin.priority}`);
     if (!manual) {
-      // Adding a real route removes the pair's MANUAL placeholder, which only stands in for a pair without one.
+      // Adding a real route removes the pair's MANUAL placeholder, which only stands in for a pair
+      // without one. A MANUAL route next to provider routes is no placeholder: an administrator
+      // added it as their fallback (the manual rates convert the days the providers have no rate
+      // for), and it stays when more provider routes come.
       const placeholders = existing.filter((r) => isManual(parseSteps(r)) && r.priority !== route.priority);
-      if (placeholders.length > 0) await tx.delete(FxRoute, placeholders.map((r) => r.id));
+      const hasReal = existing.some((r) => !isManual(parseSteps(r)) && r.priority !== route.priority);
+      if (placeholders.length > 0 && !hasReal) await tx.delete(FxRoute, placeholders.map((r) => r.id));
     }
     const same = existing.find((r) => r.priority === route.priority);
     if (same) {
@@ -153,11 +153,12 @@ export class FxRouteService {
    * its MANUAL route back; deleting a MANUAL-only pair's routes removes the pair.
    */
   async delete(items: RouteDeleteInput[]): Promise<RouteDeleteOutcome[]> {
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcomes: RouteDeleteOutcome[] = [];
       for (const item of items) outcomes.push(await this.deleteOne(tx, item));
+      if (outcomes.some((o) => o.success)) declareChange(tx, { kind: "fx_routes" });
       return outcomes;
-    }), (out) => out.some((o) => o.success));
+    });
   }
 
   private async deleteOne(tx: EntityManager, item: RouteDeleteInput): Promise<RouteDeleteOutcome> {

@@ -2,7 +2,7 @@ import { today } from "../dates/calendar.ts";
 import { inject, injectable } from "tsyringe";
 import type { FxProvider, FxRate, IsoDate } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { Database } from "../db/database.ts";
 import { InputError } from "../errors/domain-error.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
@@ -11,6 +11,7 @@ import { type ChainStep, FxRoute } from "./fx-route.entity.ts";
 import { type RateRowWrite, writeRateRows } from "./fx-rate.service.ts";
 import { pairSlug, parsePairSlug } from "./pair.ts";
 import { MANUAL_PROVIDER } from "./route-search.calc.ts";
+import { classifySyncFailure, type ProviderOutcome, recordProviderOutcomes, type SyncFailureCause } from "./provider-status.ts";
 
 /** `start: "min"`: the provider's full history, asked from this day on. */
 export const FX_HISTORY_MIN_DATE = "1900-01-01";
@@ -31,6 +32,9 @@ export type FxSyncStatus = "failed" | "ok" | "partial" | "skipped";
 export interface FxLegDetail {
   datesAvailable: number;
   error?: string;
+  /** With `error`: its classified cause, and the HTTP status when the provider answered one. */
+  cause?: SyncFailureCause;
+  httpStatus?: number | null;
   leg: string;
   provider: string;
 }
@@ -86,11 +90,21 @@ export class FxSyncService {
       results.push(await this.syncPair(pair.base, pair.quote, start, request.end, providers));
     }
     const totalPointsChanged = results.reduce((n, r) => n + r.pointsChanged, 0);
-    if (totalPointsChanged > 0) clearPortfolioCaches(this.caches);
     return { dateRange: { end: request.end, start }, results, totalPointsChanged };
   }
 
+  /** One pair, then each asked provider's outcome stored as its last sync status. */
   private async syncPair(base: string, quote: string, from: string, to: string, providers: FxProviderLookup): Promise<FxSyncResult> {
+    const result = await this.syncPairRoutes(base, quote, from, to, providers);
+    const outcomes: ProviderOutcome[] = result.detail.map((d) => ({
+      provider: d.provider,
+      failure: d.error === undefined ? null : { cause: d.cause ?? "other", httpStatus: d.httpStatus ?? null, message: d.error },
+    }));
+    if (outcomes.length > 0) await this.db.write((tx) => recordProviderOutcomes(tx, outcomes, new Date().toISOString()));
+    return result;
+  }
+
+  private async syncPairRoutes(base: string, quote: string, from: string, to: string, providers: FxProviderLookup): Promise<FxSyncResult> {
     const started = performance.now();
     const pair = `${base}-${quote}`;
     const rows = await this.db.reads.find(FxRoute, { order: { priority: "ASC" }, where: { base, quote } });
@@ -116,6 +130,8 @@ export class FxSyncService {
           const w = await writeRateRows(tx, leg.rows);
           changed += w.inserted + w.updated;
         }
+        // Every fetched row is dated within the synced range.
+        if (changed > 0) declareChange(tx, { kind: "fx", from });
       });
       const fetched = legs.reduce((n, l) => n + l.rows.length, 0);
       const empty = legs.filter((l) => l.rows.length === 0);
@@ -138,7 +154,11 @@ export class FxSyncService {
   private async fetchLeg(step: ChainStep, from: string, to: string, providers: FxProviderLookup): Promise<FetchedLeg> {
     const detail: FxLegDetail = { datesAvailable: 0, leg: `${step.from}-${step.to}`, provider: step.provider };
     const provider = providers(step.provider);
-    if (!provider) return { detail: { ...detail, error: `Provider ${step.provider} is not loaded` }, rows: [] };
+    const failed = (message: string, reason?: string): FetchedLeg => {
+      const f = classifySyncFailure(message, reason);
+      return { detail: { ...detail, cause: f.cause, error: message, httpStatus: f.httpStatus }, rows: [] };
+    };
+    if (!provider) return failed(`Provider ${step.provider} is not loaded`);
     const quotes = (b: string, q: string) => provider.baseCurrencies.includes(b as never) && provider.targetCurrencies.includes(q as never);
     const [askBase, askQuote] = !quotes(step.from, step.to) && quotes(step.to, step.from) ? [step.to, step.from] : [step.from, step.to];
     const cache = this.caches.get<readonly FxRate[]>("fx_provider_responses");
@@ -149,12 +169,12 @@ export class FxSyncService {
         const [outcome] = await provider.getRates({
           from: from as IsoDate, pairs: [{ base: askBase as never, quote: askQuote as never }], signal: AbortSignal.timeout(FX_SYNC_TIMEOUT_MS), to: to as IsoDate,
         });
-        if (!outcome) return { detail: { ...detail, error: "Provider returned no outcome" }, rows: [] };
-        if (!outcome.ok) return { detail: { ...detail, error: `${outcome.error.reason}: ${outcome.error.message}` }, rows: [] };
+        if (!outcome) return failed("Provider returned no outcome");
+        if (!outcome.ok) return failed(`${outcome.error.reason}: ${outcome.error.message}`, outcome.error.reason);
         rates = outcome.value;
         cache.set(key, rates);
       } catch (error) {
-        return { detail: { ...detail, error: messageOf(error) }, rows: [] };
+        return failed(messageOf(error), (error as { reason?: string } | null)?.reason);
       }
     }
     const invert = askBase > askQuote;

@@ -18,10 +18,13 @@ export interface DataQualityIssue {
   cta_action: CtaAction | null;
   cta_target: string | null;
   message_i18n_key: string;
-  message_params: Record<string, string | number | null>;
+  message_params: MessageParams;
   date_range: { start: string; end: string } | null;
   group: string | null;
 }
+
+/** Parameters of an issue's message (for translations). */
+export type MessageParams = Record<string, string | number | number[] | null>;
 
 export type DataQualityStatus = "ok" | "carried_forward" | "partial";
 
@@ -32,10 +35,23 @@ export interface StalePrice {
   stale_days: number;
 }
 
+/** An open position without a price on the end date, on the wire. */
+export interface MissingPriceAssetDto {
+  asset_id: number;
+  symbol: string | null;
+  name: string;
+  broker_id: number;
+  broker_name: string | null;
+  first_position_date: string | null;
+  quantity: string;
+  open_cost_basis: string | null;
+  currency: string;
+}
+
 export interface DataQualityReport {
   issues: DataQualityIssue[];
   data_quality_status: DataQualityStatus;
-  missing_price_assets: unknown[];
+  missing_price_assets: MissingPriceAssetDto[];
   missing_fx_pairs: { pair: string; dates: string[] }[];
   stale_prices: StalePrice[];
   incomplete_nav_dates: string[];

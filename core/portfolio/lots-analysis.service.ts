@@ -47,6 +47,29 @@ export class LotsAnalysisService {
   ) {}
 
   async analyse(userId: number, req: LotsAnalysisRequest, run: LotsRunner): Promise<LotsResult> {
+    const scope = await this.resolve(userId, req);
+    const { asset, brokers, target, requestedStart, end } = scope;
+    const cacheKey = JSON.stringify({ userId, brokers, asset: asset.id, target, requestedStart, end, sel: req.selectedLotIds ?? null, a: req.analyses });
+    await this.caches.sync();
+    const generation = this.caches.generation("portfolio_layer2");
+    const cache = this.caches.get<LotsResult>("portfolio_layer2");
+    if (!req.force) {
+      const hit = cache.get(cacheKey);
+      if (hit) return hit;
+    }
+    const result = await run(await this.load(userId, req, scope));
+    // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
+    if (this.caches.generation("portfolio_layer2") === generation) cache.set(cacheKey, result);
+    return result;
+  }
+
+  /** The engine's input for the request, without the cache (the realised-gains report runs its own pass over it). */
+  async input(userId: number, req: LotsAnalysisRequest): Promise<LotsInput> {
+    return this.load(userId, req, await this.resolve(userId, req));
+  }
+
+  /** Asset, scope with scales, target currency and period; 404 for an unknown asset or a broker without access. */
+  private async resolve(userId: number, req: LotsAnalysisRequest) {
     const reads = this.db.reads;
     const asset = await reads.findOneBy(Asset, { id: req.assetId });
     if (!asset) throw new NotFoundError("ASSET_NOT_FOUND", `Asset ${req.assetId} not found`, { asset_id: req.assetId });
@@ -64,15 +87,12 @@ export class LotsAnalysisService {
     if (requestedStart && requestedStart > end) {
       throw new ValidationError([{ loc: ["body", "date_range", "end"], msg: "end must not be before start", type: "date_range" }]);
     }
-    const cacheKey = JSON.stringify({ userId, brokers, asset: asset.id, target, requestedStart, end, sel: req.selectedLotIds ?? null, a: req.analyses });
-    await this.caches.sync();
-    const generation = this.caches.generation("portfolio_layer2");
-    const cache = this.caches.get<LotsResult>("portfolio_layer2");
-    if (!req.force) {
-      const hit = cache.get(cacheKey);
-      if (hit) return hit;
-    }
+    return { asset, ids, brokers, target, requestedStart, requestedEnd, end };
+  }
 
+  private async load(userId: number, req: LotsAnalysisRequest, scope: Awaited<ReturnType<LotsAnalysisService["resolve"]>>): Promise<LotsInput> {
+    const reads = this.db.reads;
+    const { asset, ids, brokers, target, requestedStart, requestedEnd, end } = scope;
     const txs = ids.length === 0 ? [] : await reads.find(Transaction, {
       where: { assetId: asset.id, brokerId: In(ids), date: LessThanOrEqual(end) }, order: { date: "ASC", id: "ASC" },
     });
@@ -88,7 +108,7 @@ export class LotsAnalysisService {
     const fx: LotFxSource[] = [];
     for (const from of [...currencies].sort()) fx.push(await this.fxSource(from, target, end, userId));
 
-    const input: LotsInput = {
+    return {
       analyses: req.analyses,
       asset: { currency: asset.currency, id: asset.id, name: asset.name, quoteBaseQuantity: asset.quoteBaseQuantity },
       brokers, fx, generatedAt: new Date().toISOString(),
@@ -103,10 +123,6 @@ export class LotsAnalysisService {
         relatedTransactionId: t.relatedTransactionId, type: t.type,
       })),
     };
-    const result = await run(input);
-    // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
-    if (this.caches.generation("portfolio_layer2") === generation) cache.set(cacheKey, result);
-    return result;
   }
 
   /**

@@ -26,7 +26,7 @@ const span = (dates: string[]) => (dates.length === 0 ? null : { start: dates[0]
 export function lotsDataQuality(q: QualityInput): LotsDataQuality {
   const issues: DataQualityIssue[] = [];
   const asset = { affected_asset_ids: [q.asset.id], affected_asset_names: [q.asset.name] };
-  const navigate = { cta_action: "navigate_asset", cta_target: String(q.asset.id) };
+  const navigate = { cta_action: "navigate_asset" as const, cta_target: String(q.asset.id) };
   const txIssue = (code: string, severity: DataQualityIssue["severity"], key: string, rows: { date: string; txId: number }[], group: string | null = null) => {
     if (rows.length === 0) return;
     const dates = rows.map((r) => r.date).sort();
@@ -54,7 +54,7 @@ export function lotsDataQuality(q: QualityInput): LotsDataQuality {
     } else if (source.hasProviderRoute) {
       rates.push(issue({ code: "MISSING_FX_RATES", severity: "warning", message_i18n_key: "dataQuality.missingFxRatesAfterSync",
         cta_action: "sync_fx_pair", group: "missing_fx_rates", ...pairFields,
-        message_params: { date_from: dates[0], date_to: dates.at(-1), dates_count: dates.length } }));
+        message_params: { date_from: dates[0]!, date_to: dates.at(-1)!, dates_count: dates.length } }));
     } else {
       rates.push(issue({ code: "MISSING_FX_RATES", severity: "warning", message_i18n_key: "dataQuality.missingFxRatesManual",
         cta_action: "navigate_fx", group: "missing_fx_rates_manual", ...pairFields, message_params: {} }));

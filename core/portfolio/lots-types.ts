@@ -2,6 +2,7 @@
  * The FIFO lots analysis' worker input (plain strings and objects: structured cloning drops
  * Decimal prototypes) and its result, already in wire shape (docs/portfolio-lots.md).
  */
+import type { CtaAction, MessageParams, MissingPriceAssetDto, StalePrice } from "./data-quality.calc.ts";
 
 export const LOT_ANALYSES = [
   "LOT_SUMMARY", "GANTT_TOPOLOGY", "CUSTODY_HISTORY", "EVENT_HISTORY", "VALUE_HISTORY", "RETURN_HISTORY",
@@ -68,13 +69,13 @@ export interface DataQualityIssue {
   affected_fx_pairs: string[];
   code: string;
   count: number;
-  cta_action: string | null;
+  cta_action: CtaAction | null;
   cta_target: string | null;
   date_range: { end: string; start: string } | null;
   domain: "portfolio";
   group: string | null;
   message_i18n_key: string;
-  message_params: Record<string, unknown>;
+  message_params: MessageParams;
   severity: Severity;
 }
 
@@ -83,8 +84,8 @@ export interface LotsDataQuality {
   incomplete_nav_dates: string[];
   issues: DataQualityIssue[];
   missing_fx_pairs: { dates: string[]; pair: string }[];
-  missing_price_assets: unknown[];
-  stale_prices: unknown[];
+  missing_price_assets: MissingPriceAssetDto[];
+  stale_prices: StalePrice[];
 }
 
 export interface CustodyEntry {

@@ -57,6 +57,8 @@ export interface ReplayOptions {
   resume?: { checkpoint: Checkpoint; days: readonly DayState[]; incompleteDates: readonly string[]; prices?: PriceBook; fx?: FxTable };
   /** Collects a checkpoint on every `checkpointDue` day after the first replayed day. */
   checkpoints?: Checkpoint[];
+  /** Called with each day valued by this run, as soon as it is (a resumed run's earlier days are not). */
+  onDay?: (day: DayState) => void;
 }
 
 /**
@@ -117,7 +119,11 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
       i = j;
     }
     if (date === start) ledger.markStart();
-    if (date >= start) days.push(ledger.value(date));
+    if (date >= start) {
+      const day = ledger.value(date);
+      days.push(day);
+      options.onDay?.(day);
+    }
   }
 
   return {

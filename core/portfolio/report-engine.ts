@@ -13,14 +13,14 @@ import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import { type Checkpoint, type DayState, replay, replayFrom } from "./replay.calc.ts";
 import type { Decimal } from "../money/decimal.ts";
-import { historyPointWriter, toReportDto } from "./report.dto.ts";
-import { computeReportParts } from "./report.calc.ts";
+import { allocationPointText, historyPointWriter, toReportDto } from "./report.dto.ts";
+import { allocationPoints, computeReportParts } from "./report.calc.ts";
 import {
   loadAssets, loadBrokers, loadFx, loadQuotesAndSplits, loadReportInput, loadTransactions, reportCurrencies, type ReportRequest, type SqlReader,
 } from "./report-input.loader.ts";
-import type { QuoteSeries, RateSeriesInput, ReportInput } from "./report-input.ts";
+import type { AssetInfo, QuoteSeries, RateSeriesInput, ReportInput } from "./report-input.ts";
 import type { Mwrr } from "./returns.calc.ts";
-import type { HistoryPoint } from "./report.types.ts";
+import type { AllocationPoint, Dimension, HistoryPoint } from "./report.types.ts";
 
 /** One dated write: every stored input dated before `from` is unchanged; null: not dated (recompute all). */
 export interface ChangeNote {
@@ -56,18 +56,34 @@ interface ScopeState {
   growth: Decimal[];
   warm: Mwrr[] | null;
   /** The history's points as JSON, comma-separated, and where each ends (null without history). */
-  history: { text: string; ends: number[] } | null;
+  history: PointsText | null;
+  /** The same per allocation dimension (null without allocation history). */
+  allocation: Record<Dimension, PointsText> | null;
+}
+
+/** Points as JSON, comma-separated, and where each ends. */
+interface PointsText {
+  text: string;
+  ends: number[];
 }
 
 export interface EngineReport {
   json: string;
+  /**
+   * Offsets in `json` where it may be cut into pieces that recur from one report of a scope to
+   * the next: around each points array and at each checkpoint's day inside it (the points before a
+   * resumed checkpoint are the previous report's, character for character). The worker compresses
+   * the pieces one by one and keeps them (host/api/portfolio/segmented-gzip.ts).
+   */
+  cuts: number[];
   /** `cold`, or the date the replay resumed at. */
   mode: "cold" | { resumedAt: string };
 }
 
 /** Scopes kept (each holds its inputs and checkpoints: tens of MB on a dense 20,000-row ledger). */
 const MAX_SCOPES = 2;
-const HISTORY_SLOT = `\u0000history-${Math.random().toString(36).slice(2)}`;
+const SLOT = `\u0000slot-${Math.random().toString(36).slice(2)}`;
+const DIMENSIONS: readonly Dimension[] = ["type", "sector", "geography"];
 
 export class ReportEngine {
   private readonly scopes = new Map<string, ScopeState>();
@@ -100,7 +116,7 @@ export class ReportEngine {
       this.scopes.set(key, out.state);
       while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
     }
-    return { json: out.json, mode: out.mode };
+    return { json: out.json, mode: out.mode, cuts: out.cuts };
   }
 
   /** Drops every kept scope. */
@@ -142,44 +158,91 @@ export class ReportEngine {
     };
     const small = smallInputs(input);
     if (small !== state.small || replayFrom(input).from !== state.from) return null;
+    // The kept points of the days before the checkpoint are what is resumed: without them, cold.
+    if ((input.flags.history && !state.history) || (input.flags.allocationHistory && !state.allocation)) return null;
     return { ...this.compute(input, small, { state, cp }), mode: { resumedAt: cp.date } };
   }
 
   private compute(input: ReportInput, small: string, resume: { state: ScopeState; cp: Checkpoint } | undefined) {
     const checkpoints = resume ? resume.state.checkpoints.filter((c) => c.date <= resume.cp.date) : [];
+    // The allocation history is written day by day as the replay values each day, and the day's
+    // per-asset values are dropped at once: they are never all alive together.
+    const allocation = input.flags.allocationHistory ? new AllocationText(new Map(input.assets.map((a) => [a.id, a]))) : null;
     const r = replay(input, {
       checkpoints,
       resume: resume && { checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates, prices: resume.state.prices, fx: resume.state.fx },
+      onDay: allocation?.add,
     });
     const n = resume?.cp.dayCount ?? 0;
     const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n) };
-    const history = input.flags.history ? new HistoryText(input.target) : null;
-    const parts = computeReportParts(input, r, prefix, history?.add);
-    const dto = toReportDto({ ...parts.report, history: null });
-    let json: string;
-    let kept: { text: string; ends: number[] } | null = null;
+    const history = input.flags.history ? new PointsWriter(historyPointWriter(input.target)) : null;
+    const parts = computeReportParts(input, r, { prefix, onHistoryPoint: history?.add, allocationWritten: allocation !== null });
+    const dto = toReportDto({ ...parts.report, history: null, allocationHistory: null });
+    // Each array's points as text, and the index of every checkpoint's first day among them.
+    const boundaries = checkpoints.map((c) => c.dayCount);
+    const splices: [string, Piece[]][] = [];
+    let keptHistory: PointsText | null = null;
     if (history) {
-      const before = resume?.state;
-      if (parts.historyFrom > 0 && before?.history && before.history.ends.length >= parts.historyFrom) {
-        kept = history.finish({ text: before.history.text, ends: before.history.ends.slice(0, parts.historyFrom) });
-      } else if (parts.historyFrom > 0) {
-        // The earlier points are not kept: every point again.
-        history.clear();
-        computeReportParts(input, r, undefined, history.add);
-        kept = history.finish();
-      } else kept = history.finish();
-      dto.history = HISTORY_SLOT;
-      const text = JSON.stringify(dto);
-      const slot = JSON.stringify(HISTORY_SLOT);
-      const at = text.indexOf(`"history":${slot}`) + `"history":`.length;
-      json = `${text.slice(0, at)}[${kept.text}]${text.slice(at + slot.length)}`;
-    } else json = JSON.stringify(dto);
+      // `historyFrom` is 0 when no prefix was resumed or rule 6 rebuilt the MWRR series (every point again).
+      keptHistory = history.finish(parts.historyFrom > 0 ? prefixOf(resume!.state.history!, parts.historyFrom) : undefined);
+      splices.push(["history", ["[", keptHistory, "]"]]);
+    }
+    let keptAllocation: Record<Dimension, PointsText> | null = null;
+    if (allocation) {
+      const before = resume?.state.allocation;
+      keptAllocation = allocation.finish(before ? (dim) => prefixOf(before[dim], n) : undefined);
+      const pieces: Piece[] = ["{"];
+      for (const [i, dim] of DIMENSIONS.entries()) pieces.push(`${i > 0 ? "," : ""}${JSON.stringify(dim)}:[`, keptAllocation[dim], "]");
+      pieces.push("}");
+      splices.push(["allocation_history", pieces]);
+    }
+    const { json, cuts } = splice(dto, splices, boundaries);
     const state: ScopeState = {
       epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
-      growth: parts.growth, warm: parts.warm, history: kept,
+      growth: parts.growth, warm: parts.warm, history: keptHistory, allocation: keptAllocation,
     };
-    return { json, state };
+    return { json, cuts, state };
   }
+}
+
+/** A piece of a spliced value: plain text, or points (cut around and at `boundaries`). */
+type Piece = string | PointsText;
+
+/**
+ * The JSON of `dto` with the value of each `[key, pieces]` of `parts` written in place (each key's
+ * value left null in `dto`), and the offsets where it may be cut (`EngineReport.cuts`).
+ */
+function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], boundaries: readonly number[]): { json: string; cuts: number[] } {
+  for (const [key] of parts) dto[key] = `${SLOT}${key}`;
+  const text = JSON.stringify(dto);
+  const out: string[] = [];
+  const cuts: number[] = [];
+  let length = 0;
+  let from = 0;
+  const append = (t: string) => { out.push(t); length += t.length; };
+  for (const [key, pieces] of parts) {
+    const slot = `${JSON.stringify(key)}:${JSON.stringify(`${SLOT}${key}`)}`;
+    const at = text.indexOf(slot, from);
+    append(text.slice(from, at));
+    append(`${JSON.stringify(key)}:`);
+    for (const piece of pieces) {
+      if (typeof piece === "string") { append(piece); continue; }
+      cuts.push(length);
+      for (const b of boundaries) if (b > 0 && b < piece.ends.length) cuts.push(length + piece.ends[b - 1]!);
+      append(piece.text);
+      cuts.push(length);
+    }
+    from = at + slot.length;
+  }
+  append(text.slice(from));
+  const json = out.join("");
+  return { json, cuts: [...new Set(cuts)].filter((c) => c > 0 && c < json.length).sort((a, b) => a - b) };
+}
+
+/** The first `count` points of `kept`. */
+function prefixOf(kept: PointsText, count: number): PointsText {
+  const ends = kept.ends.slice(0, count);
+  return { text: kept.text.slice(0, ends.at(-1) ?? 0), ends };
 }
 
 /**
@@ -204,28 +267,21 @@ function smallInputs(input: ReportInput): string {
 }
 
 /**
- * The history's JSON built point by point (docs/decisions.md, "Memory, third pass"): each point is
+ * Points' JSON built point by point (docs/decisions.md, "Memory, third pass"): each point is
  * written as text when it is made, and a report keeps its points as one comma-separated string
  * with the end of each, so an incremental report takes over a prefix with one slice.
  */
-class HistoryText {
+class PointsWriter<P> {
   private readonly points: string[] = [];
-  private readonly write: (p: HistoryPoint) => string;
 
-  constructor(code: string) {
-    this.write = historyPointWriter(code);
-  }
+  constructor(private readonly write: (p: P) => string) {}
 
-  readonly add = (p: HistoryPoint): void => {
+  readonly add = (p: P): void => {
     this.points.push(this.write(p));
   };
 
-  clear(): void {
-    this.points.length = 0;
-  }
-
-  /** The points of `kept` (a prefix of an earlier history), then the points added. */
-  finish(kept?: { text: string; ends: readonly number[] }): { text: string; ends: number[] } {
+  /** The points of `kept` (a prefix of an earlier run's), then the points added. */
+  finish(kept?: PointsText): PointsText {
     const ends = kept ? [...kept.ends] : [];
     let length = ends.at(-1) ?? 0;
     for (const t of this.points) {
@@ -234,8 +290,25 @@ class HistoryText {
     }
     const fresh = this.points.join(",");
     this.points.length = 0;
-    const head = kept ? kept.text.slice(0, kept.ends.at(-1) ?? 0) : "";
+    const head = kept?.text ?? "";
     return { text: head && fresh ? `${head},${fresh}` : head || fresh, ends };
+  }
+}
+
+/** The allocation history written day by day, one `PointsWriter` per dimension. */
+class AllocationText {
+  private readonly writers = { type: new PointsWriter(allocationPointText), sector: new PointsWriter(allocationPointText), geography: new PointsWriter(allocationPointText) };
+
+  constructor(private readonly assets: ReadonlyMap<number, AssetInfo>) {}
+
+  readonly add = (day: DayState): void => {
+    const points: Record<Dimension, AllocationPoint> = allocationPoints(day, this.assets);
+    for (const dim of DIMENSIONS) this.writers[dim].add(points[dim]);
+    day.assetValues = undefined;
+  };
+
+  finish(kept?: (dim: Dimension) => PointsText): Record<Dimension, PointsText> {
+    return { type: this.writers.type.finish(kept?.("type")), sector: this.writers.sector.finish(kept?.("sector")), geography: this.writers.geography.finish(kept?.("geography")) };
   }
 }
 

@@ -69,12 +69,24 @@ export function computeReport(input: ReportInput): PortfolioReport {
   return computeReportParts(input, replay(input)).report;
 }
 
-/**
- * The report of a replay; with `prefix`, the history points of its days are left out
- * (`historyFrom`). With `onHistoryPoint`, each history point is handed over as it is made instead
- * of being kept in `report.history` (left empty): the engine writes them as text at once.
- */
-export function computeReportParts(input: ReportInput, r: ReplayResult, prefix?: ReportPrefix, onHistoryPoint?: (p: HistoryPoint) => void): ReportParts {
+export interface ReportPartsOptions {
+  /** The history points of the prefix's days are left out (`historyFrom`). */
+  prefix?: ReportPrefix;
+  /**
+   * Each history point is handed over as it is made instead of being kept in `report.history`
+   * (left empty): the engine writes them as text at once.
+   */
+  onHistoryPoint?: (p: HistoryPoint) => void;
+  /**
+   * The caller made the allocation history itself, day by day during the replay
+   * (`allocationPoints`): `report.allocationHistory` is left empty.
+   */
+  allocationWritten?: boolean;
+}
+
+/** The report of a replay (see `ReportPartsOptions`). */
+export function computeReportParts(input: ReportInput, r: ReplayResult, options: ReportPartsOptions = {}): ReportParts {
+  const { prefix, onHistoryPoint } = options;
   const assets = new Map(input.assets.map((a) => [a.id, a]));
   const brokerName = new Map(input.brokers.map((b) => [b.id, b.name]));
   const days = r.days;
@@ -154,7 +166,8 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, prefix?:
     },
     summary: input.flags.summary ? buildSummary(input, r, holdings, twrrEnd, mwrr, brokerName) : null,
     history,
-    allocationHistory: input.flags.allocationHistory ? allocationHistory(days, assets) : null,
+    allocationHistory: !input.flags.allocationHistory ? null
+      : options.allocationWritten ? { type: [], sector: [], geography: [] } : allocationHistory(days, assets),
     dataQuality,
     positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
   };
@@ -309,31 +322,60 @@ function buildSummary(
   };
 }
 
+const DIMENSIONS = ["type", "sector", "geography"] as const;
+const ONE = new Decimal(1);
+/** Weights parsed once per asset and dimension (they are read for every day of the history). */
+const weightCache = new WeakMap<AssetInfo, Record<Dimension, [string, Decimal][]>>();
+
 /** Weights of an asset along a dimension: its type, or its classification distribution (`Unknown` when none). */
 function weights(asset: AssetInfo, dim: Dimension): [string, Decimal][] {
-  if (dim === "type") return [[asset.type ?? "OTHER", new Decimal(1)]];
-  const dist = dim === "sector" ? asset.sectors : asset.geography;
-  if (!dist || Object.keys(dist).length === 0) return [["Unknown", new Decimal(1)]];
-  return Object.entries(dist).map(([k, w]) => [k, new Decimal(w)]);
+  let cached = weightCache.get(asset);
+  if (!cached) {
+    const of = (dist: Record<string, string> | null): [string, Decimal][] =>
+      !dist || Object.keys(dist).length === 0 ? [["Unknown", ONE]] : Object.entries(dist).map(([k, w]) => [k, new Decimal(w)]);
+    cached = { type: [[asset.type ?? "OTHER", ONE]], sector: of(asset.sectors), geography: of(asset.geography) };
+    weightCache.set(asset, cached);
+  }
+  return cached[dim];
 }
 
-function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimension): AllocationItem[] {
+function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimension, sum?: Decimal): AllocationItem[] {
   const amounts = new Map<string, Decimal>();
-  let total = ZERO;
   for (const { asset, value } of items) {
-    for (const [name, w] of weights(asset, dim)) amounts.set(name, (amounts.get(name) ?? ZERO).plus(value.times(w)));
-    total = total.plus(value);
+    for (const [name, w] of weights(asset, dim)) {
+      // × 1 is the value itself: one multiplication less per asset and day on the usual weights.
+      const part = w === ONE ? value : value.times(w);
+      const before = amounts.get(name);
+      amounts.set(name, before === undefined ? part : before.plus(part));
+    }
   }
+  const total = sum ?? items.reduce((s, i) => s.plus(i.value), ZERO);
   return [...amounts.entries()]
     .sort(([a, x], [b, y]) => y.cmp(x) || a.localeCompare(b))
-    .map(([name, amount]) => ({ name, value: ratio(amount, total, true), amount }));
+    // A single component is the whole: 100 % without a division (the quotient is exactly 1).
+    .map(([name, amount]) => ({ name, value: total.gt(0) && amount.eq(total) ? HUNDRED : ratio(amount, total, true), amount }));
+}
+
+/** The allocation-history points of one day, one per dimension (from the day's per-asset values). */
+export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetInfo>): Record<Dimension, AllocationPoint> {
+  const items: { asset: AssetInfo; value: Decimal }[] = [];
+  let total = ZERO;
+  d.assetValues?.forEach((value, id) => {
+    items.push({ asset: assets.get(id)!, value });
+    total = total.plus(value);
+  });
+  return {
+    type: { date: d.date, components: allocation(items, "type", total) },
+    sector: { date: d.date, components: allocation(items, "sector", total) },
+    geography: { date: d.date, components: allocation(items, "geography", total) },
+  };
 }
 
 function allocationHistory(days: DayState[], assets: Map<number, AssetInfo>): Record<Dimension, AllocationPoint[]> {
   const out: Record<Dimension, AllocationPoint[]> = { type: [], sector: [], geography: [] };
   for (const d of days) {
-    const items = [...(d.assetValues ?? new Map()).entries()].map(([id, value]) => ({ asset: assets.get(id)!, value }));
-    for (const dim of ["type", "sector", "geography"] as const) out[dim].push({ date: d.date, components: allocation(items, dim) });
+    const points = allocationPoints(d, assets);
+    for (const dim of DIMENSIONS) out[dim].push(points[dim]);
   }
   return out;
 }

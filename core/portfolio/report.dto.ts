@@ -6,8 +6,11 @@
 import { Decimal } from "../money/decimal.ts";
 import type { DataQualityReport } from "./data-quality.calc.ts";
 import type {
-  AllocationItem, BrokerBreakdown, ContributionRow, HistoryPoint, HoldingRow, PortfolioReport, ReportDataQuality, ReportSummary,
+  AllocationItem, AllocationPoint, BrokerBreakdown, ContributionRow, HistoryPoint, HoldingRow, PortfolioReport, ReportDataQuality, ReportSummary,
 } from "./report.types.ts";
+import type {
+  AllocationItemDto, AllocationPointDto, BrokerBreakdownDto, ContributionDto, HistoryPointDto, HoldingDto, MoneyDto, ReportDto, ReportSummaryDto,
+} from "./report.wire.ts";
 
 /** Decimals written for money and returns. */
 const PLACES = 10;
@@ -29,9 +32,9 @@ const FEATURE_NAMES = {
   positionsContribution: "positions_contribution",
 } as const;
 
-type Money = { code: string; amount: string };
+type Money = MoneyDto;
 
-export function toReportDto(r: PortfolioReport): Record<string, unknown> {
+export function toReportDto(r: PortfolioReport): ReportDto {
   const code = r.metadata.targetCurrency;
   const money = (d: Decimal): Money => ({ code, amount: dec(d) });
   const dataQuality = dataQualityDto(r.dataQuality);
@@ -44,9 +47,11 @@ export function toReportDto(r: PortfolioReport): Record<string, unknown> {
     },
     summary: r.summary ? summaryDto(r.summary, money, dataQuality) : null,
     history: r.history ? historyWire(r.history, code) : null,
-    allocation_history: r.allocationHistory
-      ? Object.fromEntries(Object.entries(r.allocationHistory).map(([dim, points]) => [dim, points.map((p) => ({ date: p.date, components: p.components.map(allocationDto) }))]))
-      : null,
+    allocation_history: r.allocationHistory ? {
+      type: r.allocationHistory.type.map(allocationPointDto),
+      sector: r.allocationHistory.sector.map(allocationPointDto),
+      geography: r.allocationHistory.geography.map(allocationPointDto),
+    } : null,
     data_quality: dataQuality,
     positions_contribution: r.positionsContribution ? {
       positions: r.positionsContribution.positions.map(contributionDto),
@@ -74,11 +79,20 @@ function dataQualityDto(q: ReportDataQuality): DataQualityReport {
   };
 }
 
-function allocationDto(a: AllocationItem) {
+function allocationPointDto(p: AllocationPoint): AllocationPointDto {
+  return { date: p.date, components: p.components.map(allocationDto) };
+}
+
+/** One allocation-history point as JSON text, as `toReportDto` writes it. */
+export function allocationPointText(p: AllocationPoint): string {
+  return JSON.stringify(allocationPointDto(p));
+}
+
+function allocationDto(a: AllocationItem): AllocationItemDto {
   return { name: a.name, value: a.value === null ? "0" : dec(a.value), amount: dec(a.amount) };
 }
 
-function holdingDto(h: HoldingRow): Record<string, unknown> {
+function holdingDto(h: HoldingRow): HoldingDto {
   return {
     asset_id: h.assetId, asset_name: h.assetName, asset_ticker: h.assetTicker, asset_type: h.assetType,
     broker_id: h.brokerId, broker_name: h.brokerName, quantity: dec(h.quantity), wac_per_unit: opt(h.wacPerUnit), open_cost_basis: opt(h.openCostBasis),
@@ -91,14 +105,14 @@ function holdingDto(h: HoldingRow): Record<string, unknown> {
   };
 }
 
-function brokerDto(b: BrokerBreakdown, money: (d: Decimal) => Money) {
+function brokerDto(b: BrokerBreakdown, money: (d: Decimal) => Money): BrokerBreakdownDto {
   return {
     broker_id: b.brokerId, broker_name: b.brokerName, net_worth: money(b.netWorth), gain_loss: money(b.gainLoss), gain_loss_percent: opt(b.gainLossPercent),
     cash_total: money(b.cashTotal), cash_balances: b.cashBalances.map((c) => ({ code: c.code, amount: dec(c.amount) })),
   };
 }
 
-function summaryDto(s: ReportSummary, money: (d: Decimal) => Money, dataQuality: DataQualityReport): Record<string, unknown> {
+function summaryDto(s: ReportSummary, money: (d: Decimal) => Money, dataQuality: DataQualityReport): ReportSummaryDto {
   return {
     net_worth: money(s.netWorth),
     total_invested: money(s.totalInvested),
@@ -151,7 +165,7 @@ function summaryDto(s: ReportSummary, money: (d: Decimal) => Money, dataQuality:
 }
 
 /** The wire keys of a history point, in order, and the point's figure each is written from. */
-const HISTORY_FIELDS: readonly [key: string, figure: (p: HistoryPoint) => Decimal | number | null, kind: "money" | "dec" | "num" | "opt"][] = [
+const HISTORY_FIELDS: readonly [key: Exclude<keyof HistoryPointDto, "date">, figure: (p: HistoryPoint) => Decimal | number | null, kind: "money" | "dec" | "num" | "opt"][] = [
   ["cash_value", (p) => p.cashValue, "money"],
   ["market_value", (p) => p.marketValue, "money"],
   ["in_transit_market_value", (p) => p.inTransitMarketValue, "money"],
@@ -205,12 +219,12 @@ export function historyPointWriter(code: string): (p: HistoryPoint) => string {
 }
 
 /** History points on the wire (as in `toReportDto`), in `code`: parsed from their JSON text, so both forms are one writer. */
-export function historyWire(points: HistoryPoint[], code: string): Record<string, unknown>[] {
+export function historyWire(points: HistoryPoint[], code: string): HistoryPointDto[] {
   const write = historyPointWriter(code);
-  return points.map((p) => JSON.parse(write(p)) as Record<string, unknown>);
+  return points.map((p) => JSON.parse(write(p)) as HistoryPointDto);
 }
 
-function contributionDto(c: ContributionRow): Record<string, unknown> {
+function contributionDto(c: ContributionRow): ContributionDto {
   return {
     asset_id: c.assetId, asset_name: c.assetName, asset_ticker: c.assetTicker, asset_type: c.assetType, broker_id: c.brokerId,
     broker_name: c.brokerName, period_unrealized_delta: opt(c.periodUnrealizedDelta),

@@ -4,7 +4,7 @@ import {
   CurrencyCodeSchema, DecimalStringSchema, type IsoDate, IsoDateSchema, isPluginError, type Quote, toIsoDate,
 } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { Database } from "../db/database.ts";
 import { Decimal } from "../money/decimal.ts";
 import { ConcurrencyLimiter, withTimeout } from "./concurrency.ts";
@@ -147,7 +147,7 @@ export class CurrentPriceService {
   private async writeToday(assets: Map<number, PricedAsset>, answers: Map<number, Answer>, today: string): Promise<void> {
     const due = [...answers.entries()].filter(([id, a]) => a.fresh && a.quote.date === today && a.quote.currency === assets.get(id)!.currency);
     if (due.length === 0) return;
-    const written = await this.db.write(async (tx) => {
+    await this.db.write(async (tx) => {
       const stored = await todayRows(tx, due.map(([id]) => id), today);
       const writes: PriceRowWrite[] = [];
       for (const [assetId, answer] of due) {
@@ -160,9 +160,8 @@ export class CurrentPriceService {
         });
       }
       await writePriceRows(tx, writes);
-      return writes.length;
+      if (writes.length > 0) declareChange(tx, { kind: "prices", ids: writes.map((w) => w.assetId), from: today });
     });
-    if (written > 0) clearPortfolioCaches(this.caches, today);
   }
 }
 

@@ -5,7 +5,8 @@ import {
   type AssetEvent, DecimalStringSchema, type IsoDate, type IsoDateRange, IsoDateSchema, type PricePoint,
 } from "../../sdk/index.ts";
 import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches, earliestDate } from "../cache/portfolio-caches.ts";
+import { earliestDate } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { Database } from "../db/database.ts";
 import { ASSET_EVENT_TYPES } from "../events/asset-event.entity.ts";
 import { Decimal } from "../money/decimal.ts";
@@ -150,10 +151,9 @@ export class PriceSyncService {
     const events = providerEvents(fetched.events ?? [], asset.currency, range, result.errors);
     result.pointsFetched = fetched.points?.length ?? 0;
     result.eventsFetched = fetched.events?.length ?? 0;
-    let from: string | null = null;
     await this.db.write(async (tx) => {
       const changed = await changedRows(tx, asset.id, rows);
-      from = earliestDate(changed.rows.map((r) => r.date));
+      const from = earliestDate(changed.rows.map((r) => r.date));
       await writePriceRows(tx, changed.rows);
       const ev = await writeProviderEvents(tx, asset.id, assignmentId, events);
       await tx.query(`UPDATE "asset_provider_assignments" SET "last_fetch_at" = datetime('now') WHERE "id" = ?`, [assignmentId]);
@@ -161,9 +161,10 @@ export class PriceSyncService {
         insertedCount: changed.inserted, updatedCount: changed.rows.length - changed.inserted,
         pointsChanged: changed.rows.length, eventsChanged: ev.inserted + ev.updated,
       });
+      if (changed.rows.length > 0) declareChange(tx, { kind: "prices", ids: [asset.id], from });
+      // Events are not dated for the report (a split changes trade prices before it): recompute all.
+      if (ev.inserted + ev.updated > 0) declareChange(tx, { kind: "events", ids: [asset.id] });
     });
-    // Events are not dated for the report (a split changes trade prices before it): recompute all.
-    if (result.pointsChanged + result.eventsChanged > 0) clearPortfolioCaches(this.caches, result.eventsChanged > 0 ? null : from);
   }
 }
 

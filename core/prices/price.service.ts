@@ -1,7 +1,7 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearAfterCommit, earliestDate } from "../cache/portfolio-caches.ts";
+import { earliestDate } from "../cache/portfolio-caches.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { eventLoopBreather } from "../async/yield-to-event-loop.ts";
 import { Database } from "../db/database.ts";
 import { InputError, NotFoundError } from "../errors/domain-error.ts";
@@ -46,7 +46,6 @@ export interface WipeOutcome {
 export class PriceService {
   constructor(
     @inject(Database) private readonly db: Database,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   /**
@@ -65,7 +64,7 @@ export class PriceService {
           { asset_id: item.assetId, date: wrong.date, currency: wrong.currency, asset_currency: currency });
       }
     }
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const outcome: UpsertOutcome = { results: [], inserted: 0, updated: 0 };
       const breathe = eventLoopBreather();
       for (const item of items) {
@@ -86,14 +85,18 @@ export class PriceService {
           message: `Stored ${rows.length} prices (${rows.length - updated} inserted, ${updated} updated)`,
         });
       }
+      if (outcome.inserted + outcome.updated > 0) {
+        const written = items.filter((i) => currencies.has(i.assetId));
+        declareChange(tx, { kind: "prices", ids: written.map((i) => i.assetId), from: earliestDate(written.flatMap((i) => i.prices.map((p) => p.date))) });
+      }
       return outcome;
-    }), (out) => out.inserted + out.updated > 0, () => earliestDate(items.flatMap((i) => i.prices.map((p) => p.date))));
+    });
   }
 
   /** Deletes the prices of each asset within its inclusive ranges; an unknown asset is a per-item error. */
   async deleteRanges(items: readonly { assetId: number; ranges: readonly DateRange[] }[]): Promise<DeleteOutcome[]> {
     const currencies = await this.currencies(items.map((i) => i.assetId));
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
       const out: DeleteOutcome[] = [];
       for (const item of items) {
         if (!currencies.has(item.assetId)) {
@@ -107,8 +110,13 @@ export class PriceService {
         }
         out.push({ assetId: item.assetId, deletedCount: deleted, message: `Deleted ${deleted} prices`, success: true });
       }
+      const touched = out.filter((o) => o.deletedCount > 0).map((o) => o.assetId);
+      if (touched.length > 0) {
+        const from = earliestDate(items.filter((i) => touched.includes(i.assetId)).flatMap((i) => i.ranges.map((r) => r.start)));
+        declareChange(tx, { kind: "prices", ids: touched, from });
+      }
       return out;
-    }), (out) => out.some((o) => o.deletedCount > 0), () => earliestDate(items.flatMap((i) => i.ranges.map((r) => r.start))));
+    });
   }
 
   /** Prices (ascending by date) and, on request, events of each asset within its range. */
@@ -124,13 +132,16 @@ export class PriceService {
     if (!(await this.currencies([assetId])).has(assetId)) {
       throw new NotFoundError("ASSET_NOT_FOUND", `Asset ${assetId} not found`, { asset_id: assetId });
     }
-    return clearAfterCommit(this.caches, this.db.write(async (tx) => {
+    return this.db.write(async (tx) => {
+      // Events go too (splits, dividends): undated.
+      declareChange(tx, { kind: "events", ids: [assetId] });
+      declareChange(tx, { kind: "prices", ids: [assetId] });
       const transactionsUnlinked = await execute(tx, `UPDATE "transactions" SET "asset_event_id" = NULL, "updated_at" = datetime('now')
         WHERE "asset_event_id" IN (SELECT "id" FROM "asset_events" WHERE "asset_id" = ?)`, [assetId]);
       const eventsDeleted = await execute(tx, `DELETE FROM "asset_events" WHERE "asset_id" = ?`, [assetId]);
       const pricesDeleted = await execute(tx, `DELETE FROM "price_history" WHERE "asset_id" = ?`, [assetId]);
       return { eventsDeleted, pricesDeleted, transactionsUnlinked };
-    }));
+    });
   }
 
   /** Currency of each existing asset among `ids`. */

@@ -1,7 +1,8 @@
 import type { EntityManager } from "typeorm";
 import { selectIn } from "./batch-loader.ts";
 import type { BatchIssue, Operation } from "./batch.types.ts";
-import { type BalanceRow, findNegativeBalances } from "./balances.calc.ts";
+import { type BalanceRow, findNegativeBalances, type OpeningBalances } from "./balances.calc.ts";
+import { Decimal } from "../money/decimal.ts";
 import { openingAt } from "./ledger-checkpoints.ts";
 
 interface BrokerFlags {
@@ -39,9 +40,19 @@ export async function checkBalances(tx: EntityManager, touched: Map<number, Oper
     const names = new Map((assetIds.length === 0 ? [] : await selectIn<{ id: number; name: string }>(
       tx, (p) => `SELECT id, name FROM assets WHERE id IN (${p})`, assetIds,
     )).map((a) => [a.id, a.name]));
-    for (const v of found) issues.push(toIssue(touched.get(b.id)!, b, v, names));
+    for (const v of found) issues.push(toIssue(touched.get(b.id)!, b, v, names, v.kind === "cash" ? otherCashOn(rows, opening, v.date, v.currency) : []));
   }
   return issues;
+}
+
+/** The broker's other currencies with a positive balance at the end of `date` (opening plus the rows up to it). */
+function otherCashOn(rows: BalanceRow[], opening: OpeningBalances | undefined, date: string, currency: string): string[] {
+  const sums = new Map<string, Decimal>(opening?.cash ?? []);
+  for (const r of rows) {
+    if (r.date > date) break;
+    if (r.currency && r.amount && r.currency !== currency) sums.set(r.currency, (sums.get(r.currency) ?? new Decimal(0)).plus(r.amount));
+  }
+  return [...sums].filter(([code, v]) => code !== currency && v.gt(0)).map(([code]) => code).sort();
 }
 
 /**
@@ -50,14 +61,19 @@ export async function checkBalances(tx: EntityManager, touched: Map<number, Oper
  * opening date for the broker's opening deposit, or a buy paid from cash in another currency with
  * its conversion). `params` carry the ids and names for clients that word it themselves.
  */
-function toIssue(operation: Operation, broker: BrokerFlags, v: ReturnType<typeof findNegativeBalances>[number], assetNames: Map<number, string>): BatchIssue {
+function toIssue(
+  operation: Operation, broker: BrokerFlags, v: ReturnType<typeof findNegativeBalances>[number], assetNames: Map<number, string>, otherCash: string[],
+): BatchIssue {
   if (v.kind === "cash") {
+    // When the broker holds other currencies that day, the conversion fix names them.
+    const convert = otherCash.length
+      ? `or pay from the broker's ${otherCash.join(" or ")} cash with a currency conversion (FX_CONVERSION) on or before ${v.date}`
+      : `or pay from cash in another currency with a currency conversion`;
     return {
       operation, index: -1, code: "balanceCashNegative", field: "cash",
       error: `The ${v.currency} cash of broker "${broker.name}" would go negative (${v.balance} ${v.currency}) on ${v.date}. `
-        + `Record a deposit in ${v.currency} on or before ${v.date} (or date the broker's opening deposit earlier), `
-        + `or pay from cash in another currency with a currency conversion`,
-      params: { broker_id: broker.id, broker_name: broker.name, date: v.date, currency: v.currency, balance: v.balance },
+        + `Record a deposit in ${v.currency} on or before ${v.date} (or date the broker's opening deposit earlier), ${convert}`,
+      params: { broker_id: broker.id, broker_name: broker.name, date: v.date, currency: v.currency, balance: v.balance, ...(otherCash.length ? { other_cash_currencies: otherCash } : {}) },
     };
   }
   const asset = assetNames.get(v.assetId) ?? `asset ${v.assetId}`;

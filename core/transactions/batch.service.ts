@@ -1,9 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import type { EntityManager } from "typeorm";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
-import { CacheRegistry } from "../cache/cache-registry.ts";
-import { clearPortfolioCaches } from "../cache/portfolio-caches.ts";
 import { Database } from "../db/database.ts";
+import { declareChange } from "../db/data-changes.ts";
 import { applyAutoCostBasis } from "./auto-cost-basis.ts";
 import { checkBalances } from "./balance-check.ts";
 import { applyCreates, resolveCreateLinks } from "./batch-creates.ts";
@@ -33,27 +32,22 @@ export class TransactionBatchService {
   constructor(
     @inject(Database) private readonly db: Database,
     @inject(BrokerAccessService) private readonly access: BrokerAccessService,
-    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   async run(userId: number, input: BatchInput, mode: "validate" | "commit"): Promise<BatchOutcome> {
-    let done: BatchOutcome;
-    let changedFrom: string | null = null;
     try {
-      done = await this.db.write(async (tx) => {
+      return await this.db.write(async (tx) => {
         const { state, wac } = await executeBatch(tx, this.access, userId, input);
         const outcome = buildOutcome(state, mode === "commit", wac);
         if (!outcome.committed) throw new RollbackSentinel(outcome);
-        changedFrom = state.earliestChange();
+        // A promote goes through here too. The earliest date covers rows before and after and their partner legs.
+        if (outcome.results.length > 0) declareChange(tx, { kind: "ledger", ids: [...state.touchedBrokers().keys()], from: state.earliestChange() });
         return outcome;
       });
     } catch (e) {
       if (e instanceof RollbackSentinel) return e.outcome;
       throw e;
     }
-    // Only once the write committed (a promote goes through here too).
-    if (done.results.length > 0) clearPortfolioCaches(this.caches, changedFrom);
-    return done;
   }
 }
 

@@ -15,6 +15,7 @@ import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler, routeMethods } from "../http/errors.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
+import { realizedGainsRoutes } from "./portfolio/realized-gains.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
 import { riskRoutes } from "./risk/risk.routes.ts";
 import { wacRoutes } from "./portfolio/wac.routes.ts";
@@ -58,6 +59,7 @@ export function createApp(deps: HttpDeps) {
     .use(reportRoutes(deps, session))
     .use(wacRoutes(deps, session))
     .use(lotsRoutes(deps, session))
+    .use(realizedGainsRoutes(deps, session))
     .use(riskRoutes(deps, session))
     .use(signalsRoutes(deps, session))
     .use(aiExportRoutes(deps, session))

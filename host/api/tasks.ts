@@ -1,9 +1,10 @@
 import { brimCommitPlan } from "./brokers/import/brim-commit.task.ts";
-import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
+import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPdfHead, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
 import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
 import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
+import { realizedGains } from "../../core/portfolio/realized-gains.calc.ts";
 import { riskAnalytic, riskData, riskEligibility } from "./risk/risk.task.ts";
 import { riskWarmUp } from "./risk/risk-warm-up.task.ts";
 import { reportWarmUp } from "./portfolio/report-warm-up.task.ts";
@@ -25,12 +26,14 @@ export const CALCULATIONS = {
   brimParse,
   brimPreview,
   brimSheets,
+  brimPdfHead,
   computeSignals,
   eventsQuery,
   fxConvert,
   lotsAnalysis: analyseLots,
   portfolioReport,
   priceQuery,
+  realizedGains,
   reportWarmUp,
   riskAnalytic,
   riskData,

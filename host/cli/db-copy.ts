@@ -4,7 +4,7 @@ import pg from "pg";
 import { databaseFile, openDatabase } from "../db/data-source.ts";
 
 /** Tables the copy leaves alone: bookkeeping each database keeps for itself. */
-const SKIP = new Set(["migrations", "typeorm_metadata", "sqlite_sequence", "cache_generations", "scheduler_claims", "ledger_checkpoints"]);
+const SKIP = new Set(["migrations", "typeorm_metadata", "sqlite_sequence", "cache_generations", "data_changes", "scheduler_claims", "ledger_checkpoints"]);
 /** At most this many rows per INSERT, and PostgreSQL's 65 535 bind parameters (about 20 k rows at 3 columns). */
 const MAX_ROWS = 20_000;
 const MAX_PARAMS = 60_000;

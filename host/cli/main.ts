@@ -9,12 +9,13 @@ import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
 import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
 import { copyToPostgres, DbCopyError } from "./db-copy.ts";
+import { PdfTextCliError, runImport } from "./pdf-text.ts";
 import { PluginCliError, runPlugin } from "./plugin.ts";
 import { createContainer } from "../container.ts";
 import { openDatabase } from "../db/data-source.ts";
 import { createLogger } from "../logger.ts";
 
-const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command>
+const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command> | import <command>
 
 Commands:
   user create <username> <email> <password>   create a superuser account
@@ -35,6 +36,8 @@ Commands:
                                               validate it (manifest, API version); restart to load it
   db copy-to-postgres <postgres://url>        copy DATA_DIR's SQLite database into an empty PostgreSQL database
                                               (schema, every row, row counts verified); stop the server first
+  import pdf-text <file.pdf> [--anonymise]    print a broker PDF's text as importers read it; --anonymise masks
+                                              names, addresses, IBANs and account numbers (for bug reports)
 
 Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol,
@@ -56,6 +59,7 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
   const [area, command, ...args] = argv;
   if (area === "backup") return runBackup(command, args, out);
   if (area === "plugin") return runPlugin(command, args, out);
+  if (area === "import") return runImport(command, args, out);
   if (area === "db") {
     if (command !== "copy-to-postgres" || args.length !== 1) throw new UsageError("Expected: db copy-to-postgres <postgres://url>");
     try {
@@ -139,7 +143,8 @@ if (import.meta.main) {
   try {
     process.exitCode = await runCli(process.argv.slice(2), (line) => console.log(line));
   } catch (error) {
-    const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError || error instanceof PluginCliError;
+    const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError || error instanceof PluginCliError
+      || error instanceof PdfTextCliError;
     console.error(`Error: ${known ? (error as Error).message : String(error)}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   }

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { DataSource } from "typeorm";
 import { Database } from "../../core/db/database.ts";
+import { changeJournal } from "./change-journal.ts";
 import { entities } from "../../core/entities.ts";
 import { migrations } from "../../migrations/index.ts";
 import { BunSqliteForTypeORM } from "./bun-sqlite-driver.ts";
@@ -66,7 +67,7 @@ export async function openDatabase(dataDir: string, env: Record<string, string |
       await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
       await lock.release();
     }
-    return new Database(pool, pool);
+    return journaling(new Database(pool, pool));
   }
   const file = databaseFile(dataDir);
   const writer = dataSource(file, false);
@@ -74,5 +75,11 @@ export async function openDatabase(dataDir: string, env: Record<string, string |
   await migrate(writer);
   const reader = dataSource(file, true);
   await reader.initialize();
-  return new Database(writer, reader);
+  return journaling(new Database(writer, reader));
+}
+
+/** Every write through the app stores what it declared it changed (docs/decisions.md "Declared changes"). */
+function journaling(db: Database): Database {
+  db.journalChanges(changeJournal(db));
+  return db;
 }

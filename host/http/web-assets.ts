@@ -35,6 +35,8 @@ async function build(): Promise<Bundle> {
     target: "browser",
     minify: true,
     publicPath: "/",
+    // Chart-heavy pages are dynamic imports: each becomes its own chunk, fetched on first visit.
+    splitting: true,
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
   });
   if (!result.success) throw new AggregateError(result.logs, "the web app did not build");

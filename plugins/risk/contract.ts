@@ -1,82 +1,16 @@
 /**
- * The input every risk analytic receives (assembled by the host from the portfolio engine and the
- * price history) and the result it returns: an output of its kind, warnings and, when it cannot
- * produce one, an error with one of the risk API's error codes (docs/risk.md "Requests").
+ * How the built-in risk analytics are written on the SDK's risk-tool contract (the input the host
+ * assembles, the result `{output, warnings, error}` with the risk API's error codes; docs/risk.md
+ * "Requests"): `defineRiskTool` turns the math into a plugin, `fail` and `warning` report.
  */
-import { definePlugin, DecimalStringSchema, z } from "../../sdk/index.ts";
-import type { RiskMode, RiskScope } from "../../sdk/index.ts";
+import {
+  definePlugin, riskInputSchema, riskResultSchema, z,
+  type RiskErrorCode, type RiskInput, type RiskMode, type RiskResult, type RiskScope, type RiskSeries, type RiskWarning,
+} from "../../sdk/index.ts";
 
-/**
- * Finite floats, checked in one pass: tens of thousands of values per input, where a schema per
- * element would cost more than the analytic (NaN and ±Infinity are refused).
- */
-const Floats = z.custom<number[]>((v) => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x)), "finite numbers");
-const Days = z.custom<string[]>((v) => Array.isArray(v) && v.every((x) => typeof x === "string"), "ISO dates");
-
-/** A value series in the target currency, oldest first. */
-export const SeriesSchema = z.object({ dates: Days, values: Floats });
-export type Series = z.output<typeof SeriesSchema>;
-
-/** One asset of the scope: its value per unit on the shared `asset_dates` and its weight today. */
-export const AssetSeriesSchema = z.object({
-  asset_id: z.number().int(),
-  name: z.string(),
-  asset_type: z.string().nullable(),
-  /** Sector and country weights (fractions) when the asset is classified. */
-  sectors: z.record(z.string(), z.number()).nullable(),
-  geography: z.record(z.string(), z.number()).nullable(),
-  /** Share of the scope's value today (current composition), or null. */
-  weight: z.number().nullable(),
-  values: Floats,
-});
-export type AssetSeries = z.output<typeof AssetSeriesSchema>;
-
-export const RISK_ERROR_CODES = [
-  "analytic_not_found", "incompatible_scope", "incompatible_mode", "invalid_parameters", "insufficient_history", "undefined_metric",
-  "data_unavailable", "invalid_covariance", "resource_limit", "worker_busy", "execution_timeout", "optimization_infeasible",
-  "execution_failed",
-] as const;
-export type RiskErrorCode = (typeof RISK_ERROR_CODES)[number];
-
-const BaseInput = {
-  scope: z.enum(["asset", "asset_set", "portfolio"]),
-  mode: z.enum(["historical", "current_composition"]),
-  currency: z.string(),
-  /** The scope's value on the last date (money), or null. */
-  end_value: DecimalStringSchema.nullable(),
-  /** The scope's value series (asset, portfolio); null for asset sets. */
-  series: SeriesSchema.nullable(),
-  asset_dates: Days,
-  assets: z.array(AssetSeriesSchema),
-  /** The benchmark's value series on its own dates (comparison analytics), or null. */
-  benchmark: SeriesSchema.nullable(),
-  /** Extra data the host resolves for one analytic (the stress scenario and its window prices), or null. */
-  context: z.unknown().nullable().default(null),
-};
-
-export function riskInputSchema<P extends z.ZodType>(parameters: P) {
-  return z.object({ ...BaseInput, parameters });
-}
-export type RiskInput<P> = Omit<z.output<ReturnType<typeof riskInputSchema>>, "parameters"> & { parameters: P };
-
-export const WarningSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  details: z.record(z.string(), z.unknown()),
-  degrades_result: z.boolean(),
-});
-export type RiskWarning = z.output<typeof WarningSchema>;
-
-export const ErrorSchema = z.object({ code: z.enum(RISK_ERROR_CODES), message: z.string(), details: z.record(z.string(), z.unknown()) });
-
-export function riskResultSchema<O extends z.ZodType>(output: O) {
-  return z.object({ output: output.nullable(), warnings: z.array(WarningSchema), error: ErrorSchema.nullable() });
-}
-export interface RiskResult<O> {
-  output: O | null;
-  warnings: RiskWarning[];
-  error: { code: RiskErrorCode; message: string; details: Record<string, unknown> } | null;
-}
+// The contract itself (input, series, warnings, error codes) is the SDK's (sdk/kinds/risk-tool.ts);
+// these are the built-in analytics' helpers on top of it.
+export type { RiskAssetSeries as AssetSeries, RiskSeries as Series, RiskWarning } from "../../sdk/index.ts";
 
 /** An analytic that cannot produce its output. */
 export class RiskFailure extends Error {
@@ -154,7 +88,7 @@ export function seriesReturns(values: readonly number[], minObservations: number
 }
 
 /** The value series of a single-series scope (asset, portfolio). */
-export function scopeSeries(input: { series: Series | null }): Series {
+export function scopeSeries(input: { series: RiskSeries | null }): RiskSeries {
   return input.series ?? fail("incompatible_scope", "This analytic needs a single value series (asset or portfolio scope)");
 }
 

@@ -16,4 +16,5 @@ export { readWorkbook, type Sheet, type SheetCell } from "./xlsx.ts";
 export { type SheetFormat, sheetFormat, type SheetFormatSpec, type SheetFormatTable } from "./sheet-format.ts";
 export { parseXml } from "./xml.ts";
 export { describeFile, describeWorkbook, extensionOf } from "./meta.ts";
+export { pdfErrorCode, type PdfLine, type PdfText, pdfText, PdfTextError, type PdfTextErrorCode, type PdfTextOptions } from "./pdf.ts";
 export { skipper, unreadable } from "./skips.ts";

@@ -5,7 +5,10 @@ import type { CurrencyCode, DecimalString, Money } from "../money.ts";
  * What the host knows about an uploaded broker report before parsing it:
  * `extension` (lower case, without the dot, e.g. `"csv"`), `filename`,
  * `head` (up to the first 4 KiB of text decoded with the sniffed encoding,
- * BOM removed, for sniffing headers; empty for XLSX/XLS, PDF and binaries),
+ * BOM removed, for sniffing headers; empty for XLSX/XLS and binaries; for a PDF
+ * since 1.13 the first 4 KiB of its text as `pdfText` reads it, empty when it has none;
+ * a ZIP of PDFs is presented as `format: "pdf"` with its first document's text, and the host
+ * calls `parse` once per document with that PDF's bytes),
  * `format?` (what the magic bytes say: `text`, `xml`, `xlsx`, `xls`, `pdf`,
  * `binary`), `mimeType?` and `sizeBytes`.
  *

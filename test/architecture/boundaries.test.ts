@@ -54,7 +54,7 @@ const PLUGIN_LIBRARIES = [
  * optional peer dependencies, so only importers load them; the SDK's main entry
  * never reaches them.
  */
-const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser"];
+const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser", "unpdf"];
 
 /**
  * The processes' and threads' entry points: the server (host/main.ts) assembles the API areas, and

@@ -47,17 +47,19 @@ test("the API reference (Swagger UI and ReDoc) renders under its policy, offline
   const page = await b.page();
   await page.addInitScript(RECORD_VIOLATIONS);
   await page.goto(b.url("/api/v1/docs"));
-  await page.locator(".swagger-ui .info .title").first().waitFor();
+  // Both renderers lay out the whole OpenAPI document (hundreds of schemas) before the title shows:
+  // seconds of CPU, more on a busy machine, so the wait is not the default 15 s.
+  await page.locator(".swagger-ui .info .title").first().waitFor({ timeout: 90_000 });
   const redoc = await b.page();
   await redoc.addInitScript(RECORD_VIOLATIONS);
   await redoc.goto(b.url("/api/v1/redoc"));
-  await redoc.getByRole("heading", { name: /Portfolio Tracker API/ }).first().waitFor();
+  await redoc.getByRole("heading", { name: /Portfolio Tracker API/ }).first().waitFor({ timeout: 90_000 });
   expect(await redoc.evaluate(() => (window as unknown as { __violations: string[] }).__violations)).toEqual([]);
   const violations = await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations);
   // Nothing refused at all: no inline script, and nothing fetched from another host (a CDN logo or
   // font), so the reference works on a server without internet access.
   expect(violations).toEqual([]);
-});
+}, 240_000);
 
 test("another site cannot frame the app", async () => {
   const page = await b.page({ user: "alice" });

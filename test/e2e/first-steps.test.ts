@@ -123,7 +123,7 @@ test("preferences: German text and formats, dark theme; an expired session retur
   expect(await page.evaluate(() => document.documentElement.lang)).toBe("de");
   const nav = page.getByRole("navigation", { name: "Hauptmenü" });
   expect(await nav.getByRole("link").allTextContents())
-    .toEqual(["Übersicht", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
+    .toEqual(["Übersicht", "Bestände", "Wertentwicklung", "Erträge", "Realisierte Gewinne", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
   await nav.getByRole("link", { name: "Übersicht" }).click();
   await page.getByRole("heading", { name: "Übersicht" }).waitFor();
   await page.getByTestId("net-worth").getByText("10.250,00\u00a0€").waitFor();
@@ -185,7 +185,7 @@ test("a French user sees French text, and transaction types as French names (the
   const nav = page.getByRole("navigation", { name: "Navigation principale" });
   await nav.getByRole("link", { name: "Opérations" }).waitFor();
   expect(await nav.getByRole("link").allTextContents())
-    .toEqual(["Tableau de bord", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
+    .toEqual(["Tableau de bord", "Positions", "Performance", "Revenus", "Plus-values réalisées", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
   await page.getByRole("heading", { name: "Opérations" }).waitFor();
   const rows = page.getByRole("row");
   await rows.filter({ hasText: "Dépôt" }).filter({ hasText: "Compte titres" }).waitFor();

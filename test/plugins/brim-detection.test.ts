@@ -2,12 +2,14 @@ import { expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ImportPlugin } from "../../sdk/index.ts";
+import { pdfText } from "../../sdk/import/index.ts";
 import { workbookFixture } from "./brim-helpers.ts";
 
 // Detection from the content alone: every broker importer (plugins/broker-<name>, its samples in
 // test/fixtures/brim/<name>) claims each sample of its broker (≥ 0.9, whatever the file is called)
 // and no other broker's sample (0), workbooks included. A new importer is checked as soon as it
-// exists. The generic CSV reader is the fallback: it may claim anything, but only weakly.
+// exists (a PDF importer plugins/broker-<name>-pdf with the PDFs of test/fixtures/brim/<name>-pdf, generated
+// by test/fixtures/pdf/make-fixtures.ts). The generic CSV reader is the fallback: it may claim anything, but only weakly.
 const PLUGINS_DIR = join(import.meta.dir, "..", "..", "plugins");
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "brim");
 const FALLBACK = "generic-csv";
@@ -25,8 +27,10 @@ async function samples(): Promise<{ broker: string; file: Awaited<ReturnType<typ
   const out = [];
   for (const broker of readdirSync(FIXTURES).sort()) {
     for (const name of readdirSync(join(FIXTURES, broker)).filter((n) => !n.endsWith(".ts"))) {
-      const { file } = await workbookFixture(broker, name);
-      out.push({ broker, file: { ...file, filename: `upload.${file.extension}` }, name });
+      const { bytes, file } = await workbookFixture(broker, name);
+      // A PDF's head is the start of its text, as the host reads it in the worker pool.
+      const head = file.format === "pdf" ? (await pdfText(bytes)).text.slice(0, 4096) : file.head;
+      out.push({ broker, file: { ...file, head, filename: `upload.${file.extension}` }, name });
     }
   }
   return out;

@@ -3,14 +3,15 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinPlugins } from "../../plugins/index.ts";
 import type { ImportPlugin, ImportResult, Plugin } from "../../sdk/index.ts";
-import { describeFile, describeWorkbook, readCsv, readWorkbook, type Sheet } from "../../sdk/import/index.ts";
+import { decodeText, describeFile, describeWorkbook, readCsv, readWorkbook, type Sheet } from "../../sdk/import/index.ts";
 
 // Every sample of test/fixtures/brim/*/ goes through its plugin, and every data row of the file is
 // accounted for: it gave a transaction (its `row`), or it is listed in `skippedRows` with a reason,
 // never both. A plugin that drops a row without saying so fails here.
 //
 // Data rows, per format:
-//  - a CSV: every non-blank line below its header line (a line of separators only is blank);
+//  - a CSV: every non-blank line below its header line (a line of separators only is blank), the
+//    text decoded with its sniffed encoding (UTF-16 exports included);
 //  - a workbook: the non-blank rows below each table's header row in the sheet read (rows numbered
 //    as in the sheet);
 //  - IBKR's sectioned CSVs: the `DATA` rows of a Flex CSV with section codes, the Data, SubTotal and
@@ -27,7 +28,7 @@ const blank = (line: string) => line.replace(/[,;\s"]/g, "") === "";
 
 /** The non-blank lines below line `header` (1-based), up to line `until` when given. */
 const below = (header: number, until = Infinity): Count => async (bytes) =>
-  new TextDecoder("latin1").decode(bytes).split(/\r?\n/)
+  decodeText(bytes).text.split(/\r?\n/)
     .map((l, i) => ({ l, n: i + 1 })).filter(({ l, n }) => n > header && n <= until && !blank(l)).map(({ n }) => n);
 
 /** The non-blank rows below each header row of sheet `name` (a table ends at the next header, or a blank row after data). */
@@ -149,7 +150,10 @@ describe("imported rows and skipped rows make up every data row of every sample"
         const { bytes, result } = await run(folder, name, code);
         const lines = [...result.transactions.map((t) => t.row ?? 0), ...(result.skippedRows ?? []).map((s) => s.line)].filter((n) => n > 0);
         if (isWorkbook(name)) continue; // a workbook's tables are known to its own test only
-        expectAccounted(result, await below(Math.min(...lines) - 1)(bytes));
+        const data = await below(Math.min(...lines) - 1)(bytes);
+        const accounted = [...new Set(lines)].sort((a, b) => a - b);
+        expect({ file: key, accounted }).toEqual({ file: key, accounted: data });
+        expectAccounted(result, data);
       }
     }
   });

@@ -49,19 +49,19 @@ test("every catalog translates every marked text, with the same placeholders, an
 test("switching the language preference changes the navigation's text", () => {
   setLanguage("en");
   const english = textOf(MainNav({ path: "/" }));
-  expect(english).toEqual(["Dashboard", "Brokers", "Transactions", "Assets", "FX", "Import", "Uploads", "Settings"]);
+  expect(english).toEqual(["Dashboard", "Holdings", "Performance", "Income", "Realised gains", "Brokers", "Transactions", "Assets", "FX", "Import", "Uploads", "Settings"]);
   setLanguage("de");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Übersicht", "Bestände", "Wertentwicklung", "Erträge", "Realisierte Gewinne", "Broker", "Buchungen", "Anlagen", "Devisen", "Import", "Dateien", "Einstellungen"]);
   setLanguage("it-CH");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Riepilogo", "Posizioni", "Rendimento", "Proventi", "Plusvalenze realizzate", "Broker", "Transazioni", "Titoli", "Cambi", "Importa", "File", "Impostazioni"]);
   setLanguage("fr");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Tableau de bord", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Tableau de bord", "Positions", "Performance", "Revenus", "Plus-values réalisées", "Courtiers", "Opérations", "Actifs", "Change", "Importer", "Fichiers", "Paramètres"]);
   setLanguage("es-MX");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Panel", "Brókers", "Operaciones", "Activos", "Divisas", "Importar", "Archivos", "Ajustes"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Panel", "Posiciones", "Rentabilidad", "Ingresos", "Ganancias realizadas", "Brókers", "Operaciones", "Activos", "Divisas", "Importar", "Archivos", "Ajustes"]);
   setLanguage("nl-BE");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Overzicht", "Brokers", "Transacties", "Effecten", "Valuta", "Importeren", "Bestanden", "Instellingen"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Overzicht", "Posities", "Rendement", "Inkomsten", "Gerealiseerde winsten", "Brokers", "Transacties", "Effecten", "Valuta", "Importeren", "Bestanden", "Instellingen"]);
   setLanguage("pt_BR");
-  expect(textOf(MainNav({ path: "/" }))).toEqual(["Painel", "Corretoras", "Transações", "Ativos", "Câmbio", "Importar", "Arquivos", "Configurações"]);
+  expect(textOf(MainNav({ path: "/" }))).toEqual(["Painel", "Posições", "Desempenho", "Proventos", "Ganhos realizados", "Corretoras", "Transações", "Ativos", "Câmbio", "Importar", "Arquivos", "Configurações"]);
   setLanguage("en");
   expect(textOf(MainNav({ path: "/" }))).toEqual(english);
 });

@@ -1,6 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { setLanguage } from "../../web/src/lib/i18n.ts";
-import { checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, TX_TYPES, txTypeLabel, visibleFields } from "../../web/src/lib/tx-form.ts";
+import { typesResponse } from "../../host/api/transactions/transaction-types.schema.ts";
+import {
+  checkForm as check, conversionCost, emptyForm, fromTransaction as fromTx, issuesToErrors as toErrors, toCreates as creates, txRules, txTypeLabel,
+  visibleFields as fields,
+} from "../../web/src/lib/tx-form.ts";
+
+// The form reads the rules `GET /transactions/types` serves: these are the server's own.
+const rules = txRules(typesResponse().transaction_types);
+const TX_TYPES = [...rules.keys()];
+const visibleFields = (...a: Parameters<typeof fields> extends [unknown, ...infer R] ? R : never) => fields(rules, ...a);
+const checkForm = (...a: Parameters<typeof check> extends [unknown, ...infer R] ? R : never) => check(rules, ...a);
+const toCreates = (...a: Parameters<typeof creates> extends [unknown, ...infer R] ? R : never) => creates(rules, ...a);
+const fromTransaction = (...a: Parameters<typeof fromTx> extends [unknown, ...infer R] ? R : never) => fromTx(rules, ...a);
+const issuesToErrors = (...a: Parameters<typeof toErrors> extends [unknown, ...infer R] ? R : never) => toErrors(rules, ...a);
 
 const base = { broker_id: "1", date: "2024-05-02", currency: "EUR" };
 
@@ -125,5 +138,34 @@ describe("numbers typed in the user's locale", () => {
     const f = fromTransaction({ type: "BUY", broker_id: 1, date: "2024-05-02", asset_id: 7, quantity: "1.5", cash: { code: "EUR", amount: "-1234.56" }, description: null, tags: null, cost_basis_override: null }, "de");
     expect([f.quantity, f.amount]).toEqual(["1,5", "1234,56"]);
     expect(toCreates(f, { locale: "de" })[0]).toMatchObject({ quantity: "1.5", cash: { amount: "-1234.56" } });
+  });
+});
+
+describe("a buy paid from cash in another currency", () => {
+  const form = emptyForm({ type: "BUY", broker_id: "3", date: "2025-03-10", asset_id: "7", quantity: "5", amount: "1085", currency: "USD", pay_currency: "EUR", fx_rate: "1.1" });
+
+  test("is written as the conversion's two legs (one link) and then the buy, the cost rounded up to the cent", () => {
+    const rows = toCreates(form, { linkUuid: "L" });
+    expect(rows.map((r) => [r.type, r.cash, r.link_uuid])).toEqual([
+      ["FX_CONVERSION", { code: "EUR", amount: "-986.37" }, "L"],
+      ["FX_CONVERSION", { code: "USD", amount: "1085" }, "L"],
+      ["BUY", { code: "USD", amount: "-1085" }, undefined],
+    ]);
+    expect(rows[2]!.quantity).toBe("5");
+    expect(conversionCost("1000", "0.3", "JPY")).toBe("3334");
+  });
+
+  test("needs a rate above 0, read in the user's locale", () => {
+    expect(checkForm({ ...form, fx_rate: "" }).fx_rate).toHaveLength(1);
+    expect(checkForm({ ...form, fx_rate: "1,1" }, "it").fx_rate).toBeUndefined();
+    expect(toCreates({ ...form, amount: "1085", fx_rate: "1,1" }, { locale: "it" })[0]!.cash).toEqual({ code: "EUR", amount: "-986.37" });
+  });
+
+  test("puts the conversion legs' issues at the rate and the buy's (third row) at its own fields", () => {
+    const out = issuesToErrors([
+      { index: 0, error: "leg", code: null, field: "cash.amount", params: null },
+      { index: 2, error: "qty", code: null, field: "quantity", params: null },
+    ], "BUY", { conversion: true });
+    expect(out.fields).toEqual({ fx_rate: ["leg"], quantity: ["qty"] });
   });
 });

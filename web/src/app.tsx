@@ -2,7 +2,7 @@
  * The app shell: finds out who is signed in (GET /auth/me), loads their preferences, and shows
  * either the sign-in pages or the navigation with the page of the current URL.
  */
-import type { ComponentType } from "preact";
+import type { ComponentChildren, ComponentType } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { api, ApiError } from "./api/client.ts";
 import { ErrorNote, Loading } from "./components/ui.tsx";
@@ -20,10 +20,21 @@ import { SettingsPage } from "./pages/settings.tsx";
 import { TransactionsPage } from "./pages/transactions.tsx";
 import { UploadsPage } from "./pages/uploads.tsx";
 import { msg, setLanguage, t } from "./lib/i18n.ts";
+import { lazyPage } from "./lib/lazy.tsx";
+
+// Investor pages: loaded on first visit (their own chunks), the first load stays small.
+const HoldingsPage = lazyPage(() => import("./pages/holdings.tsx").then((m) => m.HoldingsPage));
+const PerformancePage = lazyPage(() => import("./pages/performance.tsx").then((m) => m.PerformancePage));
+const IncomePage = lazyPage(() => import("./pages/income.tsx").then((m) => m.IncomePage));
+const GainsPage = lazyPage(() => import("./pages/gains.tsx").then((m) => m.GainsPage));
 
 /** Client routes, first match wins. Params are passed as props. */
 const ROUTES: [string, ComponentType<any>][] = [
   ["/", DashboardPage],
+  ["/holdings", HoldingsPage],
+  ["/performance", PerformancePage],
+  ["/income", IncomePage],
+  ["/gains", GainsPage],
   ["/brokers", BrokersPage],
   ["/brokers/:id", BrokerPage],
   ["/transactions", TransactionsPage],
@@ -38,6 +49,10 @@ const ROUTES: [string, ComponentType<any>][] = [
 
 const NAV: [string, string][] = [
   ["/", msg("Dashboard")],
+  ["/holdings", msg("Holdings")],
+  ["/performance", msg("Performance")],
+  ["/income", msg("Income")],
+  ["/gains", msg("Realised gains")],
   ["/brokers", msg("Brokers")],
   ["/transactions", msg("Transactions")],
   ["/assets", msg("Assets")],
@@ -128,7 +143,7 @@ export function App() {
       <a class="skip" href="#main">{t("Skip to content")}</a>
       <header class="topbar">
         <Link href="/" class="brand">Portfolio Tracker</Link>
-        <MainNav path={loc.path} />
+        <Navigation path={loc.path} />
         <div class="user">
           <button type="button" class="ghost" aria-pressed={privacy} onClick={() => appState!.setPrivacy(!privacy)}
             title={t("Hide amounts on screen")}>
@@ -143,14 +158,33 @@ export function App() {
   );
 }
 
-/** The top-level pages, in the user's language; the current one is marked for assistive technology. */
-export function MainNav(props: { path: string }) {
-  const current = (href: string) => href === "/" ? props.path === "/" : props.path === href || props.path.startsWith(href + "/");
+/**
+ * The navigation with its phone menu: on a phone the list folds behind a menu button (styles.css)
+ * and opens as a full-width list, so no entry sits off-screen; following a link folds it again.
+ */
+function Navigation(props: { path: string }) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => setOpen(false), [props.path]);
+  const here = NAV.find(([href]) => isCurrent(href, props.path));
   return (
-    <nav aria-label={t("Main")}>
-      <ul>
+    <MainNav path={props.path} open={open} onPick={() => setOpen(false)} toggle={
+      <button type="button" class="menu-button" aria-expanded={open} aria-controls="main-nav-list" onClick={() => setOpen(!open)}>
+        <span aria-hidden="true">☰</span> {t("Menu")}{here ? <span class="muted"> · {t(here[1])}</span> : null}
+      </button>
+    } />
+  );
+}
+
+const isCurrent = (href: string, path: string) => href === "/" ? path === "/" : path === href || path.startsWith(href + "/");
+
+/** The top-level pages, in the user's language; the current one is marked for assistive technology. */
+export function MainNav(props: { path: string; open?: boolean; toggle?: ComponentChildren; onPick?(): void }) {
+  return (
+    <nav aria-label={t("Main")} class={props.open ? "open" : undefined}>
+      {props.toggle}
+      <ul id="main-nav-list" onClick={props.onPick}>
         {NAV.map(([href, label]) => (
-          <li key={href}><Link href={href} aria-current={current(href) ? "page" : undefined}>{t(label)}</Link></li>
+          <li key={href}><Link href={href} aria-current={isCurrent(href, props.path) ? "page" : undefined}>{t(label)}</Link></li>
         ))}
       </ul>
     </nav>

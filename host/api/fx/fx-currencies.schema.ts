@@ -28,7 +28,14 @@ export const FxSyncRequest = z.object({
   end: DateField,
 }).strict();
 
-const LegDetail = z.object({ provider: z.string(), leg: z.string(), dates_available: z.number(), error: z.string().optional() });
+/** Why a provider call failed (docs/fx.md "Provider status"). */
+export const SyncFailureCauseBody = z.enum(["offline", "dns", "http", "timeout", "blocked", "rate_limited", "bad_response", "not_loaded", "other"])
+  .describe("Why the provider call failed: offline (network down or refused), dns (name does not resolve), http (an error status), timeout, blocked (the outbound rules refused the host), rate_limited, bad_response, not_loaded, other");
+const LegDetail = z.object({
+  provider: z.string(), leg: z.string(), dates_available: z.number(), error: z.string().optional(),
+  cause: SyncFailureCauseBody.optional(),
+  http_status: z.number().int().nullable().optional().describe("With `cause`: the HTTP status the provider answered, if any"),
+});
 export const FxSyncResponse = z.object({
   results: z.array(z.object({
     pair: z.string(), status: z.enum(["ok", "partial", "failed", "skipped"]), provider_used: z.string().optional(),
@@ -44,7 +51,10 @@ export const FxSyncResponse = z.object({
 export const toSyncItem = (r: FxSyncResult) => ({
   pair: r.pair, status: r.status, provider_used: r.providerUsed, points_fetched: r.pointsFetched, points_changed: r.pointsChanged,
   message: r.message, errors: r.errors,
-  detail: r.detail.map((d) => ({ provider: d.provider, leg: d.leg, dates_available: d.datesAvailable, error: d.error })),
+  detail: r.detail.map((d) => ({
+    provider: d.provider, leg: d.leg, dates_available: d.datesAvailable, error: d.error,
+    ...(d.error === undefined ? {} : { cause: d.cause ?? "other" as const, http_status: d.httpStatus ?? null }),
+  })),
   elapsed_ms: r.elapsedMs,
 });
 

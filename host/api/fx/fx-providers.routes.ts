@@ -3,13 +3,15 @@ import { z } from "zod";
 import { type FxProviderEntry, fxProviderCode, fxProviderEdges, listFxProviders } from "../../../core/fx/fx-providers.ts";
 import { FxRouteService } from "../../../core/fx/fx-route.service.ts";
 import { searchRoutes } from "../../../core/fx/route-search.calc.ts";
+import { readProviderStatus } from "../../../core/fx/provider-status.ts";
+import { Database } from "../../../core/db/database.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { bulkLimits, itemsLimit } from "../../http/bulk-limits.ts";
 import { bulkCreateStatus, ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { FX_ADMIN_ONLY } from "./fx-access.ts";
 import {
-  FxProviderBody, MAX_ITEMS, ProvidersQuery, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
+  FxProviderBody, MAX_ITEMS, ProviderStatusBody, ProvidersQuery, toProviderStatusBody, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
   SuggestQuery, SuggestResponse, toDeleteResult, toFxProviderBody, toRouteRead, toRouteResult, toSuggestPath,
 } from "./fx-providers.schema.ts";
 
@@ -42,6 +44,12 @@ export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
       query: ProvidersQuery,
       response: { 200: z.array(FxProviderBody), ...errorResponses },
       detail: { summary: "FX providers (`?providers=ECB&providers=FED` narrows); MANUAL and test-only providers are hidden" },
+    })
+    .get("/status", async () => [...(await readProviderStatus(deps.container.resolve(Database).reads)).values()]
+      .sort((a, b) => a.provider.localeCompare(b.provider)).map(toProviderStatusBody), {
+      auth: true,
+      response: { 200: z.array(ProviderStatusBody), ...errorResponses },
+      detail: { summary: "Each FX provider's last sync outcome: when it was asked, when it last answered, and its last failure with a classified cause" },
     })
     .get("/routes", async () => (await routes.list()).map(toRouteRead), {
       auth: true,

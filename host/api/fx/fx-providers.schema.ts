@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { FxProviderEntry } from "../../../core/fx/fx-providers.ts";
 import type { RouteDeleteOutcome, RouteOutcome, RouteView } from "../../../core/fx/fx-route.service.ts";
 import type { SearchStep } from "../../../core/fx/route-search.calc.ts";
+import type { ProviderStatus } from "../../../core/fx/provider-status.ts";
+import { SyncFailureCauseBody } from "./fx-currencies.schema.ts";
 
 /** Routes per create or delete request (docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
 export const MAX_ITEMS = 1000;
@@ -33,6 +35,24 @@ export const toFxProviderBody = (p: FxProviderEntry): z.infer<typeof FxProviderB
   base_currencies: [...p.baseCurrencies],
   target_currencies: [...p.targetCurrencies],
   ...(p.warningI18n ? { warning_i18n: { ...p.warningI18n } } : {}),
+});
+
+/** One provider's last sync outcome (docs/fx.md "Provider status"). */
+export const ProviderStatusBody = z.object({
+  provider: z.string().describe("The provider's wire code"),
+  attempted_at: z.string().describe("When a sync last asked this provider (ISO time)"),
+  succeeded_at: z.string().nullable().describe("When it last answered (ISO time), null if never"),
+  error: z.object({
+    at: z.string().describe("When the failure happened (ISO time)"),
+    cause: SyncFailureCauseBody,
+    http_status: z.number().int().nullable().describe("The HTTP status the provider answered, if any"),
+    message: z.string().describe("The failure as the provider call reported it"),
+  }).nullable().describe("The last failure when it came after the last success, else null"),
+});
+
+export const toProviderStatusBody = (s: ProviderStatus): z.infer<typeof ProviderStatusBody> => ({
+  provider: s.provider, attempted_at: s.lastAttemptAt, succeeded_at: s.lastSuccessAt,
+  error: s.lastError ? { at: s.lastError.at, cause: s.lastError.cause, http_status: s.lastError.httpStatus, message: s.lastError.message } : null,
 });
 
 export const ChainStepBody = z.object({ from: z.string(), to: z.string(), provider: z.string() });

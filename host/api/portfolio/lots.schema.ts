@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LOT_ANALYSES } from "../../../core/portfolio/lots-types.ts";
 import { CurrencyField } from "../../http/fields.ts";
-import { DataQualityIssue, DateField, OpenDateRange } from "./portfolio-fields.ts";
+import { DataQualityReportSchema, DateField, OpenDateRange } from "./portfolio-fields.ts";
 
 /** Wire shapes of `POST /portfolio/lots/analysis` (sections in docs/portfolio-lots.md). */
 
@@ -56,11 +56,7 @@ export const LotsAnalysisResponse = z.object({
     requested_date_from: DateField.nullable(), requested_date_to: DateField.nullable(), computed_date_from: DateField,
     computed_date_to: DateField, generated_at: z.string(),
   }),
-  data_quality: z.object({
-    issues: z.array(DataQualityIssue), data_quality_status: z.enum(["ok", "carried_forward", "partial"]), missing_price_assets: z.array(z.unknown()),
-    missing_fx_pairs: z.array(z.object({ pair: z.string(), dates: z.array(DateField) })), stale_prices: z.array(z.unknown()),
-    incomplete_nav_dates: z.array(DateField),
-  }),
+  data_quality: DataQualityReportSchema,
   lots: section(LotRow),
   gantt_segments: section(z.object({
     lot_id: z.number().int(), broker_id: z.number().int().nullable(), custody_type: z.enum(["BROKER", "IN_TRANSIT"]), quantity: Dec,

@@ -10,7 +10,9 @@ import type { ReportFlags } from "../../../core/portfolio/report-input.ts";
 import type { ReportRequest } from "../../../core/portfolio/report-input.loader.ts";
 import { UserSettingsService } from "../../../core/settings/user-settings.service.ts";
 import type { DependencyContainer } from "tsyringe";
+import { LOGGER } from "../../container.ts";
 import type { DatabaseTarget } from "../../db/dialect.ts";
+import type { Logger } from "../../logger.ts";
 import { runCalculation } from "../run-calculation.ts";
 import type { PortfolioReportResult } from "./portfolio-report.task.ts";
 
@@ -46,12 +48,14 @@ export class PortfolioReportService {
   private readonly db: Database;
   private readonly caches: CacheRegistry;
   private readonly settings: UserSettingsService;
+  private readonly logger: Logger | null;
   private readonly inFlight = new Map<string, Promise<CachedReport>>();
 
   constructor(container: DependencyContainer, private readonly dbTarget: DatabaseTarget) {
     this.db = container.resolve(Database);
     this.caches = container.resolve(CacheRegistry);
     this.settings = container.resolve(UserSettingsService);
+    this.logger = container.isRegistered(LOGGER) ? container.resolve<Logger>(LOGGER) : null;
   }
 
   /**
@@ -97,6 +101,11 @@ export class PortfolioReportService {
       // The dated writes so far: the worker resumes the scope's replay at the earliest (a report after a write reflects it).
       const changes = portfolioChanges(this.caches);
       run = runCalculation("portfolioReport", { db: this.dbTarget, request, changes }).then(({ result }) => {
+        // Whether the worker resumed a kept replay (and where) or computed cold: for operators and the multi-process tests.
+        this.logger?.debug("portfolio report computed", {
+          mode: result.mode === "cold" ? "cold" : "resumed", resumed_at: result.mode === "cold" ? null : result.mode.resumedAt,
+          compute_ms: Math.round(result.computeMs),
+        });
         const out = { gzip: result.gzip, chars: result.chars };
         // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
         if (this.caches.generation("portfolio_blob") === generation) cache.set(key, out);

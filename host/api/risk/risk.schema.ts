@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CurrencyField } from "../../http/fields.ts";
 import { DateField } from "../portfolio/portfolio-fields.ts";
+import { GeographyGroupSchema, RISK_ERROR_CODES, RiskScenarioSchema } from "../../../sdk/index.ts";
 
 const Id = z.number().int().positive();
 const uniqueIds = (max: number) => z.array(Id).min(1).max(max).refine((a) => new Set(a).size === a.length, "ids must be unique");
@@ -53,10 +54,27 @@ export const RiskItem = z.object({
   analytic_code: z.string().describe("The analytic that ran"),
   status: z.enum(["ok", "partial", "unavailable", "failed"]),
   output: z.record(z.string(), z.unknown()).nullable().describe("The result, discriminated by `kind` (docs/risk.md); null when it failed"),
-  metadata: z.record(z.string(), z.unknown()).nullable(),
-  data_quality: z.record(z.string(), z.unknown()).nullable(),
+  metadata: z.object({
+    algorithm_version: z.string().describe("Version of the analytic's math"),
+    scope_kind: z.enum(["asset", "asset_set", "portfolio"]).describe("What the analytic ran on"),
+    mode: z.enum(["historical", "current_composition"]).describe("How the scope was weighted"),
+    target_currency: z.string().describe("Currency of the money figures"),
+    requested_start: DateField.describe("First day of the requested period"),
+    requested_end: DateField.describe("Last day of the requested period"),
+    observations_start: DateField.nullable().describe("First day with data; null when there is none"),
+    observations_end: DateField.nullable().describe("Last day with data; null when there is none"),
+    cached: z.boolean().describe("True when the result came from the cache"),
+  }).nullable().describe("How it ran; null when it failed before running"),
+  data_quality: z.object({
+    data_quality_status: z.enum(["ok", "partial"]).describe("partial when some input is missing"),
+    missing_price_assets: z.array(z.number().int()).describe("Assets without prices in the period"),
+    missing_fx_pairs: z.array(z.string()).describe("FX pairs FROM/TO missing to convert to the target currency"),
+    incomplete_nav_dates_count: z.number().int().describe("Days where a held asset had no price"),
+    observations_start: DateField.nullable().describe("First day with data; null when there is none"),
+    observations_end: DateField.nullable().describe("Last day with data; null when there is none"),
+  }).nullable().describe("Quality of the inputs; null when it failed before reading them"),
   warnings: z.array(Warning),
-  error: z.object({ code: z.string(), message: z.string(), details: Details }).nullable(),
+  error: z.object({ code: z.enum(RISK_ERROR_CODES), message: z.string(), details: Details }).nullable(),
 });
 export const RiskQueryResponse = z.object({ items: z.array(RiskItem) });
 
@@ -97,10 +115,9 @@ export const EligibilityResponse = z.object({
 export const ScenarioCatalogResponse = z.object({
   items: z.array(z.object({
     source: z.enum(["built_in", "host"]), source_file: z.string().describe("File the scenario came from"),
-    scenario: z.looseObject({ id: z.string(), kind: z.string() }).describe("The scenario, with the fields of its scenario file"),
+    scenario: RiskScenarioSchema.describe("The scenario as its file defines it (docs/risk.md \"Scenarios\")"),
   })),
-  geography_groups: z.array(z.looseObject({ id: z.string(), members: z.array(z.string()).describe("ISO 3166 alpha-3 country codes") }))
-    .describe("Country groups a geography shock may name"),
+  geography_groups: z.array(GeographyGroupSchema).describe("Country groups a geography shock may name"),
   status: z.object({
     schema_version: z.number().int(), loaded_at: z.string().describe("When the files were read (ISO 8601, UTC)"),
     built_in_count: z.number().int().describe("Built-in scenarios loaded"), host_count: z.number().int().describe("Scenarios loaded from DATA_DIR/scenarios"),

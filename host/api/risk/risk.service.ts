@@ -8,10 +8,10 @@ import { CacheRegistry } from "../../../core/cache/cache-registry.ts";
 import { Database } from "../../../core/db/database.ts";
 import { NotFoundError } from "../../../core/errors/domain-error.ts";
 import { daysBetween, today } from "../../../core/dates/calendar.ts";
-import type { RiskDataRequest, RiskScopeRequest } from "../../../core/risk/risk-data.ts";
+import type { RiskDataQuality, RiskDataRequest, RiskScopeRequest } from "../../../core/risk/risk-data.ts";
 import type { PackedRiskData as RiskData } from "./risk.task.ts";
 import { UserSettingsService } from "../../../core/settings/user-settings.service.ts";
-import type { KindInstance, RiskMode, RiskScope } from "../../../sdk/index.ts";
+import type { KindInstance, RiskErrorCode, RiskMode, RiskScope } from "../../../sdk/index.ts";
 import type { LoadedPlugin, PluginRegistry } from "../../plugins/registry.ts";
 import type { DatabaseTarget } from "../../db/dialect.ts";
 import { poolQueueSize } from "../../workers/pool.ts";
@@ -46,10 +46,13 @@ export interface RiskItem {
   analytic_code: string;
   status: ItemStatus;
   output: Record<string, unknown> | null;
-  metadata: Record<string, unknown> | null;
-  data_quality: Record<string, unknown> | null;
+  metadata: {
+    algorithm_version: string; scope_kind: RiskScope; mode: RiskMode; target_currency: string; requested_start: string; requested_end: string;
+    observations_start: string | null; observations_end: string | null; cached: boolean;
+  } | null;
+  data_quality: RiskDataQuality | null;
   warnings: { code: string; message: string; details: Record<string, unknown>; degrades_result: boolean }[];
-  error: { code: string; message: string; details: Record<string, unknown> } | null;
+  error: { code: RiskErrorCode; message: string; details: Record<string, unknown> } | null;
 }
 
 interface AnalyticResult {
@@ -59,9 +62,9 @@ interface AnalyticResult {
 }
 
 /** Errors meaning "not enough data" rather than "something went wrong". */
-const UNAVAILABLE = new Set(["data_unavailable", "insufficient_history"]);
+const UNAVAILABLE = new Set<RiskErrorCode>(["data_unavailable", "insufficient_history"]);
 
-function failed(a: { instance_id: string; analytic_code: string }, code: string, message: string, details: Record<string, unknown> = {}): RiskItem {
+function failed(a: { instance_id: string; analytic_code: string }, code: RiskErrorCode, message: string, details: Record<string, unknown> = {}): RiskItem {
   return {
     instance_id: a.instance_id, analytic_code: a.analytic_code, status: UNAVAILABLE.has(code) ? "unavailable" : "failed", output: null,
     metadata: null, data_quality: null, warnings: [], error: { code, message, details },
@@ -269,10 +272,10 @@ export class RiskService {
 
   /** The stress scenario named by the parameters and, for a replay, every holding's (and proxy's) prices over its window. */
   private async stressContext(parameters: Record<string, unknown>, data: RiskData, request: RiskDataRequest):
-    Promise<{ context: unknown } | { error: { code: string; message: string; details: Record<string, unknown> } }> {
+    Promise<{ context: unknown } | { error: { code: RiskErrorCode; message: string; details: Record<string, unknown> } }> {
     const catalog = loadScenarioCatalog(this.dataDir);
     const entry = catalog.items.find((i) => i.scenario.id === parameters.scenario_id);
-    const bad = (message: string, details: Record<string, unknown> = {}) => ({ error: { code: "invalid_parameters", message, details } });
+    const bad = (message: string, details: Record<string, unknown> = {}) => ({ error: { code: "invalid_parameters" as const, message, details } });
     if (!entry) return bad(`Unknown scenario '${String(parameters.scenario_id)}'`, { scenario_ids: catalog.items.map((i) => i.scenario.id) });
     const sc = entry.scenario;
     if (sc.kind === "hypothetical_shock") return { context: { scenario: sc, geography_groups: catalog.geography_groups, window: null, window_series: {} } };
@@ -302,7 +305,7 @@ export class RiskService {
 
   private async runOne(
     a: RiskQueryRequest["analytics"][number], tool: LoadedPlugin<"risk-tool">, parameters: Record<string, unknown>, data: RiskData,
-    scopeKind: string, mode: string, request: RiskDataRequest, generations: ReadonlyMap<string, number>,
+    scopeKind: RiskScope, mode: RiskMode, request: RiskDataRequest, generations: ReadonlyMap<string, number>,
   ): Promise<RiskItem> {
     const code = a.analytic_code;
     // Per-asset analytics (matrices, optimisation) are bounded; single-series ones are not.

@@ -90,7 +90,11 @@ export function settingsRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: SchedulerLog, ...errorResponses },
       detail: { summary: "Scheduler job runs, newest first; `since` (ISO date-time) keeps later ones (admin)" },
     })
-    .get("/cache/status", () => ({ items: caches.status().map(toCacheStatus) }), {
+    .get("/cache/status", async () => {
+      // Sizes as a read would find them: the writes declared since the last read are applied first.
+      await caches.sync();
+      return { items: caches.status().map(toCacheStatus) };
+    }, {
       auth: true,
       response: { 200: CacheStatusList, ...errorResponses },
       detail: { summary: "Caches created so far in this process, with sizes and TTLs" },

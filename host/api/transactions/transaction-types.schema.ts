@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { ASSET_EVENT_TYPES } from "../../../core/events/asset-event.entity.ts";
+import { TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
 import { eventTypeMetadata, typeMetadata } from "../../../core/transactions/type-metadata.ts";
 import { validationCodeList } from "../../../core/transactions/validation-codes.ts";
 
@@ -10,20 +12,27 @@ const PairConstraint = z.object({
   relation: z.enum(["equal", "opposite", "opposite_sign", "different"]),
 });
 
+const TxType = z.enum(TRANSACTION_TYPES);
+const EventType = z.enum(ASSET_EVENT_TYPES);
+
+/** One transaction type and its rules: the web form reads its fields and signs from these (docs/transactions.md). */
+export const TxTypeRule = z.object({
+  code: TxType.describe("The transaction type"),
+  name: z.string(), description: z.string(), icon_slug: z.string(), doc_slug: z.string().nullable(),
+  asset_mode: FieldMode, cash_mode: FieldMode, quantity_mode: FieldMode, requires_link: z.boolean(),
+  quantity_sign: Sign, cash_sign: Sign, event_compatible: z.boolean(), compatible_event_types: z.array(EventType),
+  pair_form_layout: z.enum(["fx", "transfer_asset", "transfer_cash"]).nullable(),
+  split_into: z.object({ from_type: TxType, to_type: TxType }).nullable(),
+  promote_from: z.array(z.object({ type_a: TxType, type_b: TxType, field_constraints: z.array(PairConstraint) })).nullable(),
+  pair_field_constraints: z.array(PairConstraint).nullable(),
+  swap_group: z.array(TxType),
+  cost_basis_mode: CostBasisRule.describe("Cost-basis rule of a single row: required_qty_pos asks for it when units are added"),
+  cost_basis_pair: z.array(CostBasisRule).nullable(),
+});
+
 export const TypesResponse = z.object({
-  transaction_types: z.array(z.object({
-    code: z.string(), name: z.string(), description: z.string(), icon_slug: z.string(), doc_slug: z.string().nullable(),
-    asset_mode: FieldMode, cash_mode: FieldMode, quantity_mode: FieldMode, requires_link: z.boolean(),
-    quantity_sign: Sign, cash_sign: Sign, event_compatible: z.boolean(), compatible_event_types: z.array(z.string()),
-    pair_form_layout: z.enum(["fx", "transfer_asset", "transfer_cash"]).nullable(),
-    split_into: z.object({ from_type: z.string(), to_type: z.string() }).nullable(),
-    promote_from: z.array(z.object({ type_a: z.string(), type_b: z.string(), field_constraints: z.array(PairConstraint) })).nullable(),
-    pair_field_constraints: z.array(PairConstraint).nullable(),
-    swap_group: z.array(z.string()),
-    cost_basis_mode: CostBasisRule,
-    cost_basis_pair: z.array(CostBasisRule).nullable(),
-  })),
-  event_types: z.array(z.object({ code: z.string(), name: z.string(), emoji: z.string(), compatible_tx_types: z.array(z.string()) })),
+  transaction_types: z.array(TxTypeRule),
+  event_types: z.array(z.object({ code: EventType, name: z.string(), emoji: z.string(), compatible_tx_types: z.array(TxType) })),
   validation_codes: z.array(z.object({ code: z.string(), description: z.string(), severity: z.enum(["error", "warning"]) })),
 });
 

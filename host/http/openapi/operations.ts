@@ -216,6 +216,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     changes: "Nothing stored; the result is cached until the next write (`force` bypasses the cache).",
     request: { asset_id: 2, broker_ids: [1], target_currency: "EUR", requested_analyses: ["LOT_SUMMARY"] },
   },
+  "POST /portfolio/realized-gains": {
+    changes: "Nothing: a read with a body.",
+    request: { broker_ids: [1], year: 2024, target_currency: "EUR" },
+  },
   "POST /assets/merge": {
     who: ANY_ASSET,
     changes: "Moves the source asset's transactions, prices and events to the target and deletes the source; `dry_run` only previews.",

@@ -176,8 +176,8 @@ describe("bad input gets a clear error or a failed status, never a 500, and noth
     return file;
   }
 
-  test("a PDF: no plugin claims it, and the parse fails with a message", async () => {
-    const file = await expectFailedParse("statement.pdf", "%PDF-1.7\n1 0 obj\n<<>>\nendobj\n", "auto", /header row/i);
+  test("a damaged PDF: no plugin claims it, and the parse fails naming why (docs/import.md \"Broker PDF documents\")", async () => {
+    const file = await expectFailedParse("statement.pdf", "%PDF-1.7\n1 0 obj\n<<>>\nendobj\n", "auto", /PDF cannot be read: the PDF is damaged/i);
     expect(file.compatible_plugins).toEqual([]);
   });
 

@@ -69,10 +69,10 @@ describe("POST /fx/providers/routes", () => {
     expect((await routesOf("CHF", "GBP")).map((r: any) => r.priority)).toEqual([1]);
   });
 
-  test("a MANUAL route is refused on a pair that has provider routes", async () => {
+  test("a MANUAL route on a pair that has provider routes is added after them, as its fallback", async () => {
     const { body } = await post([manualRoute("EUR", "JPY")]);
-    expect(body.results[0]).toMatchObject({ success: false, action: "error" });
-    expect((await routesOf("EUR", "JPY")).map((r: any) => r.priority)).toEqual([1]);
+    expect(body.results[0]).toMatchObject({ success: true, action: "created" });
+    expect((await routesOf("EUR", "JPY")).map((r: any) => r.priority)).toEqual([1, 999]);
   });
 
   test("an unknown provider refuses the whole batch (400, detail message and results) and saves nothing", async () => {

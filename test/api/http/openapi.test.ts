@@ -229,3 +229,83 @@ describe("OpenAPI field documentation", () => {
     expect(item.properties.initial_balances.description).toContain("opened_at");
   });
 });
+
+/**
+ * Response fields that may stay open (any keys, or any value), each with why: everything else a
+ * response carries is an exact schema, so generated clients get real types (docs/decisions.md "Exact response schemas").
+ */
+const OPEN_RESPONSE_FIELDS: Record<string, string> = {
+  "ErrorBody.params": "Parameters of the error, different per code (docs/errors.md lists them)",
+  "ValidationErrorBody.params": "Parameters of the error, different per code (docs/errors.md lists them)",
+  "BatchResponse.issues[].params": "Parameters of the ledger rule that failed, different per validation code",
+  "BrimCommitResult.issues[].params": "Parameters of the import rule that failed, different per code",
+  "ParseResult.validation_issues[].params": "Parameters of the ledger rule that failed, different per validation code",
+  "AssetPatchResponse.results[].updated_fields[].old": "The field's previous value, whatever type that field has",
+  "AssetPatchResponse.results[].updated_fields[].new": "The field's new value, whatever type that field has",
+  "AssignmentRead.provider_params": "Settings of the provider plugin, described by that plugin's own parameter schema",
+  "ParamField.default": "Default of a plugin parameter, of the parameter's own type",
+  "RiskCatalogResponse.items[].parameters_schema": "A JSON Schema document (the analytic's parameters)",
+  "SignalCatalogResponse.items[].params_schema": "A JSON Schema document (the signal's parameters)",
+  "ToolsCatalog.items[].input_schema": "A JSON Schema document (the tool's input)",
+  "ToolsCatalog.items[].output_schema": "A JSON Schema document (the tool's output)",
+  "ComputeResponse.results[].result": "The tool's output, described by its output_schema in the catalog",
+  "SignalResult.error.details": "Context of the error, different per code",
+  "RiskItem.output": "The analytic's result, one shape per analytic kind (docs/risk.md)",
+  "RiskItem.warnings[].details": "Context of the warning, different per code",
+  "RiskItem.error.details": "Context of the error, different per code",
+  "SnapshotResponse.selection": "The snapshot request echoed back, one shape per domain (docs/ai-export.md)",
+  "SnapshotResponse.data": "The exported data set, one shape per domain (docs/ai-export.md)",
+  "GET /backup/asset/{asset_id}/prices": "A backup section document, described by its schema_version (docs/backup.md)",
+  "GET /backup/asset/{asset_id}/events": "A backup section document, described by its schema_version (docs/backup.md)",
+  "GET /backup/fx/{base}/{quote}/rates": "A backup section document, described by its schema_version (docs/backup.md)",
+  "POST /backup/export": "The backup document, described by its schema_version (docs/backup.md)",
+  "POST /backup/export.sections.*[]": "Rows of a backup section, one shape per table (docs/backup.md)",
+};
+
+/** Paths of the response schema nodes that accept any keys or any value, following `$ref`s once each. */
+function openResponseFields(): string[] {
+  const open = new Set<string>();
+  const seen = new Set<string>();
+  const isAny = (n: any) => Object.keys(n).every((k) => k === "description" || k === "title");
+  const visit = (n: any, at: string): void => {
+    if (!n || typeof n !== "object") return;
+    if (typeof n.$ref === "string") {
+      const name = n.$ref.split("/").at(-1)!;
+      if (!seen.has(name)) { seen.add(name); visit(resolve({ $ref: n.$ref }), name); }
+      return;
+    }
+    if (isAny(n)) { open.add(at); return; }
+    const ap = n.additionalProperties;
+    const types: string[] = Array.isArray(n.type) ? n.type : [n.type];
+    if (types.includes("object") || n.properties || ap !== undefined) {
+      if (ap === true || (ap && typeof ap === "object" && isAny(ap))) open.add(at);
+      else if (!n.properties && ap === undefined && !n.patternProperties) open.add(at);
+      else if (n.properties && ap === undefined) open.add(at);
+    }
+    for (const [k, v] of Object.entries<any>(n.properties ?? {})) visit(v, `${at}.${k}`);
+    if (ap && typeof ap === "object" && !isAny(ap)) visit(ap, `${at}.*`);
+    if (n.items) visit(n.items, `${at}[]`);
+    for (const key of ["anyOf", "oneOf", "allOf"]) for (const m of n[key] ?? []) visit(m, at);
+  };
+  for (const { key, op } of operations()) {
+    for (const response of Object.values<any>(op.responses)) visit(response.content?.["application/json"]?.schema, key);
+  }
+  return [...open].sort();
+}
+
+describe("OpenAPI response schemas", () => {
+  test("every response field is exact (no open object, no untyped value) except the documented allow-list", () => {
+    const open = openResponseFields();
+    expect(open.filter((p) => !(p in OPEN_RESPONSE_FIELDS))).toEqual([]);
+    // An entry that no longer matches anything is stale: the field became exact, so its reason goes.
+    expect(Object.keys(OPEN_RESPONSE_FIELDS).filter((p) => !open.includes(p))).toEqual([]);
+  });
+
+  test("the portfolio report and the import parse result are exact, named schemas", () => {
+    const report = doc.paths["/api/v1/portfolio/report"].post.responses["200"].content["application/json"].schema;
+    expect(report).toEqual({ $ref: "#/components/schemas/ReportResponse" });
+    for (const name of ["ReportSummary", "ReportHolding", "ReportHistoryPoint", "ReportContribution", "DataQualityReport", "ParseResult"]) {
+      expect({ name, additionalProperties: doc.components.schemas[name].additionalProperties }).toEqual({ name, additionalProperties: false });
+    }
+  });
+});

@@ -34,6 +34,14 @@ describe("cash may not go negative unless allow_cash_overdraft", () => {
       + "or pay from cash in another currency with a currency conversion");
   });
 
+  test("when the broker holds another currency that day, the conversion fix names it (other_cash_currencies)", async () => {
+    const b = await createBroker(c, "Euro funded");
+    await commitOk(c, { creates: [deposit(b, "1000", "2024-01-02")] });
+    const out = await commit(c, { creates: [{ broker_id: b, type: "WITHDRAWAL", date: "2024-01-05", quantity: "0", cash: { code: "USD", amount: "-10" } }] });
+    expect(out.issues[0]!.params).toMatchObject({ currency: "USD", other_cash_currencies: ["EUR"] });
+    expect(out.issues[0]!.error).toEndWith("or pay from the broker's EUR cash with a currency conversion (FX_CONVERSION) on or before 2024-01-05");
+  });
+
   test("the same batch passes in a broker created with allow_cash_overdraft", async () => {
     const b = await createBroker(c, "Overdraft", { allow_cash_overdraft: true });
     await commitOk(c, { creates: [withdrawal(b, "-500"), buy(b, asset, "1", "-10")] });

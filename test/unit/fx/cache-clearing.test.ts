@@ -7,10 +7,14 @@ import { PORTFOLIO_CACHES } from "../../../core/cache/portfolio-caches.ts";
 import { FxRateService } from "../../../core/fx/fx-rate.service.ts";
 import { FxSyncService } from "../../../core/fx/fx-sync.service.ts";
 import { ok, type FxProvider } from "../../../sdk/index.ts";
+import { changeSource } from "../../../host/db/change-journal.ts";
 import { openDatabase } from "../../../host/db/data-source.ts";
 import { tempDataDir } from "../../helpers/server.ts";
 
-/** Every rate write clears portfolio_blob, portfolio_layer2 and portfolio_wac; a write that changed nothing does not. */
+/**
+ * Every rate write declares its change, which clears the portfolio caches at the next sync (as
+ * every cached read does first); a write that changed nothing declares nothing.
+ */
 let dir: string;
 let db: Database;
 let caches: CacheRegistry;
@@ -31,23 +35,31 @@ beforeAll(async () => {
     [JSON.stringify([{ from: "EUR", to: "USD", provider: "P" }])]));
 });
 afterAll(async () => { await db.close(); rmSync(dir, { recursive: true, force: true }); });
-beforeEach(() => { caches = new CacheRegistry(); fill(); });
+beforeEach(async () => {
+  caches = new CacheRegistry();
+  await caches.followChanges(changeSource(db));
+  fill();
+});
 
 describe("portfolio caches on rate writes", () => {
   test("a manual upsert clears them; re-posting the same value does not", async () => {
-    const rates = new FxRateService(db, caches);
+    const rates = new FxRateService(db);
     await rates.upsert([{ base: "EUR", date: "2024-01-01", quote: "GBP", rate: "0.9" }]);
+    await caches.sync();
     expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 0));
     fill();
     await rates.upsert([{ base: "EUR", date: "2024-01-01", quote: "GBP", rate: "0.90" }]);
+    await caches.sync();
     expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 1));
   });
 
   test("a delete that removed rows clears them; one that removed nothing does not", async () => {
-    const rates = new FxRateService(db, caches);
+    const rates = new FxRateService(db);
     await rates.delete([{ from: "CAD", to: "SEK", deleteAll: true }]);
+    await caches.sync();
     expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 1));
     await rates.delete([{ from: "GBP", to: "EUR", dateRange: { start: "2024-01-01", end: "2024-01-01" } }]);
+    await caches.sync();
     expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 0));
   });
 
@@ -55,15 +67,19 @@ describe("portfolio caches on rate writes", () => {
     const sync = new FxSyncService(db, caches);
     const out = await sync.sync({ end: "2024-01-05", pairs: ["EUR-USD"], start: "2024-01-01" }, (code) => (code === "P" ? provider : undefined), "2024-02-01");
     expect(out.totalPointsChanged).toBe(1);
+    await caches.sync();
     expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 0));
     fill();
     await new FxSyncService(db, caches).sync({ end: "2024-01-05", pairs: ["EUR-USD"], start: "2024-01-01" }, () => provider, "2024-02-01");
+    await caches.sync();
     expect(sizes()).toEqual(PORTFOLIO_CACHES.map(() => 1));
   });
 
   test("clearing never creates a portfolio cache that did not exist", async () => {
     caches = new CacheRegistry();
-    await new FxRateService(db, caches).upsert([{ base: "EUR", date: "2024-03-01", quote: "GBP", rate: "0.7" }]);
+    await caches.followChanges(changeSource(db));
+    await new FxRateService(db).upsert([{ base: "EUR", date: "2024-03-01", quote: "GBP", rate: "0.7" }]);
+    await caches.sync();
     expect(caches.status().map((s) => s.name)).toEqual([]);
   });
 });

@@ -2127,6 +2127,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/fx/providers/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each FX provider's last sync outcome: when it was asked, when it last answered, and its last failure with a classified cause
+         * @description Each FX provider's last sync outcome: when it was asked, when it last answered, and its last failure with a classified cause.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: it only reads.
+         */
+        get: operations["getApiV1FxProvidersStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/fx/providers/routes": {
         parameters: {
             query?: never;
@@ -2423,6 +2447,32 @@ export interface paths {
          *     **Limits:** at most 1,000 broker ids per request; at most 10,000 selected lot ids per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1PortfolioLotsAnalysis"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portfolio/realized-gains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Realised gains per disposal (every SELL) with its FIFO lots and the average cost side by side, in the target currency, with totals per tax year; 404 for a broker without access
+         * @description Realised gains per disposal (every SELL) with its FIFO lots and the average cost side by side, in the target currency, with totals per tax year; 404 for a broker without access.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: a read with a body.
+         *
+         *     **Limits:** at most 1,000 broker ids per request; beyond them 413 `LIMIT_EXCEEDED`.
+         */
+        post: operations["postApiV1PortfolioRealized-gains"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3010,6 +3060,25 @@ export interface components {
                     necessity: string;
                 }[];
             }[];
+        };
+        /** @description One class of an allocation */
+        AllocationItem: {
+            /** @description Class name (asset type, sector or country); Unknown when unclassified */
+            name: string;
+            /** @description Percent of the valued positions, a decimal string */
+            value: string;
+            /** @description Value in the target currency, a decimal string */
+            amount: string;
+        };
+        /** @description The allocation of one day */
+        AllocationPoint: {
+            /**
+             * Format: date
+             * @description Date, YYYY-MM-DD
+             */
+            date: string;
+            /** @description The classes on that day */
+            components: components["schemas"]["AllocationItem"][];
         };
         AnalyticRequest: {
             /** @description Caller's id of this analytic in the request, echoed in its answer (unique) */
@@ -3739,6 +3808,23 @@ export interface components {
                 } | null;
             }[];
         };
+        /** @description Totals of one broker (include_breakdown) */
+        BrokerBreakdown: {
+            /** @description Id of a broker */
+            broker_id: number;
+            /** @description Name of the broker */
+            broker_name: string;
+            /** @description Value of positions plus cash at the end date */
+            net_worth: components["schemas"]["Money"];
+            /** @description Total profit or loss of the broker */
+            gain_loss: components["schemas"]["Money"];
+            /** @description Gain or loss in percent, a decimal string; null when not computable */
+            gain_loss_percent: string | null;
+            /** @description Total cash in the target currency */
+            cash_total: components["schemas"]["Money"];
+            /** @description Cash per currency, original amounts */
+            cash_balances: components["schemas"]["Money"][];
+        };
         BrokerCreateItem: {
             /** @description Display name */
             name: string;
@@ -4349,6 +4435,80 @@ export interface components {
             /** @description Operation-level errors (per-item errors are in the items) */
             errors: string[];
         };
+        /** @description A data-quality issue (docs/portfolio.md "Data quality") */
+        DataQualityIssue: {
+            /**
+             * @description Domain of the item
+             * @enum {string}
+             */
+            domain: "portfolio";
+            /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
+            code: string;
+            /**
+             * @description How serious: error, warning or info
+             * @enum {string}
+             */
+            severity: "error" | "warning" | "info";
+            /** @description Number of entries */
+            count: number;
+            /** @description Assets concerned */
+            affected_asset_ids: number[];
+            /** @description Names of the assets concerned, aligned with the ids */
+            affected_asset_names: string[];
+            /** @description Pair slugs concerned */
+            affected_fx_pairs: string[];
+            /**
+             * @description What the client offers to fix the issue
+             * @enum {string|null}
+             */
+            cta_action: "navigate_asset" | "navigate_fx" | "add_fx_pair" | "sync_fx_pair" | "sync_asset_prices" | null;
+            /** @description What the action applies to (asset id or pair slug) */
+            cta_target: string | null;
+            /** @description Translation key of the message */
+            message_i18n_key: string;
+            /** @description Parameters of the message */
+            message_params: {
+                [key: string]: string | number | number[] | null;
+            };
+            /** @description Inclusive date range {start, end} */
+            date_range: {
+                /**
+                 * Format: date
+                 * @description First day, YYYY-MM-DD (inclusive)
+                 */
+                start: string;
+                /**
+                 * Format: date
+                 * @description Last day, YYYY-MM-DD (inclusive)
+                 */
+                end: string;
+            } | null;
+            /** @description Group key of a grouped issue */
+            group: string | null;
+        };
+        /** @description Data-quality report of a portfolio result (docs/portfolio.md "Data quality") */
+        DataQualityReport: {
+            /** @description Problems found; each names its code and the item it is about */
+            issues: components["schemas"]["DataQualityIssue"][];
+            /**
+             * @description Overall data quality; carried_forward when only stale prices exist
+             * @enum {string}
+             */
+            data_quality_status: "ok" | "carried_forward" | "partial";
+            /** @description Assets without a price on some needed day */
+            missing_price_assets: components["schemas"]["MissingPriceAsset"][];
+            /** @description FX pairs needed but without a configured route, with the dates */
+            missing_fx_pairs: {
+                /** @description Pair FROM/TO */
+                pair: string;
+                /** @description Dates concerned */
+                dates: string[];
+            }[];
+            /** @description Positions valued at a price carried forward more than 7 days */
+            stale_prices: components["schemas"]["StalePrice"][];
+            /** @description Days where an asset was held without a price */
+            incomplete_nav_dates: string[];
+        };
         DateRangeInput: {
             /**
              * Format: date
@@ -4709,6 +4869,13 @@ export interface components {
                     dates_available: number;
                     /** @description Why this item failed; absent or null when it succeeded */
                     error?: string;
+                    /**
+                     * @description Why the provider call failed: offline (network down or refused), dns (name does not resolve), http (an error status), timeout, blocked (the outbound rules refused the host), rate_limited, bad_response, not_loaded, other
+                     * @enum {string}
+                     */
+                    cause?: "offline" | "dns" | "http" | "timeout" | "blocked" | "rate_limited" | "bad_response" | "not_loaded" | "other";
+                    /** @description With `cause`: the HTTP status the provider answered, if any */
+                    http_status?: number | null;
                 }[];
                 /** @description Duration of the sync, in milliseconds */
                 elapsed_ms: number;
@@ -4828,74 +4995,7 @@ export interface components {
                 generated_at: string;
             };
             /** @description Data-quality report: the issues found */
-            data_quality: {
-                /** @description Problems found; each names its code and the item it is about */
-                issues: {
-                    /**
-                     * @description Domain of the item
-                     * @enum {string}
-                     */
-                    domain: "portfolio";
-                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                    code: string;
-                    /**
-                     * @description How serious: error, warning or info
-                     * @enum {string}
-                     */
-                    severity: "error" | "warning" | "info";
-                    /** @description Number of entries */
-                    count: number;
-                    /** @description Assets concerned */
-                    affected_asset_ids: number[];
-                    /** @description Names of the assets concerned, aligned with the ids */
-                    affected_asset_names: string[];
-                    /** @description Pair slugs concerned */
-                    affected_fx_pairs: string[];
-                    /** @description What the client offers to fix the issue */
-                    cta_action: string | null;
-                    /** @description What the action applies to (asset id or pair slug) */
-                    cta_target: string | null;
-                    /** @description Translation key of the message */
-                    message_i18n_key: string;
-                    /** @description Parameters of the message */
-                    message_params: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Inclusive date range {start, end} */
-                    date_range: {
-                        /**
-                         * Format: date
-                         * @description First day, YYYY-MM-DD (inclusive)
-                         */
-                        start: string;
-                        /**
-                         * Format: date
-                         * @description Last day, YYYY-MM-DD (inclusive)
-                         */
-                        end: string;
-                    } | null;
-                    /** @description Group key of a grouped issue */
-                    group: string | null;
-                }[];
-                /**
-                 * @description Overall data quality; carried_forward when only stale prices exist
-                 * @enum {string}
-                 */
-                data_quality_status: "ok" | "carried_forward" | "partial";
-                /** @description Assets without a price on some needed day */
-                missing_price_assets: unknown[];
-                /** @description FX pairs needed but without a configured route, with the dates */
-                missing_fx_pairs: {
-                    /** @description Pair slug BASE-QUOTE */
-                    pair: string;
-                    /** @description Dates concerned */
-                    dates: string[];
-                }[];
-                /** @description Positions valued at a price carried forward more than 7 days */
-                stale_prices: unknown[];
-                /** @description Days where an asset was held without a price */
-                incomplete_nav_dates: string[];
-            };
+            data_quality: components["schemas"]["DataQualityReport"];
             /** @description FIFO lots */
             lots: {
                 /** @description Id of the FIFO lot (the id of the transaction that opened it) */
@@ -5304,6 +5404,37 @@ export interface components {
             /** @description Human-readable outcome; may change between versions */
             message: string;
         };
+        /** @description An open position without a price on the end date */
+        MissingPriceAsset: {
+            /** @description Id of an asset */
+            asset_id: number;
+            /** @description Ticker of the asset; null when it has none */
+            symbol: string | null;
+            /** @description Name of the asset */
+            name: string;
+            /** @description Id of a broker */
+            broker_id: number;
+            /** @description Name of the broker; null when not known */
+            broker_name: string | null;
+            /**
+             * Format: date
+             * @description First day the position was held; null when not known
+             */
+            first_position_date: string | null;
+            /** @description Units held, a decimal string */
+            quantity: string;
+            /** @description Cost of the open units in the target currency, a decimal string; null when not known */
+            open_cost_basis: string | null;
+            /** @description Currency of the asset */
+            currency: string;
+        };
+        /** @description An amount of money {code, amount} */
+        Money: {
+            /** @description Three-letter currency code (ISO 4217) */
+            code: string;
+            /** @description Amount, a decimal string */
+            amount: string;
+        };
         MoneyField: {
             /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
             code: string;
@@ -5432,16 +5563,12 @@ export interface components {
                 code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
-                /** @description Where in the report it comes from (rows) */
+                /** @description Where in the file the warning comes from (`row 12`) */
                 evidence: string[];
-                /** @description Extra facts about the item, by name */
-                context?: {
-                    [key: string]: unknown;
-                };
             }[];
             /** @description The ledger’s own per-row rule violations of the parsed transactions (row = index in `transactions`) */
             validation_issues: {
-                /** @description Position of the item, from 0 (for parsed transactions: the index in `transactions`) */
+                /** @description Index of the parsed transaction the issue is about, from 0 */
                 row: number;
                 /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
                 code: string;
@@ -5449,12 +5576,8 @@ export interface components {
                 message: string;
                 /** @description The request field the item is about */
                 field?: string;
-                /** @description Parameters of the message (for translations) */
+                /** @description Parameters of the ledger rule that failed, per code (as in a transactions batch issue); absent when it has none */
                 params?: {
-                    [key: string]: unknown;
-                };
-                /** @description Extra facts about the item, by name */
-                context?: {
                     [key: string]: unknown;
                 };
             }[];
@@ -5473,11 +5596,12 @@ export interface components {
                 reason_code: string;
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
-                /** @description Extra facts about the item, by name */
+                /** @description For `assetUnmapped`: the fake asset id to map; absent otherwise */
                 context?: {
-                    [key: string]: unknown;
+                    /** @description Placeholder asset id used in the parsed transactions (from 2147473647 up); replace it with a real asset id before committing */
+                    fake_asset_id: number;
                 };
-                /** @description Where in the report it comes from (rows) */
+                /** @description Where in the file the row comes from (`row 12`) */
                 evidence: string[];
             }[];
             /** @description The variant of the format the importer recognised, e.g. `degiro/account-statement/nl`; absent when the importer names none */
@@ -5511,6 +5635,37 @@ export interface components {
         PluginList: {
             /** @description The records */
             items: components["schemas"]["PluginItem"][];
+        };
+        /** @description Contribution of each position to the result (include_positions_contribution) */
+        PositionsContribution: {
+            /** @description One row per position held in the period */
+            positions: components["schemas"]["ReportContribution"][];
+            /** @description Income, fees and taxes of each broker not tied to a position */
+            unallocated: {
+                /** @description Id of a broker */
+                broker_id: number;
+                /** @description Name of the broker; null when not known */
+                broker_name: string | null;
+                /** @description Income not tied to a position, a decimal string */
+                unallocated_income: string;
+                /** @description Fees and taxes not tied to a position, a decimal string */
+                unallocated_fees_taxes: string;
+            }[];
+            /** @description Parts of the period result not tied to a position (FX effects, ...) */
+            other_effects: {
+                /** @description What the effect is */
+                description: string;
+                /** @description Kind of the effect */
+                category: string;
+                /** @description Its part of the period result, a decimal string */
+                period_pnl: string;
+            }[];
+            /** @description Sum of the positive contributions, a decimal string */
+            gross_gains: string;
+            /** @description Sum of the negative contributions, a decimal string */
+            gross_losses: string;
+            /** @description Currency of the figures */
+            currency: string;
         };
         PreferencesRequest: {
             /** @description Language code such as en or pt-BR */
@@ -5828,6 +5983,28 @@ export interface components {
             /** @description Documentation of the provider */
             provider_help_url: string | null;
         };
+        ProviderStatusBody: {
+            /** @description The provider's wire code */
+            provider: string;
+            /** @description When a sync last asked this provider (ISO time) */
+            attempted_at: string;
+            /** @description When it last answered (ISO time), null if never */
+            succeeded_at: string | null;
+            /** @description The last failure when it came after the last success, else null */
+            error: {
+                /** @description When the failure happened (ISO time) */
+                at: string;
+                /**
+                 * @description Why the provider call failed: offline (network down or refused), dns (name does not resolve), http (an error status), timeout, blocked (the outbound rules refused the host), rate_limited, bad_response, not_loaded, other
+                 * @enum {string}
+                 */
+                cause: "offline" | "dns" | "http" | "timeout" | "blocked" | "rate_limited" | "bad_response" | "not_loaded" | "other";
+                /** @description The HTTP status the provider answered, if any */
+                http_status: number | null;
+                /** @description The failure as the provider call reported it */
+                message: string;
+            } | null;
+        };
         QueryRequest: {
             /** @description Id of an asset */
             asset_id: number;
@@ -5950,6 +6127,120 @@ export interface components {
             /** @description Operation-level errors (per-item errors are in the items) */
             errors: string[];
         };
+        RealizedGainsRequest: {
+            /** @description Absent: every broker the caller has an access row for */
+            broker_ids?: number[];
+            /** @description Tax year (calendar year) of the disposals; absent or null: every year */
+            year?: number | null;
+            /** @description Currency of every amount; absent: the caller's effective base currency */
+            target_currency?: string | null;
+        };
+        RealizedGainsResponse: {
+            /** @description Currency of every amount */
+            target_currency: string;
+            /** @description The brokers in scope, sorted */
+            broker_ids: number[];
+            /** @description The tax year asked for; null: every year */
+            year: number | null;
+            /**
+             * Format: date
+             * @description Disposals up to this day (today, UTC)
+             */
+            computed_date_to: string;
+            /** @description Every disposal of the year (or of every year), by date then transaction id */
+            disposals: {
+                /** @description Id of the SELL transaction */
+                transaction_id: number;
+                /**
+                 * Format: date
+                 * @description Day of the sale
+                 */
+                date: string;
+                /** @description Id of the asset sold */
+                asset_id: number;
+                /** @description Name of the asset sold */
+                asset_name: string;
+                /** @description Broker of the sale */
+                broker_id: number;
+                /** @description Units of long lots sold (share-weighted), a decimal string */
+                quantity: string;
+                /** @description The sale's cash for those units, converted on the day of the sale, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                proceeds: string | null;
+                /** @description Cost of the FIFO lots sold, each converted on its purchase day, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_cost: string | null;
+                /** @description proceeds − fifo_cost, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_gain: string | null;
+                /** @description Weighted average cost the sale removed from its broker's pool, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_cost: string | null;
+                /** @description proceeds − average_cost, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_gain: string | null;
+                /**
+                 * Format: date
+                 * @description Purchase day of the oldest lot sold
+                 */
+                acquired_from: string;
+                /**
+                 * Format: date
+                 * @description Purchase day of the newest lot sold
+                 */
+                acquired_to: string;
+                /** @description The FIFO lots the sale closed, oldest first */
+                lots: {
+                    /** @description Id of the FIFO lot (the id of the transaction that opened it) */
+                    lot_id: number;
+                    /**
+                     * Format: date
+                     * @description Day the lot was bought
+                     */
+                    acquisition_date: string;
+                    /** @description Units of the lot sold, a decimal string */
+                    quantity: string;
+                    /** @description FIFO cost of these units, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                    cost: string | null;
+                    /** @description Days from the lot's purchase to the sale */
+                    holding_days: number;
+                }[];
+            }[];
+            /** @description Totals per tax year of the disposals listed, oldest first */
+            years: {
+                /** @description Tax year (calendar year) */
+                year: number;
+                /** @description Number of disposals */
+                disposals: number;
+                /** @description Sum of the proceeds, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                proceeds: string | null;
+                /** @description Sum of the FIFO costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_cost: string | null;
+                /** @description Sum of the FIFO gains (proceeds − FIFO cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_gain: string | null;
+                /** @description Sum of the average costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_cost: string | null;
+                /** @description Sum of the average-cost gains (proceeds − average cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_gain: string | null;
+            }[];
+            /** @description Totals of the disposals listed */
+            totals: {
+                /** @description Number of disposals */
+                disposals: number;
+                /** @description Sum of the proceeds, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                proceeds: string | null;
+                /** @description Sum of the FIFO costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_cost: string | null;
+                /** @description Sum of the FIFO gains (proceeds − FIFO cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                fifo_gain: string | null;
+                /** @description Sum of the average costs, a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_cost: string | null;
+                /** @description Sum of the average-cost gains (proceeds − average cost), a decimal string in the target currency; null when unknown (a cost without basis, a missing FX rate) */
+                average_gain: string | null;
+            };
+            /** @description Conversions that failed (their amounts are null) */
+            missing_fx_pairs: {
+                /** @description FROM/TO */
+                pair: string;
+                /** @description Days without a rate */
+                dates: string[];
+            }[];
+        };
         RegisterRequest: {
             /** @description Login name (unique) */
             username: string;
@@ -5984,6 +6275,181 @@ export interface components {
             /** @description Operation-level errors (per-item errors are in the items) */
             errors: string[];
         };
+        /** @description Contribution of one position to the period result */
+        ReportContribution: {
+            /** @description Id of an asset */
+            asset_id: number;
+            /** @description Name of the asset */
+            asset_name: string;
+            /** @description Ticker of the asset; null when it has none */
+            asset_ticker: string | null;
+            /** @description Type of the asset; null when not set */
+            asset_type: string | null;
+            /** @description Id of a broker */
+            broker_id: number;
+            /** @description Name of the broker; null when not known */
+            broker_name: string | null;
+            /** @description Change of the unrealised profit or loss, a decimal string; null without a value */
+            period_unrealized_delta: string | null;
+            /** @description Realised profit or loss of the period, a decimal string */
+            period_realized_gain_loss: string;
+            /** @description Income of the period, a decimal string */
+            period_income: string;
+            /** @description Fees and taxes of the period, a decimal string */
+            period_fees_taxes: string;
+            /** @description Profit or loss of the position in the period, a decimal string; null without a value */
+            period_pnl: string | null;
+            /** @description Profit or loss in percent, a decimal string; null when not computable */
+            period_pnl_percent: string | null;
+            /** @description Value at the start of the period, a decimal string; null without a value */
+            start_value: string | null;
+            /** @description Value at the end of the period, a decimal string; null without a value */
+            end_value: string | null;
+            /** @description True when the position was closed by the end of the period */
+            is_fully_sold: boolean;
+            /**
+             * Format: date
+             * @description Date of the oldest open lot; null when none is open
+             */
+            oldest_open_lot_date: string | null;
+        };
+        /** @description One day of the period */
+        ReportHistoryPoint: {
+            /**
+             * Format: date
+             * @description Date, YYYY-MM-DD
+             */
+            date: string;
+            /** @description Cash */
+            cash_value: components["schemas"]["Money"];
+            /** @description Value of the positions held at brokers */
+            market_value: components["schemas"]["Money"];
+            /** @description Value of the positions in transit */
+            in_transit_market_value: components["schemas"]["Money"];
+            /** @description Net asset value */
+            nav_value: components["schemas"]["Money"];
+            /** @description Cost of the open positions */
+            open_cost_basis: components["schemas"]["Money"];
+            /** @description Book value of the positions in transit */
+            in_transit_book_value: components["schemas"]["Money"];
+            /** @description Book value of the positions */
+            book_value: components["schemas"]["Money"];
+            /** @description Money put in net of money taken out, so far */
+            capital_baseline: components["schemas"]["Money"];
+            /** @description Book value of the positions plus cash */
+            book_asset_like: components["schemas"]["Money"];
+            /** @description Cash that came from deposits */
+            cash_from_contributed_capital: components["schemas"]["Money"];
+            /** @description Cash that came from returns */
+            cash_from_generated_returns: components["schemas"]["Money"];
+            /** @description Profit or loss so far */
+            total_pnl: components["schemas"]["Money"];
+            /** @description Unrealised profit or loss */
+            unrealized_gain_loss: components["schemas"]["Money"];
+            /** @description Time-weighted return so far (fraction), a decimal string */
+            twrr: string;
+            /** @description Money-weighted return, annualised (fraction); null when not computable */
+            mwrr_annualized: string | null;
+            /** @description Money-weighted return over the period so far (fraction); null when not computable */
+            mwrr_cumulative: string | null;
+            /** @description Profit or loss over the capital baseline (fraction), a decimal string; null when the baseline is zero */
+            roi: string | null;
+        };
+        /** @description An open position at the end date */
+        ReportHolding: {
+            /** @description Id of an asset */
+            asset_id: number;
+            /** @description Name of the asset */
+            asset_name: string;
+            /** @description Ticker of the asset; null when it has none */
+            asset_ticker: string | null;
+            /** @description Type of the asset (STOCK, ETF, ...); null when not set */
+            asset_type: string | null;
+            /** @description Id of a broker */
+            broker_id: number;
+            /** @description Name of the broker; null when not known */
+            broker_name: string | null;
+            /** @description Units held, a decimal string */
+            quantity: string;
+            /** @description Weighted average cost of one unit in the target currency, a decimal string; null when not known */
+            wac_per_unit: string | null;
+            /** @description Cost of the open units in the target currency, a decimal string; null when not known */
+            open_cost_basis: string | null;
+            /** @description Price of one unit in the target currency, a decimal string; null without a price */
+            current_price: string | null;
+            /** @description Value of the position in the target currency, a decimal string; null without a price */
+            current_value: string | null;
+            /**
+             * @description Where the valuation price came from
+             * @enum {string}
+             */
+            valuation_source: "MARKET_PRICE" | "LAST_TRADE_PRICE" | "MISSING";
+            /** @description Unit price used, in the valuation currency, a decimal string; null without a price */
+            valuation_effective_unit_price: string | null;
+            /** @description Currency of the unit price used; null without a price */
+            valuation_effective_currency: string | null;
+            /**
+             * Format: date
+             * @description Date of the price used; null without a price
+             */
+            valuation_reference_date: string | null;
+            /** @description Unit price as stored on that date, a decimal string; null without a price */
+            valuation_reference_unit_price: string | null;
+            /** @description Currency of the stored price; null without a price */
+            valuation_reference_currency: string | null;
+            /** @description True when the stored price was adjusted for a later split */
+            valuation_split_adjusted: boolean;
+            /** @description FX pair FROM/TO missing to convert the value; null when none is missing */
+            missing_fx_pair: string | null;
+            /** @description Value minus open cost, a decimal string; null when either is unknown */
+            gain_loss: string | null;
+            /** @description Gain or loss in percent of the open cost, a decimal string; null when not computable */
+            gain_loss_percent: string | null;
+            /** @description Annualised return (fraction), a decimal string; null when not computable */
+            annualized_return: string | null;
+            /**
+             * Format: date
+             * @description Date of the oldest open lot; null when not known
+             */
+            oldest_open_lot_date: string | null;
+            /** @description Percent of the valued positions, a decimal string; null without a value */
+            allocation_percent: string | null;
+            /** @description Percent of the net worth, a decimal string; null without a value */
+            nav_weight_percent: string | null;
+        };
+        /** @description What was computed: scope, currency and dates */
+        ReportMetadata: {
+            /** @description Brokers in scope as requested; null for all the caller can read */
+            broker_ids: number[] | null;
+            /** @description Currency every figure is in */
+            target_currency: string;
+            /**
+             * Format: date
+             * @description Start of the requested period; null when open
+             */
+            requested_date_from: string | null;
+            /**
+             * Format: date
+             * @description End of the requested period; null when open
+             */
+            requested_date_to: string | null;
+            /**
+             * Format: date
+             * @description First day computed; null when there is nothing to compute
+             */
+            computed_date_from: string | null;
+            /**
+             * Format: date
+             * @description Last day computed; null when there is nothing to compute
+             */
+            computed_date_to: string | null;
+            /** @description When this answer was computed (ISO 8601, UTC) */
+            generated_at: string;
+            /** @description Dimensions of the allocations */
+            allocation_dimensions: ("type" | "sector" | "geography")[];
+            /** @description Sections computed for this answer */
+            included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution")[];
+        };
         ReportRequest: {
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
             broker_ids?: number[] | null;
@@ -6009,246 +6475,126 @@ export interface components {
         };
         ReportResponse: {
             /** @description What was computed: scope, currency and dates */
-            metadata: {
-                /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
-                target_currency: string;
-                /** @description When this answer was computed (ISO 8601, UTC) */
-                generated_at: string;
-            } & {
-                [key: string]: unknown;
-            };
-            /** @description Totals of the period */
-            summary: ({
-                /** @description Value of positions plus cash at the end date {code, amount} */
-                net_worth: {
-                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                    code: string;
-                    /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
-                    amount: string;
-                };
-                /** @description Total cash {code, amount} */
-                cash_total: {
-                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                    code: string;
-                    /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
-                    amount: string;
-                };
-                /** @description Market value {code, amount} */
-                market_value: {
-                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                    code: string;
-                    /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
-                    amount: string;
-                };
-                /** @description False when the money-weighted return cannot be computed */
-                mwrr_available: boolean;
-                /** @description Money-weighted return over the period, in percent; null when not computable */
-                mwrr_cumulative_percent: string | null;
-                /** @description Time-weighted return in percent, a decimal string */
-                twrr_percent: string | null;
-                /** @description FX pairs needed but without a configured route, with the dates */
-                missing_fx_pairs: {
-                    /** @description Pair slug BASE-QUOTE */
-                    pair: string;
-                    /** @description Dates concerned */
-                    dates: string[];
-                }[];
-                /** @description Open positions */
-                holdings: ({
-                    /** @description Id of an asset */
-                    asset_id: number;
-                    /** @description Units of the asset, a decimal string; positive adds to the position, negative removes */
-                    quantity: string;
-                } & {
-                    [key: string]: unknown;
-                })[];
-                /** @description Data-quality report: the issues found */
-                data_quality: {
-                    /** @description Problems found; each names its code and the item it is about */
-                    issues: {
-                        /**
-                         * @description Domain of the item
-                         * @enum {string}
-                         */
-                        domain: "portfolio";
-                        /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                        code: string;
-                        /**
-                         * @description How serious: error, warning or info
-                         * @enum {string}
-                         */
-                        severity: "error" | "warning" | "info";
-                        /** @description Number of entries */
-                        count: number;
-                        /** @description Assets concerned */
-                        affected_asset_ids: number[];
-                        /** @description Names of the assets concerned, aligned with the ids */
-                        affected_asset_names: string[];
-                        /** @description Pair slugs concerned */
-                        affected_fx_pairs: string[];
-                        /** @description What the client offers to fix the issue */
-                        cta_action: string | null;
-                        /** @description What the action applies to (asset id or pair slug) */
-                        cta_target: string | null;
-                        /** @description Translation key of the message */
-                        message_i18n_key: string;
-                        /** @description Parameters of the message */
-                        message_params: {
-                            [key: string]: unknown;
-                        };
-                        /** @description Inclusive date range {start, end} */
-                        date_range: {
-                            /**
-                             * Format: date
-                             * @description First day, YYYY-MM-DD (inclusive)
-                             */
-                            start: string;
-                            /**
-                             * Format: date
-                             * @description Last day, YYYY-MM-DD (inclusive)
-                             */
-                            end: string;
-                        } | null;
-                        /** @description Group key of a grouped issue */
-                        group: string | null;
-                    }[];
-                    /**
-                     * @description Overall data quality; carried_forward when only stale prices exist
-                     * @enum {string}
-                     */
-                    data_quality_status: "ok" | "carried_forward" | "partial";
-                    /** @description FX pairs needed but without a configured route, with the dates */
-                    missing_fx_pairs: {
-                        /** @description Pair slug BASE-QUOTE */
-                        pair: string;
-                        /** @description Dates concerned */
-                        dates: string[];
-                    }[];
-                    /** @description Positions valued at a price carried forward more than 7 days */
-                    stale_prices: {
-                        /** @description Id of an asset */
-                        asset_id: number;
-                        /** @description Display name */
-                        name: string;
-                        /** @description Date of the last stored price */
-                        last_price_date: string;
-                        /** @description Days from the last price to the end date */
-                        stale_days: number;
-                    }[];
-                    /** @description Days where an asset was held without a price */
-                    incomplete_nav_dates: string[];
-                } & {
-                    [key: string]: unknown;
-                };
-            } & {
-                [key: string]: unknown;
-            }) | null;
-            /** @description One point per day */
-            history: ({
-                /** @description Date, YYYY-MM-DD */
-                date: string;
-                /** @description Net asset value of the day, a decimal string */
-                nav_value: {
-                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                    code: string;
-                    /** @description Amount, a decimal string; signed where it is a cash movement (negative leaves the account) */
-                    amount: string;
-                };
-                /** @description Time-weighted return, a fraction as a decimal string */
-                twrr: string;
-                /** @description Money-weighted return, annualised (fraction); null when not computable */
-                mwrr_annualized: string | null;
-                /** @description Money-weighted return over the period so far (fraction); null when not computable */
-                mwrr_cumulative: string | null;
-            } & {
-                [key: string]: unknown;
-            })[] | null;
-            /** @description Allocation per day */
+            metadata: components["schemas"]["ReportMetadata"];
+            /** @description Totals of the period; null unless include_summary */
+            summary: components["schemas"]["ReportSummary"] | null;
+            /** @description One point per day of the period; null unless include_history */
+            history: components["schemas"]["ReportHistoryPoint"][] | null;
+            /** @description Allocation per day; null unless include_allocation_history */
             allocation_history: {
-                [key: string]: unknown;
+                /** @description By asset type */
+                type: components["schemas"]["AllocationPoint"][];
+                /** @description By sector */
+                sector: components["schemas"]["AllocationPoint"][];
+                /** @description By country */
+                geography: components["schemas"]["AllocationPoint"][];
             } | null;
             /** @description Data-quality report: the issues found */
-            data_quality: {
-                /** @description Problems found; each names its code and the item it is about */
-                issues: {
-                    /**
-                     * @description Domain of the item
-                     * @enum {string}
-                     */
-                    domain: "portfolio";
-                    /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                    code: string;
-                    /**
-                     * @description How serious: error, warning or info
-                     * @enum {string}
-                     */
-                    severity: "error" | "warning" | "info";
-                    /** @description Number of entries */
-                    count: number;
-                    /** @description Assets concerned */
-                    affected_asset_ids: number[];
-                    /** @description Names of the assets concerned, aligned with the ids */
-                    affected_asset_names: string[];
-                    /** @description Pair slugs concerned */
-                    affected_fx_pairs: string[];
-                    /** @description What the client offers to fix the issue */
-                    cta_action: string | null;
-                    /** @description What the action applies to (asset id or pair slug) */
-                    cta_target: string | null;
-                    /** @description Translation key of the message */
-                    message_i18n_key: string;
-                    /** @description Parameters of the message */
-                    message_params: {
-                        [key: string]: unknown;
-                    };
-                    /** @description Inclusive date range {start, end} */
-                    date_range: {
-                        /**
-                         * Format: date
-                         * @description First day, YYYY-MM-DD (inclusive)
-                         */
-                        start: string;
-                        /**
-                         * Format: date
-                         * @description Last day, YYYY-MM-DD (inclusive)
-                         */
-                        end: string;
-                    } | null;
-                    /** @description Group key of a grouped issue */
-                    group: string | null;
-                }[];
-                /**
-                 * @description Overall data quality; carried_forward when only stale prices exist
-                 * @enum {string}
-                 */
-                data_quality_status: "ok" | "carried_forward" | "partial";
-                /** @description FX pairs needed but without a configured route, with the dates */
-                missing_fx_pairs: {
-                    /** @description Pair slug BASE-QUOTE */
-                    pair: string;
-                    /** @description Dates concerned */
-                    dates: string[];
-                }[];
-                /** @description Positions valued at a price carried forward more than 7 days */
-                stale_prices: {
-                    /** @description Id of an asset */
-                    asset_id: number;
-                    /** @description Display name */
-                    name: string;
-                    /** @description Date of the last stored price */
-                    last_price_date: string;
-                    /** @description Days from the last price to the end date */
-                    stale_days: number;
-                }[];
-                /** @description Days where an asset was held without a price */
-                incomplete_nav_dates: string[];
-            } & {
-                [key: string]: unknown;
-            };
-            /** @description Contribution of each position to the result */
-            positions_contribution: {
-                [key: string]: unknown;
-            } | null;
+            data_quality: components["schemas"]["DataQualityReport"];
+            /** @description Contribution of each position; null unless include_positions_contribution */
+            positions_contribution: components["schemas"]["PositionsContribution"] | null;
+        };
+        /** @description Totals of the period (include_summary) */
+        ReportSummary: {
+            /** @description Value of positions plus cash at the end date */
+            net_worth: components["schemas"]["Money"];
+            /** @description Capital baseline: money put in net of money taken out */
+            total_invested: components["schemas"]["Money"];
+            /** @description Total profit or loss */
+            total_gain_loss: components["schemas"]["Money"];
+            /** @description Total profit or loss in percent of the capital invested, a decimal string; null when not computable */
+            total_gain_loss_percent: string | null;
+            /** @description Total cash in the target currency */
+            cash_total: components["schemas"]["Money"];
+            /** @description Cash per currency, original amounts */
+            cash_balances: components["schemas"]["Money"][];
+            /** @description Value of the positions held at brokers */
+            market_value: components["schemas"]["Money"];
+            /** @description Value of the positions in transit between brokers */
+            in_transit_market_value: components["schemas"]["Money"];
+            /** @description Cost of the open positions */
+            open_cost_basis: components["schemas"]["Money"];
+            /** @description Book value of the positions in transit */
+            in_transit_book_value: components["schemas"]["Money"];
+            /** @description Book value of the positions */
+            book_value: components["schemas"]["Money"];
+            /** @description Unrealised profit or loss */
+            unrealized_gain_loss: components["schemas"]["Money"];
+            /** @description All deposits */
+            total_deposited: components["schemas"]["Money"];
+            /** @description All withdrawals */
+            total_withdrawn: components["schemas"]["Money"];
+            /** @description Deposits minus withdrawals */
+            net_deposited_capital: components["schemas"]["Money"];
+            /** @description All income (dividends, interest) */
+            total_income: components["schemas"]["Money"];
+            /** @description All fees */
+            total_fees: components["schemas"]["Money"];
+            /** @description All taxes */
+            total_taxes: components["schemas"]["Money"];
+            /** @description Realised profit or loss */
+            realized_gain_loss: components["schemas"]["Money"];
+            /** @description Net asset value at the start of the period */
+            period_nav_start: components["schemas"]["Money"];
+            /** @description Market value at the start of the period */
+            period_market_value_start: components["schemas"]["Money"];
+            /** @description Book value at the start of the period */
+            period_book_value_start: components["schemas"]["Money"];
+            /** @description Net external flows of the period */
+            period_net_flows: components["schemas"]["Money"];
+            /** @description Profit or loss of the period: end NAV − start NAV − net flows */
+            period_pnl: components["schemas"]["Money"];
+            /** @description Unrealised profit or loss at the start of the period */
+            period_unrealized_gain_loss_start: components["schemas"]["Money"];
+            /** @description Unrealised profit or loss at the end of the period */
+            period_unrealized_gain_loss_end: components["schemas"]["Money"];
+            /** @description Change of the unrealised profit or loss over the period */
+            period_unrealized_gain_loss_delta: components["schemas"]["Money"];
+            /** @description Realised profit or loss of the period (average cost) */
+            period_realized_gain_loss: components["schemas"]["Money"];
+            /** @description Income of the period */
+            period_income: components["schemas"]["Money"];
+            /** @description Fees of the period */
+            period_fees: components["schemas"]["Money"];
+            /** @description Taxes of the period */
+            period_taxes: components["schemas"]["Money"];
+            /** @description Fees and taxes of the period */
+            period_fees_taxes: components["schemas"]["Money"];
+            /** @description Rest of the period result: FX effects and unvalued positions */
+            period_other_result: components["schemas"]["Money"];
+            /** @description Time-weighted return in percent, a decimal string; null when not computable */
+            twrr_percent: string | null;
+            /** @description False when the money-weighted return cannot be computed */
+            mwrr_available: boolean;
+            /** @description Money-weighted return, annualised, in percent, a decimal string; null when not computable */
+            mwrr_annualized_percent: string | null;
+            /** @description Money-weighted return over the period, in percent; null when not computable */
+            mwrr_cumulative_percent: string | null;
+            /** @description Days the money-weighted return covers */
+            mwrr_period_days: number;
+            /** @description Total profit or loss in percent of the net deposited capital, a decimal string; null when not computable */
+            simple_roi_percent: string | null;
+            /** @description Allocation by asset type */
+            allocation_by_type: components["schemas"]["AllocationItem"][];
+            /** @description Allocation by sector */
+            allocation_by_sector: components["schemas"]["AllocationItem"][];
+            /** @description Allocation by country */
+            allocation_by_geography: components["schemas"]["AllocationItem"][];
+            /** @description Open positions */
+            holdings: components["schemas"]["ReportHolding"][];
+            /** @description Totals per broker; null unless include_breakdown */
+            by_broker: components["schemas"]["BrokerBreakdown"][] | null;
+            /** @description FX pairs needed but without a configured route, with the dates */
+            missing_fx_pairs: {
+                /** @description Pair FROM/TO */
+                pair: string;
+                /** @description Dates concerned */
+                dates: string[];
+            }[];
+            /** @description Assets without a price on some needed day */
+            missing_price_assets: components["schemas"]["MissingPriceAsset"][];
+            /** @description Data-quality report: the issues found */
+            data_quality: components["schemas"]["DataQualityReport"];
         };
         RestoreBody: {
             /** @description Id of the upload */
@@ -6323,13 +6669,68 @@ export interface components {
             output: {
                 [key: string]: unknown;
             } | null;
-            /** @description What was computed: scope, currency and dates */
+            /** @description How it ran; null when it failed before running */
             metadata: {
-                [key: string]: unknown;
+                /** @description Version of the analytic's math */
+                algorithm_version: string;
+                /**
+                 * @description What the analytic ran on
+                 * @enum {string}
+                 */
+                scope_kind: "asset" | "asset_set" | "portfolio";
+                /**
+                 * @description How the scope was weighted
+                 * @enum {string}
+                 */
+                mode: "historical" | "current_composition";
+                /** @description Currency of the money figures */
+                target_currency: string;
+                /**
+                 * Format: date
+                 * @description First day of the requested period
+                 */
+                requested_start: string;
+                /**
+                 * Format: date
+                 * @description Last day of the requested period
+                 */
+                requested_end: string;
+                /**
+                 * Format: date
+                 * @description First day with data; null when there is none
+                 */
+                observations_start: string | null;
+                /**
+                 * Format: date
+                 * @description Last day with data; null when there is none
+                 */
+                observations_end: string | null;
+                /** @description True when the result came from the cache */
+                cached: boolean;
             } | null;
-            /** @description Data-quality report: the issues found */
+            /** @description Quality of the inputs; null when it failed before reading them */
             data_quality: {
-                [key: string]: unknown;
+                /**
+                 * @description partial when some input is missing
+                 * @enum {string}
+                 */
+                data_quality_status: "ok" | "partial";
+                /** @description Assets without prices in the period */
+                missing_price_assets: number[];
+                /** @description FX pairs FROM/TO missing to convert to the target currency */
+                missing_fx_pairs: string[];
+                /** @description Days where a held asset had no price */
+                incomplete_nav_dates_count: number;
+                /**
+                 * Format: date
+                 * @description First day with data; null when there is none
+                 */
+                observations_start: string | null;
+                /**
+                 * Format: date
+                 * @description Last day with data; null when there is none
+                 */
+                observations_end: string | null;
             } | null;
             /** @description Things worth knowing that did not stop the operation */
             warnings: {
@@ -6346,8 +6747,11 @@ export interface components {
             }[];
             /** @description Why this item failed; absent or null when it succeeded */
             error: {
-                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                code: string;
+                /**
+                 * @description Three-letter currency code (ISO 4217), or a stable code where the object is not money
+                 * @enum {string}
+                 */
+                code: "analytic_not_found" | "incompatible_scope" | "incompatible_mode" | "invalid_parameters" | "insufficient_history" | "undefined_metric" | "data_unavailable" | "invalid_covariance" | "resource_limit" | "worker_busy" | "execution_timeout" | "optimization_infeasible" | "execution_failed";
                 /** @description Human-readable outcome; may change between versions */
                 message: string;
                 /** @description Context of the warning or error (ids, counts, limits) */
@@ -6506,25 +6910,150 @@ export interface components {
                 source: "built_in" | "host";
                 /** @description File the scenario came from */
                 source_file: string;
-                /** @description The scenario, with the fields of its scenario file */
+                /** @description The scenario as its file defines it (docs/risk.md "Scenarios") */
                 scenario: {
+                    /**
+                     * @description Version of this document layout
+                     * @enum {number}
+                     */
+                    schema_version: 1;
                     /** @description Numeric id of this record */
                     id: string;
-                    /** @description Kind of the item */
-                    kind: string;
-                } & {
-                    [key: string]: unknown;
+                    /**
+                     * @description Free labels
+                     * @default []
+                     */
+                    tags: string[];
+                    /** @description Display name */
+                    name: {
+                        [key: string]: string;
+                    };
+                    /** @description Free text description */
+                    description: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Kind of the item
+                     * @enum {string}
+                     */
+                    kind: "historical_replay";
+                    /** @description The replay window and policies used when the request names none */
+                    defaults: {
+                        /**
+                         * Format: date
+                         * @description First day, YYYY-MM-DD (inclusive)
+                         */
+                        start?: string;
+                        /**
+                         * Format: date
+                         * @description Last day, YYYY-MM-DD (inclusive)
+                         */
+                        end?: string;
+                        /**
+                         * @description An asset without history in the window takes its proxy, else is excluded
+                         * @enum {string}
+                         */
+                        missing_history_policy: "manual_proxy_or_exclude";
+                        /**
+                         * @description How the set's weights are chosen
+                         * @enum {string}
+                         */
+                        composition_policy: "current_buy_and_hold";
+                    };
+                    /** @description What a request may change */
+                    editable: {
+                        /** @description Whether a request may change the window */
+                        dates: boolean;
+                        /** @description Whether a request may change the missing-history policy */
+                        missing_history_policy: boolean;
+                        /** @description Whether a request may name proxies */
+                        proxies: boolean;
+                        /** @description Whether a request may exclude assets */
+                        exclusions: boolean;
+                    };
+                    /** @description Bounds of the window */
+                    limits: {
+                        /** @description Shortest window, in calendar days */
+                        minimum_calendar_days: number;
+                        /** @description Longest window, in calendar days; absent for no limit */
+                        maximum_calendar_days?: number;
+                    };
+                } | {
+                    /**
+                     * @description Version of this document layout
+                     * @enum {number}
+                     */
+                    schema_version: 1;
+                    /** @description Numeric id of this record */
+                    id: string;
+                    /**
+                     * @description Free labels
+                     * @default []
+                     */
+                    tags: string[];
+                    /** @description Display name */
+                    name: {
+                        [key: string]: string;
+                    };
+                    /** @description Free text description */
+                    description: {
+                        [key: string]: string;
+                    };
+                    /**
+                     * @description Kind of the item
+                     * @enum {string}
+                     */
+                    kind: "hypothetical_shock";
+                    /** @description Dimensions a request may shock by */
+                    allowed_dimensions: ("asset_class" | "sector" | "geography")[];
+                    /** @description The shocks used when the request names none */
+                    defaults: {
+                        /**
+                         * @description Dimension the buckets are of
+                         * @enum {string}
+                         */
+                        dimension: "asset_class" | "sector" | "geography";
+                        /** @description Shock (fraction, −1 to 1) per bucket: asset type, sector, country or geography group */
+                        bucket_shocks: {
+                            [key: string]: number;
+                        };
+                    };
+                    /** @description What a request may change */
+                    editable: {
+                        /** @description Whether a request may change the dimension */
+                        dimension: boolean;
+                        /** @description Whether a request may change the bucket shocks */
+                        bucket_shocks: boolean;
+                        /** @description Whether a request may set shocks per asset */
+                        manual_overrides: boolean;
+                    };
+                    /** @description Bounds of the shocks */
+                    limits: {
+                        /** @description Lowest shock a request may set */
+                        minimum_shock: number;
+                        /** @description Highest shock a request may set */
+                        maximum_shock: number;
+                        /** @description Most buckets a request may set */
+                        maximum_buckets: number;
+                    };
                 };
             }[];
             /** @description Country groups a geography shock may name */
-            geography_groups: ({
+            geography_groups: {
+                /**
+                 * @description Version of this document layout
+                 * @enum {number}
+                 */
+                schema_version: 1;
                 /** @description Numeric id of this record */
                 id: string;
-                /** @description ISO 3166 alpha-3 country codes */
+                /** @description Display name */
+                name: {
+                    [key: string]: string;
+                };
+                /** @description Members of the set */
                 members: string[];
-            } & {
-                [key: string]: unknown;
-            })[];
+            }[];
             /** @description Outcome or state (see the enumeration) */
             status: {
                 /** @description Version of this document layout */
@@ -7087,6 +7616,20 @@ export interface components {
             id_a: number;
             /** @description Id of the second transaction */
             id_b: number;
+        };
+        /** @description A position valued at a price carried forward more than 7 days */
+        StalePrice: {
+            /** @description Id of an asset */
+            asset_id: number;
+            /** @description Name of the asset */
+            name: string;
+            /**
+             * Format: date
+             * @description Date of the last stored price
+             */
+            last_price_date: string;
+            /** @description Days from the last price to the end date */
+            stale_days: number;
         };
         StatusResponse: {
             /**
@@ -7747,86 +8290,83 @@ export interface components {
         };
         /** @description Unpair two linked transactions into two independent rows */
         TxSplitRow: components["schemas"]["SplitRow"];
-        /** @description Changes to one stored transaction; fields left out stay as they are */
-        TxUpdateRow: components["schemas"]["UpdateRow"];
-        TypesResponse: {
-            /** @description One entry per transaction type */
-            transaction_types: {
-                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                code: string;
-                /** @description Display name */
-                name: string;
-                /** @description Free text description */
-                description: string;
-                /** @description Slug of the icon */
-                icon_slug: string;
-                /** @description Slug of the documentation page */
-                doc_slug: string | null;
+        TxTypeRule: {
+            /**
+             * @description The transaction type
+             * @enum {string}
+             */
+            code: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
+            /** @description Display name */
+            name: string;
+            /** @description Free text description */
+            description: string;
+            /** @description Slug of the icon */
+            icon_slug: string;
+            /** @description Slug of the documentation page */
+            doc_slug: string | null;
+            /**
+             * @description Whether the asset is required, optional or forbidden
+             * @enum {string}
+             */
+            asset_mode: "required" | "optional" | "forbidden";
+            /**
+             * @description Whether cash is required, optional or forbidden
+             * @enum {string}
+             */
+            cash_mode: "required" | "optional" | "forbidden";
+            /**
+             * @description Whether the quantity is required, optional or forbidden
+             * @enum {string}
+             */
+            quantity_mode: "required" | "optional" | "forbidden";
+            /** @description True for paired types (two legs) */
+            requires_link: boolean;
+            /**
+             * @description Sign rule of the quantity
+             * @enum {string}
+             */
+            quantity_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
+            /**
+             * @description Sign rule of the cash amount
+             * @enum {string}
+             */
+            cash_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
+            /** @description True when a transaction of this type may link an asset event */
+            event_compatible: boolean;
+            /** @description Asset-event types this transaction type may link */
+            compatible_event_types: ("DIVIDEND" | "INTEREST" | "PRICE_ADJUSTMENT" | "SPLIT" | "MATURITY_SETTLEMENT")[];
+            /**
+             * @description Layout of the pair editor; null for unpaired types
+             * @enum {string|null}
+             */
+            pair_form_layout: "fx" | "transfer_asset" | "transfer_cash" | null;
+            /** @description The two types a pair splits into; null when it cannot be split */
+            split_into: {
                 /**
-                 * @description Whether the asset is required, optional or forbidden
+                 * @description Type of the sending leg
                  * @enum {string}
                  */
-                asset_mode: "required" | "optional" | "forbidden";
+                from_type: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
                 /**
-                 * @description Whether cash is required, optional or forbidden
+                 * @description Type of the receiving leg
                  * @enum {string}
                  */
-                cash_mode: "required" | "optional" | "forbidden";
+                to_type: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
+            } | null;
+            /** @description Pairs of standalone types that may be promoted into this type */
+            promote_from: {
                 /**
-                 * @description Whether the quantity is required, optional or forbidden
+                 * @description Type of the first row
                  * @enum {string}
                  */
-                quantity_mode: "required" | "optional" | "forbidden";
-                /** @description True for paired types (two legs) */
-                requires_link: boolean;
+                type_a: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
                 /**
-                 * @description Sign rule of the quantity
+                 * @description Type of the second row
                  * @enum {string}
                  */
-                quantity_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
-                /**
-                 * @description Sign rule of the cash amount
-                 * @enum {string}
-                 */
-                cash_sign: "positive" | "negative" | "zero" | "nonzero" | "free";
-                /** @description True when a transaction of this type may link an asset event */
-                event_compatible: boolean;
-                /** @description Asset-event types this transaction type may link */
-                compatible_event_types: string[];
-                /**
-                 * @description Layout of the pair editor; null for unpaired types
-                 * @enum {string|null}
-                 */
-                pair_form_layout: "fx" | "transfer_asset" | "transfer_cash" | null;
-                /** @description The two types a pair splits into; null when it cannot be split */
-                split_into: {
-                    /** @description Type of the sending leg */
-                    from_type: string;
-                    /** @description Type of the receiving leg */
-                    to_type: string;
-                } | null;
-                /** @description Pairs of standalone types that may be promoted into this type */
-                promote_from: {
-                    /** @description Type of the first row */
-                    type_a: string;
-                    /** @description Type of the second row */
-                    type_b: string;
-                    /** @description How the two legs' fields must relate */
-                    field_constraints: {
-                        /**
-                         * @description The request field the item is about
-                         * @enum {string}
-                         */
-                        field: "asset_id" | "broker_id" | "cash_amount" | "cash_currency" | "quantity";
-                        /**
-                         * @description equal, opposite, opposite_sign or different
-                         * @enum {string}
-                         */
-                        relation: "equal" | "opposite" | "opposite_sign" | "different";
-                    }[];
-                }[] | null;
-                /** @description How the two legs' fields must relate; null for unpaired types */
-                pair_field_constraints: {
+                type_b: "BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER";
+                /** @description How the two legs' fields must relate */
+                field_constraints: {
                     /**
                      * @description The request field the item is about
                      * @enum {string}
@@ -7837,27 +8377,49 @@ export interface components {
                      * @enum {string}
                      */
                     relation: "equal" | "opposite" | "opposite_sign" | "different";
-                }[] | null;
-                /** @description Types a row may be switched to in the editor */
-                swap_group: string[];
+                }[];
+            }[] | null;
+            /** @description How the two legs' fields must relate; null for unpaired types */
+            pair_field_constraints: {
                 /**
-                 * @description How the cost basis is set: auto, auto-detail or manual
+                 * @description The request field the item is about
                  * @enum {string}
                  */
-                cost_basis_mode: "forbidden" | "optional" | "required_qty_pos";
-                /** @description Cost-basis rule of each leg */
-                cost_basis_pair: ("forbidden" | "optional" | "required_qty_pos")[] | null;
-            }[];
+                field: "asset_id" | "broker_id" | "cash_amount" | "cash_currency" | "quantity";
+                /**
+                 * @description equal, opposite, opposite_sign or different
+                 * @enum {string}
+                 */
+                relation: "equal" | "opposite" | "opposite_sign" | "different";
+            }[] | null;
+            /** @description Types a row may be switched to in the editor */
+            swap_group: ("BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER")[];
+            /**
+             * @description Cost-basis rule of a single row: required_qty_pos asks for it when units are added
+             * @enum {string}
+             */
+            cost_basis_mode: "forbidden" | "optional" | "required_qty_pos";
+            /** @description Cost-basis rule of each leg */
+            cost_basis_pair: ("forbidden" | "optional" | "required_qty_pos")[] | null;
+        };
+        /** @description Changes to one stored transaction; fields left out stay as they are */
+        TxUpdateRow: components["schemas"]["UpdateRow"];
+        TypesResponse: {
+            /** @description One entry per transaction type */
+            transaction_types: components["schemas"]["TxTypeRule"][];
             /** @description One entry per asset-event type */
             event_types: {
-                /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
-                code: string;
+                /**
+                 * @description Three-letter currency code (ISO 4217), or a stable code where the object is not money
+                 * @enum {string}
+                 */
+                code: "DIVIDEND" | "INTEREST" | "PRICE_ADJUSTMENT" | "SPLIT" | "MATURITY_SETTLEMENT";
                 /** @description Display name */
                 name: string;
                 /** @description Emoji shown with the type */
                 emoji: string;
                 /** @description Transaction types that may link this event type */
-                compatible_tx_types: string[];
+                compatible_tx_types: ("BUY" | "SELL" | "DIVIDEND" | "INTEREST" | "DEPOSIT" | "WITHDRAWAL" | "FEE" | "TAX" | "ADJUSTMENT" | "TRANSFER" | "FX_CONVERSION" | "CASH_TRANSFER")[];
             }[];
             /** @description Issue codes a batch can report */
             validation_codes: {
@@ -17298,6 +17860,80 @@ export interface operations {
             };
         };
     };
+    getApiV1FxProvidersStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderStatusBody"][];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
     getApiV1FxProvidersRoutes: {
         parameters: {
             query?: never;
@@ -23113,6 +23749,166 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["LotsAnalysisResponse"];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Signed in but not allowed: admin-only route (`ADMIN_REQUIRED`), broker role too low (`BROKER_ROLE_REQUIRED`), or a read-only token on a write. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found: the route, or a resource the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large: an upload over `max_file_upload_mb` (`FILE_TOO_LARGE`), or a bulk request over one of the route's limits (`LIMIT_EXCEEDED`, `params.limit`, `params.requested`, `params.unit`; docs/security.md "Bulk-read limits"). */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    "postApiV1PortfolioRealized-gains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The request body. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "broker_ids": [
+                 *         1
+                 *       ],
+                 *       "year": 2024,
+                 *       "target_currency": "EUR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RealizedGainsRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "target_currency": "EUR",
+                     *       "broker_ids": [
+                     *         1
+                     *       ],
+                     *       "year": 2024,
+                     *       "computed_date_to": "2024-12-31",
+                     *       "disposals": [
+                     *         {
+                     *           "transaction_id": 3,
+                     *           "date": "2024-06-03",
+                     *           "asset_id": 2,
+                     *           "asset_name": "ACME",
+                     *           "broker_id": 1,
+                     *           "quantity": "15",
+                     *           "proceeds": "1950",
+                     *           "fifo_cost": "1600",
+                     *           "fifo_gain": "350",
+                     *           "average_cost": "1650",
+                     *           "average_gain": "300",
+                     *           "acquired_from": "2024-01-10",
+                     *           "acquired_to": "2024-03-01",
+                     *           "lots": [
+                     *             {
+                     *               "lot_id": 1,
+                     *               "acquisition_date": "2024-01-10",
+                     *               "quantity": "10",
+                     *               "cost": "1000",
+                     *               "holding_days": 145
+                     *             },
+                     *             {
+                     *               "lot_id": 2,
+                     *               "acquisition_date": "2024-03-01",
+                     *               "quantity": "5",
+                     *               "cost": "600",
+                     *               "holding_days": 94
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "years": [
+                     *         {
+                     *           "year": 2024,
+                     *           "disposals": 1,
+                     *           "proceeds": "1950",
+                     *           "fifo_cost": "1600",
+                     *           "fifo_gain": "350",
+                     *           "average_cost": "1650",
+                     *           "average_gain": "300"
+                     *         }
+                     *       ],
+                     *       "totals": {
+                     *         "disposals": 1,
+                     *         "proceeds": "1950",
+                     *         "fifo_cost": "1600",
+                     *         "fifo_gain": "350",
+                     *         "average_cost": "1650",
+                     *         "average_gain": "300"
+                     *       },
+                     *       "missing_fx_pairs": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RealizedGainsResponse"];
                 };
             };
             /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */

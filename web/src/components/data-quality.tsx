@@ -9,6 +9,7 @@ import { useState } from "preact/hooks";
 import { api, errorText } from "../api/client.ts";
 import type { DataQualityIssue } from "../api/types.ts";
 import { Link } from "../lib/router.tsx";
+import { useApp } from "../lib/store.ts";
 import { Badge, today } from "./ui.tsx";
 import { msg, t } from "../lib/i18n.ts";
 
@@ -49,6 +50,7 @@ export function fxSyncWindow(i: DataQualityIssue, now = today()): { start: strin
 
 function Cta(props: { issue: DataQualityIssue; onFixed(): void }) {
   const i = props.issue;
+  const admin = useApp().me.is_superuser;
   const [state, setState] = useState<{ busy: boolean; msg?: string }>({ busy: false });
   const run = async (work: (signal: AbortSignal) => Promise<string>) => {
     setState({ busy: true });
@@ -78,7 +80,10 @@ function Cta(props: { issue: DataQualityIssue; onFixed(): void }) {
     case "navigate_fx":
       return <Link class="cta" href={`/fx/${encodeURIComponent(i.cta_target ?? "")}`}>{t("Enter rates for {pair}", { pair: i.cta_target ?? "" })}</Link>;
     case "add_fx_pair":
-      return <Link class="cta" href={`/fx?add=${encodeURIComponent(i.cta_target ?? "")}`}>{t("Add the pair {pair}", { pair: i.cta_target ?? "" })}</Link>;
+      // Only administrators add shared pairs (docs/fx.md); anyone else fills the gap with private rates.
+      return admin
+        ? <Link class="cta" href={`/fx?add=${encodeURIComponent(i.cta_target ?? "")}`}>{t("Add the pair {pair}", { pair: i.cta_target ?? "" })}</Link>
+        : <Link class="cta" href={`/fx/${encodeURIComponent(i.cta_target ?? "")}`}>{t("Enter your own rates for {pair}", { pair: i.cta_target ?? "" })}</Link>;
     case "sync_fx_pair":
       return (
         <span>

@@ -18,31 +18,38 @@ const TABS = [["overview", msg("Overview")], ["prices", msg("Prices")], ["events
 export function AssetPage(props: { id: string }) {
   const id = Number(props.id);
   const loc = useLocation();
+  const { me } = useApp();
   const tab = (loc.query.get("tab") ?? "overview") as (typeof TABS)[number][0];
   const asset = useAsync(async (signal) => (await api.get("/assets", { query: { asset_ids: [id] }, signal }))[0] ?? null, [id]);
   if (asset.error) return <Page title={t("Asset")}><ErrorNote error={asset.error} /></Page>;
   if (!asset.data) return <Page title={t("Asset")}>{asset.loading ? <Loading /> : <p>{t("This asset does not exist.")}</p>}</Page>;
   const a = asset.data;
+  // Assets and their market data are shared: only the keeper (its creator) and administrators change
+  // them (docs/assets.md), so others get no form or button that would be refused.
+  const mayChange = me.is_superuser || (a.keeper_user_id !== null && a.keeper_user_id === me.id);
   return (
     <Page title={a.name} actions={<>{!a.active && <Badge kind="warning">{t("archived")}</Badge>}<Badge>{a.currency}</Badge></>}>
       {!a.active && <p class="note warning">{t("This asset is archived.")}</p>}
+      {!mayChange && <p class="note" role="note">{a.keeper_user_id === null
+        ? t("This asset and its market data (prices, events, price source) are shared by every user; only an administrator can change them. You can use it in your transactions and sync its prices.")
+        : t("This asset and its market data (prices, events, price source) are shared by every user; only its keeper (the user who created it) or an administrator can change them. You can use it in your transactions and sync its prices.")}</p>}
       <div class="segmented" role="group" aria-label={t("Asset sections")}>
         {TABS.map(([k, label]) => (
           <button key={k} type="button" aria-pressed={tab === k} class={tab === k ? "on" : ""}
             onClick={() => navigate(`/assets/${id}?tab=${k}`, { replace: true })}>{t(label)}</button>
         ))}
       </div>
-      {tab === "overview" && <Overview asset={a} onSaved={asset.reload} />}
-      {tab === "prices" && <Prices assetId={id} currency={a.currency} />}
-      {tab === "events" && <Events assetId={id} currency={a.currency} />}
-      {tab === "source" && <Source assetId={id} />}
+      {tab === "overview" && <Overview asset={a} onSaved={asset.reload} mayChange={mayChange} />}
+      {tab === "prices" && <Prices assetId={id} currency={a.currency} mayChange={mayChange} />}
+      {tab === "events" && <Events assetId={id} currency={a.currency} mayChange={mayChange} />}
+      {tab === "source" && <Source assetId={id} mayChange={mayChange} />}
     </Page>
   );
 }
 
 type AssetRow = NonNullable<Awaited<ReturnType<typeof api.get<"/assets">>>[number]>;
 
-function Overview(props: { asset: AssetRow; onSaved(): void }) {
+function Overview(props: { asset: AssetRow; onSaved(): void; mayChange: boolean }) {
   const a = props.asset;
   const [name, setName] = useState(a.name);
   const [type, setType] = useState<string>(a.asset_type ?? "");
@@ -91,6 +98,7 @@ function Overview(props: { asset: AssetRow; onSaved(): void }) {
   };
   return (
     <form class="form card" onSubmit={save}>
+      <fieldset class="plain" disabled={!props.mayChange}>
       <Field label={t("Name")}>{(id) => <input id={id} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
       <div class="row">
         <Field label={t("Type")}>{(id) => <Select id={id} value={type} placeholder="—" options={assetTypeOptions()} onChange={setType} />}</Field>
@@ -100,15 +108,18 @@ function Overview(props: { asset: AssetRow; onSaved(): void }) {
       <Field label={t("Geography")} hint={t("Country or region=WEIGHT, e.g. USA=0.7, DEU=0.3")}>{(id) => <input id={id} value={geo} onInput={(e) => setGeo((e.target as HTMLInputElement).value)} />}</Field>
       <p class="muted">{t("Ticker")}: {a.identifier_ticker ?? "—"} · ISIN: {a.identifier_isin ?? "—"} · {t("Price source")}: {a.provider_code ?? t("manual")}</p>
       {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
-      <div class="form-actions">
-        <button type="button" class="danger" onClick={wipe}>{t("Delete market data…")}</button>
-        <button type="submit" class="primary">{t("Save")}</button>
-      </div>
+      </fieldset>
+      {props.mayChange && (
+        <div class="form-actions">
+          <button type="button" class="danger" onClick={wipe}>{t("Delete market data…")}</button>
+          <button type="submit" class="primary">{t("Save")}</button>
+        </div>
+      )}
     </form>
   );
 }
 
-function Prices(props: { assetId: number; currency: string }) {
+function Prices(props: { assetId: number; currency: string; mayChange: boolean }) {
   const { prefs, privacy } = useApp();
   const locale = localeOf(prefs);
   const [start, setStart] = useState(daysAgo(365 * 10));
@@ -201,7 +212,7 @@ function Prices(props: { assetId: number; currency: string }) {
             </ul>
           ))}
       </section>
-      <section class="card" aria-labelledby="h-pe" id="price-editor">
+      {props.mayChange && <section class="card" aria-labelledby="h-pe" id="price-editor">
         <h2 id="h-pe">{t("Add or change a price")}</h2>
         <form class="form" onSubmit={add}>
           <div class="row">
@@ -211,19 +222,19 @@ function Prices(props: { assetId: number; currency: string }) {
           {error && <p class="note error" role="alert">{error}</p>}
           <button type="submit" class="primary">{t("Save price")}</button>
         </form>
-      </section>
+      </section>}
       <section class="card" aria-labelledby="h-pl">
         <h2 id="h-pl">{t("Stored prices")}</h2>
         <ErrorNote error={prices.error} />
         {rows.length === 0 ? <p class="muted">{t("No price stored.")}</p> : (
           <div class="table-wrap scroll-y"><table class="table compact">
-            <thead><tr><th scope="col">{t("Date")}</th><th scope="col" class="num">{t("Closing price")}</th><th scope="col">{t("Source")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
+            <thead><tr><th scope="col">{t("Date")}</th><th scope="col" class="num">{t("Closing price")}</th><th scope="col">{t("Source")}</th>{props.mayChange && <th scope="col"><span class="sr-only">{t("Actions")}</span></th>}</tr></thead>
             <tbody>{rows.slice(0, 200).map((p) => (
               <tr key={p.date}>
                 <td>{formatDate(p.date, locale)}</td>
                 <td class="num">{privacy ? "•••" : formatMoney(p.close, p.currency, locale)}</td>
                 <td>{p.source_plugin_key}</td>
-                <td><button type="button" class="ghost" onClick={() => remove(p.date)} aria-label={t("Delete the price of {date}", { date: p.date })}>{t("Delete")}</button></td>
+                {props.mayChange && <td><button type="button" class="ghost" onClick={() => remove(p.date)} aria-label={t("Delete the price of {date}", { date: p.date })}>{t("Delete")}</button></td>}
               </tr>
             ))}</tbody>
           </table></div>
@@ -240,7 +251,7 @@ const EVENT_LABELS: Record<string, string> = {
 };
 const eventTypeLabel = (type: string) => (EVENT_LABELS[type] ? t(EVENT_LABELS[type]) : type);
 
-function Events(props: { assetId: number; currency: string }) {
+function Events(props: { assetId: number; currency: string; mayChange: boolean }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
   const events = useAsync(async (signal) => (await api.post("/assets/events/query", {
@@ -282,7 +293,7 @@ function Events(props: { assetId: number; currency: string }) {
                 <td>{formatDate(ev.date, locale)}</td><td>{eventTypeLabel(ev.type)}</td>
                 <td class="num">{formatMoney(ev.value.amount, ev.value.code, locale)}</td>
                 <td>{ev.is_auto ? t("provider (read-only)") : t("manual")}</td><td>{ev.notes ?? ""}</td>
-                <td>{!ev.is_auto && (
+                <td>{!ev.is_auto && props.mayChange && (
                   <span class="row-actions">
                     <button type="button" class="ghost" aria-label={t("Edit the event of {date}", { date: ev.date })} onClick={() => {
                       setEditing(ev.id); setDate(ev.date); setType(ev.type); setValue(toInputText(ev.value.amount, locale)); setNotes(ev.notes ?? "");
@@ -295,7 +306,7 @@ function Events(props: { assetId: number; currency: string }) {
           </table></div>
         )}
       </section>
-      <section class="card">
+      {props.mayChange && <section class="card">
         <h2>{editing ? t("Edit the manual event") : t("Add a manual event")}</h2>
         <form class="form" onSubmit={save}>
           <Field label={t("Date")}>{(id) => <input id={id} type="date" required value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />}</Field>
@@ -308,12 +319,12 @@ function Events(props: { assetId: number; currency: string }) {
             <button type="submit" class="primary">{editing ? t("Save event") : t("Add event")}</button>
           </div>
         </form>
-      </section>
+      </section>}
     </div>
   );
 }
 
-function Source(props: { assetId: number }) {
+function Source(props: { assetId: number; mayChange: boolean }) {
   const assignment = useAsync(async (signal) => (await api.get("/assets/provider/assignments", { query: { asset_ids: [props.assetId] }, signal }))[0] ?? null, [props.assetId]);
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const assign = async (r: { provider_code: string; identifier: string; identifier_type: string | null }) => {
@@ -343,12 +354,12 @@ function Source(props: { assetId: number }) {
           <>
             <p>{assignment.data.provider_code}: {assignment.data.identifier} ({assignment.data.identifier_type})</p>
             <p class="muted">{t("Last fetch: {when}", { when: assignment.data.last_fetch_at ?? t("never") })}</p>
-            <div class="form-actions"><button type="button" onClick={unassign}>{t("Remove")}</button><button type="button" class="primary" onClick={sync}>{t("Sync prices now")}</button></div>
+            <div class="form-actions">{props.mayChange && <button type="button" onClick={unassign}>{t("Remove")}</button>}<button type="button" class="primary" onClick={sync}>{t("Sync prices now")}</button></div>
           </>
         ) : <p class="muted">{t("Prices are entered by hand.")}</p>}
         {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
       </section>
-      <section class="card"><h2>{t("Assign a provider")}</h2><ProviderSearch onPick={assign} /></section>
+      {props.mayChange && <section class="card"><h2>{t("Assign a provider")}</h2><ProviderSearch onPick={assign} /></section>}
     </div>
   );
 }

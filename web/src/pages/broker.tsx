@@ -42,14 +42,14 @@ export function BrokerPage(props: { id: string }) {
         <section class="card wide" aria-labelledby="h-hold">
           <h2 id="h-hold">{t("Holdings")}</h2>
           {b.holdings.length === 0 ? <p class="muted">{t("No open positions.")}</p> : (
-            <div class="table-wrap"><table class="table">
+            <div class="table-wrap"><table class="table phone-cards">
               <thead><tr><th scope="col">{t("Asset")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Average cost")}</th><th scope="col" class="num">{t("Total cost")}</th></tr></thead>
               <tbody>{b.holdings.map((h) => (
                 <tr key={h.asset_id}>
                   <td><Link href={`/assets/${h.asset_id}`}>{h.asset_name}</Link></td>
-                  <td class="num"><Qty value={h.quantity} /></td>
-                  <td class="num">{h.total_cost ? <Money amount={h.average_cost_per_unit} currency={h.total_cost.code} /> : "—"}</td>
-                  <td class="num">{h.total_cost ? <Money amount={h.total_cost.amount} currency={h.total_cost.code} /> : <span class="muted">{t("unknown")}</span>}</td>
+                  <td class="num" data-label={t("Quantity")}><Qty value={h.quantity} /></td>
+                  <td class="num" data-label={t("Average cost")}>{h.total_cost ? <Money amount={h.average_cost_per_unit} currency={h.total_cost.code} /> : "—"}</td>
+                  <td class="num" data-label={t("Total cost")}>{h.total_cost ? <Money amount={h.total_cost.amount} currency={h.total_cost.code} /> : <span class="muted">{t("unknown")}</span>}</td>
                 </tr>
               ))}</tbody>
             </table></div>

@@ -1,7 +1,7 @@
 /** Dashboard: net worth, P&L and returns for a period and a set of brokers, history, allocation, holdings, data quality. */
 import { useMemo, useState } from "preact/hooks";
 import { api } from "../api/client.ts";
-import { asReportView, type Allocation } from "../api/types.ts";
+import type { Allocation, ReportView } from "../api/types.ts";
 import { TimeChart } from "../components/chart.tsx";
 import { DataQualityPanel } from "../components/data-quality.tsx";
 import { ErrorNote, Loading, Money, Page, Percent, Skeleton, SkeletonLines, daysAgo, today } from "../components/ui.tsx";
@@ -31,7 +31,7 @@ export function DashboardPage() {
   const currency = prefs.base_currency || "EUR";
   const report = useAsync(async (signal) => {
     const start = PERIODS.find((p) => p.id === period)!.start();
-    const r = await api.post("/portfolio/report", {
+    return api.post("/portfolio/report", {
       signal,
       body: {
         broker_ids: selected && selected.length ? selected : null,
@@ -43,7 +43,6 @@ export function DashboardPage() {
         include_positions_contribution: true,
       },
     });
-    return asReportView(r);
   }, [period, selected?.join(","), currency]);
 
   const format = useMemo(() => privacy ? () => MASK : (v: number) => formatDecimal(v.toFixed(0), locale), [privacy, locale]);
@@ -52,11 +51,23 @@ export function DashboardPage() {
     dates: history.map((h) => h.date),
     series: [
       { label: t("Net worth"), color: "var(--chart-1)", values: history.map((h) => toChartNumber(h.nav_value.amount)) },
-      { label: t("Invested capital"), color: "var(--chart-2)", dash: true, values: history.map((h) => toChartNumber(h.capital_baseline?.amount)) },
+      { label: t("Invested capital"), color: "var(--chart-2)", dash: true, values: history.map((h) => toChartNumber(h.capital_baseline.amount)) },
     ],
   }), [report.data, prefs.language]);
 
   const s = report.data?.summary;
+  // The headline figures say so themselves when they rest on missing exchange rates or prices: a
+  // marker next to each (linking to the data-quality panel), not only the panel further down.
+  const gap = useMemo(() => {
+    const issues = s?.data_quality.issues ?? [];
+    const pairs = [...new Set(issues.filter((i) => i.code === "MISSING_FX_MARKET" || i.code === "MISSING_FX_RATES").flatMap((i) => i.affected_fx_pairs))];
+    const prices = issues.some((i) => i.code === "MISSING_PRICE");
+    const parts = [
+      ...(pairs.length ? [t("exchange rates are missing for {pairs}", { pairs: pairs.join(", ") })] : []),
+      ...(prices ? [t("some positions have no price")] : []),
+    ];
+    return parts.length ? t("Incomplete: {reasons}. See Data quality.", { reasons: parts.join("; ") }) : undefined;
+  }, [s, prefs.language]);
   const computing = report.loading && !report.data;
   const items = brokers.data?.items ?? [];
   const toggleBroker = (id: number) => {
@@ -95,10 +106,10 @@ export function DashboardPage() {
       {(s || computing) && (
         <>
           <div class="kpis" aria-busy={report.loading}>
-            <Kpi label={t("Net worth")} testid="net-worth">{s ? <Money amount={s.net_worth.amount} currency={s.net_worth.code} /> : <Skeleton />}</Kpi>
-            <Kpi label={t("Invested")}>{s ? <Money amount={s.total_invested?.amount} currency={currency} /> : <Skeleton />}</Kpi>
-            <Kpi label={t("Total P&L")}>{s ? <><Money amount={s.total_gain_loss?.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></> : <Skeleton />}</Kpi>
-            <Kpi label={t("Period P&L")}>{s ? <Money amount={s.period_pnl?.amount} currency={currency} signed /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Net worth")} testid="net-worth" gap={gap}>{s ? <Money amount={s.net_worth.amount} currency={s.net_worth.code} /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Invested")} gap={gap}>{s ? <Money amount={s.total_invested.amount} currency={currency} /> : <Skeleton />}</Kpi>
+            <Kpi label={t("Total P&L")} gap={gap}>{s ? <><Money amount={s.total_gain_loss.amount} currency={currency} signed /> <Percent value={s.total_gain_loss_percent} /></> : <Skeleton />}</Kpi>
+            <Kpi label={t("Period P&L")} gap={gap}>{s ? <Money amount={s.period_pnl.amount} currency={currency} signed /> : <Skeleton />}</Kpi>
             <Kpi label={t("TWR")}>{s ? <Percent value={s.twrr_percent} /> : <Skeleton width="4em" />}</Kpi>
             <Kpi label={t("MWRR (annualised)")}>{!s ? <Skeleton width="4em" /> : s.mwrr_available ? <Percent value={s.mwrr_annualized_percent} /> : <span class="muted">{t("n/a")}</span>}</Kpi>
           </div>
@@ -126,11 +137,11 @@ export function DashboardPage() {
   );
 }
 
-function Kpi(props: { label: string; testid?: string; children: preact.ComponentChildren }) {
+function Kpi(props: { label: string; testid?: string; gap?: string; children: preact.ComponentChildren }) {
   return (
     <div class="kpi card" data-testid={props.testid}>
       <div class="kpi-label">{props.label}</div>
-      <div class="kpi-value">{props.children}</div>
+      <div class="kpi-value">{props.children}{props.gap && <>{" "}<a href="#h-dq" class="gap-marker" title={props.gap} aria-label={props.gap}>⚠</a></>}</div>
     </div>
   );
 }
@@ -171,14 +182,14 @@ function AllocationTabs(props: { type: Allocation[]; sector: Allocation[]; geogr
   );
 }
 
-function TopHoldings(props: { report: import("../api/types.ts").ReportView; currency: string }) {
+function TopHoldings(props: { report: ReportView; currency: string }) {
   const holdings = (props.report.summary?.holdings ?? []).slice()
     .sort((a, b) => Number(b.current_value ?? 0) - Number(a.current_value ?? 0)).slice(0, 10);
   const contribution = new Map((props.report.positions_contribution?.positions ?? []).map((p) => [`${p.asset_id}/${p.broker_id}`, p]));
   if (holdings.length === 0) return <p class="muted">{t("No open positions.")}</p>;
   return (
     <div class="table-wrap">
-      <table class="table">
+      <table class="table phone-cards">
         <thead>
           <tr>
             <th scope="col">{t("Asset")}</th><th scope="col">{t("Broker")}</th><th scope="col" class="num">{t("Quantity")}</th>
@@ -191,11 +202,11 @@ function TopHoldings(props: { report: import("../api/types.ts").ReportView; curr
             return (
               <tr key={`${h.asset_id}/${h.broker_id}`}>
                 <td><Link href={`/assets/${h.asset_id}`}>{h.asset_name}</Link></td>
-                <td>{h.broker_name ?? ""}</td>
-                <td class="num"><Qty value={h.quantity} /></td>
-                <td class="num"><Money amount={h.current_value} currency={props.currency} /></td>
-                <td class="num"><Money amount={h.gain_loss} currency={props.currency} signed /></td>
-                <td class="num"><Money amount={c?.period_pnl ?? null} currency={props.currency} signed /></td>
+                <td data-label={t("Broker")}>{h.broker_name ?? ""}</td>
+                <td class="num" data-label={t("Quantity")}><Qty value={h.quantity} /></td>
+                <td class="num" data-label={t("Value")}><Money amount={h.current_value} currency={props.currency} /></td>
+                <td class="num" data-label={t("Gain/loss")}><Money amount={h.gain_loss} currency={props.currency} signed /></td>
+                <td class="num" data-label={t("Period contribution")}><Money amount={c?.period_pnl ?? null} currency={props.currency} signed /></td>
               </tr>
             );
           })}

@@ -4,19 +4,21 @@
  * form that knows each type's fields. The form validates the batch with the API before it
  * commits, and shows the API's issues on the fields they concern.
  */
+import { Fragment } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { api, errorText, type Body } from "../api/client.ts";
 import type { Transaction } from "../api/types.ts";
 import { Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, formatMoney, MASK } from "../lib/format.ts";
-import { signOf } from "../lib/decimal.ts";
+import { roundDecimal, signOf, toInputText } from "../lib/decimal.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import {
-  checkForm, emptyForm, fromTransaction, issuesToErrors, toCreates, TX_RULES, TX_TYPES, txTypeLabel, visibleFields,
-  type BatchIssue, type FormErrors, type TxForm, type TxType,
+  checkForm, conversionCost, emptyForm, fromTransaction, issuesToErrors, paysByConversion, readNumbers, toCreates, txRules, txTypeLabel, txTypeMenuLabel,
+  visibleFields, type FormErrors, type TxForm, type TxRules, type TxType,
 } from "../lib/tx-form.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { assetTypeOptions } from "../lib/asset-types.ts";
 import { msg, t } from "../lib/i18n.ts";
 
 const FIRST_PAGE = 500;
@@ -59,6 +61,22 @@ function useTransactions(filters: Record<string, string>, key: string): Loaded {
   return { ...state, loading: !state.done, reload: () => setTick((t) => t + 1) };
 }
 const ROW_HEIGHT = 40;
+/** On a phone each row is a card of four lines (styles.css), every column shown. */
+const CARD_HEIGHT = 104;
+const PHONE_QUERY = "(max-width: 720px)";
+
+/** Whether the viewport is phone-sized, following resizes and rotations. */
+function usePhone(): boolean {
+  const [phone, setPhone] = useState(() => typeof matchMedia === "function" && matchMedia(PHONE_QUERY).matches);
+  useEffect(() => {
+    if (typeof matchMedia !== "function") return;
+    const mq = matchMedia(PHONE_QUERY);
+    const on = () => setPhone(mq.matches);
+    mq.addEventListener("change", on);
+    return () => mq.removeEventListener("change", on);
+  }, []);
+  return phone;
+}
 
 export function TransactionsPage() {
   const loc = useLocation();
@@ -76,6 +94,10 @@ export function TransactionsPage() {
   };
   const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
   const assets = useAsync((signal) => api.get("/assets/all", { signal }), []);
+  // The types and their field and sign rules come from the API, never from a copy here.
+  const types = useAsync((signal) => api.get("/transactions/types", { signal }), []);
+  const rules = useMemo(() => (types.data ? txRules(types.data.transaction_types) : null), [types.data]);
+  const typeOptions = [...(rules?.keys() ?? [])].map((x) => ({ value: x, label: txTypeMenuLabel(x) }));
   const rows = useTransactions(filters, loc.query.toString());
   const [editing, setEditing] = useState<Transaction | "new" | null>(null);
   const brokerName = useMemo(() => new Map((brokers.data?.items ?? []).map((b) => [b.id, b.name])), [brokers.data]);
@@ -97,11 +119,11 @@ export function TransactionsPage() {
       <form class="toolbar filters" aria-label={t("Filters")} onSubmit={(e) => e.preventDefault()}>
         <Field label={t("Broker")}>{(id) => <Select id={id} value={filters.broker_id} placeholder={t("All")} options={(brokers.data?.items ?? []).map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => setFilter("broker_id", v)} />}</Field>
         <Field label={t("Asset")}>{(id) => <Select id={id} value={filters.asset_id} placeholder={t("All")} options={(assets.data ?? []).map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => setFilter("asset_id", v)} />}</Field>
-        <Field label={t("Type")}>{(id) => <Select id={id} value={filters.type} placeholder={t("All")} options={TX_TYPES.map((x) => ({ value: x, label: t(TX_RULES[x].label) }))} onChange={(v) => setFilter("type", v)} />}</Field>
+        <Field label={t("Type")}>{(id) => <Select id={id} value={filters.type} placeholder={t("All")} options={typeOptions} onChange={(v) => setFilter("type", v)} />}</Field>
         <Field label={t("From")}>{(id) => <input id={id} type="date" value={filters.date_start} onChange={(e) => setFilter("date_start", (e.target as HTMLInputElement).value)} />}</Field>
         <Field label={t("To")}>{(id) => <input id={id} type="date" value={filters.date_end} onChange={(e) => setFilter("date_end", (e.target as HTMLInputElement).value)} />}</Field>
       </form>
-      <ErrorNote error={rows.error} />
+      <ErrorNote error={rows.error ?? types.error} />
       {rows.loading && !rows.data && <Loading label={t("Loading transactions…")} />}
       {rows.data && (
         <>
@@ -132,9 +154,9 @@ export function TransactionsPage() {
           />
         </>
       )}
-      {editing && (
-        <TxDialog tx={editing === "new" ? null : editing} brokers={writable} assets={assets.data ?? []}
-          defaults={{ broker_id: filters.broker_id, asset_id: filters.asset_id }}
+      {editing && rules && (
+        <TxDialog rules={rules} tx={editing === "new" ? null : editing} brokers={writable} assets={assets.data ?? []}
+          defaults={{ broker_id: filters.broker_id, asset_id: filters.asset_id }} onAssetCreated={assets.reload}
           onClose={() => setEditing(null)} onSaved={() => { setEditing(null); rows.reload(); }} />
       )}
     </Page>
@@ -155,8 +177,9 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
-  const first = Math.max(0, Math.floor(scroll / ROW_HEIGHT) - 10);
-  const last = Math.min(props.rows.length, Math.ceil((scroll + height) / ROW_HEIGHT) + 10);
+  const rowHeight = usePhone() ? CARD_HEIGHT : ROW_HEIGHT;
+  const first = Math.max(0, Math.floor(scroll / rowHeight) - 10);
+  const last = Math.min(props.rows.length, Math.ceil((scroll + height) / rowHeight) + 10);
   const visible = props.rows.slice(first, last);
   return (
     <div class="vtable" role="table" aria-label={t("Transactions")} aria-rowcount={props.rows.length + 1}>
@@ -165,11 +188,11 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
         <div class="vrow vhead" role="row" aria-rowindex={1}>
           {COLUMNS.map((c, i) => <div key={i} role="columnheader" class={`c${i}`}>{c ? t(c) : <span class="sr-only">{t("Actions")}</span>}</div>)}
         </div>
-        <div class="vspace" style={{ height: `${props.rows.length * ROW_HEIGHT}px` }}>
+        <div class="vspace" style={{ height: `${props.rows.length * rowHeight}px` }}>
           {visible.map((row, i) => (
             <div key={row.id} class="vrow" role="row" aria-rowindex={first + i + 2} data-id={row.id}
-              style={{ top: `${(first + i) * ROW_HEIGHT}px`, height: `${ROW_HEIGHT}px` }}>
-              {props.render(row).map((cell, c) => <div key={c} role="cell" class={`c${c}`} title={typeof cell === "string" ? cell : undefined}>{cell}</div>)}
+              style={{ top: `${(first + i) * rowHeight}px`, height: `${rowHeight}px` }}>
+              {props.render(row).map((cell, c) => <div key={c} role="cell" class={`c${c}`} data-label={COLUMNS[c] ? t(COLUMNS[c]!) : undefined} title={typeof cell === "string" ? cell : undefined}>{cell}</div>)}
             </div>
           ))}
         </div>
@@ -179,51 +202,130 @@ function VirtualTable<T extends { id: number }>(props: { rows: T[]; render(row: 
   );
 }
 
+/**
+ * A new asset created from inside the transaction form, so a first buy does not start with a
+ * detour to the assets page: name, currency and type, then it is chosen in the form.
+ */
+function InlineAsset(props: { defaultCurrency: string; onCancel(): void; onCreated(a: { id: number; name: string; currency: string }): void }) {
+  const [name, setName] = useState("");
+  const [currency, setCurrency] = useState(props.defaultCurrency || "EUR");
+  const [type, setType] = useState<string>("STOCK");
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const create = async () => {
+    setError(null);
+    if (!name.trim()) { setError(t("Enter the asset's name.")); return; }
+    if (!/^[A-Za-z]{3}$/.test(currency.trim())) { setError(t("Enter a three-letter currency code.")); return; }
+    setBusy(true);
+    try {
+      const r = await api.post("/assets", { body: [{ name: name.trim(), currency: currency.trim().toUpperCase(), asset_type: type as "STOCK" }] });
+      const res = r.results[0];
+      if (!res?.success || !res.asset_id) throw new Error(res?.message ?? r.errors.join("; "));
+      props.onCreated({ id: res.asset_id, name: name.trim(), currency: currency.trim().toUpperCase() });
+    } catch (err) { setError(errorText(err)); } finally { setBusy(false); }
+  };
+  return (
+    <fieldset class="inline-create" aria-label={t("New asset")}>
+      <Field label={t("Name of the new asset")}>{(id) => <input id={id} maxLength={255} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => { if (e.key === "Enter") { e.preventDefault(); void create(); } }} />}</Field>
+      <div class="row">
+        <Field label={t("Its currency")}>{(id) => <input id={id} maxLength={3} size={4} value={currency} onInput={(e) => setCurrency((e.target as HTMLInputElement).value.toUpperCase())} />}</Field>
+        <Field label={t("Its type")}>{(id) => <Select id={id} value={type} options={assetTypeOptions()} onChange={setType} />}</Field>
+      </div>
+      {error && <p class="note error" role="alert">{error}</p>}
+      <div class="form-actions">
+        <button type="button" onClick={props.onCancel}>{t("Cancel")}</button>
+        <button type="button" class="primary" disabled={busy} onClick={create}>{t("Create asset")}</button>
+      </div>
+    </fieldset>
+  );
+}
+
 const FIELD_LABEL: Record<string, string> = {
   type: msg("Type"), broker_id: msg("Broker"), to_broker_id: msg("To broker"), date: msg("Date"), asset_id: msg("Asset"), quantity: msg("Quantity"),
   amount: msg("Amount"), currency: msg("Currency"), to_amount: msg("Amount received"), to_currency: msg("Currency received"),
   cost_basis: msg("Cost per unit"), description: msg("Description"), tags: msg("Tags (comma separated)"),
+  pay_currency: msg("Pay from"), fx_rate: msg("Exchange rate"),
 };
 
 function TxDialog(props: {
+  rules: TxRules;
   tx: Transaction | null;
   brokers: { id: number; name: string }[];
   assets: { id: number; name: string; currency: string }[];
   defaults: Partial<TxForm>;
   onClose(): void;
   onSaved(): void;
+  onAssetCreated(): void;
 }) {
   const { prefs } = useApp();
   const locale = localeOf(prefs);
-  const [form, setForm] = useState<TxForm>(() => props.tx ? fromTransaction(props.tx, locale) : emptyForm({
+  const [form, setForm] = useState<TxForm>(() => props.tx ? fromTransaction(props.rules, props.tx, locale) : emptyForm({
     currency: prefs.base_currency, ...Object.fromEntries(Object.entries(props.defaults).filter(([, v]) => v)),
   }));
   const [errors, setErrors] = useState<FormErrors>({});
   const [general, setGeneral] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const [creatingAsset, setCreatingAsset] = useState(false);
+  const [created, setCreated] = useState<{ id: number; name: string; currency: string } | null>(null);
+  const assetList = created && !props.assets.some((a) => a.id === created.id) ? [...props.assets, created] : props.assets;
   const set = (k: keyof TxForm, v: string) => {
+    if (k === "fx_rate") setRateTyped(true);
+    if (k === "pay_currency") setRateTyped(false);
     setForm((f) => {
       const next = { ...f, [k]: v };
       if (k === "asset_id" && v && !props.tx) {
-        const a = props.assets.find((x) => String(x.id) === v);
+        const a = assetList.find((x) => String(x.id) === v);
         if (a) next.currency = a.currency;
       }
       return next;
     });
     setErrors((e) => ({ ...e, [k]: undefined }));
   };
-  const fields = visibleFields(form.type);
-  const assetCurrency = props.assets.find((a) => String(a.id) === form.asset_id)?.currency;
+  const rules = props.rules;
+  const rule = rules.get(form.type);
+  const fields = visibleFields(rules, form.type);
+  const assetCurrency = assetList.find((a) => String(a.id) === form.asset_id)?.currency;
+
+  // A buy in a currency the broker holds no cash in can be paid from its cash in another
+  // currency: the form writes the conversion with the buy, at a rate the user sees and can change.
+  const buyCurrency = form.currency.trim().toUpperCase();
+  const balances = useAsync(async (signal) => form.type === "BUY" && form.broker_id && !props.tx
+    ? (await api.get("/brokers/{id}/summary", { path: { id: Number(form.broker_id) }, signal })).cash_balances : null, [form.type, form.broker_id]);
+  const payOptions = (balances.data ?? []).filter((c) => c.code !== buyCurrency && signOf(c.amount) > 0).map((c) => c.code);
+  const ownCash = (balances.data ?? []).find((c) => c.code === buyCurrency);
+  useEffect(() => {
+    // No cash in the buy's currency but some in another: offer that one first.
+    if (!balances.data || props.tx || !/^[A-Z]{3}$/.test(buyCurrency)) return;
+    const none = !ownCash || signOf(ownCash.amount) <= 0;
+    setForm((f) => {
+      const chosen = f.pay_currency && f.pay_currency !== buyCurrency && payOptions.includes(f.pay_currency) ? f.pay_currency : "";
+      const pay = chosen || (none && payOptions[0] ? payOptions[0] : "");
+      return pay === f.pay_currency ? f : { ...f, pay_currency: pay, fx_rate: "" };
+    });
+  }, [balances.data, buyCurrency]);
+  const converting = paysByConversion(form);
+  const suggested = useAsync(async (signal) => {
+    if (!converting || !/^\d{4}-\d{2}-\d{2}$/.test(form.date)) return null;
+    try {
+      const r = await api.post("/fx/currencies/convert", { signal, body: [{ from_amount: { code: form.pay_currency, amount: "1" }, to: buyCurrency, date_range: { start: form.date, end: form.date } }] });
+      return r.results[0]?.rate ?? null;
+    } catch { return null; }
+  }, [converting, form.pay_currency, buyCurrency, form.date]);
+  const [rateTyped, setRateTyped] = useState(false);
+  useEffect(() => {
+    if (suggested.data && !rateTyped) setForm((f) => ({ ...f, fx_rate: toInputText(roundDecimal(suggested.data!, 6).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, ""), locale) }));
+  }, [suggested.data]);
 
   const submit = async (e: Event) => {
     e.preventDefault();
     setGeneral([]);
-    const local = checkForm(form, locale);
+    const local = checkForm(rules, form, locale);
     setErrors(local);
     if (Object.keys(local).length) return;
     setBusy(true);
     try {
-      const rows = toCreates(form, { assetCurrency, locale });
+      const rows = toCreates(rules, form, { assetCurrency, locale });
       // The rows follow the per-type rules of lib/tx-form.ts (unit-tested); the generated type is a
       // union per transaction type, which a form holding any type cannot name statically.
       const body = (props.tx
@@ -231,14 +333,14 @@ function TxDialog(props: {
         : { creates: rows }) as unknown as Body<"post", "/transactions/commit">;
       const check = await api.post("/transactions/validate", { body });
       if (check.issues.length) {
-        const mapped = issuesToErrors(check.issues as BatchIssue[], form.type);
+        const mapped = issuesToErrors(rules, check.issues, form.type, { conversion: converting });
         setErrors(mapped.fields);
         setGeneral(mapped.general);
         return;
       }
       const done = await api.post("/transactions/commit", { body });
       if (!done.committed) {
-        const mapped = issuesToErrors(done.issues as BatchIssue[], form.type);
+        const mapped = issuesToErrors(rules, done.issues, form.type, { conversion: converting });
         setErrors(mapped.fields);
         setGeneral(mapped.general.length ? mapped.general : [t("Nothing was saved.")]);
         return;
@@ -255,12 +357,12 @@ function TxDialog(props: {
     const common = { id, "aria-describedby": describedBy, "aria-invalid": errors[k]?.length ? true : undefined };
     switch (k) {
       case "type":
-        return <Select {...common} value={form.type} disabled={!!props.tx} options={TX_TYPES.map((x) => ({ value: x, label: t(TX_RULES[x].label) }))} onChange={(v) => set("type", v)} />;
+        return <Select {...common} value={form.type} disabled={!!props.tx} options={[...rules.keys()].map((x) => ({ value: x, label: txTypeMenuLabel(x) }))} onChange={(v) => set("type", v)} />;
       case "broker_id":
       case "to_broker_id":
         return <Select {...common} value={form[k]} disabled={!!props.tx && k === "broker_id"} placeholder={t("Choose…")} options={props.brokers.map((b) => ({ value: String(b.id), label: b.name }))} onChange={(v) => set(k, v)} />;
       case "asset_id":
-        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={TX_RULES[form.type].asset === "optional" ? t("None") : t("Choose…")} options={props.assets.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
+        return <Select {...common} value={form.asset_id} disabled={!!props.tx} placeholder={rule?.asset === "optional" ? t("None") : t("Choose…")} options={assetList.map((a) => ({ value: String(a.id), label: a.name }))} onChange={(v) => set("asset_id", v)} />;
       case "date":
         return <input {...common} type="date" required value={form.date} onInput={(e) => set("date", (e.target as HTMLInputElement).value)} />;
       case "currency":
@@ -272,17 +374,59 @@ function TxDialog(props: {
   };
 
   const hint = (k: keyof TxForm) => {
-    if (k === "amount") return TX_RULES[form.type].cashSign < 0 ? t("Paid out of the broker's cash.") : t("Received into the broker's cash.");
-    if (k === "quantity" && form.type === "ADJUSTMENT") return t("Negative removes units.");
+    if (k === "amount") return (rule?.cashSign ?? 0) < 0 ? t("Paid out of the broker's cash.") : t("Received into the broker's cash.");
+    if (k === "quantity" && rule?.quantity === "signed") return t("Negative removes units.");
     if (k === "cost_basis") return assetCurrency ? t("Per unit, in {currency}; needed when units are added.", { currency: assetCurrency }) : t("Per unit; needed when units are added.");
     return undefined;
+  };
+
+  const rateHint = () => {
+    const read = readNumbers(form, locale).form;
+    const cost = conversionCost(read.amount, read.fx_rate, form.pay_currency);
+    const parts: string[] = [];
+    if (cost) parts.push(t("{paid} are converted into {amount}.", { paid: formatMoney(cost, form.pay_currency, locale), amount: formatMoney(read.amount, buyCurrency, locale) }));
+    if (suggested.loading) parts.push(t("Looking up the rate of that day…"));
+    else if (suggested.data) parts.push(t("Prefilled with the rate known for that day; change it to your broker's rate."));
+    else parts.push(t("No rate is known for that day: enter your broker's rate."));
+    return parts.join(" ");
   };
 
   return (
     <Dialog title={props.tx ? t("Edit transaction") : t("New transaction")} open onClose={props.onClose}>
       <form class="form tx-form" onSubmit={submit} noValidate>
         {fields.map((k) => (
-          <Field key={k} label={t(FIELD_LABEL[k]!)} error={errors[k]} hint={hint(k)}>{(id, d) => control(k, id, d)}</Field>
+          <Fragment key={k}>
+            <Field label={t(FIELD_LABEL[k]!)} error={errors[k]} hint={hint(k)}>{(id, d) => control(k, id, d)}</Field>
+            {k === "asset_id" && !props.tx && (creatingAsset
+              ? <InlineAsset defaultCurrency={form.currency || prefs.base_currency} onCancel={() => setCreatingAsset(false)} onCreated={(a) => {
+                  setCreated(a); setCreatingAsset(false); props.onAssetCreated();
+                  setForm((f) => ({ ...f, asset_id: String(a.id), currency: a.currency }));
+                  setErrors((e) => ({ ...e, asset_id: undefined }));
+                }} />
+              : (
+                <p class={assetList.length === 0 ? "note" : "muted"}>
+                  {assetList.length === 0 && `${t("There is no asset yet.")} `}
+                  <button type="button" class="link-button" onClick={() => setCreatingAsset(true)}>{t("Create an asset")}</button>
+                </p>
+              ))}
+            {k === "currency" && form.type === "BUY" && !props.tx && payOptions.length > 0 && /^[A-Z]{3}$/.test(buyCurrency) && (
+              <>
+                <Field label={t(FIELD_LABEL.pay_currency!)} error={errors.pay_currency}
+                  hint={converting ? t("A currency conversion is saved with the buy, in the same step.") : undefined}>
+                  {(id, d) => <Select id={id} aria-describedby={d} value={converting ? form.pay_currency : ""}
+                    options={[{ value: "", label: t("{code} cash", { code: buyCurrency }) },
+                      ...payOptions.map((c) => ({ value: c, label: t("{code} cash (converted to {to})", { code: c, to: buyCurrency }) }))]}
+                    onChange={(v) => set("pay_currency", v)} />}
+                </Field>
+                {converting && (
+                  <Field label={t("Exchange rate: 1 {from} in {to}", { from: form.pay_currency, to: buyCurrency })} error={errors.fx_rate} hint={rateHint()}>
+                    {(id, d) => <input id={id} aria-describedby={d} inputMode="decimal" value={form.fx_rate} aria-invalid={errors.fx_rate?.length ? true : undefined}
+                      onInput={(e) => set("fx_rate", (e.target as HTMLInputElement).value)} />}
+                  </Field>
+                )}
+              </>
+            )}
+          </Fragment>
         ))}
         {general.length > 0 && <div class="note error" role="alert">{general.map((g, i) => <p key={i}>{g}</p>)}</div>}
         <div class="form-actions">

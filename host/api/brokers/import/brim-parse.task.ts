@@ -13,6 +13,11 @@ import type { DatabaseTarget } from "../../../db/dialect.ts";
 import { withReadSnapshot } from "../../../db/read-snapshot.ts";
 import { type ImportFileMeta, type ImportPlugin, type ImportSheetHead, isPluginError } from "../../../../sdk/index.ts";
 import { describeWorkbook } from "../../../../sdk/import/meta.ts";
+import { pdfErrorCode, pdfText } from "../../../../sdk/import/pdf.ts";
+import { sniffFormat } from "../../../../sdk/import/magic.ts";
+import { looksLikeZip, unpackZip, WORKBOOK_LIMITS, type ZipEntry } from "../../../../sdk/import/zip.ts";
+import type { ImportedTransaction, ImportResult, ImportWarning } from "../../../../sdk/index.ts";
+import type { PdfHead } from "../../../../core/brim/import-plugins.ts";
 import { workerPluginInstance } from "../../../plugins/instance.ts";
 import { DuplicatesBody, duplicatesRequest, MAX_DUPLICATE_ROWS } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
@@ -69,12 +74,21 @@ export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput>
   let result;
   try {
     const plugin = await pluginFor(input.code, input.path, input.config);
-    result = await plugin.parse({ bytes, file: input.file, options: input.options });
+    const documents = input.file.extension === "zip" ? await pdfDocuments(bytes) : null;
+    if (documents) {
+      const bundle = await parseDocuments(plugin, documents, input);
+      if (!bundle.ok) return bundle;
+      result = bundle.result;
+    } else {
+      result = await plugin.parse({ bytes, file: input.file, options: input.options });
+    }
   } catch (error) {
     // A sheet the reader refused after unpacking it (its table spans too many cells).
     const refused = refusalOf(error);
     if (refused) return { ok: false, message: refused.message, refusal: refused };
-    if (isPluginError(error)) return { ok: false, message: error.message };
+    // A PDF without readable text says why (encrypted, a scan, damaged), as a code the API answers.
+    const reason = pdfErrorCode(error);
+    if (isPluginError(error)) return reason ? { ok: false, message: error.message, reason } : { ok: false, message: error.message };
     return { ok: false, message: "the file could not be read (the importer failed unexpectedly)" };
   }
   const doc = await withReadSnapshot(input.db, (reader) => buildParseResult(result, input.meta, readsOf(reader), randomUUID));
@@ -167,4 +181,100 @@ export async function brimSheets(input: { filePath: string }): Promise<ImportShe
   }
   const meta = await describeWorkbook(bytes, "workbook");
   return meta.sheets ? [...meta.sheets] : null;
+}
+
+/**
+ * The PDF documents of a ZIP upload (a broker's contract notes and dividend notices, one event each),
+ * unpacked within the import's limits and sorted by name, or null when it is no ZIP holding a PDF.
+ */
+async function pdfDocuments(bytes: Uint8Array): Promise<ZipEntry[] | null> {
+  if (!looksLikeZip(bytes)) return null;
+  let entries: ZipEntry[];
+  try {
+    entries = await unpackZip(bytes, WORKBOOK_LIMITS, "the ZIP file");
+  } catch {
+    return null;
+  }
+  const pdfs = entries.filter((e) => !e.name.endsWith("/") && !/(^|\/)(__MACOSX|\.)/.test(e.name)
+    && (sniffFormat(e.data) === "pdf" || e.name.toLowerCase().endsWith(".pdf")));
+  return pdfs.length > 0 ? pdfs.sort((a, b) => a.name.localeCompare(b.name)) : null;
+}
+
+const baseName = (name: string) => name.slice(name.lastIndexOf("/") + 1);
+
+/**
+ * Parses each PDF of a ZIP with `plugin` into one result: every row carries its document's number in
+ * the ZIP (`row`, 1-based, documents sorted by name) and the document's name (the importer names it in
+ * the description), rows ordered by date. A document that cannot be read, or is the same bytes as an
+ * earlier one, is left out with a warning and a skipped row; the others still parse. None readable:
+ * the first document's message (and reason).
+ */
+async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry[], input: BrimParseInput): Promise<{ ok: true; result: ImportResult } | { message: string; ok: false; reason?: string }> {
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  const skippedRows: { line: number; reason: string }[] = [];
+  const seen = new Map<string, string>();
+  let first: { message: string; reason?: string } | null = null;
+  for (const [index, entry] of documents.entries()) {
+    const row = index + 1;
+    const name = baseName(entry.name);
+    const sha = createHash("sha256").update(entry.data).digest("hex");
+    const twin = seen.get(sha);
+    if (twin !== undefined) {
+      const reason = `${name} is the same document as ${twin}; left out`;
+      warnings.push({ code: "duplicateDocument", message: reason, row, severity: "info" });
+      skippedRows.push({ line: row, reason });
+      continue;
+    }
+    seen.set(sha, name);
+    try {
+      const file: ImportFileMeta = { extension: "pdf", filename: name, format: "pdf", head: "", sizeBytes: entry.data.length };
+      const parsed = await plugin.parse({ bytes: entry.data, file, options: input.options });
+      for (const tx of parsed.transactions) transactions.push({ ...tx, row });
+      for (const w of parsed.warnings) warnings.push({ ...w, row });
+      if (parsed.transactions.length === 0) skippedRows.push({ line: row, reason: `${name}: no transactions in the document` });
+    } catch (error) {
+      const code = pdfErrorCode(error);
+      const message = isPluginError(error) ? error.message : "the document could not be read (the importer failed unexpectedly)";
+      first ??= code ? { message, reason: code } : { message };
+      warnings.push({ code: "documentUnreadable", message: `${name}: ${message}`, row, severity: "warning" });
+      skippedRows.push({ line: row, reason: `${name}: ${message}` });
+    }
+  }
+  if (transactions.length === 0 && first) return { ok: false, ...first };
+  // Stable: the rows of one document keep their order.
+  transactions.sort((a, b) => a.date.localeCompare(b.date));
+  return { ok: true, result: { transactions, warnings, skippedRows, detectedFormat: `pdf-documents/${documents.length}` } };
+}
+
+/** The first 4 KiB of a stored PDF's text (of a ZIP of PDFs: its first readable document's), for detection, or why it has none. */
+export async function brimPdfHead(input: { filePath: string }): Promise<PdfHead> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return { ok: false, reason: "PDF_UNREADABLE", message: "the stored file could not be read" };
+  }
+  const documents = await pdfDocuments(bytes);
+  if (documents) {
+    let failure: PdfHead | null = null;
+    for (const entry of documents) {
+      const head = await brimPdfHeadOf(entry.data);
+      if (head.ok) return head;
+      failure ??= head;
+    }
+    return failure!;
+  }
+  return brimPdfHeadOf(bytes);
+}
+
+async function brimPdfHeadOf(bytes: Uint8Array): Promise<PdfHead> {
+  try {
+    return { ok: true, head: (await pdfText(bytes)).text.slice(0, 4096) };
+  } catch (error) {
+    const reason = pdfErrorCode(error);
+    return reason && error instanceof Error
+      ? { ok: false, reason, message: error.message }
+      : { ok: false, reason: "PDF_UNREADABLE", message: "the PDF is damaged or not a PDF and cannot be read" };
+  }
 }

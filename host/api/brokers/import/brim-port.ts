@@ -64,6 +64,15 @@ export function registerBrim(
         return null;
       }
     },
+    pdfHead: async (filePath) => {
+      // Reading the text is bounded by pages and time inside the task; the signal ends a stuck worker.
+      const signal = AbortSignal.timeout(DEFAULT_PARSE_TIMEOUT_MS);
+      try {
+        return (await runCalculation("brimPdfHead", { filePath }, signal)).result;
+      } catch {
+        return { ok: false, reason: signal.aborted ? "PDF_TIMEOUT" : "PDF_UNREADABLE", message: signal.aborted ? "reading the PDF's text took too long and was stopped" : "the PDF could not be read" };
+      }
+    },
     list: () => plugins.list("import-plugin").filter((p) => !p.manifest.hidden).map(infoOf),
     parse: async (code, input) => {
       const timeoutMs = timeoutOf(code);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { BrimFile } from "../../../../core/brim/brim-file.entity.ts";
-import type { AssetMappingDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
+import type { AssetMappingDoc, ParseResultDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
+import type { Assert, SameShape } from "../../../http/same-shape.ts";
 import { NamedFile } from "../../uploads/uploads.schema.ts";
 
 /** BRIM wire shapes (docs/import.md). */
@@ -111,16 +112,20 @@ export const ParseResult = z.object({
   asset_mappings: z.array(Mapping),
   duplicates: DuplicateReport,
   warnings: z.array(z.object({
-    severity: z.enum(["info", "warning"]), code: z.string(), message: z.string(), evidence: z.array(z.string()),
-    context: z.record(z.string(), z.unknown()).optional(),
+    severity: z.enum(["info", "warning"]), code: z.string(), message: z.string(),
+    evidence: z.array(z.string()).describe("Where in the file the warning comes from (`row 12`)"),
   })),
   validation_issues: z.array(z.object({
-    row: z.number().int(), code: z.string(), message: z.string(), field: z.string().optional(),
-    params: z.record(z.string(), z.unknown()).optional(), context: z.record(z.string(), z.unknown()).optional(),
+    row: z.number().int().describe("Index of the parsed transaction the issue is about, from 0"),
+    code: z.string(), message: z.string(), field: z.string().optional(),
+    params: z.record(z.string(), z.unknown()).optional()
+      .describe("Parameters of the ledger rule that failed, per code (as in a transactions batch issue); absent when it has none"),
   })),
   field_todos: z.array(z.object({
     tx_index: z.number().int(), field: z.string(), severity: z.enum(["blocker", "warning"]), reason_code: z.string(), message: z.string(),
-    context: z.record(z.string(), z.unknown()).optional(), evidence: z.array(z.string()),
+    context: z.object({ fake_asset_id: z.number().int() }).optional()
+      .describe("For `assetUnmapped`: the fake asset id to map; absent otherwise"),
+    evidence: z.array(z.string()).describe("Where in the file the row comes from (`row 12`)"),
   })),
   /** The variant of the report the plugin read, e.g. `degiro/account-statement/nl` (when the plugin says). */
   detected_format: z.string().optional()
@@ -132,6 +137,9 @@ export const ParseResult = z.object({
   })).optional()
     .describe("Data lines deliberately not imported, each with its reason, so every line of the file is accounted for (docs/import.md)"),
 });
+
+/** The parse result is stored and served as the pipeline wrote it: its schema and its type are one shape. */
+export type ParseResultMatchesDoc = Assert<SameShape<z.output<typeof ParseResult>, ParseResultDoc>>;
 
 const Decimalish = z.union([z.string(), z.number()]).transform((v) => String(v));
 const CashIn = z.object({ code: z.string().min(3).max(3), amount: Decimalish }).strict();

@@ -1,0 +1,121 @@
+import {
+  type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
+} from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+
+// Avanza (Sweden) transactions export (Min ekonomi > Transaktioner > Exportera, CSV): semicolons,
+// decimal commas ("-16772,74"), dates YYYY-MM-DD, newest line first, often a UTF-8 BOM.
+// Since 2023 (currency accounts): `Datum;Konto;Typ av transaktion;Värdepapper/beskrivning;Antal;
+// Kurs;Belopp;Transaktionsvaluta;Courtage (SEK);Valutakurs;Instrumentvaluta;ISIN;Resultat`
+// (some files say `Courtage` without the currency). Belopp is the signed cash movement in
+// Transaktionsvaluta and includes the courtage; Kurs is in Instrumentvaluta (a USD share bought from
+// a SEK account: Belopp = −(Antal × Kurs × Valutakurs + Courtage)). Sälj rows have a negative Antal.
+// The older layout `Datum;Konto;Typ av transaktion;Värdepapper/beskrivning;Antal;Kurs;Belopp;
+// Courtage;Valuta;ISIN;Resultat` (accounts in SEK only; Valuta is the instrument's currency) writes
+// "-" in empty cells. Kinds (Typ av transaktion): Köp, Sälj, Utdelning, Utländsk källskatt,
+// Preliminärskatt/Prelskatt, Ränta/Räntor/Inlåningsränta, Insättning, Autogiroinsättning, Uttag,
+// Intern överföring, ADR-avgift, Övrigt (yield tax "Avkastningsskatt", fee rebates "Återbetalning
+// ... avgift", and security conversions that move units without cash), Tillgångsinsättning,
+// Värdepappersöverföring, Byte (units in or out without a price).
+
+const FORMAT = csvFormat({
+  notFound: "This is not an Avanza transactions export (Datum, Konto, Typ av transaktion, Värdepapper/beskrivning, Antal, Kurs, Belopp expected)",
+  required: ["datum", "konto", "typ av transaktion", "värdepapper/beskrivning", "antal", "kurs", "belopp"],
+  separators: [";"],
+});
+
+/** 0.95 for the export's header row, else 0. */
+export function acceptsAvanza(file: ImportFileMeta): number {
+  return FORMAT.accepts(file);
+}
+
+const ZERO = "0" as ImportedTransaction["quantity"];
+const isCcy = (s: string) => /^[A-Z]{3}$/.test(s);
+const num = (s: string) => parseDecimal(s, ",");
+
+type Kind = "BUY" | "SELL" | "DIVIDEND" | "TAX" | "INTEREST" | "TRANSFER" | "WITHDRAWAL" | "FEE" | "OTHER" | "UNITS";
+/** Typ av transaktion → what it is; first match wins. */
+const RULES: [RegExp, Kind][] = [
+  [/tillgångsinsättning|tillgångsuttag|värdepappersöverföring|värdepappersuttag|^byte|split|inlösen/, "UNITS"],
+  [/^köp/, "BUY"], [/^sälj/, "SELL"], [/^utdelning/, "DIVIDEND"],
+  [/källskatt|prelskatt|preliminärskatt|avkastningsskatt|kupongskatt/, "TAX"],
+  [/ränta|räntor/, "INTEREST"], [/insättning$|^insättning|överföring$|^intern överföring/, "TRANSFER"], [/^uttag/, "WITHDRAWAL"],
+  [/avgift/, "FEE"], [/^övrigt/, "OTHER"],
+];
+
+/** Reads the transactions export; see the format notes at the top of this file. */
+export function parseAvanza(params: ImportParseParams): ImportResult {
+  const table = FORMAT.read(params.bytes);
+  const modern = table.cols.has("Transaktionsvaluta");
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
+  const skip = (row: number, reason: string, severity: "info" | "warning") => {
+    skippedRows.push({ line: row, reason });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+  };
+  FORMAT.walk(table, ({ get, row }) => {
+    const typ = get("Typ av transaktion");
+    const text = get("Värdepapper/beskrivning");
+    const date = parseDate(get("Datum"), "YMD");
+    if (!date) return skip(row, `no readable date ("${get("Datum")}")`, "warning");
+    const rule = RULES.find(([re]) => re.test(typ.toLowerCase()));
+    // Units moved in or out without a price: the ledger needs their cost, which the export does not give.
+    if (rule?.[1] === "UNITS") return skip(row, `"${typ}" moves units without a price: enter it by hand with its cost basis`, "warning");
+    const amount = num(get("Belopp"));
+    const isin = get("ISIN").replace(/^-$/, "").toUpperCase();
+    if (rule?.[1] === "OTHER" && (amount === null || amount.isZero()) && isin) {
+      return skip(row, `"${typ}: ${text}" converts a security (units without cash): enter the corporate action by hand`, "warning");
+    }
+    if (amount === null && get("Belopp").replace(/^-$/, "") !== "") return skip(row, `"${typ}" with an unreadable amount ("${get("Belopp")}")`, "warning");
+    if (amount === null || amount.isZero()) return skip(row, `"${typ}" without an amount: nothing moves`, "info");
+    const currency = (modern ? get("Transaktionsvaluta") : "SEK").toUpperCase();
+    if (!isCcy(currency)) return skip(row, `no currency ("${get("Transaktionsvaluta")}")`, "warning");
+    if (!rule) return skip(row, `"${typ}" lines are not imported: enter it by hand if it moved money`, "warning");
+    const instrumentCcy = (modern ? get("Instrumentvaluta") : get("Valuta")).toUpperCase();
+    // The text names the security on trades and dividends; on a withholding line it describes the dividend.
+    const named = rule[1] === "BUY" || rule[1] === "SELL" || rule[1] === "DIVIDEND";
+    const asset = {
+      ...(isin ? { isin } : {}), ...(isin && text && named ? { assetName: text } : {}), ...(isin && isCcy(instrumentCcy) ? { assetCurrency: instrumentCcy as never } : {}),
+    };
+    const base = { row, date, ...(text ? { description: `${typ}: ${text}` } : { description: typ }) };
+    const cash = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
+    const positive = amount.gt(0);
+    switch (rule[1]) {
+      case "BUY": case "SELL": {
+        const qty = num(get("Antal"))?.abs();
+        const buy = rule[1] === "BUY";
+        if (!qty || qty.isZero()) return skip(row, `${typ} without a quantity`, "warning");
+        if (buy === positive) return skip(row, `${typ} with an amount of the wrong sign (${amount.toFixed()})`, "warning");
+        // The courtage is in SEK: split it from Belopp only when Belopp is in SEK too.
+        const courtage = num(get("Courtage (SEK)", "Courtage"))?.abs();
+        const fee = courtage && !courtage.isZero() && currency === "SEK" ? courtage : null;
+        const gross = fee ? (buy ? amount.abs().minus(fee) : amount.abs().plus(fee)) : amount.abs();
+        transactions.push({ ...base, type: rule[1], ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: cash(buy ? gross.neg() : gross) });
+        if (fee) transactions.push({ ...base, type: "FEE", ...asset, quantity: ZERO, cash: cash(fee.neg()) });
+        return;
+      }
+      case "DIVIDEND":
+        if (!positive) warnings.push({ code: "dividendReversal", message: `Line ${row}: a negative dividend (a reversal) was read as a fee on the security`, row, severity: "info" });
+        return transactions.push({ ...base, type: positive ? "DIVIDEND" : "FEE", ...asset, quantity: ZERO, cash: cash(amount) });
+      case "TAX":
+        if (positive) warnings.push({ code: "taxRefund", message: `Line ${row}: a tax refund was read as ${isin ? "a dividend" : "interest"}`, row, severity: "info" });
+        return transactions.push({ ...base, type: positive ? (isin ? "DIVIDEND" : "INTEREST") : "TAX", ...asset, quantity: ZERO, cash: cash(amount) });
+      case "INTEREST":
+        // Negative interest is what a credit account is charged.
+        return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: cash(amount) });
+      case "TRANSFER": case "WITHDRAWAL":
+        return transactions.push({ ...base, type: positive ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash: cash(amount) });
+      case "FEE":
+        return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: cash(amount) });
+      case "OTHER": {
+        const what = text.toLowerCase();
+        if (/skatt/.test(what)) return transactions.push({ ...base, type: positive ? "INTEREST" : "TAX", quantity: ZERO, cash: cash(amount) });
+        // "Återbetalning Total avgift 2023 <fund>": the fund's fees paid back.
+        if (/avgift|återbetalning/.test(what)) return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: cash(amount) });
+        return skip(row, `"Övrigt: ${text}" (${amount.toFixed()} ${currency}) is not a kind the importer knows: enter it by hand`, "warning");
+      }
+    }
+  });
+  return { detectedFormat: modern ? "avanza/transactions" : "avanza/transactions-legacy", skippedRows, transactions, warnings };
+}

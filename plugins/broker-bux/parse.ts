@@ -1,0 +1,116 @@
+import {
+  type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
+} from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+
+// BUX (Netherlands) transaction overview export (app > Account > Transaction overview, CSV): commas,
+// decimal points, times "YYYY-MM-DD HH:MM:SS.ffffff" (CET), oldest line first. Current layout:
+// `Transaction Time (CET),Transaction Category,Transaction Type,Transfer Type,Transaction Amount,
+// Transaction Currency,Cash Balance Amount,Asset Id,Asset Name,Asset Quantity,Asset Price,Asset
+// Currency,Currency Pair,Exchange Rate,Profit And Loss Amount,Profit And Loss Currency,Dividend
+// Currency,Dividend Gross Amount,Dividend Net Amount,Dividend Tax Amount,Transaction Description`;
+// the older one: `Transaction Time (CET),Transaction Category,Transaction Type,Asset Id,Asset Name,
+// Asset Currency,Transaction Currency,Currency Pair,Exchange Rate,Transaction Amount,Trade Amount,
+// Trade Price,Trade Quantity,Cash Balance Amount,Profit And Loss Amount,Profit And Loss Currency`.
+// Asset Id is the ISIN. Transaction Amount is the cash in the account's currency (EUR): a US share
+// is paid in euros at Exchange Rate. Categories and types: deposits (Sepa Deposit, iDEAL Deposit),
+// withdrawals (Sepa Withdrawal), trades (Buy Trade, Sell Trade), fees (Trading Fee, Subscription
+// Fee), dividends (Cash Dividend; Transaction Amount is net, the tax in Dividend Tax Amount),
+// interest (Interest Payment), others (Promotional, To User Corrections: cash credits),
+// corporate_actions (General Corporate Action: units redeemed and deposited, e.g. a split).
+
+const FORMAT = csvFormat({
+  notFound: "This is not a BUX transaction overview (Transaction Time (CET), Transaction Category, Transaction Type, Transaction Amount, ... expected)",
+  required: ["transaction time cet", "transaction category", "transaction type", "transaction amount", "transaction currency", "asset id", "asset name"],
+  separators: [","],
+});
+
+/** 0.95 for the export's header row (either layout), else 0. */
+export function acceptsBux(file: ImportFileMeta): number {
+  return FORMAT.accepts(file);
+}
+
+const ZERO = "0" as ImportedTransaction["quantity"];
+const num = (s: string) => parseDecimal(s, ".");
+
+/** Reads the export; see the format notes at the top of this file. */
+export function parseBux(params: ImportParseParams): ImportResult {
+  const table = FORMAT.read(params.bytes);
+  const current = table.cols.has("Asset Quantity");
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
+  const skip = (row: number, reason: string, severity: "info" | "warning") => {
+    skippedRows.push({ line: row, reason });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+  };
+  FORMAT.walk(table, ({ get, row }) => {
+    const category = get("Transaction Category").toLowerCase();
+    const type = get("Transaction Type");
+    const lower = type.toLowerCase();
+    const date = parseDate(get("Transaction Time (CET)"), "YMD");
+    if (!date) return skip(row, `no readable time ("${get("Transaction Time (CET)")}")`, "warning");
+    // Units redeemed and deposited by a corporate action carry no price the ledger can use.
+    if (category === "corporate_actions") return skip(row, `"${type}" (${get("Transfer Type") || "corporate action"}: ${get("Transaction Description") || get("Asset Name")}) moves units without a price: enter the corporate action by hand`, "warning");
+    let amount = num(get("Transaction Amount"));
+    let currency = get("Transaction Currency").toUpperCase();
+    // Some deposit lines of the current layout are written one cell to the right (the amount under
+    // Transaction Currency, the currency under Cash Balance Amount): read them where they are.
+    if (amount === null && num(currency) !== null && /^[A-Z]{3}$/.test(get("Cash Balance Amount"))) {
+      amount = num(currency);
+      currency = get("Cash Balance Amount");
+      warnings.push({ code: "shiftedLine", message: `Line ${row}: the amount and currency were read one cell to the right of their columns`, row, severity: "info" });
+    }
+    if (amount === null && get("Transaction Amount") !== "") return skip(row, `"${type}" with an unreadable amount ("${get("Transaction Amount")}")`, "warning");
+    if (amount === null || amount.isZero()) return skip(row, `"${type}" without an amount: nothing moves`, "info");
+    if (!/^[A-Z]{3}$/.test(currency)) return skip(row, `no currency ("${get("Transaction Currency")}")`, "warning");
+    const isin = get("Asset Id").toUpperCase();
+    const name = get("Asset Name");
+    const assetCcy = get("Asset Currency").toUpperCase();
+    const asset = { ...(isin ? { isin } : {}), ...(isin && name ? { assetName: name } : {}), ...(isin && /^[A-Z]{3}$/.test(assetCcy) ? { assetCurrency: assetCcy as never } : {}) };
+    const base = { row, date, description: [type, name].filter(Boolean).join(": ") };
+    const cash = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
+    const positive = amount.gt(0);
+
+    if (category === "trades" || /\b(buy|sell) trade\b/.test(lower)) {
+      const buy = /\bbuy\b/.test(lower);
+      if (!buy && !/\bsell\b/.test(lower)) return skip(row, `"${type}" is neither a buy nor a sale`, "warning");
+      const qty = num(get(current ? "Asset Quantity" : "Trade Quantity"))?.abs();
+      if (!qty || qty.isZero()) return skip(row, `${type} without a quantity`, "warning");
+      // The sign of Transaction Amount is not reliable on sales: the type decides.
+      return transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: cash(buy ? amount.abs().neg() : amount.abs()) });
+    }
+    if (category === "dividends" || lower.includes("dividend")) {
+      if (!positive) {
+        warnings.push({ code: "dividendReversal", message: `Line ${row}: a negative dividend (a reversal) was read as a fee on the security`, row, severity: "info" });
+        return transactions.push({ ...base, type: "FEE", ...asset, quantity: ZERO, cash: cash(amount) });
+      }
+      const tax = num(get("Dividend Tax Amount"))?.abs();
+      // The tax withheld is visible only when it is in the account's currency (else the net is booked as it came).
+      if (tax && !tax.isZero() && get("Dividend Currency").toUpperCase() === currency) {
+        transactions.push({ ...base, type: "DIVIDEND", ...asset, quantity: ZERO, cash: cash(amount.plus(tax)) });
+        return transactions.push({ ...base, description: `${base.description} (dividend tax)`, type: "TAX", ...asset, quantity: ZERO, cash: cash(tax.neg()) });
+      }
+      return transactions.push({ ...base, type: "DIVIDEND", ...asset, quantity: ZERO, cash: cash(amount) });
+    }
+    if (category === "deposits" || category === "withdrawals") {
+      return transactions.push({ ...base, type: positive ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash: cash(amount) });
+    }
+    if (category === "fees" || lower.includes("fee")) {
+      return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", ...(isin ? { isin } : {}), quantity: ZERO, cash: cash(amount) });
+    }
+    if (category === "taxes" || lower.includes("tax")) {
+      return transactions.push({ ...base, type: positive ? (isin ? "DIVIDEND" : "INTEREST") : "TAX", ...(isin ? { isin } : {}), quantity: ZERO, cash: cash(amount) });
+    }
+    if (category === "interest" || lower.includes("interest")) {
+      return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: cash(amount) });
+    }
+    if (category === "others" && !isin) {
+      // Promotions and corrections credited (or debited) by BUX: income that is neither a trade nor a transfer.
+      warnings.push({ code: "cashCredit", message: `Line ${row}: "${type}" was read as ${positive ? "interest" : "a fee"}`, row, severity: "info" });
+      return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: cash(amount) });
+    }
+    return skip(row, `"${type}" (${category}) lines are not imported: enter it by hand if it moved money`, "warning");
+  });
+  return { detectedFormat: current ? "bux/transactions" : "bux/transactions-legacy", skippedRows, transactions, warnings };
+}

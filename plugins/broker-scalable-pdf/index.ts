@@ -1,0 +1,23 @@
+import { definePlugin } from "../../sdk/index.ts";
+import { pdfText } from "../../sdk/import/pdf.ts";
+import { parseScalableText, scalableDocumentConfidence } from "./parse.ts";
+
+/**
+ * Scalable Capital's PDF documents from Baader Bank (code broker_scalable_pdf): contract notes (buy,
+ * sell, savings plan executions) and dividend notes, one event per file, read from the PDF's text.
+ */
+export const brokerScalablePdfPlugin = definePlugin({
+  create: () => ({
+    accepts: (file) => (file.format === "pdf" ? scalableDocumentConfidence(file.head) : 0),
+    detectionPriority: 50,
+    parse: async ({ bytes, file }) => parseScalableText((await pdfText(bytes)).text, file.filename),
+    supportedExtensions: ["pdf"],
+  }),
+  description: "Scalable Capital PDF documents from Baader Bank: contract notes (buy, sell, savings plan) and dividend notes with taxes",
+  id: "broker_scalable_pdf",
+  kind: "import-plugin",
+  name: "Scalable Capital (PDF)",
+  version: "1.0.0",
+});
+
+export default brokerScalablePdfPlugin;

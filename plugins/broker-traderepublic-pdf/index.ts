@@ -1,0 +1,24 @@
+import { definePlugin } from "../../sdk/index.ts";
+import { pdfText } from "../../sdk/import/pdf.ts";
+import { parseTradeRepublicText, trDocumentConfidence } from "./parse.ts";
+
+/**
+ * Trade Republic's PDF documents (code broker_traderepublic_pdf): securities settlements (buy, sell),
+ * savings plan executions, dividends and interest, in German or English, one event per file. Read from
+ * the PDF's text (`pdfText`), recognised by the bank's name and the document's title.
+ */
+export const brokerTraderepublicPdfPlugin = definePlugin({
+  create: () => ({
+    accepts: (file) => (file.format === "pdf" ? trDocumentConfidence(file.head) : 0),
+    detectionPriority: 50,
+    parse: async ({ bytes, file }) => parseTradeRepublicText((await pdfText(bytes)).text, file.filename),
+    supportedExtensions: ["pdf"],
+  }),
+  description: "Trade Republic PDF documents (German or English): securities settlements, savings plan executions, dividends with withholding tax, interest",
+  id: "broker_traderepublic_pdf",
+  kind: "import-plugin",
+  name: "Trade Republic (PDF)",
+  version: "1.0.0",
+});
+
+export default brokerTraderepublicPdfPlugin;

@@ -1,0 +1,163 @@
+import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ImportedTransaction, ImportPlugin } from "../../sdk/index.ts";
+import { describeFile, pdfErrorCode, pdfText } from "../../sdk/import/index.ts";
+import { brokerScalablePdfPlugin } from "../../plugins/broker-scalable-pdf/index.ts";
+import { parseScalableText } from "../../plugins/broker-scalable-pdf/parse.ts";
+import { brokerTraderepublicPdfPlugin } from "../../plugins/broker-traderepublic-pdf/index.ts";
+import { parseTradeRepublicText } from "../../plugins/broker-traderepublic-pdf/parse.ts";
+import { Decimal } from "../../sdk/index.ts";
+import { runImportPluginContract } from "../../sdk/testing/index.ts";
+
+// Each document type of the PDF importers, every field pinned: the text extracts of
+// test/fixtures/pdf/<broker>/ (invented values in the brokers' layouts) and the PDFs generated from
+// them (test/fixtures/brim/<broker>-pdf/), which must give the same rows through pdfText.
+const FIXTURES = join(import.meta.dir, "..", "fixtures");
+const text = (broker: string, name: string) => readFileSync(join(FIXTURES, "pdf", broker, name), "utf8");
+
+/** A row as `type date quantity amount currency isin name [tags] | description`. */
+function row(tx: ImportedTransaction): string {
+  return [tx.type, tx.date, `q=${new Decimal(tx.quantity ?? "0").toFixed()}`, `${new Decimal(tx.cash!.amount).toFixed()} ${tx.cash!.currency}`, tx.isin ?? "-",
+    tx.assetName ?? "-", ...(tx.tags ? [`[${tx.tags.join(",")}]`] : []), `| ${tx.description}`].join(" ");
+}
+const tr = (name: string) => parseTradeRepublicText(text("traderepublic", name), name).transactions.map(row);
+const sc = (name: string) => parseScalableText(text("scalable", name), name).transactions.map(row);
+async function pdfSample(dir: string, name: string) {
+  const bytes = new Uint8Array(readFileSync(join(FIXTURES, "brim", dir, name)));
+  return { bytes, file: { ...describeFile(bytes, name), head: (await pdfText(bytes)).text.slice(0, 4096) } };
+}
+const trSample = await pdfSample("traderepublic-pdf", "kauf-de.pdf");
+const scSample = await pdfSample("scalable-pdf", "kauf.pdf");
+runImportPluginContract(brokerTraderepublicPdfPlugin, { sample: { ...trSample, foreign: scSample.file, foreignBytes: scSample.bytes } });
+runImportPluginContract(brokerScalablePdfPlugin, { sample: { ...scSample, foreign: trSample.file, foreignBytes: trSample.bytes } });
+
+const sum = (rows: readonly ImportedTransaction[]) => rows.reduce((acc, r) => acc.plus(r.cash!.amount), new Decimal(0)).toFixed(2);
+
+test("Trade Republic Wertpapierabrechnung (German buy): gross, execution day, ISIN, quantity, price and the surcharge as a FEE", () => {
+  expect(tr("kauf-de.txt")).toEqual([
+    "BUY 2025-03-12 q=12 -542.4 EUR DE000BSP0012 Beispiel Werke AG | Trade Republic kauf-de.txt: buy 12 at 45.2 EUR",
+    "FEE 2025-03-12 q=0 -1 EUR DE000BSP0012 Beispiel Werke AG | Trade Republic kauf-de.txt",
+  ]);
+  const result = parseTradeRepublicText(text("traderepublic", "kauf-de.txt"), "kauf-de.txt");
+  expect(result.detectedFormat).toBe("traderepublic/pdf/trade");
+  expect(result.transactions[0]!.orderId).toBe("tr:a1b2-c3d4");
+  expect(sum(result.transactions)).toBe("-543.40"); // the amount booked
+});
+
+test("Trade Republic sell: thousands in the quantity, capital gains tax and solidarity surcharge as one TAX row", () => {
+  expect(tr("verkauf-de.txt")).toEqual([
+    "SELL 2025-06-20 q=-1250 3885 EUR DE000MST0B47 Musterbau SE | Trade Republic verkauf-de.txt: sell 1250 at 3.108 EUR",
+    "FEE 2025-06-20 q=0 -1 EUR DE000MST0B47 Musterbau SE | Trade Republic verkauf-de.txt",
+    "TAX 2025-06-20 q=0 -55.65 EUR DE000MST0B47 Musterbau SE | Trade Republic verkauf-de.txt",
+  ]);
+  expect(sum(parseTradeRepublicText(text("traderepublic", "verkauf-de.txt"), "x").transactions)).toBe("3828.35");
+});
+
+test("Trade Republic savings plan execution: a BUY tagged savings-plan on the execution day, fractional quantity, no fee", () => {
+  expect(tr("sparplan-de.txt")).toEqual([
+    "BUY 2025-02-03 q=0.912345 -100 EUR IE00BSPL0001 Global Index ETF USD (Acc) [savings-plan] | Trade Republic sparplan-de.txt: savings plan 0.912345 at 109.61 EUR",
+  ]);
+});
+
+test("Trade Republic securities settlement in English: decimal points, Pcs., external cost surcharge", () => {
+  expect(tr("buy-en.txt")).toEqual([
+    "BUY 2025-04-07 q=3.5 -736.4 EUR US00EXR00019 Example Robotics Inc. | Trade Republic buy-en.txt: buy 3.5 at 210.4 EUR",
+    "FEE 2025-04-07 q=0 -1 EUR US00EXR00019 Example Robotics Inc. | Trade Republic buy-en.txt",
+  ]);
+});
+
+test("Trade Republic Dividende in USD: gross in EUR on the payment day, withholding tax converted at the document's rate, all taxes one TAX row", () => {
+  expect(tr("dividende-de.txt")).toEqual([
+    "DIVIDEND 2025-05-15 q=0 20 EUR US00SMPU0017 Sample Utilities Corp. | Trade Republic dividende-de.txt: dividend on 40; 22 USD at 1.1 USD/EUR",
+    "TAX 2025-05-15 q=0 -4.79 EUR US00SMPU0017 Sample Utilities Corp. | Trade Republic dividende-de.txt: taxes withheld",
+  ]);
+  expect(sum(parseTradeRepublicText(text("traderepublic", "dividende-de.txt"), "x").transactions)).toBe("15.21");
+});
+
+test("Trade Republic cash dividend in English: the ISIN on its own line, withholding tax converted", () => {
+  expect(tr("dividend-en.txt")).toEqual([
+    "DIVIDEND 2025-07-01 q=0 8 EUR US00EXRT0018 Example Realty Trust | Trade Republic dividend-en.txt: dividend on 25; 10 USD at 1.25 USD/EUR",
+    "TAX 2025-07-01 q=0 -1.2 EUR US00EXRT0018 Example Realty Trust | Trade Republic dividend-en.txt: taxes withheld",
+  ]);
+});
+
+test("Trade Republic Zinsabrechnung: interest gross on the booking day with its taxes", () => {
+  expect(tr("zinsen-de.txt")).toEqual([
+    "INTEREST 2025-08-01 q=0 12.4 EUR - - | Trade Republic zinsen-de.txt: interest",
+    "TAX 2025-08-01 q=0 -3.27 EUR - - | Trade Republic zinsen-de.txt: taxes withheld",
+  ]);
+});
+
+test("Scalable Capital Wertpapierabrechnung Kauf: trade day from the execution details, commission as a FEE", () => {
+  expect(sc("kauf.txt")).toEqual([
+    "BUY 2025-05-14 q=8 -785 EUR IE00SCAL0015 Beispiel World UCITS ETF | Scalable Capital kauf.txt: buy 8 at 98.125 EUR",
+    "FEE 2025-05-14 q=0 -0.99 EUR IE00SCAL0015 Beispiel World UCITS ETF | Scalable Capital kauf.txt",
+  ]);
+  expect(parseScalableText(text("scalable", "kauf.txt"), "k").transactions[0]!.orderId).toBe("scalable:500000001");
+});
+
+test("Scalable Capital Verkauf: taxes of the first page only (the second repeats the computation), rows sum to the credit", () => {
+  const rows = parseScalableText(text("scalable", "verkauf.txt"), "verkauf.txt").transactions;
+  expect(rows.map(row)).toEqual([
+    "SELL 2025-09-01 q=-1500 18600 EUR DE000SCA0026 Muster Chemie AG | Scalable Capital verkauf.txt: sell 1500 at 12.4 EUR",
+    "FEE 2025-09-01 q=0 -0.99 EUR DE000SCA0026 Muster Chemie AG | Scalable Capital verkauf.txt",
+    "TAX 2025-09-01 q=0 -158.25 EUR DE000SCA0026 Muster Chemie AG | Scalable Capital verkauf.txt: taxes withheld",
+  ]);
+  expect(sum(rows)).toBe("18440.76");
+});
+
+test("Scalable Capital savings plan: a BUY tagged savings-plan", () => {
+  expect(sc("sparplan.txt")).toEqual([
+    "BUY 2025-06-02 q=2.548 -250.01 EUR IE00SCAL0015 Beispiel World UCITS ETF [savings-plan] | Scalable Capital sparplan.txt: savings plan 2.548 at 98.12 EUR",
+  ]);
+});
+
+test("Scalable Capital Dividendenabrechnung in USD: payment day, gross in EUR with the rate noted, withholding and domestic taxes", () => {
+  expect(sc("dividende.txt")).toEqual([
+    "DIVIDEND 2025-06-10 q=0 12.5 EUR US00SCAD0039 Sample Beverages Inc. | Scalable Capital dividende.txt: dividend on 30; 15 USD at 1.2 USD/EUR",
+    "TAX 2025-06-10 q=0 -3.19 EUR US00SCAD0039 Sample Beverages Inc. | Scalable Capital dividende.txt: taxes withheld",
+  ]);
+});
+
+async function throughPdf(plugin: ImportPlugin, dir: string, name: string) {
+  const bytes = new Uint8Array(readFileSync(join(FIXTURES, "brim", dir, name)));
+  const file = { ...describeFile(bytes, name), head: (await pdfText(bytes)).text.slice(0, 4096) };
+  return { confidence: plugin.accepts(file), result: await plugin.parse({ bytes, file }) };
+}
+
+test("each generated PDF parses through its plugin to the same rows as its text extract", async () => {
+  const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
+  const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
+  for (const [plugin, dir, broker, parse] of [[tr, "traderepublic-pdf", "traderepublic", parseTradeRepublicText], [sc, "scalable-pdf", "scalable", parseScalableText]] as const) {
+    for (const name of ["kauf-de", "dividende-de", "sparplan-de", "kauf", "dividende", "verkauf"]) {
+      let raw: string;
+      try { raw = text(broker, `${name}.txt`); } catch { continue; }
+      const { confidence, result } = await throughPdf(plugin, dir, `${name}.pdf`);
+      expect(confidence).toBeGreaterThanOrEqual(0.9);
+      expect(result.transactions.map(row)).toEqual(parse(raw, `${name}.pdf`).transactions.map(row));
+    }
+  }
+});
+
+test("a PDF of the other broker, an image-only PDF and an encrypted one are refused with their reason", async () => {
+  const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
+  const otherBytes = new Uint8Array(readFileSync(join(FIXTURES, "brim", "scalable-pdf", "kauf.pdf")));
+  const otherFile = { ...describeFile(otherBytes, "kauf.pdf"), head: (await pdfText(otherBytes)).text.slice(0, 4096) };
+  expect(tr.accepts(otherFile)).toBe(0);
+  await expect(tr.parse({ bytes: otherBytes, file: otherFile })).rejects.toThrow("kauf.pdf: not a Trade Republic document");
+  const bad = async (name: string) => {
+    const bytes = new Uint8Array(readFileSync(join(FIXTURES, "pdf", "bad", name)));
+    try {
+      await tr.parse({ bytes, file: describeFile(bytes, name) });
+    } catch (error) {
+      return pdfErrorCode(error);
+    }
+    return "parsed";
+  };
+  expect(await bad("image-only.pdf")).toBe("PDF_NO_TEXT");
+  expect(await bad("encrypted.pdf")).toBe("PDF_ENCRYPTED");
+  expect(await bad("corrupt.pdf")).toBe("PDF_UNREADABLE");
+  expect(() => parseTradeRepublicText(text("scalable", "kauf.txt"), "kauf.pdf")).toThrow("not a Trade Republic document");
+  expect(() => parseScalableText(text("traderepublic", "kauf-de.txt"), "kauf-de.pdf")).toThrow("not a Scalable Capital document");
+});

@@ -1,0 +1,234 @@
+/**
+ * Income: dividends and interest received, by month and year, by asset and by broker, and the
+ * yield on cost of the positions held. Each payment of an asset is the lots analysis' income event
+ * (POST /portfolio/lots/analysis INCOME_EVENTS: in the target currency, share-weighted, per broker);
+ * interest on cash (no asset) is the transactions' amount at the caller's share when it is in the
+ * target currency and adds up to the report's unallocated income of its broker, else that total is
+ * shown undated. Totals are therefore the report's (`summary.total_income`).
+ */
+import { useMemo, useState } from "preact/hooks";
+import { api } from "../api/client.ts";
+import { ErrorNote, Loading, Money, Page, Percent } from "../components/ui.tsx";
+import { assetTypeLabel } from "../lib/asset-types.ts";
+import { cmp, isZero, percentOf, sum, times } from "../lib/exact.ts";
+import { formatDate, formatMoney, MASK } from "../lib/format.ts";
+import { msg, t } from "../lib/i18n.ts";
+import type { Holding } from "../api/types.ts";
+import { Link } from "../lib/router.tsx";
+import { localeOf, useApp } from "../lib/store.ts";
+import { useAsync } from "../lib/use-async.ts";
+
+/** One payment received, in the target currency (the caller's share). */
+interface Payment { date: string; type: string; brokerId: number; assetId: number | null; amount: string }
+
+const INCOME_TYPES = new Set(["DIVIDEND", "INTEREST"]);
+const VIEWS = { month: msg("By month"), year: msg("By year") } as const;
+
+export function IncomePage() {
+  const { prefs, privacy } = useApp();
+  const locale = localeOf(prefs);
+  const currency = prefs.base_currency || "EUR";
+  const [view, setView] = useState<keyof typeof VIEWS>("month");
+
+  const data = useAsync(async (signal) => {
+    const [report, brokers] = await Promise.all([
+      api.post("/portfolio/report", {
+        signal, body: { target_currency: currency, include_summary: true, include_history: false, include_allocation_history: false, include_positions_contribution: true },
+      }),
+      api.get("/brokers", { signal }),
+    ]);
+    const contribution = report.positions_contribution ?? { positions: [], unallocated: [], currency };
+    const assetIds = [...new Set(contribution.positions.filter((p) => !isZero(p.period_income)).map((p) => p.asset_id))];
+    const payments: Payment[] = [];
+    // Two analyses at a time: each runs on the worker pool.
+    for (let i = 0; i < assetIds.length; i += 2) {
+      const answers = await Promise.all(assetIds.slice(i, i + 2).map((assetId) => api.post("/portfolio/lots/analysis", {
+        signal, body: { asset_id: assetId, target_currency: currency, requested_analyses: ["INCOME_EVENTS"] },
+      })));
+      for (const a of answers) {
+        for (const e of a.income_events ?? []) {
+          if (INCOME_TYPES.has(e.type)) payments.push({ date: e.date, type: e.type, brokerId: e.broker_id, assetId: a.asset_id, amount: e.amount ?? "0" });
+        }
+      }
+    }
+    // Income not tied to an asset: dated from the transactions when they add up to the report's figure.
+    const undated: { brokerId: number; brokerName: string; amount: string }[] = [];
+    const withCash = contribution.unallocated.filter((u) => !isZero(u.unallocated_income));
+    if (withCash.length) {
+      const rows = await api.get("/transactions", { signal, query: { types: ["DIVIDEND", "INTEREST"] } });
+      for (const u of withCash) {
+        const b = brokers.items.find((x) => x.id === u.broker_id);
+        const scale = b?.user_role === "OWNER" ? b.user_share_percentage : "1";
+        const own = rows.filter((r) => r.broker_id === u.broker_id && r.asset_id === null);
+        const dated = own.every((r) => r.cash?.code === currency) ? own.map((r) => ({ date: r.date, type: r.type, brokerId: r.broker_id, assetId: null, amount: times(r.cash!.amount, scale) })) : [];
+        if (dated.length && cmp(sum(dated.map((p) => p.amount)), u.unallocated_income) === 0) payments.push(...dated);
+        else undated.push({ brokerId: u.broker_id, brokerName: u.broker_name ?? b?.name ?? "", amount: u.unallocated_income });
+      }
+    }
+    payments.sort((a, b) => a.date.localeCompare(b.date));
+    return { report, brokers: brokers.items, payments, undated };
+  }, [currency]);
+
+  const d = data.data;
+  const buckets = useMemo(() => {
+    const by = (key: (p: Payment) => string) => {
+      const m = new Map<string, string[]>();
+      for (const p of d?.payments ?? []) m.set(key(p), [...(m.get(key(p)) ?? []), p.amount]);
+      return [...m.entries()].map(([k, v]) => ({ key: k, amount: sum(v) }));
+    };
+    return {
+      month: fillMonths(by((p) => p.date.slice(0, 7))),
+      year: by((p) => p.date.slice(0, 4)).sort((a, b) => a.key.localeCompare(b.key)),
+      asset: by((p) => String(p.assetId ?? "")),
+      broker: by((p) => String(p.brokerId)),
+    };
+  }, [d]);
+
+  const s = d?.report.summary;
+  const undatedTotal = sum((d?.undated ?? []).map((u) => u.amount));
+  const total = sum([...(d?.payments ?? []).map((p) => p.amount), undatedTotal]);
+  const end = d?.report.metadata.computed_date_to ?? "";
+  const yearAgo = end ? `${Number(end.slice(0, 4)) - 1}${end.slice(4)}` : "";
+
+  return (
+    <Page title={t("Income")}>
+      <ErrorNote error={data.error} title={t("The income could not be computed.")} />
+      {data.loading && !d && <Loading label={t("Computing the portfolio…")} />}
+      {d && s && (
+        <>
+          <div class="kpis">
+            <div class="kpi card" data-testid="income-total"><div class="kpi-label">{t("Income received")}</div><div class="kpi-value"><Money amount={total} currency={currency} /></div></div>
+            <div class="kpi card" data-testid="income-12m"><div class="kpi-label">{t("Last 12 months")}</div><div class="kpi-value"><Money amount={sum(d.payments.filter((p) => p.date > yearAgo).map((p) => p.amount))} currency={currency} /></div></div>
+            <div class="kpi card" data-testid="income-yield"><div class="kpi-label">{t("Yield on cost (12 months)")}</div><div class="kpi-value"><Percent signed={false} value={yieldOnCost(d.payments.filter((p) => p.date > yearAgo && p.assetId !== null), s.holdings)} /></div></div>
+          </div>
+          <p class="muted">{t("Dividends and interest in {currency}, your share, from {from} to {to}.", {
+            currency, from: formatDate(d.report.metadata.computed_date_from, locale), to: formatDate(end, locale),
+          })}</p>
+
+          <section class="card" aria-labelledby="h-income-time">
+            <h2 id="h-income-time">{t("Income over time")}</h2>
+            <div class="segmented" role="group" aria-label={t("Group by")}>
+              {(Object.keys(VIEWS) as (keyof typeof VIEWS)[]).map((k) => (
+                <button key={k} type="button" aria-pressed={view === k} class={view === k ? "on" : ""} onClick={() => setView(k)}>{t(VIEWS[k])}</button>
+              ))}
+            </div>
+            <Bars rows={(view === "month" ? buckets.month : buckets.year).slice().reverse()} currency={currency}
+              label={(k) => view === "month" ? monthLabel(k, locale) : k} caption={t("Income over time")} testid={`income-${view}`} />
+            {d.undated.length > 0 && (
+              <p class="muted" data-testid="income-undated">
+                {t("Interest on cash not dated here (another currency): {amount}.", { amount: privacy ? MASK : formatMoney(undatedTotal, currency, locale) })}
+              </p>
+            )}
+          </section>
+
+          <div class="grid-2">
+            <section class="card" aria-labelledby="h-income-asset">
+              <h2 id="h-income-asset">{t("By asset")}</h2>
+              <ByAsset payments={d.payments} holdings={s.holdings} names={new Map((d.report.positions_contribution?.positions ?? []).map((p) => [p.asset_id, { name: p.asset_name, type: p.asset_type }]))} currency={currency} since={yearAgo} />
+            </section>
+            <section class="card" aria-labelledby="h-income-broker">
+              <h2 id="h-income-broker">{t("By broker")}</h2>
+              <table class="table compact" aria-label={t("Income by broker")}>
+                <thead><tr><th scope="col">{t("Broker")}</th><th scope="col" class="num">{t("Income")}</th></tr></thead>
+                <tbody>
+                  {d.brokers.map((b) => {
+                    const amount = sum([buckets.broker.find((x) => x.key === String(b.id))?.amount, ...d.undated.filter((u) => u.brokerId === b.id).map((u) => u.amount)]);
+                    return <tr key={b.id} data-testid={`income-broker-${b.id}`}><th scope="row">{b.name}</th><td class="num"><Money amount={amount} currency={currency} /></td></tr>;
+                  })}
+                </tbody>
+              </table>
+            </section>
+          </div>
+        </>
+      )}
+    </Page>
+  );
+}
+
+/** Every month from the first payment to the last, empty months as zero, so the bars show the gaps. */
+function fillMonths(rows: { key: string; amount: string }[]): { key: string; amount: string }[] {
+  if (rows.length === 0) return [];
+  const keys = rows.map((r) => r.key).sort();
+  const by = new Map(rows.map((r) => [r.key, r.amount]));
+  const out: { key: string; amount: string }[] = [];
+  let [y, m] = keys[0]!.split("-").map(Number) as [number, number];
+  const last = keys[keys.length - 1]!;
+  for (;;) {
+    const k = `${y}-${String(m).padStart(2, "0")}`;
+    out.push({ key: k, amount: by.get(k) ?? "0" });
+    if (k >= last) break;
+    m++; if (m > 12) { m = 1; y++; }
+  }
+  return out;
+}
+
+function monthLabel(key: string, locale: string): string {
+  try {
+    return new Intl.DateTimeFormat(locale, { month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${key}-01T00:00:00Z`));
+  } catch {
+    return key;
+  }
+}
+
+/** Σ income of the last 12 months of the assets held ÷ their open cost, in percent. */
+function yieldOnCost(payments: Payment[], holdings: Holding[]): string | null {
+  const held = new Set(holdings.map((h) => h.asset_id));
+  return percentOf(sum(payments.filter((p) => held.has(p.assetId!)).map((p) => p.amount)), sum(holdings.map((h) => h.open_cost_basis)));
+}
+
+/** A bar per row, drawn in CSS inside a table: the table is the chart's text alternative. */
+function Bars(props: { rows: { key: string; amount: string }[]; currency: string; label(key: string): string; caption: string; testid: string }) {
+  const { privacy } = useApp();
+  if (props.rows.length === 0) return <p class="muted">{t("No income in this period.")}</p>;
+  const max = Math.max(...props.rows.map((r) => Math.abs(Number(r.amount))), 0);
+  return (
+    <div class="table-wrap scroll-y">
+      <table class="table compact bars-table" aria-label={props.caption} data-testid={props.testid}>
+        <tbody>
+          {props.rows.map((r) => (
+            <tr key={r.key} data-key={r.key}>
+              <th scope="row">{props.label(r.key)}</th>
+              <td class="bar-cell" aria-hidden="true">
+                <div class="track"><div class="fill" style={{ width: privacy || max === 0 ? "0%" : `${(Math.abs(Number(r.amount)) / max) * 100}%` }} /></div>
+              </td>
+              <td class="num"><Money amount={r.amount} currency={props.currency} /></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function ByAsset(props: { payments: Payment[]; holdings: Holding[]; names: Map<number, { name: string; type: string | null }>; currency: string; since: string }) {
+  const rows = useMemo(() => {
+    const ids = [...new Set(props.payments.filter((p) => p.assetId !== null).map((p) => p.assetId!))];
+    return ids.map((id) => {
+      const mine = props.payments.filter((p) => p.assetId === id);
+      const last12 = sum(mine.filter((p) => p.date > props.since).map((p) => p.amount));
+      const cost = props.holdings.some((h) => h.asset_id === id) ? sum(props.holdings.filter((h) => h.asset_id === id).map((h) => h.open_cost_basis)) : null;
+      return { id, total: sum(mine.map((p) => p.amount)), last12, cost, yield: cost === null ? null : percentOf(last12, cost) };
+    }).sort((a, b) => cmp(b.total, a.total));
+  }, [props.payments, props.holdings, props.since]);
+  if (rows.length === 0) return <p class="muted">{t("No income in this period.")}</p>;
+  return (
+    <div class="table-wrap">
+      <table class="table compact" aria-label={t("Income by asset")}>
+        <thead><tr><th scope="col">{t("Asset")}</th><th scope="col" class="num">{t("Income")}</th><th scope="col" class="num">{t("Last 12 months")}</th><th scope="col" class="num">{t("Yield on cost")}</th></tr></thead>
+        <tbody>
+          {rows.map((r) => {
+            const info = props.names.get(r.id);
+            return (
+              <tr key={r.id} data-testid={`income-asset-${r.id}`}>
+                <th scope="row"><Link href={`/assets/${r.id}`}>{info?.name ?? r.id}</Link>{info?.type && <div class="muted small">{assetTypeLabel(info.type)}</div>}</th>
+                <td class="num" data-col="total"><Money amount={r.total} currency={props.currency} /></td>
+                <td class="num" data-col="last12"><Money amount={r.last12} currency={props.currency} /></td>
+                <td class="num" data-col="yield">{r.yield === null ? <span class="muted">{t("sold")}</span> : <Percent value={r.yield} signed={false} />}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
