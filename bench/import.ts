@@ -12,7 +12,8 @@
  *      times `POST /brokers/import/files/{id}/commit` of the previewed rows creating the 200 assets:
  *      the dry run, then the commit (target: under 3 s), both end to end over HTTP.
  *
- *   bun bench/import.ts
+ *   bun bench/import.ts                 all three
+ *   bun bench/import.ts --only=commit   one part (parse, duplicates or commit; repeatable)
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +21,8 @@ import { join } from "node:path";
 import { startBenchServer } from "./server.ts";
 
 const ROWS = 50_000;
+const ONLY = process.argv.filter((a) => a.startsWith("--only=")).map((a) => a.slice("--only=".length));
+const want = (part: "parse" | "duplicates" | "commit") => ONLY.length === 0 || ONLY.includes(part);
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
 const TYPES = ["Buy", "Sell", "Dividend", "Deposit", "Fee"] as const;
 const day = (i: number) => new Date(Date.UTC(2010, 0, 1) + Math.floor(i / 8) * 86_400_000).toISOString().slice(0, 10);
@@ -92,6 +95,7 @@ try {
   await Bun.sleep(3000);
   windows.push({ label: "an idle server (baseline, no target)", from: idle, to: now() });
 
+  if (want("parse")) {
   const csv = genericCsv();
   const form = new FormData();
   form.append("file", new File([csv], "bench.csv"));
@@ -117,7 +121,9 @@ try {
     console.log(`parse run ${run}: ${elapsed.toFixed(0)} ms end to end (target < 2000), ${transactions} transactions, `
       + `${(body.byteLength / 1e6).toFixed(2)} MB content-encoding=${res.headers.get("content-encoding")}; load ${loadavg()}`);
   }
+  }
   // 2. Duplicate detection of 50,000 rows against a 50,000-row ledger.
+  if (want("duplicates")) {
   const deposits = Array.from({ length: ROWS }, (_, i) => ({ broker_id: ledgerBroker, type: "DEPOSIT", date: day(i), cash: { code: "EUR", amount: `${1 + (i % 5000)}.${String(i % 100).padStart(2, "0")}` } }));
   const t1 = performance.now();
   for (let i = 0; i < ROWS; i += 5000) {
@@ -136,7 +142,9 @@ try {
     windows.push({ label: `duplicates run ${run} (no target)`, from: performance.timeOrigin + t, to: performance.timeOrigin + t + ms });
     console.log(`duplicates run ${run}: ${ms.toFixed(0)} ms over HTTP (target < 1000); likely ${report.tx_likely_duplicates.length}, unique ${report.tx_unique_indices.length}`);
   }
+  }
   // 3. Commit of 50,000 previewed rows creating 200 assets, in one write.
+  if (want("commit")) {
   const form2 = new FormData();
   form2.append("file", new File([commitCsv()], "commit.csv"));
   const up2 = await fetch(`${base}/brokers/import/upload?broker_id=${commitBroker}`, { method: "POST", headers: { cookie }, body: form2 });
@@ -156,6 +164,7 @@ try {
     if (answer.issues.length) throw new Error(`commit: ${JSON.stringify(answer.issues.slice(0, 2))}`);
     console.log(`import ${dryRun ? "dry run" : "commit "}: ${ms.toFixed(0)} ms over HTTP${dryRun ? "" : " (target < 3000)"}; committed ${answer.committed}, `
       + `${answer.rows.length} rows, ${answer.assets.filter((a: any) => a.action === "create").length} assets created; load ${loadavg()}`);
+  }
   }
   probe.stdin.end();
   const all = JSON.parse(await new Response(probe.stdout).text()) as { at: number; ms: number }[];

@@ -46,6 +46,7 @@ export type {
   ImportPlugin,
   ImportResult,
   ImportSheetHead,
+  ImportSkippedRow,
   ImportTransactionType,
   ImportWarning,
 } from "./kinds/import-plugin.ts";

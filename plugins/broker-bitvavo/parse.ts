@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 
 // Bitvavo transaction export (Account > History > Export, CSV): `Timezone, Date, Time, Type,
 // Currency, Amount, Quote Currency, Quote Price, Received / Paid Currency, Received / Paid Amount,
@@ -28,15 +28,17 @@ export function parseBitvavo(params: ImportParseParams): ImportResult {
   const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
     if (get("Status").toLowerCase() !== "completed") {
-      return warnings.push({ code: "notCompleted", message: `A ${get("Status") || "pending"} ${get("Type")} was skipped`, row, severity: "info" });
+      return skip({ code: "notCompleted", message: `A ${get("Status") || "pending"} ${get("Type")} was skipped`, row, severity: "info" });
     }
     const type = get("Type").toLowerCase();
     const date = parseDate(get("Date"), "YMD");
     const coin = get("Currency").toUpperCase();
     const amount = parseDecimal(get("Amount"), ".");
-    if (!date || !amount || amount.isZero() || !coin) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date or amount`, row, severity: "warning" });
+    if (!date || !amount || amount.isZero() || !coin) return skip({ code: "rowSkipped", message: `Row ${row} has no date or amount`, row, severity: "warning" });
     const fee = parseDecimal(get("Fee amount"), ".");
     const feeCcy = get("Fee currency").toUpperCase();
     const asset = { symbol: coin };
@@ -49,7 +51,7 @@ export function parseBitvavo(params: ImportParseParams): ImportResult {
     if (type === "buy" || type === "sell") {
       const paid = parseDecimal(get("Received / Paid Amount"), ".");
       const paidCcy = get("Received / Paid Currency").toUpperCase();
-      if (!paid || !paidCcy) return warnings.push({ code: "rowSkipped", message: `A ${type} without its EUR side`, row, severity: "warning" });
+      if (!paid || !paidCcy) return skip({ code: "rowSkipped", message: `A ${type} without its EUR side`, row, severity: "warning" });
       const buy = type === "buy";
       transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? amount.abs() : amount.abs().neg()).toFixed() as never, cash: money((buy ? paid.abs().neg() : paid.abs()).toFixed(), paidCcy) });
       if (fee && !fee.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fee.abs().neg().toFixed(), feeCcy || paidCcy) });
@@ -67,7 +69,7 @@ export function parseBitvavo(params: ImportParseParams): ImportResult {
       });
       return;
     }
-    warnings.push({ code: "unsupportedType", message: `"${get("Type")}" rows are not imported`, row, severity: "warning" });
+    skip({ code: "unsupportedType", message: `"${get("Type")}" rows are not imported`, row, severity: "warning" });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

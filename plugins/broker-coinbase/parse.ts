@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 
 // Coinbase "Transaction history" report (Taxes > Documents > Generate report, CSV). A preamble of a
 // few lines (a notice, "Transactions", the user line) precedes the header `ID, Timestamp,
@@ -32,6 +32,8 @@ export function parseCoinbase(params: ImportParseParams): ImportResult {
   const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
     const type = get("Transaction Type").toLowerCase();
     const date = parseDate(get("Timestamp"), "YMD");
@@ -41,12 +43,12 @@ export function parseCoinbase(params: ImportParseParams): ImportResult {
     const price = parseDecimal(get("Price at Transaction"), ".");
     const subtotal = parseDecimal(get("Subtotal"), ".")?.abs();
     const fees = parseDecimal(get("Fees and/or Spread"), ".")?.abs();
-    if (!date || !qty || qty.isZero() || !/^[A-Z]{3}$/.test(ccy)) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date, quantity or currency`, row, severity: "warning" });
+    if (!date || !qty || qty.isZero() || !/^[A-Z]{3}$/.test(ccy)) return skip({ code: "rowSkipped", message: `Row ${row} has no date, quantity or currency`, row, severity: "warning" });
     const money = (v: string) => ({ amount: v, currency: ccy }) as ImportedTransaction["cash"];
     const fee = () => (fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, symbol: asset, quantity: ZERO, cash: money(fees.neg().toFixed()) }] : []);
     const base = { row, date };
     if (type.includes("buy") || type.includes("sell")) {
-      if (!subtotal) return warnings.push({ code: "rowSkipped", message: `A ${type} without subtotal`, row, severity: "warning" });
+      if (!subtotal) return skip({ code: "rowSkipped", message: `A ${type} without subtotal`, row, severity: "warning" });
       const buy = type.includes("buy");
       transactions.push({ ...base, type: buy ? "BUY" : "SELL", symbol: asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: money((buy ? subtotal.neg() : subtotal).toFixed()) }, ...fee());
       return;
@@ -54,7 +56,7 @@ export function parseCoinbase(params: ImportParseParams): ImportResult {
     if (type === "convert") {
       const to = CONVERT.exec(get("Notes"));
       const toQty = parseDecimal(to?.[1] ?? "", ".");
-      if (!to || !toQty || !subtotal) return warnings.push({ code: "rowSkipped", message: "A convert whose notes do not name what was received", row, severity: "warning" });
+      if (!to || !toQty || !subtotal) return skip({ code: "rowSkipped", message: "A convert whose notes do not name what was received", row, severity: "warning" });
       transactions.push(
         { ...base, type: "SELL", symbol: asset, quantity: qty.neg().toFixed() as never, cash: money(subtotal.toFixed()) },
         { ...base, type: "BUY", symbol: to[2]!.toUpperCase(), quantity: toQty.toFixed() as never, cash: money(subtotal.neg().toFixed()) },
@@ -76,7 +78,7 @@ export function parseCoinbase(params: ImportParseParams): ImportResult {
       });
       return;
     }
-    warnings.push({ code: "unsupportedType", message: `"${get("Transaction Type")}" rows are not imported`, row, severity: "warning" });
+    skip({ code: "unsupportedType", message: `"${get("Transaction Type")}" rows are not imported`, row, severity: "warning" });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // eToro account statement (Settings > Account > Account statement > XLSX), English. Sheets: Account
 // Summary, Closed Positions, Account Activity, Dividends, Financial Summary. The import reads
@@ -21,13 +21,15 @@ const ASSET_TYPE: Record<string, ImportedTransaction["assetType"]> = { stocks: "
 
 const REQUIRED = ["date", "type", "details", "amount", "position id", "asset type"];
 
+/** The statement workbook's Account Activity sheet. */
+const WORKBOOK = sheetFormat({
+  sheet: SHEET, required: REQUIRED, readRequired: ["date", "type", "details", "amount"],
+  sheetNotFound: 'No sheet "Account Activity" in this workbook (is it an eToro account statement, in English?)',
+  headerNotFound: "The Account Activity table lacks Date, Type, Details or Amount",
+});
+
 export function acceptsEtoro(file: ImportFileMeta): number {
-  if (file.format === "xlsx" || file.format === "xls") {
-    // Without the sheets (a host that does not read them) the content is unknown: `auto` tries the plugins in turn.
-    if (!file.sheets) return 0.05;
-    const sheet = file.sheets.find((s) => s.name.trim().toLowerCase() === SHEET);
-    return sheet && findHeaderRow(sheet.rows, REQUIRED, 1) === 0 ? 0.95 : 0;
-  }
+  if (file.format === "xlsx" || file.format === "xls") return WORKBOOK.accepts(file);
   if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
   const rows = readCsv(file.head.split(/\r?\n/, 1)[0] ?? "", { separator: "," }).rows;
   return findHeaderRow(rows, [...REQUIRED, "realized equity change"], 1) === 0 ? 0.9 : 0;
@@ -40,17 +42,9 @@ const COPY = /mirror|copy/;
 async function tablesOf(bytes: Uint8Array): Promise<{ activity: string[][]; closed: string[][] }> {
   const format = sniffFormat(bytes);
   if (format !== "xlsx" && format !== "xls") return { activity: readCsv(bytes, { separator: "," }).rows.map((r) => [...r]), closed: [] };
-  let sheets;
-  try {
-    sheets = await readWorkbook(bytes);
-  } catch (error) {
-    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This spreadsheet cannot be read");
-  }
-  const find = (name: string) => sheets.find((s) => s.name.trim().toLowerCase() === name)?.rows.map((r) => r.map((c) => c ?? ""));
-  const activity = find(SHEET);
-  if (!activity) throw new PluginError("invalid-input", 'No sheet "Account Activity" in this workbook (is it an eToro account statement, in English?)');
-  return { activity, closed: find("closed positions") ?? [] };
+  const { rows, sheets } = await WORKBOOK.read(bytes);
+  const closed = sheets.find((s) => s.name.trim().toLowerCase() === "closed positions")?.rows.map((r) => r.map((c) => c ?? "")) ?? [];
+  return { activity: rows.map((r) => [...r]), closed };
 }
 
 export async function parseEtoro(params: ImportParseParams): Promise<ImportResult> {
@@ -65,7 +59,9 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
   }
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  const skip = (code: string, message: string, row: number, severity: "info" | "warning" = "warning") => warnings.push({ code, message, row, severity });
+  const skippedRows: ImportSkippedRow[] = [];
+  const skipRow = skipper(warnings, skippedRows);
+  const skip = (code: string, message: string, row: number, severity: "info" | "warning" = "warning") => skipRow({ code, message, row, severity });
   eachRecord(rows, 0, cols, ({ cells, get, row }) => {
     if (cells.every((c) => c.trim() === "")) return;
     const rawType = get("Type");
@@ -75,7 +71,8 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
     if (COPY.test(type)) return skip("unsupportedType", `"${rawType}" moves cash to or from copy trading, which is not imported`, row);
     const date = parseDate(get("Date"), "DMY");
     const amount = parseDecimal(get("Amount"), "auto");
-    if (!date || !amount || amount.isZero()) return skip("rowSkipped", `Row ${row} has no date or no amount`, row);
+    if (!date) return skip("rowSkipped", unreadable(row, "Date", get("Date"), "a date (DD/MM/YYYY HH:MM:SS)"), row);
+    if (!amount || amount.isZero()) return skip("rowSkipped", unreadable(row, "Amount", get("Amount"), "an amount other than zero"), row);
     const [ticker] = get("Details").split("/");
     const currency = "USD";
     const symbol = ticker && ticker.trim() !== "-" ? ticker.trim() : "";
@@ -98,5 +95,5 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
     const typed = amount.gt(0) ? rule[1] : rule[2];
     transactions.push({ row, date, type: typed, ...(rule[3] ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -1,6 +1,6 @@
-import { Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
+import { type ImportSkippedRow, Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import {
-  columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat,
+  columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable,
 } from "../../sdk/import/index.ts";
 
 // FinecoBank securities movements ("Movimenti Dossier Titoli"), XLS/XLSX as the site exports them,
@@ -69,6 +69,8 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
   const cols = columns(rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   const num = (name: string) => parseDecimal(cols.has(name) ? rowCells.get(name) ?? "" : "", mark);
   const rowCells = new Map<string, string>();
   eachRecord(rows, at, cols, ({ cells, get, row }) => {
@@ -78,7 +80,7 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
     const what = get("Descrizione").replace(/\s+/g, " ").trim();
     const kind = /compravendita/i.test(what) ? "trade" : /dividend/i.test(what) ? "dividend" : /cedol/i.test(what) ? "coupon"
       : /aumento capitale/i.test(what) ? "increase" : /rimborso/i.test(what) ? "redemption" : null;
-    if (!kind) return warnings.push({ code: "unsupportedOperation", message: `"${what}" movements carry no price and are not imported`, row, severity: "warning" });
+    if (!kind) return skip({ code: "unsupportedOperation", message: `"${what}" movements carry no price and are not imported`, row, severity: "warning" });
     const date = parseDate(get("Operazione"), "DMY");
     const qty = num("Quantita")?.abs();
     const price = num("Prezzo");
@@ -88,8 +90,9 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
     const isin = get("Isin").toUpperCase();
     const asset = { ...(isin ? { isin } : {}), ...(get("Titolo") ? { assetName: get("Titolo") } : {}) };
     const money = (v: Decimal, c: string) => ({ amount: v.toFixed(), currency: c }) as ImportedTransaction["cash"];
-    const incomplete = () => warnings.push({ code: "rowSkipped", message: `Row ${row} is not a complete "${what}" movement`, row, severity: "warning" });
-    if (!date || !/^[A-Z]{3}$/.test(ccy)) return incomplete();
+    const incomplete = () => skip({ code: "rowSkipped", message: `Line ${row} is not a complete "${what}" movement (a quantity, price or amount is missing or unreadable)`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Operazione", get("Operazione"), "a date (DD/MM/YYYY)"), row, severity: "warning" });
+    if (!/^[A-Z]{3}$/.test(ccy)) return skip({ code: "rowSkipped", message: unreadable(row, "Divisa", get("Divisa"), "a currency code"), row, severity: "warning" });
     const fees = FEES.reduce((sum, n) => sum.plus(num(n)?.abs() ?? 0), new Decimal(0));
     const fee = () => { if (!fees.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fees.neg(), "EUR") }); };
     if (kind === "dividend" || kind === "coupon") {
@@ -121,5 +124,5 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
     }
     fee();
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

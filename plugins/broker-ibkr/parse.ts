@@ -1,5 +1,5 @@
 import {
-  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
+  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportSkippedRow, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
 import { decodeText, parseDate, parseDecimal, parseXml, readCsv } from "../../sdk/import/index.ts";
 
@@ -89,8 +89,15 @@ export function acceptsIbkr(file: ImportFileMeta): number {
 
 interface Sections {
   cash: Rec[];
+  skippedRows: ImportSkippedRow[];
   trades: Rec[];
   warnings: ImportWarning[];
+}
+
+/** A line left out: listed in `skippedRows` with the warning's message (a record of the XML has no line). */
+function skipLine(notes: Pick<Sections, "skippedRows" | "warnings">, warning: ImportWarning): void {
+  notes.warnings.push(warning);
+  if (warning.row) notes.skippedRows.push({ line: warning.row, reason: warning.message });
 }
 
 const info = (code: string, message: string, row?: number): ImportWarning => ({ code, message, severity: "info", ...(row ? { row } : {}) });
@@ -110,7 +117,7 @@ function xmlSections(text: string): Sections {
     for (const t of s?.Trades?.Trade ?? []) trades.push(normalize(t));
     for (const c of s?.CashTransactions?.CashTransaction ?? []) cash.push(normalize(c));
   }
-  return { cash, trades, warnings: [] };
+  return { cash, skippedRows: [], trades, warnings: [] };
 }
 
 function record(header: readonly string[], cells: readonly string[], line: number): Rec {
@@ -121,7 +128,7 @@ function record(header: readonly string[], cells: readonly string[], line: numbe
 
 /** Flex CSV, plain or with section codes: records of the trades and cash sections, the other sections accounted for. */
 function flexSections(rows: readonly (readonly string[])[]): Sections {
-  const out: Sections = { cash: [], trades: [], warnings: [] };
+  const out: Sections = { cash: [], skippedRows: [], trades: [], warnings: [] };
   const coded = rows.some((r) => r[0] === "HEADER" && /^[A-Z]{4}$/.test(r[1] ?? ""));
   const headers = new Map<string, string[]>();
   const skipped = new Map<string, number[]>();
@@ -150,7 +157,9 @@ function flexSections(rows: readonly (readonly string[])[]): Sections {
     else skipped.set(section, [...(skipped.get(section) ?? []), line]);
   });
   for (const [section, lines] of skipped) {
-    out.warnings.push(info("sectionSkipped", `The ${/^[A-Z]{4}$/.test(section) ? section : "section"} rows (lines ${lines.join(", ")}) hold no transactions and are not imported`, lines[0]));
+    const message = `The ${/^[A-Z]{4}$/.test(section) ? section : "section"} rows (lines ${lines.join(", ")}) hold no transactions and are not imported`;
+    out.warnings.push(info("sectionSkipped", message, lines[0]));
+    for (const line of lines) out.skippedRows.push({ line, reason: message });
   }
   return out;
 }
@@ -164,7 +173,7 @@ const CASH_SECTIONS: Record<string, string> = {
 
 /** Activity Statement CSV: `Section,Header|Data|SubTotal|Total|Notes,...` rows. */
 function activitySections(rows: readonly (readonly string[])[]): Sections {
-  const out: Sections = { cash: [], trades: [], warnings: [] };
+  const out: Sections = { cash: [], skippedRows: [], trades: [], warnings: [] };
   const headers = new Map<string, string[]>();
   const commissionCurrency = new Map<string, string>();
   const instruments = new Map<string, { isin?: string; multiplier?: string; description?: string }>();
@@ -179,12 +188,13 @@ function activitySections(rows: readonly (readonly string[])[]): Sections {
       commissionCurrency.set(section, /^Comm in ([A-Z]{3})$/.exec(r.slice(2).find((h) => /^Comm in /.test(h)) ?? "")?.[1] ?? "");
       return;
     }
-    if (kind === "SubTotal" || kind === "Total") { out.warnings.push(info("summaryRowSkipped", `A ${kind} line of ${section} repeats rows above it and is not imported`, line)); return; }
+    if (kind === "SubTotal" || kind === "Total") { skipLine(out, info("summaryRowSkipped", `A ${kind} line of ${section} repeats rows above it and is not imported`, line)); return; }
     if (kind !== "Data") return; // Notes and blank descriptors carry no values
     const rec = record(headers.get(section) ?? [], r.slice(2), line);
     if (name === "financial instrument information") {
       const id = rec.securityid && /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/.test(rec.securityid) ? rec.securityid : undefined;
       instruments.set(rec.symbol ?? "", { ...(id ? { isin: id } : {}), ...(rec.multiplier ? { multiplier: rec.multiplier } : {}), ...(rec.description ? { description: rec.description } : {}) });
+      out.skippedRows.push({ line, reason: `Describes the instrument ${rec.symbol ?? ""} (its ISIN and multiplier complete the trades)` });
       return;
     }
     if (name === "trades") {
@@ -196,7 +206,7 @@ function activitySections(rows: readonly (readonly string[])[]): Sections {
     }
     const cashType = CASH_SECTIONS[name];
     if (cashType) {
-      if (/^total/i.test(rec.currency ?? "") || /^total/i.test(rec.subtitle ?? "")) { out.warnings.push(info("summaryRowSkipped", `A total line of ${section} repeats rows above it and is not imported`, line)); return; }
+      if (/^total/i.test(rec.currency ?? "") || /^total/i.test(rec.subtitle ?? "")) { skipLine(out, info("summaryRowSkipped", `A total line of ${section} repeats rows above it and is not imported`, line)); return; }
       const asset = ISIN_IN_TEXT.exec(rec.description ?? "");
       const type = name === "fees" ? "Other Fees" : name === "interest" && (rec.amount ?? "").startsWith("-") ? "Broker Interest Paid" : cashType;
       out.cash.push({ ...rec, type, ...(asset ? { symbol: asset[1]!, isin: asset[2]! } : {}) });
@@ -214,7 +224,9 @@ function activitySections(rows: readonly (readonly string[])[]): Sections {
     out.trades.push(t);
   }
   for (const [section, lines] of skipped) {
-    out.warnings.push(info("sectionSkipped", `The ${section} section (lines ${lines.join(", ")}) holds no transactions and is not imported`, lines[0]));
+    const message = `The ${section} section (lines ${lines.join(", ")}) holds no transactions and is not imported`;
+    out.warnings.push(info("sectionSkipped", message, lines[0]));
+    for (const line of lines) out.skippedRows.push({ line, reason: message });
   }
   return out;
 }
@@ -262,10 +274,11 @@ function proceedsOf(r: Rec, quantity: Decimal): Decimal | null {
   return price ? quantity.times(price).neg() : null;
 }
 
-function readTrade(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]): void {
+function readTrade(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "skippedRows" | "warnings">): void {
+  const { warnings } = notes;
   const level = (r.levelofdetail || "EXECUTION").toUpperCase();
   if (level !== "EXECUTION") {
-    warnings.push(info("summaryRowSkipped", `A ${level} row repeats the executions of its trades and is not imported`, rowOf(r).row));
+    skipLine(notes, info("summaryRowSkipped", `A ${level} row repeats the executions of its trades and is not imported`, rowOf(r).row));
     return;
   }
   const date = parseDate(r.tradedate || r.datetime, "YMD");
@@ -274,13 +287,13 @@ function readTrade(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]
   const base = { ...rowOf(r), ...(r.iborderid ? { orderId: r.iborderid } : {}) };
   const proceeds = quantity ? proceedsOf(r, quantity) : null;
   if (!date || !quantity || quantity.isZero() || !proceeds || !/^[A-Za-z]{3}$/.test(r.currency ?? "")) {
-    warnings.push({ code: "rowSkipped", message: "A trade without date, quantity, proceeds or currency was skipped", severity: "warning", ...rowOf(r) });
+    skipLine(notes, { code: "rowSkipped", message: "A trade without date, quantity, proceeds or currency was skipped", severity: "warning", ...rowOf(r) });
     return;
   }
   if (category === "CASH") {
     const [from, to] = (r.symbol ?? "").split(".");
     if (!from || !/^[A-Z]{3}$/.test(from) || to?.toUpperCase() !== r.currency.toUpperCase() || proceeds.isZero()) {
-      warnings.push({ code: "rowSkipped", message: `Forex trade ${r.symbol} not understood`, severity: "warning", ...rowOf(r) });
+      skipLine(notes, { code: "rowSkipped", message: `Forex trade ${r.symbol} not understood`, severity: "warning", ...rowOf(r) });
       return;
     }
     const pairKey = `fx-${r.tradeid || r.__row || out.length}`;
@@ -288,14 +301,14 @@ function readTrade(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]
     out.push({ ...base, date, type: "FX_CONVERSION", quantity: ZERO, cash: money(proceeds, r.currency), pairKey });
   } else if (SECURITIES.has(category) || OPTIONS.has(category)) {
     if (!r.isin && !r.symbol && !r.description) {
-      warnings.push({ code: "rowSkipped", message: "A trade naming no asset (no ISIN, Symbol or Description; a forex trade needs Symbol and AssetClass in the query) was skipped", severity: "warning", ...rowOf(r) });
+      skipLine(notes, { code: "rowSkipped", message: "A trade naming no asset (no ISIN, Symbol or Description; a forex trade needs Symbol and AssetClass in the query) was skipped", severity: "warning", ...rowOf(r) });
       return;
     }
     let units = quantity;
     if (OPTIONS.has(category)) {
       const multiplier = parseDecimal(r.multiplier, ".");
       if (!multiplier || multiplier.lte(0)) {
-        warnings.push({ code: "optionMultiplierMissing", message: `Option trade ${r.symbol} has no Multiplier column: add it to the query to import options`, severity: "warning", ...rowOf(r) });
+        skipLine(notes, { code: "optionMultiplierMissing", message: `Option trade ${r.symbol} has no Multiplier column: add it to the query to import options`, severity: "warning", ...rowOf(r) });
         return;
       }
       units = quantity.times(multiplier);
@@ -313,7 +326,7 @@ function readTrade(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]
       out.push({ ...base, date, type: buy ? "BUY" : "SELL", ...assetOf(r), quantity: units.toFixed() as never, cash: money(buy ? proceeds.abs().neg() : proceeds.abs(), currency) });
     }
   } else {
-    warnings.push({ code: "unsupportedAsset", message: `${category} trades (${r.symbol}) are not imported`, severity: "warning", ...rowOf(r) });
+    skipLine(notes, { code: "unsupportedAsset", message: `${category} trades (${r.symbol}) are not imported`, severity: "warning", ...rowOf(r) });
     return;
   }
   const commission = parseDecimal(r.ibcommission, ".");
@@ -324,12 +337,13 @@ function readTrade(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]
   }
 }
 
-function readCash(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[]): void {
+function readCash(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "skippedRows" | "warnings">): void {
+  const { warnings } = notes;
   const date = parseDate(r.datetime || r.date || r.settledate, "YMD");
   const amount = parseDecimal(r.amount, ".");
   const type = (r.type ?? "").toLowerCase();
   if (!date || !amount || amount.isZero() || !/^[A-Za-z]{3}$/.test(r.currency ?? "")) {
-    warnings.push({ code: "rowSkipped", message: "A cash transaction without date, amount or currency was skipped", severity: "warning", ...rowOf(r) });
+    skipLine(notes, { code: "rowSkipped", message: "A cash transaction without date, amount or currency was skipped", severity: "warning", ...rowOf(r) });
     return;
   }
   const base = { ...rowOf(r), date, quantity: ZERO, cash: money(amount, r.currency), ...(r.description ? { description: r.description } : {}) };
@@ -349,18 +363,18 @@ function readCash(r: Rec, out: ImportedTransaction[], warnings: ImportWarning[])
     if (positive) warnings.push({ code: "feeRefund", message: "A fee refund was read as interest", severity: "info", ...rowOf(r) });
     out.push({ ...base, type: positive ? "INTEREST" : "FEE" });
   } else {
-    warnings.push({ code: "unknownCashType", message: `Cash transactions of type "${r.type}" are not imported`, severity: "warning", ...rowOf(r) });
+    skipLine(notes, { code: "unknownCashType", message: `Cash transactions of type "${r.type}" are not imported`, severity: "warning", ...rowOf(r) });
   }
 }
 
 /** Reads a Flex Query statement (XML or CSV) or an Activity Statement CSV; see the format notes at the top of this file. */
 export function parseIbkr(params: ImportParseParams): ImportResult {
   if (params.bytes.length === 0) throw new PluginError("invalid-input", "The file is empty");
-  const { cash, trades, warnings: skipped } = sections(params);
+  const { cash, trades, warnings: skipped, skippedRows } = sections(params);
   const transactions: ImportedTransaction[] = [];
-  const warnings: ImportWarning[] = [];
-  for (const t of trades) readTrade(t, transactions, warnings);
-  for (const c of cash) readCash(c, transactions, warnings);
-  warnings.push(...skipped);
-  return { transactions, warnings };
+  const notes = { skippedRows, warnings: [] as ImportWarning[] };
+  for (const t of trades) readTrade(t, transactions, notes);
+  for (const c of cash) readCash(c, transactions, notes);
+  notes.warnings.push(...skipped);
+  return { transactions, warnings: notes.warnings, skippedRows: skippedRows.sort((a, b) => a.line - b.line) };
 }

@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Revolut "Trading account statement" (Invest > ... > Statements > Excel/CSV):
 // `Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency,FX Rate`. Dates are ISO instants
@@ -30,19 +30,23 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
   const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
     const type = get("Type").toUpperCase();
     const date = parseDate(get("Date"), "YMD");
     const currency = get("Currency").toUpperCase();
     const total = parseDecimal(get("Total Amount"), ".");
     const ticker = get("Ticker");
-    if (!date || !/^[A-Z]{3}$/.test(currency)) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date or currency`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Date", get("Date"), "a date"), row, severity: "warning" });
+    if (!/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: unreadable(row, "Currency", get("Currency"), "a currency code"), row, severity: "warning" });
+    if (get("Total Amount") !== "" && !total) return skip({ code: "rowSkipped", message: unreadable(row, "Total Amount", get("Total Amount"), "an amount"), row, severity: "warning" });
     const cash = (negative: boolean) => ({ amount: (negative ? total!.abs().neg() : total!.abs()).toFixed(), currency }) as ImportedTransaction["cash"];
     const asset = ticker ? { symbol: ticker } : {};
     const trade = /^(BUY|SELL)\b/.exec(type);
     if (trade && total && !total.isZero()) {
       const qty = quantityOf(get("Quantity"));
-      if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `${type} without quantity`, row, severity: "warning" });
+      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Quantity", get("Quantity"), "a quantity"), row, severity: "warning" });
       const buy = trade[1] === "BUY";
       return transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty.abs() : qty.abs().neg()).toFixed() as never, cash: cash(buy) });
     }
@@ -53,8 +57,8 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
       "CASH TOP-UP": "DEPOSIT", "CASH WITHDRAWAL": "WITHDRAWAL", DIVIDEND: "DIVIDEND", "CUSTODY FEE": "FEE",
     };
     const mapped = simple[type];
-    if (!mapped || !total || total.isZero()) return warnings.push({ code: "unsupportedType", message: `"${type}" rows are not imported`, row, severity: "warning" });
+    if (!mapped || !total || total.isZero()) return skip({ code: "unsupportedType", message: `"${type}" rows are not imported`, row, severity: "warning" });
     transactions.push({ row, date, type: mapped, ...(mapped === "DIVIDEND" ? asset : {}), quantity: ZERO, cash: cash(mapped === "WITHDRAWAL" || mapped === "FEE") });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
 // Export > Excel), sheet "Transactions": `Client ID, Trade Date, Value Date, Type, Instrument,
@@ -22,12 +22,15 @@ const SHEET = "transactions";
 const TRADE = /^(buy|sell|koop|verkoop)\s+(-?[\d.,]+)\s*@\s*([\d.,]+)\s*([A-Z]{3})?/i;
 const REQUIRED = ["trade date", "value date", "type", "instrument isin", "instrument currency", "event", "conversion rate"];
 
+/** The Transactions report as a workbook: its "Transactions" sheet. */
+const WORKBOOK = sheetFormat({
+  sheet: SHEET, required: REQUIRED, readRequired: ["trade date", "event"],
+  sheetNotFound: 'No "Transactions" table with Trade Date, Event and Amount (is it a Saxo Transactions report?)',
+  headerNotFound: 'No "Transactions" table with Trade Date, Event and Amount (is it a Saxo Transactions report?)',
+});
+
 export function acceptsSaxo(file: ImportFileMeta): number {
-  if (file.format === "xlsx" || file.format === "xls") {
-    // Without the sheets (a host that does not read them) the content is unknown: `auto` tries the plugins in turn.
-    if (!file.sheets) return 0.05;
-    return file.sheets.some((s) => s.name.trim().toLowerCase() === SHEET && findHeaderRow(s.rows, REQUIRED, 1) === 0) ? 0.95 : 0;
-  }
+  if (file.format === "xlsx" || file.format === "xls") return WORKBOOK.accepts(file);
   if ((file.format !== undefined && file.format !== "text") || file.head === "") return 0;
   return findHeaderRow(readCsv(file.head.split(/\r?\n/, 1)[0] ?? "", { separator: "," }).rows, REQUIRED, 1) === 0 ? 0.95 : 0;
 }
@@ -35,14 +38,7 @@ export function acceptsSaxo(file: ImportFileMeta): number {
 async function rowsOf(bytes: Uint8Array): Promise<string[][]> {
   const format = sniffFormat(bytes);
   if (format !== "xlsx" && format !== "xls") return readCsv(bytes, { separator: "," }).rows.map((r) => [...r]);
-  let sheets;
-  try {
-    sheets = await readWorkbook(bytes);
-  } catch (error) {
-    if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-    throw new PluginError("invalid-input", "This spreadsheet cannot be read");
-  }
-  return (sheets.find((s) => s.name.toLowerCase() === SHEET)?.rows ?? []).map((r) => r.map((c) => c ?? ""));
+  return (await WORKBOOK.read(bytes)).rows.map((r) => [...r]);
 }
 
 /** The account currency: the option, else the Instrument currency of cash rows, else of rows converted at 1. */
@@ -68,12 +64,16 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
   }
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   const account = accountCurrency(rows, params.options?.currency, warnings);
   eachRecord(rows, 0, cols, ({ get, row }) => {
     const date = parseDate(get("Trade Date"), "YMD");
     const amount = parseDecimal(get("Amount", "Booked Amount"), "auto");
     const event = get("Event");
-    if (!date) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Trade Date", get("Trade Date"), "a date"), row, severity: "warning" });
+    const rawAmount = get("Amount", "Booked Amount");
+    if (rawAmount !== "" && !amount) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", rawAmount, "an amount"), row, severity: "warning" });
     const isin = get("Instrument ISIN").toUpperCase();
     const asset = isin || get("Instrument Symbol")
       ? { ...(isin ? { isin } : {}), ...(get("Instrument Symbol") ? { symbol: get("Instrument Symbol") } : {}), ...(get("Instrument") ? { assetName: get("Instrument") } : {}) }
@@ -98,17 +98,17 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
       }
       return;
     }
-    if (!amount || amount.isZero()) return warnings.push({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
     const e = event.toLowerCase();
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"], boolean][] = [
       [/dividend/, "DIVIDEND", "FEE", true], [/withholding|tax/, "INTEREST", "TAX", true], [/interest/, "INTEREST", "FEE", false],
       [/commission|fee|cost/, "INTEREST", "FEE", true], [/deposit|withdrawal|transfer/, "DEPOSIT", "WITHDRAWAL", false],
     ];
     const rule = rules.find(([re]) => re.test(e));
-    if (!rule) return warnings.push({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
+    if (!rule) return skip({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
     const type = amount.gt(0) ? rule[1] : rule[2];
     const withAsset = rule[3] && (type !== "INTEREST" || rule[0].source.includes("withholding"));
     transactions.push({ ...base, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: money(amount.toFixed(), account) });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

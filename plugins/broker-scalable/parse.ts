@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 
 // Scalable Capital transactions export (Broker and PRIME+; web app > Transactions > Export, CSV):
 // `date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency`,
@@ -28,21 +28,23 @@ export function parseScalable(params: ImportParseParams): ImportResult {
   const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
-    if (get("status").toLowerCase() !== "executed") return warnings.push({ code: "notExecuted", message: `A ${get("status")} ${get("type")} was skipped`, row, severity: "info" });
+    if (get("status").toLowerCase() !== "executed") return skip({ code: "notExecuted", message: `A ${get("status")} ${get("type")} was skipped`, row, severity: "info" });
     const type = TYPES[get("type").toLowerCase()];
     const date = parseDate(get("date"), "YMD");
     const currency = get("currency").toUpperCase();
     const amount = parseDecimal(get("amount"), ",");
-    if (!type) return warnings.push({ code: "unsupportedType", message: `"${get("type")}" rows are not imported`, row, severity: "warning" });
-    if (!date || !amount || amount.isZero() || !/^[A-Z]{3}$/.test(currency)) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date, amount or currency`, row, severity: "warning" });
+    if (!type) return skip({ code: "unsupportedType", message: `"${get("type")}" rows are not imported`, row, severity: "warning" });
+    if (!date || !amount || amount.isZero() || !/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: `Row ${row} has no date, amount or currency`, row, severity: "warning" });
     const isin = get("isin").toUpperCase();
     const asset = isin ? { isin, ...(get("description") ? { assetName: get("description") } : {}) } : {};
     const money = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];
     const negative = type === "BUY" || type === "WITHDRAWAL" || type === "FEE" || type === "TAX";
     if (type === "BUY" || type === "SELL") {
       const shares = parseDecimal(get("shares"), ",");
-      if (!shares || shares.isZero()) return warnings.push({ code: "rowSkipped", message: `${get("type")} without shares`, row, severity: "warning" });
+      if (!shares || shares.isZero()) return skip({ code: "rowSkipped", message: `${get("type")} without shares`, row, severity: "warning" });
       transactions.push({ row, date, type, ...asset, quantity: (type === "BUY" ? shares.abs() : shares.abs().neg()).toFixed() as never, cash: money((negative ? amount.abs().neg() : amount.abs()).toFixed()) });
     } else {
       transactions.push({ row, date, type, ...(type === "DEPOSIT" || type === "WITHDRAWAL" ? {} : asset), quantity: ZERO, cash: money((negative ? amount.abs().neg() : amount.abs()).toFixed()) });
@@ -52,5 +54,5 @@ export function parseScalable(params: ImportParseParams): ImportResult {
       if (v && !v.isZero() && type !== kind) transactions.push({ row, date, type: kind, ...asset, quantity: ZERO, cash: money(v.abs().neg().toFixed()) });
     }
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -1,5 +1,5 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Charles Schwab brokerage "Transactions" export (CSV): `"Date","Action","Symbol","Description",
 // "Quantity","Price","Fees & Comm","Amount"`, newest first, a "Transactions Total" line at the end.
@@ -29,25 +29,29 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
   const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
     const date = parseDate(get("Date"), "MDY");
-    if (!date) return warnings.push({ code: "summaryRowSkipped", message: "The Transactions Total line sums the rows above it and is not imported", row, severity: "info" });
+    if (/^transactions total/i.test(get("Date"))) return skip({ code: "summaryRowSkipped", message: "The Transactions Total line sums the rows above it and is not imported", row, severity: "info" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Date", get("Date"), "a date (MM/DD/YYYY)"), row, severity: "warning" });
     const action = get("Action").toLowerCase();
     const amount = parseDecimal(get("Amount"), ".");
     const fees = parseDecimal(get("Fees & Comm"), ".")?.abs();
+    if (get("Amount") !== "" && !amount) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", get("Amount"), "an amount"), row, severity: "warning" });
     const symbol = get("Symbol");
     const asset = symbol ? { symbol, ...(get("Description") ? { assetName: get("Description") } : {}) } : {};
     const usd = (v: string) => ({ amount: v, currency: "USD" }) as ImportedTransaction["cash"];
     const fee = fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, ...asset, quantity: ZERO, cash: usd(fees.neg().toFixed()) }] : [];
     if (/^(buy|sell|reinvest shares)$/.test(action) && amount) {
       const qty = parseDecimal(get("Quantity"), ".")?.abs();
-      if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `${get("Action")} without quantity`, row, severity: "warning" });
+      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Quantity", get("Quantity"), "a quantity"), row, severity: "warning" });
       const buy = action !== "sell";
       const gross = buy ? amount.abs().minus(fees ?? 0) : amount.abs().plus(fees ?? 0);
       transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: usd((buy ? gross.neg() : gross).toFixed()) }, ...fee);
       return;
     }
-    if (!amount || amount.isZero()) return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"] | null, boolean][] = [
       [/dividend|\bdiv\b|cap gain/, "DIVIDEND", "TAX", true],
       [/tax/, "TAX", "DIVIDEND", true],
@@ -56,13 +60,13 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
       [/fee/, "FEE", "INTEREST", true],
     ];
     const rule = rules.find(([re]) => re.test(action));
-    if (!rule) return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    if (!rule) return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
     const [, whenPositive, whenNegative, withAsset] = rule;
     const positiveType = whenPositive === "TAX" || whenPositive === "FEE" ? whenNegative : whenPositive;
     const negativeType = whenPositive === "TAX" || whenPositive === "FEE" ? whenPositive : whenNegative;
     const type = amount.gt(0) ? positiveType : negativeType;
-    if (!type) return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    if (!type) return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
     transactions.push({ row, date, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -1,5 +1,5 @@
-import { Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, type CsvFormatTable, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { type ImportSkippedRow, Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
+import { csvFormat, type CsvFormatTable, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 
 // Trade Republic's own transaction export (app: Profile > Statements > Transaction export, since
 // 2025): comma CSV (a semicolon variant exists), quoted, `datetime,date,account_type,category,type,
@@ -54,6 +54,8 @@ const ISIN = /^(?!XF)[A-Z]{2}[A-Z0-9]{9}\d$/;
 function parseApp(table: CsvFormatTable): ImportResult {
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   const note = (code: string, message: string, row: number, severity: "info" | "warning" = "info") => warnings.push({ code, message, row, severity });
   APP.walk(table, ({ get, row }) => {
     const category = get("category").toUpperCase();
@@ -67,22 +69,22 @@ function parseApp(table: CsvFormatTable): ImportResult {
     const assetType = ASSET_CLASS[get("asset class").toUpperCase()];
     const asset = symbol ? { ...(ISIN.test(symbol) ? { isin: symbol } : { symbol }), ...(get("name") ? { assetName: get("name") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const money = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
-    if (!date || !/^[A-Z]{3}$/.test(currency)) return note("rowSkipped", `Row ${row} has no date or currency`, row, "warning");
+    if (!date || !/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: `Row ${row} has no date or currency`, row, severity: "warning" });
     const costs = () => {
       if (fee && !fee.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fee.neg()) });
       if (tax && !tax.isZero()) transactions.push({ row, date, type: tax.lt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO, cash: money(tax) });
     };
     if (category === "TRADING" && (type === "BUY" || type === "SELL")) {
       const shares = parseDecimal(get("shares"), ".")?.abs();
-      if (!shares || shares.isZero() || !amount || amount.isZero()) return note("rowSkipped", `A ${type} without shares or amount`, row, "warning");
+      if (!shares || shares.isZero() || !amount || amount.isZero()) return skip({ code: "rowSkipped", message: `A ${type} without shares or amount`, row, severity: "warning" });
       const buy = type === "BUY";
       transactions.push({ row, date, type, ...asset, quantity: (buy ? shares : shares.neg()).toFixed() as never, cash: money(buy ? amount.abs().neg() : amount.abs()) });
       return costs();
     }
     if (category === "DELIVERY") {
-      if (type === "MIGRATION") return note("migrationSkipped", "An internal migration moves units out and back in and changes nothing", row);
+      if (type === "MIGRATION") return skip({ code: "migrationSkipped", message: "An internal migration moves units out and back in and changes nothing", row, severity: "info" });
       const shares = parseDecimal(get("shares"), ".");
-      if (!shares || shares.isZero() || !symbol) return note("rowSkipped", `A ${type} delivery without shares`, row, "warning");
+      if (!shares || shares.isZero() || !symbol) return skip({ code: "rowSkipped", message: `A ${type} delivery without shares`, row, severity: "warning" });
       const inbound = type === "FREE_RECEIPT" ? true : type === "FREE_DELIVERY" ? false : shares.gt(0);
       const units = inbound ? shares.abs() : shares.abs().neg();
       const price = parseDecimal(get("price"), ".")?.abs();
@@ -90,8 +92,8 @@ function parseApp(table: CsvFormatTable): ImportResult {
       transactions.push({ row, date, type: "ADJUSTMENT", ...asset, quantity: units.toFixed() as never, ...(inbound && price ? { costBasis: money(price) as never } : {}) });
       return;
     }
-    if (category !== "CASH") return note("unsupportedType", `${category} ${type} rows are not imported`, row, "warning");
-    if (!amount || amount.isZero()) return note("rowSkipped", `Row ${row} has no amount`, row, "warning");
+    if (category !== "CASH") return skip({ code: "unsupportedType", message: `${category} ${type} rows are not imported`, row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: `Row ${row} has no amount`, row, severity: "warning" });
     const positive = amount.gt(0);
     if (type === "DIVIDEND") {
       transactions.push({ row, date, type: positive ? "DIVIDEND" : "FEE", ...asset, quantity: ZERO, cash: money(amount) });
@@ -114,9 +116,9 @@ function parseApp(table: CsvFormatTable): ImportResult {
       note("bonusAsIncome", `A ${type} bonus credited in cash was read as interest`, row);
       return transactions.push({ row, date, type: "INTEREST", quantity: ZERO, cash: money(amount) });
     }
-    note("unsupportedType", `${category} ${type} rows are not imported`, row, "warning");
+    skip({ code: "unsupportedType", message: `${category} ${type} rows are not imported`, row, severity: "warning" });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }
 
 const ZERO = "0" as ImportedTransaction["quantity"];
@@ -129,12 +131,14 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
   const mark = german ? "," : ".";
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   PYTR[0]!.walk(pytr, ({ get, row }) => {
     const type = TYPES[get("Typ", "Type").toLowerCase()];
     const date = parseDate(get("Datum", "Date"), "YMD");
     const value = parseDecimal(get("Wert", "Value"), mark);
-    if (!type) return warnings.push({ code: "unsupportedType", message: `"${get("Typ", "Type")}" rows are not imported`, row, severity: "warning" });
-    if (!date || !value || value.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no date or value`, row, severity: "warning" });
+    if (!type) return skip({ code: "unsupportedType", message: `"${get("Typ", "Type")}" rows are not imported`, row, severity: "warning" });
+    if (!date || !value || value.isZero()) return skip({ code: "rowSkipped", message: `Row ${row} has no date or value`, row, severity: "warning" });
     const isin = get("ISIN").toUpperCase();
     const asset = isin ? { isin, ...(get("Notiz", "Note") ? { assetName: get("Notiz", "Note") } : {}) } : {};
     const eur = (v: Decimal) => ({ amount: v.toFixed(), currency: "EUR" }) as ImportedTransaction["cash"];
@@ -143,7 +147,7 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
     const gross = value.plus(fees).plus(taxes);
     if (type === "BUY" || type === "SELL") {
       const shares = parseDecimal(get("Stück", "Shares"), mark)?.abs();
-      if (!shares || shares.isZero()) return warnings.push({ code: "rowSkipped", message: "A trade without shares", row, severity: "warning" });
+      if (!shares || shares.isZero()) return skip({ code: "rowSkipped", message: "A trade without shares", row, severity: "warning" });
       transactions.push({ row, date, type, ...asset, quantity: (type === "BUY" ? shares : shares.neg()).toFixed() as never, cash: eur(type === "BUY" ? gross.abs().neg() : gross.abs()) });
     } else {
       const negative = type === "WITHDRAWAL";
@@ -152,5 +156,5 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
     if (!fees.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: eur(fees.neg()) });
     if (!taxes.isZero()) transactions.push({ row, date, type: "TAX", ...asset, quantity: ZERO, cash: eur(taxes.neg()) });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

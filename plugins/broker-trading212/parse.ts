@@ -1,7 +1,7 @@
-import {
+import { type ImportSkippedRow,
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
 
 // Trading 212 "History" export (Menu > History > Export, CSV, comma separated, decimal points,
 // times "YYYY-MM-DD HH:MM:SS"). Columns: Action, Time, ISIN, Ticker, Name, No. of shares,
@@ -43,19 +43,22 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
   const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
     const action = get("Action").toLowerCase();
     const date = parseDate(get("Time"), "YMD");
     const total = parseDecimal(get("Total"), ".");
     const totalCcy = get("Currency (Total)").toUpperCase();
-    if (!date) return warnings.push({ code: "badDate", message: `No readable time in row ${row}`, row, severity: "warning" });
+    if (!date) return skip({ code: "badDate", message: unreadable(row, "Time", get("Time"), "a date and time (YYYY-MM-DD HH:MM:SS)"), row, severity: "warning" });
     const asset = {
       ...(get("ISIN") ? { isin: get("ISIN").toUpperCase() } : {}), ...(get("Ticker") ? { symbol: get("Ticker") } : {}),
       ...(get("Name") ? { assetName: get("Name") } : {}),
     };
     const id = get("ID");
     const base = { row, date, ...(id && /buy|sell/.test(action) ? { orderId: id } : {}) };
-    if (!total || !isCcy(totalCcy)) return warnings.push({ code: "rowSkipped", message: `"${get("Action")}" without a total`, row, severity: "warning" });
+    if (!total) return skip({ code: "rowSkipped", message: unreadable(row, "Total", get("Total"), "an amount"), row, severity: "warning" });
+    if (!isCcy(totalCcy)) return skip({ code: "rowSkipped", message: unreadable(row, "Currency (Total)", get("Currency (Total)"), "a currency code"), row, severity: "warning" });
 
     const fees: ImportedTransaction[] = [];
     let feeSum = new Decimal(0);
@@ -71,7 +74,7 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
       const shares = parseDecimal(get("No. of shares"), ".");
       const price = parseDecimal(get("Price / share"), ".");
       const priceCcy = get("Currency (Price / share)").toUpperCase() || totalCcy;
-      if (!shares || shares.isZero()) return warnings.push({ code: "rowSkipped", message: "A trade without shares", row, severity: "warning" });
+      if (!shares || shares.isZero()) return skip({ code: "rowSkipped", message: "A trade without shares", row, severity: "warning" });
       const buy = /\bbuy\b/.test(action);
       // What the account paid or received before the row's fees, in the account currency.
       const net = buy ? total.abs().minus(feeSum) : total.abs().plus(feeSum);
@@ -99,7 +102,7 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
     if (action === "deposit") return transactions.push({ ...base, type: "DEPOSIT", quantity: ZERO, cash: money(total.abs(), totalCcy) });
     if (action === "withdrawal") return transactions.push({ ...base, type: "WITHDRAWAL", quantity: ZERO, cash: money(total.abs().neg(), totalCcy) });
     if (action.includes("interest")) return transactions.push({ ...base, type: "INTEREST", quantity: ZERO, cash: money(total.abs(), totalCcy) });
-    return warnings.push({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
   });
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -88,7 +88,7 @@ async function sheetsOf(params: ImportParseParams): Promise<{ name: string; rows
       return (await readWorkbook(params.bytes)).map((s) => ({ name: s.name, rows: s.rows.map((r) => r.map((c) => c ?? "")) }));
     } catch (error) {
       if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-      throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+      throw new PluginError("invalid-input", "This spreadsheet cannot be read: it is cut short or damaged, or not an XLSX or XLS workbook (export the report again)");
     }
   }
   if (format !== "text") throw new PluginError("invalid-input", "This is not a Vanguard UK transactions listing (XLSX or CSV)");

@@ -1,6 +1,6 @@
-import { type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
+import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import {
-  columns, detectDecimalMark, eachRecord, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat,
+  columns, detectDecimalMark, eachRecord, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable,
 } from "../../sdk/import/index.ts";
 
 // XTB cash operations (xStation > History > Cash operations > Export), the account's ledger. Three
@@ -88,7 +88,7 @@ async function tableOf(params: ImportParseParams): Promise<Table> {
       sheets = await readWorkbook(params.bytes);
     } catch (error) {
       if (isPluginError(error)) throw error; // a workbook beyond the reader's limits: its message names the limit
-      throw new PluginError("invalid-input", "This spreadsheet cannot be read");
+      throw new PluginError("invalid-input", "This spreadsheet cannot be read: it is cut short or damaged, or not an XLSX or XLS workbook (export the report again)");
     }
     const sheet = sheets.find((s) => SHEET.test(s.name.trim()));
     if (!sheet) throw new PluginError("invalid-input", 'No sheet "CASH OPERATION HISTORY" in this workbook (is it an XTB statement?)');
@@ -124,19 +124,22 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
   const cols = columns(rows[at]!);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
   eachRecord(rows, at, cols, ({ cells, get, row }) => {
     if (cells.every((c) => c.trim() === "")) return;
     const rawType = get("Type");
     const type = rawType.toLowerCase();
     if (/^total$/i.test(rawType.trim()) || /^total$/i.test(get("ID"))) {
-      return warnings.push({ code: "summaryRowSkipped", message: "The Total line sums the rows above it and is not imported", row, severity: "info" });
+      return skip({ code: "summaryRowSkipped", message: "The Total line sums the rows above it and is not imported", row, severity: "info" });
     }
     const date = parseDate(get("Time"), "DMY");
     const amount = parseDecimal(get("Amount"), mark);
     const symbol = get("Symbol", "Ticker");
     const name = get("Instrument");
     const comment = get("Comment");
-    if (!date || !amount || amount.isZero()) return warnings.push({ code: "rowSkipped", message: `Row ${row} has no readable time or no amount`, row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Time", get("Time"), "a date and time"), row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", get("Amount"), "an amount other than zero"), row, severity: "warning" });
     // "ETF purchase" or "Stock sell" says the type; "Stocks/ETF purchase" does not.
     const etf = /\betf\b/.test(type), stock = /\bstocks?\b|\ba[cç][õo]es\b/.test(type);
     const assetType = etf !== stock ? (etf ? "ETF" as const : "STOCK" as const) : undefined;
@@ -146,12 +149,12 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
     const buy = BUY.test(type);
     if (buy || SELL.test(type)) {
       const qty = parseDecimal(TRADE_QTY.exec(comment)?.[1] ?? "", ".");
-      if (!qty || qty.isZero()) return warnings.push({ code: "rowSkipped", message: `No quantity in "${comment}"`, row, severity: "warning" });
-      if (buy !== amount.lt(0)) return warnings.push({ code: "rowSkipped", message: `A ${rawType} with an amount of the other sign`, row, severity: "warning" });
+      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: `No quantity in "${comment}"`, row, severity: "warning" });
+      if (buy !== amount.lt(0)) return skip({ code: "rowSkipped", message: `A ${rawType} with an amount of the other sign`, row, severity: "warning" });
       return transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash });
     }
     const kind = /cfd|swap|rollover|close trade/.test(type) ? undefined : CASH.find(([re]) => re.test(type));
-    if (!kind) return warnings.push({ code: "unsupportedType", message: `"${rawType}" rows are not imported`, row, severity: "warning" });
+    if (!kind) return skip({ code: "unsupportedType", message: `"${rawType}" rows are not imported`, row, severity: "warning" });
     const [, positive, negative, withAsset, usual] = kind;
     const typed = amount.gt(0) ? positive : negative;
     if (usual !== 0 && usual !== (amount.gt(0) ? 1 : -1)) {
@@ -162,5 +165,5 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
   if (skippedSheets.length > 0) {
     warnings.push({ code: "sheetSkipped", message: `Sheets ${skippedSheets.map((s) => `"${s}"`).join(", ")} list positions and orders, not cash movements, and are not imported`, severity: "info" });
   }
-  return { transactions, warnings };
+  return { transactions, warnings, skippedRows };
 }

@@ -17,7 +17,10 @@ export interface CsvFormatSpec {
   readonly excludeMarkers?: readonly string[];
   /** How many rows (blank lines not counted) the header may be down from the top; default 1 (the first row). */
   readonly headerWithin?: number;
-  /** The `PluginError` message of `read()` when the header is not found, e.g. "This is not a Bitvavo transaction export". */
+  /**
+   * The `PluginError` message of `read()` when the header is not found, e.g. "This is not a Bitvavo
+   * transaction export"; `read()` adds the columns it looked for and how far down.
+   */
   readonly notFound: string;
   /** Header names that must all be in the header row, compared with `normalizeHeader` ("Fees & Comm" = "fees comm"). */
   readonly required: readonly string[];
@@ -48,6 +51,13 @@ export interface CsvFormat {
    */
   walk<T>(table: CsvFormatTable, mapRow: (record: TableRecord) => T): T[];
   readonly spec: CsvFormatSpec;
+}
+
+/** The spec's `notFound` message, with the header it looked for and where: what a file of another variant lacks. */
+function notFoundMessage(spec: CsvFormatSpec): string {
+  const within = spec.headerWithin ?? 1;
+  const where = within === 1 ? "as its first line" : `within its first ${within} lines`;
+  return `${spec.notFound}: expected a header row with the columns ${spec.required.map((c) => `"${c}"`).join(", ")} ${where}`;
 }
 
 /** The table of `text` read with the spec's separator(s), and its header row (-1 when not found). */
@@ -98,7 +108,7 @@ export function csvFormat(spec: CsvFormatSpec): CsvFormat {
     read(input) {
       if (input.length === 0) throw new PluginError("invalid-input", "The file is empty");
       const found = match(input);
-      if (!found) throw new PluginError("invalid-input", spec.notFound);
+      if (!found) throw new PluginError("invalid-input", notFoundMessage(spec));
       return found;
     },
     walk(table, mapRow) {

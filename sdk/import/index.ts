@@ -1,8 +1,9 @@
 /**
  * Helpers for `import-plugin` authors (`@portfolio-tracker/sdk/import`), kept out of the SDK's main
  * entry so plugins of other kinds never load a CSV, XML or spreadsheet reader: decoding with a
- * sniffed encoding and separator, CSV rows and header lookup, one-table CSV formats (`csvFormat`),
- * locale decimals and dates, format sniffing by magic bytes, XML and XLSX/XLS readers (the
+ * sniffed encoding and separator, CSV rows and header lookup, one-table CSV formats (`csvFormat`) and
+ * workbook formats (`sheetFormat`),
+ * locale decimals and dates, skipped lines (`skipper`), format sniffing by magic bytes, XML and XLSX/XLS readers (the
  * spreadsheet library loads on first use).
  */
 export { columns, type Columns, type CsvTable, eachRecord, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions, type TableRecord } from "./csv.ts";
@@ -12,6 +13,8 @@ export { type FileFormat, sniffFormat } from "./magic.ts";
 export { type DecimalMark, detectDecimalMark, parseDecimal } from "./numbers.ts";
 export { decodeText, type DecodedText, type Separator, sniffSeparator, type TextEncodingName, utf16Without } from "./text.ts";
 export { readWorkbook, type Sheet, type SheetCell } from "./xlsx.ts";
+export { type SheetFormat, sheetFormat, type SheetFormatSpec, type SheetFormatTable } from "./sheet-format.ts";
 export { parseXml } from "./xml.ts";
 export { describeFile, describeWorkbook, extensionOf } from "./meta.ts";
 export { pdfErrorCode, type PdfLine, type PdfText, pdfText, PdfTextError, type PdfTextErrorCode, type PdfTextOptions } from "./pdf.ts";
+export { skipper, unreadable } from "./skips.ts";

@@ -56,7 +56,7 @@ const TYPE_EXPORTS = [
   "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "AssetMetadata", "CalculationTool",
   "CalculationToolCatalogEntry", "CurrencyCode", "DecimalKind", "DecimalLimit", "DecimalString", "FxPair", "FxProvider", "FxRate", "GeographyGroup", "GetHistoryParams", "GetMetadataParams",
   "GetQuotesParams", "GetRatesParams", "HttpClientOptions", "HttpRequestInit", "ImportFileMeta", "ImportParseParams",
-  "ImportPlugin", "ImportResult", "ImportSheetHead", "ImportTransactionType", "ImportWarning", "ImportedTransaction", "IsoDate",
+  "ImportPlugin", "ImportResult", "ImportSheetHead", "ImportSkippedRow", "ImportTransactionType", "ImportWarning", "ImportedTransaction", "IsoDate",
   "IsoDateRange", "KindInstance", "KindInstanceMap", "LogFields", "Money", "Outcome", "Plugin", "PluginClock",
   "PluginContext", "PluginErrorLike", "PluginErrorReason", "PluginHttpClient", "PluginKind", "PluginLogger",
   "PluginManifest", "PluginSpec", "PricePoint", "Quote", "QuoteProvider", "QuoteSearchParams", "QuoteSearchResult",

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import * as XLSX from "@e965/xlsx";
 import {
   columns, csvFormat, decodeText, describeFile, eachRecord, detectDateOrder, detectDecimalMark, findHeaderRow, parseDate, parseDecimal, parseXml,
-  readCsv, readWorkbook, sniffFormat, sniffSeparator,
+  describeWorkbook, readCsv, readWorkbook, sheetFormat, skipper, sniffFormat, sniffSeparator, unreadable,
 } from "../../sdk/import/index.ts";
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -200,5 +200,55 @@ describe("readWorkbook: spreadsheets as text rows", () => {
     expect(first).toEqual({ name: "Movements", rows: [["Date", "Amount", "Name"], ["2024-01-02", "0.3", "ACME"]] });
     const xls = new Uint8Array(XLSX.write(book, { type: "array", bookType: "biff8" }));
     expect((await readWorkbook(xls))[0]!.rows[1]).toEqual(["2024-01-02", "0.3", "ACME"]);
+  });
+});
+
+describe("sheetFormat: a one-table workbook report described by its sheet and header", () => {
+  const book = (sheets: Record<string, unknown[][]>) => {
+    const wb = XLSX.utils.book_new();
+    for (const [name, rows] of Object.entries(sheets)) XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), name);
+    return new Uint8Array(XLSX.write(wb, { type: "array", bookType: "xlsx" }) as ArrayBuffer);
+  };
+  const ACME = sheetFormat({
+    sheet: "Activity", required: ["Date", "Type", "Amount", "Position ID"], readRequired: ["Date", "Type", "Amount"],
+    sheetNotFound: 'No sheet "Activity" (is it an Acme statement?)', headerNotFound: "The Activity table lacks Date, Type or Amount",
+  });
+  const good = book({ Summary: [["Name", "x"]], " activity ": [["Date", "Type", "Amount", "Position ID"], ["2024-01-02", "Deposit", 100, ""], [], ["2024-01-03", "Fee", -1, ""]], Closed: [["ISIN"], ["IE00B4L5Y983"]] });
+
+  test("accepts: the sheet (name trimmed, any case) with its header in the host's sheets; 0.05 without sheets; 0 for text or another workbook", async () => {
+    expect(ACME.accepts(await describeWorkbook(good, "a.xlsx"))).toBe(0.95);
+    expect(ACME.accepts({ ...(await describeWorkbook(good, "a.xlsx")), sheets: undefined } as never)).toBe(0.05);
+    expect(ACME.accepts(describeFile(utf8("Date,Type,Amount,Position ID\n"), "a.csv"))).toBe(0);
+    expect(ACME.accepts(await describeWorkbook(book({ Activity: [["Date", "Type", "Amount"]] }), "b.xlsx"))).toBe(0);
+  });
+
+  test("read and walk: every row below the header (a blank one too) with its sheet row number, every sheet for a second table", async () => {
+    const table = await ACME.read(good);
+    expect(table.at).toBe(0);
+    expect(table.sheets.map((s) => s.name)).toEqual(["Summary", " activity ", "Closed"]);
+    expect(ACME.walk(table, ({ get, row }) => `${row} ${get("Type")} ${get("Amount")}`)).toEqual(["2 Deposit 100", "3  ", "4 Fee -1"]);
+  });
+
+  test("read refuses, saying why: a workbook cut short, a missing sheet, a missing header, an empty file", async () => {
+    await expect(ACME.read(good.slice(0, good.length / 2))).rejects.toThrow(/cut short or damaged/);
+    await expect(ACME.read(book({ Other: [["Date"]] }))).rejects.toThrow('No sheet "Activity" (is it an Acme statement?)');
+    await expect(ACME.read(book({ Activity: [["Date", "Kind", "Amount"]] }))).rejects.toThrow("The Activity table lacks Date, Type or Amount");
+    await expect(ACME.read(new Uint8Array())).rejects.toThrow("The file is empty");
+  });
+});
+
+describe("skipper and unreadable: a line left out is listed with its reason", () => {
+  test("skip keeps the warning and lists the line with the warning's message", () => {
+    const warnings: never[] = [];
+    const skippedRows: never[] = [];
+    const skip = skipper(warnings, skippedRows);
+    expect(skip({ code: "rowSkipped", message: unreadable(6, "Amount", "12x4", "an amount"), row: 6, severity: "warning" })).toBe(1);
+    expect(skippedRows).toEqual([{ line: 6, reason: 'Line 6: Amount "12x4" is not an amount' }] as never);
+    expect(warnings).toEqual([{ code: "rowSkipped", message: 'Line 6: Amount "12x4" is not an amount', row: 6, severity: "warning" }] as never);
+  });
+
+  test("unreadable names an empty cell and cuts a long value", () => {
+    expect(unreadable(9, "Date", " ", "a date (DD/MM/YYYY)")).toBe("Line 9: Date is empty, expected a date (DD/MM/YYYY)");
+    expect(unreadable(3, "Total", "x".repeat(50), "an amount")).toBe(`Line 3: Total "${"x".repeat(40)}..." is not an amount`);
   });
 });

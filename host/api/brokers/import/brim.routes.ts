@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { z } from "zod";
+import { yieldToEventLoop } from "../../../../core/async/yield-to-event-loop.ts";
 import { BrimCommitService } from "../../../../core/brim/brim-commit.service.ts";
 import { brimDir, BrimFileService } from "../../../../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../../../../core/brim/brim-parse.service.ts";
@@ -211,9 +212,12 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       },
     })
     .post("/files/:file_id/commit", async ({ body, params, user }) => {
-      const answer = toCommitResult(await committer.commit(dir, {
+      const outcome = await committer.commit(dir, {
         userId: user.id, fileId: params.file_id, dryRun: body.dry_run, parseToken: body.parse_token ?? null, decisions: toCommitDecisions(body),
-      }));
+      });
+      // Mapping 50,000 rows to the answer is a step of its own after the write's last one.
+      if (outcome.rows.length > SLICED_ROWS) await yieldToEventLoop();
+      const answer = toCommitResult(outcome);
       // A large answer goes out in slices (a Response is not re-validated; its shape is the schema's, by type).
       return answer.rows.length > SLICED_ROWS ? sliced(answer) as unknown as typeof answer : answer;
     }, {
