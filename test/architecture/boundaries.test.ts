@@ -94,6 +94,9 @@ function violation(file: string, specifier: string): string | null {
       return "only host/api/ itself and the entry points import host/api/ (the kernel knows no capability)";
     }
     if (file.endsWith(".task.ts") && inside(to, "host/http")) return "a worker task never imports host/http/ (it runs off the request thread)";
+    if (inside(to, "host/http") && !inside(file, "host/api") && !inside(file, "host/http") && !HOST_ENTRY_POINTS.includes(file)) {
+      return "the kernel below host/http/ never imports it (the HTTP machinery sits on top; only host/api/ and the entry points use it)";
+    }
   }
   if (file.endsWith(".calc.ts") && /^(typeorm|tsyringe)(\/|$)/.test(specifier)) return "*.calc.ts never imports typeorm or tsyringe";
   return null;
@@ -147,6 +150,10 @@ const url = "http://example.com"; // import x from "./commented.ts"
     expect(violation("host/workers/calc.worker.ts", "../api/tasks.ts")).toBeNull();
     expect(violation("host/plugins/ports.ts", "../api/brokers/import/brim-port.ts")).toBeNull();
     expect(violation("host/plugins/loader.ts", "../api/brokers/import/brim-port.ts")).not.toBeNull();
+    expect(violation("host/db/data-source.ts", "../http/errors.ts")).not.toBeNull();
+    expect(violation("host/workers/pool.ts", "../http/deps.ts")).not.toBeNull();
+    expect(violation("host/main.ts", "./http/server.ts")).toBeNull();
+    expect(violation("host/http/server.ts", "./gzip.ts")).toBeNull();
     expect(violation("host/api/fx/fx.routes.ts", "../../http/errors.ts")).toBeNull();
     expect(violation("host/api/brokers/import/brim-parse.task.ts", "../../../http/errors.ts")).not.toBeNull();
   });
