@@ -17,12 +17,11 @@ import { createApp, MULTIPART_PATHS } from "./api/index.ts";
 import { serveHttp } from "./http/server.ts";
 import { credentialsProbe, sessionKey } from "./http/session.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { fxProviderLookup, registerMarketData } from "./api/assets/market-data-port.ts";
-import { registerBrim } from "./api/brokers/import/brim-port.ts";
 import { brimDir, BrimFileService } from "../core/brim/brim-file.service.ts";
 import { loadPluginConfig } from "./plugin-config.ts";
 import { createPluginContext } from "./plugins/context.ts";
 import { loadPlugins } from "./plugins/loader.ts";
+import { registerPluginPorts } from "./plugins/ports.ts";
 import { MarketDataSchedule } from "./scheduler/market-data-schedule.ts";
 import { currentPriceJob, historySyncJob } from "./scheduler/market-data.jobs.ts";
 import { Scheduler } from "./scheduler/scheduler.ts";
@@ -55,14 +54,13 @@ export async function assemble(config: AppConfig, logger: Logger) {
     createContext: (manifest, pluginCfg) => createPluginContext(manifest, pluginCfg, logger, { allowedDestinations }),
     acceptedApiVersions: [SDK_API_VERSION],
   });
-  registerMarketData(container, plugins, pluginConfig);
-  registerBrim(container, plugins, pluginConfig, databaseTarget(config.dataDir), logger);
+  const { fxProviders } = registerPluginPorts(container, plugins, pluginConfig, databaseTarget(config.dataDir), logger);
   await container.resolve(BrimFileService).sweep(brimDir(config.dataDir));
   const scheduler = new Scheduler(config.dataDir, logger, slotClaims(db));
   const marketSchedule = new MarketDataSchedule(scheduler, container.resolve(GlobalSettingsService), {
     currentPrice: currentPriceJob(db, container.resolve(CurrentPriceService)),
     historySync: historySyncJob(db, container.resolve(PriceSyncService), {
-      providers: fxProviderLookup(plugins), syncs: container.resolve(FxSyncService),
+      providers: fxProviders, syncs: container.resolve(FxSyncService),
     }, logger),
   }, logger);
   const key = sessionKey(config.jwtSecret);

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
  * Several server processes on one database (docs/deploy.md, docs/decisions.md
- * "Scale-out (issue 17)").
+ * "Scale-out").
  *
  * `cache_generations` holds one counter per group of process-local caches. Triggers bump it in
  * the same transaction as every write to the tables those caches are computed from, whoever

@@ -28,7 +28,7 @@ const MAX_ATTEMPTS = 8;
 
 /**
  * The one gateway to the database (SQLite by default; PostgreSQL when DATABASE_URL is set, see
- * docs/decisions.md "PostgreSQL (issue 17)"). On SQLite, writes run one at a time in a transaction on the writer
+ * docs/decisions.md "PostgreSQL"). On SQLite, writes run one at a time in a transaction on the writer
  * connection (SQLite has one writer, and TypeORM shares one connection, so two open
  * transactions would collide). Reads use a separate read-only connection that, under WAL,
  * only ever sees committed data, so a read never observes a half-written batch.

@@ -40,7 +40,7 @@ export interface EventUpsertPlan {
   inserts: EventRow[];
   removals: { id: number; survivorId: number }[];
   updates: StoredManualEvent[];
-  /** How many updates came from an `id` (rule 2) and from a (date, type) match (rule 3). */
+  /** How many updates came from an `id` and how many from a (date, type) match (the answer's message names both). */
   edited: number;
   matched: number;
 }
@@ -51,7 +51,7 @@ export const keyOf = (e: { date: string; type: string }) => `${e.date}|${e.type}
 
 const refuse = (code: string, message: string, params: Record<string, unknown>) => new InputError(code, message, params);
 
-/** Rule 5, first refusal: a duplicate `id` inside one item refuses the whole request (422), before any write. */
+/** A duplicate `id` inside one item refuses the whole request (422) before any write: checked first (docs/events.md "How an upsert item is applied"). */
 export function checkNoDuplicateIds(items: { events: { id?: number }[] }[]): void {
   items.forEach((item, i) => {
     const seen = new Set<number>();
@@ -66,7 +66,7 @@ export function checkNoDuplicateIds(items: { events: { id?: number }[] }[]): voi
   });
 }
 
-/** Rule 1: the explicit currency and the value's code must both be the asset's currency. */
+/** The explicit currency and the value's code must both be the asset's currency: a foreign code on the value would store a wrong currency by another door. */
 function checkCurrencies(input: UpsertItemInput): void {
   input.events.forEach((e, j) => {
     const wrong = [e.currency, e.code].find((c) => c !== undefined && c !== input.assetCurrency);
@@ -85,7 +85,7 @@ const fieldsOf = (e: IncomingEvent, storedNotes: string | null): EventRow => ({
 const changes = (stored: StoredManualEvent, next: StoredManualEvent) =>
   (["date", "type", "value", "currency", "notes"] as const).some((k) => stored[k] !== next[k]);
 
-/** Rule 2 and rule 5 (`EVENT_NOT_EDITABLE`): every `id` must name a manual event of this asset. */
+/** An `id` edits its row in place, and must name a manual event of this asset (`EVENT_NOT_EDITABLE` otherwise): provider events are never edited. */
 function resolveEdits(input: UpsertItemInput): Edit[] {
   const byId = new Map(input.stored.map((s) => [s.id, s]));
   const edits: Edit[] = [];
@@ -102,7 +102,7 @@ function resolveEdits(input: UpsertItemInput): Edit[] {
 }
 
 /**
- * Rule 5 (`EVENT_KEY_CONFLICT`) with rule 6's allowances: a mover may not land where another edit
+ * `EVENT_KEY_CONFLICT`, with its allowances (docs/events.md "How an upsert item is applied"): a mover may not land where another edit
  * ends or where an unedited manual row sits; an id-less event may not sit where any edit ends.
  * Swaps, edits keeping a shared key and id-less events on a vacated key pass.
  */
@@ -137,7 +137,7 @@ function groupByKey<T extends { date: string; type: string }>(list: T[]): Map<st
 type Matches = Pick<EventUpsertPlan, "inserts" | "matched" | "removals" | "updates">;
 
 /**
- * Rule 3: id-less events, grouped by (date, type), update the unedited manual rows of that key
+ * Id-less events, grouped by (date, type), update the unedited manual rows of that key
  * (oldest id first) in place; surplus incoming events are inserted; stored rows beyond the
  * incoming count are removed, their survivor being the oldest row kept.
  */

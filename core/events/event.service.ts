@@ -32,7 +32,7 @@ const marks = (n: number, one = "?") => Array.from({ length: n }, () => one).joi
 
 const toRead = toEventRead;
 
-/** Removed duplicates: their transactions move to the survivor first (rule 3), then the rows go. */
+/** Removed duplicates: their transactions move to the oldest surviving row of the key first (no transaction loses its event), then the rows go. */
 async function removeDuplicates(tx: EntityManager, removals: EventUpsertPlan["removals"]): Promise<void> {
   for (const part of slices(removals)) {
     await tx.query(

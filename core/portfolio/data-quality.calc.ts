@@ -83,7 +83,7 @@ export function missingPriceIssue(assets: AssetRef[]): DataQualityIssue[] {
   })];
 }
 
-/** TRANSACTION_IMPLIED (rule 2): one issue per open position valued at a trade price. */
+/** TRANSACTION_IMPLIED (docs/portfolio.md "Data quality"): one issue per open position valued at a trade price. */
 export function transactionImpliedIssues(positions: AssetRef[], asOfDate: string): DataQualityIssue[] {
   return positions.map((a) => issue({
     code: "TRANSACTION_IMPLIED", severity: "warning", message_i18n_key: "dataQuality.transactionImplied", group: "transaction_implied",
@@ -92,7 +92,7 @@ export function transactionImpliedIssues(positions: AssetRef[], asOfDate: string
   }));
 }
 
-/** STALE_PRICE (rule 3): one issue listing each stale asset once. */
+/** STALE_PRICE: one issue listing each stale asset once. */
 export function stalePriceIssue(stale: StalePrice[]): DataQualityIssue[] {
   if (stale.length === 0) return [];
   return [issue({
@@ -102,7 +102,7 @@ export function stalePriceIssue(stale: StalePrice[]): DataQualityIssue[] {
   })];
 }
 
-/** MISSING_COST_BASIS (rule 4): one issue per asset, grouped. */
+/** MISSING_COST_BASIS: one issue per asset, grouped. */
 export function missingCostBasisIssues(assets: AssetRef[]): DataQualityIssue[] {
   return assets.map((a) => issue({
     code: "MISSING_COST_BASIS", severity: "warning", message_i18n_key: "dataQuality.missingCostBasis", group: "missing_cost_basis",
@@ -111,7 +111,7 @@ export function missingCostBasisIssues(assets: AssetRef[]): DataQualityIssue[] {
   }));
 }
 
-/** MISSING_FX_MARKET and MISSING_FX_RATES (rule 5): one issue per pair. */
+/** MISSING_FX_MARKET and MISSING_FX_RATES: one issue per pair. */
 export function fxIssues(missing: MissingConversion[]): DataQualityIssue[] {
   const market = missing.filter((m) => m.kind === "none");
   const provider = missing.filter((m) => m.kind === "provider");

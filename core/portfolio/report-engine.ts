@@ -183,7 +183,7 @@ export class ReportEngine {
     const splices: [string, Piece[]][] = [];
     let keptHistory: PointsText | null = null;
     if (history) {
-      // `historyFrom` is 0 when no prefix was resumed or rule 6 rebuilt the MWRR series (every point again).
+      // `historyFrom` is 0 when no prefix was resumed or the series check (docs/portfolio.md "Returns", Series check) rebuilt the MWRR series (every point again).
       keptHistory = history.finish(parts.historyFrom > 0 ? prefixOf(resume!.state.history!, parts.historyFrom) : undefined);
       splices.push(["history", ["[", keptHistory, "]"]]);
     }

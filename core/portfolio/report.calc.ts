@@ -60,7 +60,7 @@ export interface ReportPrefix {
 export interface ReportParts {
   report: PortfolioReport;
   growth: Decimal[];
-  /** The warm-started MWRR series before rule 6 (null without history). */
+  /** The warm-started MWRR series before the series check (docs/portfolio.md "Returns", Series check; null without history). */
   warm: Mwrr[] | null;
   /** `report.history` holds the points of the days from this index on (0 unless a prefix was reused). */
   historyFrom: number;
@@ -99,22 +99,22 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
   const issues: DataQualityIssue[] = [];
   const ref = (id: number): AssetRef => ({ id, name: assets.get(id)?.name ?? String(id) });
 
-  // Rule: MISSING_PRICE on the end date.
+  // The data-quality issues, in the order of docs/portfolio.md "Data quality". MISSING_PRICE on the end date.
   const missingPriceIds = [...new Set(holdings.filter((h) => h.source === "MISSING").map((h) => h.asset.id))];
   issues.push(...missingPriceIssue(missingPriceIds.map(ref)));
-  // Rule 2: TRANSACTION_IMPLIED, one entry per open position.
+  // TRANSACTION_IMPLIED, one entry per open position valued at a trade price past the grace days.
   const implied = holdings.filter((h) => {
     if (h.source !== "LAST_TRADE_PRICE" || !h.asset.hasProvider) return false;
     const firstTrade = r.firstTrade.get(h.asset.id);
     return firstTrade === undefined || daysBetween(firstTrade, r.end) > IMPLIED_GRACE_DAYS;
   });
   issues.push(...transactionImpliedIssues(implied.map((h) => ref(h.asset.id)), last?.date ?? r.end));
-  // Rule 3: STALE_PRICE, each asset once.
+  // STALE_PRICE, each asset once.
   const stale = stalePrices(r, holdings);
   issues.push(...stalePriceIssue(stale));
-  // Rule 4: MISSING_COST_BASIS over the whole history up to the end date.
+  // MISSING_COST_BASIS over the whole history up to the end date.
   issues.push(...missingCostBasisIssues([...r.missingCostBasis.keys()].sort((a, b) => a - b).map(ref)));
-  // Rule 5: FX gaps of movements (every date) and valuations (in the period).
+  // FX gaps of movements (every date) and valuations (in the period).
   const fxMissing = r.fx.missing();
   issues.push(...fxIssues(fxMissing));
   issues.push(...fxPrivateRatesIssue(r.fx.privatePairs()));
@@ -137,7 +137,7 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
       series = check.series;
       if (check.unreliable) issues.push(mwrrSeriesUnreliableIssue(check.unreliable));
     }
-    // A rebuilt series (rule 6) changes every point: the previous points cannot be reused.
+    // A rebuilt series (the series check) changes every point: the previous points cannot be reused.
     historyFrom = prefix && series === warm ? Math.min(prefix.days, days.length) : 0;
     history = [];
     const point = onHistoryPoint ?? ((p: HistoryPoint) => history!.push(p));
@@ -229,7 +229,7 @@ function evaluateHoldings(r: ReplayResult, assets: Map<number, AssetInfo>, broke
   return out.sort((a, b) => a.asset.name.localeCompare(b.asset.name) || a.position.brokerId - b.position.brokerId);
 }
 
-/** Rule 3: open, valued at a market price more than 7 days old, with a provider; each asset once. */
+/** STALE_PRICE: open, valued at a market price more than 7 days old, with a provider; each asset once. */
 function stalePrices(r: ReplayResult, holdings: Holding[]): StalePrice[] {
   const seen = new Set<number>();
   const out: StalePrice[] = [];

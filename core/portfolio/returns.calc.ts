@@ -1,6 +1,6 @@
 /**
  * Returns over the replay's daily states (docs/portfolio.md "Returns"): daily-chained TWRR,
- * MWRR as an XIRR (summary and per-day series), simple ROI, and the series' check against the summary (rule 6).
+ * MWRR as an XIRR (summary and per-day series), simple ROI, and the series' check against the summary ("Series check").
  *
  * Rates of return are solved in binary floating point: money is summed in decimals, converted
  * once per flow, and the root is reported at 10 decimals, far above float64's error; an exact
@@ -158,7 +158,7 @@ export interface SeriesCheck {
 }
 
 /**
- * Rule 6: compare the summary's cumulative MWRR with the series' last point; beyond
+ * The series check (docs/portfolio.md "Returns", Series check): compare the summary's cumulative MWRR with the series' last point; beyond
  * max(0.005, 5 % of |summary|) rebuild the series cold, and null it when it still disagrees.
  */
 export function checkMwrrSeries(summaryCum: number | null, series: Mwrr[], dates: readonly string[], rebuild: () => Mwrr[]): SeriesCheck {

@@ -70,10 +70,10 @@ export class CurrentPriceService {
   ) {}
 
   /**
-   * One result per requested id in request order, duplicates answered each time (rule 1). All
-   * assets are priced in parallel (rule 2); without a provider answer, the latest stored close
-   * (rule 3); else `No price data available`, or `Asset not found` for an unknown id (rule 4).
-   * Fresh quotes dated today are written into today's row (rule 5).
+   * One result per requested id in request order, a repeated id answered each time, so a client
+   * can zip answers with its request. All assets are priced in parallel; without a provider
+   * answer, the latest stored close; else `No price data available`, or `Asset not found` for an
+   * unknown id. Fresh quotes dated today are written into today's row.
    */
   async current(ids: readonly number[], today: IsoDate = toIsoDate(new Date())): Promise<CurrentPriceItem[]> {
     const assets = await loadPricedAssets(this.db.reads, ids);
@@ -139,11 +139,11 @@ export class CurrentPriceService {
       return outcome?.ok ? checkedQuote(outcome.value) : null;
     } catch (error) {
       if (isPluginError(error) && error.reason === "blocked") return { refused: `Provider request refused: ${error.message}` };
-      return null; // a thrown failure or a timeout falls back like a failed outcome (rule 3)
+      return null; // a thrown failure or a timeout falls back to the latest stored close, like a failed outcome
     }
   }
 
-  /** Rule 5: fresh quotes dated today, in the asset's currency, create or extend today's row. */
+  /** Fresh quotes dated today, in the asset's currency, create or extend today's row (a quote in another currency is not a price of this asset). */
   private async writeToday(assets: Map<number, PricedAsset>, answers: Map<number, Answer>, today: string): Promise<void> {
     const due = [...answers.entries()].filter(([id, a]) => a.fresh && a.quote.date === today && a.quote.currency === assets.get(id)!.currency);
     if (due.length === 0) return;

@@ -35,7 +35,7 @@ export class BunSqliteForTypeORM extends Database {
    * the same file, its first write after a read then fails at once with SQLITE_BUSY (the snapshot
    * is stale; the busy timeout does not apply). `BEGIN IMMEDIATE` takes the write lock up front,
    * waiting up to the busy timeout, so write transactions of several processes queue instead
-   * (docs/decisions.md "Scale-out (issue 17)").
+   * (docs/decisions.md "Scale-out").
    */
   override prepare(sql: string, ...rest: unknown[]): any {
     if (sql.length > LONG_STATEMENT_CHARS) return new OneShotStatement(this, sql);

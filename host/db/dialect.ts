@@ -1,7 +1,7 @@
 import { join } from "node:path";
 
 /**
- * Which database a process uses (docs/deploy.md, docs/decisions.md "PostgreSQL (issue 17)"):
+ * Which database a process uses (docs/deploy.md, docs/decisions.md "PostgreSQL"):
  * `DATABASE_URL=postgres://…` selects PostgreSQL; unset, SQLite in DATA_DIR (the default).
  * Worker threads and child processes get the same answer from the same environment, and the
  * engines that read the database directly (report workers, BRIM, snapshots) take a

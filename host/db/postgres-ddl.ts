@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 /**
  * Migrations are written once, in SQLite's DDL (migrations/); on PostgreSQL (DATABASE_URL) each
  * migration runs with a query runner that says every statement in PostgreSQL's, so both databases
- * get the same tables, keys, indexes and checks (docs/decisions.md "PostgreSQL (issue 17)"). The
+ * get the same tables, keys, indexes and checks (docs/decisions.md "PostgreSQL"). The
  * migration files stay unchanged and SQLite runs their text as it is. A later migration that needs
  * PostgreSQL-only SQL checks `q.connection.options.type === "postgres"`; this translation only
  * touches `CREATE TABLE` / `ALTER TABLE` column types and the spellings below.

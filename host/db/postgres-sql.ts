@@ -1,6 +1,6 @@
 /**
  * The few SQLite spellings in the app's raw SQL, said in PostgreSQL (docs/decisions.md
- * "PostgreSQL (issue 17)"). Every raw query goes through here on PostgreSQL (the pg client of
+ * "PostgreSQL"). Every raw query goes through here on PostgreSQL (the pg client of
  * host/db/postgres.ts), so services keep one SQL text for both databases:
  * - `?` placeholders → `$1, $2, …` (outside quoted strings and identifiers);
  * - `datetime('now')` → `now()` (timestamps are `timestamptz` on PostgreSQL);

@@ -2,7 +2,7 @@ import pg from "pg";
 import { toPostgresSql } from "./postgres-sql.ts";
 
 /**
- * PostgreSQL through `pg` (DATABASE_URL; docs/decisions.md "PostgreSQL (issue 17)"). Rows come
+ * PostgreSQL through `pg` (DATABASE_URL; docs/decisions.md "PostgreSQL"). Rows come
  * back as on SQLite, so services and engines read one shape from either database:
  * - `bigint` (ids, counts) → number; `numeric` (money, quantities, rates) → its exact text;
  * - `date` → "YYYY-MM-DD"; `timestamptz` → an ISO-8601 UTC string (TypeORM entities still get Dates);

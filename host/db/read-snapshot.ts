@@ -7,7 +7,7 @@ import { postgresPool } from "./postgres.ts";
 
 /**
  * Runs `work` on a {@link SqlReader} inside one read-only transaction of its own, on either
- * database (docs/decisions.md "PostgreSQL (issue 17)"). Connections are kept per thread (the
+ * database (docs/decisions.md "PostgreSQL"). Connections are kept per thread (the
  * report, risk and BRIM workers each hold their own) and reused between tasks:
  * - SQLite: a read-only connection to the file; WAL lets it read committed data while the server writes;
  * - PostgreSQL: a small pool; `REPEATABLE READ READ ONLY`, the same committed snapshot for every query.

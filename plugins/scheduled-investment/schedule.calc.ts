@@ -113,7 +113,7 @@ function lateGenerates(params: ScheduledInvestmentParams): boolean {
   return params.late_interest?.generate_interest ?? params.schedule[params.schedule.length - 1]!.generate_interest;
 }
 
-/** The day of the generated MATURITY_SETTLEMENT (rule 3), or null when the schedule never settles itself. */
+/** The day of the generated MATURITY_SETTLEMENT (see "Settlement" above), or null when the schedule never settles itself. */
 function settlementDay(params: ScheduledInvestmentParams): number | null {
   const last = params.schedule[params.schedule.length - 1]!;
   const late = params.late_interest;
@@ -170,7 +170,7 @@ export function amountText(value: Decimal): DecimalString {
   return value.decimalPlaces() < 2 ? (value.toFixed(2) as DecimalString) : toDecimalString(value);
 }
 
-/** A maturation date closes the cycle: pay out (rule 3, then reset) or carry the accrued interest on. */
+/** A maturation date closes the cycle: pay out (see "Payout" above: an INTEREST event, then reset) or carry the accrued interest on. */
 function mature(plan: Plan, state: State, day: number, accrued: Decimal, generate: boolean, out: AssetEvent[]): void {
   const payout = round2(state.capitalised.plus(accrued).plus(state.adjustment));
   if (generate && payout.greaterThan(0)) {
@@ -241,7 +241,7 @@ const TYPE_ORDER: Readonly<Record<AssetEventType, number>> = {
   SPLIT: 4,
 };
 
-/** Listed and generated events in one list, one per (date, type): the host keys provider events so (rule 1). */
+/** Listed and generated events in one list, one per (date, type): the host stores provider events keyed so, and one of a key would replace the other. */
 function mergeEvents(listed: readonly AssetEvent[], generated: readonly AssetEvent[]): AssetEvent[] {
   const byKey = new Map<string, AssetEvent>();
   for (const event of [...listed, ...generated]) {

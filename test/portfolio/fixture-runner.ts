@@ -407,7 +407,7 @@ export function compareReport(body: any, expected: ExpectedReport, currency: str
     if (dq.data_quality_status !== expected.data_quality_status) {
       out.push({ field: "data_quality.data_quality_status", expected: expected.data_quality_status, actual: dq.data_quality_status });
     }
-    // Rule 6 and the Report section: the summary carries the same data quality as the report.
+    // The series check and the Report section: the summary carries the same data quality as the report.
     const sdq = s.data_quality;
     if (sdq && JSON.stringify((sdq.issues ?? []).map(issueKey)) !== JSON.stringify((dq.issues ?? []).map(issueKey))) {
       out.push({ field: "summary.data_quality.issues (= data_quality.issues)", expected: dq.issues, actual: sdq.issues });

@@ -14,7 +14,7 @@ export { AiExportCatalogResponse as AiExportCatalog } from "./ai-export.schema.t
  * snapshots need a session and read only the caller's brokers.
  */
 export function aiExportRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const catalog = new AiExportCatalog(deps.plugins);
+  const catalog = deps.container.resolve(AiExportCatalog);
   const wire = catalog.wire();
   const snapshots = new AiExportSnapshotService(deps.container, catalog, new PortfolioEngineAdapter(deps.container, deps.config.dataDir));
   return new Elysia({ prefix: "/ai-export", tags: ["ai-export"] })

@@ -6,7 +6,7 @@ import type { SessionPlugin } from "../../http/session.ts";
 import { TokenCreateRequest, TokenCreateResponse, TokenIdParams, TokenList, TokenRevokeResponse, toTokenRead } from "./tokens.schema.ts";
 
 /**
- * Personal access tokens of the signed-in user (docs/decisions.md "API clients (issue 11)"), under /auth/tokens. Managed with the
+ * Personal access tokens of the signed-in user (docs/decisions.md "API clients"), under /auth/tokens. Managed with the
  * session cookie only: a token cannot mint or revoke tokens (host/http/bearer.ts).
  */
 export function tokensRoutes(deps: HttpDeps, session: SessionPlugin) {

@@ -35,7 +35,7 @@ export function mcpRoutes(deps: HttpDeps) {
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
-  const catalogText = JSON.stringify(new AiExportCatalog(deps.plugins).wire());
+  const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
 
   function build(ctx: McpRequestContext): McpServer {

@@ -24,7 +24,7 @@ export interface ReportQuery {
   flags: ReportFlags;
 }
 
-/** A report as kept: its gzipped JSON only (the JSON is 7× larger; memory, docs/decisions.md "Portfolio engine, issue 18 (one cost pool, ledger replay, exact scaled sums)"). */
+/** A report as kept: its gzipped JSON only (the JSON is 7× larger; memory, docs/decisions.md "Portfolio engine"). */
 export type CachedReport = Pick<PortfolioReportResult, "gzip" | "chars">;
 
 /** The JSON of a kept report as UTF-8 bytes. */

@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { databaseTarget } from "../../db/dialect.ts";
-import { loadPluginConfig } from "../../plugin-config.ts";
-import { RiskService } from "./risk.service.ts";
+import { RISK_TOOLS, RiskService, type RiskTools } from "./risk.service.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
@@ -11,10 +10,10 @@ import {
 
 /** `/risk` (docs/risk.md): the analytics catalog, queries and per-asset eligibility. */
 export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const pluginConfig = loadPluginConfig(deps.config.dataDir, deps.config.pluginsConfigFile);
-  const risk = new RiskService(deps.container, databaseTarget(deps.config.dataDir), deps.plugins, deps.config.dataDir, {
+  const tools = deps.container.resolve<RiskTools>(RISK_TOOLS);
+  const risk = new RiskService(deps.container, databaseTarget(deps.config.dataDir), tools, deps.config.dataDir, {
     analyticTimeoutMs: deps.config.riskAnalyticTimeoutMs, maxQueuedTasks: deps.config.riskMaxQueuedTasks,
-  }, (id) => pluginConfig[id]);
+  });
   return new Elysia({ prefix: "/risk", tags: ["risk"] })
     .use(session)
     .get("/catalog", () => ({ items: risk.catalog() }), {

@@ -78,6 +78,24 @@ export function parametersSchema(tool: KindInstance<"risk-tool">): z.ZodType {
 }
 
 /**
+ * The loaded `risk-tool` plugins, and a PLUGINS_DIR tool's raw configuration (the plugin
+ * configuration file) that the worker re-creating it needs. Registered once at boot under
+ * {@link RISK_TOOLS} (host/plugins/ports.ts).
+ */
+export interface RiskTools {
+  configFor(id: string): unknown;
+  get(code: string): LoadedPlugin<"risk-tool"> | undefined;
+  list(): LoadedPlugin<"risk-tool">[];
+}
+
+export const RISK_TOOLS = Symbol("RiskTools");
+
+/** The risk port over the plugin registry. */
+export function riskTools(plugins: PluginRegistry, configFor: (id: string) => unknown): RiskTools {
+  return { configFor, get: (code) => plugins.get("risk-tool", code), list: () => plugins.list("risk-tool") };
+}
+
+/**
  * `POST /risk/query` (docs/risk.md): resolves the caller's scope on the request thread (access rows,
  * shares, assets), loads the series once in a worker, then runs each analytic as its own worker task
  * with a time limit. Every analytic answers in its own envelope; only scope errors fail the request.
@@ -90,10 +108,8 @@ export class RiskService {
   private readonly limits: typeof RISK_LIMITS;
 
   constructor(
-    container: DependencyContainer, private readonly dbTarget: DatabaseTarget, private readonly plugins: PluginRegistry, private readonly dataDir: string,
+    container: DependencyContainer, private readonly dbTarget: DatabaseTarget, private readonly plugins: RiskTools, private readonly dataDir: string,
     overrides: { analyticTimeoutMs?: number; maxQueuedTasks?: number } = {},
-    /** A PLUGINS_DIR risk tool's raw configuration (the plugin configuration file), sent to the worker that re-creates it. */
-    private readonly configFor: (id: string) => unknown = () => undefined,
   ) {
     this.limits = {
       ...RISK_LIMITS,
@@ -108,7 +124,7 @@ export class RiskService {
   }
 
   tools(): LoadedPlugin<"risk-tool">[] {
-    return this.plugins.list("risk-tool");
+    return this.plugins.list();
   }
 
   #catalog: ReturnType<RiskService["buildCatalog"]> | undefined;
@@ -166,7 +182,7 @@ export class RiskService {
     // Step 1: which analytics can run, with validated parameters.
     const runnable: { index: number; tool: LoadedPlugin<"risk-tool">; parameters: Record<string, unknown> }[] = [];
     const items: (RiskItem | null)[] = body.analytics.map((a, index) => {
-      const tool = this.plugins.get("risk-tool", a.analytic_code);
+      const tool = this.plugins.get(a.analytic_code);
       if (!tool) return failed(a, "analytic_not_found", `Unknown analytic '${a.analytic_code}'`);
       const c = tool.instance.catalog;
       if (!c.supportedScopes.includes(body.scope.kind as RiskScope)) {
@@ -338,7 +354,7 @@ export class RiskService {
       try {
         const external = tool.source !== "builtin";
         result = (await runCalculation("riskAnalytic", {
-          id: code, path: external ? tool.path : null, config: external ? this.configFor(code) : undefined, input,
+          id: code, path: external ? tool.path : null, config: external ? this.plugins.configFor(code) : undefined, input,
         }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
       } catch (e) {
         const name = (e as Error)?.name;

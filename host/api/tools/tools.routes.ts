@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { BusyError, UnavailableError } from "../../../core/errors/domain-error.ts";
 import { isLimitMessage } from "../../../core/money/decimal-limits.ts";
-import { loadPluginConfig } from "../../plugin-config.ts";
 import { PortfolioEngineAdapter } from "../portfolio/engine-adapter.ts";
 import { ToolCatalog, policyWire, type ToolDescriptor } from "./tool-catalog.ts";
 import { type ItemOutcome, QueueFullError, ToolExecutor, type ToolIssue } from "./tool-executor.ts";
@@ -26,8 +25,7 @@ function zodIssues(issues: readonly { code: string; message: string; path: reado
 
 /** `/tools` (docs/tools.md): catalog, atomic batch compute on the worker pool, diagnostics. */
 export function toolsRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const pluginConfig = loadPluginConfig(deps.config.dataDir, deps.config.pluginsConfigFile);
-  const catalog = new ToolCatalog(deps.plugins, (id) => pluginConfig[id]);
+  const catalog = deps.container.resolve(ToolCatalog);
   const policy = deps.config.tools;
   const executor = new ToolExecutor(policy, async (task, signal) => (await runCalculation("toolCompute", task, signal)).result);
   // At shutdown, items not yet running end with service_unavailable instead of meeting a stopped pool.

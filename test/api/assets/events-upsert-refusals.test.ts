@@ -32,7 +32,7 @@ async function refusedUnchanged(assetId: number, events: unknown[], code: string
   return body;
 }
 
-describe("rule 5: a duplicate id in one upsert item", () => {
+describe("a duplicate id in one upsert item", () => {
   test("is 422 `Duplicate event id in one upsert item` and refuses the whole request, earlier items included", async () => {
     const [a, b] = [asset(), asset()];
     const id = manual(b, "2024-01-01");
@@ -47,7 +47,7 @@ describe("rule 5: a duplicate id in one upsert item", () => {
   });
 });
 
-describe("rule 5: EVENT_NOT_EDITABLE", () => {
+describe("EVENT_NOT_EDITABLE", () => {
   test("an unknown id", async () => {
     const a = asset();
     manual(a, "2024-01-01");
@@ -69,7 +69,7 @@ describe("rule 5: EVENT_NOT_EDITABLE", () => {
   });
 });
 
-describe("rule 5: EVENT_KEY_CONFLICT", () => {
+describe("EVENT_KEY_CONFLICT", () => {
   test("an edit that changes its date onto the key another edit of the item ends on", async () => {
     const a = asset();
     const [x, y] = [manual(a, "2024-01-01"), manual(a, "2024-01-02")];
@@ -104,7 +104,7 @@ describe("rule 5: EVENT_KEY_CONFLICT", () => {
   });
 });
 
-describe("rule 6: allowed", () => {
+describe("allowed: swaps, kept shared keys, id-less events on a vacated key", () => {
   test("two edits swapping keys", async () => {
     const a = asset();
     const [x, y] = [manual(a, "2024-01-01"), manual(a, "2024-01-02")];

@@ -34,7 +34,7 @@ function linkedTx(assetId: number, eventId: number): number {
 }
 const linkOf = (txId: number) => queryDb<{ e: number | null }>(server.dataDir, "SELECT asset_event_id AS e FROM transactions WHERE id = ?", txId)[0]!.e;
 
-describe("POST /assets/events rule 1: currency", () => {
+describe("POST /assets/events: currency", () => {
   test("an explicit currency other than the asset's is 400 EVENT_CURRENCY_MISMATCH and nothing is written", async () => {
     const a = asset();
     await expectError(await upsert([{ asset_id: a, events: [point("2024-01-01", "1"), point("2024-01-02", "1", { currency: "USD" })] }]), 400, "EVENT_CURRENCY_MISMATCH");
@@ -55,7 +55,7 @@ describe("POST /assets/events rule 1: currency", () => {
   });
 });
 
-describe("POST /assets/events rule 2: an event with id edits that manual row in place", () => {
+describe("POST /assets/events: an event with id edits that manual row in place", () => {
   test("date, type, value, currency and notes change, the id is kept and updated_at is set", async () => {
     const a = asset();
     const id = manual(a, "2024-01-01");
@@ -79,7 +79,7 @@ describe("POST /assets/events rule 2: an event with id edits that manual row in 
   });
 });
 
-describe("POST /assets/events rule 3: id-less events match manual rows on (date, type)", () => {
+describe("POST /assets/events: id-less events match manual rows on (date, type)", () => {
   test("a match is updated in place, keeping its id", async () => {
     const a = asset();
     const id = manual(a, "2024-01-01");
@@ -105,7 +105,7 @@ describe("POST /assets/events rule 3: id-less events match manual rows on (date,
   });
 });
 
-describe("POST /assets/events rule 4: only manual rows, only mentioned keys", () => {
+describe("POST /assets/events: only manual rows, only mentioned keys", () => {
   test("a provider event of the same (date, type) is neither matched nor touched", async () => {
     const a = asset();
     const auto = seedAssetEvent(server.dataDir, { assetId: a, date: "2024-01-01", type: "DIVIDEND", value: "0.9", currency: "EUR", providerAssignmentId: 3 });
@@ -200,7 +200,7 @@ describe("POST /assets/events: per-item commit", () => {
   });
 });
 
-describe("POST /assets/events rule 7: the type of a linked event may change", () => {
+describe("POST /assets/events: the type of a linked event may change", () => {
   test("the edit is allowed and the transaction is then read by the new type", async () => {
     const a = asset();
     const id = manual(a, "2024-03-10");
@@ -212,7 +212,7 @@ describe("POST /assets/events rule 7: the type of a linked event may change", ()
   });
 });
 
-describe("POST /assets/events rule 8: provider events are read-only", () => {
+describe("POST /assets/events: provider events are read-only", () => {
   test("editing a provider event by id is 400 EVENT_NOT_EDITABLE and it stays as stored", async () => {
     const a = asset();
     const auto = seedAssetEvent(server.dataDir, { assetId: a, date: "2024-01-01", type: "DIVIDEND", value: "0.9", currency: "EUR", providerAssignmentId: 3 });

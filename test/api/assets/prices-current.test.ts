@@ -22,7 +22,7 @@ beforeEach(() => {
   env.upstream.failures.clear();
 });
 
-describe("rule 1: one result per requested id, in request order", () => {
+describe("one result per requested id, in request order", () => {
   test("duplicates are answered each time and an unknown id keeps its place", async () => {
     const a = asset("R1A");
     const b = asset();
@@ -35,7 +35,7 @@ describe("rule 1: one result per requested id, in request order", () => {
   });
 });
 
-describe("rule 2: a provider is asked, all assets in parallel, 5 calls at a time, answers cached 2 minutes", () => {
+describe("a provider is asked, all assets in parallel, 5 calls at a time, answers cached 2 minutes", () => {
   test("a provider answer has source provider:<code>, its currency and a date as as_of_date", async () => {
     const a = asset("R2A", "USD");
     quote("R2A", "123.4500", "2024-05-06", "USD");
@@ -78,7 +78,7 @@ describe("rule 2: a provider is asked, all assets in parallel, 5 calls at a time
   });
 });
 
-describe("rule 3: fallback to the latest stored close with source db:last_known", () => {
+describe("fallback to the latest stored close with source db:last_known", () => {
   test("a provider failure (500 and 429) falls back, and failures are not cached", async () => {
     const a = asset("FAIL500");
     const b = asset("FAIL429");
@@ -114,7 +114,7 @@ describe("rule 3: fallback to the latest stored close with source db:last_known"
   });
 });
 
-describe("rule 4: no price at all, or no such asset", () => {
+describe("no price at all, or no such asset", () => {
   test("no stored price gives value null and `No price data available`; an unknown id gives `Asset not found`", async () => {
     const a = asset("NOPRICE");
     env.upstream.failures.set("NOPRICE", 500);
@@ -134,7 +134,7 @@ describe("rule 4: no price at all, or no such asset", () => {
   });
 });
 
-describe("rule 5: a quote dated today creates or extends today's row; nothing else is written", () => {
+describe("a quote dated today creates or extends today's row; nothing else is written", () => {
   test("a quote dated today creates today's row with open, high, low and close equal to the quote", async () => {
     const a = asset("TODAY1");
     quote("TODAY1", "0.1");
@@ -192,7 +192,7 @@ describe("request body: a JSON array of 1 to 1000 integer asset ids", () => {
   });
 });
 
-describe("rule 1: a failure of the whole call is HTTP 500", () => {
+describe("a failure of the whole call is HTTP 500", () => {
   test("with the price table unreadable the call answers 500 with the generic error body", async () => {
     const a = asset();
     queryDb(dataDir, `ALTER TABLE price_history RENAME TO price_history_away`);

@@ -67,7 +67,7 @@ describe("price sync rule: resume is the day after the last stored price, full h
   });
 });
 
-describe("events rule 1: provider events under the assignment, updated in place, others untouched", () => {
+describe("events: provider events under the assignment, updated in place, others untouched", () => {
   test("an event returned again updates the stored event of the same date and type, keeping its id", async () => {
     const { assetId, assignmentId } = seedPricedAsset(dataDir, { symbol: "EVT" });
     env.upstream.events.set("EVT", [{ date: "2024-03-01", type: "DIVIDEND", value: "0.50", currency: "USD" }, { date: "2024-06-01", type: "SPLIT", value: "4" }]);

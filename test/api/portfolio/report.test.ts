@@ -103,7 +103,7 @@ describe("POST /portfolio/report: figures", () => {
     expect(issuesOf(r, "MWRR_NOT_CALCULABLE")[0].message_params.reason).toBe("zero_day_period");
   });
 
-  test("rule 1: a trade price values the asset when no quote exists (LAST_TRADE_PRICE); a later quote wins", async () => {
+  test("a trade price values the asset when no quote exists (LAST_TRADE_PRICE); a later quote wins", async () => {
     const { broker, asset } = await holding("2024-04-01");
     let r = await report({ broker_ids: [broker], date_range: { end: "2024-04-05" } });
     expect(r.summary.holdings[0].valuation_source).toBe("LAST_TRADE_PRICE");
@@ -114,7 +114,7 @@ describe("POST /portfolio/report: figures", () => {
     expect(r.summary.holdings[0].current_value).toBe("120");
   });
 
-  test("rule 1: same-day trades are averaged and a quote of the same day wins", async () => {
+  test("same-day trades are averaged and a quote of the same day wins", async () => {
     const broker = await looseBroker(c, "Same day");
     const asset = createAsset(server.dataDir);
     await commitOk(c, { creates: [deposit(broker, "1000", "2024-05-01"), buy(broker, asset, "1", "-10", "2024-05-02"), buy(broker, asset, "3", "-60", "2024-05-02")] });
@@ -194,7 +194,7 @@ describe("POST /portfolio/report: data quality", () => {
     expect(r.data_quality.data_quality_status).toBe("partial");
   });
 
-  test("rule 2: TRANSACTION_IMPLIED only after more than 14 days, only with a provider, one entry per open position", async () => {
+  test("TRANSACTION_IMPLIED only after more than 14 days, only with a provider, one entry per open position", async () => {
     const { broker, asset } = await holding("2024-07-01");
     withProvider(asset);
     // Exactly 14 days after the first BUY: still in grace.
@@ -213,7 +213,7 @@ describe("POST /portfolio/report: data quality", () => {
     expect(issuesOf(await report({ broker_ids: [noProvider], date_range: { end: "2024-08-30" } }), "TRANSACTION_IMPLIED")).toHaveLength(0);
   });
 
-  test("rule 3: STALE_PRICE after more than 7 days (exactly 7 is current), entry shape, status carried_forward", async () => {
+  test("STALE_PRICE after more than 7 days (exactly 7 is current), entry shape, status carried_forward", async () => {
     const { broker, asset } = await holding("2024-08-01");
     withProvider(asset);
     await prices(asset, [["2024-08-01", "10"]]);
@@ -225,7 +225,7 @@ describe("POST /portfolio/report: data quality", () => {
     expect(r.data_quality.data_quality_status).toBe("carried_forward");
   });
 
-  test("rule 4: MISSING_COST_BASIS per asset; the position's WAC and gain are null while unknown-cost units are held", async () => {
+  test("MISSING_COST_BASIS per asset; the position's WAC and gain are null while unknown-cost units are held", async () => {
     const { broker, asset } = await holding("2024-09-01");
     seedTransactions(server.dataDir, [{ brokerId: broker, type: "ADJUSTMENT", date: "2024-09-02", quantity: "5", assetId: asset }]);
     await prices(asset, [["2024-09-03", "12"]]);
@@ -235,7 +235,7 @@ describe("POST /portfolio/report: data quality", () => {
     expect(r.summary.holdings[0]).toMatchObject({ quantity: "15", wac_per_unit: null, gain_loss: null, annualized_return: null, current_value: "180" });
   });
 
-  test("rule 5: MISSING_FX_MARKET for a currency without any configured pair", async () => {
+  test("MISSING_FX_MARKET for a currency without any configured pair", async () => {
     // Cash and the trade price are in EUR: EUR→CHF is the one conversion needed.
     const { broker } = await holding("2024-10-01");
     const r = await report({ broker_ids: [broker], date_range: { end: "2024-10-02" }, target_currency: "CHF" });
@@ -246,7 +246,7 @@ describe("POST /portfolio/report: data quality", () => {
     expect(r.summary.net_worth.amount).toBe("0");
   });
 
-  test("rule 5: MISSING_FX_RATES per pair, provider and manual groups, movements at every date", async () => {
+  test("MISSING_FX_RATES per pair, provider and manual groups, movements at every date", async () => {
     const broker = await looseBroker(c, "FX gaps");
     const asset = createAsset(server.dataDir, "GBP");
     await commitOk(c, { creates: [deposit(broker, "100", "2024-11-01", "GBP"), { ...buy(broker, asset, "1", "-50", "2024-11-01"), cash: { code: "GBP", amount: "-50" } }] });

@@ -67,7 +67,7 @@ describe("access", () => {
   });
 });
 
-describe("rule 1: only stable X.Y.Z tags", () => {
+describe("only stable X.Y.Z tags", () => {
   for (const tag of ["1.2", "v1.2.3", "1.2.3-rc1", "1.2.3+build.5", "01.2.3", "1.02.3", "1.2.03", "1.2.3.4", " 1.2.3", "1.2.3 ", "", "a.b.c", "1.2.3/../x"]) {
     test(`'${tag}' is refused with 422 INVALID_TAG before any registry request`, async () => {
       const body = await expectError(await client.get(path(tag)), 422, "INVALID_TAG");
@@ -135,7 +135,7 @@ describe("rules 2 to 5: the registry check", () => {
   });
 });
 
-describe("rule 3: every challenge deviation gives image-auth-request-failed and no token request", () => {
+describe("every challenge deviation gives image-auth-request-failed and no token request", () => {
   const deviations: [string, () => string | null][] = [
     ["unquoted value", () => challenge().replace(`realm="${registry.url}/token"`, `realm=${registry.url}/token`)],
     ["token68 instead of parameters", () => "Bearer YWJjZGVm"],
@@ -178,7 +178,7 @@ describe("rule 3: every challenge deviation gives image-auth-request-failed and 
   });
 });
 
-describe("rule 4: the token must be a well-formed bearer token", () => {
+describe("the token must be a well-formed bearer token", () => {
   const deviations: [string, () => Response][] = [
     ["token endpoint 500", () => tokenJson({ token: "abc" }, 500)],
     ["token endpoint 401", () => tokenJson({ token: "abc" }, 401)],
@@ -212,7 +212,7 @@ describe("rule 4: the token must be a well-formed bearer token", () => {
   });
 });
 
-describe("rule 5 and limits: the authenticated HEAD", () => {
+describe("the authenticated HEAD and its limits", () => {
   test("an authenticated 401 gives image-request-failed", async () => {
     registry.behave({ authenticated: () => new Response(null, { status: 401, headers: { "www-authenticate": registry.challenge } }) });
     await expectFailure("image-request-failed");

@@ -4,7 +4,7 @@ import { createBroker } from "../brokers/helpers.ts";
 import { useApi } from "../../helpers/server.ts";
 import { queryRows } from "../../helpers/test-db.ts";
 
-// The migrations' schema as PostgreSQL holds it (docs/decisions.md "PostgreSQL (issue 17)"):
+// The migrations' schema as PostgreSQL holds it (docs/decisions.md "PostgreSQL"):
 // exact decimals, real days, no floats. On SQLite the same migrations run unchanged.
 describe.if(ON_POSTGRES)("schema on PostgreSQL", () => {
   const api = useApi({ users: ["alice"] });

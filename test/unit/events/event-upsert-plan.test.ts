@@ -21,7 +21,7 @@ function refusal(fn: () => unknown): { code: string; params: Record<string, unkn
   throw new Error("expected a refusal");
 }
 
-describe("rule 1: currency must be the asset's", () => {
+describe("currency must be the asset's", () => {
   test("an explicit currency other than the asset's is EVENT_CURRENCY_MISMATCH", () => {
     expect(refusal(() => plan([], [ev("2024-01-01", "1", { currency: "USD" })])).code).toBe("EVENT_CURRENCY_MISMATCH");
   });
@@ -31,7 +31,7 @@ describe("rule 1: currency must be the asset's", () => {
   });
 });
 
-describe("rule 2: an event with id edits that manual row in place", () => {
+describe("an event with id edits that manual row in place", () => {
   test("date, type, value and notes change, the id is kept", () => {
     const p = plan([stored(1, "2024-01-01")], [ev("2024-02-01", "3", { id: 1, type: "INTEREST", notes: "moved" })]);
     expect(p.updates).toEqual([{ id: 1, date: "2024-02-01", type: "INTEREST", value: "3", currency: "EUR", notes: "moved" }]);
@@ -45,7 +45,7 @@ describe("rule 2: an event with id edits that manual row in place", () => {
   });
 });
 
-describe("rule 3: id-less events match manual rows on (date, type)", () => {
+describe("id-less events match manual rows on (date, type)", () => {
   test("a match updates the row in place", () => {
     const p = plan([stored(1, "2024-01-01")], [ev("2024-01-01", "9")]);
     expect(p.updates.map((u) => [u.id, u.value])).toEqual([[1, "9"]]);
@@ -68,7 +68,7 @@ describe("rule 3: id-less events match manual rows on (date, type)", () => {
   });
 });
 
-describe("rule 4: only keys the batch mentions are touched", () => {
+describe("only keys the batch mentions are touched", () => {
   test("stored keys not mentioned are kept, even duplicates", () => {
     const p = plan([stored(1, "2024-01-01"), stored(2, "2024-01-01"), stored(3, "2024-03-01")], [ev("2024-03-01", "5")]);
     expect(p.removals).toEqual([]);
@@ -76,7 +76,7 @@ describe("rule 4: only keys the batch mentions are touched", () => {
   });
 });
 
-describe("rule 5: refusals", () => {
+describe("refusals, first offending event reported", () => {
   test("a duplicate id in one item is a 422 naming the second occurrence", () => {
     let error: unknown;
     try {
@@ -117,7 +117,7 @@ describe("rule 5: refusals", () => {
   });
 });
 
-describe("rule 6: allowances", () => {
+describe("allowances: swaps, kept shared keys, id-less events on a vacated key", () => {
   test("two edits swapping keys", () => {
     const p = plan([stored(1, "2024-01-01"), stored(2, "2024-01-02")], [ev("2024-01-02", "1", { id: 1 }), ev("2024-01-01", "1", { id: 2 })]);
     expect(p.updates.map((u) => [u.id, u.date])).toEqual([[1, "2024-01-02"], [2, "2024-01-01"]]);

@@ -41,7 +41,7 @@ describe("MWRR", () => {
   });
 });
 
-describe("rule 6: MWRR_SERIES_UNRELIABLE", () => {
+describe("series check: MWRR_SERIES_UNRELIABLE", () => {
   const dates = ["2024-01-01", "2024-01-02", "2024-01-03"];
 
   test("within max(0.005, 5 % of |summary|) the series is kept", () => {
