@@ -17,6 +17,7 @@ import { brokerFinpensionPlugin } from "./broker-finpension/index.ts";
 import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
+import { brokerIngPdfPlugin } from "./broker-ing-pdf/index.ts";
 import { brokerInteractiveInvestorPlugin } from "./broker-interactive-investor/index.ts";
 import { brokerLightyearPlugin } from "./broker-lightyear/index.ts";
 import { brokerNordnetPlugin } from "./broker-nordnet/index.ts";
@@ -50,7 +51,7 @@ export const builtinPlugins: Plugin[] = [
   brokerFidelityPlugin,
   brokerFinecoPlugin, brokerFinpensionPlugin,
   brokerFreetradePlugin,
-  brokerGenericCsvPlugin, brokerIbkrPlugin,
+  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerIngPdfPlugin,
   brokerInteractiveInvestorPlugin,
   brokerLightyearPlugin,
   brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerScalablePdfPlugin, brokerSchwabPlugin, brokerSwissquotePlugin, brokerTraderepublicPlugin,

@@ -5,6 +5,8 @@ import type { ImportedTransaction, ImportPlugin } from "../../sdk/index.ts";
 import { describeFile, pdfText } from "../../sdk/import/index.ts";
 import { brokerComdirectPdfPlugin } from "../../plugins/broker-comdirect-pdf/index.ts";
 import { parseComdirectText } from "../../plugins/broker-comdirect-pdf/parse.ts";
+import { brokerIngPdfPlugin } from "../../plugins/broker-ing-pdf/index.ts";
+import { parseIngText } from "../../plugins/broker-ing-pdf/parse.ts";
 import { brokerScalablePdfPlugin } from "../../plugins/broker-scalable-pdf/index.ts";
 import { Decimal } from "../../sdk/index.ts";
 import { runImportPluginContract } from "../../sdk/testing/index.ts";
@@ -28,7 +30,9 @@ async function pdfSample(dir: string, name: string) {
 }
 const scSample = await pdfSample("scalable-pdf", "kauf.pdf");
 const cdSample = await pdfSample("comdirect-pdf", "kauf.pdf");
+const ingSample = await pdfSample("ing-pdf", "kauf.pdf");
 runImportPluginContract(brokerComdirectPdfPlugin, { sample: { ...cdSample, foreign: scSample.file, foreignBytes: scSample.bytes } });
+runImportPluginContract(brokerIngPdfPlugin, { sample: { ...ingSample, foreign: cdSample.file, foreignBytes: cdSample.bytes } });
 
 /** Each text extract's PDF, through the plugin: claimed surely, and the same rows as the extract. */
 async function samePdfRows(plugin: ImportPlugin, dir: string, broker: string, parse: (text: string, name: string) => { transactions: readonly ImportedTransaction[] }, names: string[]) {
@@ -92,4 +96,62 @@ test("comdirect: each generated PDF parses to the rows of its text extract; anot
   expect(() => parseComdirectText(text("scalable", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a comdirect document");
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
   expect(sc.accepts(cdSample.file)).toBe(0);
+});
+
+const ing = (name: string) => parseIngText(text("ing", name), name).transactions;
+
+test("ING Wertpapierabrechnung Kauf: execution day, ISIN from 'ISIN (WKN)', the first name line, order number; commission and venue fee one FEE row", () => {
+  const rows = ing("kauf.txt");
+  expect(rows.map(row)).toEqual([
+    "BUY 2025-02-11 q=35 -2142 EUR DE000ING0019 Beispiel Logistik AG | ING kauf.txt: buy 35 at 61.2 EUR",
+    "FEE 2025-02-11 q=0 -11.3 EUR DE000ING0019 Beispiel Logistik AG | ING kauf.txt",
+  ]);
+  expect(rows[0]!.orderId).toBe("ing:11223344.001");
+  expect(sum(rows)).toBe("-2153.30"); // Endbetrag zu Ihren Lasten
+});
+
+test("ING Wertpapierabrechnung Verkauf: capital gains tax and solidarity surcharge one TAX row, rows sum to the Endbetrag", () => {
+  const rows = ing("verkauf.txt");
+  expect(rows.map(row)).toEqual([
+    "SELL 2025-09-24 q=-35 2450 EUR DE000ING0019 Beispiel Logistik AG | ING verkauf.txt: sell 35 at 70 EUR",
+    "FEE 2025-09-24 q=0 -9.8 EUR DE000ING0019 Beispiel Logistik AG | ING verkauf.txt",
+    "TAX 2025-09-24 q=0 -78.71 EUR DE000ING0019 Beispiel Logistik AG | ING verkauf.txt: taxes withheld",
+  ]);
+  expect(sum(rows)).toBe("2361.49");
+});
+
+test("ING Kauf aus Sparplan: a BUY tagged savings-plan without costs", () => {
+  expect(ing("sparplan.txt").map(row)).toEqual([
+    "BUY 2025-07-01 q=2.0461 -200 EUR IE00ING00026 Beispiel Welt Aktien UCITS ETF [savings-plan] | ING sparplan.txt: savings plan 2.0461 at 97.7469 EUR",
+  ]);
+  expect(parseIngText(text("ing", "sparplan.txt"), "s").detectedFormat).toBe("ing/pdf/plan");
+});
+
+test("ING Dividendengutschrift in USD: gross in EUR from 'Umg. z. Dev.-Kurs' on the Zahltag, QuSt and domestic taxes one TAX row summing to the Gesamtbetrag", () => {
+  const rows = ing("dividende.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-06-16 q=0 40 EUR US00ING00034 Sample Food Corp. | ING dividende.txt: dividend on 80; 44 USD at 1.1 USD/EUR",
+    "TAX 2025-06-16 q=0 -10.22 EUR US00ING00034 Sample Food Corp. | ING dividende.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("29.78");
+});
+
+test("ING Ertragsgutschrift in EUR without a Zahltag: the Valuta day, taxes one TAX row", () => {
+  const rows = ing("ertrag.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-10-15 q=0 45 EUR DE000ING0043 Beispiel Rentenfonds | ING ertrag.txt: dividend on 150",
+    "TAX 2025-10-15 q=0 -8.31 EUR DE000ING0043 Beispiel Rentenfonds | ING ertrag.txt: taxes withheld",
+  ]);
+  expect(sum(rows)).toBe("36.69");
+});
+
+test("ING: each generated PDF parses to the rows of its text extract; comdirect's and ING's importers refuse each other's documents", async () => {
+  const plugin = (await brokerIngPdfPlugin.create({} as never)) as ImportPlugin;
+  await samePdfRows(plugin, "ing-pdf", "ing", parseIngText, ["kauf", "verkauf", "sparplan", "dividende", "ertrag"]);
+  expect(plugin.accepts(cdSample.file)).toBe(0);
+  const comdirect = (await brokerComdirectPdfPlugin.create({} as never)) as ImportPlugin;
+  expect(comdirect.accepts(ingSample.file)).toBe(0);
+  expect(() => parseIngText(text("comdirect", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not an ING (ING-DiBa) document");
+  expect(() => parseComdirectText(text("ing", "kauf.txt"), "kauf.pdf")).toThrow("not a comdirect document");
 });
