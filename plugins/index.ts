@@ -8,6 +8,7 @@ import { brokerBitvavoPlugin } from "./broker-bitvavo/index.ts";
 import { brokerBuxPlugin } from "./broker-bux/index.ts";
 import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
 import { brokerComdirectPdfPlugin } from "./broker-comdirect-pdf/index.ts";
+import { brokerConsorsbankPdfPlugin } from "./broker-consorsbank-pdf/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerDirectaPlugin } from "./broker-directa/index.ts";
 import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
@@ -47,7 +48,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerBuxPlugin, brokerCoinbasePlugin, brokerComdirectPdfPlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
+  boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerBuxPlugin, brokerCoinbasePlugin, brokerComdirectPdfPlugin, brokerConsorsbankPdfPlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
   brokerFidelityPlugin,
   brokerFinecoPlugin, brokerFinpensionPlugin,
   brokerFreetradePlugin,

@@ -5,6 +5,8 @@ import type { ImportedTransaction, ImportPlugin } from "../../sdk/index.ts";
 import { describeFile, pdfText } from "../../sdk/import/index.ts";
 import { brokerComdirectPdfPlugin } from "../../plugins/broker-comdirect-pdf/index.ts";
 import { parseComdirectText } from "../../plugins/broker-comdirect-pdf/parse.ts";
+import { brokerConsorsbankPdfPlugin } from "../../plugins/broker-consorsbank-pdf/index.ts";
+import { parseConsorsbankText } from "../../plugins/broker-consorsbank-pdf/parse.ts";
 import { brokerIngPdfPlugin } from "../../plugins/broker-ing-pdf/index.ts";
 import { parseIngText } from "../../plugins/broker-ing-pdf/parse.ts";
 import { brokerScalablePdfPlugin } from "../../plugins/broker-scalable-pdf/index.ts";
@@ -32,6 +34,8 @@ const scSample = await pdfSample("scalable-pdf", "kauf.pdf");
 const cdSample = await pdfSample("comdirect-pdf", "kauf.pdf");
 const ingSample = await pdfSample("ing-pdf", "kauf.pdf");
 runImportPluginContract(brokerComdirectPdfPlugin, { sample: { ...cdSample, foreign: scSample.file, foreignBytes: scSample.bytes } });
+const csSample = await pdfSample("consorsbank-pdf", "kauf.pdf");
+runImportPluginContract(brokerConsorsbankPdfPlugin, { sample: { ...csSample, foreign: ingSample.file, foreignBytes: ingSample.bytes } });
 runImportPluginContract(brokerIngPdfPlugin, { sample: { ...ingSample, foreign: cdSample.file, foreignBytes: cdSample.bytes } });
 
 /** Each text extract's PDF, through the plugin: claimed surely, and the same rows as the extract. */
@@ -154,4 +158,58 @@ test("ING: each generated PDF parses to the rows of its text extract; comdirect'
   expect(comdirect.accepts(ingSample.file)).toBe(0);
   expect(() => parseIngText(text("comdirect", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not an ING (ING-DiBa) document");
   expect(() => parseComdirectText(text("ing", "kauf.txt"), "kauf.pdf")).toThrow("not a comdirect document");
+});
+
+const cs = (name: string) => parseConsorsbankText(text("consorsbank", name), name).transactions;
+
+test("Consorsbank KAUF: the day of 'KAUF AM', name, WKN and ISIN from one line, ST quantity, price per share; Provision and Handelsentgelt one FEE row", () => {
+  const rows = cs("kauf.txt");
+  expect(rows.map(row)).toEqual([
+    "BUY 2025-03-04 q=25 -2210 EUR DE000CSB0011 BEISPIEL CHEMIE AG NAMENS-AKTIEN O.N. | Consorsbank kauf.txt: buy 25 at 88.4 EUR",
+    "FEE 2025-03-04 q=0 -11.7 EUR DE000CSB0011 BEISPIEL CHEMIE AG NAMENS-AKTIEN O.N. | Consorsbank kauf.txt",
+  ]);
+  expect(rows[0]!.orderId).toBe("consorsbank:55667788.001");
+  expect(sum(rows)).toBe("-2221.70"); // Wert … EUR
+});
+
+test("Consorsbank VERKAUF: capital gains tax, solidarity surcharge and church tax one TAX row, rows sum to the credit", () => {
+  const rows = cs("verkauf.txt");
+  expect(rows.map(row)).toEqual([
+    "SELL 2025-11-18 q=-25 2600 EUR DE000CSB0011 BEISPIEL CHEMIE AG NAMENS-AKTIEN O.N. | Consorsbank verkauf.txt: sell 25 at 104 EUR",
+    "FEE 2025-11-18 q=0 -9.95 EUR DE000CSB0011 BEISPIEL CHEMIE AG NAMENS-AKTIEN O.N. | Consorsbank verkauf.txt",
+    "TAX 2025-11-18 q=0 -104.43 EUR DE000CSB0011 BEISPIEL CHEMIE AG NAMENS-AKTIEN O.N. | Consorsbank verkauf.txt: taxes withheld",
+  ]);
+  expect(sum(rows)).toBe("2485.62");
+});
+
+test("Consorsbank KAUF … IN SPARPLAN: a BUY tagged savings-plan at the Preis pro Anteil, the issue fee as a FEE row", () => {
+  expect(cs("sparplan.txt").map(row)).toEqual([
+    "BUY 2025-05-15 q=4.36681 -100 EUR LU00CSB00028 BEISPIEL MSCI EM UCITS ETF REG. SHS USD ACC. [savings-plan] | Consorsbank sparplan.txt: savings plan 4.36681 at 22.9 EUR",
+    "FEE 2025-05-15 q=0 -1.5 EUR LU00CSB00028 BEISPIEL MSCI EM UCITS ETF REG. SHS USD ACC. | Consorsbank sparplan.txt",
+  ]);
+  expect(parseConsorsbankText(text("consorsbank", "sparplan.txt"), "s").detectedFormat).toBe("consorsbank/pdf/plan");
+});
+
+test("Consorsbank Dividendengutschrift in USD: 'Brutto in EUR' on the Zahltag with the Devisenkurs noted, Quellensteuer and domestic taxes one TAX row", () => {
+  const rows = cs("dividende.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-08-14 q=0 32 EUR US00CSB00037 SAMPLE RAILWAYS INC. REGISTERED SHARES DL 1 | Consorsbank dividende.txt: dividend on 50; 40 USD at 1.25 USD/EUR",
+    "TAX 2025-08-14 q=0 -8.17 EUR US00CSB00037 SAMPLE RAILWAYS INC. REGISTERED SHARES DL 1 | Consorsbank dividende.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("23.83"); // Netto zugunsten
+});
+
+test("Consorsbank Ertragsgutschrift in EUR without taxes: one DIVIDEND row", () => {
+  expect(cs("ertrag.txt").map(row)).toEqual([
+    "DIVIDEND 2025-11-03 q=0 50 EUR DE000CSB0045 BEISPIEL EURO RENTEN FONDS INHABER-ANTEILE A | Consorsbank ertrag.txt: dividend on 200",
+  ]);
+});
+
+test("Consorsbank: each generated PDF parses to the rows of its text extract; the other German importers refuse its documents and it refuses theirs", async () => {
+  const plugin = (await brokerConsorsbankPdfPlugin.create({} as never)) as ImportPlugin;
+  await samePdfRows(plugin, "consorsbank-pdf", "consorsbank", parseConsorsbankText, ["kauf", "verkauf", "sparplan", "dividende", "ertrag"]);
+  for (const other of [cdSample, ingSample, scSample]) expect(plugin.accepts(other.file)).toBe(0);
+  for (const other of [brokerComdirectPdfPlugin, brokerIngPdfPlugin]) expect(((await other.create({} as never)) as ImportPlugin).accepts(csSample.file)).toBe(0);
+  expect(() => parseConsorsbankText(text("ing", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a Consorsbank document");
 });
