@@ -15,6 +15,7 @@ import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
 import { brokerFidelityPlugin } from "./broker-fidelity/index.ts";
 import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerFinpensionPlugin } from "./broker-finpension/index.ts";
+import { brokerFlatexPdfPlugin } from "./broker-flatex-pdf/index.ts";
 import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
@@ -50,7 +51,7 @@ import { yfinancePlugin } from "./yfinance/index.ts";
 export const builtinPlugins: Plugin[] = [
   boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerBuxPlugin, brokerCoinbasePlugin, brokerComdirectPdfPlugin, brokerConsorsbankPdfPlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
   brokerFidelityPlugin,
-  brokerFinecoPlugin, brokerFinpensionPlugin,
+  brokerFinecoPlugin, brokerFinpensionPlugin, brokerFlatexPdfPlugin,
   brokerFreetradePlugin,
   brokerGenericCsvPlugin, brokerIbkrPlugin, brokerIngPdfPlugin,
   brokerInteractiveInvestorPlugin,

@@ -7,6 +7,8 @@ import { brokerComdirectPdfPlugin } from "../../plugins/broker-comdirect-pdf/ind
 import { parseComdirectText } from "../../plugins/broker-comdirect-pdf/parse.ts";
 import { brokerConsorsbankPdfPlugin } from "../../plugins/broker-consorsbank-pdf/index.ts";
 import { parseConsorsbankText } from "../../plugins/broker-consorsbank-pdf/parse.ts";
+import { brokerFlatexPdfPlugin } from "../../plugins/broker-flatex-pdf/index.ts";
+import { parseFlatexText } from "../../plugins/broker-flatex-pdf/parse.ts";
 import { brokerIngPdfPlugin } from "../../plugins/broker-ing-pdf/index.ts";
 import { parseIngText } from "../../plugins/broker-ing-pdf/parse.ts";
 import { brokerScalablePdfPlugin } from "../../plugins/broker-scalable-pdf/index.ts";
@@ -36,6 +38,8 @@ const ingSample = await pdfSample("ing-pdf", "kauf.pdf");
 runImportPluginContract(brokerComdirectPdfPlugin, { sample: { ...cdSample, foreign: scSample.file, foreignBytes: scSample.bytes } });
 const csSample = await pdfSample("consorsbank-pdf", "kauf.pdf");
 runImportPluginContract(brokerConsorsbankPdfPlugin, { sample: { ...csSample, foreign: ingSample.file, foreignBytes: ingSample.bytes } });
+const flSample = await pdfSample("flatex-pdf", "kauf.pdf");
+runImportPluginContract(brokerFlatexPdfPlugin, { sample: { ...flSample, foreign: csSample.file, foreignBytes: csSample.bytes } });
 runImportPluginContract(brokerIngPdfPlugin, { sample: { ...ingSample, foreign: cdSample.file, foreignBytes: cdSample.bytes } });
 
 /** Each text extract's PDF, through the plugin: claimed surely, and the same rows as the extract. */
@@ -212,4 +216,59 @@ test("Consorsbank: each generated PDF parses to the rows of its text extract; th
   for (const other of [cdSample, ingSample, scSample]) expect(plugin.accepts(other.file)).toBe(0);
   for (const other of [brokerComdirectPdfPlugin, brokerIngPdfPlugin]) expect(((await other.create({} as never)) as ImportPlugin).accepts(csSample.file)).toBe(0);
   expect(() => parseConsorsbankText(text("ing", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a Consorsbank document");
+});
+
+const fl = (name: string) => parseFlatexText(text("flatex", name), name).transactions;
+
+test("flatex Wertpapierabrechnung Kauf: two-column 'label : value' cells; Schlusstag, ISIN and WKN from the position, Provision and Fremde Spesen one FEE row", () => {
+  const rows = fl("kauf.txt");
+  expect(rows.map(row)).toEqual([
+    "BUY 2025-01-21 q=60 -1470 EUR DE000FLX0012 BEISPIEL ENERGIE AG INH. O.N. | flatex kauf.txt: buy 60 at 24.5 EUR",
+    "FEE 2025-01-21 q=0 -6.61 EUR DE000FLX0012 BEISPIEL ENERGIE AG INH. O.N. | flatex kauf.txt",
+  ]);
+  expect(rows[0]!.orderId).toBe("flatex:123456781/1");
+  expect(sum(rows)).toBe("-1476.61"); // Endbetrag
+});
+
+test("flatex Verkauf: the taxes withheld (Einbeh. Steuer) as a TAX row, rows sum to the Endbetrag", () => {
+  const rows = fl("verkauf.txt");
+  expect(rows.map(row)).toEqual([
+    "SELL 2025-08-05 q=-60 1830 EUR DE000FLX0012 BEISPIEL ENERGIE AG INH. O.N. | flatex verkauf.txt: sell 60 at 30.5 EUR",
+    "FEE 2025-08-05 q=0 -5.9 EUR DE000FLX0012 BEISPIEL ENERGIE AG INH. O.N. | flatex verkauf.txt",
+    "TAX 2025-08-05 q=0 -94.9 EUR DE000FLX0012 BEISPIEL ENERGIE AG INH. O.N. | flatex verkauf.txt: taxes withheld",
+  ]);
+  expect(sum(rows)).toBe("1729.20");
+});
+
+test("flatex Kauf aus Sparplan: a BUY tagged savings-plan with a fractional quantity and no fee row for zero costs", () => {
+  expect(fl("sparplan.txt").map(row)).toEqual([
+    "BUY 2025-03-03 q=1.245638 -125 EUR IE00FLX00026 BEISPIEL GLOBAL UCITS ETF [savings-plan] | flatex sparplan.txt: savings plan 1.245638 at 100.35 EUR",
+  ]);
+  expect(parseFlatexText(text("flatex", "sparplan.txt"), "s").detectedFormat).toBe("flatex/pdf/plan");
+});
+
+test("flatex Dividendengutschrift in USD: gross in EUR is the credit plus the taxes withheld, Devisenkurs noted, on the Valuta day", () => {
+  const rows = fl("dividende.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-09-10 q=0 30 EUR US00FLX00034 SAMPLE PHARMA INC. REG. SHS | flatex dividende.txt: dividend on 120; 36 USD at 1.2 USD/EUR",
+    "TAX 2025-09-10 q=0 -8.1 EUR US00FLX00034 SAMPLE PHARMA INC. REG. SHS | flatex dividende.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("21.90");
+});
+
+test("flatex Ertragsmitteilung of a distributing fund in EUR without taxes: one DIVIDEND row", () => {
+  expect(fl("ertrag.txt").map(row)).toEqual([
+    "DIVIDEND 2025-12-15 q=0 45 EUR IE00FLX00042 BEISPIEL EUROPA DIVIDENDE ETF | flatex ertrag.txt: dividend on 300",
+  ]);
+});
+
+test("flatex: each generated PDF parses to the rows of its text extract; the other German importers refuse its documents and it refuses theirs", async () => {
+  const plugin = (await brokerFlatexPdfPlugin.create({} as never)) as ImportPlugin;
+  await samePdfRows(plugin, "flatex-pdf", "flatex", parseFlatexText, ["kauf", "verkauf", "sparplan", "dividende", "ertrag"]);
+  for (const other of [cdSample, ingSample, csSample, scSample]) expect(plugin.accepts(other.file)).toBe(0);
+  for (const other of [brokerComdirectPdfPlugin, brokerIngPdfPlugin, brokerConsorsbankPdfPlugin]) expect(((await other.create({} as never)) as ImportPlugin).accepts(flSample.file)).toBe(0);
+  expect(() => parseFlatexText(text("consorsbank", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a flatex / flatexDEGIRO document");
+  const two = text("flatex", "kauf.txt").replace(/^(Nr\.123456781.*)$/m, "$1\nNr.123456789/1  Kauf  OTHER AG (DE000FLX0099/FLX009)");
+  expect(() => parseFlatexText(two, "sammel.pdf")).toThrow("sammel.pdf: a collective statement (Sammelabrechnung) of 2 orders is not read");
 });
