@@ -7,15 +7,19 @@ import { brokerAvanzaPlugin } from "./broker-avanza/index.ts";
 import { brokerBitvavoPlugin } from "./broker-bitvavo/index.ts";
 import { brokerBuxPlugin } from "./broker-bux/index.ts";
 import { brokerCoinbasePlugin } from "./broker-coinbase/index.ts";
+import { brokerComdirectPdfPlugin } from "./broker-comdirect-pdf/index.ts";
+import { brokerConsorsbankPdfPlugin } from "./broker-consorsbank-pdf/index.ts";
 import { brokerDegiroPlugin } from "./broker-degiro/index.ts";
 import { brokerDirectaPlugin } from "./broker-directa/index.ts";
 import { brokerEtoroPlugin } from "./broker-etoro/index.ts";
 import { brokerFidelityPlugin } from "./broker-fidelity/index.ts";
 import { brokerFinecoPlugin } from "./broker-fineco/index.ts";
 import { brokerFinpensionPlugin } from "./broker-finpension/index.ts";
+import { brokerFlatexPdfPlugin } from "./broker-flatex-pdf/index.ts";
 import { brokerFreetradePlugin } from "./broker-freetrade/index.ts";
 import { brokerGenericCsvPlugin } from "./broker-generic-csv/index.ts";
 import { brokerIbkrPlugin } from "./broker-ibkr/index.ts";
+import { brokerIngPdfPlugin } from "./broker-ing-pdf/index.ts";
 import { brokerInteractiveInvestorPlugin } from "./broker-interactive-investor/index.ts";
 import { brokerLightyearPlugin } from "./broker-lightyear/index.ts";
 import { brokerNordnetPlugin } from "./broker-nordnet/index.ts";
@@ -45,11 +49,11 @@ import { yfinancePlugin } from "./yfinance/index.ts";
  * definePlugin; add them here as they land. Self-hosters add more through PLUGINS_DIR instead.
  */
 export const builtinPlugins: Plugin[] = [
-  boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerBuxPlugin, brokerCoinbasePlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
+  boePlugin, borsaItalianaPlugin, brokerAvanzaPlugin, brokerBitvavoPlugin, brokerBuxPlugin, brokerCoinbasePlugin, brokerComdirectPdfPlugin, brokerConsorsbankPdfPlugin, brokerDegiroPlugin, brokerDirectaPlugin, brokerEtoroPlugin,
   brokerFidelityPlugin,
-  brokerFinecoPlugin, brokerFinpensionPlugin,
+  brokerFinecoPlugin, brokerFinpensionPlugin, brokerFlatexPdfPlugin,
   brokerFreetradePlugin,
-  brokerGenericCsvPlugin, brokerIbkrPlugin,
+  brokerGenericCsvPlugin, brokerIbkrPlugin, brokerIngPdfPlugin,
   brokerInteractiveInvestorPlugin,
   brokerLightyearPlugin,
   brokerNordnetPlugin, brokerRevolutPlugin, brokerSaxoPlugin, brokerScalablePlugin, brokerScalablePdfPlugin, brokerSchwabPlugin, brokerSwissquotePlugin, brokerTraderepublicPlugin,

@@ -1,0 +1,142 @@
+// comdirect's PDF documents (comdirect bank AG, now a brand of Commerzbank), one event each, read from
+// the text `pdfText` extracts. German only:
+//
+// - "Wertpapierkauf" / "Wertpapierverkauf": "Geschäftstag : <date>", under "Wertpapier-Bezeichnung
+//   WPKNR/ISIN" the name with its WKN, then a line ending in the ISIN, "St. <quantity> <ccy> <price>",
+//   "Kurswert : <ccy> <gross>", costs ("Provision", "Börsenplatzabhäng. Entgelt", "Fremde Spesen", …,
+//   summed again in "Summe Entgelte", which is not read), then the booking under "IBAN Valuta Zu Ihren
+//   Lasten|Gunsten vor Steuern": "<iban> <ccy> <value date> <ccy> <amount>". A note whose
+//   "Ausführungsplatz" or text says "Sparplan" is a savings plan execution (tagged `savings-plan`).
+// - "Dividendengutschrift" / "Ertragsgutschrift": "STK <quantity> …  <isin>", "Zahltag <date>",
+//   "Bruttobetrag: <ccy> <gross>" in the dividend's currency, "abzügl. Quellensteuer … <ccy> <amount>",
+//   and for a foreign currency "umger. zum Devisenkurs <ccy> <rate> EUR <amount>" (foreign units per
+//   euro), then the booking as above.
+// comdirect books its notes before German taxes ("vor Steuern"): capital gains tax, solidarity
+// surcharge and church tax come in a separate tax notice (Steuermitteilung), which is not read.
+//
+// Rows: a trade at its gross in the booked currency (quantity signed) with a FEE row; a dividend at
+// its gross converted at the document's rate with the withholding tax as a TAX row; each document's
+// rows sum to the booked amount.
+import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
+import { parseDecimal } from "../../sdk/import/numbers.ts";
+
+const ZERO = "0";
+const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
+const CCY = String.raw`[A-Z]{3}`;
+const DATE = String.raw`\d{2}\.\d{2}\.\d{4}`;
+const ISIN = String.raw`[A-Z]{2}[A-Z0-9]{9}\d`;
+
+const ISSUER = /\bcomdirect\b/i;
+const TRADE_TITLE = /^Wertpapier(kauf|verkauf)\b/i;
+const DIVIDEND_TITLE = /^(Dividendengutschrift|Ertragsgutschrift)\b/i;
+// Another bank's document that mentions comdirect (a transfer, an onvista note) is not claimed.
+const OTHER_ISSUER = /onvista|Trade Republic|Baader Bank|ING-DiBa|Consorsbank|flatex/i;
+
+/** Confidence that `text` (a PDF's text) is a comdirect contract note or dividend notice this importer reads. */
+export function comdirectDocumentConfidence(text: string): number {
+  if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) return 0;
+  const lines = text.split("\n").map((l) => l.trim());
+  if (!lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l))) return 0;
+  return lines.some((l) => /Zu Ihren (Lasten|Gunsten)/i.test(l)) ? 0.95 : 0;
+}
+
+interface Doc {
+  readonly lines: readonly string[];
+  readonly name: string;
+}
+
+function num(doc: Doc, value: string | undefined): Decimal {
+  const parsed = value === undefined ? null : parseDecimal(value, ",");
+  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
+  return parsed;
+}
+
+const iso = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}` as IsoDate;
+
+function find(doc: Doc, re: RegExp, from = 0, to = doc.lines.length): RegExpExecArray | null {
+  for (let i = from; i < to; i++) {
+    const m = re.exec(doc.lines[i]!);
+    if (m) return m;
+  }
+  return null;
+}
+
+function need<T>(value: T | null, doc: Doc, what: string): T {
+  if (value === null) throw new PluginError("invalid-input", `${doc.name}: ${what} was not found`);
+  return value;
+}
+
+const FEE = /^(Provision|Börsenplatzabhäng|Abwickl|Fremde Spesen|Maklercourtage|Übertragungs|Handelsplatzentgelt|Variable Börsenspesen|Transaktionsentgelt|Kurswertabhängige Provision|Grundentgelt)/i;
+
+function money(amount: Decimal, currency: string): never {
+  return { amount: amount.toFixed(), currency } as never;
+}
+
+/** The transactions of one comdirect document's text; `name` (the file's name) goes into each row's description. */
+export function parseComdirectText(text: string, name: string): ImportResult {
+  const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
+  if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a comdirect document`);
+  const doc: Doc = { lines, name };
+  const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
+  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a comdirect document of a kind this importer does not read (only Wertpapierkauf/-verkauf and Dividenden-/Ertragsgutschrift)`);
+  const headAt = lines.findIndex((l, i) => i > titleAt && /Zu Ihren (Lasten|Gunsten)/i.test(l));
+  const booking = need(headAt >= 0 ? find(doc, new RegExp(`\\s(${CCY}) (${DATE}) (${CCY}) (${NUMBER})$`), headAt + 1, headAt + 3) : null, doc,
+    "the booking (IBAN Valuta Zu Ihren Lasten/Gunsten … <currency> <amount>)");
+  const booked = num(doc, booking[4]);
+  const currency = booking[3]!;
+  const secAt = lines.findIndex((l, i) => i > titleAt && /^Wertpapier-Bezeichnung\b/i.test(l));
+  if (secAt < 0) throw new PluginError("invalid-input", `${name}: the security (Wertpapier-Bezeichnung) was not found`);
+  const isinAt = lines.findIndex((l, i) => i > secAt && i < headAt && new RegExp(`\\s${ISIN}$`).test(l));
+  const isin = need(isinAt >= 0 ? new RegExp(`(${ISIN})$`).exec(lines[isinAt]!) : null, doc, "the ISIN")[1]!;
+  // The name is the line below the heading without its WKN (and, on a dividend notice, without "Per <date>").
+  const assetName = lines[secAt + 1]!.replace(/\s+\S+$/, "").replace(new RegExp(`^Per ${DATE}\\s+`, "i"), "");
+  const rows: ImportedTransaction[] = [];
+  const base = { row: 1, description: `comdirect ${name}` };
+  const trade = TRADE_TITLE.exec(lines[titleAt]!);
+  let kind: string;
+  if (trade) {
+    const sell = /verkauf/i.test(trade[1]!);
+    const pos = need(find(doc, new RegExp(`^(?:Summe )?St\\. (${NUMBER}) (${CCY}) (${NUMBER})`), secAt, headAt), doc, "the position (St. <quantity> <currency> <price>)");
+    const quantity = num(doc, pos[1]);
+    const date = iso(need(find(doc, new RegExp(`^Geschäftstag :? ?(${DATE})`), titleAt, headAt), doc, "the trade day (Geschäftstag)")[1]!);
+    let fees = new Decimal(0);
+    for (let i = isinAt + 1; i < headAt; i++) {
+      const m = new RegExp(`:? (${CCY}) (${NUMBER})(-)?$`).exec(lines[i]!);
+      if (m && FEE.test(lines[i]!)) fees = m[3] ? fees.minus(num(doc, m[2])) : fees.plus(num(doc, m[2]));
+    }
+    const plan = lines.some((l) => /sparplan/i.test(l));
+    const gross = sell ? booked.plus(fees) : booked.minus(fees);
+    const asset = { isin, assetName, assetCurrency: pos[2] as CurrencyCode };
+    kind = plan ? "plan" : "trade";
+    rows.push({
+      ...base, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
+      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${num(doc, pos[3]).toFixed()} ${pos[2]}`,
+      ...(plan ? { tags: ["savings-plan"] } : {}),
+    });
+    if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
+  } else {
+    kind = "dividend";
+    const pos = need(find(doc, new RegExp(`^STK (${NUMBER})\\b`), secAt, headAt), doc, "the position (STK <quantity>)");
+    const quantity = num(doc, pos[1]);
+    const paid = find(doc, new RegExp(`^Zahltag:? (${DATE})`), titleAt, headAt);
+    const date = iso(paid ? paid[1]! : booking[2]!);
+    const grossLine = need(find(doc, new RegExp(`^Bruttobetrag:? (${CCY}) (${NUMBER})`), titleAt, headAt), doc, "the gross amount (Bruttobetrag)");
+    const foreign = grossLine[1]!;
+    const foreignGross = num(doc, grossLine[2]);
+    const rate = find(doc, new RegExp(`Devisenkurs:? (${CCY}) (${NUMBER})`), titleAt, headAt);
+    let gross: Decimal;
+    let fx = "";
+    if (foreign === currency) gross = foreignGross;
+    else {
+      const r = num(doc, need(rate, doc, `the exchange rate (umger. zum Devisenkurs) of the ${foreign} dividend`)[2]);
+      gross = foreignGross.div(r).toDecimalPlaces(2);
+      fx = `; ${foreignGross.toFixed()} ${foreign} at ${r.toFixed()} ${foreign}/${currency}`;
+    }
+    const asset = { isin, assetName, assetCurrency: foreign as CurrencyCode };
+    // What the bank kept before booking is the withholding tax (converted at the note's rate).
+    const taxes = gross.minus(booked);
+    rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });
+    if (!taxes.isZero()) rows.push({ ...base, date, type: taxes.gt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO as never, cash: money(taxes.neg(), currency), description: `${base.description}: withholding tax` });
+  }
+  return { transactions: rows, warnings: [], detectedFormat: `comdirect/pdf/${kind}` };
+}

@@ -1,0 +1,24 @@
+import { definePlugin } from "../../sdk/index.ts";
+import { pdfText } from "../../sdk/import/pdf.ts";
+import { flatexDocumentConfidence, parseFlatexText } from "./parse.ts";
+
+/**
+ * flatex's and DEGIRO Germany's PDF documents, issued by flatexDEGIRO Bank (code broker_flatex_pdf):
+ * Wertpapierabrechnung Kauf / Verkauf (savings plan executions included), Dividendengutschrift and
+ * Ertragsmitteilung, one event per file, read from the PDF's text.
+ */
+export const brokerFlatexPdfPlugin = definePlugin({
+  create: () => ({
+    accepts: (file) => (file.format === "pdf" ? flatexDocumentConfidence(file.head) : 0),
+    detectionPriority: 50,
+    parse: async ({ bytes, file }) => parseFlatexText((await pdfText(bytes)).text, file.filename),
+    supportedExtensions: ["pdf"],
+  }),
+  description: "flatex / DEGIRO Germany PDF documents (flatexDEGIRO Bank): contract notes (buy, sell, savings plan) and dividend notices with taxes withheld",
+  id: "broker_flatex_pdf",
+  kind: "import-plugin",
+  name: "flatex / DEGIRO Germany (PDF)",
+  version: "1.0.0",
+});
+
+export default brokerFlatexPdfPlugin;

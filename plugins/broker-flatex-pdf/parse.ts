@@ -1,0 +1,147 @@
+// flatex's and DEGIRO Germany's PDF documents (flatex Bank AG, since 2020 flatexDEGIRO Bank AG/SE), one
+// event each, read from the text `pdfText` extracts. German only. The notes are laid out as pairs
+// "<label> : <value>" in two columns, so each line is read cell by cell (cells are two spaces apart):
+//
+// - "Wertpapierabrechnung Kauf" / "… Verkauf" (also "Sammelabrechnung (Wertpapierkauf/-verkauf)"):
+//   "Nr.<order>/<n> Kauf|Verkauf <name> (<isin>/<wkn>)", "Schlusstag : <date>[, <time> Uhr]",
+//   "Ausgeführt : <quantity> St.", "Kurs : <price> <ccy>", "Kurswert : <gross> <ccy>", costs
+//   ("Provision", "Eigene Spesen", "Fremde Spesen"), "**Einbeh. Steuer : <amount> EUR" (all taxes
+//   withheld) and "Endbetrag : <signed amount> <ccy>", negative when charged. A note titled or marked
+//   "Sparplan" is a savings plan execution (tagged `savings-plan`).
+// - "Dividendengutschrift" / "Ertragsmitteilung - ausschüttender … Fonds": "Nr.<n> <name> (<isin>/<wkn>)",
+//   "St. : <quantity>", "Bruttodividende|Bruttoausschüttung : <gross> <ccy>", "Valuta : <date>",
+//   "*Einbeh. Steuer : <amount> EUR" (withholding and domestic taxes together, in euros),
+//   "Devisenkurs : <rate>" (foreign units per euro) and "Endbetrag : <amount> EUR".
+//
+// Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
+// dividend at its gross in the booked currency (the credit plus the taxes withheld) with one TAX row;
+// each document's rows sum to the booked amount.
+import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
+import { parseDecimal } from "../../sdk/import/numbers.ts";
+
+const ZERO = "0";
+const NUMBER = String.raw`-?[\d.]*\d(?:,\d+)?`;
+const CCY = String.raw`[A-Z]{3}`;
+const DATE = String.raw`\d{2}\.\d{2}\.\d{4}`;
+
+const ISSUER = /\bflatex(DEGIRO)?\b.*\bBank\b/i;
+const TRADE_TITLE = /^(Wertpapierabrechnung (Kauf|Verkauf)\b|Sammelabrechnung \(Wertpapierkauf\/-verkauf\))/i;
+const DIVIDEND_TITLE = /^(Dividendengutschrift|Ertragsmitteilung - aussch[üu]ttender)/i;
+const POSITION = /^Nr\.\s?(\S+)\s+(?:(Kauf|Verkauf)(?: aus Sparplan)?\s+)?(.+?)\s+\(([A-Z]{2}[A-Z0-9]{9}\d)\/([A-Z0-9]{6})\)$/i;
+
+/** Confidence that `text` (a PDF's text) is a flatex / flatexDEGIRO contract note or dividend notice this importer reads. */
+export function flatexDocumentConfidence(text: string): number {
+  if (!ISSUER.test(text)) return 0;
+  const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " "));
+  if (!lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l))) return 0;
+  return lines.some((l) => POSITION.test(l)) ? 0.95 : 0;
+}
+
+interface Doc {
+  readonly name: string;
+  /** Every "<label> : <value>" cell of the document, by label (the first one wins). */
+  readonly fields: ReadonlyMap<string, string>;
+}
+
+function num(doc: Doc, value: string | undefined): Decimal {
+  const parsed = value === undefined ? null : parseDecimal(value.replace(/^-/, ""), ",");
+  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
+  return value!.startsWith("-") ? parsed.neg() : parsed;
+}
+
+const iso = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}` as IsoDate;
+
+/** The field `label` (without its asterisks) as `<number> <ccy>`, or null when absent. */
+function amountOf(doc: Doc, label: string): { value: Decimal; currency: string } | null {
+  const raw = doc.fields.get(label);
+  if (raw === undefined) return null;
+  const m = new RegExp(`^(${NUMBER}) (${CCY})$`).exec(raw);
+  if (!m) throw new PluginError("invalid-input", `${doc.name}: "${label} : ${raw}" is not an amount`);
+  return { value: num(doc, m[1]), currency: m[2]! };
+}
+
+function needField(doc: Doc, label: string): string {
+  const value = doc.fields.get(label);
+  if (value === undefined) throw new PluginError("invalid-input", `${doc.name}: "${label}" was not found`);
+  return value;
+}
+
+function money(amount: Decimal, currency: string): never {
+  return { amount: amount.toFixed(), currency } as never;
+}
+
+/** The transactions of one flatex / flatexDEGIRO document's text; `name` (the file's name) goes into each row's description. */
+export function parseFlatexText(text: string, name: string): ImportResult {
+  const raw = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "\f");
+  const lines = raw.map((l) => l.replace(/\s+/g, " "));
+  if (!ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a flatex / flatexDEGIRO document`);
+  const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
+  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a flatex document of a kind this importer does not read (only Wertpapierabrechnung Kauf/Verkauf, Dividendengutschrift and Ertragsmitteilung)`);
+  const fields = new Map<string, string>();
+  for (const line of raw.slice(titleAt + 1)) {
+    for (const cell of line.split(/\s{2,}/)) {
+      const m = /^\**\s*([^:*][^:]*?)\s*:\s*(.+)$/.exec(cell.replace(/\s+/g, " "));
+      if (m && !fields.has(m[1]!)) fields.set(m[1]!, m[2]!);
+    }
+  }
+  const doc: Doc = { name, fields };
+  const posAt = lines.findIndex((l, i) => i > titleAt && POSITION.test(l));
+  const orders = lines.filter((l) => POSITION.test(l)).length;
+  // Reading only the first of several orders would drop the others silently.
+  if (orders > 1) throw new PluginError("invalid-input", `${name}: a collective statement (Sammelabrechnung) of ${orders} orders is not read; import each order's own note`);
+  const pos = POSITION.exec(posAt >= 0 ? lines[posAt]! : "");
+  if (!pos) throw new PluginError("invalid-input", `${name}: the position (Nr.… <name> (<ISIN>/<WKN>)) was not found`);
+  const asset = { isin: pos[4]!, assetName: pos[3]! };
+  const endbetrag = amountOf(doc, "Endbetrag");
+  if (!endbetrag) throw new PluginError("invalid-input", `${name}: the booking (Endbetrag) was not found`);
+  const currency = endbetrag.currency;
+  const taxes = amountOf(doc, "Einbeh. Steuer")?.value ?? new Decimal(0);
+  const rows: ImportedTransaction[] = [];
+  let kind: string;
+  const trade = TRADE_TITLE.exec(lines[titleAt]!);
+  if (trade) {
+    const sell = pos[2] ? /verkauf/i.test(pos[2]) : /verkauf/i.test(trade[2] ?? "");
+    const plan = lines.some((l) => /sparplan/i.test(l));
+    const day = new RegExp(`^(${DATE})`).exec(needField(doc, "Schlusstag"));
+    if (!day) throw new PluginError("invalid-input", `${name}: the trade day (Schlusstag) is not a date`);
+    const date = iso(day[1]!);
+    const qty = /^([\d.,]+) St\.$/.exec(needField(doc, "Ausgeführt"));
+    if (!qty) throw new PluginError("invalid-input", `${name}: the quantity (Ausgeführt : … St.) was not found`);
+    const quantity = num(doc, qty[1]);
+    const price = amountOf(doc, "Kurs");
+    if (!price) throw new PluginError("invalid-input", `${name}: the price (Kurs) was not found`);
+    const fees = ["Provision", "Eigene Spesen", "Fremde Spesen", "Transaktionsentgelt", "Börsenentgelt"]
+      .reduce((acc, label) => acc.plus(amountOf(doc, label)?.value ?? 0), new Decimal(0));
+    const booked = endbetrag.value.abs();
+    const gross = sell ? booked.plus(fees).plus(taxes) : booked.minus(fees).minus(taxes);
+    const base = { row: 1, description: `flatex ${name}`, orderId: `flatex:${pos[1]}` };
+    const held = { ...asset, assetCurrency: price.currency as CurrencyCode };
+    const rate = doc.fields.get("Devisenkurs");
+    const fx = price.currency !== currency && rate ? `; rate ${num(doc, rate).toFixed()} ${price.currency}/${currency}` : "";
+    kind = plan ? "plan" : "trade";
+    rows.push({
+      ...base, date, type: sell ? "SELL" : "BUY", ...held, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
+      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${price.value.toFixed()} ${price.currency}${fx}`,
+      ...(plan ? { tags: ["savings-plan"] } : {}),
+    });
+    if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...held, quantity: ZERO as never, cash: money(fees.neg(), currency) });
+    if (!taxes.isZero()) rows.push({ ...base, date, type: taxes.gt(0) ? "TAX" : "INTEREST", ...held, quantity: ZERO as never, cash: money(taxes.neg(), currency),
+      description: `${base.description}: ${taxes.gt(0) ? "taxes withheld" : "tax refund"}` });
+  } else {
+    kind = "dividend";
+    const valuta = new RegExp(`^(${DATE})`).exec(needField(doc, "Valuta"));
+    if (!valuta) throw new PluginError("invalid-input", `${name}: the payment day (Valuta) is not a date`);
+    const date = iso(valuta[1]!);
+    const quantity = num(doc, /^([\d.,]+)/.exec(needField(doc, "St."))?.[1]);
+    const brutto = amountOf(doc, "Bruttodividende") ?? amountOf(doc, "Bruttoausschüttung");
+    if (!brutto) throw new PluginError("invalid-input", `${name}: the gross amount (Bruttodividende / Bruttoausschüttung) was not found`);
+    const gross = endbetrag.value.plus(taxes);
+    const rate = doc.fields.get("Devisenkurs");
+    const fx = brutto.currency !== currency ? `; ${brutto.value.toFixed()} ${brutto.currency}${rate ? ` at ${num(doc, rate).toFixed()} ${brutto.currency}/${currency}` : ""}` : "";
+    const base = { row: 1, description: `flatex ${name}` };
+    const held = { ...asset, assetCurrency: brutto.currency as CurrencyCode };
+    rows.push({ ...base, date, type: "DIVIDEND", ...held, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });
+    if (!taxes.isZero()) rows.push({ ...base, date, type: taxes.gt(0) ? "TAX" : "INTEREST", ...held, quantity: ZERO as never, cash: money(taxes.neg(), currency), description: `${base.description}: taxes withheld` });
+  }
+  return { transactions: rows, warnings: [], detectedFormat: `flatex/pdf/${kind}` };
+}

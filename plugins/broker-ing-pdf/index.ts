@@ -1,0 +1,23 @@
+import { definePlugin } from "../../sdk/index.ts";
+import { pdfText } from "../../sdk/import/pdf.ts";
+import { ingDocumentConfidence, parseIngText } from "./parse.ts";
+
+/**
+ * ING Germany's (ING-DiBa) PDF documents (code broker_ing_pdf): Wertpapierabrechnung Kauf / Verkauf /
+ * Kauf aus Sparplan and Dividenden- / Ertragsgutschrift, one event per file, read from the PDF's text.
+ */
+export const brokerIngPdfPlugin = definePlugin({
+  create: () => ({
+    accepts: (file) => (file.format === "pdf" ? ingDocumentConfidence(file.head) : 0),
+    detectionPriority: 50,
+    parse: async ({ bytes, file }) => parseIngText((await pdfText(bytes)).text, file.filename),
+    supportedExtensions: ["pdf"],
+  }),
+  description: "ING Germany (ING-DiBa) PDF documents: Wertpapierabrechnung Kauf/Verkauf (savings plan included) and Dividenden-/Ertragsgutschrift with withholding and domestic taxes",
+  id: "broker_ing_pdf",
+  kind: "import-plugin",
+  name: "ING Germany (PDF)",
+  version: "1.0.0",
+});
+
+export default brokerIngPdfPlugin;
