@@ -323,6 +323,8 @@ export interface paths {
          * @description Activate or deactivate, promote or demote an account (admin only); 400 CANNOT_CHANGE_SELF for one's own account, 400 LAST_SUPERUSER when no active superuser would remain.
          *
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** The account's active flag (a deactivated account's next request and logins get 401) and/or superuser flag (applies at its next request). Audit-logged.
          */
         patch: operations["patchApiV1UsersByUser_id"];
         trace?: never;
@@ -341,6 +343,8 @@ export interface paths {
          * @description Reset an account's password (admin only) through the password policy; ends every session of the account.
          *
          *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** The account's password hash, after the password policy (422 WEAK_PASSWORD); every session of the account ends. Audit-logged without the password.
          */
         post: operations["postApiV1UsersByUser_idPassword"];
         delete?: never;
@@ -9792,6 +9796,11 @@ export interface operations {
         /** @description The flags to change; at least one */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "is_superuser": true
+                 *     }
+                 */
                 "application/json": {
                     /** @description true activates the account, false deactivates it (its next request gets 401) */
                     is_active?: boolean;
@@ -9807,10 +9816,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "username": "bob",
+                     *       "email": "bob@example.com",
+                     *       "is_active": true,
+                     *       "is_superuser": true,
+                     *       "created_at": "2026-01-05T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. CANNOT_CHANGE_SELF: the caller's own account deactivated or demoted; LAST_SUPERUSER: no active superuser would remain */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9879,6 +9898,11 @@ export interface operations {
         /** @description The request body. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "password": "a new long passphrase 7"
+                 *     }
+                 */
                 "application/json": {
                     /** @description The new password; it must meet the password policy (422 WEAK_PASSWORD) */
                     password: string;
@@ -9892,6 +9916,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "The password was reset and every session of the user was ended"
+                     *     }
+                     */
                     "application/json": {
                         /** @description What happened */
                         message: string;
