@@ -160,6 +160,38 @@ export class UserService {
   }
 
   /**
+   * An administrator's change of another account's active or superuser flag. Refused (400) when
+   * the administrator targets their own account or when the change would leave no active
+   * superuser, so the system always keeps one administrator who can sign in. The count is read in
+   * the same write transaction as the change, so two administrators demoting each other at once
+   * cannot both succeed.
+   */
+  async adminUpdate(actorId: number, targetId: number, change: { isActive?: boolean; isSuperuser?: boolean }): Promise<User> {
+    return this.db.write(async (tx) => {
+      const user = await tx.findOneBy(User, { id: targetId });
+      if (!user) throw new NotFoundError("USER_NOT_FOUND", "User not found");
+      const removesAdmin = (change.isActive === false && user.isActive) || (change.isSuperuser === false && user.isSuperuser);
+      if (removesAdmin && targetId === actorId) {
+        throw new InputError("CANNOT_CHANGE_SELF", "You cannot deactivate or demote your own account");
+      }
+      if (removesAdmin && user.isSuperuser && user.isActive
+        && (await tx.countBy(User, { isSuperuser: true, isActive: true })) <= 1) {
+        throw new InputError("LAST_SUPERUSER", "Cannot deactivate or demote the last active superuser; promote another user first");
+      }
+      if (change.isActive !== undefined) user.isActive = change.isActive;
+      if (change.isSuperuser !== undefined) user.isSuperuser = change.isSuperuser;
+      return tx.save(User, user);
+    });
+  }
+
+  /** An administrator's password reset of an account by id: the password policy, then {@link resetPassword}'s effect. */
+  async adminResetPassword(targetId: number, password: string): Promise<User> {
+    const owner = await this.db.reads.findOneBy(User, { id: targetId });
+    if (!owner) throw new NotFoundError("USER_NOT_FOUND", "User not found");
+    return this.resetPassword(owner.username, password);
+  }
+
+  /**
    * Sets a new password and ends every earlier session of the account, so a reset after a leak
    * locks out whoever held the old password (docs/security.md "Sessions").
    */

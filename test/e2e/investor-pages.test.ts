@@ -339,3 +339,40 @@ test("the investor pages fit a 375 px phone screen", async () => {
   }
   expect(pageErrors()).toEqual([]);
 }, 60_000);
+
+test("income: upcoming payments, confirmed from announced events times the units held, projected from the cadence", async () => {
+  // Quarterly ACME dividends of 1.2 for the past nine months, the next one announced at 1.3 in 20 days.
+  const { addMonths } = await import("../../web/src/lib/upcoming-income.ts");
+  const next = new Date(Date.now() + 20 * 86_400_000).toISOString().slice(0, 10);
+  const events = [
+    ...[-9, -6, -3].map((m) => ({ date: addMonths(today, m), type: "DIVIDEND", value: { code: "EUR", amount: "1.2" } })),
+    { date: next, type: "DIVIDEND", value: { code: "EUR", amount: "1.3" } },
+  ];
+  await post("/assets/events", [{ asset_id: ids.acme, events }]);
+  const report = await post("/portfolio/report", { include_history: false, include_allocation_history: false });
+  const units = (report.summary.holdings as Json[]).filter((h) => h.asset_id === ids.acme).reduce((a, h) => a.plus(h.quantity), new Decimal(0));
+  expect(units.toFixed()).toBe("17"); // 10 + 10 − 8 at Alpha, 5 at Beta
+  const stored = (await post("/assets/events/query", [{ asset_id: ids.acme, date_range: { start: next, end: next } }])).items[0].events;
+  const perUnit = stored[0].value.amount;
+  const payment = units.times(perUnit).toFixed(); // 17 × 1.3 = 22.1
+
+  const page = await b.page({ user: "ivy" });
+  await page.goto(b.url("/income"));
+  const table = page.getByTestId("upcoming-income");
+  await table.waitFor({ timeout: 30_000 });
+  const confirmed = page.getByTestId(`upcoming-${ids.acme}-${next}`);
+  expect(await confirmed.getAttribute("data-status")).toBe("confirmed");
+  await confirmed.getByText("confirmed", { exact: true }).waitFor();
+  await expectText(page, `upcoming-${ids.acme}-${next}`, "amount", eur(payment));
+  expect(payment).toBe("22.1");
+  // Projected every three months after the announced one, within twelve months from today.
+  for (const m of [3, 6, 9]) {
+    const row = page.getByTestId(`upcoming-${ids.acme}-${addMonths(next, m)}`);
+    expect(await row.getAttribute("data-status")).toBe("projected");
+    await expectText(page, `upcoming-${ids.acme}-${addMonths(next, m)}`, "amount", eur(payment));
+  }
+  expect(await table.locator("tbody tr").count()).toBe(4);
+  await page.getByTestId("upcoming-totals").getByText(`Confirmed: ${eur(payment)}`).waitFor();
+  await page.getByTestId("upcoming-totals").getByText(`Projected: ${eur(units.times(perUnit).times(3).toFixed())}`).waitFor();
+  expect(pageErrors()).toEqual([]);
+}, 60_000);

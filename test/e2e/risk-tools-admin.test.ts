@@ -232,6 +232,57 @@ test("administration: users, plugins as the API lists them, and a restore previe
   expect(pageErrors()).toEqual([]);
 }, 60_000);
 
+test("administration: promote, demote, deactivate, activate and reset a password, each confirmed, as the API then reports them", async () => {
+  const page = await b.page({ user: "rita" });
+  // Confirmations are answered yes and recorded (the shared page helper dismisses real dialogs as errors).
+  await page.addInitScript(() => {
+    const w = window as unknown as { confirm: (q: string) => boolean; asked: string[] };
+    w.asked = [];
+    w.confirm = (q: string) => { w.asked.push(q); return true; };
+  });
+  await page.goto(b.url("/admin"));
+  const row = page.getByTestId("user-tom");
+  const me = page.getByTestId("user-rita");
+  await row.waitFor();
+  // One's own row offers no demote or deactivate.
+  expect(await me.getByRole("button", { name: "Demote" }).count()).toBe(0);
+  expect(await me.getByRole("button", { name: "Deactivate" }).count()).toBe(0);
+  const tomNow = async () => (await (await b.api.as.rita!.get("/users")).json()).items.find((u: Json) => u.username === "tom");
+
+  await row.getByRole("button", { name: "Promote tom" }).click();
+  await page.getByText("tom is now an administrator.").waitFor();
+  await row.getByText("admin", { exact: true }).waitFor();
+  expect(await tomNow()).toMatchObject({ is_superuser: true });
+  await row.getByRole("button", { name: "Demote tom" }).click();
+  await page.getByText("tom is no longer an administrator.").waitFor();
+  expect(await tomNow()).toMatchObject({ is_superuser: false });
+
+  await row.getByRole("button", { name: "Deactivate tom" }).click();
+  await row.getByText("disabled", { exact: true }).waitFor();
+  expect(await tomNow()).toMatchObject({ is_active: false });
+  await row.getByRole("button", { name: "Activate tom" }).click();
+  await row.getByText("active", { exact: true }).waitFor();
+  expect(await tomNow()).toMatchObject({ is_active: true });
+
+  await row.getByRole("button", { name: "Reset password tom" }).click();
+  const form = page.getByTestId("reset-password");
+  await form.getByLabel("New password for tom").fill("short");
+  await form.getByLabel("Repeat the new password").fill("short");
+  await form.getByRole("button", { name: "Reset password" }).click();
+  await form.getByRole("alert").waitFor(); // the password policy's refusal, shown in the form
+  await form.getByLabel("New password for tom").fill("Fresh-pass-42x");
+  await form.getByLabel("Repeat the new password").fill("Fresh-pass-42x");
+  await form.getByRole("button", { name: "Reset password" }).click();
+  await page.getByText("The password of tom was reset.").waitFor();
+  expect(await page.evaluate(() => (window as unknown as { asked: string[] }).asked)).toEqual([
+    "Make tom an administrator?", "Remove administrator rights from tom?", "Deactivate tom? Their next request is refused.",
+    "Activate tom?", "Reset the password of tom? Every session of tom ends.", "Reset the password of tom? Every session of tom ends.",
+  ]);
+  const login = await fetch(`${b.api.server.base}/auth/login`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "tom", password: "Fresh-pass-42x" }) });
+  expect(login.status).toBe(200);
+  expect(pageErrors()).toEqual([]);
+}, 60_000);
+
 test("dashboard: income this year is the API's, movers listed, links into the analysis pages", async () => {
   const page = await b.page({ user: "rita" });
   await page.goto(b.url("/"));

@@ -23,6 +23,14 @@ const UserSearchItem = z.object({
   email: z.string().optional(),
 });
 
+const UserIdParams = z.object({ user_id: z.coerce.number().int().positive().describe("The account's id") });
+
+const AdminUserChange = z.object({
+  is_active: z.boolean().optional().describe("true activates the account, false deactivates it (its next request gets 401)"),
+  is_superuser: z.boolean().optional().describe("true promotes the account to administrator, false demotes it"),
+}).strict().refine((b) => b.is_active !== undefined || b.is_superuser !== undefined, { message: "Give is_active or is_superuser" })
+  .describe("The flags to change; at least one");
+
 export function usersRoutes(deps: HttpDeps, session: SessionPlugin) {
   const users = deps.container.resolve(UserService);
   const settings = deps.container.resolve(UserSettingsService);
@@ -64,5 +72,30 @@ export function usersRoutes(deps: HttpDeps, session: SessionPlugin) {
       params: z.object({ user_id: z.coerce.number().int().positive() }),
       response: { 200: z.object({ message: z.string() }), ...errorResponses },
       detail: { summary: "End every session of a user (admin only); the user logs in again" },
+    })
+    .patch("/:user_id", async ({ params, body, user }) => {
+      const updated = await users.adminUpdate(user.id, params.user_id, { isActive: body.is_active, isSuperuser: body.is_superuser });
+      deps.audit.record("user.admin_update", user, { target_user_id: params.user_id, ...body });
+      return toAccount(updated);
+    }, {
+      admin: true,
+      params: UserIdParams,
+      body: AdminUserChange,
+      response: { 200: Account, ...errorResponses },
+      detail: {
+        summary: "Activate or deactivate, promote or demote an account (admin only); 400 CANNOT_CHANGE_SELF for one's own "
+          + "account, 400 LAST_SUPERUSER when no active superuser would remain",
+      },
+    })
+    .post("/:user_id/password", async ({ params, body, user }) => {
+      await users.adminResetPassword(params.user_id, body.password);
+      deps.audit.record("user.password_reset", user, { target_user_id: params.user_id });
+      return { message: "The password was reset and every session of the user was ended" };
+    }, {
+      admin: true,
+      params: UserIdParams,
+      body: z.object({ password: z.string().max(1024).describe("The new password; it must meet the password policy (422 WEAK_PASSWORD)") }).strict(),
+      response: { 200: z.object({ message: z.string().describe("What happened") }), ...errorResponses },
+      detail: { summary: "Reset an account's password (admin only) through the password policy; ends every session of the account" },
     });
 }

@@ -305,6 +305,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/users/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Activate or deactivate, promote or demote an account (admin only); 400 CANNOT_CHANGE_SELF for one's own account, 400 LAST_SUPERUSER when no active superuser would remain
+         * @description Activate or deactivate, promote or demote an account (admin only); 400 CANNOT_CHANGE_SELF for one's own account, 400 LAST_SUPERUSER when no active superuser would remain.
+         *
+         *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** The account's active flag (a deactivated account's next request and logins get 401) and/or superuser flag (applies at its next request). Audit-logged.
+         */
+        patch: operations["patchApiV1UsersByUser_id"];
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset an account's password (admin only) through the password policy; ends every session of the account
+         * @description Reset an account's password (admin only) through the password policy; ends every session of the account.
+         *
+         *     **Who may call:** Superusers only (`is_superuser`), by session cookie or by a personal access token with the admin scope.
+         *
+         *     **Changes:** The account's password hash, after the password policy (422 WEAK_PASSWORD); every session of the account ends. Audit-logged without the password.
+         */
+        post: operations["postApiV1UsersByUser_idPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/settings/user": {
         parameters: {
             query?: never;
@@ -9686,6 +9734,206 @@ export interface operations {
                         /** @description Human-readable outcome; may change between versions */
                         message: string;
                     };
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    patchApiV1UsersByUser_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The flags to change; at least one */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "is_superuser": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description true activates the account, false deactivates it (its next request gets 401) */
+                    is_active?: boolean;
+                    /** @description true promotes the account to administrator, false demotes it */
+                    is_superuser?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": 2,
+                     *       "username": "bob",
+                     *       "email": "bob@example.com",
+                     *       "is_active": true,
+                     *       "is_superuser": true,
+                     *       "created_at": "2026-01-05T09:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. CANNOT_CHANGE_SELF: the caller's own account deactivated or demoted; LAST_SUPERUSER: no active superuser would remain */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope). `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `user_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    postApiV1UsersByUser_idPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account's id */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        /** @description The request body. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "a new long passphrase 7"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The new password; it must meet the password policy (422 WEAK_PASSWORD) */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The password was reset and every session of the user was ended"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @description What happened */
+                        message: string;
+                    };
+                };
+            };
+            /** @description `MALFORMED_BODY`: the body is not valid JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */

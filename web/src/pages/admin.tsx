@@ -1,5 +1,5 @@
 /**
- * Administration (superusers): users and their sessions, backups (export, download, restore
+ * Administration (superusers): users (activate, promote, reset a password, end sessions), backups (export, download, restore
  * with a preview of the file's contents read in the browser before anything is uploaded), the
  * update check, and each plugin's load status and error. Everything goes through the existing
  * routes; a non-administrator sees a note instead (the API refuses them anyway).
@@ -36,13 +36,19 @@ function Users() {
   const { me } = useApp();
   const users = useAsync((signal) => api.get("/users", { signal }), []);
   const [note, setNote] = useState<string | null>(null);
-  const endSessions = async (id: number, name: string) => {
-    if (!confirm(t("End every session of {name}?", { name }))) return;
+  const [resetFor, setResetFor] = useState<{ id: number; name: string } | null>(null);
+  const act = async (question: string, done: string, run: () => Promise<unknown>) => {
+    if (!confirm(question)) return;
     try {
-      await api.delete("/users/{user_id}/sessions", { path: { user_id: id } });
-      setNote(t("The sessions of {name} were ended.", { name }));
+      await run();
+      setNote(done);
+      users.reload();
     } catch (e) { setNote(errorText(e)); }
   };
+  const endSessions = (id: number, name: string) => act(t("End every session of {name}?", { name }), t("The sessions of {name} were ended.", { name }),
+    () => api.delete("/users/{user_id}/sessions", { path: { user_id: id } }));
+  const change = (id: number, name: string, body: Body<"patch", "/users/{user_id}">, question: string, done: string) =>
+    act(question, done, () => api.patch("/users/{user_id}", { path: { user_id: id }, body }));
   return (
     <section class="card" aria-labelledby="h-admin-users">
       <h2 id="h-admin-users">{t("Users")}</h2>
@@ -50,19 +56,61 @@ function Users() {
       <div class="table-wrap">
         <table class="table compact" data-testid="admin-users">
           <thead><tr><th scope="col">{t("User")}</th><th scope="col">{t("Email")}</th><th scope="col">{t("Status")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
-          <tbody>{users.data?.items.map((u) => (
-            <tr key={u.id} data-testid={`user-${u.username}`}>
-              <th scope="row">{u.username}{u.id === me.id && ` ${t("(you)")}`}</th>
-              <td>{u.email}</td>
-              <td>{u.is_superuser && <Badge>{t("admin")}</Badge>} {u.is_active ? <Badge kind="ok">{t("active")}</Badge> : <Badge kind="warning">{t("disabled")}</Badge>}</td>
-              <td><button type="button" class="ghost" onClick={() => endSessions(u.id, u.username)}>{t("End sessions")}<span class="sr-only"> {u.username}</span></button></td>
-            </tr>
-          ))}</tbody>
+          <tbody>{users.data?.items.map((u) => {
+            const self = u.id === me.id;
+            const name = u.username;
+            return (
+              <tr key={u.id} data-testid={`user-${u.username}`}>
+                <th scope="row">{u.username}{self && ` ${t("(you)")}`}</th>
+                <td>{u.email}</td>
+                <td>{u.is_superuser && <Badge>{t("admin")}</Badge>} {u.is_active ? <Badge kind="ok">{t("active")}</Badge> : <Badge kind="warning">{t("disabled")}</Badge>}</td>
+                <td class="row">
+                  <button type="button" class="ghost" onClick={() => void endSessions(u.id, name)}>{t("End sessions")}<span class="sr-only"> {name}</span></button>
+                  {/* One's own account cannot be deactivated or demoted (the API refuses it too). */}
+                  {u.is_active
+                    ? !self && <button type="button" class="ghost" onClick={() => void change(u.id, name, { is_active: false }, t("Deactivate {name}? Their next request is refused.", { name }), t("{name} was deactivated.", { name }))}>{t("Deactivate")}<span class="sr-only"> {name}</span></button>
+                    : <button type="button" class="ghost" onClick={() => void change(u.id, name, { is_active: true }, t("Activate {name}?", { name }), t("{name} was activated.", { name }))}>{t("Activate")}<span class="sr-only"> {name}</span></button>}
+                  {u.is_superuser
+                    ? !self && <button type="button" class="ghost" onClick={() => void change(u.id, name, { is_superuser: false }, t("Remove administrator rights from {name}?", { name }), t("{name} is no longer an administrator.", { name }))}>{t("Demote")}<span class="sr-only"> {name}</span></button>
+                    : <button type="button" class="ghost" onClick={() => void change(u.id, name, { is_superuser: true }, t("Make {name} an administrator?", { name }), t("{name} is now an administrator.", { name }))}>{t("Promote")}<span class="sr-only"> {name}</span></button>}
+                  <button type="button" class="ghost" onClick={() => { setResetFor({ id: u.id, name }); setNote(null); }}>{t("Reset password")}<span class="sr-only"> {name}</span></button>
+                </td>
+              </tr>
+            );
+          })}</tbody>
         </table>
       </div>
+      {resetFor && <ResetPassword key={resetFor.id} target={resetFor} onDone={(text) => { setResetFor(null); if (text) setNote(text); }} />}
       {note && <p role="status">{note}</p>}
-      <p class="muted small">{t("Activating, promoting and resetting passwords are done with the command line (npm run cli); the API offers no route for them.")}</p>
     </section>
+  );
+}
+
+/** The new password typed twice; the API checks the password policy and ends the account's sessions. */
+function ResetPassword({ target, onDone }: { target: { id: number; name: string }; onDone: (note: string | null) => void }) {
+  const [password, setPassword] = useState("");
+  const [again, setAgain] = useState("");
+  const [error, setError] = useState<unknown>(null);
+  const [mismatch, setMismatch] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setMismatch(password !== again);
+    if (password !== again) return;
+    if (!confirm(t("Reset the password of {name}? Every session of {name} ends.", { name: target.name }))) return;
+    try {
+      await api.post("/users/{user_id}/password", { path: { user_id: target.id }, body: { password } });
+      onDone(t("The password of {name} was reset.", { name: target.name }));
+    } catch (err) { setError(err); }
+  };
+  return (
+    <form class="row" onSubmit={submit} aria-label={t("Reset the password of {name}", { name: target.name })} data-testid="reset-password">
+      <Field label={t("New password for {name}", { name: target.name })}>{(id) => <input id={id} type="password" autoComplete="new-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label={t("Repeat the new password")}>{(id) => <input id={id} type="password" autoComplete="new-password" required value={again} onInput={(e) => setAgain((e.target as HTMLInputElement).value)} />}</Field>
+      <button type="submit" class="primary">{t("Reset password")}</button>
+      <button type="button" class="ghost" onClick={() => onDone(null)}>{t("Cancel")}</button>
+      {mismatch && <p class="note error" role="alert">{t("The two passwords differ.")}</p>}
+      <ErrorNote error={error} />
+    </form>
   );
 }
 

@@ -4,19 +4,25 @@
  * (POST /portfolio/lots/analysis INCOME_EVENTS: in the target currency, share-weighted, per broker);
  * interest on cash (no asset) is the transactions' amount at the caller's share when it is in the
  * target currency and adds up to the report's unallocated income of its broker, else that total is
- * shown undated. Totals are therefore the report's (`summary.total_income`).
+ * shown undated. Totals are therefore the report's (`summary.total_income`). The upcoming income
+ * of the next 12 months (confirmed and projected, web/src/lib/upcoming-income.ts) takes two more
+ * requests: the held assets' events in one query, and one rate per foreign currency.
  */
 import { useMemo, useState } from "preact/hooks";
 import { api } from "../api/client.ts";
-import { ErrorNote, Loading, Money, Page, Percent } from "../components/ui.tsx";
+import { Badge, ErrorNote, Loading, Money, Page, Percent, daysAgo, today } from "../components/ui.tsx";
 import { assetTypeLabel } from "../lib/asset-types.ts";
 import { cmp, isZero, percentOf, sum, times } from "../lib/exact.ts";
-import { formatDate, formatMoney, MASK } from "../lib/format.ts";
-import { msg, t } from "../lib/i18n.ts";
+import { formatDate, formatDecimal, formatMoney, MASK } from "../lib/format.ts";
+import { addCatalogs, msg, t } from "../lib/i18n.ts";
+import { LAB } from "../i18n/lab.ts";
 import type { Holding } from "../api/types.ts";
 import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { addMonths, upcomingIncome, type UpcomingEvent } from "../lib/upcoming-income.ts";
+
+addCatalogs(LAB);
 
 /** One payment received, in the target currency (the caller's share). */
 interface Payment { date: string; type: string; brokerId: number; assetId: number | null; amount: string }
@@ -120,6 +126,8 @@ export function IncomePage() {
               </p>
             )}
           </section>
+
+          <Upcoming holdings={s.holdings} currency={currency} />
 
           <div class="grid-2">
             <section class="card" aria-labelledby="h-income-asset">
@@ -230,5 +238,73 @@ function ByAsset(props: { payments: Payment[]; holdings: Holding[]; names: Map<n
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * The next 12 months' payments of the positions held: the held assets' events in one query
+ * (two years back for the cadence), each foreign currency's latest rate of the last two weeks.
+ */
+function Upcoming(props: { holdings: Holding[]; currency: string }) {
+  const { prefs, privacy } = useApp();
+  const locale = localeOf(prefs);
+  const quantities = useMemo(() => {
+    const m = new Map<number, string>();
+    for (const h of props.holdings) m.set(h.asset_id, sum([m.get(h.asset_id), h.quantity]));
+    for (const [id, q] of m) if (isZero(q)) m.delete(id);
+    return m;
+  }, [props.holdings]);
+  const ids = [...quantities.keys()];
+  const names = new Map(props.holdings.map((h) => [h.asset_id, h.asset_name]));
+  const rows = useAsync(async (signal) => {
+    if (ids.length === 0) return [];
+    const now = today();
+    const answer = await api.post("/assets/events/query", {
+      signal, body: ids.map((id) => ({ asset_id: id, date_range: { start: addMonths(now, -24), end: addMonths(now, 12) } })),
+    });
+    const events = new Map<number, UpcomingEvent[]>(answer.items.map((i) => [i.asset_id, i.events.map((e) => ({ date: e.date, type: e.type, amount: e.value.amount, currency: e.value.code }))]));
+    const foreign = [...new Set([...events.values()].flat().map((e) => e.currency))].filter((c) => c !== props.currency);
+    const rates = new Map<string, string>();
+    await Promise.all(foreign.map(async (code) => {
+      const found = await api.post("/fx/currencies/convert", {
+        signal, body: [{ from_amount: { code, amount: "1" }, to: props.currency, date_range: { start: daysAgo(14), end: now } }],
+      }).then((r) => r.results, () => []);
+      const latest = found.slice().sort((a, b) => a.conversion_date.localeCompare(b.conversion_date)).pop();
+      if (latest) rates.set(code, latest.rate);
+    }));
+    return upcomingIncome({ today: now, quantities, events, rates, base: props.currency });
+  }, [ids.join(","), props.currency]);
+  const list = rows.data ?? [];
+  const total = (status: string) => sum(list.filter((r) => r.status === status && r.baseAmount !== null).map((r) => r.baseAmount));
+  return (
+    <section class="card" aria-labelledby="h-income-upcoming">
+      <h2 id="h-income-upcoming">{t("Upcoming income (next 12 months)")}</h2>
+      <ErrorNote error={rows.error} />
+      {rows.loading && !rows.data && <Loading label={t("Loading…")} />}
+      {rows.data && list.length === 0 && <p class="muted">{t("No upcoming payments are known or projected.")}</p>}
+      {list.length > 0 && (
+        <>
+          <p class="muted" data-testid="upcoming-totals">
+            <span data-col="confirmed">{t("Confirmed: {amount}", { amount: privacy ? MASK : formatMoney(total("confirmed"), props.currency, locale) })}</span> · <span data-col="projected">{t("Projected: {amount}", { amount: privacy ? MASK : formatMoney(total("projected"), props.currency, locale) })}</span>
+          </p>
+          <div class="table-wrap">
+            <table class="table compact" aria-label={t("Upcoming income")} data-testid="upcoming-income">
+              <thead><tr><th scope="col">{t("Date")}</th><th scope="col">{t("Asset")}</th><th scope="col">{t("Status")}</th><th scope="col" class="num">{t("Per unit")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Amount")}</th></tr></thead>
+              <tbody>{list.map((r) => (
+                <tr key={`${r.assetId}-${r.date}-${r.status}-${r.type}`} data-testid={`upcoming-${r.assetId}-${r.date}`} data-status={r.status}>
+                  <td>{formatDate(r.date, locale)}</td>
+                  <th scope="row"><Link href={`/assets/${r.assetId}`}>{names.get(r.assetId) ?? r.assetId}</Link></th>
+                  <td>{r.status === "confirmed" ? <Badge kind="ok">{t("confirmed")}</Badge> : <Badge kind="info">{t("projected")}</Badge>}</td>
+                  <td class="num" data-col="per-unit">{formatDecimal(r.perUnit, locale)} {r.currency}</td>
+                  <td class="num" data-col="quantity">{formatDecimal(r.quantity, locale)}</td>
+                  <td class="num" data-col="amount">{r.baseAmount !== null ? <Money amount={r.baseAmount} currency={props.currency} /> : <><Money amount={r.amount} currency={r.currency} /> <span class="muted small">{t("(no rate)")}</span></>}</td>
+                </tr>
+              ))}</tbody>
+            </table>
+          </div>
+          <p class="muted small">{t("Confirmed: announced events (their date is the ex-date) times the units held now. Projected: the same cadence and last amount per unit as the asset's past payments.")}</p>
+        </>
+      )}
+    </section>
   );
 }
