@@ -46,6 +46,8 @@ function toDraft(r: Row): Draft {
 }
 
 const brokerNotFound = (id: number) => new NotFoundError("BROKER_NOT_FOUND", `Broker ${id} is outside this token's brokers`);
+/** How long a second commit of a draft waits for the first one to finish. */
+const COMMIT_WAIT_MS = 30_000;
 const notFound = (id: string) => new NotFoundError("DRAFT_NOT_FOUND", `No draft '${id}' of yours`);
 
 export function draftService(deps: HttpDeps) {
@@ -96,6 +98,17 @@ export function draftService(deps: HttpDeps) {
     if (outside !== undefined) throw brokerNotFound(outside);
   }
 
+  /** A draft another call is committing, once that call is done (it answers the same result). */
+  async function settled(userId: number, id: string): Promise<Draft> {
+    const deadline = Date.now() + COMMIT_WAIT_MS;
+    for (;;) {
+      const [row]: { status: string }[] = await db.reads.query(`SELECT status FROM mcp_drafts WHERE id = ?`, [id]);
+      if (row?.status !== "committing") return get(userId, id);
+      if (Date.now() > deadline) throw new ConflictError("DRAFT_NOT_PENDING", `Draft '${id}' is being committed; ask again shortly`);
+      await Bun.sleep(50);
+    }
+  }
+
   async function get(userId: number, id: string): Promise<Draft> {
     const [row]: Row[] = await db.reads.query(`SELECT * FROM mcp_drafts WHERE id = ? AND user_id = ?`, [id, userId]);
     if (!row) throw notFound(id);
@@ -135,12 +148,12 @@ export function draftService(deps: HttpDeps) {
       const claimed = await db.write(async (tx) => {
         const [row]: Row[] = await tx.query(`SELECT * FROM mcp_drafts WHERE id = ? AND user_id = ?`, [id, userId]);
         if (!row) throw notFound(id);
-        if (row.status === "committed") return false;
-        if (row.status !== "pending") throw new ConflictError("DRAFT_NOT_PENDING", `Draft '${id}' is ${row.status === "discarded" ? "discarded" : "being committed"}`);
+        if (row.status === "committed" || row.status === "committing") return false;
+        if (row.status !== "pending") throw new ConflictError("DRAFT_NOT_PENDING", `Draft '${id}' is discarded`);
         await tx.query(`UPDATE mcp_drafts SET status = 'committing' WHERE id = ?`, [id]);
         return JSON.parse(row.rows);
       });
-      if (claimed === false) return get(userId, id);
+      if (claimed === false) return settled(userId, id);
       let outcome;
       try {
         outcome = toBatchResponse(await batch.run(userId, toBatchInput(BatchRequest.parse(claimed)), "commit"));

@@ -71,6 +71,19 @@ describe("MCP drafts: confirm before write", () => {
     expect((await (await alice.get("/mcp/drafts")).json()).items.map((x: any) => x.id)).not.toContain(d.id);
   });
 
+  test("two simultaneous commits of one draft commit it once and both answer the same result", async () => {
+    const c = await connect(await token("full"));
+    const d = await draft(c, { creates: [deposit(brokerId, "5.55", "2024-04-15")] });
+    await c.close();
+    const before = await ledgerSize(brokerId);
+    const [a, b] = await Promise.all([alice.post(`/mcp/drafts/${d.id}/commit`, {}), alice.post(`/mcp/drafts/${d.id}/commit`, {})]);
+    const [ja, jb] = [await a.json(), await b.json()];
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(ja.result.committed).toBe(true);
+    expect(jb.result).toEqual(ja.result);
+    expect(await ledgerSize(brokerId)).toBe(before + 1);
+  });
+
   test("a discarded draft cannot be committed (409 DRAFT_NOT_PENDING)", async () => {
     const c = await connect(await token("full"));
     const d = await draft(c, { creates: [deposit(brokerId, "3.33", "2024-05-01")] });

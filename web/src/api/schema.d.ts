@@ -5557,10 +5557,10 @@ export interface components {
             /** @description Draft id */
             id: string;
             /**
-             * @description `pending` until committed or discarded
+             * @description `pending` until committed or discarded; `committing` while a commit runs
              * @enum {string}
              */
-            status: "pending" | "committed" | "discarded";
+            status: "pending" | "committing" | "committed" | "discarded";
             /** @description When the assistant drafted it (ISO 8601) */
             created_at: string;
             /** @description When it was committed or discarded */
