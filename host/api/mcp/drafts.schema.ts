@@ -16,7 +16,7 @@ export const McpDraftDuplicates = z.object({
 
 export const McpDraft = z.object({
   id: z.string().describe("Draft id"),
-  status: z.enum(["pending", "committing", "committed", "discarded"]).describe("`pending` until committed or discarded; `committing` while a commit runs"),
+  status: z.enum(["pending", "committed", "discarded"]).describe("`pending` until committed or discarded"),
   created_at: z.string().describe("When the assistant drafted it (ISO 8601)"),
   decided_at: z.string().nullable().describe("When it was committed or discarded"),
   token_id: z.number().int().nullable().describe("The access token that drafted it"),

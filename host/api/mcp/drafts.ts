@@ -46,8 +46,8 @@ function toDraft(r: Row): Draft {
 }
 
 const brokerNotFound = (id: number) => new NotFoundError("BROKER_NOT_FOUND", `Broker ${id} is outside this token's brokers`);
-/** How long a second commit of a draft waits for the first one to finish. */
-const COMMIT_WAIT_MS = 30_000;
+/** Ends a commit whose draft another commit already kept (its result is answered instead). */
+class AlreadyCommitted extends Error {}
 const notFound = (id: string) => new NotFoundError("DRAFT_NOT_FOUND", `No draft '${id}' of yours`);
 
 export function draftService(deps: HttpDeps) {
@@ -98,17 +98,6 @@ export function draftService(deps: HttpDeps) {
     if (outside !== undefined) throw brokerNotFound(outside);
   }
 
-  /** A draft another call is committing, once that call is done (it answers the same result). */
-  async function settled(userId: number, id: string): Promise<Draft> {
-    const deadline = Date.now() + COMMIT_WAIT_MS;
-    for (;;) {
-      const [row]: { status: string }[] = await db.reads.query(`SELECT status FROM mcp_drafts WHERE id = ?`, [id]);
-      if (row?.status !== "committing") return get(userId, id);
-      if (Date.now() > deadline) throw new ConflictError("DRAFT_NOT_PENDING", `Draft '${id}' is being committed; ask again shortly`);
-      await Bun.sleep(50);
-    }
-  }
-
   async function get(userId: number, id: string): Promise<Draft> {
     const [row]: Row[] = await db.reads.query(`SELECT * FROM mcp_drafts WHERE id = ? AND user_id = ?`, [id, userId]);
     if (!row) throw notFound(id);
@@ -144,33 +133,35 @@ export function draftService(deps: HttpDeps) {
      */
     async commit(userId: number, id: string, brokerIds: readonly number[] | null = null): Promise<Draft> {
       const current = await get(userId, id);
-      if (brokerIds && current.status === "pending") await withinBrokers(BatchRequest.parse(current.rows), brokerIds);
-      const claimed = await db.write(async (tx) => {
-        const [row]: Row[] = await tx.query(`SELECT * FROM mcp_drafts WHERE id = ? AND user_id = ?`, [id, userId]);
-        if (!row) throw notFound(id);
-        if (row.status === "committed" || row.status === "committing") return false;
-        if (row.status !== "pending") throw new ConflictError("DRAFT_NOT_PENDING", `Draft '${id}' is discarded`);
-        await tx.query(`UPDATE mcp_drafts SET status = 'committing' WHERE id = ?`, [id]);
-        return JSON.parse(row.rows);
-      });
-      if (claimed === false) return settled(userId, id);
+      if (current.status === "committed") return current;
+      if (current.status !== "pending") throw new ConflictError("DRAFT_NOT_PENDING", `Draft '${id}' is ${current.status}`);
+      const body = BatchRequest.parse(current.rows);
+      if (brokerIds) await withinBrokers(body, brokerIds);
       let outcome;
       try {
-        outcome = toBatchResponse(await batch.run(userId, toBatchInput(BatchRequest.parse(claimed)), "commit"));
+        // The draft's status is read and set in the batch's own write: a draft commits once, even
+        // when two commits race, and a stopped process leaves it either committed or pending.
+        outcome = toBatchResponse(await batch.run(userId, toBatchInput(body), "commit", {
+          before: async (tx) => {
+            const [row]: Row[] = await tx.query(`SELECT status FROM mcp_drafts WHERE id = ? AND user_id = ?`, [id, userId]);
+            if (row?.status === "committed") throw new AlreadyCommitted();
+            if (row?.status !== "pending") throw new ConflictError("DRAFT_NOT_PENDING", `Draft '${id}' is ${row?.status ?? "gone"}`);
+          },
+          committed: async (tx, o) => {
+            await tx.query(`UPDATE mcp_drafts SET status = 'committed', result = ?, decided_at = ? WHERE id = ?`,
+              [JSON.stringify(toBatchResponse(o)), Math.floor(Date.now() / 1000), id]);
+          },
+        }));
       } catch (error) {
-        await db.write((tx) => tx.query(`UPDATE mcp_drafts SET status = 'pending' WHERE id = ?`, [id]));
+        if (error instanceof AlreadyCommitted) return get(userId, id);
         throw error;
       }
-      const now = Math.floor(Date.now() / 1000);
-      await db.write(async (tx) => {
-        if (outcome.committed) {
-          await tx.query(`UPDATE mcp_drafts SET status = 'committed', result = ?, decided_at = ? WHERE id = ?`, [JSON.stringify(outcome), now, id]);
-        } else {
-          const [row]: Row[] = await tx.query(`SELECT checks FROM mcp_drafts WHERE id = ?`, [id]);
-          const checks = { ...JSON.parse(row!.checks), validation: outcome };
-          await tx.query(`UPDATE mcp_drafts SET status = 'pending', checks = ? WHERE id = ?`, [JSON.stringify(checks), id]);
-        }
-      });
+      if (!outcome.committed) {
+        await db.write(async (tx) => {
+          const [row]: Row[] = await tx.query(`SELECT checks FROM mcp_drafts WHERE id = ? AND status = 'pending'`, [id]);
+          if (row) await tx.query(`UPDATE mcp_drafts SET checks = ? WHERE id = ?`, [JSON.stringify({ ...JSON.parse(row.checks), validation: outcome }), id]);
+        });
+      }
       return get(userId, id);
     },
 

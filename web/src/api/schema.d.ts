@@ -5557,10 +5557,10 @@ export interface components {
             /** @description Draft id */
             id: string;
             /**
-             * @description `pending` until committed or discarded; `committing` while a commit runs
+             * @description `pending` until committed or discarded
              * @enum {string}
              */
-            status: "pending" | "committing" | "committed" | "discarded";
+            status: "pending" | "committed" | "discarded";
             /** @description When the assistant drafted it (ISO 8601) */
             created_at: string;
             /** @description When it was committed or discarded */
