@@ -27,6 +27,12 @@ class RollbackSentinel extends Error {
  * promotes, all or nothing, in one serialised write. `validate` always rolls back; `commit`
  * keeps the work only when no issue was found.
  */
+/** Work of the caller done in the batch's own transaction (a draft marked committed with its rows). */
+export interface BatchHooks {
+  before?(tx: EntityManager): Promise<void>;
+  committed?(tx: EntityManager, outcome: BatchOutcome): Promise<void>;
+}
+
 @injectable()
 export class TransactionBatchService {
   constructor(
@@ -34,14 +40,20 @@ export class TransactionBatchService {
     @inject(BrokerAccessService) private readonly access: BrokerAccessService,
   ) {}
 
-  async run(userId: number, input: BatchInput, mode: "validate" | "commit"): Promise<BatchOutcome> {
+  /**
+   * `hooks` run inside the batch's own write, so what they store commits or rolls back with the
+   * ledger rows: `before` may refuse the batch (throw), `committed` records that it was kept.
+   */
+  async run(userId: number, input: BatchInput, mode: "validate" | "commit", hooks: BatchHooks = {}): Promise<BatchOutcome> {
     try {
       return await this.db.write(async (tx) => {
+        await hooks.before?.(tx);
         const { state, wac } = await executeBatch(tx, this.access, userId, input);
         const outcome = buildOutcome(state, mode === "commit", wac);
         if (!outcome.committed) throw new RollbackSentinel(outcome);
         // A promote goes through here too. The earliest date covers rows before and after and their partner legs.
         if (outcome.results.length > 0) declareChange(tx, { kind: "ledger", ids: [...state.touchedBrokers().keys()], from: state.earliestChange() });
+        await hooks.committed?.(tx, outcome);
         return outcome;
       });
     } catch (e) {

@@ -79,8 +79,11 @@ export class AccessTokenService {
     if (input.admin && !owner.isSuperuser) throw new NotAllowedError("ADMIN_REQUIRED", "Only a superuser can create a token with the admin scope");
     if (input.expiresAt && input.expiresAt.getTime() <= now.getTime()) throw new InputError("TOKEN_EXPIRY_PAST", "expires_at must be in the future");
     const mcp = input.mcp ?? null;
-    // An MCP token reads only: it cannot be read-write nor admin.
-    if (mcp && (input.admin || input.scope !== "read")) throw new InputError("TOKEN_MCP_READ_ONLY", "An MCP token must have scope `read` and no admin");
+    // An MCP token is never admin; only a `full` one may be read-write (committing its own drafts),
+    // since a write answers what a lower grade hides.
+    if (mcp && (input.admin || (input.scope !== "read" && mcp.grade !== "full"))) {
+      throw new InputError("TOKEN_MCP_READ_ONLY", "An MCP token has no admin, and only a `full` one may have scope `read-write`");
+    }
     const secret = TOKEN_PREFIX + randomBytes(32).toString("base64url");
     const prefix = secret.slice(0, TOKEN_PREFIX.length + 6);
     const createdAt = Math.floor(now.getTime() / 1000);

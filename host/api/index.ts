@@ -14,6 +14,7 @@ import { BATCH_ROW_SCHEMAS } from "./transactions/transaction-rows.schema.ts";
 import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler, routeMethods } from "../http/errors.ts";
+import { mcpDraftsRoutes } from "./mcp/drafts.routes.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { realizedGainsRoutes } from "./portfolio/realized-gains.routes.ts";
@@ -66,6 +67,7 @@ export function createApp(deps: HttpDeps) {
     .use(aiExportRoutes(deps, session))
     .use(toolsRoutes(deps, session))
     .use(mcpRoutes(deps))
+    .use(mcpDraftsRoutes(deps, session))
     .use(utilitiesRoutes());
   routes = app.routes;
   return app;

@@ -30,6 +30,7 @@ const GainsPage = lazyPage(() => import("./pages/gains.tsx").then((m) => m.Gains
 const RiskPage = lazyPage(() => import("./pages/risk.tsx").then((m) => m.RiskPage));
 const ToolsPage = lazyPage(() => import("./pages/tools.tsx").then((m) => m.ToolsPage));
 const AdminPage = lazyPage(() => import("./pages/admin.tsx").then((m) => m.AdminPage));
+const AiAccessPage = lazyPage(() => import("./pages/ai-access.tsx").then((m) => m.AiAccessPage));
 
 /** Client routes, first match wins. Params are passed as props. */
 const ROUTES: [string, ComponentType<any>][] = [
@@ -51,6 +52,7 @@ const ROUTES: [string, ComponentType<any>][] = [
   ["/import", ImportPage],
   ["/uploads", UploadsPage],
   ["/settings", SettingsPage],
+  ["/settings/ai-access", AiAccessPage],
 ];
 
 const NAV: [string, string][] = [

@@ -17,7 +17,7 @@ export const TokenCreateRequest = z.object({
   expires_at: z.iso.datetime({ offset: true }).nullable().optional()
     .describe("When the token stops working (ISO 8601 date-time, in the future); absent or null: never"),
   mcp: McpScopeField.nullable().optional()
-    .describe("Make it an MCP token with this data grade (scope must be `read`, admin false); absent or null: an ordinary API token"),
+    .describe("Make it an MCP token with this data grade (admin false; scope `read`, or `read-write` for a `full` token that may commit its own drafts); absent or null: an ordinary API token"),
 }).strict();
 
 export const AccessTokenRead = z.object({

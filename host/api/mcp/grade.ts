@@ -21,7 +21,8 @@ const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticke
 
 /** Which tools a grade may call (`tools/list` shows only these). */
 export const GRADE_TOOLS: Record<McpGrade, readonly string[]> = {
-  full: ["portfolio_summary", "holdings", "transactions", "fx_rates"],
+  // Drafts hold amounts and free text, so only `full` may write them; `commit_draft` also needs a read-write token.
+  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "draft_transactions", "commit_draft"],
   relative: ["portfolio_summary", "holdings", "transactions", "fx_rates"],
   aggregate: ["portfolio_summary", "fx_rates"],
 };

@@ -2,7 +2,7 @@ import {
   createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, McpServer, type McpRequestContext, originValidationResponse,
 } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
-import type { z } from "zod";
+import { z } from "zod";
 import { DomainError } from "../../../core/errors/domain-error.ts";
 import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
 import { AccessTokenService } from "../../../core/users/access-token.service.ts";
@@ -11,18 +11,29 @@ import { bearerSecret } from "../../http/bearer.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { errorResponse } from "../../http/errors.ts";
 import { AiExportCatalog } from "../ai-export/catalog.ts";
+import { McpDraft } from "./drafts.schema.ts";
+import { DraftRows, draftService } from "./drafts.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
 /** Who is calling, as the route hands it to the per-request server. */
 interface McpCaller {
   readonly scope: McpScope;
+  /** Whether the token is read-write: only then may the assistant commit its own drafts. */
+  readonly canWrite: boolean;
   readonly tokenId: number;
   readonly userId: number;
   readonly username: string;
 }
 
 const SERVER_INFO = { name: "portfolio-tracker", version: "1" };
+
+const CommitInput = z.object({ draft_id: z.string().uuid().describe("The id draft_transactions answered") }).strict();
+
+/** The tools a caller may use: its grade's, and `commit_draft` only with a read-write token. */
+function allowedTools(grade: McpGrade, caller: McpCaller): Set<string> {
+  return new Set(GRADE_TOOLS[grade].filter((t) => t !== "commit_draft" || caller.canWrite));
+}
 
 /**
  * The MCP server (docs/mcp.md) at `/api/v1/mcp`: Streamable HTTP, stateless (one server instance per
@@ -34,6 +45,7 @@ export function mcpRoutes(deps: HttpDeps) {
   const tokens = deps.container.resolve(AccessTokenService);
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
+  const drafts = draftService(deps);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
@@ -42,9 +54,13 @@ export function mcpRoutes(deps: HttpDeps) {
     const caller = ctx.authInfo?.extra?.caller as McpCaller;
     const { grade } = caller.scope;
     const server = new McpServer(SERVER_INFO, {
-      instructions: `Read-only tools on the user's portfolio. Data grade: ${grade} (docs/mcp.md). Figures are decimal strings.`,
+      instructions: `Tools on the user's portfolio. Data grade: ${grade} (docs/mcp.md). Figures are decimal strings.`
+        + (allowedTools(grade, caller).has("draft_transactions")
+          ? " The ledger is never changed directly: draft_transactions stores a draft with the ledger's checks; the user confirms it in the web app"
+            + (caller.canWrite ? ", or you call commit_draft once the user has agreed." : ".")
+          : ""),
     });
-    const allowed = new Set(GRADE_TOOLS[grade]);
+    const allowed = allowedTools(grade, caller);
     const run = <T>(tool: string, compute: () => Promise<T>) => async () => {
       // Every call is audited (who, which token, which tool, the outcome), never its arguments or answer.
       const audit = (outcome: string) =>
@@ -89,6 +105,22 @@ export function mcpRoutes(deps: HttpDeps) {
         inputSchema: FxRatesInput, outputSchema: FxRatesOut, annotations,
       }, (args: z.infer<typeof FxRatesInput>) => run("fx_rates", () => data.fxRates(args))());
     }
+    const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+    if (allowed.has("draft_transactions")) {
+      server.registerTool("draft_transactions", {
+        title: "Draft transactions",
+        description: "Propose ledger changes without making them: stores a draft with the ledger's validation and duplicate check and answers its id."
+          + " Rows as POST /transactions/validate takes them. The user confirms the draft in the web app (Settings, AI access).",
+        inputSchema: DraftRows, outputSchema: McpDraft, annotations: writes,
+      }, (args: z.output<typeof DraftRows>) => run("draft_transactions", () => drafts.create(caller.userId, caller.tokenId, args, caller.scope.brokerIds))());
+    }
+    if (allowed.has("commit_draft")) {
+      server.registerTool("commit_draft", {
+        title: "Commit a draft",
+        description: "Commit a pending draft to the ledger, all or nothing, once the user has agreed. A draft commits once: calling again answers the first result.",
+        inputSchema: CommitInput, outputSchema: McpDraft, annotations: { ...writes, destructiveHint: true, idempotentHint: true },
+      }, (args: z.output<typeof CommitInput>) => run("commit_draft", () => drafts.commit(caller.userId, args.draft_id, caller.scope.brokerIds))());
+    }
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",
     }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: catalogText }] }));
@@ -112,7 +144,7 @@ export function mcpRoutes(deps: HttpDeps) {
     if (!grant.mcp) {
       return errorResponse(403, { detail: "This access token has no MCP scope; create one with `mcp.grade`", code: "TOKEN_NOT_MCP" });
     }
-    return { secret, caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp } };
+    return { secret, caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp, canWrite: grant.scope === "read-write" } };
   }
 
   const serve = async ({ request }: { request: Request }) => {

@@ -54,6 +54,17 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     who: "The token's owner, by session cookie only.",
     changes: "Deletes the token; requests carrying it get 401 at once.",
   },
+  "GET /mcp/drafts": {
+    who: "Any signed-in user (their own drafts only); not an MCP token.",
+  },
+  "POST /mcp/drafts/{id}/commit": {
+    who: "The draft's owner, by session or a read-write token (not an MCP token); they also need the ledger rights the batch needs.",
+    changes: "Commits the drafted batch through the ledger (all or nothing) and marks the draft committed; a committed draft answers its first result and changes nothing.",
+  },
+  "POST /mcp/drafts/{id}/discard": {
+    who: "The draft's owner, by session or a read-write token (not an MCP token).",
+    changes: "Marks the pending draft discarded; the ledger is not touched.",
+  },
   "PUT /settings/user": {
     changes: "The caller's settings row; fields left out stay as they are.",
     request: { language: "en", base_currency: "EUR", theme: "dark" },

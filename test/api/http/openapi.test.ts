@@ -238,6 +238,8 @@ const OPEN_RESPONSE_FIELDS: Record<string, string> = {
   "ErrorBody.params": "Parameters of the error, different per code (docs/errors.md lists them)",
   "ValidationErrorBody.params": "Parameters of the error, different per code (docs/errors.md lists them)",
   "BatchResponse.issues[].params": "Parameters of the ledger rule that failed, different per validation code",
+  "McpDraft.rows.creates[]": "Rows as the assistant drafted them, kept even when the ledger refuses them (its issues say why)",
+  "McpDraft.rows.updates[]": "Changes as the assistant drafted them, kept even when the ledger refuses them (its issues say why)",
   "BrimCommitResult.issues[].params": "Parameters of the import rule that failed, different per code",
   "ParseResult.validation_issues[].params": "Parameters of the ledger rule that failed, different per validation code",
   "AssetPatchResponse.results[].updated_fields[].old": "The field's previous value, whatever type that field has",

@@ -65,8 +65,9 @@ describe("MCP tokens", () => {
     await expectError(res, 403, "TOKEN_MCP_ONLY");
   });
 
-  test("an MCP token is read-only and cannot be narrowed to a broker its owner does not see", async () => {
-    await expectError(await alice.post("/auth/tokens", { name: "rw", scope: "read-write", mcp: { grade: "full" } }), 400, "TOKEN_MCP_READ_ONLY");
+  test("only a full MCP token may be read-write, and none can be narrowed to a broker its owner does not see", async () => {
+    await expectError(await alice.post("/auth/tokens", { name: "rw", scope: "read-write", mcp: { grade: "relative" } }), 400, "TOKEN_MCP_READ_ONLY");
+    await expectError(await alice.post("/auth/tokens", { name: "rw-admin", scope: "read-write", admin: true, mcp: { grade: "full" } }), 400, "TOKEN_MCP_READ_ONLY");
     await expectError(await alice.post("/auth/tokens", { name: "far", scope: "read", mcp: { grade: "full", broker_ids: [987654] } }), 404, "BROKER_NOT_FOUND");
     await expectError(await alice.post("/auth/tokens", { name: "bad", scope: "read", mcp: { grade: "secret" } }), 422);
   });
@@ -106,7 +107,7 @@ describe("MCP tools per grade", () => {
       for (const t of tools) expect(t.outputSchema).toBeDefined();
       return tools.map((t) => t.name).sort();
     };
-    expect(await names("full")).toEqual(["fx_rates", "holdings", "portfolio_summary", "transactions"]);
+    expect(await names("full")).toEqual(["draft_transactions", "fx_rates", "holdings", "portfolio_summary", "transactions"]);
     expect(await names("relative")).toEqual(["fx_rates", "holdings", "portfolio_summary", "transactions"]);
     expect(await names("aggregate")).toEqual(["fx_rates", "portfolio_summary"]);
   });

@@ -2911,6 +2911,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mcp/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drafts an assistant proposed through the MCP server and nobody has committed or discarded yet
+         * @description Drafts an assistant proposed through the MCP server and nobody has committed or discarded yet.
+         *
+         *     **Who may call:** Any signed-in user (their own drafts only); not an MCP token.
+         *
+         *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`.
+         */
+        get: operations["getApiV1McpDrafts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mcp/drafts/{id}/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a draft through the ledger's batch (all or nothing), once: a committed draft answers its first result
+         * @description Commit a draft through the ledger's batch (all or nothing), once: a committed draft answers its first result.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The draft's owner, by session or a read-write token (not an MCP token); they also need the ledger rights the batch needs.
+         *
+         *     **Changes:** Commits the drafted batch through the ledger (all or nothing) and marks the draft committed; a committed draft answers its first result and changes nothing.
+         */
+        post: operations["postApiV1McpDraftsByIdCommit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/mcp/drafts/{id}/discard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Discard a pending draft; the ledger is not touched
+         * @description Discard a pending draft; the ledger is not touched.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. The draft's owner, by session or a read-write token (not an MCP token).
+         *
+         *     **Changes:** Marks the pending draft discarded; the ledger is not touched.
+         */
+        post: operations["postApiV1McpDraftsByIdDiscard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/utilities/currencies": {
         parameters: {
             query?: never;
@@ -5527,6 +5601,61 @@ export interface components {
             /** @description Transactions linked to the asset's events */
             linked_transaction_count: number;
         };
+        McpDraft: {
+            /** @description Draft id */
+            id: string;
+            /**
+             * @description `pending` until committed or discarded
+             * @enum {string}
+             */
+            status: "pending" | "committed" | "discarded";
+            /** @description When the assistant drafted it (ISO 8601) */
+            created_at: string;
+            /** @description When it was committed or discarded */
+            decided_at: string | null;
+            /** @description The access token that drafted it */
+            token_id: number | null;
+            /** @description The batch as drafted */
+            rows: {
+                /** @description New transactions */
+                creates: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Changes to stored transactions */
+                updates: {
+                    [key: string]: unknown;
+                }[];
+                /** @description Ids to delete */
+                deletes: number[];
+            };
+            /** @description The ledger's dry run of the batch when drafted (or when a commit last failed) */
+            validation: components["schemas"]["BatchResponse"];
+            /** @description Duplicate report against the broker’s ledger */
+            duplicates: components["schemas"]["McpDraftDuplicates"];
+            /** @description The commit's answer once committed; null before */
+            result: components["schemas"]["BatchResponse"] | null;
+        };
+        /** @description Duplicate check of the new rows against each broker's ledger (like the import's) */
+        McpDraftDuplicates: {
+            /** @description Rows with the same type, day, quantity and amount as a stored row of the broker */
+            likely: {
+                /** @description Index of the row in `creates` */
+                index: number;
+                /** @description Stored transactions it looks identical to */
+                transaction_ids: number[];
+            }[];
+            /** @description Rows with the same type and amount within three days of a stored row */
+            possible: {
+                /** @description Index of the row in `creates` */
+                index: number;
+                /** @description Stored transactions with the same amount within a few days */
+                transaction_ids: number[];
+            }[];
+        };
+        McpDraftList: {
+            /** @description The caller's pending drafts, newest first */
+            items: components["schemas"]["McpDraft"][];
+        };
         McpScopeField: {
             /**
              * @description What the MCP tools show: `full` amounts; `relative` weights, returns and percentages (no quantities, no currency amounts); `aggregate` portfolio-level figures only (no holdings)
@@ -7871,7 +8000,7 @@ export interface components {
              * @description When the token stops working (ISO 8601 date-time, in the future); absent or null: never
              */
             expires_at?: string | null;
-            /** @description Make it an MCP token with this data grade (scope must be `read`, admin false); absent or null: an ordinary API token */
+            /** @description Make it an MCP token with this data grade (admin false; scope `read`, or `read-write` for a `full` token that may commit its own drafts); absent or null: an ordinary API token */
             mcp?: components["schemas"]["McpScopeField"] | null;
         };
         TokenCreateResponse: {
@@ -23425,6 +23554,296 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiV1McpDrafts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpDraftList"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postApiV1McpDraftsByIdCommit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Draft id (as draft_transactions answered it) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f1c2a9e-8b7d-4c1e-9f0a-5d6e7f8a9b0c",
+                     *       "status": "committed",
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "decided_at": "2026-11-29T09:05:00.000Z",
+                     *       "token_id": 4,
+                     *       "rows": {
+                     *         "creates": [
+                     *           {
+                     *             "broker_id": 1,
+                     *             "type": "DEPOSIT",
+                     *             "date": "2024-04-01",
+                     *             "cash": {
+                     *               "code": "EUR",
+                     *               "amount": "250"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "updates": [],
+                     *         "deletes": []
+                     *       },
+                     *       "validation": {
+                     *         "results": [
+                     *           {
+                     *             "operation": "create",
+                     *             "index": 0,
+                     *             "ids": [],
+                     *             "link_uuid": null,
+                     *             "status": "simulated"
+                     *           }
+                     *         ],
+                     *         "success_count": 1,
+                     *         "errors": [],
+                     *         "committed": false,
+                     *         "issues": [],
+                     *         "wac_results": []
+                     *       },
+                     *       "duplicates": {
+                     *         "likely": [],
+                     *         "possible": []
+                     *       },
+                     *       "result": {
+                     *         "results": [
+                     *           {
+                     *             "operation": "create",
+                     *             "index": 0,
+                     *             "ids": [
+                     *               812
+                     *             ],
+                     *             "link_uuid": null,
+                     *             "status": "success"
+                     *           }
+                     *         ],
+                     *         "success_count": 1,
+                     *         "errors": [],
+                     *         "committed": true,
+                     *         "issues": [],
+                     *         "wac_results": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["McpDraft"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    postApiV1McpDraftsByIdDiscard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Draft id (as draft_transactions answered it) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f1c2a9e-8b7d-4c1e-9f0a-5d6e7f8a9b0c",
+                     *       "status": "discarded",
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "decided_at": "2026-11-29T09:05:00.000Z",
+                     *       "token_id": 4,
+                     *       "rows": {
+                     *         "creates": [
+                     *           {
+                     *             "broker_id": 1,
+                     *             "type": "DEPOSIT",
+                     *             "date": "2024-04-01",
+                     *             "cash": {
+                     *               "code": "EUR",
+                     *               "amount": "250"
+                     *             }
+                     *           }
+                     *         ],
+                     *         "updates": [],
+                     *         "deletes": []
+                     *       },
+                     *       "validation": {
+                     *         "results": [
+                     *           {
+                     *             "operation": "create",
+                     *             "index": 0,
+                     *             "ids": [],
+                     *             "link_uuid": null,
+                     *             "status": "simulated"
+                     *           }
+                     *         ],
+                     *         "success_count": 1,
+                     *         "errors": [],
+                     *         "committed": false,
+                     *         "issues": [],
+                     *         "wac_results": []
+                     *       },
+                     *       "duplicates": {
+                     *         "likely": [],
+                     *         "possible": []
+                     *       },
+                     *       "result": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["McpDraft"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `TOKEN_READ_ONLY`: a write with a read-only access token. `CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicts with stored state; `code` says which (`LAST_OWNER`, `BROKER_NAME_TAKEN`, ...). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
                 };
             };
         };

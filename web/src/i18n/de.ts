@@ -688,4 +688,5 @@ export const de: Catalog = {
   "Income this year": "Erträge in diesem Jahr",
   "Income by month and asset": "Erträge nach Monat und Anlage",
   "Analysis": "Analyse",
+  "AI access": "KI-Zugang",
 };

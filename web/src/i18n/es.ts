@@ -688,4 +688,5 @@ export const es: Catalog = {
   "Income this year": "Ingresos de este año",
   "Income by month and asset": "Ingresos por mes y activo",
   "Analysis": "Análisis",
+  "AI access": "Acceso de IA",
 };

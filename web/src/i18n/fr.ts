@@ -688,4 +688,5 @@ export const fr: Catalog = {
   "Income this year": "Revenus de l'année",
   "Income by month and asset": "Revenus par mois et par actif",
   "Analysis": "Analyse",
+  "AI access": "Accès IA",
 };

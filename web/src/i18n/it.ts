@@ -688,4 +688,5 @@ export const it: Catalog = {
   "Income this year": "Proventi di quest'anno",
   "Income by month and asset": "Proventi per mese e titolo",
   "Analysis": "Analisi",
+  "AI access": "Accesso IA",
 };

@@ -688,4 +688,5 @@ export const nl: Catalog = {
   "Income this year": "Inkomsten dit jaar",
   "Income by month and asset": "Inkomsten per maand en belegging",
   "Analysis": "Analyse",
+  "AI access": "AI-toegang",
 };

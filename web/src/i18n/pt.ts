@@ -688,4 +688,5 @@ export const pt: Catalog = {
   "Income this year": "Proventos deste ano",
   "Income by month and asset": "Proventos por mês e ativo",
   "Analysis": "Análise",
+  "AI access": "Acesso de IA",
 };

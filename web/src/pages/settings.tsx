@@ -17,7 +17,7 @@ export function SettingsPage() {
     <Page title={t("Settings")}>
       <div class="grid-2">
         <Preferences />
-        <section class="card"><h2>{t("Account")}</h2><p>{me.username} · {me.email}</p>{me.is_superuser && <><Badge>{t("administrator")}</Badge> <Link href="/admin">{t("Administration")}</Link></>}</section>
+        <section class="card"><h2>{t("Account")}</h2><p>{me.username} · {me.email}</p><p><Link href="/settings/ai-access">{t("AI access")}</Link></p>{me.is_superuser && <><Badge>{t("administrator")}</Badge> <Link href="/admin">{t("Administration")}</Link></>}</section>
         {me.is_superuser && <Admin />}
       </div>
     </Page>
