@@ -8,6 +8,7 @@ import type { McpGrade, McpScope } from "../../../core/users/access-token.servic
 import { AccessTokenService } from "../../../core/users/access-token.service.ts";
 import { UserService } from "../../../core/users/user.service.ts";
 import { bearerSecret } from "../../http/bearer.ts";
+import { declaredLength } from "../../http/request-body.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { errorResponse } from "../../http/errors.ts";
 import { AiExportCatalog } from "../ai-export/catalog.ts";
@@ -16,6 +17,9 @@ import { DraftRows, draftService } from "./drafts.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
+
+/** The largest MCP request body read (the SDK's own default bound). */
+const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
 /** Who is calling, as the route hands it to the per-request server. */
 interface McpCaller {
   readonly scope: McpScope;
@@ -154,10 +158,32 @@ export function mcpRoutes(deps: HttpDeps) {
     }
     const auth = await authenticate(request);
     if (auth instanceof Response) return auth;
-    return handler.fetch(request, {
+    const forwarded = await withBufferedBody(request);
+    if (forwarded instanceof Response) return forwarded;
+    return handler.fetch(forwarded, {
       authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller } },
     });
   };
+
+  /**
+   * The request handed to the SDK, its body read into memory first. The SDK clones the request and
+   * reads the original through a stream reader; once the server has touched the body stream while
+   * the request waited on I/O (the token check on PostgreSQL), Bun reports that stream as locked
+   * and every call failed with "the request body could not be read". A request over the bytes has
+   * no such history. Bodies beyond the SDK's own 4 MiB bound are refused here, unread.
+   */
+  async function withBufferedBody(request: Request): Promise<Request | Response> {
+    if (request.method !== "POST" || request.body === null) return request;
+    const length = declaredLength(request);
+    if (length !== null && length > MAX_MCP_BODY_BYTES) {
+      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
+    }
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > MAX_MCP_BODY_BYTES) {
+      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
+    }
+    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
+  }
 
   const detail = { summary: "Model Context Protocol endpoint (Streamable HTTP; docs/mcp.md)", hide: true };
   return new Elysia({ tags: ["mcp"] })
