@@ -57,7 +57,7 @@ test("the asset's keeper sees the price form and the Delete buttons", async () =
   const page = await b.page({ user: "ada" });
   await page.goto(b.url(`/assets/${assetId}?tab=prices`));
   await page.getByRole("heading", { name: "Add or change a price" }).waitFor();
-  await page.getByRole("button", { name: "Delete the price of 2025-02-03" }).waitFor();
+  await page.getByRole("button", { name: "Delete the price of Feb 3, 2025" }).waitFor();
   expect(await page.getByText("only its keeper").count()).toBe(0);
 }, 60_000);
 
