@@ -971,12 +971,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED
-         * @description Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED.
+         * Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Several `file` parts must all be PDFs (else 422 ONLY_PDFS_TOGETHER) and are stored as one ZIP of them. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED
+         * @description Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Several `file` parts must all be PDFs (else 422 ONLY_PDFS_TOGETHER) and are stored as one ZIP of them. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED.
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Stores the report under DATA_DIR/brim/<uuid> and a file record with the plugins that recognise it (no ledger change).
+         *
+         *     **Limits:** at most 200 files per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportUpload"];
         delete?: never;
@@ -8622,11 +8624,8 @@ export interface components {
             asset_event_id?: number | null;
         };
         UploadBody: {
-            /**
-             * Format: binary
-             * @description The file (multipart)
-             */
-            file: string;
+            /** @description The report; several `file` parts only for PDFs, stored together as one ZIP of them (at most 200, within max_file_upload_mb) */
+            file: string | string[];
             /** @description Id of a broker */
             broker_id?: number;
             /** @description Name to keep for the file instead of the uploaded one */

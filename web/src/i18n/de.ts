@@ -220,6 +220,7 @@ export const de: Catalog = {
   "Scheduler on": "Zeitplaner aktiv",
   "Scheduler time zone": "Zeitzone des Zeitplaners",
   "Session length (hours)": "Sitzungsdauer (Stunden)",
+  "Several PDFs of one broker can be chosen at once; they are read together.": "Mehrere PDFs eines Brokers können auf einmal gewählt werden; sie werden zusammen eingelesen.",
   "Short": "Short",
   "The quantity of {asset} at {broker} would go negative on {date}.": "Die Menge von {asset} bei {broker} würde am {date} negativ.",
   "The time zone of the sync times, such as Europe/Rome.": "Die Zeitzone der Abgleichzeiten, etwa Europe/Rome.",

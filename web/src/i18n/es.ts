@@ -220,6 +220,7 @@ export const es: Catalog = {
   "Scheduler on": "Planificador activo",
   "Scheduler time zone": "Zona horaria del planificador",
   "Session length (hours)": "Duración de la sesión (horas)",
+  "Several PDFs of one broker can be chosen at once; they are read together.": "Puedes elegir varios PDF de un mismo bróker a la vez; se leen juntos.",
   "Short": "Corta",
   "The quantity of {asset} at {broker} would go negative on {date}.": "La cantidad de {asset} en {broker} quedaría en negativo el {date}.",
   "The time zone of the sync times, such as Europe/Rome.": "La zona horaria de las horas de sincronización, como Europe/Rome.",

@@ -220,6 +220,7 @@ export const fr: Catalog = {
   "Scheduler on": "Planificateur actif",
   "Scheduler time zone": "Fuseau horaire du planificateur",
   "Session length (hours)": "Durée de session (heures)",
+  "Several PDFs of one broker can be chosen at once; they are read together.": "Vous pouvez choisir plusieurs PDF d’un même courtier à la fois ; ils sont lus ensemble.",
   "Short": "Short",
   "The quantity of {asset} at {broker} would go negative on {date}.": "La quantité de {asset} chez {broker} deviendrait négative le {date}.",
   "The time zone of the sync times, such as Europe/Rome.": "Le fuseau horaire des heures de synchronisation, comme Europe/Rome.",

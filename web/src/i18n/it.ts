@@ -220,6 +220,7 @@ export const it: Catalog = {
   "Scheduler on": "Pianificatore attivo",
   "Scheduler time zone": "Fuso orario del pianificatore",
   "Session length (hours)": "Durata della sessione (ore)",
+  "Several PDFs of one broker can be chosen at once; they are read together.": "Puoi scegliere più PDF di uno stesso broker insieme; vengono letti insieme.",
   "Short": "Short",
   "The quantity of {asset} at {broker} would go negative on {date}.": "La quantità di {asset} presso {broker} andrebbe in negativo il {date}.",
   "The time zone of the sync times, such as Europe/Rome.": "Il fuso orario degli orari di sincronizzazione, come Europe/Rome.",

@@ -220,6 +220,7 @@ export const nl: Catalog = {
   "Scheduler on": "Planner aan",
   "Scheduler time zone": "Tijdzone van de planner",
   "Session length (hours)": "Sessieduur (uren)",
+  "Several PDFs of one broker can be chosen at once; they are read together.": "U kunt meerdere pdf’s van één broker tegelijk kiezen; ze worden samen ingelezen.",
   "Short": "Short",
   "The quantity of {asset} at {broker} would go negative on {date}.": "Het aantal {asset} bij {broker} zou op {date} negatief worden.",
   "The time zone of the sync times, such as Europe/Rome.": "De tijdzone van de synchronisatietijden, zoals Europe/Rome.",

@@ -220,6 +220,7 @@ export const pt: Catalog = {
   "Scheduler on": "Agendador ativo",
   "Scheduler time zone": "Fuso horário do agendador",
   "Session length (hours)": "Duração da sessão (horas)",
+  "Several PDFs of one broker can be chosen at once; they are read together.": "Você pode escolher vários PDFs de uma mesma corretora de uma vez; eles são lidos juntos.",
   "Short": "Curta",
   "The quantity of {asset} at {broker} would go negative on {date}.": "A quantidade de {asset} em {broker} ficaria negativa em {date}.",
   "The time zone of the sync times, such as Europe/Rome.": "O fuso horário das horas de sincronização, como Europe/Rome.",

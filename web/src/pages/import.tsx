@@ -34,7 +34,8 @@ export function ImportPage() {
   const locale = localeOf(prefs);
   const brokers = useAsync(async (signal) => (await api.get("/brokers", { signal })).items.filter((b) => b.user_role !== "VIEWER"), []);
   const [brokerId, setBrokerId] = useState("");
-  const [file, setFile] = useState<File | null>(null);
+  // Several files only as PDFs: the server stores them as one ZIP of documents, read into one preview.
+  const [files, setFiles] = useState<File[]>([]);
   const [uploaded, setUploaded] = useState<FileInfo | null>(null);
   const [plugin, setPlugin] = useState("auto");
   const [parsed, setParsed] = useState<Parsed | null>(null);
@@ -120,10 +121,10 @@ export function ImportPage() {
   };
   const upload = (e: Event) => {
     e.preventDefault();
-    if (!file || !brokerId) { setError(new Error(t("Choose a broker and a file."))); return; }
+    if (files.length === 0 || !brokerId) { setError(new Error(t("Choose a broker and a file."))); return; }
     void run(t("Uploading…"), async () => {
       const form = new FormData();
-      form.append("file", file);
+      for (const file of files) form.append("file", file);
       const info = await api.post("/brokers/import/upload", { query: { broker_id: Number(brokerId) }, body: form as never });
       setUploaded(info); setParsed(null); setPreview(null); setDone(null);
       setPlugin(info.compatible_plugins[0] ?? "auto");
@@ -181,7 +182,9 @@ export function ImportPage() {
         <h2 id="h-up">{t("1. Upload a broker report")}</h2>
         <div class="row">
           <Field label={t("Into broker")}>{(id) => <Select id={id} value={brokerId} placeholder={t("Choose…")} options={(brokers.data ?? []).map((b) => ({ value: String(b.id), label: b.name }))} onChange={setBrokerId} />}</Field>
-          <Field label={t("Report file")}>{(id) => <input id={id} type="file" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />}</Field>
+          <Field label={t("Report file")} hint={t("Several PDFs of one broker can be chosen at once; they are read together.")}>{(id, d) => (
+            <input id={id} type="file" multiple aria-describedby={d} onChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])])} />
+          )}</Field>
         </div>
         <button type="submit" class="primary" disabled={!!busy}>{t("Upload")}</button>
       </form>

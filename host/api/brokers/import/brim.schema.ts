@@ -36,7 +36,10 @@ export const FileList = z.object({ items: z.array(FileInfo) });
 export const FileParams = z.object({ file_id: z.string().min(1).max(64) });
 export const ListQuery = z.object({ status: z.enum(["uploaded", "parsed", "failed"]).optional(), broker_ids: many(Id) });
 export const UploadQuery = z.object({ broker_id: Id.optional() });
-export const UploadBody = z.object({ file: NamedFile, broker_id: Id.optional(), custom_filename: z.string().max(255).optional() });
+export const UploadBody = z.object({
+  file: z.union([NamedFile, z.array(NamedFile).min(1)])
+    .describe("The report; several `file` parts only for PDFs, stored together as one ZIP of them (at most 200, within max_file_upload_mb)"),
+  broker_id: Id.optional(), custom_filename: z.string().max(255).optional() });
 export const PreviewQuery = z.object({ sheet_name: z.string().max(255).optional() });
 export const DownloadQuery = z.object({ download: flag });
 export const DeleteAnswer = z.object({ success: z.boolean(), file_id: z.string() });
