@@ -3,11 +3,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { createBroker, parsed, sample } from "./helpers.ts";
+import { createBroker, parsed, sample, uploaded } from "./helpers.ts";
 
 // Several PDFs in one upload (several `file` parts) are stored as one import file and parse into
 // one preview as a ZIP of them does; anything but PDFs together, or too many files, is refused.
-const api = useApi({ users: ["pia"] });
+const api = useApi({ users: ["pia", "vic"] });
 let pia: ApiClient;
 let broker: number;
 beforeAll(async () => {
@@ -72,5 +72,48 @@ describe("several PDFs in one upload", () => {
     const res = await uploadMany([{ name: "kauf.pdf", data: sample("traderepublic-pdf", "kauf-de.pdf") }]);
     expect(res.status).toBe(201);
     expect((await res.json()).filename).toBe("kauf.pdf");
+  });
+});
+
+describe("a document's anonymised text for a bug report", () => {
+  test("a PDF's text comes anonymised by default: name, address, IBAN and account numbers masked, the bank's letterhead kept", async () => {
+    const file = await uploaded(pia, broker, "kauf.pdf", sample("traderepublic-pdf", "kauf-de.pdf"));
+    const res = await pia.get(`/brokers/import/files/${file.file_id}/pdf-text`);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.anonymised).toBe(true);
+    expect(body.documents).toHaveLength(1);
+    const [doc] = body.documents;
+    expect(doc).toMatchObject({ name: "kauf.pdf", reason: null, message: null });
+    for (const secret of ["Erika", "Lindenweg", "Musterort", "4711000042", "DE02100100100006820101"]) expect(doc.text).not.toContain(secret);
+    expect(doc.text).toContain("Xxxxx Xxxxxxxx  SEITE  1 von 1");
+    expect(doc.text).toContain("TRADE REPUBLIC BANK GMBH  BRUNNENSTRASSE 19-21  10119 BERLIN");
+    const raw = await (await pia.get(`/brokers/import/files/${file.file_id}/pdf-text?anonymise=false`)).json();
+    expect(raw.anonymised).toBe(false);
+    expect(raw.documents[0].text).toContain("Erika Beispiel  SEITE  1 von 1");
+  });
+
+  test("several PDFs: each document's text, or why it has none, sorted by name", async () => {
+    const res = await uploadMany([
+      { name: "scan.pdf", data: bad("image-only.pdf") },
+      { name: "kauf.pdf", data: sample("traderepublic-pdf", "kauf-de.pdf") },
+      { name: "locked.pdf", data: bad("encrypted.pdf") },
+    ]);
+    const file = await res.json();
+    const body = await (await pia.get(`/brokers/import/files/${file.file_id}/pdf-text?anonymise=true`)).json();
+    expect(body.documents.map((d: any) => [d.name, d.reason, d.text === null])).toEqual([
+      ["kauf.pdf", null, false],
+      ["locked.pdf", "PDF_ENCRYPTED", true],
+      ["scan.pdf", "PDF_NO_TEXT", true],
+    ]);
+    expect(body.documents[2].message).toContain("no text");
+  });
+
+  test("a file that is no PDF is 400 NOT_A_PDF; a VIEWER of the broker is 403", async () => {
+    const csv = await uploaded(pia, broker, "export.csv", "date,amount\n2025-01-01,1\n");
+    await expectError(await pia.get(`/brokers/import/files/${csv.file_id}/pdf-text`), 400, "NOT_A_PDF");
+    const pdf = await uploaded(pia, broker, "kauf.pdf", sample("traderepublic-pdf", "kauf-de.pdf"));
+    expect((await pia.post(`/brokers/${broker}/access`, { user_id: api.users.vic!.id, role: "VIEWER" })).status).toBe(201);
+    await expectError(await api.as.vic!.get(`/brokers/import/files/${pdf.file_id}/pdf-text`), 403);
   });
 });

@@ -20,7 +20,7 @@ import { CommitBody, CommitResult, toCommitDecisions, toCommitResult } from "./b
 import type { DuplicatesBodyRead } from "./brim-parse.task.ts";
 import {
   CandidatesAnswer, CandidatesBody, MAX_BROKER_FILTER, MAX_CANDIDATE_HINTS, MAX_DUPLICATE_ROWS, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
-  ListQuery, ParseBody, ParseResult, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
+  ListQuery, ParseBody, ParseResult, PdfTextAnswer, PdfTextQuery, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
 } from "./brim.schema.ts";
 
 /** Downloads never run as a page of our origin and are never sniffed into something else. */
@@ -184,6 +184,20 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       query: PreviewQuery,
       response: { 200: PreviewAnswer, ...errorResponses, 400: ErrorBody },
       detail: { summary: "The first 100 rows as a table (spreadsheets: sheets listed, sheet_name picks one)" },
+    })
+    .get("/files/:file_id/pdf-text", async ({ params, query, user }) => ({
+      file_id: params.file_id,
+      anonymised: query.anonymise,
+      documents: await files.pdfTexts(dir, user.id, params.file_id, query.anonymise),
+    }), {
+      auth: true,
+      params: FileParams,
+      query: PdfTextQuery,
+      response: { 200: PdfTextAnswer, ...errorResponses, 400: ErrorBody },
+      detail: {
+        summary: "The text of a PDF (or of each PDF of a ZIP) as importers read it, anonymised by default, for a bug report "
+          + "(EDITOR or OWNER); 400 NOT_A_PDF for any other file",
+      },
     })
     .get("/files/:file_id/download", async ({ params, query, user }) => {
       const record = await files.get(user.id, params.file_id);
