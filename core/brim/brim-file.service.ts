@@ -14,7 +14,7 @@ import { looksLikeZip } from "../../sdk/import/zip.ts";
 import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
 import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
-import { IMPORT_PLUGINS, type ImportPluginDirectory } from "./import-plugins.ts";
+import { IMPORT_PLUGINS, type ImportPluginDirectory, type PdfDocumentText } from "./import-plugins.ts";
 import type { FilePreview } from "./preview.calc.ts";
 import type { UnpackRefusal } from "./unpack-check.calc.ts";
 
@@ -197,6 +197,18 @@ export class BrimFileService {
       throw new InputError("PARSE_FAILED", beyondLimits(run.refusal), { file_id: file.id, limit: run.refusal.limit, max: run.refusal.max });
     }
     throw new InputError("PREVIEW_UNAVAILABLE", run.message);
+  }
+
+  /**
+   * The text of each PDF of the file as importers read it, anonymised unless `anonymise` is false
+   * (EDITOR or OWNER: it is the document's content). 400 NOT_A_PDF for a file that is neither a PDF
+   * nor a ZIP of PDFs.
+   */
+  async pdfTexts(dir: string, userId: number, fileId: string, anonymise: boolean): Promise<PdfDocumentText[]> {
+    const file = await this.get(userId, fileId, "EDITOR");
+    const texts = this.plugins.pdfTexts ? await this.plugins.pdfTexts(this.pathOf(dir, file), file.filename, anonymise) : null;
+    if (texts === null) throw new InputError("NOT_A_PDF", "The file is not a PDF nor a ZIP of PDFs: it has no PDF text", { file_id: file.id });
+    return texts;
   }
 
   /** The last parse result as stored (gzipped JSON), or null when the file has none. */

@@ -33,6 +33,14 @@ export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } |
 /** A PDF's text head for detection, or the reason it has none (`PDF_ENCRYPTED`, `PDF_NO_TEXT`, ...) with a message. */
 export type PdfHead = { head: string; ok: true } | { message: string; ok: false; reason: string };
 
+/** One PDF's text (anonymised on request), or why it has none (`reason`: a `PdfTextErrorCode`). */
+export interface PdfDocumentText {
+  readonly message: string | null;
+  readonly name: string;
+  readonly reason: string | null;
+  readonly text: string | null;
+}
+
 /**
  * The first half of an import commit, made off the request thread from the stored parse: the plan
  * (`CommitPlan` of commit-plan.calc.ts as JSON, its `rows` apart in slices of JSON the request
@@ -87,6 +95,12 @@ export interface ImportPluginDirectory {
    * request thread. Optional: a directory without it leaves PDFs to the plugins a user names.
    */
   pdfHead?(filePath: string): Promise<PdfHead>;
+  /**
+   * The text of each PDF of the stored file (itself when a PDF, each PDF of a ZIP sorted by name, as
+   * a parse reads them), anonymised when `anonymise`; null when it is neither (or is gone). Read off
+   * the request thread. Optional, as `pdfHead`.
+   */
+  pdfTexts?(filePath: string, filename: string, anonymise: boolean): Promise<PdfDocumentText[] | null>;
   /** `filePath`: the stored file, read where the plugin runs (never by the request thread). */
   parse(code: string, input: { file: ImportFileMeta; filePath: string; meta: PipelineMeta; options?: Record<string, unknown> }): Promise<ParseRun>;
 }

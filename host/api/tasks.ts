@@ -1,5 +1,5 @@
 import { brimCommitPlan } from "./brokers/import/brim-commit.task.ts";
-import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPdfHead, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
+import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPdfHead, brimPdfTexts, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
 import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
 import { toolCompute } from "./tools/tool.task.ts";
 import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
@@ -27,6 +27,7 @@ export const CALCULATIONS = {
   brimPreview,
   brimSheets,
   brimPdfHead,
+  brimPdfTexts,
   computeSignals,
   eventsQuery,
   fxConvert,

@@ -1019,12 +1019,14 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED
-         * @description Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED.
+         * Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Several `file` parts must all be PDFs (else 422 ONLY_PDFS_TOGETHER) and are stored as one ZIP of them. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED
+         * @description Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. Several `file` parts must all be PDFs (else 422 ONLY_PDFS_TOGETHER) and are stored as one ZIP of them. Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED.
          *
          *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads. Needs the EDITOR or OWNER role on the broker; a broker without an access row is 404.
          *
          *     **Changes:** Stores the report under DATA_DIR/brim/<uuid> and a file record with the plugins that recognise it (no ledger change).
+         *
+         *     **Limits:** at most 200 files per request; beyond them 413 `LIMIT_EXCEEDED`.
          */
         post: operations["postApiV1BrokersImportUpload"];
         delete?: never;
@@ -1109,6 +1111,30 @@ export interface paths {
          *     **Changes:** Nothing: it only reads.
          */
         get: operations["getApiV1BrokersImportFilesByFile_idPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/brokers/import/files/{file_id}/pdf-text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The text of a PDF (or of each PDF of a ZIP) as importers read it, anonymised by default, for a bug report (EDITOR or OWNER); 400 NOT_A_PDF for any other file
+         * @description The text of a PDF (or of each PDF of a ZIP) as importers read it, anonymised by default, for a bug report (EDITOR or OWNER); 400 NOT_A_PDF for any other file.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: it only reads.
+         */
+        get: operations["getApiV1BrokersImportFilesByFile_idPdf-text"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5933,6 +5959,23 @@ export interface components {
                 reason: string;
             }[];
         };
+        PdfTextAnswer: {
+            /** @description The import file */
+            file_id: string;
+            /** @description Whether the texts were anonymised */
+            anonymised: boolean;
+            /** @description The file itself when a PDF, else each PDF of the ZIP, sorted by name as a parse reads them */
+            documents: {
+                /** @description The document's file name (a ZIP's entry without its folders) */
+                name: string;
+                /** @description The text as importers read it: lines in reading order, pages apart by a form-feed line; null when unreadable */
+                text: string | null;
+                /** @description Why there is no text (PDF_NO_TEXT, PDF_ENCRYPTED, PDF_UNREADABLE, ...); null with a text */
+                reason: string | null;
+                /** @description The reason in words; null with a text */
+                message: string | null;
+            }[];
+        };
         PluginItem: {
             /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
             code: string;
@@ -8799,11 +8842,8 @@ export interface components {
             asset_event_id?: number | null;
         };
         UploadBody: {
-            /**
-             * Format: binary
-             * @description The file (multipart)
-             */
-            file: string;
+            /** @description The report; several `file` parts only for PDFs, stored together as one ZIP of them (at most 200, within max_file_upload_mb) */
+            file: string | string[];
             /** @description Id of a broker */
             broker_id?: number;
             /** @description Name to keep for the file instead of the uploaded one */
@@ -12300,6 +12340,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PreviewAnswer"];
+                };
+            };
+            /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such `file_id`, or one the caller cannot see (a broker without an access row is always 404). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    "getApiV1BrokersImportFilesByFile_idPdf-text": {
+        parameters: {
+            query?: {
+                /** @description Mask the owner's name and address, IBANs and long numbers (default true); false gives the text as it is */
+                anonymise?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path: {
+                /** @description Id of the upload */
+                file_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PdfTextAnswer"];
                 };
             };
             /** @description The request is well-formed but breaks a rule; `code` says which (docs/errors.md). */

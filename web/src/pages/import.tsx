@@ -6,7 +6,7 @@
  * decisions for real, so the server writes the new assets and the rows in one transaction.
  */
 import { useEffect, useLayoutEffect, useMemo, useState } from "preact/hooks";
-import { api, type Body, type Result } from "../api/client.ts";
+import { api, ApiError, type Body, type Result } from "../api/client.ts";
 import { Badge, Dialog, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
 import { Link, useLocation } from "../lib/router.tsx";
@@ -34,7 +34,8 @@ export function ImportPage() {
   const locale = localeOf(prefs);
   const brokers = useAsync(async (signal) => (await api.get("/brokers", { signal })).items.filter((b) => b.user_role !== "VIEWER"), []);
   const [brokerId, setBrokerId] = useState("");
-  const [file, setFile] = useState<File | null>(null);
+  // Several files only as PDFs: the server stores them as one ZIP of documents, read into one preview.
+  const [files, setFiles] = useState<File[]>([]);
   const [uploaded, setUploaded] = useState<FileInfo | null>(null);
   const [plugin, setPlugin] = useState("auto");
   const [parsed, setParsed] = useState<Parsed | null>(null);
@@ -120,10 +121,10 @@ export function ImportPage() {
   };
   const upload = (e: Event) => {
     e.preventDefault();
-    if (!file || !brokerId) { setError(new Error(t("Choose a broker and a file."))); return; }
+    if (files.length === 0 || !brokerId) { setError(new Error(t("Choose a broker and a file."))); return; }
     void run(t("Uploading…"), async () => {
       const form = new FormData();
-      form.append("file", file);
+      for (const file of files) form.append("file", file);
       const info = await api.post("/brokers/import/upload", { query: { broker_id: Number(brokerId) }, body: form as never });
       setUploaded(info); setParsed(null); setPreview(null); setDone(null);
       setPlugin(info.compatible_plugins[0] ?? "auto");
@@ -181,7 +182,9 @@ export function ImportPage() {
         <h2 id="h-up">{t("1. Upload a broker report")}</h2>
         <div class="row">
           <Field label={t("Into broker")}>{(id) => <Select id={id} value={brokerId} placeholder={t("Choose…")} options={(brokers.data ?? []).map((b) => ({ value: String(b.id), label: b.name }))} onChange={setBrokerId} />}</Field>
-          <Field label={t("Report file")}>{(id) => <input id={id} type="file" onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />}</Field>
+          <Field label={t("Report file")} hint={t("Several PDFs of one broker can be chosen at once; they are read together.")}>{(id, d) => (
+            <input id={id} type="file" multiple aria-describedby={d} onChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])])} />
+          )}</Field>
         </div>
         <button type="submit" class="primary" disabled={!!busy}>{t("Upload")}</button>
       </form>
@@ -195,6 +198,9 @@ export function ImportPage() {
       )}
       {busy && <Loading label={busy} />}
       <ErrorNote error={error} />
+      {uploaded && error instanceof ApiError && error.code === "PARSE_FAILED" && /\.(pdf|zip)$/i.test(uploaded.filename) && (
+        <PdfTextForReport key={uploaded.file_id} fileId={uploaded.file_id} />
+      )}
       {parsed && done === null && (
         <>
           {parsed.asset_mappings.length > 0 && (
@@ -342,5 +348,40 @@ function RowEditor(props: {
         </div>
       </form>
     </Dialog>
+  );
+}
+
+/**
+ * A document that failed to parse: its text as the importers read it, anonymised by the server
+ * (names, addresses, IBANs, account numbers), ready to copy into a bug report.
+ */
+function PdfTextForReport(props: { fileId: string }) {
+  const [text, setText] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [copied, setCopied] = useState(false);
+  const load = () => void (async () => {
+    setLoading(true); setError(null);
+    try {
+      const r = await api.get("/brokers/import/files/{file_id}/pdf-text", { path: { file_id: props.fileId }, query: { anonymise: "true" } });
+      setText(r.documents.map((d) => `=== ${d.name} ===\n${d.text ?? t("(no text: {reason})", { reason: d.message ?? d.reason ?? "" })}`).join("\n\n"));
+    } catch (e) { setError(e); } finally { setLoading(false); }
+  })();
+  const copy = () => void navigator.clipboard.writeText(text ?? "").then(() => setCopied(true), (e) => setError(e));
+  return (
+    <section class="card form" aria-labelledby="h-pdf-text">
+      <h2 id="h-pdf-text">{t("Anonymised text for a bug report")}</h2>
+      <p class="muted">{t("The documents' text as the importers read it, with names, addresses, IBANs and account numbers masked. Check it before you share it.")}</p>
+      {text === null
+        ? <button type="button" disabled={loading} onClick={load}>{loading ? t("Getting the text…") : t("Get the anonymised text")}</button>
+        : (
+          <>
+            <Field label={t("Anonymised text")}>{(id) => <textarea id={id} readOnly rows={16} value={text} onFocus={(e) => (e.target as HTMLTextAreaElement).select()} />}</Field>
+            <button type="button" onClick={copy}>{t("Copy")}</button>
+            {copied && <span role="status" class="muted"> {t("Copied.")}</span>}
+          </>
+        )}
+      <ErrorNote error={error} />
+    </section>
   );
 }

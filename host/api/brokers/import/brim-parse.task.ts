@@ -17,7 +17,8 @@ import { pdfErrorCode, pdfText } from "../../../../sdk/import/pdf.ts";
 import { sniffFormat } from "../../../../sdk/import/magic.ts";
 import { looksLikeZip, unpackZip, WORKBOOK_LIMITS, type ZipEntry } from "../../../../sdk/import/zip.ts";
 import type { ImportedTransaction, ImportResult, ImportWarning } from "../../../../sdk/index.ts";
-import type { PdfHead } from "../../../../core/brim/import-plugins.ts";
+import type { PdfDocumentText, PdfHead } from "../../../../core/brim/import-plugins.ts";
+import { anonymise } from "../../../../core/brim/pdf-anonymise.ts";
 import { workerPluginInstance } from "../../../plugins/instance.ts";
 import { DuplicatesBody, duplicatesRequest, MAX_DUPLICATE_ROWS } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
@@ -277,4 +278,34 @@ async function brimPdfHeadOf(bytes: Uint8Array): Promise<PdfHead> {
       ? { ok: false, reason, message: error.message }
       : { ok: false, reason: "PDF_UNREADABLE", message: "the PDF is damaged or not a PDF and cannot be read" };
   }
+}
+
+/**
+ * The text of each PDF of a stored file (`GET /brokers/import/files/{id}/pdf-text`), as importers
+ * read it: the file itself when a PDF, each PDF of a ZIP (sorted by name, as a parse reads them);
+ * anonymised when asked. Null when the file is gone or is neither.
+ */
+export async function brimPdfTexts(input: { anonymise: boolean; filePath: string; filename: string }): Promise<PdfDocumentText[] | null> {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(input.filePath));
+  } catch {
+    return null;
+  }
+  const documents = sniffFormat(bytes) === "pdf" ? [{ name: input.filename, data: bytes }] : await pdfDocuments(bytes);
+  if (documents === null) return null;
+  const texts: PdfDocumentText[] = [];
+  for (const entry of documents) {
+    const name = baseName(entry.name);
+    try {
+      const { text } = await pdfText(entry.data);
+      texts.push({ name, text: input.anonymise ? anonymise(text) : text, reason: null, message: null });
+    } catch (error) {
+      const reason = pdfErrorCode(error);
+      texts.push(reason && error instanceof Error
+        ? { name, text: null, reason, message: error.message }
+        : { name, text: null, reason: "PDF_UNREADABLE", message: "the PDF is damaged or not a PDF and cannot be read" });
+    }
+  }
+  return texts;
 }

@@ -73,6 +73,11 @@ export function registerBrim(
         return { ok: false, reason: signal.aborted ? "PDF_TIMEOUT" : "PDF_UNREADABLE", message: signal.aborted ? "reading the PDF's text took too long and was stopped" : "the PDF could not be read" };
       }
     },
+    pdfTexts: async (filePath, filename, anonymise) => {
+      // Up to 200 documents of 50 pages each, each bounded in time inside the task: the parse's limit ends a stuck worker.
+      const signal = AbortSignal.timeout(DEFAULT_PARSE_TIMEOUT_MS);
+      return (await runCalculation("brimPdfTexts", { filePath, filename, anonymise }, signal)).result;
+    },
     list: () => plugins.list("import-plugin").filter((p) => !p.manifest.hidden).map(infoOf),
     parse: async (code, input) => {
       const timeoutMs = timeoutOf(code);

@@ -13,13 +13,14 @@ import { gzippedJson, STREAMED_BODY_HEADER } from "../../../http/gzip.ts";
 import type { SessionPlugin } from "../../../http/session.ts";
 import { contentDisposition, readUploadBody, RefusedBody } from "../../uploads/uploads.routes.ts";
 import { JSON_BODY_DOC, jsonBodyReadBy, validatedInWorker, WorkerJsonBody } from "../../../http/worker-json-body.ts";
+import { isPdf, MAX_UPLOAD_FILES, packPdfs } from "./pdf-batch.ts";
 import { runCalculation } from "../../run-calculation.ts";
 import { bulkLimits, type Limit, limitExceeded, listLength } from "../../../http/bulk-limits.ts";
 import { CommitBody, CommitResult, toCommitDecisions, toCommitResult } from "./brim-commit.schema.ts";
 import type { DuplicatesBodyRead } from "./brim-parse.task.ts";
 import {
   CandidatesAnswer, CandidatesBody, MAX_BROKER_FILTER, MAX_CANDIDATE_HINTS, MAX_DUPLICATE_ROWS, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
-  ListQuery, ParseBody, ParseResult, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
+  ListQuery, ParseBody, ParseResult, PdfTextAnswer, PdfTextQuery, PluginList, PreviewAnswer, PreviewQuery, toFileInfo, UploadBody, UploadQuery,
 } from "./brim.schema.ts";
 
 /** Downloads never run as a page of our origin and are never sniffed into something else. */
@@ -80,6 +81,27 @@ const BROKER_FILTER: Limit = { max: MAX_BROKER_FILTER, unit: "broker ids", count
 const DUPLICATE_ROWS: Limit[] = (["transactions", "asset_mappings"] as const).map((key) => ({
   max: MAX_DUPLICATE_ROWS, unit: key.replace("_", " "), count: ({ body }) => listLength(body?.[key]), hint: "Check the rows in several requests",
 }));
+const UPLOAD_FILES: Limit = {
+  max: MAX_UPLOAD_FILES, unit: "files", count: ({ body }) => listLength(body?.file), hint: "Upload the documents in several batches",
+};
+
+/**
+ * The bytes and name to store: one file as it is; several (PDFs only) packed as one ZIP named after
+ * the first, which the parser reads as it reads an uploaded ZIP of PDFs.
+ */
+async function uploadedBytes(file: File | File[]): Promise<{ bytes: Uint8Array; name: string }> {
+  if (!Array.isArray(file)) return { bytes: new Uint8Array(await file.arrayBuffer()), name: file.name };
+  const parts = await Promise.all(file.map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+  if (parts.length === 1) return parts[0]!;
+  const other = parts.find((p) => !isPdf(p.bytes));
+  if (other) {
+    const message = `Only PDFs can be uploaded together; ${other.name} is not a PDF. Upload it on its own`;
+    throw new ValidationError([{ loc: ["body", "file", parts.indexOf(other)], msg: message, type: "not_pdf" }], message, "ONLY_PDFS_TOGETHER", { filename: other.name });
+  }
+  const first = parts[0]!.name.replace(/\.pdf$/i, "");
+  return { bytes: packPdfs(parts), name: `${first} and ${parts.length - 1} more.zip` };
+}
+
 const limited = { ...errorResponses, 413: ErrorBody };
 
 const binaryResponse = {
@@ -118,10 +140,11 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
     .post("/upload", async ({ body, query, status, user }) => {
       const brokerId = query.broker_id ?? body.broker_id;
       if (brokerId === undefined) throw new InputError("BROKER_ID_REQUIRED", "broker_id is required (query or form field)");
+      const upload = await uploadedBytes(body.file);
       const file = await files.upload(dir, {
         brokerId,
-        bytes: new Uint8Array(await body.file.arrayBuffer()),
-        filename: body.custom_filename?.trim() || body.file.name,
+        bytes: upload.bytes,
+        filename: body.custom_filename?.trim() || upload.name,
         userId: user.id,
       });
       return status(201, info(file));
@@ -129,11 +152,13 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       auth: true,
       brimUploadBody: true,
       multipart: true,
+      limits: [UPLOAD_FILES],
       query: UploadQuery,
       body: UploadBody,
       response: { 201: FileInfo, 413: ErrorBody, 415: ErrorBody, ...errorResponses, 400: ErrorBody, 404: ErrorBody },
       detail: {
         summary: "Upload a broker report (EDITOR or OWNER on broker_id); compatible_plugins from detection, best first. "
+          + "Several `file` parts must all be PDFs (else 422 ONLY_PDFS_TOGETHER) and are stored as one ZIP of them. "
           + "Over max_file_upload_mb → 413 FILE_TOO_LARGE; executable content → 415 UPLOAD_REFUSED",
       },
     })
@@ -159,6 +184,20 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       query: PreviewQuery,
       response: { 200: PreviewAnswer, ...errorResponses, 400: ErrorBody },
       detail: { summary: "The first 100 rows as a table (spreadsheets: sheets listed, sheet_name picks one)" },
+    })
+    .get("/files/:file_id/pdf-text", async ({ params, query, user }) => ({
+      file_id: params.file_id,
+      anonymised: query.anonymise,
+      documents: await files.pdfTexts(dir, user.id, params.file_id, query.anonymise),
+    }), {
+      auth: true,
+      params: FileParams,
+      query: PdfTextQuery,
+      response: { 200: PdfTextAnswer, ...errorResponses, 400: ErrorBody },
+      detail: {
+        summary: "The text of a PDF (or of each PDF of a ZIP) as importers read it, anonymised by default, for a bug report "
+          + "(EDITOR or OWNER); 400 NOT_A_PDF for any other file",
+      },
     })
     .get("/files/:file_id/download", async ({ params, query, user }) => {
       const record = await files.get(user.id, params.file_id);

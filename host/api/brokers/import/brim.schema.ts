@@ -36,7 +36,24 @@ export const FileList = z.object({ items: z.array(FileInfo) });
 export const FileParams = z.object({ file_id: z.string().min(1).max(64) });
 export const ListQuery = z.object({ status: z.enum(["uploaded", "parsed", "failed"]).optional(), broker_ids: many(Id) });
 export const UploadQuery = z.object({ broker_id: Id.optional() });
-export const UploadBody = z.object({ file: NamedFile, broker_id: Id.optional(), custom_filename: z.string().max(255).optional() });
+export const UploadBody = z.object({
+  file: z.union([NamedFile, z.array(NamedFile).min(1)])
+    .describe("The report; several `file` parts only for PDFs, stored together as one ZIP of them (at most 200, within max_file_upload_mb)"),
+  broker_id: Id.optional(), custom_filename: z.string().max(255).optional() });
+export const PdfTextQuery = z.object({
+  anonymise: z.enum(["true", "false", "1", "0"]).optional().transform((v) => v !== "false" && v !== "0")
+    .describe("Mask the owner's name and address, IBANs and long numbers (default true); false gives the text as it is"),
+});
+export const PdfTextAnswer = z.object({
+  file_id: z.string().describe("The import file"),
+  anonymised: z.boolean().describe("Whether the texts were anonymised"),
+  documents: z.array(z.object({
+    name: z.string().describe("The document's file name (a ZIP's entry without its folders)"),
+    text: z.string().nullable().describe("The text as importers read it: lines in reading order, pages apart by a form-feed line; null when unreadable"),
+    reason: z.string().nullable().describe("Why there is no text (PDF_NO_TEXT, PDF_ENCRYPTED, PDF_UNREADABLE, ...); null with a text"),
+    message: z.string().nullable().describe("The reason in words; null with a text"),
+  })).describe("The file itself when a PDF, else each PDF of the ZIP, sorted by name as a parse reads them"),
+});
 export const PreviewQuery = z.object({ sheet_name: z.string().max(255).optional() });
 export const DownloadQuery = z.object({ download: flag });
 export const DeleteAnswer = z.object({ success: z.boolean(), file_id: z.string() });
