@@ -3,6 +3,7 @@ import { BrimCommitService } from "../../../../core/brim/brim-commit.service.ts"
 import { brimDir, BrimFileService } from "../../../../core/brim/brim-file.service.ts";
 import { BrimParseService } from "../../../../core/brim/brim-parse.service.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory, type ImportPluginInfo } from "../../../../core/brim/import-plugins.ts";
+import { InputError } from "../../../../core/errors/domain-error.ts";
 import type { Logger } from "../../../logger.ts";
 import type { PluginRegistry } from "../../../plugins/registry.ts";
 import type { DatabaseTarget } from "../../../db/dialect.ts";
@@ -76,7 +77,15 @@ export function registerBrim(
     pdfTexts: async (filePath, filename, anonymise) => {
       // Up to 200 documents of 50 pages each, each bounded in time inside the task: the parse's limit ends a stuck worker.
       const signal = AbortSignal.timeout(DEFAULT_PARSE_TIMEOUT_MS);
-      return (await runCalculation("brimPdfTexts", { filePath, filename, anonymise }, signal)).result;
+      try {
+        return (await runCalculation("brimPdfTexts", { filePath, filename, anonymise }, signal)).result;
+      } catch (error) {
+        // A stopped or failed worker is the file's problem to report, not a server error.
+        logger.warn("pdf text worker failed", { aborted: signal.aborted, error: error instanceof Error ? error.name : "unknown" });
+        throw new InputError("PARSE_FAILED", signal.aborted
+          ? `Reading the text of ${filename} took longer than ${Math.round(DEFAULT_PARSE_TIMEOUT_MS / 1000)} s and was stopped`
+          : `The text of ${filename} could not be read`, { reason: signal.aborted ? "PDF_TIMEOUT" : "PDF_UNREADABLE" });
+      }
     },
     list: () => plugins.list("import-plugin").filter((p) => !p.manifest.hidden).map(infoOf),
     parse: async (code, input) => {
