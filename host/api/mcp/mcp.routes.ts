@@ -11,6 +11,7 @@ import { bearerSecret } from "../../http/bearer.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { errorResponse } from "../../http/errors.ts";
 import { AiExportCatalog } from "../ai-export/catalog.ts";
+import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./analysis-tools.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -34,6 +35,7 @@ export function mcpRoutes(deps: HttpDeps) {
   const tokens = deps.container.resolve(AccessTokenService);
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
+  const analyses = mcpAnalyses(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
@@ -88,6 +90,20 @@ export function mcpRoutes(deps: HttpDeps) {
         description: "Stored exchange rates of a currency pair over a range of days",
         inputSchema: FxRatesInput, outputSchema: FxRatesOut, annotations,
       }, (args: z.infer<typeof FxRatesInput>) => run("fx_rates", () => data.fxRates(args))());
+    }
+    if (allowed.has("lots_and_realised_gains")) {
+      server.registerTool("lots_and_realised_gains", {
+        title: "Realised gains and FIFO lots",
+        description: "Every sale with the FIFO lots it consumed and its gain by FIFO and by average cost, with totals per tax year",
+        inputSchema: GainsInput, outputSchema: GainsOut, annotations,
+      }, (args: z.infer<typeof GainsInput>) => run("lots_and_realised_gains", () => analyses.realisedGains(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("income")) {
+      server.registerTool("income", {
+        title: "Income",
+        description: "Dividends and interest by month and by asset, in the target currency",
+        inputSchema: IncomeInput, outputSchema: IncomeOut, annotations,
+      }, (args: z.infer<typeof IncomeInput>) => run("income", () => analyses.income(caller.userId, caller.scope, args))());
     }
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",
