@@ -12,6 +12,7 @@ const AMOUNT_KEYS = new Set([
   "amount", "quantity", "net_worth", "market_value", "cash_total", "open_cost_basis", "current_value", "current_price",
   "gain_loss", "cash", "total_invested", "total_gain_loss", "price", "cost_basis_override",
   "proceeds", "fifo_cost", "fifo_gain", "average_cost", "average_gain", "cost", "dividends", "interest", "total",
+  "var_amount", "cvar_amount", "end_value",
 ]);
 
 /** Free text a user typed (it may quote an amount): kept only for `full`. */
@@ -23,9 +24,9 @@ const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticke
 
 /** Which tools a grade may call (`tools/list` shows only these). */
 export const GRADE_TOOLS: Record<McpGrade, readonly string[]> = {
-  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income"],
-  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income"],
-  aggregate: ["portfolio_summary", "fx_rates", "lots_and_realised_gains", "income"],
+  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
+  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
+  aggregate: ["portfolio_summary", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
 };
 
 /** A copy of `value` without what `grade` may not see. */

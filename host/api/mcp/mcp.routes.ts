@@ -12,6 +12,7 @@ import type { HttpDeps } from "../../http/deps.ts";
 import { errorResponse } from "../../http/errors.ts";
 import { AiExportCatalog } from "../ai-export/catalog.ts";
 import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./analysis-tools.ts";
+import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -36,6 +37,7 @@ export function mcpRoutes(deps: HttpDeps) {
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
   const analyses = mcpAnalyses(deps, data.brokers);
+  const riskQuery = mcpRisk(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
@@ -104,6 +106,14 @@ export function mcpRoutes(deps: HttpDeps) {
         description: "Dividends and interest by month and by asset, in the target currency",
         inputSchema: IncomeInput, outputSchema: IncomeOut, annotations,
       }, (args: z.infer<typeof IncomeInput>) => run("income", () => analyses.income(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("risk_analytics")) {
+      const input = riskInput(grade);
+      server.registerTool("risk_analytics", {
+        title: "Risk analytics",
+        description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
+        inputSchema: input, outputSchema: RiskOut, annotations,
+      }, (args: z.infer<typeof input>) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args))());
     }
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",

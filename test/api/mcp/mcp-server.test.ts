@@ -106,9 +106,9 @@ describe("MCP tools per grade", () => {
       for (const t of tools) expect(t.outputSchema).toBeDefined();
       return tools.map((t) => t.name).sort();
     };
-    expect(await names("full")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "transactions"]);
-    expect(await names("relative")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "transactions"]);
-    expect(await names("aggregate")).toEqual(["fx_rates", "income", "lots_and_realised_gains", "portfolio_summary"]);
+    expect(await names("full")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "transactions"]);
+    expect(await names("relative")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "transactions"]);
+    expect(await names("aggregate")).toEqual(["fx_rates", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics"]);
   });
 
   test("the AI-export catalogue is a resource at every grade (it holds no user data)", async () => {
@@ -231,6 +231,7 @@ describe("canary: no amount leaks below the full grade", () => {
         ["transactions", { broker_id: 987654 }], ["transactions", { amount_abs_min: CANARY }],
         ["fx_rates", { base: "EUR", quote: "USD", date_start: "2024-01-01", date_end: "2024-12-31" }], ["fx_rates", { base: "EUR" }],
         ["lots_and_realised_gains", {}], ["income", {}],
+        ["risk_analytics", { date_start: "2024-01-01", analytics: [{ analytic_code: "historical_var" }] }],
       ];
       for (const [name, args] of calls) {
         seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
