@@ -13,6 +13,7 @@ import { errorResponse } from "../../http/errors.ts";
 import { AiExportCatalog } from "../ai-export/catalog.ts";
 import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./analysis-tools.ts";
 import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
+import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -114,6 +115,13 @@ export function mcpRoutes(deps: HttpDeps) {
         description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
         inputSchema: input, outputSchema: RiskOut, annotations,
       }, (args: z.infer<typeof input>) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args))());
+    }
+    for (const a of PROMPT_ANALYSES) {
+      server.registerPrompt(a.id, {
+        title: `AI-export analysis ${a.id} (v${a.version})`, description: promptDescription(a), argsSchema: PromptArgs,
+      }, ({ notes }: z.infer<typeof PromptArgs>) => ({
+        messages: [{ role: "user" as const, content: { type: "text" as const, text: promptText(a, grade, allowed, notes) } }],
+      }));
     }
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",

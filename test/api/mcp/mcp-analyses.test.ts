@@ -117,6 +117,7 @@ describe("canary: the analysis tools leak no amount below the full grade", () =>
         ["income", {}], ["income", { year: 2024 }], ["income", { year: -1 }],
       ];
       for (const [name, args] of calls) seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
+      seen.push(await c.listPrompts(), await c.getPrompt({ name: "portfolio.fiscal_lots", arguments: {} }));
       await c.close();
       const text = JSON.stringify(seen);
       for (const leak of LEAKS) expect(text).not.toContain(leak);
@@ -124,4 +125,35 @@ describe("canary: the analysis tools leak no amount below the full grade", () =>
       expect(text).toContain("42.77");
     });
   }
+});
+
+describe("MCP prompts: the AI-export analyses", () => {
+  test("every grade lists one prompt per analysis of the catalogue", async () => {
+    const catalog = await (await fetch(`${api.base}/ai-export/catalog`)).json() as { analyses: { id: string }[] };
+    for (const grade of ["full", "aggregate"] as const) {
+      const c = await connect(secrets[grade]);
+      const { prompts } = await c.listPrompts();
+      await c.close();
+      expect(prompts.map((p) => p.name).sort()).toEqual(catalog.analyses.map((a) => a.id).sort());
+      expect(prompts.every((p) => p.description && p.arguments?.some((a) => a.name === "notes"))).toBe(true);
+    }
+  });
+
+  test("a prompt carries the instruction template and response contract, names only the tools the grade may call, and the notes", async () => {
+    const full = await connect(secrets.full);
+    const p = await full.getPrompt({ name: "portfolio.rebalancing", arguments: { notes: "60/40 target" } });
+    await full.close();
+    const text = (p.messages[0]!.content as { text: string }).text;
+    expect(text).toContain("drifted from the target allocation");
+    expect(text).toContain("Response contract:");
+    expect(text).toContain("`holdings`");
+    expect(text).toContain("60/40 target");
+    const agg = await connect(secrets.aggregate);
+    const a = await agg.getPrompt({ name: "portfolio.rebalancing", arguments: {} });
+    await agg.close();
+    const aggText = (a.messages[0]!.content as { text: string }).text;
+    expect(aggText).not.toContain("`holdings`");
+    expect(aggText).toContain("`portfolio_summary`");
+    expect(aggText).toContain("portfolio-level figures only");
+  });
 });
