@@ -24,8 +24,8 @@ const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticke
 
 /** Which tools a grade may call (`tools/list` shows only these). */
 export const GRADE_TOOLS: Record<McpGrade, readonly string[]> = {
-  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
-  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
+  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals"],
+  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals"],
   aggregate: ["portfolio_summary", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
 };
 

@@ -14,6 +14,7 @@ import { AiExportCatalog } from "../ai-export/catalog.ts";
 import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./analysis-tools.ts";
 import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
 import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
+import { mcpSignals, signalsInput, SignalsOut } from "./signals-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -39,6 +40,7 @@ export function mcpRoutes(deps: HttpDeps) {
   const data = mcpData(deps);
   const analyses = mcpAnalyses(deps, data.brokers);
   const riskQuery = mcpRisk(deps, data.brokers);
+  const signalQuery = mcpSignals(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
@@ -115,6 +117,14 @@ export function mcpRoutes(deps: HttpDeps) {
         description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
         inputSchema: input, outputSchema: RiskOut, annotations,
       }, (args: z.infer<typeof input>) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("signals")) {
+      const input = signalsInput(grade);
+      server.registerTool("signals", {
+        title: "Signals",
+        description: "Technical signals (RSI, MACD, drawdown, rolling returns…) on the stored daily prices of an asset the portfolio holds or held",
+        inputSchema: input, outputSchema: SignalsOut, annotations,
+      }, (args: z.infer<typeof input>) => run("signals", () => signalQuery(caller.userId, caller.scope, args))());
     }
     for (const a of PROMPT_ANALYSES) {
       server.registerPrompt(a.id, {

@@ -9,6 +9,7 @@ import { buy, commitOk, deposit, looseBroker } from "../transactions/fixtures.ts
 // dave holds the risk reference fixture's assets plus a planted cash amount; the risk tool runs on that portfolio.
 const api = useApi({ users: ["dave"] });
 let dave: ApiClient;
+let held: number;
 let secrets: Record<"full" | "relative" | "aggregate", string>;
 const START = REF.dates[0] as string;
 const END = REF.dates.at(-1) as string;
@@ -34,6 +35,7 @@ async function risk(grade: keyof typeof secrets, args: Record<string, unknown>):
 beforeAll(async () => {
   dave = api.as.dave!;
   const assets = await seedReferenceAssets(api.dataDir, dave);
+  held = assets[0]!;
   const broker = await looseBroker(dave, "Risk broker");
   const cost = REF.assets.reduce((s: number, a: any) => s + a.quantity * Number(a.closes[0]), 0);
   await commitOk(dave, {
@@ -86,10 +88,40 @@ describe("MCP risk_analytics", () => {
         { date_start: START, analytics: [{ analytic_code: "simulation" }] },
         { date_start: "x", analytics: [] },
       ]) seen.push(await c.callTool({ name: "risk_analytics", arguments: args }).catch((e: Error) => ({ error: e.message })));
+      for (const signal_code of ["RSI", "SMA", "ROLLING_RETURN"]) {
+        const args = { asset_id: held, date_start: START, date_end: END, signals: [{ signal_code }] };
+        seen.push(await c.callTool({ name: "signals", arguments: args }).catch((e: Error) => ({ error: e.message })));
+      }
       await c.close();
       const text = JSON.stringify(seen);
       for (const leak of leaks) expect(text).not.toContain(leak);
       expect(text).toContain("annualized_volatility");
     }
+  });
+});
+
+describe("MCP signals", () => {
+  const args = (codes: string[], asset = () => held) => ({ asset_id: asset(), date_start: START, date_end: END, signals: codes.map((signal_code) => ({ signal_code, params: {} })) });
+
+  test("full: any signal of the catalogue on the stored prices of a held asset, one line per output", async () => {
+    const c = await connect(secrets.full);
+    const out = (await c.callTool({ name: "signals", arguments: args(["SMA", "RSI"]) })).structuredContent as any;
+    expect(out.points).toBe(REF.dates.length);
+    expect(out.signals.map((s: any) => [s.signal_code, s.status])).toEqual([["SMA", "ok"], ["RSI", "ok"]]);
+    expect(out.signals[1].outputs.value.at(-1).value).toBeNumber();
+    const unknown = await c.callTool({ name: "signals", arguments: { ...args(["RSI"]), asset_id: 987654 } });
+    expect(unknown.isError).toBe(true);
+    await c.close();
+  });
+
+  test("relative: only scale-free signals (a moving average is a price level); aggregate: not listed", async () => {
+    const c = await connect(secrets.relative);
+    const rsi = (await c.callTool({ name: "signals", arguments: args(["RSI", "DRAWDOWN"]) })).structuredContent as any;
+    expect(rsi.signals.every((s: any) => s.status === "ok")).toBe(true);
+    expect((await c.callTool({ name: "signals", arguments: args(["SMA"]) })).isError).toBe(true);
+    await c.close();
+    const agg = await connect(secrets.aggregate);
+    expect((await agg.listTools()).tools.map((t) => t.name)).not.toContain("signals");
+    await agg.close();
   });
 });

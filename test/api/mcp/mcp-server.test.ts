@@ -106,8 +106,8 @@ describe("MCP tools per grade", () => {
       for (const t of tools) expect(t.outputSchema).toBeDefined();
       return tools.map((t) => t.name).sort();
     };
-    expect(await names("full")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "transactions"]);
-    expect(await names("relative")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "transactions"]);
+    expect(await names("full")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
+    expect(await names("relative")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
     expect(await names("aggregate")).toEqual(["fx_rates", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics"]);
   });
 
@@ -232,6 +232,7 @@ describe("canary: no amount leaks below the full grade", () => {
         ["fx_rates", { base: "EUR", quote: "USD", date_start: "2024-01-01", date_end: "2024-12-31" }], ["fx_rates", { base: "EUR" }],
         ["lots_and_realised_gains", {}], ["income", {}],
         ["risk_analytics", { date_start: "2024-01-01", analytics: [{ analytic_code: "historical_var" }] }],
+        ["signals", { asset_id: 1, date_start: "2024-01-01", date_end: "2024-12-31", signals: [{ signal_code: "RSI" }] }],
       ];
       for (const [name, args] of calls) {
         seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
