@@ -24,8 +24,8 @@ const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticke
 
 /** Which tools a grade may call (`tools/list` shows only these). */
 export const GRADE_TOOLS: Record<McpGrade, readonly string[]> = {
-  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals"],
-  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals"],
+  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals", "ai_export_dataset"],
+  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals", "ai_export_dataset"],
   aggregate: ["portfolio_summary", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
 };
 

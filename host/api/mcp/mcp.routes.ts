@@ -15,6 +15,7 @@ import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./ana
 import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
 import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
 import { mcpSignals, signalsInput, SignalsOut } from "./signals-tool.ts";
+import { AiExportInput, AiExportOut, mcpAiExport } from "./ai-export-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -41,6 +42,7 @@ export function mcpRoutes(deps: HttpDeps) {
   const analyses = mcpAnalyses(deps, data.brokers);
   const riskQuery = mcpRisk(deps, data.brokers);
   const signalQuery = mcpSignals(deps, data.brokers);
+  const aiExport = mcpAiExport(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
@@ -125,6 +127,13 @@ export function mcpRoutes(deps: HttpDeps) {
         description: "Technical signals (RSI, MACD, drawdown, rolling returns…) on the stored daily prices of an asset the portfolio holds or held",
         inputSchema: input, outputSchema: SignalsOut, annotations,
       }, (args: z.infer<typeof input>) => run("signals", () => signalQuery(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("ai_export_dataset")) {
+      server.registerTool("ai_export_dataset", {
+        title: "AI-export dataset",
+        description: "The structured data of a portfolio dataset of the AI export (overview and history, or asset history) over a period",
+        inputSchema: AiExportInput, outputSchema: AiExportOut, annotations,
+      }, (args: z.infer<typeof AiExportInput>) => run("ai_export_dataset", () => aiExport(caller.userId, caller.scope, grade, args))());
     }
     for (const a of PROMPT_ANALYSES) {
       server.registerPrompt(a.id, {

@@ -11,8 +11,8 @@ import { ANALYSES, type AnalysisSpec } from "../ai-export/analyses.ts";
 
 /** The tools that answer what each dataset of the export would have carried. */
 const DATASET_TOOLS: Record<string, string[]> = {
-  "portfolio.overview_and_history": ["portfolio_summary", "holdings", "transactions", "income", "risk_analytics"],
-  "portfolio.asset_history": ["holdings", "transactions", "risk_analytics"],
+  "portfolio.overview_and_history": ["ai_export_dataset", "portfolio_summary", "holdings", "transactions", "income", "risk_analytics"],
+  "portfolio.asset_history": ["ai_export_dataset", "holdings", "transactions", "risk_analytics"],
   "portfolio.fifo": ["lots_and_realised_gains", "transactions"],
   "broker.overview_and_history": ["holdings", "transactions", "income"],
   "broker.asset_history": ["holdings", "transactions"],

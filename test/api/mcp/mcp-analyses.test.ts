@@ -115,6 +115,8 @@ describe("canary: the analysis tools leak no amount below the full grade", () =>
       const calls: [string, Record<string, unknown>][] = [
         ["lots_and_realised_gains", {}], ["lots_and_realised_gains", { year: 2024 }], ["lots_and_realised_gains", { year: "x" }],
         ["income", {}], ["income", { year: 2024 }], ["income", { year: -1 }],
+        ...["portfolio.overview_and_history", "portfolio.asset_history"].flatMap((dataset_id) => ["compact", "full"].map((detail_level) =>
+          ["ai_export_dataset", { dataset_id, detail_level, date_start: "2024-01-01", date_end: "2024-12-31" }] as [string, Record<string, unknown>])),
       ];
       for (const [name, args] of calls) seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
       seen.push(await c.listPrompts(), await c.getPrompt({ name: "portfolio.fiscal_lots", arguments: {} }));
@@ -125,6 +127,23 @@ describe("canary: the analysis tools leak no amount below the full grade", () =>
       expect(text).toContain("42.77");
     });
   }
+});
+
+describe("MCP ai_export_dataset", () => {
+  const args = { dataset_id: "portfolio.overview_and_history", detail_level: "full", date_start: "2024-01-01", date_end: "2024-12-31" };
+  test("full: the dataset's structured data with its amounts; relative: masked by the export's own mask; aggregate: not listed", async () => {
+    const full = await call("full", "ai_export_dataset", args);
+    expect(full.amounts_masked).toBe(false);
+    expect(JSON.stringify(full.data)).toContain("Gain Holdings");
+    expect(LEAKS.some((l) => JSON.stringify(full.data).includes(l))).toBe(true);
+    const rel = await call("relative", "ai_export_dataset", args);
+    expect(rel.amounts_masked).toBe(true);
+    expect(JSON.stringify(rel.data)).toContain("Gain Holdings");
+    for (const leak of LEAKS) expect(JSON.stringify(rel)).not.toContain(leak);
+    const agg = await connect(secrets.aggregate);
+    expect((await agg.listTools()).tools.map((t) => t.name)).not.toContain("ai_export_dataset");
+    await agg.close();
+  });
 });
 
 describe("MCP prompts: the AI-export analyses", () => {

@@ -106,8 +106,8 @@ describe("MCP tools per grade", () => {
       for (const t of tools) expect(t.outputSchema).toBeDefined();
       return tools.map((t) => t.name).sort();
     };
-    expect(await names("full")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
-    expect(await names("relative")).toEqual(["fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
+    expect(await names("full")).toEqual(["ai_export_dataset", "fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
+    expect(await names("relative")).toEqual(["ai_export_dataset", "fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
     expect(await names("aggregate")).toEqual(["fx_rates", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics"]);
   });
 
