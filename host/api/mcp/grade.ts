@@ -11,20 +11,24 @@ import type { McpGrade } from "../../../core/users/access-token.service.ts";
 const AMOUNT_KEYS = new Set([
   "amount", "quantity", "net_worth", "market_value", "cash_total", "open_cost_basis", "current_value", "current_price",
   "gain_loss", "cash", "total_invested", "total_gain_loss", "price", "cost_basis_override",
+  "proceeds", "fifo_cost", "fifo_gain", "average_cost", "average_gain", "cost", "dividends", "interest", "total",
+  "var_amount", "cvar_amount", "end_value",
 ]);
 
 /** Free text a user typed (it may quote an amount): kept only for `full`. */
 const FREE_TEXT_KEYS = new Set(["description", "tags"]);
 
 /** What names or identifies a single holding or transaction: dropped for `aggregate`. */
-const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticker", "affected_asset_ids", "affected_asset_names", "transactions"]);
+const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticker", "affected_asset_ids", "affected_asset_names", "transactions",
+  "disposals", "by_asset"]);
 
 /** Which tools a grade may call (`tools/list` shows only these). */
 export const GRADE_TOOLS: Record<McpGrade, readonly string[]> = {
   // Drafts hold amounts and free text, so only `full` may write them; `commit_draft` also needs a read-write token.
-  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "draft_transactions", "commit_draft"],
-  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates"],
-  aggregate: ["portfolio_summary", "fx_rates"],
+  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals", "ai_export_dataset",
+    "draft_transactions", "commit_draft"],
+  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals", "ai_export_dataset"],
+  aggregate: ["portfolio_summary", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
 };
 
 /** A copy of `value` without what `grade` may not see. */

@@ -14,6 +14,11 @@ import { errorResponse } from "../../http/errors.ts";
 import { AiExportCatalog } from "../ai-export/catalog.ts";
 import { McpDraft } from "./drafts.schema.ts";
 import { DraftRows, draftService } from "./drafts.ts";
+import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./analysis-tools.ts";
+import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
+import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
+import { mcpSignals, signalsInput, SignalsOut } from "./signals-tool.ts";
+import { AiExportInput, AiExportOut, mcpAiExport } from "./ai-export-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -50,6 +55,10 @@ export function mcpRoutes(deps: HttpDeps) {
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
   const drafts = draftService(deps);
+  const analyses = mcpAnalyses(deps, data.brokers);
+  const riskQuery = mcpRisk(deps, data.brokers);
+  const signalQuery = mcpSignals(deps, data.brokers);
+  const aiExport = mcpAiExport(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
@@ -124,6 +133,49 @@ export function mcpRoutes(deps: HttpDeps) {
         description: "Commit a pending draft to the ledger, all or nothing, once the user has agreed. A draft commits once: calling again answers the first result.",
         inputSchema: CommitInput, outputSchema: McpDraft, annotations: { ...writes, destructiveHint: true, idempotentHint: true },
       }, (args: z.output<typeof CommitInput>) => run("commit_draft", () => drafts.commit(caller.userId, args.draft_id, caller.scope.brokerIds))());
+    if (allowed.has("lots_and_realised_gains")) {
+      server.registerTool("lots_and_realised_gains", {
+        title: "Realised gains and FIFO lots",
+        description: "Every sale with the FIFO lots it consumed and its gain by FIFO and by average cost, with totals per tax year",
+        inputSchema: GainsInput, outputSchema: GainsOut, annotations,
+      }, (args: z.infer<typeof GainsInput>) => run("lots_and_realised_gains", () => analyses.realisedGains(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("income")) {
+      server.registerTool("income", {
+        title: "Income",
+        description: "Dividends and interest by month and by asset, in the target currency",
+        inputSchema: IncomeInput, outputSchema: IncomeOut, annotations,
+      }, (args: z.infer<typeof IncomeInput>) => run("income", () => analyses.income(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("risk_analytics")) {
+      const input = riskInput(grade);
+      server.registerTool("risk_analytics", {
+        title: "Risk analytics",
+        description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
+        inputSchema: input, outputSchema: RiskOut, annotations,
+      }, (args: z.infer<typeof input>) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("signals")) {
+      const input = signalsInput(grade);
+      server.registerTool("signals", {
+        title: "Signals",
+        description: "Technical signals (RSI, MACD, drawdown, rolling returns…) on the stored daily prices of an asset the portfolio holds or held",
+        inputSchema: input, outputSchema: SignalsOut, annotations,
+      }, (args: z.infer<typeof input>) => run("signals", () => signalQuery(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("ai_export_dataset")) {
+      server.registerTool("ai_export_dataset", {
+        title: "AI-export dataset",
+        description: "The structured data of a portfolio dataset of the AI export (overview and history, or asset history) over a period",
+        inputSchema: AiExportInput, outputSchema: AiExportOut, annotations,
+      }, (args: z.infer<typeof AiExportInput>) => run("ai_export_dataset", () => aiExport(caller.userId, caller.scope, grade, args))());
+    }
+    for (const a of PROMPT_ANALYSES) {
+      server.registerPrompt(a.id, {
+        title: `AI-export analysis ${a.id} (v${a.version})`, description: promptDescription(a), argsSchema: PromptArgs,
+      }, ({ notes }: z.infer<typeof PromptArgs>) => ({
+        messages: [{ role: "user" as const, content: { type: "text" as const, text: promptText(a, grade, allowed, notes) } }],
+      }));
     }
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",

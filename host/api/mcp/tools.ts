@@ -160,6 +160,8 @@ export function mcpData(deps: HttpDeps) {
   }
 
   return {
+    brokers,
+
     async summary(userId: number, scope: McpScope): Promise<z.infer<typeof SummaryOut>> {
       const r = await report(userId, scope);
       const s = r.summary;

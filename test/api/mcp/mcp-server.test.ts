@@ -107,9 +107,9 @@ describe("MCP tools per grade", () => {
       for (const t of tools) expect(t.outputSchema).toBeDefined();
       return tools.map((t) => t.name).sort();
     };
-    expect(await names("full")).toEqual(["draft_transactions", "fx_rates", "holdings", "portfolio_summary", "transactions"]);
-    expect(await names("relative")).toEqual(["fx_rates", "holdings", "portfolio_summary", "transactions"]);
-    expect(await names("aggregate")).toEqual(["fx_rates", "portfolio_summary"]);
+    expect(await names("full")).toEqual(["ai_export_dataset", "draft_transactions", "fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
+    expect(await names("relative")).toEqual(["ai_export_dataset", "fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
+    expect(await names("aggregate")).toEqual(["fx_rates", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics"]);
   });
 
   test("the AI-export catalogue is a resource at every grade (it holds no user data)", async () => {
@@ -231,6 +231,9 @@ describe("canary: no amount leaks below the full grade", () => {
         ["portfolio_summary", {}], ["holdings", {}], ["transactions", {}], ["transactions", { broker_id: brokerId, limit: 200 }],
         ["transactions", { broker_id: 987654 }], ["transactions", { amount_abs_min: CANARY }],
         ["fx_rates", { base: "EUR", quote: "USD", date_start: "2024-01-01", date_end: "2024-12-31" }], ["fx_rates", { base: "EUR" }],
+        ["lots_and_realised_gains", {}], ["income", {}],
+        ["risk_analytics", { date_start: "2024-01-01", analytics: [{ analytic_code: "historical_var" }] }],
+        ["signals", { asset_id: 1, date_start: "2024-01-01", date_end: "2024-12-31", signals: [{ signal_code: "RSI" }] }],
       ];
       for (const [name, args] of calls) {
         seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
