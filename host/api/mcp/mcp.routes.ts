@@ -133,6 +133,7 @@ export function mcpRoutes(deps: HttpDeps) {
         description: "Commit a pending draft to the ledger, all or nothing, once the user has agreed. A draft commits once: calling again answers the first result.",
         inputSchema: CommitInput, outputSchema: McpDraft, annotations: { ...writes, destructiveHint: true, idempotentHint: true },
       }, (args: z.output<typeof CommitInput>) => run("commit_draft", () => drafts.commit(caller.userId, args.draft_id, caller.scope.brokerIds))());
+    }
     if (allowed.has("lots_and_realised_gains")) {
       server.registerTool("lots_and_realised_gains", {
         title: "Realised gains and FIFO lots",
