@@ -72,8 +72,11 @@ async function measured(name: string, send: () => Promise<Response>) {
     + `median ${median.toFixed(1)} ms, p90 ${quantile(during, 0.9).toFixed(1)} ms, max ${max.toFixed(1)} ms`);
   expect(status).toBe(200);
   expect(during.length).toBeGreaterThanOrEqual(3);
-  expect(median).toBeLessThan(20);
-  expect(max).toBeLessThan(150);
+  // What this guards is the request thread never held for the read: done there, it blocked every
+  // health answer for the whole read (seconds). Bounds this loose hold on a busy machine too; the
+  // tight figures (20 ms) are the benchmarks' to measure, not a test's.
+  expect(median).toBeLessThan(50);
+  expect(max).toBeLessThan(Math.max(1000, workMs / 2));
 }
 
 describe("the largest allowed bulk read leaves the server answering", () => {
