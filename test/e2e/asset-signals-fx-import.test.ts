@@ -76,14 +76,19 @@ test("FX routes: drag and drop with the mouse, and the same with the keyboard, c
   const page = await b.page({ user: "carol" });
   await page.goto(b.url("/fx/EUR-USD"));
   const items = page.locator(".routes li");
-  const shown = async () => (await items.allTextContents()).map((s) => /Priority (\d+): EUR→USD \((\w+)\)/.exec(s)!.slice(1).join(":"));
+  // Each route names its provider as the plugin does; the codes are mapped back to compare with the stored order.
+  const CODE: Record<string, string> = { "European Central Bank": "ECB", "Federal Reserve (H.10 via FRED)": "FED", "Bank of England": "BOE" };
+  const shown = async () => (await items.allTextContents()).map((s) => {
+    const [, priority, name] = /Priority (\d+): EUR→USD \((.+)\)(?:↑|$)/.exec(s)!;
+    return `${priority}:${CODE[name!] ?? name}`;
+  });
   await items.nth(2).waitFor();
   expect(await shown()).toEqual(["1:ECB", "2:FED", "3:BOE"]);
 
   // Mouse: BOE dropped on the first route becomes priority 1.
   await page.locator('.routes li[data-priority="3"]').dragTo(page.locator('.routes li[data-priority="1"]'));
   // The labels are the stored priorities: "Priority 1" on BOE means the routes were saved and reloaded.
-  await page.getByText("Priority 1: EUR→USD (BOE)").waitFor();
+  await page.getByText("Priority 1: EUR→USD (Bank of England)").waitFor();
   expect(await shown()).toEqual(["1:BOE", "2:ECB", "3:FED"]);
   expect(await stored()).toEqual(["1:BOE", "2:ECB", "3:FED"]);
 
@@ -91,13 +96,13 @@ test("FX routes: drag and drop with the mouse, and the same with the keyboard, c
   const handle = page.getByRole("button", { name: "Reorder route 1" });
   await handle.focus();
   await page.keyboard.press("Space");
-  await page.getByText("Picked up EUR→USD (BOE), position 1 of 3.", { exact: false }).waitFor();
+  await page.getByText("Picked up EUR→USD (Bank of England), position 1 of 3.", { exact: false }).waitFor();
   await page.keyboard.press("ArrowDown");
   await page.keyboard.press("ArrowDown");
-  await page.getByText("EUR→USD (BOE): position 3 of 3.").waitFor();
+  await page.getByText("EUR→USD (Bank of England): position 3 of 3.").waitFor();
   await page.keyboard.press("Space");
-  await page.getByText("Dropped EUR→USD (BOE) at position 3 of 3.").waitFor();
-  await page.getByText("Priority 3: EUR→USD (BOE)").waitFor();
+  await page.getByText("Dropped EUR→USD (Bank of England) at position 3 of 3.").waitFor();
+  await page.getByText("Priority 3: EUR→USD (Bank of England)").waitFor();
   expect(await stored()).toEqual(["1:ECB", "2:FED", "3:BOE"]);
 
   // Escape puts the route back and saves nothing.
@@ -112,7 +117,7 @@ test("FX routes: drag and drop with the mouse, and the same with the keyboard, c
   await b.shot(page, "fx-routes");
   // The buttons still work for those who prefer them.
   await page.getByRole("button", { name: "Move route 2 up" }).click();
-  await page.getByText("Priority 1: EUR→USD (FED)").waitFor();
+  await page.getByText("Priority 1: EUR→USD (Federal Reserve (H.10 via FRED))").waitFor();
   expect(await stored()).toEqual(["1:FED", "2:ECB", "3:BOE"]);
   expect(pageErrors()).toEqual([]);
 }, 60_000);

@@ -56,6 +56,45 @@ const PLUGIN_STATUS: Readonly<Record<string, string>> = {
 };
 export const pluginStatusLabel = (code: string | null | undefined) => label(PLUGIN_STATUS, code);
 
+/** How a price provider finds an asset (`identifier_type` of a provider assignment). */
+const IDENTIFIER_TYPES: Readonly<Record<string, string>> = {
+  TICKER: msg("ticker"),
+  ISIN: msg("ISIN"),
+  URL: msg("web address"),
+  AUTO_GENERATED: msg("generated"),
+};
+export const identifierTypeLabel = (code: string | null | undefined) => label(IDENTIFIER_TYPES, code);
+
+/** The server caches (`GET /settings/cache/status`), by what they keep. */
+const CACHE_NAMES: Readonly<Record<string, string>> = {
+  search_results: msg("Provider search results"),
+  search_queries: msg("Provider searches"),
+  asset_history_fetch: msg("Fetched price histories"),
+  asset_current_fetch: msg("Fetched current prices"),
+  asset_metadata_fetch: msg("Fetched asset details"),
+  fx_provider_responses: msg("Fetched exchange rates"),
+  portfolio_blob: msg("Portfolio reports"),
+  portfolio_layer2: msg("Lot analyses"),
+  portfolio_wac: msg("Average cost series"),
+  upload_metadata: msg("Uploaded files"),
+  scheduled_investment: msg("Scheduled investment values"),
+  risk_optimization: msg("Portfolio optimisations"),
+  risk_simulation: msg("Risk simulations"),
+};
+export const cacheLabel = (code: string | null | undefined) => label(CACHE_NAMES, code);
+
+/** What a plugin adds (`kind` of a plugin manifest). */
+const PLUGIN_KINDS: Readonly<Record<string, string>> = {
+  "ai-export-dataset": msg("AI export data set"),
+  "calculation-tool": msg("Calculation tool"),
+  "fx-provider": msg("Exchange-rate provider"),
+  "import-plugin": msg("Broker report reader"),
+  "quote-provider": msg("Price provider"),
+  "risk-tool": msg("Risk analysis"),
+  "scheduled-investment-provider": msg("Scheduled investment provider"),
+};
+export const pluginKindLabel = (code: string | null | undefined) => label(PLUGIN_KINDS, code);
+
 /** Scheduler jobs. */
 const JOB_NAMES: Readonly<Record<string, string>> = {
   current_price: msg("Current prices"),

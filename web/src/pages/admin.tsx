@@ -10,6 +10,7 @@ import { Badge, ErrorNote, Field, Page, Select } from "../components/ui.tsx";
 import { formatDateTime } from "../lib/format.ts";
 import { addCatalogs, t } from "../lib/i18n.ts";
 import { LAB } from "../i18n/lab.ts";
+import { pluginKindLabel, pluginStatusLabel } from "../lib/labels.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { ImageCheck } from "./settings.tsx";
@@ -228,8 +229,8 @@ function System() {
           <thead><tr><th scope="col">{t("Plugin")}</th><th scope="col">{t("Kind")}</th><th scope="col">{t("Version")}</th><th scope="col">{t("Source")}</th><th scope="col">{t("Status")}</th><th scope="col">{t("Error")}</th></tr></thead>
           <tbody>{plugins.data?.map((p, i) => (
             <tr key={i} data-testid={`plugin-${p.id ?? p.filename ?? i}`}>
-              <th scope="row">{p.name ?? p.id ?? p.filename}</th><td>{p.kind ?? ""}</td><td>{p.version ?? ""}</td><td>{p.source === "builtin" ? t("built in") : t("external")}</td>
-              <td><Badge kind={p.status === "loaded" ? "ok" : p.status === "disabled" ? "info" : "error"}>{p.status}</Badge></td>
+              <th scope="row">{p.name ?? p.id ?? p.filename}</th><td>{pluginKindLabel(p.kind)}</td><td>{p.version ?? ""}</td><td>{p.source === "builtin" ? t("built in") : t("external")}</td>
+              <td><Badge kind={p.status === "loaded" ? "ok" : p.status === "disabled" ? "info" : "error"}>{pluginStatusLabel(p.status)}</Badge></td>
               <td>{p.error ?? ""}</td>
             </tr>
           ))}</tbody>

@@ -6,7 +6,8 @@ import { alignToDates, crossovers, FAST, OVERLAYS, type OverlayId, SLOW, signals
 import { Badge, ErrorNote, Field, Loading, Page, Select, daysAgo, today } from "../components/ui.tsx";
 import { localeSeparators, readDecimal, toChartNumber, toInputText } from "../lib/decimal.ts";
 import { formatDate, formatDecimal, formatMoney } from "../lib/format.ts";
-import { runStatusLabel } from "../lib/labels.ts";
+import { identifierTypeLabel, runStatusLabel } from "../lib/labels.ts";
+import { useProviderNames } from "../lib/provider-names.ts";
 import { navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
@@ -56,6 +57,7 @@ function Overview(props: { asset: AssetRow; onSaved(): void; mayChange: boolean 
   const [type, setType] = useState<string>(a.asset_type ?? "");
   const [active, setActive] = useState(a.active);
   const locale = localeOf(useApp().prefs);
+  const providerName = useProviderNames("asset");
   // Weights are written with the locale's decimal mark; where that is a comma, parts are joined by "; ".
   const joiner = localeSeparators(locale).decimal === "," ? "; " : ", ";
   const showDist = (d: Record<string, unknown> | undefined) => Object.entries(d ?? {}).map(([k, v]) => `${k}=${toInputText(String(v), locale)}`).join(joiner);
@@ -107,7 +109,7 @@ function Overview(props: { asset: AssetRow; onSaved(): void; mayChange: boolean 
       </div>
       <Field label={t("Sectors")} hint={t("NAME=WEIGHT, comma separated, e.g. Technology=0.6, Health Care=0.4")}>{(id) => <input id={id} value={sector} onInput={(e) => setSector((e.target as HTMLInputElement).value)} />}</Field>
       <Field label={t("Geography")} hint={t("Country or region=WEIGHT, e.g. USA=0.7, DEU=0.3")}>{(id) => <input id={id} value={geo} onInput={(e) => setGeo((e.target as HTMLInputElement).value)} />}</Field>
-      <p class="muted">{t("Ticker")}: {a.identifier_ticker ?? "—"} · ISIN: {a.identifier_isin ?? "—"} · {t("Price source")}: {a.provider_code ?? t("manual")}</p>
+      <p class="muted">{t("Ticker")}: {a.identifier_ticker ?? "—"} · ISIN: {a.identifier_isin ?? "—"} · {t("Price source")}: {a.provider_code ? providerName(a.provider_code) : t("manual")}</p>
       {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
       </fieldset>
       {props.mayChange && (
@@ -328,12 +330,13 @@ function Events(props: { assetId: number; currency: string; mayChange: boolean }
 function Source(props: { assetId: number; mayChange: boolean }) {
   const assignment = useAsync(async (signal) => (await api.get("/assets/provider/assignments", { query: { asset_ids: [props.assetId] }, signal }))[0] ?? null, [props.assetId]);
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const providerName = useProviderNames("asset");
   const assign = async (r: { provider_code: string; identifier: string; identifier_type: string | null }) => {
     try {
       const res = await api.post("/assets/provider", { body: [{ asset_id: props.assetId, provider_code: r.provider_code, identifier: r.identifier, identifier_type: (r.identifier_type ?? "TICKER") as "TICKER" }] });
       const first = res.results[0];
       if (!first?.success) throw new Error(first?.message ?? t("Not assigned"));
-      setMsg({ ok: true, text: t("Prices now come from {provider}.", { provider: r.provider_code }) });
+      setMsg({ ok: true, text: t("Prices now come from {provider}.", { provider: providerName(r.provider_code) }) });
       assignment.reload();
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
@@ -353,7 +356,7 @@ function Source(props: { assetId: number; mayChange: boolean }) {
         <h2>{t("Current source")}</h2>
         {assignment.data ? (
           <>
-            <p>{assignment.data.provider_code}: {assignment.data.identifier} ({assignment.data.identifier_type})</p>
+            <p>{providerName(assignment.data.provider_code)}: {assignment.data.identifier} ({identifierTypeLabel(assignment.data.identifier_type)})</p>
             <p class="muted">{t("Last fetch: {when}", { when: assignment.data.last_fetch_at ?? t("never") })}</p>
             <div class="form-actions">{props.mayChange && <button type="button" onClick={unassign}>{t("Remove")}</button>}<button type="button" class="primary" onClick={sync}>{t("Sync prices now")}</button></div>
           </>

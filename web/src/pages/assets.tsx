@@ -5,6 +5,7 @@ import { Badge, Dialog, ErrorNote, Field, Loading, Page, Select } from "../compo
 import { Link, navigate } from "../lib/router.tsx";
 import { useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { useProviderNames } from "../lib/provider-names.ts";
 import { t } from "../lib/i18n.ts";
 import { assetTypeLabel, assetTypeOptions } from "../lib/asset-types.ts";
 
@@ -13,6 +14,7 @@ export function AssetsPage() {
   const [search, setSearch] = useState("");
   const [showArchived, setShowArchived] = useState(false);
   const [creating, setCreating] = useState(false);
+  const providerName = useProviderNames("asset");
   const list = useAsync((signal) => api.get("/assets/query", {
     signal, query: { search: search.trim() || undefined, active: showArchived ? undefined : "true" },
   }), [search, showArchived]);
@@ -33,7 +35,7 @@ export function AssetsPage() {
               <td><Link href={`/assets/${a.id}`}>{a.name}</Link> {!a.active && <Badge kind="warning">{t("archived")}</Badge>}</td>
               <td>{assetTypeLabel(a.asset_type)}</td><td>{a.currency}</td>
               <td>{[a.identifier_ticker, a.identifier_isin].filter(Boolean).join(" · ")}</td>
-              <td>{a.provider_code ?? <span class="muted">{t("manual")}</span>}</td>
+              <td>{a.provider_code ? providerName(a.provider_code) : <span class="muted">{t("manual")}</span>}</td>
             </tr>
           ))}</tbody>
         </table></div>
@@ -94,6 +96,7 @@ export function ProviderSearch(props: { onPick(r: Hit): void }) {
   const [q, setQ] = useState("");
   const [hits, setHits] = useState<Hit[]>([]);
   const [failures, setFailures] = useState<string[]>([]);
+  const providerName = useProviderNames("asset");
   const [state, setState] = useState<"idle" | "searching" | "done">("idle");
   const source = useRef<EventSource | null>(null);
   useEffect(() => () => source.current?.close(), []);
@@ -110,7 +113,7 @@ export function ProviderSearch(props: { onPick(r: Hit): void }) {
     });
     es.addEventListener("provider_error", (ev) => {
       const data = JSON.parse((ev as MessageEvent).data) as { provider_code: string; error?: string };
-      setFailures((f) => [...f, `${data.provider_code}: ${data.error ?? t("failed")}`]);
+      setFailures((f) => [...f, `${providerName(data.provider_code)}: ${data.error ?? t("failed")}`]);
     });
     es.addEventListener("done", () => { es.close(); setState("done"); });
     es.onerror = () => { es.close(); setState("done"); };
@@ -125,7 +128,7 @@ export function ProviderSearch(props: { onPick(r: Hit): void }) {
       <ul class="picker" aria-live="polite">
         {hits.map((r) => (
           <li key={`${r.provider_code}:${r.identifier}`}>
-            <button type="button" onClick={() => props.onPick(r)}>{r.name} — {r.identifier} ({r.provider_code}{r.currency ? `, ${r.currency}` : ""})</button>
+            <button type="button" onClick={() => props.onPick(r)}>{r.name} — {r.identifier} ({providerName(r.provider_code)}{r.currency ? `, ${r.currency}` : ""})</button>
           </li>
         ))}
       </ul>

@@ -10,6 +10,8 @@ import { moveItem, reorderPlan } from "../lib/reorder.ts";
 import { Link, navigate, useLocation } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
+import { runStatusLabel } from "../lib/labels.ts";
+import { useProviderNames } from "../lib/provider-names.ts";
 import { msg, t } from "../lib/i18n.ts";
 
 const slug = (r: { base: string; quote: string }) => `${r.base}-${r.quote}`;
@@ -31,7 +33,8 @@ const CAUSES: Record<SyncCause, string> = {
   other: msg("the provider call failed"),
 };
 export const causeText = (cause: SyncCause, status: number | null | undefined) => t(CAUSES[cause] ?? CAUSES.other, { status: status ?? "?" });
-const chainText = (steps: { from: string; to: string; provider: string }[]) => steps.map((s) => `${s.from}→${s.to} (${s.provider})`).join(", ");
+/** A route's steps with each provider by name ("EUR→USD (European Central Bank)"). */
+const chainText = (steps: { from: string; to: string; provider: string }[], name: (code: string) => string) => steps.map((s) => `${s.from}→${s.to} (${name(s.provider)})`).join(", ");
 
 export function FxPage(props: { pair?: string }) {
   const loc = useLocation();
@@ -39,6 +42,7 @@ export function FxPage(props: { pair?: string }) {
   const admin = me.is_superuser;
   const routes = useAsync((signal) => api.get("/fx/providers/routes", { signal }), []);
   const status = useAsync((signal) => api.get("/fx/providers/status", { signal }), []);
+  const providerName = useProviderNames("fx");
   const addPair = admin ? loc.query.get("add") : null;
   const byPair = useMemo(() => {
     const m = new Map<string, FxRoute[]>();
@@ -59,7 +63,7 @@ export function FxPage(props: { pair?: string }) {
             {[...byPair.entries()].map(([p, rs]) => (
               <li key={p}>
                 <Link href={`/fx/${p}`} aria-current={pair === p ? "page" : undefined}>{p}</Link>
-                <span class="muted"> {rs.slice().sort((a, b) => a.priority - b.priority).map((r) => isManualRoute(r) ? t("manual rates") : r.chain_steps.map((s) => s.provider).join("+")).join(" › ")}</span>
+                <span class="muted"> {rs.slice().sort((a, b) => a.priority - b.priority).map((r) => isManualRoute(r) ? t("manual rates") : r.chain_steps.map((s) => providerName(s.provider)).join(" + ")).join(" › ")}</span>
               </li>
             ))}
           </ul>
@@ -79,6 +83,7 @@ function AddPair(props: { open: boolean; initial: string; onClose(): void; onAdd
   const [key, setKey] = useState(props.initial);
   if (key !== props.initial) { setKey(props.initial); setB(base ?? ""); setQ(quote ?? ""); }
   const valid = /^[A-Z]{3}$/.test(b) && /^[A-Z]{3}$/.test(q) && b !== q;
+  const providerName = useProviderNames("fx");
   const suggestions = useAsync(async (signal) => valid ? api.get("/fx/providers/routes/suggest", { query: { base: b, quote: q, limit: 10 }, signal }) : null, [b, q, props.open]);
   const [error, setError] = useState<string | null>(null);
   const add = async (steps: { from: string; to: string; provider: string }[], priority: number) => {
@@ -105,7 +110,7 @@ function AddPair(props: { open: boolean; initial: string; onClose(): void; onAdd
             <ErrorNote error={suggestions.error} />
             <ul class="picker">
               {suggestions.data?.paths.map((p, i) => (
-                <li key={i}><button type="button" onClick={() => add(p.chain_steps, 1)}>{chainText(p.chain_steps)}</button></li>
+                <li key={i}><button type="button" onClick={() => add(p.chain_steps, 1)}>{chainText(p.chain_steps, providerName)}</button></li>
               ))}
             </ul>
             {suggestions.data && suggestions.data.paths.length === 0 && <p class="muted">{t("No provider offers this pair.")}</p>}
@@ -122,6 +127,7 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; status: ProviderSt
   const { me, prefs } = useApp();
   const admin = me.is_superuser;
   const locale = localeOf(prefs);
+  const providerName = useProviderNames("fx");
   const [base, quote] = props.pair.split("-") as [string, string];
   const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
   const [syncing, setSyncing] = useState(false);
@@ -167,7 +173,7 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; status: ProviderSt
   const [live, setLive] = useState("");
   const handles = useRef<(HTMLButtonElement | null)[]>([]);
   useEffect(() => { if (grabbed !== null) handles.current[grabbed]?.focus(); }, [grabbed, pending]);
-  const routeName = (r: FxRoute) => chainText(r.chain_steps);
+  const routeName = (r: FxRoute) => chainText(r.chain_steps, providerName);
   const onHandleKey = (e: KeyboardEvent, i: number) => {
     const r = shown[i]!;
     if (e.key === " " || e.key === "Enter") {
@@ -201,16 +207,16 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; status: ProviderSt
     try {
       const r = await api.post("/fx/currencies/sync", { body: { pairs: [props.pair], start, end: today() } });
       // Each failed provider with its cause ("ECB: the provider answered with HTTP error 503").
-      const failures = r.results.flatMap((x) => x.detail.filter((d) => d.error !== undefined).map((d) => `${d.provider}: ${causeText(d.cause ?? "other", d.http_status)}`));
+      const failures = r.results.flatMap((x) => x.detail.filter((d) => d.error !== undefined).map((d) => `${providerName(d.provider)}: ${causeText(d.cause ?? "other", d.http_status)}`));
       const failed = r.results.some((x) => x.status === "failed");
       setMsg({ ok: !failed, text: [
-        ...r.results.map((x) => `${x.pair}: ${x.status}, ${t("{count} rate(s) changed", { count: x.points_changed })}${x.message && !failures.length ? ` — ${x.message}` : ""}`),
+        ...r.results.map((x) => `${x.pair}: ${runStatusLabel(x.status)}, ${t("{count} rate(s) changed", { count: x.points_changed })}${x.message && !failures.length ? ` — ${x.message}` : ""}`),
         ...[...new Set(failures)],
       ].join("; ") });
       rates.reload();
     } catch (e) { setMsg({ ok: false, text: errorText(e) }); } finally { setSyncing(false); props.onChanged(); }
   };
-  const providers = [...new Set(sorted.filter((r) => !isManualRoute(r)).flatMap((r) => r.chain_steps.map((s) => s.provider)))];
+  const providers = [...new Set(sorted.filter((r) => !isManualRoute(r)).flatMap((r) => r.chain_steps.map((s) => providerName(s.provider))))];
   const hasFallback = sorted.some(isManualRoute);
   const addFallback = async () => {
     try {
@@ -233,10 +239,10 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; status: ProviderSt
               <li key={r.priority}>
                 {isManualRoute(r)
                   ? (providers.length ? t("Manual rates, on the days the providers above have no rate for") : t("Manual rates entered by an administrator"))
-                  : t("Provider {providers}, synced", { providers: r.chain_steps.map((s) => s.provider).join(" + ") })}
+                  : t("Provider {providers}, synced", { providers: r.chain_steps.map((s) => providerName(s.provider)).join(" + ") })}
                 {failures.map((f) => (
                   <p key={f.provider} class="note error" role="alert">{t("{provider}: the last sync on {date} failed: {cause}.", {
-                    provider: f.provider, date: formatDate(f.error!.at.slice(0, 10), locale), cause: causeText(f.error!.cause, f.error!.http_status),
+                    provider: providerName(f.provider), date: formatDate(f.error!.at.slice(0, 10), locale), cause: causeText(f.error!.cause, f.error!.http_status),
                   })}</p>
                 ))}
               </li>
@@ -265,7 +271,7 @@ function PairDetail(props: { pair: string; routes: FxRoute[]; status: ProviderSt
                   aria-pressed={grabbed === i} aria-label={t("Reorder route {n}", { n: r.priority })}
                   onKeyDown={(e) => onHandleKey(e as unknown as KeyboardEvent, i)}>⠿</button>
               )}
-              <span>{r.priority === 999 ? t("Manual") : t("Priority {n}", { n: r.priority })}: {chainText(r.chain_steps)}</span>
+              <span>{r.priority === 999 ? t("Manual") : t("Priority {n}", { n: r.priority })}: {chainText(r.chain_steps, providerName)}</span>
               {admin && <span class="row-actions">
                 <button type="button" class="ghost" disabled={i === 0} onClick={() => move(i, -1)} aria-label={t("Move route {n} up", { n: r.priority })}>↑</button>
                 <button type="button" class="ghost" disabled={i === sorted.length - 1} onClick={() => move(i, 1)} aria-label={t("Move route {n} down", { n: r.priority })}>↓</button>

@@ -7,7 +7,7 @@ import { Link } from "../lib/router.tsx";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 import { t } from "../lib/i18n.ts";
-import { jobLabel, pluginStatusLabel, runStatusLabel, settingHint, settingLabel } from "../lib/labels.ts";
+import { cacheLabel, jobLabel, pluginKindLabel, pluginStatusLabel, runStatusLabel, settingHint, settingLabel } from "../lib/labels.ts";
 
 export const LANGUAGES = [["en", "English"], ["de", "Deutsch"], ["fr", "Français"], ["it", "Italiano"], ["es", "Español"], ["nl", "Nederlands"], ["pt", "Português"]] as const;
 
@@ -114,7 +114,7 @@ function Admin() {
         <h2 id="h-cache">{t("Caches")}</h2>
         <ErrorNote error={caches.error} />
         <table class="table compact"><thead><tr><th scope="col">{t("Cache")}</th><th scope="col" class="num">{t("Size")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
-          <tbody>{caches.data?.items.map((c) => <tr key={c.name}><td>{c.name}</td><td class="num">{c.current_size}/{c.maxsize}</td><td><button type="button" class="ghost" onClick={() => clear(c.name)} aria-label={t("Clear {name}", { name: c.name })}>{t("Clear")}</button></td></tr>)}</tbody>
+          <tbody>{caches.data?.items.map((c) => <tr key={c.name}><td>{cacheLabel(c.name)}</td><td class="num">{c.current_size}/{c.maxsize}</td><td><button type="button" class="ghost" onClick={() => clear(c.name)} aria-label={t("Clear {name}", { name: cacheLabel(c.name) })}>{t("Clear")}</button></td></tr>)}</tbody>
         </table>
         <button type="button" onClick={() => clear()}>{t("Clear all caches")}</button>
       </section>
@@ -130,7 +130,7 @@ function Admin() {
         <ErrorNote error={plugins.error} />
         <table class="table compact"><thead><tr><th scope="col">{t("Plugin")}</th><th scope="col">{t("Kind")}</th><th scope="col">{t("Status")}</th></tr></thead>
           <tbody>{plugins.data?.map((p, i) => (
-            <tr key={i}><td>{p.name ?? p.id ?? p.filename}</td><td>{p.kind ?? ""}</td>
+            <tr key={i}><td>{p.name ?? p.id ?? p.filename}</td><td>{pluginKindLabel(p.kind)}</td>
               <td><Badge kind={p.status === "loaded" ? "ok" : p.status === "disabled" ? "info" : "error"}>{pluginStatusLabel(p.status)}</Badge>{p.error ? ` ${p.error}` : ""}</td></tr>
           ))}</tbody>
         </table>
