@@ -3,17 +3,22 @@ import { useBrowser } from "../helpers/browser.ts";
 
 // People read names, not the codes the API speaks: setting labels instead of keys, reader names
 // instead of plugin codes, roles and statuses in words, dates in their locale. And a broker report
-// sent for import can be found again on the Uploads page, with a way back into its import.
+// sent for import can be found again on the Uploads page, with a way back into its import. Price and
+// rate providers go by their plugins' names, sync outcomes and caches in words.
 const b = useBrowser({ name: "labels", users: ["admin", "bob"] });
 let brokerId = 0;
+let assetId = 0;
 
-const CODES = /\b(session_ttl_hours|enable_registration|max_file_upload_mb|scheduler_enabled|broker_generic_csv|OWNER|EDITOR|VIEWER)\b/;
+const CODES = /\b(session_ttl_hours|enable_registration|max_file_upload_mb|scheduler_enabled|broker_generic_csv|OWNER|EDITOR|VIEWER|ECB|yfinance|TICKER|upload_metadata|portfolio_blob|fx-provider|quote-provider)\b/;
 const ISO_INSTANT = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 beforeAll(async () => {
   const admin = b.api.as.admin!;
   brokerId = (await (await admin.post("/brokers", [{ name: "Main account" }])).json()).results[0].broker_id;
   expect((await admin.post(`/brokers/${brokerId}/access`, { user_id: b.api.users.bob!.id, role: "VIEWER" })).status).toBe(201);
+  assetId = (await (await admin.post("/assets", [{ name: "Apple", currency: "USD", asset_type: "STOCK" }])).json()).results[0].asset_id;
+  expect((await admin.post("/assets/provider", [{ asset_id: assetId, provider_code: "yfinance", identifier: "AAPL", identifier_type: "TICKER" }])).status).toBe(200);
+  expect((await admin.post("/fx/providers/routes", [{ base: "EUR", quote: "USD", priority: 1, chain_steps: [{ from: "EUR", to: "USD", provider: "ECB" }] }])).status).toBe(201);
 }, 30_000);
 
 test("server settings are labelled and explained in words, yes/no instead of true/false", async () => {
@@ -83,3 +88,51 @@ test("the import names its readers; the report is then listed under Uploads with
   await page.getByText("Imported 1 transactions.").waitFor();
   expect(b.errors).toEqual([]);
 }, 90_000);
+
+test("the FX page names the rate provider, and a sync's outcome and failure cause are in words", async () => {
+  const page = await b.page({ user: "admin" });
+  await page.goto(b.url("/fx/EUR-USD"));
+  await page.getByRole("link", { name: "EUR-USD" }).waitFor();
+  await page.getByText("European Central Bank", { exact: true }).waitFor();
+  const sources = page.getByRole("list", { name: "Where the rates come from" });
+  await sources.getByText("Provider European Central Bank, synced").waitFor();
+  await page.getByText("Priority 1: EUR→USD (European Central Bank)").waitFor();
+  // The provider is unreachable here (test servers never reach the network): the sync fails, said so.
+  await page.getByRole("button", { name: "Sync rates" }).click();
+  const outcome = page.getByRole("alert").filter({ hasText: "EUR-USD: failed" });
+  await outcome.waitFor();
+  expect(await outcome.innerText()).toContain("European Central Bank: ");
+  await sources.getByText(/European Central Bank: the last sync on .* failed: /).waitFor();
+  expect(await page.locator("main").innerText()).not.toMatch(CODES);
+  await b.shot(page, "fx-provider-names");
+  // The rate chart asks for rates the pair does not have yet: that answer is a 404, nothing else failed.
+  expect(b.errors.filter((e) => !e.includes("status of 404"))).toEqual([]);
+  b.errors.length = 0;
+}, 60_000);
+
+test("an asset names its price provider and how the provider finds it, on the list, the overview and the source tab", async () => {
+  const page = await b.page({ user: "admin" });
+  await page.goto(b.url("/assets"));
+  await page.getByRole("row").filter({ hasText: "Apple" }).getByRole("cell", { name: "Yahoo Finance" }).waitFor();
+  await page.goto(b.url(`/assets/${assetId}`));
+  await page.getByText("Price source: Yahoo Finance").waitFor();
+  expect(await page.locator("main").innerText()).not.toMatch(CODES);
+  await page.goto(b.url(`/assets/${assetId}?tab=source`));
+  await page.getByText("Yahoo Finance: AAPL (ticker)").waitFor();
+  expect(await page.locator("main").innerText()).not.toMatch(CODES);
+  expect(b.errors).toEqual([]);
+}, 60_000);
+
+test("the caches an administrator can clear go by what they keep, and plugins by what they add", async () => {
+  // The FX sync above created the cache of provider answers, so it is listed.
+  const page = await b.page({ user: "admin" });
+  await page.goto(b.url("/settings"));
+  const caches = page.getByRole("region", { name: "Caches" });
+  await caches.getByRole("cell", { name: "Fetched exchange rates", exact: true }).waitFor();
+  await caches.getByRole("button", { name: "Clear Fetched exchange rates" }).waitFor();
+  expect(await caches.innerText()).not.toMatch(/\b[a-z]+_[a-z_]+\b/);
+  const plugins = page.getByRole("region", { name: "Plugins" });
+  await plugins.getByRole("cell", { name: "Exchange-rate provider" }).first().waitFor();
+  expect(await plugins.innerText()).not.toMatch(CODES);
+  expect(b.errors).toEqual([]);
+}, 60_000);
