@@ -155,18 +155,32 @@ test("keyboard only: the skip link, a dialog that takes the focus and gives it b
   expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("New broker");
 }, 60_000);
 
-test("every page renders at desktop and phone size without sideways scrolling (screenshots for review)", async () => {
-  const pages: [string, string, string][] = [
-    ["dashboard", "/", "Dashboard"], ["brokers", "/brokers", "Brokers"], ["broker", `/brokers/${brokerId}`, "Family account"],
-    ["transactions", "/transactions", "Transactions"], ["assets", "/assets", "Assets"],
-    ["asset-overview", `/assets/${usdId}`, "US Tech"], ["asset-prices", `/assets/${usdId}?tab=prices`, "US Tech"],
+test("every page renders at desktop and phone size without sideways scrolling (screenshots for review, and for docs/web.md with SCREENSHOTS=docs/screenshots)", async () => {
+  // The pair the earlier test found missing, now with a route and two months of rates, and a price
+  // history for the fund, so the FX and asset pages show what they are for.
+  const alice = b.api.as.alice!;
+  const days = Array.from({ length: 60 }, (_, i) => new Date(Date.now() - (59 - i) * 86_400_000).toISOString().slice(0, 10));
+  expect((await alice.post("/fx/providers/routes", [
+    { base: "EUR", quote: "USD", priority: 1, chain_steps: [{ from: "EUR", to: "USD", provider: "ECB" }] },
+    { base: "EUR", quote: "USD", priority: 999, chain_steps: [{ from: "EUR", to: "USD", provider: "MANUAL" }] },
+  ])).status).toBe(201);
+  expect((await alice.post("/fx/currencies/rate", days.map((date, i) => ({ date, base: "EUR", quote: "USD", rate: (1.05 + 0.03 * Math.sin(i / 9)).toFixed(4) })))).status).toBeLessThan(300);
+  expect((await alice.post("/assets/prices", [{ asset_id: usdId, prices: days.map((date, i) => ({ date, close: (45 + 5 * Math.sin(i / 7) + i / 12).toFixed(2) })) }])).status).toBe(200);
+  // [screenshot name, path, heading, name of its screenshot in docs/web.md]
+  const pages: [string, string, string, string?][] = [
+    ["dashboard", "/", "Dashboard", "dashboard"], ["brokers", "/brokers", "Brokers", "brokers"], ["broker", `/brokers/${brokerId}`, "Family account", "broker"],
+    ["transactions", "/transactions", "Transactions", "transactions"], ["assets", "/assets", "Assets", "assets"],
+    ["asset-overview", `/assets/${usdId}`, "US Tech", "asset"], ["asset-prices", `/assets/${usdId}?tab=prices`, "US Tech"],
     ["asset-events", `/assets/${usdId}?tab=events`, "US Tech"], ["asset-source", `/assets/${usdId}?tab=source`, "US Tech"],
-    ["fx", "/fx/EUR-USD", "Exchange rates"], ["import", "/import", "Import"], ["uploads", "/uploads", "Uploads"],
-    ["settings", "/settings", "Settings"], ["not-found", "/no/such/page", "Page not found"],
+    ["fx", "/fx/EUR-USD", "Exchange rates", "fx"], ["import", "/import", "Import", "import"], ["uploads", "/uploads", "Uploads", "uploads"],
+    ["settings", "/settings", "Settings", "settings"], ["holdings", "/holdings", "Holdings", "holdings"],
+    ["performance", "/performance", "Performance", "performance"], ["income", "/income", "Income", "income"],
+    ["gains", "/gains", "Realised gains", "gains"], ["risk", "/risk", "Risk lab", "risk"], ["tools", "/tools", "Tools", "tools"],
+    ["admin", "/admin", "Administration", "admin"], ["not-found", "/no/such/page", "Page not found"],
   ];
   for (const [size, viewport] of [["desktop", undefined], ["phone", { width: 390, height: 844 }]] as const) {
     const page = await b.page({ user: "alice", viewport });
-    for (const [name, path, heading] of pages) {
+    for (const [name, path, heading, doc] of pages) {
       await page.goto(b.url(path));
       await page.getByRole("heading", { level: 1, name: heading }).waitFor();
       await page.waitForLoadState("networkidle");
@@ -175,7 +189,8 @@ test("every page renders at desktop and phone size without sideways scrolling (s
         expect({ name, overflow }).toEqual({ name, overflow: 0 });
       }
       await b.shot(page, `${size}-${name}`);
+      if (size === "desktop" && doc) await b.docShot(page, doc);
     }
   }
   expect(scriptRan()).toEqual([]);
-}, 120_000);
+}, 180_000);

@@ -2,10 +2,11 @@
  * The one start-up block of an end-to-end test file: the real server (useApi: a child process on
  * a free port with its own data dir) and one headless Chromium (Debian's `chromium` package,
  * driven by playwright-core), shared by the file's tests. Screenshots go to
- * .test-tmp/screenshots/ (gitignored) for people to review.
+ * .test-tmp/screenshots/ (gitignored) for people to review; the documentation's screenshots are
+ * written only when asked, with SCREENSHOTS=docs/screenshots, since they are tracked files.
  */
 import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll } from "bun:test";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import type { ApiClient } from "./client.ts";
@@ -14,6 +15,10 @@ import { ROOT, useApi, type UsedApi } from "./server.ts";
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SCREENSHOTS = join(ROOT, ".test-tmp", "screenshots");
 export const DESKTOP = { width: 1280, height: 860 };
+/** The folder of the documentation's screenshots when SCREENSHOTS names one, else null (not written). */
+export const DOC_SCREENSHOTS = process.env.SCREENSHOTS ? resolve(ROOT, process.env.SCREENSHOTS) : null;
+/** What a documentation screenshot shows: the top 1280×800 of the page, so the files stay small. */
+const DOC_CLIP = { x: 0, y: 0, width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
 /** Chromium flags: no sandbox as root in CI, and no background traffic to the closed network (it would be refused, many times a start). */
@@ -29,6 +34,8 @@ export interface UsedBrowser {
   readonly errors: string[];
   /** Saves a full-page screenshot as <file prefix>-<name>.png. */
   shot(page: Page, name: string): Promise<string>;
+  /** Saves the top 1280×800 of a desktop page as <SCREENSHOTS>/<name>.png, when SCREENSHOTS is set. */
+  docShot(page: Page, name: string): Promise<string | null>;
   /** The app's URL for a path. */
   url(path?: string): string;
 }
@@ -44,6 +51,7 @@ export function useBrowser(opts: { name: string; users?: string[]; env?: Record<
     }
     browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
     mkdirSync(SCREENSHOTS, { recursive: true });
+    if (DOC_SCREENSHOTS) mkdirSync(DOC_SCREENSHOTS, { recursive: true });
   }, 30_000);
   afterAll(async () => {
     for (const c of contexts) await c.close().catch(() => {});
@@ -77,6 +85,12 @@ export function useBrowser(opts: { name: string; users?: string[]; env?: Record<
     async shot(page, name) {
       const file = join(SCREENSHOTS, `${opts.name}-${name}.png`);
       await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    async docShot(page, name) {
+      if (!DOC_SCREENSHOTS) return null;
+      const file = join(DOC_SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path: file, clip: DOC_CLIP, animations: "disabled", caret: "hide" });
       return file;
     },
   };

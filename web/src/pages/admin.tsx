@@ -54,7 +54,7 @@ function Users() {
     <section class="card" aria-labelledby="h-admin-users">
       <h2 id="h-admin-users">{t("Users")}</h2>
       <ErrorNote error={users.error} />
-      <div class="table-wrap">
+      <div class="table-wrap positioned">
         <table class="table compact" data-testid="admin-users">
           <thead><tr><th scope="col">{t("User")}</th><th scope="col">{t("Email")}</th><th scope="col">{t("Status")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
           <tbody>{users.data?.items.map((u) => {

@@ -34,7 +34,7 @@ const CAUSES: Record<SyncCause, string> = {
 };
 export const causeText = (cause: SyncCause, status: number | null | undefined) => t(CAUSES[cause] ?? CAUSES.other, { status: status ?? "?" });
 /** A route's steps with each provider by name ("EUR→USD (European Central Bank)"). */
-const chainText = (steps: { from: string; to: string; provider: string }[], name: (code: string) => string) => steps.map((s) => `${s.from}→${s.to} (${name(s.provider)})`).join(", ");
+const chainText = (steps: { from: string; to: string; provider: string }[], name: (code: string) => string) => steps.map((s) => `${s.from}→${s.to} (${s.provider === MANUAL ? t("manual rates") : name(s.provider)})`).join(", ");
 
 export function FxPage(props: { pair?: string }) {
   const loc = useLocation();
