@@ -42,7 +42,7 @@ test("the administrator sees where EUR-USD rates come from, why the provider's s
   await b.shot(page, "sync-failed");
   upstream.failures.clear();
   await page.getByRole("button", { name: "Sync rates" }).click();
-  await page.getByRole("status").filter({ hasText: "EUR-USD: ok" }).waitFor();
+  await page.getByRole("status").filter({ hasText: "EUR-USD: succeeded" }).waitFor();
   await sources.getByText(/the last sync on/).waitFor({ state: "detached" });
 
   // A manual rate for January, before the provider's first rate: not used until it is the fallback.
