@@ -1,5 +1,6 @@
 import {
   createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, McpServer, type McpRequestContext, originValidationResponse,
+  ResourceTemplate, type Variables,
 } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import { z } from "zod";
@@ -18,7 +19,7 @@ import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./ana
 import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
 import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
 import { mcpSignals, signalsInput, SignalsOut } from "./signals-tool.ts";
-import { AiExportInput, AiExportOut, mcpAiExport } from "./ai-export-tool.ts";
+import { AiExportInput, AiExportOut, mcpAiExport, PORTFOLIO_DATASETS } from "./ai-export-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -38,6 +39,39 @@ interface McpCaller {
 const SERVER_INFO = { name: "portfolio-tracker", version: "1" };
 
 const CommitInput = z.object({ draft_id: z.string().uuid().describe("The id draft_transactions answered") }).strict();
+
+const DATA_QUALITY_URI = "portfolio-tracker://portfolio/data-quality";
+/** Every variable is required: the SDK's template matcher needs the query's fields present, in this order. */
+const DATASET_TEMPLATE = "portfolio-tracker://ai-export/datasets/{dataset_id}/{version}{?date_start,date_end}";
+
+function datasetUri(id: string, version: number, period: { start: string; end: string }): string {
+  return `portfolio-tracker://ai-export/datasets/${id}/${version}?date_start=${period.start}&date_end=${period.end}`;
+}
+
+/** The period a dataset resource is listed with: the last 365 days up to today (UTC). */
+function defaultPeriod(now = new Date()): { start: string; end: string } {
+  const end = now.toISOString().slice(0, 10);
+  return { start: new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10), end };
+}
+
+/**
+ * The tool arguments a dataset resource URI stands for. Its version must be the catalogue's current
+ * one: an older version's data is not rebuilt, so reading it is refused rather than answered in the new shape.
+ */
+function datasetQuery(vars: Variables, currentVersion: (id: string) => number | undefined): z.infer<typeof AiExportInput> {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+  const id = one(vars.dataset_id);
+  const current = currentVersion(id);
+  if (!(PORTFOLIO_DATASETS as readonly string[]).includes(id) || current === undefined) {
+    throw new DomainError("UNSUPPORTED_SELECTION", `No portfolio dataset '${id}'; one of ${PORTFOLIO_DATASETS.join(", ")}`);
+  }
+  if (one(vars.version) !== String(current)) {
+    throw new DomainError("VERSION_MISMATCH", `The catalogue serves ${id} at version ${current}`);
+  }
+  const parsed = AiExportInput.safeParse({ dataset_id: id, date_start: one(vars.date_start), date_end: one(vars.date_end) });
+  if (!parsed.success) throw new DomainError("VALIDATION_ERROR", "date_start and date_end must be days (YYYY-MM-DD)");
+  return parsed.data;
+}
 
 /** The tools a caller may use: its grade's, and `commit_draft` only with a read-write token. */
 function allowedTools(grade: McpGrade, caller: McpCaller): Set<string> {
@@ -60,7 +94,8 @@ export function mcpRoutes(deps: HttpDeps) {
   const signalQuery = mcpSignals(deps, data.brokers);
   const aiExport = mcpAiExport(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
-  const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
+  const catalog = deps.container.resolve(AiExportCatalog);
+  const catalogText = JSON.stringify(catalog.wire());
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
 
   function build(ctx: McpRequestContext): McpServer {
@@ -181,6 +216,51 @@ export function mcpRoutes(deps: HttpDeps) {
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",
     }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: catalogText }] }));
+    /**
+     * A resource holding user data: audited like a tool call, its content through the same grade filter,
+     * and a failure answered with the grade's error text (a domain message may quote an amount).
+     */
+    const readJson = (name: string, compute: (uri: URL) => Promise<unknown>) => async (uri: URL) => {
+      const audit = (outcome: string) =>
+        deps.audit.record("mcp.resource_read", { id: caller.userId, username: caller.username }, { token_id: caller.tokenId, resource: name, grade, outcome });
+      try {
+        const out = redact(grade, await compute(uri));
+        audit("ok");
+        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(out) }] };
+      } catch (error) {
+        audit(error instanceof Error && "code" in error ? String(error.code) : "INTERNAL_ERROR");
+        if (!(error instanceof DomainError)) deps.logger.error("mcp resource failed", { resource: name, error: error instanceof Error ? error.message : String(error) });
+        throw new Error(errorText(grade, error));
+      }
+    };
+    server.registerResource("data-quality", DATA_QUALITY_URI, {
+      title: "Data-quality report",
+      description: "What makes the portfolio's figures less than complete: missing or stale prices, missing FX rates (docs/portfolio.md \"Data quality\")",
+      mimeType: "application/json",
+    }, readJson("data-quality", () => data.dataQualityReport(caller.userId, caller.scope)));
+    if (allowed.has("ai_export_dataset")) {
+      // The same datasets as the `ai_export_dataset` tool, one resource per dataset, version and period.
+      const template = new ResourceTemplate(DATASET_TEMPLATE, {
+        list: async () => {
+          const period = defaultPeriod();
+          return {
+            resources: PORTFOLIO_DATASETS.map((id) => ({
+              uri: datasetUri(id, catalog.datasets.get(id)!.dataset.datasetVersion, period), name: `${id} (last year)`,
+              title: `AI-export dataset ${id}, the last 365 days`, mimeType: "application/json",
+            })),
+          };
+        },
+        complete: { dataset_id: (value) => PORTFOLIO_DATASETS.filter((id) => id.startsWith(value)) },
+      });
+      server.registerResource("ai-export-dataset", template, {
+        title: "AI-export dataset",
+        description: "The structured data of a portfolio dataset of the AI export over a period (compact detail), at the catalogue's current version",
+        mimeType: "application/json",
+      }, (uri, vars) => readJson("ai-export-dataset", async () => {
+        const q = datasetQuery(vars, (id) => catalog.datasets.get(id)?.dataset.datasetVersion);
+        return aiExport(caller.userId, caller.scope, grade, q);
+      })(uri));
+    }
     return server;
   }
 
