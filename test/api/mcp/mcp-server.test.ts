@@ -291,6 +291,31 @@ describe("MCP audit", () => {
     ]);
     expect(JSON.stringify(lines)).not.toContain("987654");
   });
+
+  test("GET /mcp/audit answers the caller's own MCP rows, newest first, a page at a time; another user sees none of them", async () => {
+    const t = await token("full", "audit-page");
+    const c = await connect(t.token);
+    await c.callTool({ name: "portfolio_summary", arguments: {} });
+    await c.readResource({ uri: DATA_QUALITY });
+    await c.callTool({ name: "transactions", arguments: { broker_id: 987654 } });
+    await c.close();
+    const first = await alice.get("/mcp/audit?limit=2");
+    expect(first.status).toBe(200);
+    const page = await first.json();
+    expect(page.items).toEqual([
+      { time: expect.any(String), kind: "tool", name: "transactions", token_id: t.id, grade: "full", outcome: "BROKER_NOT_FOUND" },
+      { time: expect.any(String), kind: "resource", name: "data-quality", token_id: t.id, grade: "full", outcome: "ok" },
+    ]);
+    expect(page.next_offset).toBe(2);
+    const second = await (await alice.get("/mcp/audit?limit=1&offset=2")).json();
+    expect(second.items[0]).toMatchObject({ kind: "tool", name: "portfolio_summary", token_id: t.id, outcome: "ok" });
+    expect(Date.parse(second.items[0].time)).toBeLessThanOrEqual(Date.parse(page.items[1].time));
+    const bob = await api.as.bob!.get("/mcp/audit");
+    expect(await bob.json()).toEqual({ items: [], next_offset: null });
+    await expectError(await alice.get("/mcp/audit?limit=0"), 422);
+    const mcpToken = await fetch(`${api.base}/mcp/audit`, { headers: { authorization: `Bearer ${t.token}` } });
+    await expectError(mcpToken, 403, "TOKEN_MCP_ONLY");
+  });
 });
 
 describe("canary: no amount leaks below the full grade", () => {
