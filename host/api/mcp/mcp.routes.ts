@@ -26,8 +26,11 @@ import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transaction
 
 /** The largest MCP request body read (the SDK's own default bound). */
 const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
+/** Why a token may not use the MCP server (status and code as docs/errors.md lists them). */
+export interface McpRefusal { status: 401 | 403; code: string; detail: string }
+
 /** Who is calling, as the route hands it to the per-request server. */
-interface McpCaller {
+export interface McpCaller {
   readonly scope: McpScope;
   /** Whether the token is read-write: only then may the assistant commit its own drafts. */
   readonly canWrite: boolean;
@@ -85,6 +88,72 @@ function allowedTools(grade: McpGrade, caller: McpCaller): Set<string> {
  * personal access token with an MCP scope, checked on every request, so a revoked token stops at once.
  */
 export function mcpRoutes(deps: HttpDeps) {
+  const mcp = mcpServerFactory(deps);
+  const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
+  const handler = createMcpHandler((ctx: McpRequestContext) => mcp.serverFor(ctx.authInfo?.extra?.caller as McpCaller), {
+    onerror: (error) => deps.logger.warn("mcp request refused", { error: error.message }),
+  });
+
+  /** The caller of a valid MCP token, or the refusal (docs/errors.md shape). */
+  async function authenticate(request: Request): Promise<{ caller: McpCaller; secret: string } | Response> {
+    const challenge = { "www-authenticate": `Bearer realm="mcp"` };
+    const header = request.headers.get("authorization");
+    const secret = header ? bearerSecret(header) : null;
+    const checked = await mcp.check(secret);
+    if ("refusal" in checked) {
+      const { status, code, detail } = checked.refusal;
+      return errorResponse(status, { detail, code }, status === 401 ? challenge : {});
+    }
+    return { secret: secret!, caller: checked.caller };
+  }
+
+  const serve = async ({ request }: { request: Request }) => {
+    const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts);
+    if (refused) {
+      return errorResponse(403, { detail: "The Host or Origin of this request is not allowed for the MCP endpoint (MCP_ALLOWED_HOSTS)", code: "MCP_ORIGIN_REFUSED" });
+    }
+    const auth = await authenticate(request);
+    if (auth instanceof Response) return auth;
+    const forwarded = await withBufferedBody(request);
+    if (forwarded instanceof Response) return forwarded;
+    return handler.fetch(forwarded, {
+      authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller } },
+    });
+  };
+
+  /**
+   * The request handed to the SDK, its body read into memory first. The SDK clones the request and
+   * reads the original through a stream reader; once the server has touched the body stream while
+   * the request waited on I/O (the token check on PostgreSQL), Bun reports that stream as locked
+   * and every call failed with "the request body could not be read". A request over the bytes has
+   * no such history. Bodies beyond the SDK's own 4 MiB bound are refused here, unread.
+   */
+  async function withBufferedBody(request: Request): Promise<Request | Response> {
+    if (request.method !== "POST" || request.body === null) return request;
+    const length = declaredLength(request);
+    if (length !== null && length > MAX_MCP_BODY_BYTES) {
+      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
+    }
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > MAX_MCP_BODY_BYTES) {
+      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
+    }
+    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
+  }
+
+  const detail = { summary: "Model Context Protocol endpoint (Streamable HTTP; docs/mcp.md)", hide: true };
+  return new Elysia({ tags: ["mcp"] })
+    .post("/mcp", serve, { parse: "none", detail })
+    .get("/mcp", serve, { detail })
+    .delete("/mcp", serve, { detail });
+}
+
+/**
+ * The MCP server itself, apart from its transport: checks a token and builds the server instance for
+ * its caller. Streamable HTTP builds one per request (above); the CLI's stdio mode one per process
+ * (host/cli/mcp-direct.ts).
+ */
+export function mcpServerFactory(deps: HttpDeps) {
   const tokens = deps.container.resolve(AccessTokenService);
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
@@ -96,10 +165,21 @@ export function mcpRoutes(deps: HttpDeps) {
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalog = deps.container.resolve(AiExportCatalog);
   const catalogText = JSON.stringify(catalog.wire());
-  const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
 
-  function build(ctx: McpRequestContext): McpServer {
-    const caller = ctx.authInfo?.extra?.caller as McpCaller;
+  /** The caller of a valid MCP token (checked again on every request: a revoked token stops at once), or why not. */
+  async function check(secret: string | null): Promise<{ caller: McpCaller } | { refusal: McpRefusal }> {
+    const grant = secret ? await tokens.check(secret) : null;
+    const user = grant ? await users.findById(grant.userId) : null;
+    if (!secret || !grant || !user || user.sessionEpoch !== grant.epoch || !user.isActive) {
+      return { refusal: { status: 401, code: "NOT_AUTHENTICATED", detail: "A personal access token with an MCP scope is required (Authorization: Bearer)" } };
+    }
+    if (!grant.mcp) {
+      return { refusal: { status: 403, code: "TOKEN_NOT_MCP", detail: "This access token has no MCP scope; create one with `mcp.grade`" } };
+    }
+    return { caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp, canWrite: grant.scope === "read-write" } };
+  }
+
+  function serverFor(caller: McpCaller): McpServer {
     const { grade } = caller.scope;
     const server = new McpServer(SERVER_INFO, {
       instructions: `Tools on the user's portfolio. Data grade: ${grade} (docs/mcp.md). Figures are decimal strings.`
@@ -264,63 +344,5 @@ export function mcpRoutes(deps: HttpDeps) {
     return server;
   }
 
-  const handler = createMcpHandler(build, {
-    onerror: (error) => deps.logger.warn("mcp request refused", { error: error.message }),
-  });
-
-  /** The caller of a valid MCP token, or the refusal (docs/errors.md shape). */
-  async function authenticate(request: Request): Promise<{ caller: McpCaller; secret: string } | Response> {
-    const challenge = { "www-authenticate": `Bearer realm="mcp"` };
-    const header = request.headers.get("authorization");
-    const secret = header ? bearerSecret(header) : null;
-    const grant = secret ? await tokens.check(secret) : null;
-    const user = grant ? await users.findById(grant.userId) : null;
-    if (!secret || !grant || !user || user.sessionEpoch !== grant.epoch || !user.isActive) {
-      return errorResponse(401, { detail: "A personal access token with an MCP scope is required (Authorization: Bearer)", code: "NOT_AUTHENTICATED" }, challenge);
-    }
-    if (!grant.mcp) {
-      return errorResponse(403, { detail: "This access token has no MCP scope; create one with `mcp.grade`", code: "TOKEN_NOT_MCP" });
-    }
-    return { secret, caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp, canWrite: grant.scope === "read-write" } };
-  }
-
-  const serve = async ({ request }: { request: Request }) => {
-    const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts);
-    if (refused) {
-      return errorResponse(403, { detail: "The Host or Origin of this request is not allowed for the MCP endpoint (MCP_ALLOWED_HOSTS)", code: "MCP_ORIGIN_REFUSED" });
-    }
-    const auth = await authenticate(request);
-    if (auth instanceof Response) return auth;
-    const forwarded = await withBufferedBody(request);
-    if (forwarded instanceof Response) return forwarded;
-    return handler.fetch(forwarded, {
-      authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller } },
-    });
-  };
-
-  /**
-   * The request handed to the SDK, its body read into memory first. The SDK clones the request and
-   * reads the original through a stream reader; once the server has touched the body stream while
-   * the request waited on I/O (the token check on PostgreSQL), Bun reports that stream as locked
-   * and every call failed with "the request body could not be read". A request over the bytes has
-   * no such history. Bodies beyond the SDK's own 4 MiB bound are refused here, unread.
-   */
-  async function withBufferedBody(request: Request): Promise<Request | Response> {
-    if (request.method !== "POST" || request.body === null) return request;
-    const length = declaredLength(request);
-    if (length !== null && length > MAX_MCP_BODY_BYTES) {
-      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
-    }
-    const bytes = await request.arrayBuffer();
-    if (bytes.byteLength > MAX_MCP_BODY_BYTES) {
-      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
-    }
-    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
-  }
-
-  const detail = { summary: "Model Context Protocol endpoint (Streamable HTTP; docs/mcp.md)", hide: true };
-  return new Elysia({ tags: ["mcp"] })
-    .post("/mcp", serve, { parse: "none", detail })
-    .get("/mcp", serve, { detail })
-    .delete("/mcp", serve, { detail });
+  return { check, serverFor };
 }
