@@ -1,6 +1,6 @@
 import {
   createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, McpServer, type McpRequestContext, originValidationResponse,
-  ResourceTemplate, type Variables,
+  ResourceTemplate, type ServerContext, type Variables,
 } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import { z } from "zod";
@@ -90,7 +90,7 @@ function allowedTools(grade: McpGrade, caller: McpCaller): Set<string> {
 export function mcpRoutes(deps: HttpDeps) {
   const mcp = mcpServerFactory(deps);
   const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
-  const handler = createMcpHandler((ctx: McpRequestContext) => mcp.serverFor(ctx.authInfo?.extra?.caller as McpCaller), {
+  const handler = createMcpHandler((ctx: McpRequestContext) => mcp.serverFor(ctx.authInfo?.extra?.caller as McpCaller, ctx.authInfo?.extra?.signal as AbortSignal), {
     onerror: (error) => deps.logger.warn("mcp request refused", { error: error.message }),
   });
 
@@ -117,7 +117,7 @@ export function mcpRoutes(deps: HttpDeps) {
     const forwarded = await withBufferedBody(request);
     if (forwarded instanceof Response) return forwarded;
     return handler.fetch(forwarded, {
-      authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller } },
+      authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller, signal: request.signal } },
     });
   };
 
@@ -179,7 +179,12 @@ export function mcpServerFactory(deps: HttpDeps) {
     return { caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp, canWrite: grant.scope === "read-write" } };
   }
 
-  function serverFor(caller: McpCaller): McpServer {
+  /**
+   * `gone`: aborted when the transport's client went away (the HTTP request's signal); with the
+   * SDK's own per-request signal (a `notifications/cancelled`, a closed stdio) it stops a slow tool's
+   * worker tasks (docs/mcp.md "Cancellation").
+   */
+  function serverFor(caller: McpCaller, gone?: AbortSignal): McpServer {
     const { grade } = caller.scope;
     const server = new McpServer(SERVER_INFO, {
       instructions: `Tools on the user's portfolio. Data grade: ${grade} (docs/mcp.md). Figures are decimal strings.`
@@ -189,6 +194,7 @@ export function mcpServerFactory(deps: HttpDeps) {
           : ""),
     });
     const allowed = allowedTools(grade, caller);
+    const cancelled = (ctx: ServerContext) => (gone ? AbortSignal.any([ctx.mcpReq.signal, gone]) : ctx.mcpReq.signal);
     const run = <T>(tool: string, compute: () => Promise<T>) => async () => {
       // Every call is audited (who, which token, which tool, the outcome), never its arguments or answer.
       const audit = (outcome: string) =>
@@ -269,7 +275,7 @@ export function mcpServerFactory(deps: HttpDeps) {
         title: "Risk analytics",
         description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
         inputSchema: input, outputSchema: RiskOut, annotations,
-      }, (args: z.infer<typeof input>) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args))());
+      }, (args: z.infer<typeof input>, ctx: ServerContext) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args, cancelled(ctx)))());
     }
     if (allowed.has("signals")) {
       const input = signalsInput(grade);
