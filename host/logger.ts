@@ -22,19 +22,22 @@ function redact(fields: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** JSON-lines logger on stdout; secrets are redacted by field name. */
-export function createLogger(level: LogLevel, base: Record<string, unknown> = {}): Logger {
+/** Where log lines go: stdout, or stderr where stdout carries a protocol (the CLI's MCP stdio server). */
+export interface LogSink { write(line: string): unknown }
+
+/** JSON-lines logger on stdout (or `sink`); secrets are redacted by field name. */
+export function createLogger(level: LogLevel, base: Record<string, unknown> = {}, sink: LogSink = process.stdout): Logger {
   const min = RANK[level];
   const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (RANK[lvl] < min) return;
     const line = { time: new Date().toISOString(), level: lvl, msg, ...base, ...(fields ? redact(fields) : {}) };
-    process.stdout.write(JSON.stringify(line) + "\n");
+    sink.write(JSON.stringify(line) + "\n");
   };
   return {
     debug: (m, f) => write("debug", m, f),
     info: (m, f) => write("info", m, f),
     warn: (m, f) => write("warn", m, f),
     error: (m, f) => write("error", m, f),
-    child: (fields) => createLogger(level, { ...base, ...fields }),
+    child: (fields) => createLogger(level, { ...base, ...fields }, sink),
   };
 }

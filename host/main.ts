@@ -64,7 +64,7 @@ export async function assemble(config: AppConfig, logger: Logger) {
     }, logger),
   }, logger);
   const key = sessionKey(config.jwtSecret);
-  const app = createApp({
+  const deps = {
     audit: createAuditLog(config.dataDir, logger),
     config,
     container,
@@ -74,8 +74,9 @@ export async function assemble(config: AppConfig, logger: Logger) {
     settingsChanged: () => marketSchedule.reload(),
     sessionKey: key,
     startedAt: new Date(),
-  });
-  return { app, db, container, scheduler, marketSchedule, sessionKey: key };
+  };
+  const app = createApp(deps);
+  return { app, db, deps, container, scheduler, marketSchedule, sessionKey: key };
 }
 
 /** Boot order: config → database → DI container → plugin registry → scheduler → HTTP. */

@@ -41,6 +41,8 @@ Commands:
                                               names, addresses, IBANs and account numbers (for bug reports)
   mcp --token <pt_…> [--url <server>]         relay MCP over stdio to a running server's /api/v1/mcp (docs/mcp.md;
                                               the token may also come from PT_TOKEN, the URL from PT_URL)
+  mcp --data-dir <dir> --token <pt_…>         serve MCP over stdio straight from a data dir, no server needed
+                                              (DATA_DIR in the environment too, when no --url or PT_URL is given)
 
 Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol,
@@ -65,7 +67,13 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
   if (area === "import") return runImport(command, args, out);
   if (area === "mcp") {
     try {
-      return await runMcpRelay([command ?? "", ...args].filter(Boolean));
+      const options = [command ?? "", ...args].filter(Boolean);
+      const option = (name: string) => { const i = options.indexOf(name); return i >= 0 ? options[i + 1] : undefined; };
+      // Straight to a data dir when one is named and no server address is: no server needs to run.
+      const dataDir = option("--data-dir") ?? (option("--url") || process.env.PT_URL ? undefined : process.env.DATA_DIR);
+      // Loaded only here: it assembles the whole server (plugins, workers), which no other command needs.
+      if (dataDir) return await (await import("./mcp-direct.ts")).runMcpDirect(resolve(process.env.INIT_CWD ?? process.cwd(), dataDir), option("--token") ?? process.env.PT_TOKEN);
+      return await runMcpRelay(options);
     } catch (error) {
       if (error instanceof McpRelayError) throw new UsageError(error.message);
       throw error;

@@ -59,10 +59,11 @@ const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser", "unp
 /**
  * The processes' and threads' entry points: the server (host/main.ts) assembles the API areas, and
  * the worker thread's file runs the task map (host/api/tasks.ts). Boot's one list of plugin ports
- * (host/plugins/ports.ts, called by host/main.ts only) names the areas that own them. The kernel
- * elsewhere knows no area.
+ * (host/plugins/ports.ts, called by host/main.ts only) names the areas that own them. The CLI's MCP
+ * stdio process (host/cli/mcp-direct.ts) assembles the server like host/main.ts and serves its MCP
+ * area without HTTP. The kernel elsewhere knows no area.
  */
-const HOST_ENTRY_POINTS = ["host/main.ts", "host/plugins/ports.ts", "host/workers/calc.worker.ts"];
+const HOST_ENTRY_POINTS = ["host/main.ts", "host/plugins/ports.ts", "host/workers/calc.worker.ts", "host/cli/mcp-direct.ts"];
 
 function violation(file: string, specifier: string): string | null {
   const to = isRelative(specifier) ? target(file, specifier) : null;

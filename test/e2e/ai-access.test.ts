@@ -4,7 +4,7 @@ import { useBrowser } from "../helpers/browser.ts";
 
 // Settings > AI access: the user creates an assistant token with a grade and a broker, copies its
 // secret, the assistant drafts a deposit through the MCP server (the ledger is untouched), and the
-// user commits the draft on the page; then revokes the token.
+// user commits the draft on the page and sees the call in the assistant activity; then revokes the token.
 const b = useBrowser({ name: "ai-access", users: ["ada"] });
 let brokerId: number;
 
@@ -44,7 +44,21 @@ test("a token made on the AI access page lets an assistant draft, and the user c
   await drafts.getByText("No pending draft.").waitFor();
   expect((await (await b.api.as.ada!.get(`/transactions?broker_id=${brokerId}`)).json()).length).toBe(1);
 
+  // The assistant's call is in its owner's activity list: which token, which tool, that it was answered.
+  const activity = page.getByRole("region", { name: "Assistant activity" });
+  const call = activity.getByRole("row").filter({ hasText: "draft_transactions" });
+  await call.getByText("my assistant").waitFor();
+  await call.getByText("answered").waitFor();
+
+  // On a phone the activity rows are cards: nothing to scroll sideways.
+  const phone = await b.page({ user: "ada", viewport: { width: 375, height: 812 } });
+  await phone.goto(b.url("/settings/ai-access"));
+  await phone.getByRole("region", { name: "Assistant activity" }).getByText("draft_transactions").waitFor();
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+
   await page.getByRole("button", { name: "Revoke my assistant" }).click();
   await page.getByText("No assistant token yet.").waitFor();
+  // A revoked token's calls stay listed, under its id.
+  await call.getByText(/revoked token #\d+/).waitFor();
   expect(b.errors).toEqual([]);
 }, 60_000);

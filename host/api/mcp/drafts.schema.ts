@@ -33,3 +33,21 @@ export const McpDraft = z.object({
 export const McpDraftList = z.object({ items: z.array(McpDraft).describe("The caller's pending drafts, newest first") });
 
 export const McpDraftParams = z.object({ id: z.string().uuid().describe("Draft id (as draft_transactions answered it)") });
+
+/** The caller's MCP audit rows (docs/mcp.md "Audit"). */
+export const McpAuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50).describe("Rows per page (1-200)"),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0).describe("Rows to skip"),
+});
+
+export const McpAuditPage = z.object({
+  items: z.array(z.object({
+    time: z.string().describe("When the assistant called (ISO 8601)"),
+    kind: z.enum(["tool", "resource"]).describe("A tool call or a resource read"),
+    name: z.string().describe("The tool or resource"),
+    token_id: z.number().int().nullable().describe("The access token the assistant used"),
+    grade: z.string().describe("The token's data grade at the time"),
+    outcome: z.string().describe("`ok`, or the error code the call ended with"),
+  })).describe("Newest first"),
+  next_offset: z.number().int().nullable().describe("Offset of the next page; null on the last page"),
+}).meta({ id: "McpAuditPage", description: "One page of the caller's MCP audit rows (never arguments or answers)" });

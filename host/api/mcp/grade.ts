@@ -20,7 +20,7 @@ const FREE_TEXT_KEYS = new Set(["description", "tags"]);
 
 /** What names or identifies a single holding or transaction: dropped for `aggregate`. */
 const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticker", "affected_asset_ids", "affected_asset_names", "transactions",
-  "disposals", "by_asset"]);
+  "disposals", "by_asset", "missing_price_assets", "stale_prices"]);
 
 /** Which tools a grade may call (`tools/list` shows only these). */
 export const GRADE_TOOLS: Record<McpGrade, readonly string[]> = {

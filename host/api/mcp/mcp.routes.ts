@@ -1,5 +1,6 @@
 import {
   createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, McpServer, type McpRequestContext, originValidationResponse,
+  ResourceTemplate, type ServerContext, type Variables,
 } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import { z } from "zod";
@@ -18,15 +19,18 @@ import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./ana
 import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
 import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
 import { mcpSignals, signalsInput, SignalsOut } from "./signals-tool.ts";
-import { AiExportInput, AiExportOut, mcpAiExport } from "./ai-export-tool.ts";
+import { AiExportInput, AiExportOut, mcpAiExport, PORTFOLIO_DATASETS } from "./ai-export-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
 
 /** The largest MCP request body read (the SDK's own default bound). */
 const MAX_MCP_BODY_BYTES = 4 * 1024 * 1024;
+/** Why a token may not use the MCP server (status and code as docs/errors.md lists them). */
+export interface McpRefusal { status: 401 | 403; code: string; detail: string }
+
 /** Who is calling, as the route hands it to the per-request server. */
-interface McpCaller {
+export interface McpCaller {
   readonly scope: McpScope;
   /** Whether the token is read-write: only then may the assistant commit its own drafts. */
   readonly canWrite: boolean;
@@ -38,6 +42,39 @@ interface McpCaller {
 const SERVER_INFO = { name: "portfolio-tracker", version: "1" };
 
 const CommitInput = z.object({ draft_id: z.string().uuid().describe("The id draft_transactions answered") }).strict();
+
+const DATA_QUALITY_URI = "portfolio-tracker://portfolio/data-quality";
+/** Every variable is required: the SDK's template matcher needs the query's fields present, in this order. */
+const DATASET_TEMPLATE = "portfolio-tracker://ai-export/datasets/{dataset_id}/{version}{?date_start,date_end}";
+
+function datasetUri(id: string, version: number, period: { start: string; end: string }): string {
+  return `portfolio-tracker://ai-export/datasets/${id}/${version}?date_start=${period.start}&date_end=${period.end}`;
+}
+
+/** The period a dataset resource is listed with: the last 365 days up to today (UTC). */
+function defaultPeriod(now = new Date()): { start: string; end: string } {
+  const end = now.toISOString().slice(0, 10);
+  return { start: new Date(now.getTime() - 365 * 86_400_000).toISOString().slice(0, 10), end };
+}
+
+/**
+ * The tool arguments a dataset resource URI stands for. Its version must be the catalogue's current
+ * one: an older version's data is not rebuilt, so reading it is refused rather than answered in the new shape.
+ */
+function datasetQuery(vars: Variables, currentVersion: (id: string) => number | undefined): z.infer<typeof AiExportInput> {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+  const id = one(vars.dataset_id);
+  const current = currentVersion(id);
+  if (!(PORTFOLIO_DATASETS as readonly string[]).includes(id) || current === undefined) {
+    throw new DomainError("UNSUPPORTED_SELECTION", `No portfolio dataset '${id}'; one of ${PORTFOLIO_DATASETS.join(", ")}`);
+  }
+  if (one(vars.version) !== String(current)) {
+    throw new DomainError("VERSION_MISMATCH", `The catalogue serves ${id} at version ${current}`);
+  }
+  const parsed = AiExportInput.safeParse({ dataset_id: id, date_start: one(vars.date_start), date_end: one(vars.date_end) });
+  if (!parsed.success) throw new DomainError("VALIDATION_ERROR", "date_start and date_end must be days (YYYY-MM-DD)");
+  return parsed.data;
+}
 
 /** The tools a caller may use: its grade's, and `commit_draft` only with a read-write token. */
 function allowedTools(grade: McpGrade, caller: McpCaller): Set<string> {
@@ -51,6 +88,72 @@ function allowedTools(grade: McpGrade, caller: McpCaller): Set<string> {
  * personal access token with an MCP scope, checked on every request, so a revoked token stops at once.
  */
 export function mcpRoutes(deps: HttpDeps) {
+  const mcp = mcpServerFactory(deps);
+  const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
+  const handler = createMcpHandler((ctx: McpRequestContext) => mcp.serverFor(ctx.authInfo?.extra?.caller as McpCaller, ctx.authInfo?.extra?.signal as AbortSignal), {
+    onerror: (error) => deps.logger.warn("mcp request refused", { error: error.message }),
+  });
+
+  /** The caller of a valid MCP token, or the refusal (docs/errors.md shape). */
+  async function authenticate(request: Request): Promise<{ caller: McpCaller; secret: string } | Response> {
+    const challenge = { "www-authenticate": `Bearer realm="mcp"` };
+    const header = request.headers.get("authorization");
+    const secret = header ? bearerSecret(header) : null;
+    const checked = await mcp.check(secret);
+    if ("refusal" in checked) {
+      const { status, code, detail } = checked.refusal;
+      return errorResponse(status, { detail, code }, status === 401 ? challenge : {});
+    }
+    return { secret: secret!, caller: checked.caller };
+  }
+
+  const serve = async ({ request }: { request: Request }) => {
+    const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts);
+    if (refused) {
+      return errorResponse(403, { detail: "The Host or Origin of this request is not allowed for the MCP endpoint (MCP_ALLOWED_HOSTS)", code: "MCP_ORIGIN_REFUSED" });
+    }
+    const auth = await authenticate(request);
+    if (auth instanceof Response) return auth;
+    const forwarded = await withBufferedBody(request);
+    if (forwarded instanceof Response) return forwarded;
+    return handler.fetch(forwarded, {
+      authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller, signal: request.signal } },
+    });
+  };
+
+  /**
+   * The request handed to the SDK, its body read into memory first. The SDK clones the request and
+   * reads the original through a stream reader; once the server has touched the body stream while
+   * the request waited on I/O (the token check on PostgreSQL), Bun reports that stream as locked
+   * and every call failed with "the request body could not be read". A request over the bytes has
+   * no such history. Bodies beyond the SDK's own 4 MiB bound are refused here, unread.
+   */
+  async function withBufferedBody(request: Request): Promise<Request | Response> {
+    if (request.method !== "POST" || request.body === null) return request;
+    const length = declaredLength(request);
+    if (length !== null && length > MAX_MCP_BODY_BYTES) {
+      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
+    }
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > MAX_MCP_BODY_BYTES) {
+      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
+    }
+    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
+  }
+
+  const detail = { summary: "Model Context Protocol endpoint (Streamable HTTP; docs/mcp.md)", hide: true };
+  return new Elysia({ tags: ["mcp"] })
+    .post("/mcp", serve, { parse: "none", detail })
+    .get("/mcp", serve, { detail })
+    .delete("/mcp", serve, { detail });
+}
+
+/**
+ * The MCP server itself, apart from its transport: checks a token and builds the server instance for
+ * its caller. Streamable HTTP builds one per request (above); the CLI's stdio mode one per process
+ * (host/cli/mcp-direct.ts).
+ */
+export function mcpServerFactory(deps: HttpDeps) {
   const tokens = deps.container.resolve(AccessTokenService);
   const users = deps.container.resolve(UserService);
   const data = mcpData(deps);
@@ -60,11 +163,28 @@ export function mcpRoutes(deps: HttpDeps) {
   const signalQuery = mcpSignals(deps, data.brokers);
   const aiExport = mcpAiExport(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
-  const catalogText = JSON.stringify(deps.container.resolve(AiExportCatalog).wire());
-  const allowedHosts = [...localhostAllowedHostnames(), ...(deps.config.mcpAllowedHosts ?? [])];
+  const catalog = deps.container.resolve(AiExportCatalog);
+  const catalogText = JSON.stringify(catalog.wire());
 
-  function build(ctx: McpRequestContext): McpServer {
-    const caller = ctx.authInfo?.extra?.caller as McpCaller;
+  /** The caller of a valid MCP token (checked again on every request: a revoked token stops at once), or why not. */
+  async function check(secret: string | null): Promise<{ caller: McpCaller } | { refusal: McpRefusal }> {
+    const grant = secret ? await tokens.check(secret) : null;
+    const user = grant ? await users.findById(grant.userId) : null;
+    if (!secret || !grant || !user || user.sessionEpoch !== grant.epoch || !user.isActive) {
+      return { refusal: { status: 401, code: "NOT_AUTHENTICATED", detail: "A personal access token with an MCP scope is required (Authorization: Bearer)" } };
+    }
+    if (!grant.mcp) {
+      return { refusal: { status: 403, code: "TOKEN_NOT_MCP", detail: "This access token has no MCP scope; create one with `mcp.grade`" } };
+    }
+    return { caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp, canWrite: grant.scope === "read-write" } };
+  }
+
+  /**
+   * `gone`: aborted when the transport's client went away (the HTTP request's signal); with the
+   * SDK's own per-request signal (a `notifications/cancelled`, a closed stdio) it stops a slow tool's
+   * worker tasks (docs/mcp.md "Cancellation").
+   */
+  function serverFor(caller: McpCaller, gone?: AbortSignal): McpServer {
     const { grade } = caller.scope;
     const server = new McpServer(SERVER_INFO, {
       instructions: `Tools on the user's portfolio. Data grade: ${grade} (docs/mcp.md). Figures are decimal strings.`
@@ -74,6 +194,7 @@ export function mcpRoutes(deps: HttpDeps) {
           : ""),
     });
     const allowed = allowedTools(grade, caller);
+    const cancelled = (ctx: ServerContext) => (gone ? AbortSignal.any([ctx.mcpReq.signal, gone]) : ctx.mcpReq.signal);
     const run = <T>(tool: string, compute: () => Promise<T>) => async () => {
       // Every call is audited (who, which token, which tool, the outcome), never its arguments or answer.
       const audit = (outcome: string) =>
@@ -154,7 +275,7 @@ export function mcpRoutes(deps: HttpDeps) {
         title: "Risk analytics",
         description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
         inputSchema: input, outputSchema: RiskOut, annotations,
-      }, (args: z.infer<typeof input>) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args))());
+      }, (args: z.infer<typeof input>, ctx: ServerContext) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args, cancelled(ctx)))());
     }
     if (allowed.has("signals")) {
       const input = signalsInput(grade);
@@ -181,66 +302,53 @@ export function mcpRoutes(deps: HttpDeps) {
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",
     }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: catalogText }] }));
+    /**
+     * A resource holding user data: audited like a tool call, its content through the same grade filter,
+     * and a failure answered with the grade's error text (a domain message may quote an amount).
+     */
+    const readJson = (name: string, compute: (uri: URL) => Promise<unknown>) => async (uri: URL) => {
+      const audit = (outcome: string) =>
+        deps.audit.record("mcp.resource_read", { id: caller.userId, username: caller.username }, { token_id: caller.tokenId, resource: name, grade, outcome });
+      try {
+        const out = redact(grade, await compute(uri));
+        audit("ok");
+        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(out) }] };
+      } catch (error) {
+        audit(error instanceof Error && "code" in error ? String(error.code) : "INTERNAL_ERROR");
+        if (!(error instanceof DomainError)) deps.logger.error("mcp resource failed", { resource: name, error: error instanceof Error ? error.message : String(error) });
+        throw new Error(errorText(grade, error));
+      }
+    };
+    server.registerResource("data-quality", DATA_QUALITY_URI, {
+      title: "Data-quality report",
+      description: "What makes the portfolio's figures less than complete: missing or stale prices, missing FX rates (docs/portfolio.md \"Data quality\")",
+      mimeType: "application/json",
+    }, readJson("data-quality", () => data.dataQualityReport(caller.userId, caller.scope)));
+    if (allowed.has("ai_export_dataset")) {
+      // The same datasets as the `ai_export_dataset` tool, one resource per dataset, version and period.
+      const template = new ResourceTemplate(DATASET_TEMPLATE, {
+        list: async () => {
+          const period = defaultPeriod();
+          return {
+            resources: PORTFOLIO_DATASETS.map((id) => ({
+              uri: datasetUri(id, catalog.datasets.get(id)!.dataset.datasetVersion, period), name: `${id} (last year)`,
+              title: `AI-export dataset ${id}, the last 365 days`, mimeType: "application/json",
+            })),
+          };
+        },
+        complete: { dataset_id: (value) => PORTFOLIO_DATASETS.filter((id) => id.startsWith(value)) },
+      });
+      server.registerResource("ai-export-dataset", template, {
+        title: "AI-export dataset",
+        description: "The structured data of a portfolio dataset of the AI export over a period (compact detail), at the catalogue's current version",
+        mimeType: "application/json",
+      }, (uri, vars) => readJson("ai-export-dataset", async () => {
+        const q = datasetQuery(vars, (id) => catalog.datasets.get(id)?.dataset.datasetVersion);
+        return aiExport(caller.userId, caller.scope, grade, q);
+      })(uri));
+    }
     return server;
   }
 
-  const handler = createMcpHandler(build, {
-    onerror: (error) => deps.logger.warn("mcp request refused", { error: error.message }),
-  });
-
-  /** The caller of a valid MCP token, or the refusal (docs/errors.md shape). */
-  async function authenticate(request: Request): Promise<{ caller: McpCaller; secret: string } | Response> {
-    const challenge = { "www-authenticate": `Bearer realm="mcp"` };
-    const header = request.headers.get("authorization");
-    const secret = header ? bearerSecret(header) : null;
-    const grant = secret ? await tokens.check(secret) : null;
-    const user = grant ? await users.findById(grant.userId) : null;
-    if (!secret || !grant || !user || user.sessionEpoch !== grant.epoch || !user.isActive) {
-      return errorResponse(401, { detail: "A personal access token with an MCP scope is required (Authorization: Bearer)", code: "NOT_AUTHENTICATED" }, challenge);
-    }
-    if (!grant.mcp) {
-      return errorResponse(403, { detail: "This access token has no MCP scope; create one with `mcp.grade`", code: "TOKEN_NOT_MCP" });
-    }
-    return { secret, caller: { userId: user.id, username: user.username, tokenId: grant.tokenId, scope: grant.mcp, canWrite: grant.scope === "read-write" } };
-  }
-
-  const serve = async ({ request }: { request: Request }) => {
-    const refused = hostHeaderValidationResponse(request, allowedHosts) ?? originValidationResponse(request, allowedHosts);
-    if (refused) {
-      return errorResponse(403, { detail: "The Host or Origin of this request is not allowed for the MCP endpoint (MCP_ALLOWED_HOSTS)", code: "MCP_ORIGIN_REFUSED" });
-    }
-    const auth = await authenticate(request);
-    if (auth instanceof Response) return auth;
-    const forwarded = await withBufferedBody(request);
-    if (forwarded instanceof Response) return forwarded;
-    return handler.fetch(forwarded, {
-      authInfo: { token: auth.secret, clientId: String(auth.caller.tokenId), scopes: [`mcp:${auth.caller.scope.grade satisfies McpGrade}`], extra: { caller: auth.caller } },
-    });
-  };
-
-  /**
-   * The request handed to the SDK, its body read into memory first. The SDK clones the request and
-   * reads the original through a stream reader; once the server has touched the body stream while
-   * the request waited on I/O (the token check on PostgreSQL), Bun reports that stream as locked
-   * and every call failed with "the request body could not be read". A request over the bytes has
-   * no such history. Bodies beyond the SDK's own 4 MiB bound are refused here, unread.
-   */
-  async function withBufferedBody(request: Request): Promise<Request | Response> {
-    if (request.method !== "POST" || request.body === null) return request;
-    const length = declaredLength(request);
-    if (length !== null && length > MAX_MCP_BODY_BYTES) {
-      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
-    }
-    const bytes = await request.arrayBuffer();
-    if (bytes.byteLength > MAX_MCP_BODY_BYTES) {
-      return errorResponse(413, { detail: `An MCP request may carry at most ${MAX_MCP_BODY_BYTES / 1024 / 1024} MiB`, code: "LIMIT_EXCEEDED" });
-    }
-    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes, signal: request.signal });
-  }
-
-  const detail = { summary: "Model Context Protocol endpoint (Streamable HTTP; docs/mcp.md)", hide: true };
-  return new Elysia({ tags: ["mcp"] })
-    .post("/mcp", serve, { parse: "none", detail })
-    .get("/mcp", serve, { detail })
-    .delete("/mcp", serve, { detail });
+  return { check, serverFor };
 }

@@ -65,14 +65,15 @@ export function mcpRisk(deps: HttpDeps, brokers: (userId: number, scope: McpScop
     analyticTimeoutMs: deps.config.riskAnalyticTimeoutMs, maxQueuedTasks: deps.config.riskMaxQueuedTasks,
   });
 
-  return async (userId: number, scope: McpScope, q: z.infer<ReturnType<typeof riskInput>>): Promise<z.infer<typeof RiskOut>> => {
+  /** `cancel`: the MCP client went away; the query's worker tasks stop (docs/mcp.md "Cancellation"). */
+  return async (userId: number, scope: McpScope, q: z.infer<ReturnType<typeof riskInput>>, cancel?: AbortSignal): Promise<z.infer<typeof RiskOut>> => {
     const within = await brokers(userId, scope);
     const { items } = await risk.query(userId, {
       scope: { kind: "portfolio", ...(within ? { broker_ids: within } : {}) },
       date_range: { start: q.date_start, end: q.date_end ?? null }, target_currency: null, mode: q.mode,
       composition_policy: q.mode === "current_composition" ? "current_buy_and_hold" : null,
       analytics: q.analytics.map((a, i) => ({ instance_id: `a${i}`, analytic_code: a.analytic_code, parameters: a.parameters })),
-    } as Parameters<RiskService["query"]>[1]);
+    } as Parameters<RiskService["query"]>[1], cancel);
     const missingAssets = new Set<number>();
     const missingPairs = new Set<string>();
     let partial = false;

@@ -218,6 +218,35 @@ export function mcpData(deps: HttpDeps) {
       };
     },
 
+    /**
+     * The portfolio's data-quality report (docs/portfolio.md "Data quality") over the token's brokers,
+     * reduced to named fields the grade filter knows: no message parameters (free-form values).
+     */
+    async dataQualityReport(userId: number, scope: McpScope) {
+      const r = await report(userId, scope);
+      const dq = (r.data_quality ?? r.summary.data_quality) as {
+        data_quality_status: string; issues: (Issue & { date_range?: { start: string; end: string } | null })[];
+        missing_price_assets?: { asset_id: number; name: string; broker_id: number; first_position_date: string | null; quantity: string; open_cost_basis: string | null; currency: string }[];
+        missing_fx_pairs?: { pair: string; dates: string[] }[];
+        stale_prices?: { asset_id: number; name: string; last_price_date: string; stale_days: number }[];
+        incomplete_nav_dates?: string[];
+      } | undefined;
+      const base = dataQuality(dq);
+      return {
+        method: "portfolio report's data-quality check: stored prices and FX rates against the ledger's positions",
+        currency: r.metadata.target_currency as string,
+        status: base.status,
+        issues: base.issues.map((i, n) => ({ ...i, date_range: dq?.issues[n]?.date_range ?? null })),
+        missing_price_assets: (dq?.missing_price_assets ?? []).map((a) => ({
+          asset_id: a.asset_id, asset_name: a.name, broker_id: a.broker_id, first_position_date: a.first_position_date, currency: a.currency,
+          quantity: a.quantity, open_cost_basis: a.open_cost_basis,
+        })),
+        missing_fx_pairs: (dq?.missing_fx_pairs ?? []).map((p) => ({ pair: p.pair, dates: p.dates })),
+        stale_prices: (dq?.stale_prices ?? []).map((p) => ({ asset_id: p.asset_id, asset_name: p.name, last_price_date: p.last_price_date, stale_days: p.stale_days })),
+        incomplete_nav_dates: dq?.incomplete_nav_dates ?? [],
+      };
+    },
+
     async fxRates(q: z.infer<typeof FxRatesInput>): Promise<z.infer<typeof FxRatesOut>> {
       const [lo, hi] = q.base < q.quote ? [q.base, q.quote] : [q.quote, q.base];
       const rows: { date: string; rate: string; provider: string }[] = await db.reads.query(

@@ -6,7 +6,7 @@ import { brokerNotFound } from "../../../core/brokers/broker-access.service.ts";
 import { aggregationScale } from "../../../core/brokers/share-scale.ts";
 import { CacheRegistry } from "../../../core/cache/cache-registry.ts";
 import { Database } from "../../../core/db/database.ts";
-import { NotFoundError } from "../../../core/errors/domain-error.ts";
+import { DomainError, NotFoundError } from "../../../core/errors/domain-error.ts";
 import { daysBetween, today } from "../../../core/dates/calendar.ts";
 import type { RiskDataQuality, RiskDataRequest, RiskScopeRequest } from "../../../core/risk/risk-data.ts";
 import type { PackedRiskData as RiskData } from "./risk.task.ts";
@@ -95,6 +95,16 @@ export function riskTools(plugins: PluginRegistry, configFor: (id: string) => un
   return { configFor, get: (code) => plugins.get("risk-tool", code), list: () => plugins.list("risk-tool") };
 }
 
+/** A risk query whose caller went away (docs/mcp.md "Cancellation"): its worker tasks were stopped. */
+export class QueryCancelledError extends DomainError {
+  constructor() { super("CANCELLED", "The request was cancelled: the client went away"); }
+}
+
+/** A worker task's time budget, ended early when the caller goes away. */
+function budget(ms: number, cancel?: AbortSignal): AbortSignal {
+  return cancel ? AbortSignal.any([AbortSignal.timeout(ms), cancel]) : AbortSignal.timeout(ms);
+}
+
 /**
  * `POST /risk/query` (docs/risk.md): resolves the caller's scope on the request thread (access rows,
  * shares, assets), loads the series once in a worker, then runs each analytic as its own worker task
@@ -172,7 +182,13 @@ export class RiskService {
     return { kind: "portfolio", scales, assetIds: scope.asset_ids ?? null };
   }
 
-  async query(userId: number, body: RiskQueryRequest): Promise<{ items: RiskItem[] }> {
+  /**
+   * `cancel`: the caller went away (an MCP client that disconnected). Every worker task of the query
+   * is then stopped (a queued one never starts, a running one's thread is ended) and the query
+   * rejects with {@link QueryCancelledError} instead of answering items nobody reads.
+   */
+  async query(userId: number, body: RiskQueryRequest, cancel?: AbortSignal): Promise<{ items: RiskItem[] }> {
+    cancel?.throwIfAborted();
     const scope = await this.resolveScope(userId, body.scope);
     const target = body.target_currency ?? await this.settings.effectiveBaseCurrency(userId);
     const start = body.date_range.start;
@@ -220,8 +236,9 @@ export class RiskService {
       return { items: items as RiskItem[] };
     }
     try {
-      data = (await runCalculation("riskData", { db: this.dbTarget, request }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
+      data = (await runCalculation("riskData", { db: this.dbTarget, request }, budget(this.limits.dataTimeoutMs, cancel))).result;
     } catch (e) {
+      if (cancel?.aborted) throw new QueryCancelledError();
       const timeout = (e as Error)?.name === "AbortError" || (e as Error)?.name === "TimeoutError";
       for (const r of runnable) {
         items[r.index] = failed(body.analytics[r.index]!, timeout ? "execution_timeout" : "execution_failed",
@@ -233,8 +250,9 @@ export class RiskService {
     // Step 3: each analytic in its own worker task.
     await Promise.all(runnable.map(async (r) => {
       const a = body.analytics[r.index]!;
-      items[r.index] = await this.runOne(a, r.tool, r.parameters, data, body.scope.kind, mode, request, generations);
+      items[r.index] = await this.runOne(a, r.tool, r.parameters, data, body.scope.kind, mode, request, generations, cancel);
     }));
+    if (cancel?.aborted) throw new QueryCancelledError();
     return { items: items as RiskItem[] };
   }
 
@@ -287,7 +305,7 @@ export class RiskService {
   }
 
   /** The stress scenario named by the parameters and, for a replay, every holding's (and proxy's) prices over its window. */
-  private async stressContext(parameters: Record<string, unknown>, data: RiskData, request: RiskDataRequest):
+  private async stressContext(parameters: Record<string, unknown>, data: RiskData, request: RiskDataRequest, cancel?: AbortSignal):
     Promise<{ context: unknown } | { error: { code: RiskErrorCode; message: string; details: Record<string, unknown> } }> {
     const catalog = loadScenarioCatalog(this.dataDir);
     const entry = catalog.items.find((i) => i.scenario.id === parameters.scenario_id);
@@ -315,13 +333,13 @@ export class RiskService {
     const window = extra.length === 0 ? { benchmarks: {} } : (await runCalculation("riskData", {
       db: this.dbTarget,
       request: { scope: { kind: "asset_set", assetIds: extra }, mode: "historical", target: request.target, start, end, benchmarkIds: extra, fxUserId: request.fxUserId },
-    }, AbortSignal.timeout(this.limits.dataTimeoutMs))).result;
+    }, budget(this.limits.dataTimeoutMs, cancel))).result;
     return { context: { scenario: sc, geography_groups: catalog.geography_groups, window: { start, end }, window_series: window.benchmarks } };
   }
 
   private async runOne(
     a: RiskQueryRequest["analytics"][number], tool: LoadedPlugin<"risk-tool">, parameters: Record<string, unknown>, data: RiskData,
-    scopeKind: RiskScope, mode: RiskMode, request: RiskDataRequest, generations: ReadonlyMap<string, number>,
+    scopeKind: RiskScope, mode: RiskMode, request: RiskDataRequest, generations: ReadonlyMap<string, number>, cancel?: AbortSignal,
   ): Promise<RiskItem> {
     const code = a.analytic_code;
     // Per-asset analytics (matrices, optimisation) are bounded; single-series ones are not.
@@ -331,7 +349,7 @@ export class RiskService {
     const benchmarkId = typeof parameters.benchmark_asset_id === "number" ? parameters.benchmark_asset_id : null;
     let context: unknown = null;
     if (code === "stress") {
-      const resolved = await this.stressContext(parameters, data, request);
+      const resolved = await this.stressContext(parameters, data, request, cancel);
       if ("error" in resolved) return failed(a, resolved.error.code, resolved.error.message, resolved.error.details);
       context = resolved.context;
     }
@@ -355,8 +373,9 @@ export class RiskService {
         const external = tool.source !== "builtin";
         result = (await runCalculation("riskAnalytic", {
           id: code, path: external ? tool.path : null, config: external ? this.plugins.configFor(code) : undefined, input,
-        }, AbortSignal.timeout(this.limits.analyticTimeoutMs))).result as AnalyticResult;
+        }, budget(this.limits.analyticTimeoutMs, cancel))).result as AnalyticResult;
       } catch (e) {
+        if (cancel?.aborted) throw new QueryCancelledError();
         const name = (e as Error)?.name;
         if (name === "AbortError" || name === "TimeoutError") {
           return failed(a, "execution_timeout", `The analytic did not finish within ${this.limits.analyticTimeoutMs} ms`, { timeout_ms: this.limits.analyticTimeoutMs });

@@ -29,6 +29,19 @@ describe("MCP data grades (one redaction function)", () => {
     expect(out.data_quality.issues[0]).toEqual({ code: "STALE_PRICE", count: 1, affected_fx_pairs: [] });
   });
 
+  test("the data-quality report resource: relative loses the unpriced holdings' quantities and cost, aggregate the per-asset lists", () => {
+    const report = {
+      status: "partial", issues: [], missing_fx_pairs: [{ pair: "USD/EUR", dates: ["2024-01-03"] }],
+      missing_price_assets: [{ asset_id: 1, asset_name: "Canary Corp", broker_id: 2, first_position_date: "2024-01-02", currency: "EUR", quantity: "10", open_cost_basis: "98765.4321" }],
+      stale_prices: [{ asset_id: 1, asset_name: "Canary Corp", last_price_date: "2024-01-02", stale_days: 9 }],
+    };
+    const rel = redact("relative", report);
+    expect(JSON.stringify(rel)).not.toContain("98765");
+    expect(rel.missing_price_assets[0]).toEqual({ asset_id: 1, asset_name: "Canary Corp", broker_id: 2, first_position_date: "2024-01-02", currency: "EUR" } as any);
+    const agg = redact("aggregate", report) as any;
+    expect(agg).toEqual({ status: "partial", issues: [], missing_fx_pairs: [{ pair: "USD/EUR", dates: ["2024-01-03"] }] });
+  });
+
   test("below full an error says only its code, since a message may quote an amount", () => {
     const e = new DomainError("BROKER_NOT_FOUND", "Broker 98765.4321 not found");
     expect(errorText("full", e)).toContain("98765.4321");

@@ -115,7 +115,7 @@ describe("MCP tools per grade", () => {
   test("the AI-export catalogue is a resource at every grade (it holds no user data)", async () => {
     const c = await connect(secrets.aggregate);
     const { resources } = await c.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(["portfolio-tracker://ai-export/catalog"]);
+    expect(resources.map((r) => r.uri)).toEqual(["portfolio-tracker://ai-export/catalog", DATA_QUALITY]);
     const read = await c.readResource({ uri: "portfolio-tracker://ai-export/catalog" });
     expect(JSON.parse((read.contents[0] as { text: string }).text).catalog_version).toBeNumber();
     await c.close();
@@ -205,6 +205,77 @@ describe("MCP tools per grade", () => {
   });
 });
 
+const DATA_QUALITY = "portfolio-tracker://portfolio/data-quality";
+const datasetUri = (id: string, version: number) => `portfolio-tracker://ai-export/datasets/${id}/${version}?date_start=2024-01-01&date_end=2024-12-31`;
+const readJson = async (c: Client, uri: string) => JSON.parse(((await c.readResource({ uri })).contents[0] as { text: string }).text);
+
+describe("MCP resources", () => {
+  test("the data-quality report is a resource at every grade: full names the assets and pairs, aggregate only the pairs", async () => {
+    const full = await connect(secrets.full);
+    const report = await readJson(full, DATA_QUALITY);
+    await full.close();
+    expect(report.status).toBe("partial");
+    expect(report.issues).toContainEqual(expect.objectContaining({ code: expect.any(String), affected_fx_pairs: ["EUR-USD"] }));
+    expect(report.missing_fx_pairs.map((p: any) => p.pair)).toEqual(["USD/EUR"]);
+    const agg = await connect(secrets.aggregate);
+    const aggReport = await readJson(agg, DATA_QUALITY);
+    await agg.close();
+    expect(aggReport.status).toBe("partial");
+    expect(aggReport.missing_fx_pairs.map((p: any) => p.pair)).toEqual(["USD/EUR"]);
+    expect(JSON.stringify(aggReport)).not.toContain("Canary Corp");
+    expect(aggReport.missing_price_assets).toBeUndefined();
+    for (const issue of aggReport.issues) expect(issue.affected_asset_ids).toBeUndefined();
+  });
+
+  test("a narrowed token's data-quality report covers only its brokers", async () => {
+    const c = await connect((await token("full", "narrowed-dq", [brokerId])).token);
+    const report = await readJson(c, DATA_QUALITY);
+    await c.close();
+    // The USD deposit sits on the other broker: its missing EUR-USD rate is not this token's concern.
+    expect(JSON.stringify(report)).not.toContain("USD");
+  });
+
+  test("the AI-export datasets are resource templates at full and relative (versioned URIs), not at aggregate", async () => {
+    const templates = async (g: keyof typeof secrets) => {
+      const c = await connect(secrets[g]);
+      const { resourceTemplates } = await c.listResourceTemplates();
+      const { resources } = await c.listResources();
+      await c.close();
+      return { templates: resourceTemplates.map((t) => t.uriTemplate), resources: resources.map((r) => r.uri) };
+    };
+    const full = await templates("full");
+    expect(full.templates).toEqual(["portfolio-tracker://ai-export/datasets/{dataset_id}/{version}{?date_start,date_end}"]);
+    expect(full.resources).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^portfolio-tracker:\/\/ai-export\/datasets\/portfolio\.overview_and_history\/\d+\?date_start=\d{4}-\d\d-\d\d&date_end=/),
+      expect.stringMatching(/^portfolio-tracker:\/\/ai-export\/datasets\/portfolio\.asset_history\/\d+\?/),
+    ]));
+    expect((await templates("relative")).templates).toHaveLength(1);
+    const agg = await templates("aggregate");
+    expect(agg.templates).toEqual([]);
+    expect(agg.resources.some((u) => u.includes("/datasets/"))).toBe(false);
+    const c = await connect(secrets.aggregate);
+    await expect(c.readResource({ uri: datasetUri("portfolio.overview_and_history", 1) })).rejects.toThrow();
+    await c.close();
+  });
+
+  test("reading a dataset resource answers the tool's data; relative has it masked, and an older version is refused", async () => {
+    const full = await connect(secrets.full);
+    const [listed] = (await full.listResources()).resources.filter((r) => r.uri.includes("overview_and_history"));
+    const version = Number(listed!.uri.split("/")[5]!.split("?")[0]);
+    const data = await readJson(full, datasetUri("portfolio.overview_and_history", version));
+    const tool = (await full.callTool({ name: "ai_export_dataset", arguments: { dataset_id: "portfolio.overview_and_history", date_start: "2024-01-01", date_end: "2024-12-31" } })).structuredContent;
+    expect(data).toEqual(tool);
+    expect(data.amounts_masked).toBe(false);
+    await expect(full.readResource({ uri: datasetUri("portfolio.overview_and_history", version + 1) })).rejects.toThrow(/VERSION_MISMATCH/);
+    await expect(full.readResource({ uri: datasetUri("portfolio.fifo", 1) })).rejects.toThrow(/UNSUPPORTED_SELECTION/);
+    await full.close();
+    const rel = await connect(secrets.relative);
+    const masked = await readJson(rel, datasetUri("portfolio.overview_and_history", version));
+    await rel.close();
+    expect(masked).toMatchObject({ dataset_id: "portfolio.overview_and_history", amounts_masked: true });
+  });
+});
+
 describe("MCP audit", () => {
   test("every tool call is audited with its user, token, tool, grade and outcome, never its arguments", async () => {
     const t = await token("relative", "audited");
@@ -219,6 +290,31 @@ describe("MCP audit", () => {
       expect.objectContaining({ tool: "transactions", outcome: "BROKER_NOT_FOUND" }),
     ]);
     expect(JSON.stringify(lines)).not.toContain("987654");
+  });
+
+  test("GET /mcp/audit answers the caller's own MCP rows, newest first, a page at a time; another user sees none of them", async () => {
+    const t = await token("full", "audit-page");
+    const c = await connect(t.token);
+    await c.callTool({ name: "portfolio_summary", arguments: {} });
+    await c.readResource({ uri: DATA_QUALITY });
+    await c.callTool({ name: "transactions", arguments: { broker_id: 987654 } });
+    await c.close();
+    const first = await alice.get("/mcp/audit?limit=2");
+    expect(first.status).toBe(200);
+    const page = await first.json();
+    expect(page.items).toEqual([
+      { time: expect.any(String), kind: "tool", name: "transactions", token_id: t.id, grade: "full", outcome: "BROKER_NOT_FOUND" },
+      { time: expect.any(String), kind: "resource", name: "data-quality", token_id: t.id, grade: "full", outcome: "ok" },
+    ]);
+    expect(page.next_offset).toBe(2);
+    const second = await (await alice.get("/mcp/audit?limit=1&offset=2")).json();
+    expect(second.items[0]).toMatchObject({ kind: "tool", name: "portfolio_summary", token_id: t.id, outcome: "ok" });
+    expect(Date.parse(second.items[0].time)).toBeLessThanOrEqual(Date.parse(page.items[1].time));
+    const bob = await api.as.bob!.get("/mcp/audit");
+    expect(await bob.json()).toEqual({ items: [], next_offset: null });
+    await expectError(await alice.get("/mcp/audit?limit=0"), 422);
+    const mcpToken = await fetch(`${api.base}/mcp/audit`, { headers: { authorization: `Bearer ${t.token}` } });
+    await expectError(mcpToken, 403, "TOKEN_MCP_ONLY");
   });
 });
 
@@ -238,6 +334,12 @@ describe("canary: no amount leaks below the full grade", () => {
       for (const [name, args] of calls) {
         seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
       }
+      // Resources: every listed one, each template's datasets over the canary's year, and a refused read.
+      const { resources } = await c.listResources();
+      seen.push(resources, await c.listResourceTemplates());
+      const uris = [...resources.map((r) => r.uri), datasetUri("portfolio.overview_and_history", 1), datasetUri("portfolio.asset_history", 1),
+        datasetUri("portfolio.overview_and_history", 99)];
+      for (const uri of uris) seen.push(await c.readResource({ uri }).catch((e: Error) => ({ error: e.message })));
       await c.close();
       const text = JSON.stringify(seen);
       for (const leak of LEAKS) expect(text).not.toContain(leak);

@@ -3011,6 +3011,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/mcp/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own MCP audit rows (tool calls and resource reads: token, grade, outcome), newest first
+         * @description The caller's own MCP audit rows (tool calls and resource reads: token, grade, outcome), newest first.
+         *
+         *     **Who may call:** Any signed-in user, by session cookie or personal access token (`Authorization: Bearer`); a read-only token may call only reads.
+         *
+         *     **Changes:** Nothing: it only reads.
+         *
+         *     **Answer:** the list envelope `{items: [...]}`, with `next_offset` beside it.
+         */
+        get: operations["getApiV1McpAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/utilities/currencies": {
         parameters: {
             query?: never;
@@ -5626,6 +5652,29 @@ export interface components {
             provider_event_count: number;
             /** @description Transactions linked to the asset's events */
             linked_transaction_count: number;
+        };
+        /** @description One page of the caller's MCP audit rows (never arguments or answers) */
+        McpAuditPage: {
+            /** @description Newest first */
+            items: {
+                /** @description When the assistant called (ISO 8601) */
+                time: string;
+                /**
+                 * @description A tool call or a resource read
+                 * @enum {string}
+                 */
+                kind: "tool" | "resource";
+                /** @description The tool or resource */
+                name: string;
+                /** @description The access token the assistant used */
+                token_id: number | null;
+                /** @description The token's data grade at the time */
+                grade: string;
+                /** @description `ok`, or the error code the call ended with */
+                outcome: string;
+            }[];
+            /** @description Offset of the next page; null on the last page */
+            next_offset: number | null;
         };
         McpDraft: {
             /** @description Draft id */
@@ -23932,6 +23981,49 @@ export interface operations {
             };
             /** @description `UNSUPPORTED_MEDIA_TYPE`: a body that is not `application/json`. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request does not match the schema: `detail` lists each issue with its `loc` (where) and `msg` (what to change). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    getApiV1McpAudit: {
+        parameters: {
+            query?: {
+                /** @description Rows per page (1-200) */
+                limit?: number;
+                /** @description Rows to skip */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpAuditPage"];
+                };
+            };
+            /** @description No valid session cookie or access token (`NOT_AUTHENTICATED`), or the account is disabled (`ACCOUNT_DISABLED`). */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

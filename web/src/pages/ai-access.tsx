@@ -1,7 +1,8 @@
 /**
  * AI access (Settings): MCP tokens for AI assistants (docs/mcp.md) — create one with a data grade
- * and brokers, see when each was last used, revoke it, copy a client configuration — and the
- * drafts assistants proposed, to commit or discard. Loaded on first visit.
+ * and brokers, see when each was last used, revoke it, copy a client configuration —, the
+ * drafts assistants proposed, to commit or discard, and what the assistants called (the MCP audit
+ * rows, a page at a time). Loaded on first visit.
  */
 import { useState } from "preact/hooks";
 import { api, errorText } from "../api/client.ts";
@@ -16,6 +17,9 @@ import { useAsync } from "../lib/use-async.ts";
 addCatalogs(LAB);
 
 type Grade = "full" | "relative" | "aggregate";
+
+/** Audit rows per page. */
+const AUDIT_PAGE = 20;
 
 const gradeLabel = (g: Grade) => (g === "full" ? t("Full: amounts and quantities") : g === "relative" ? t("Relative: weights and returns, no amounts") : t("Aggregate: portfolio-level figures only"));
 
@@ -34,6 +38,8 @@ export function AiAccessPage() {
   const tokens = useAsync((signal) => api.get("/auth/tokens", { signal }), []);
   const brokers = useAsync((signal) => api.get("/brokers", { signal }), []);
   const drafts = useAsync((signal) => api.get("/mcp/drafts", { signal }), []);
+  const [auditOffset, setAuditOffset] = useState(0);
+  const audit = useAsync((signal) => api.get("/mcp/audit", { signal, query: { limit: AUDIT_PAGE, offset: auditOffset } }), [auditOffset]);
   const [name, setName] = useState("");
   const [grade, setGrade] = useState<Grade>("relative");
   const [write, setWrite] = useState(false);
@@ -71,6 +77,7 @@ export function AiAccessPage() {
   const copy = (text: string) => { void navigator.clipboard?.writeText(text).then(() => setNote(t("Copied."))).catch(() => undefined); };
   const mcpTokens = tokens.data?.items.filter((x) => x.mcp) ?? [];
   const brokerName = (id: number) => brokers.data?.items.find((b) => b.id === id)?.name ?? `#${id}`;
+  const tokenName = (id: number | null) => (id === null ? "" : tokens.data?.items.find((x) => x.id === id)?.name ?? t("revoked token #{id}", { id }));
 
   return (
     <Page title={t("AI access")} actions={<Link href="/settings">{t("Settings")}</Link>}>
@@ -110,18 +117,18 @@ export function AiAccessPage() {
           <h2 id="h-ai-tokens">{t("Assistant tokens")}</h2>
           {tokens.loading && !tokens.data && <Loading />}
           {tokens.data && (mcpTokens.length === 0 ? <p class="muted">{t("No assistant token yet.")}</p> : (
-            <table class="table compact">
+            <div class="table-wrap"><table class="table compact phone-cards">
               <thead><tr><th scope="col">{t("Name")}</th><th scope="col">{t("Data grade")}</th><th scope="col">{t("Brokers")}</th><th scope="col">{t("Last used")}</th><th scope="col"><span class="sr-only">{t("Actions")}</span></th></tr></thead>
               <tbody>{mcpTokens.map((x) => (
                 <tr key={x.id}>
                   <td>{x.name} {x.scope === "read-write" && <Badge kind="warning">{t("may commit")}</Badge>}</td>
-                  <td>{gradeLabel(x.mcp!.grade)}</td>
-                  <td>{x.mcp!.broker_ids ? x.mcp!.broker_ids.map(brokerName).join(", ") : t("all")}</td>
-                  <td>{x.last_used_at ? formatDateTime(x.last_used_at, locale) : t("never")}</td>
+                  <td data-label={t("Data grade")}>{gradeLabel(x.mcp!.grade)}</td>
+                  <td data-label={t("Brokers")}>{x.mcp!.broker_ids ? x.mcp!.broker_ids.map(brokerName).join(", ") : t("all")}</td>
+                  <td data-label={t("Last used")}>{x.last_used_at ? formatDateTime(x.last_used_at, locale) : t("never")}</td>
                   <td><button type="button" class="ghost" onClick={() => revoke(x.id)} aria-label={t("Revoke {name}", { name: x.name })}>{t("Revoke")}</button></td>
                 </tr>
               ))}</tbody>
-            </table>
+            </table></div>
           ))}
         </section>
         <section class="card wide" aria-labelledby="h-ai-drafts">
@@ -138,6 +145,32 @@ export function AiAccessPage() {
                 <button type="button" onClick={() => decide(d.id, "discard")}>{t("Discard")}</button>
               </li>
             ))}</ul>
+          ))}
+        </section>
+        <section class="card wide" aria-labelledby="h-ai-audit">
+          <h2 id="h-ai-audit">{t("Assistant activity")}</h2>
+          <p class="muted">{t("Every tool call and resource read of your assistants, newest first: never what they asked or were answered.")}</p>
+          <ErrorNote error={audit.error} />
+          {audit.loading && !audit.data && <Loading />}
+          {audit.data && (audit.data.items.length === 0 && auditOffset === 0 ? <p class="muted">{t("No assistant activity yet.")}</p> : (
+            <>
+              <div class="table-wrap"><table class="table compact phone-cards">
+                <thead><tr><th scope="col">{t("When")}</th><th scope="col">{t("Assistant token")}</th><th scope="col">{t("Tool or resource")}</th><th scope="col">{t("Data grade")}</th><th scope="col">{t("Outcome")}</th></tr></thead>
+                <tbody>{audit.data.items.map((r, i) => (
+                  <tr key={`${auditOffset}-${i}`}>
+                    <td>{formatDateTime(r.time, locale)}</td>
+                    <td data-label={t("Assistant token")}>{tokenName(r.token_id)}</td>
+                    <td data-label={t("Tool or resource")}><code>{r.name}</code> {r.kind === "resource" && <span class="muted">{t("(resource)")}</span>}</td>
+                    <td data-label={t("Data grade")}>{r.grade === "full" || r.grade === "relative" || r.grade === "aggregate" ? gradeLabel(r.grade) : r.grade}</td>
+                    <td data-label={t("Outcome")}>{r.outcome === "ok" ? <Badge kind="ok">{t("answered")}</Badge> : <><Badge kind="error">{t("failed")}</Badge> <code>{r.outcome}</code></>}</td>
+                  </tr>
+                ))}</tbody>
+              </table></div>
+              <p>
+                <button type="button" disabled={auditOffset === 0} onClick={() => setAuditOffset(Math.max(0, auditOffset - AUDIT_PAGE))}>{t("Newer")}</button>{" "}
+                <button type="button" disabled={audit.data.next_offset === null} onClick={() => setAuditOffset(audit.data!.next_offset ?? auditOffset)}>{t("Older")}</button>
+              </p>
+            </>
           ))}
         </section>
       </div>
