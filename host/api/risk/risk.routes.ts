@@ -26,7 +26,8 @@ export function riskRoutes(deps: HttpDeps, session: SessionPlugin) {
       response: { 200: ScenarioCatalogResponse, ...errorResponses },
       detail: { summary: "Stress scenarios (built-in and DATA_DIR/scenarios/*.json), geography groups, and warnings for invalid files" },
     })
-    .post("/query", ({ body, user }) => risk.query(user.id, body), {
+    // A client that goes away cancels its analytics: the pool drops a queued task or ends its thread.
+    .post("/query", ({ body, user, request }) => risk.query(user.id, body, request.signal), {
       auth: true,
       body: RiskQueryRequest,
       response: { 200: RiskQueryResponse, ...errorResponses, 404: ErrorBody },
