@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
@@ -119,4 +119,20 @@ test("the preview of a PDF is its text, line by line with the page; one without 
   const scan = await uploaded(pia, broker, "scan.pdf", bad("image-only.pdf"));
   const body = await expectError(await pia.get(`/brokers/import/files/${scan.file_id}/preview`), 400, "PREVIEW_UNAVAILABLE");
   expect(body.detail).toContain("no text");
+});
+
+test("a PDF's text is read once at upload and kept beside the file: the parse reads that text, and it goes with the file", async () => {
+  const file = await uploaded(pia, broker, "kauf.pdf", sample("traderepublic-pdf", "kauf-de.pdf"));
+  const dir = join(api.dataDir, "brim");
+  const kept = join(dir, `${file.file_id}.pdf-text.jsonl`);
+  expect(existsSync(kept)).toBe(true);
+  expect(readdirSync(dir).filter((n) => n.startsWith(".pending-"))).toEqual([]);
+  // A changed quantity in the kept text is what the parse and the text view answer: neither reads the PDF again.
+  writeFileSync(kept, readFileSync(kept, "utf8").replaceAll("12 Stk.", "13 Stk."));
+  const result = await parsed(pia, file.file_id, broker);
+  expect(result.transactions.map((t: any) => [t.type, t.quantity, t.cash.amount])).toEqual([["BUY", "13", "-542.4"], ["FEE", "0", "-1"]]);
+  const text = await (await pia.get(`/brokers/import/files/${file.file_id}/pdf-text?anonymise=false`)).json();
+  expect(text.documents[0].text).toContain("Beispiel Werke AG  13 Stk.  45,20 EUR");
+  expect((await pia.delete(`/brokers/import/files/${file.file_id}`)).status).toBe(200);
+  expect(readdirSync(dir).filter((n) => n.startsWith(file.file_id))).toEqual([]);
 });
