@@ -51,6 +51,7 @@ export function parseComdirectText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a comdirect document`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a comdirect document of a kind this importer does not read (only Wertpapierkauf/-verkauf and Dividenden-/Ertragsgutschrift)`);
   const headAt = lines.findIndex((l, i) => i > titleAt && /Zu Ihren (Lasten|Gunsten)/i.test(l));

@@ -50,6 +50,7 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a Consorsbank document`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a Consorsbank document of a kind this importer does not read (only KAUF/VERKAUF contract notes and Dividenden-/Ertragsgutschrift)`);
   const secAt = lines.findIndex((l, i) => i > titleAt && SECURITY.test(l) && !/^Wertpapier/i.test(l));

@@ -12,6 +12,8 @@
 //   "St. : <quantity>", "Bruttodividende|Bruttoausschüttung : <gross> <ccy>", "Valuta : <date>",
 //   "*Einbeh. Steuer : <amount> EUR" (withholding and domestic taxes together, in euros),
 //   "Devisenkurs : <rate>" (foreign units per euro) and "Endbetrag : <amount> EUR".
+// - "Storno Wertpapierabrechnung Kauf Fonds/Zertifikate", "Stornierung Wertpapierabrechnung …": a
+//   cancellation repeating the cancelled note's figures; claimed and refused.
 //
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency (the credit plus the taxes withheld) with one TAX row;
@@ -25,8 +27,8 @@ const CCY = String.raw`[A-Z]{3}`;
 const DATE = String.raw`\d{2}\.\d{2}\.\d{4}`;
 
 const ISSUER = /\bflatex(DEGIRO)?\b.*\bBank\b/i;
-const TRADE_TITLE = /^(Wertpapierabrechnung (Kauf|Verkauf)\b|Sammelabrechnung \(Wertpapierkauf\/-verkauf\))/i;
-const DIVIDEND_TITLE = /^(Dividendengutschrift|Ertragsmitteilung - aussch[üu]ttender)/i;
+const TRADE_TITLE = /^(?:Storno |Stornierung )?(Wertpapierabrechnung (Kauf|Verkauf)\b|Sammelabrechnung \(Wertpapierkauf\/-verkauf\))/i;
+const DIVIDEND_TITLE = /^(?:Storno |Stornierung )?(Dividendengutschrift|Ertragsmitteilung - aussch[üu]ttender)/i;
 const POSITION = /^Nr\.\s?(\S+)\s+(?:(Kauf|Verkauf)(?: aus Sparplan)?\s+)?(.+?)\s+\(([A-Z]{2}[A-Z0-9]{9}\d)\/([A-Z0-9]{6})\)$/i;
 
 /** Confidence that `text` (a PDF's text) is a flatex / flatexDEGIRO contract note or dividend notice this importer reads. */
@@ -76,6 +78,7 @@ export function parseFlatexText(text: string, name: string): ImportResult {
     }
   }
   const doc: Doc = { ...pdfDocument(name, lines, { decimalMark: "," }), fields };
+  doc.refuseCancellation();
   const posAt = lines.findIndex((l, i) => i > titleAt && POSITION.test(l));
   const orders = lines.filter((l) => POSITION.test(l)).length;
   // Reading only the first of several orders would drop the others silently.

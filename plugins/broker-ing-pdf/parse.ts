@@ -49,6 +49,7 @@ export function parseIngText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not an ING (ING-DiBa) document`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: an ING document of a kind this importer does not read (only Wertpapierabrechnung Kauf/Verkauf and Dividenden-/Ertragsgutschrift)`);
   const bookingAt = lines.findIndex((l, i) => i > titleAt && /^(Endbetrag|Gesamtbetrag)( zu Ihren (Lasten|Gunsten))? /i.test(l));

@@ -11,6 +11,7 @@
 // - "Dividendenabrechnung" / "Fondsausschüttung" / "Ausschüttung": "STK <quantity> <name> <ccy> <per share>
 //   p.STK", "Zahltag: <date>", "Umrechnungskurs: EUR/<ccy> <rate>" for a foreign one, "Bruttobetrag <ccy>
 //   <amount>" (in the dividend's currency, then converted), taxes as above, and the booking.
+// - "Dividendenabrechnung STORNO": a cancellation repeating the cancelled note's figures; refused.
 // Only the lines from the title to the booking are read: a second page lists the tax computation again.
 //
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
@@ -61,6 +62,7 @@ export function parseScalableText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text) || !CUSTODIAN.test(text)) throw new PluginError("invalid-input", `${name}: not a Scalable Capital document from Baader Bank`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a Scalable Capital document of a kind this importer does not read (only contract notes and dividend notes)`);
   const bookingAt = lines.findIndex((l, i) => i > titleAt && /^Zu (Lasten|Gunsten) Konto\b/i.test(l));

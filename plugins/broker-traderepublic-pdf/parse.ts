@@ -14,6 +14,8 @@
 //   in the dividend's currency, a conversion line "Zwischensumme|Sub Total <rate> USD/EUR <amount> EUR",
 //   domestic taxes, and the booking (payment date and net amount).
 // - ZINSABRECHNUNG / INTEREST INVOICE: interest lines and the booking (date and net amount); taxes if listed.
+// - STORNO before a title ("STORNO DIVIDENDE", "Storno der Dividende mit dem Ex-Tag …"): a cancellation
+//   repeating the cancelled document's figures; claimed, so the user learns why, and refused.
 //
 // Rows: a trade is written at its gross (quantity signed) with a FEE row and a TAX row beside it, a
 // dividend at its gross in the booked currency with a TAX row, interest likewise; the rows of one document
@@ -30,9 +32,9 @@ const DATE = String.raw`\d{2}\.\d{2}\.\d{4}|\d{4}-\d{2}-\d{2}`;
 /** The words that make a text a Trade Republic document (the bank's name in its letterhead). */
 const BANK = /TRADE REPUBLIC BANK GMBH/i;
 const TITLES: readonly [RegExp, Kind][] = [
-  [/^(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)\s*(SPARPLAN|SAVINGS PLAN|SAVEBACK|ROUND ?UP)$/i, "plan"],
-  [/^(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)$/i, "trade"],
-  [/^(DIVIDENDE|CASH DIVIDEND|DIVIDEND|AUSSCHÜTTUNG|DISTRIBUTION)$/i, "dividend"],
+  [/^(?:STORNO\s+)?(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)\s*(SPARPLAN|SAVINGS PLAN|SAVEBACK|ROUND ?UP)$/i, "plan"],
+  [/^(?:STORNO\s+)?(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)$/i, "trade"],
+  [/^(?:STORNO\s+)?(DIVIDENDE|CASH DIVIDEND|DIVIDEND|AUSSCHÜTTUNG|DISTRIBUTION)$/i, "dividend"],
   [/^(ZINSABRECHNUNG|INTEREST INVOICE|ZINSEN|INTEREST)$/i, "interest"],
 ];
 
@@ -184,6 +186,7 @@ export function parseTradeRepublicText(text: string, name: string): ImportResult
   if (!kind) throw new PluginError("invalid-input", `${name}: a Trade Republic document of a kind this importer does not read (only securities settlements, savings plans, dividends and interest)`);
   const amounts = lines.flatMap((l) => [...l.matchAll(new RegExp(`(${NUMBER}) ${CCY}\\b`, "g"))].map((m) => m[1]!));
   const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(amounts) });
+  doc.refuseCancellation();
   const order = doc.find(/\b(?:AUSFÜHRUNG|EXECUTION|ORDER)\s{2,}(\S+)/);
   const base: Partial<ImportedTransaction> = { row: 1, description: `Trade Republic ${name}`, ...(order ? { orderId: `tr:${order[1]}` } : {}) };
   const rows: ImportedTransaction[] = [];

@@ -22,7 +22,15 @@ export interface PdfDocument {
   indexOf(re: RegExp, from?: number, to?: number): number;
   /** `value` unless null; null throws "<name>: <what> was not found". */
   need<T>(value: T | null, what: string): T;
+  /**
+   * Throws when the document cancels an earlier one (a line starting or ending with "Storno" or
+   * "Stornierung", as "STORNO DIVIDENDE" or "Dividendenabrechnung STORNO"): its figures are the
+   * cancelled event's, and reading them as a trade or a dividend would book that event twice.
+   */
+  refuseCancellation(): void;
 }
+
+const CANCELLATION = /^(storno|stornierung)\b|\b(storno|stornierung)$/i;
 
 /** Options of {@link pdfDocument}: the decimal mark of its amounts (default `"auto"`, decided per value as `parseDecimal` does). */
 export interface PdfDocumentOptions {
@@ -65,6 +73,10 @@ export function pdfDocument(name: string, lines: readonly string[], options: Pdf
     need(value, what) {
       if (value === null) throw new PluginError("invalid-input", `${name}: ${what} was not found`);
       return value;
+    },
+    refuseCancellation() {
+      if (indexOf(CANCELLATION) < 0) return;
+      throw new PluginError("invalid-input", `${name}: a cancellation (Storno) of an earlier document is not imported; leave out or delete the transactions of the document it cancels`);
     },
   };
 }

@@ -103,3 +103,10 @@ test("pdfTextOf gives the host's reading when there is one and reads the bytes o
   expect(await pdfTextOf({ bytes: new Uint8Array(0), pdf: given })).toBe(given);
   expect((await pdfTextOf({ bytes: makePdf("read here") })).text).toBe("read here");
 });
+
+test("pdfDocument refuses a cancellation: a line starting or ending with Storno or Stornierung, not one that only mentions it", () => {
+  for (const title of ["STORNO DIVIDENDE", "Dividendenabrechnung STORNO", "Stornierung Wertpapierabrechnung Kauf Fonds"]) {
+    expect(() => pdfDocument("s.pdf", ["Bank", title]).refuseCancellation()).toThrow("s.pdf: a cancellation (Storno) of an earlier document is not imported");
+  }
+  expect(() => pdfDocument("k.pdf", ["Wertpapierabrechnung Kauf", "Stornierungen erfolgen kostenfrei."]).refuseCancellation()).not.toThrow();
+});

@@ -136,3 +136,22 @@ test("a PDF's text is read once at upload and kept beside the file: the parse re
   expect((await pia.delete(`/brokers/import/files/${file.file_id}`)).status).toBe(200);
   expect(readdirSync(dir).filter((n) => n.startsWith(file.file_id))).toEqual([]);
 });
+
+test("a cancellation (Storno) note never imports: alone it is 400 naming the cancellation, in a ZIP it is left out with a skipped_rows reason", async () => {
+  const alone = await uploaded(pia, broker, "storno.pdf", sample("scalable-pdf", "storno-dividende.pdf"));
+  expect(alone.compatible_plugins[0]).toBe("broker_scalable_pdf");
+  const body = await expectError(await parse(alone.file_id), 400, "PARSE_FAILED");
+  expect(body.detail).toContain("storno.pdf: a cancellation (Storno) of an earlier document is not imported");
+  const zip = buildZip([
+    { name: "1-dividende.pdf", data: sample("scalable-pdf", "dividende.pdf") },
+    { name: "2-storno.pdf", data: sample("scalable-pdf", "storno-dividende.pdf") },
+  ]);
+  const file = await uploaded(pia, broker, "dividends.zip", zip);
+  const result = await parsed(pia, file.file_id, broker);
+  expect(result.transactions.map((t: any) => [t.type, t.cash.amount, t.description])).toEqual([
+    ["DIVIDEND", "12.5", "Scalable Capital 1-dividende.pdf: dividend on 30; 15 USD at 1.2 USD/EUR"],
+    ["TAX", "-3.19", "Scalable Capital 1-dividende.pdf: taxes withheld"],
+  ]);
+  expect(result.skipped_rows).toEqual([{ line: 2, reason: expect.stringContaining("2-storno.pdf: a cancellation (Storno) of an earlier document is not imported") }]);
+  await ledgerIsEmpty();
+});
