@@ -49,6 +49,8 @@ export type {
   ImportSkippedRow,
   ImportTransactionType,
   ImportWarning,
+  PdfLine,
+  PdfText,
 } from "./kinds/import-plugin.ts";
 export type {
   AssetEvent,

@@ -14,7 +14,7 @@ import { looksLikeZip } from "../../sdk/import/zip.ts";
 import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
 import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
-import { IMPORT_PLUGINS, type ImportPluginDirectory, type PdfDocumentText } from "./import-plugins.ts";
+import { IMPORT_PLUGINS, type ImportPluginDirectory, type PdfDocumentText, pdfTextPath } from "./import-plugins.ts";
 import type { FilePreview } from "./preview.calc.ts";
 import type { UnpackRefusal } from "./unpack-check.calc.ts";
 
@@ -100,9 +100,11 @@ export class BrimFileService {
         return tx.findOneByOrFail(BrimFile, { id });
       });
       await rename(pending, path);
+      // The PDF text detection read (docs/import.md "Text read once") follows its file.
+      await rename(pdfTextPath(pending), pdfTextPath(path)).catch(() => undefined);
       return row;
     } catch (error) {
-      await unlink(pending).catch(() => undefined);
+      await Promise.all([pending, pdfTextPath(pending)].map((p) => unlink(p).catch(() => undefined)));
       if (row) await this.db.write((tx) => tx.delete(BrimFile, { id })).catch(() => undefined);
       throw error;
     }
@@ -183,7 +185,8 @@ export class BrimFileService {
   async delete(dir: string, userId: number, fileId: string): Promise<void> {
     const file = await this.get(userId, fileId, "EDITOR");
     await this.db.write((tx) => tx.delete(BrimFile, { id: file.id }));
-    await Promise.all([this.pathOf(dir, file), lastParsePath(dir, file.id)].map((p) => unlink(p).catch(() => undefined)));
+    const path = this.pathOf(dir, file);
+    await Promise.all([path, lastParsePath(dir, file.id), pdfTextPath(path)].map((p) => unlink(p).catch(() => undefined)));
   }
 
   /** The first 100 rows of the file as a table (`previewOf`, made in the worker pool); spreadsheets by sheet (`sheetName`, default the first). */
@@ -239,9 +242,9 @@ export class BrimFileService {
     } catch {
       return 0;
     }
-    // Uploads a crash left before their rename: removed after an hour.
     const stale = Date.now() - 3600_000;
-    for (const n of names.filter((n) => n.startsWith(PENDING_PREFIX))) {
+    // Uploads a crash left before their rename, and artefacts a crash left half-written: removed after an hour.
+    for (const n of names.filter((n) => n.startsWith(PENDING_PREFIX) || n.endsWith(".tmp"))) {
       const info = await stat(join(dir, n)).catch(() => null);
       if (info && info.mtimeMs < stale) await unlink(join(dir, n)).catch(() => undefined);
     }

@@ -33,6 +33,14 @@ export type ParseRun = { gzipped: Uint8Array; ok: true; transactions: number } |
 /** A PDF's text head for detection, or the reason it has none (`PDF_ENCRYPTED`, `PDF_NO_TEXT`, ...) with a message. */
 export type PdfHead = { head: string; ok: true } | { message: string; ok: false; reason: string };
 
+/**
+ * Where the text of a stored PDF (or of each PDF of a stored ZIP) is kept once read: beside the file
+ * (`<file>.pdf-text.jsonl`), so its name starts with the file's id and it goes with the file.
+ */
+export function pdfTextPath(filePath: string): string {
+  return `${filePath}.pdf-text.jsonl`;
+}
+
 /** One PDF's text (anonymised on request), or why it has none (`reason`: a `PdfTextErrorCode`). */
 export interface PdfDocumentText {
   readonly message: string | null;

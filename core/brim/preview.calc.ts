@@ -1,4 +1,4 @@
-import { decodeText, pdfErrorCode, pdfText, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { decodeText, pdfErrorCode, type PdfText, pdfText, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 import { refusalOf, type UnpackRefusal } from "./unpack-check.calc.ts";
 
 export const PREVIEW_ROWS = 100;
@@ -22,8 +22,9 @@ export type PreviewRun =
  * The first {@link PREVIEW_ROWS} rows of a file as a table; spreadsheets by sheet (`sheetName`,
  * default the first). Runs in the worker pool: a spreadsheet is unzipped and parsed whole, which
  * takes seconds for a large one; one beyond the unpacking limits is refused before it is parsed.
+ * `readPdf` gives a PDF's text (the host passes the text it keeps beside the stored file).
  */
-export async function previewOf(bytes: Uint8Array, sheetName?: string): Promise<PreviewRun> {
+export async function previewOf(bytes: Uint8Array, sheetName?: string, readPdf: (bytes: Uint8Array) => Promise<PdfText> = pdfText): Promise<PreviewRun> {
   const format = sniffFormat(bytes);
   if (format === "xlsx" || format === "xls") {
     let sheets;
@@ -52,7 +53,7 @@ export async function previewOf(bytes: Uint8Array, sheetName?: string): Promise<
   if (format === "pdf") {
     // A broker's document: its text as the importers read it, line by line with the page.
     try {
-      const { lines } = await pdfText(bytes);
+      const { lines } = await readPdf(bytes);
       return { ok: true, preview: { kind: "table", columns: ["page", "line"], rows: lines.slice(0, PREVIEW_ROWS).map((l) => [String(l.page), l.text]) } };
     } catch (error) {
       const message = pdfErrorCode(error) ? (error as Error).message : "the PDF cannot be read";

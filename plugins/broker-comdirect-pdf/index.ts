@@ -1,5 +1,5 @@
 import { definePlugin } from "../../sdk/index.ts";
-import { pdfText } from "../../sdk/import/pdf.ts";
+import { pdfTextOf } from "../../sdk/import/pdf.ts";
 import { comdirectDocumentConfidence, parseComdirectText } from "./parse.ts";
 
 /**
@@ -11,7 +11,7 @@ export const brokerComdirectPdfPlugin = definePlugin({
   create: () => ({
     accepts: (file) => (file.format === "pdf" ? comdirectDocumentConfidence(file.head) : 0),
     detectionPriority: 50,
-    parse: async ({ bytes, file }) => parseComdirectText((await pdfText(bytes)).text, file.filename),
+    parse: async (params) => parseComdirectText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
   description: "comdirect PDF documents: Wertpapierkauf/-verkauf (savings plan included) and Dividenden-/Ertragsgutschrift with withholding tax",

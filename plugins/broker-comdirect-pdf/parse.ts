@@ -17,8 +17,8 @@
 // Rows: a trade at its gross in the booked currency (quantity signed) with a FEE row; a dividend at
 // its gross converted at the document's rate with the withholding tax as a TAX row; each document's
 // rows sum to the booked amount.
-import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
-import { parseDecimal } from "../../sdk/import/numbers.ts";
+import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -40,32 +40,6 @@ export function comdirectDocumentConfidence(text: string): number {
   return lines.some((l) => /Zu Ihren (Lasten|Gunsten)/i.test(l)) ? 0.95 : 0;
 }
 
-interface Doc {
-  readonly lines: readonly string[];
-  readonly name: string;
-}
-
-function num(doc: Doc, value: string | undefined): Decimal {
-  const parsed = value === undefined ? null : parseDecimal(value, ",");
-  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
-  return parsed;
-}
-
-const iso = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}` as IsoDate;
-
-function find(doc: Doc, re: RegExp, from = 0, to = doc.lines.length): RegExpExecArray | null {
-  for (let i = from; i < to; i++) {
-    const m = re.exec(doc.lines[i]!);
-    if (m) return m;
-  }
-  return null;
-}
-
-function need<T>(value: T | null, doc: Doc, what: string): T {
-  if (value === null) throw new PluginError("invalid-input", `${doc.name}: ${what} was not found`);
-  return value;
-}
-
 const FEE = /^(Provision|Börsenplatzabhäng|Abwickl|Fremde Spesen|Maklercourtage|Übertragungs|Handelsplatzentgelt|Variable Börsenspesen|Transaktionsentgelt|Kurswertabhängige Provision|Grundentgelt)/i;
 
 function money(amount: Decimal, currency: string): never {
@@ -76,18 +50,19 @@ function money(amount: Decimal, currency: string): never {
 export function parseComdirectText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a comdirect document`);
-  const doc: Doc = { lines, name };
+  const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a comdirect document of a kind this importer does not read (only Wertpapierkauf/-verkauf and Dividenden-/Ertragsgutschrift)`);
   const headAt = lines.findIndex((l, i) => i > titleAt && /Zu Ihren (Lasten|Gunsten)/i.test(l));
-  const booking = need(headAt >= 0 ? find(doc, new RegExp(`\\s(${CCY}) (${DATE}) (${CCY}) (${NUMBER})$`), headAt + 1, headAt + 3) : null, doc,
+  const booking = doc.need(headAt >= 0 ? doc.find(new RegExp(`\\s(${CCY}) (${DATE}) (${CCY}) (${NUMBER})$`), headAt + 1, headAt + 3) : null,
     "the booking (IBAN Valuta Zu Ihren Lasten/Gunsten … <currency> <amount>)");
-  const booked = num(doc, booking[4]);
+  const booked = doc.num(booking[4]);
   const currency = booking[3]!;
   const secAt = lines.findIndex((l, i) => i > titleAt && /^Wertpapier-Bezeichnung\b/i.test(l));
   if (secAt < 0) throw new PluginError("invalid-input", `${name}: the security (Wertpapier-Bezeichnung) was not found`);
   const isinAt = lines.findIndex((l, i) => i > secAt && i < headAt && new RegExp(`\\s${ISIN}$`).test(l));
-  const isin = need(isinAt >= 0 ? new RegExp(`(${ISIN})$`).exec(lines[isinAt]!) : null, doc, "the ISIN")[1]!;
+  const isin = doc.need(isinAt >= 0 ? new RegExp(`(${ISIN})$`).exec(lines[isinAt]!) : null, "the ISIN")[1]!;
   // The name is the line below the heading without its WKN (and, on a dividend notice, without "Per <date>").
   const assetName = lines[secAt + 1]!.replace(/\s+\S+$/, "").replace(new RegExp(`^Per ${DATE}\\s+`, "i"), "");
   const rows: ImportedTransaction[] = [];
@@ -96,13 +71,13 @@ export function parseComdirectText(text: string, name: string): ImportResult {
   let kind: string;
   if (trade) {
     const sell = /verkauf/i.test(trade[1]!);
-    const pos = need(find(doc, new RegExp(`^(?:Summe )?St\\. (${NUMBER}) (${CCY}) (${NUMBER})`), secAt, headAt), doc, "the position (St. <quantity> <currency> <price>)");
-    const quantity = num(doc, pos[1]);
-    const date = iso(need(find(doc, new RegExp(`^Geschäftstag :? ?(${DATE})`), titleAt, headAt), doc, "the trade day (Geschäftstag)")[1]!);
+    const pos = doc.need(doc.find(new RegExp(`^(?:Summe )?St\\. (${NUMBER}) (${CCY}) (${NUMBER})`), secAt, headAt), "the position (St. <quantity> <currency> <price>)");
+    const quantity = doc.num(pos[1]);
+    const date = doc.date(doc.need(doc.find(new RegExp(`^Geschäftstag :? ?(${DATE})`), titleAt, headAt), "the trade day (Geschäftstag)")[1]!);
     let fees = new Decimal(0);
     for (let i = isinAt + 1; i < headAt; i++) {
       const m = new RegExp(`:? (${CCY}) (${NUMBER})(-)?$`).exec(lines[i]!);
-      if (m && FEE.test(lines[i]!)) fees = m[3] ? fees.minus(num(doc, m[2])) : fees.plus(num(doc, m[2]));
+      if (m && FEE.test(lines[i]!)) fees = m[3] ? fees.minus(doc.num(m[2])) : fees.plus(doc.num(m[2]));
     }
     const plan = lines.some((l) => /sparplan/i.test(l));
     const gross = sell ? booked.plus(fees) : booked.minus(fees);
@@ -110,25 +85,25 @@ export function parseComdirectText(text: string, name: string): ImportResult {
     kind = plan ? "plan" : "trade";
     rows.push({
       ...base, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
-      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${num(doc, pos[3]).toFixed()} ${pos[2]}`,
+      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${doc.num(pos[3]).toFixed()} ${pos[2]}`,
       ...(plan ? { tags: ["savings-plan"] } : {}),
     });
     if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
   } else {
     kind = "dividend";
-    const pos = need(find(doc, new RegExp(`^STK (${NUMBER})\\b`), secAt, headAt), doc, "the position (STK <quantity>)");
-    const quantity = num(doc, pos[1]);
-    const paid = find(doc, new RegExp(`^Zahltag:? (${DATE})`), titleAt, headAt);
-    const date = iso(paid ? paid[1]! : booking[2]!);
-    const grossLine = need(find(doc, new RegExp(`^Bruttobetrag:? (${CCY}) (${NUMBER})`), titleAt, headAt), doc, "the gross amount (Bruttobetrag)");
+    const pos = doc.need(doc.find(new RegExp(`^STK (${NUMBER})\\b`), secAt, headAt), "the position (STK <quantity>)");
+    const quantity = doc.num(pos[1]);
+    const paid = doc.find(new RegExp(`^Zahltag:? (${DATE})`), titleAt, headAt);
+    const date = doc.date(paid ? paid[1]! : booking[2]!);
+    const grossLine = doc.need(doc.find(new RegExp(`^Bruttobetrag:? (${CCY}) (${NUMBER})`), titleAt, headAt), "the gross amount (Bruttobetrag)");
     const foreign = grossLine[1]!;
-    const foreignGross = num(doc, grossLine[2]);
-    const rate = find(doc, new RegExp(`Devisenkurs:? (${CCY}) (${NUMBER})`), titleAt, headAt);
+    const foreignGross = doc.num(grossLine[2]);
+    const rate = doc.find(new RegExp(`Devisenkurs:? (${CCY}) (${NUMBER})`), titleAt, headAt);
     let gross: Decimal;
     let fx = "";
     if (foreign === currency) gross = foreignGross;
     else {
-      const r = num(doc, need(rate, doc, `the exchange rate (umger. zum Devisenkurs) of the ${foreign} dividend`)[2]);
+      const r = doc.num(doc.need(rate, `the exchange rate (umger. zum Devisenkurs) of the ${foreign} dividend`)[2]);
       gross = foreignGross.div(r).toDecimalPlaces(2);
       fx = `; ${foreignGross.toFixed()} ${foreign} at ${r.toFixed()} ${foreign}/${currency}`;
     }

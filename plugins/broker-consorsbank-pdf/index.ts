@@ -1,5 +1,5 @@
 import { definePlugin } from "../../sdk/index.ts";
-import { pdfText } from "../../sdk/import/pdf.ts";
+import { pdfTextOf } from "../../sdk/import/pdf.ts";
 import { consorsbankDocumentConfidence, parseConsorsbankText } from "./parse.ts";
 
 /**
@@ -10,7 +10,7 @@ export const brokerConsorsbankPdfPlugin = definePlugin({
   create: () => ({
     accepts: (file) => (file.format === "pdf" ? consorsbankDocumentConfidence(file.head) : 0),
     detectionPriority: 50,
-    parse: async ({ bytes, file }) => parseConsorsbankText((await pdfText(bytes)).text, file.filename),
+    parse: async (params) => parseConsorsbankText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
   description: "Consorsbank PDF documents: contract notes (buy, sell, savings plan) and Dividenden-/Ertragsgutschrift with withholding and domestic taxes",

@@ -16,8 +16,8 @@
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
 // each document's rows sum to the booked amount.
-import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
-import { parseDecimal } from "../../sdk/import/numbers.ts";
+import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -38,32 +38,6 @@ export function consorsbankDocumentConfidence(text: string): number {
   return lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l)) && lines.some((l) => SECURITY.test(l)) ? 0.95 : 0;
 }
 
-interface Doc {
-  readonly lines: readonly string[];
-  readonly name: string;
-}
-
-function num(doc: Doc, value: string | undefined): Decimal {
-  const parsed = value === undefined ? null : parseDecimal(value, ",");
-  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
-  return parsed;
-}
-
-const iso = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}` as IsoDate;
-
-function find(doc: Doc, re: RegExp, from = 0, to = doc.lines.length): RegExpExecArray | null {
-  for (let i = from; i < to; i++) {
-    const m = re.exec(doc.lines[i]!);
-    if (m) return m;
-  }
-  return null;
-}
-
-function need<T>(value: T | null, doc: Doc, what: string): T {
-  if (value === null) throw new PluginError("invalid-input", `${doc.name}: ${what} was not found`);
-  return value;
-}
-
 const FEE = /^(Provision|Handelsentgelt|Consorsbank Ausgabegebühr|Ausgabeaufschlag|Grundgebühr|Fremde Spesen|Börsenentgelt|Maklercourtage|Transaktionsentgelt|Handelsplatzgebühr)/i;
 const TAX = /^(Kapitalertrags?s?teuer|Solidaritätszuschlag|Kirchensteuer|KAPST|SOLZ)\b/i;
 
@@ -75,11 +49,12 @@ function money(amount: Decimal, currency: string): never {
 export function parseConsorsbankText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a Consorsbank document`);
-  const doc: Doc = { lines, name };
+  const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a Consorsbank document of a kind this importer does not read (only KAUF/VERKAUF contract notes and Dividenden-/Ertragsgutschrift)`);
   const secAt = lines.findIndex((l, i) => i > titleAt && SECURITY.test(l) && !/^Wertpapier/i.test(l));
-  const sec = need(secAt >= 0 ? SECURITY.exec(lines[secAt]!) : null, doc, "the security (<name> <WKN> <ISIN>)");
+  const sec = doc.need(secAt >= 0 ? SECURITY.exec(lines[secAt]!) : null, "the security (<name> <WKN> <ISIN>)");
   const assetName = sec[1]!;
   const isin = sec[3]!;
   const rows: ImportedTransaction[] = [];
@@ -87,30 +62,30 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
   let kind: string;
   if (trade) {
     const bookingAt = lines.findIndex((l, i) => i > secAt && new RegExp(`^Wert ${DATE} ${CCY} ${NUMBER}$`, "i").test(l));
-    const booking = need(bookingAt >= 0 ? new RegExp(`^Wert (${DATE}) (${CCY}) (${NUMBER})$`, "i").exec(lines[bookingAt]!) : null, doc, "the booking (Wert <date> <currency> <amount>)");
-    const booked = num(doc, booking[3]);
+    const booking = doc.need(bookingAt >= 0 ? new RegExp(`^Wert (${DATE}) (${CCY}) (${NUMBER})$`, "i").exec(lines[bookingAt]!) : null, "the booking (Wert <date> <currency> <amount>)");
+    const booked = doc.num(booking[3]);
     const currency = booking[2]!;
     const order = /\bNR\. ?(\S+)/i.exec(trade[3]!);
     const base = { row: 1, description: `Consorsbank ${name}`, ...(order ? { orderId: `consorsbank:${order[1]}` } : {}) };
     const sell = /^verkauf$/i.test(trade[1]!);
     const plan = /sparplan/i.test(trade[3]!);
-    const date = iso(trade[2]!);
-    const quantity = num(doc, need(find(doc, new RegExp(`^ST (${NUMBER})\\b`), secAt, bookingAt), doc, "the quantity (ST <quantity>)")[1]);
-    const price = need(find(doc, new RegExp(`^(?:Kurs|Preis pro Anteil) (${NUMBER}) (${CCY})\\b`, "i"), secAt, bookingAt), doc, "the price (Kurs / Preis pro Anteil)");
+    const date = doc.date(trade[2]!);
+    const quantity = doc.num(doc.need(doc.find(new RegExp(`^ST (${NUMBER})\\b`), secAt, bookingAt), "the quantity (ST <quantity>)")[1]);
+    const price = doc.need(doc.find(new RegExp(`^(?:Kurs|Preis pro Anteil) (${NUMBER}) (${CCY})\\b`, "i"), secAt, bookingAt), "the price (Kurs / Preis pro Anteil)");
     let fees = new Decimal(0);
     let taxes = new Decimal(0);
     for (let i = secAt + 1; i < bookingAt; i++) {
       const m = new RegExp(` (${CCY}) (${NUMBER})$`).exec(lines[i]!);
       if (!m) continue;
-      if (FEE.test(lines[i]!)) fees = fees.plus(num(doc, m[2]));
-      else if (TAX.test(lines[i]!)) taxes = taxes.plus(num(doc, m[2]));
+      if (FEE.test(lines[i]!)) fees = fees.plus(doc.num(m[2]));
+      else if (TAX.test(lines[i]!)) taxes = taxes.plus(doc.num(m[2]));
     }
     const gross = sell ? booked.plus(fees).plus(taxes) : booked.minus(fees).minus(taxes);
     const asset = { isin, assetName, assetCurrency: price[2] as CurrencyCode };
     kind = plan ? "plan" : "trade";
     rows.push({
       ...base, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
-      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${num(doc, price[1]).toFixed()} ${price[2]}`,
+      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${doc.num(price[1]).toFixed()} ${price[2]}`,
       ...(plan ? { tags: ["savings-plan"] } : {}),
     });
     if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
@@ -118,18 +93,18 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
   } else {
     kind = "dividend";
     const bookingAt = lines.findIndex((l, i) => i > secAt && /^Netto( in [A-Z]{3})? zugunsten\b/i.test(l));
-    const booking = need(bookingAt >= 0 ? new RegExp(` (${NUMBER}) (${CCY})$`).exec(lines[bookingAt]!) : null, doc, "the booking (Netto zugunsten IBAN … <amount> <currency>)");
-    const booked = num(doc, booking[1]);
+    const booking = doc.need(bookingAt >= 0 ? new RegExp(` (${NUMBER}) (${CCY})$`).exec(lines[bookingAt]!) : null, "the booking (Netto zugunsten IBAN … <amount> <currency>)");
+    const booked = doc.num(booking[1]);
     const currency = booking[2]!;
     const base = { row: 1, description: `Consorsbank ${name}` };
-    const quantity = num(doc, need(find(doc, new RegExp(`^Bestand (${NUMBER}) Stück$`), secAt, bookingAt), doc, "the holding (Bestand … Stück)")[1]);
-    const paid = find(doc, new RegExp(`^Zahltag (${DATE})`), titleAt, bookingAt) ?? find(doc, new RegExp(`^Valuta (${DATE})`), bookingAt);
-    const date = iso(need(paid, doc, "the payment day (Zahltag or Valuta)")[1]!);
-    const inBooked = find(doc, new RegExp(`^Brutto(?: in ${currency})? (${NUMBER}) ${currency}$`), secAt, bookingAt);
-    const foreign = find(doc, new RegExp(`^Brutto in (${CCY}) (${NUMBER}) \\1$`), secAt, bookingAt);
-    const gross = num(doc, need(inBooked, doc, `the gross amount in ${currency} (Brutto)`)[1]);
-    const rate = find(doc, new RegExp(`^Devisenkurs (${NUMBER}) (${CCY}) / ${currency}$`), secAt, bookingAt);
-    const fx = foreign && foreign[1] !== currency && rate ? `; ${num(doc, foreign[2]).toFixed()} ${foreign[1]} at ${num(doc, rate[1]).toFixed()} ${rate[2]}/${currency}` : "";
+    const quantity = doc.num(doc.need(doc.find(new RegExp(`^Bestand (${NUMBER}) Stück$`), secAt, bookingAt), "the holding (Bestand … Stück)")[1]);
+    const paid = doc.find(new RegExp(`^Zahltag (${DATE})`), titleAt, bookingAt) ?? doc.find(new RegExp(`^Valuta (${DATE})`), bookingAt);
+    const date = doc.date(doc.need(paid, "the payment day (Zahltag or Valuta)")[1]!);
+    const inBooked = doc.find(new RegExp(`^Brutto(?: in ${currency})? (${NUMBER}) ${currency}$`), secAt, bookingAt);
+    const foreign = doc.find(new RegExp(`^Brutto in (${CCY}) (${NUMBER}) \\1$`), secAt, bookingAt);
+    const gross = doc.num(doc.need(inBooked, `the gross amount in ${currency} (Brutto)`)[1]);
+    const rate = doc.find(new RegExp(`^Devisenkurs (${NUMBER}) (${CCY}) / ${currency}$`), secAt, bookingAt);
+    const fx = foreign && foreign[1] !== currency && rate ? `; ${doc.num(foreign[2]).toFixed()} ${foreign[1]} at ${doc.num(rate[1]).toFixed()} ${rate[2]}/${currency}` : "";
     const kept = gross.minus(booked);
     const asset = { isin, assetName, assetCurrency: (foreign && foreign[1] !== currency ? foreign[1] : currency) as CurrencyCode };
     rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });

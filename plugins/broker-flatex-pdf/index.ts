@@ -1,5 +1,5 @@
 import { definePlugin } from "../../sdk/index.ts";
-import { pdfText } from "../../sdk/import/pdf.ts";
+import { pdfTextOf } from "../../sdk/import/pdf.ts";
 import { flatexDocumentConfidence, parseFlatexText } from "./parse.ts";
 
 /**
@@ -11,7 +11,7 @@ export const brokerFlatexPdfPlugin = definePlugin({
   create: () => ({
     accepts: (file) => (file.format === "pdf" ? flatexDocumentConfidence(file.head) : 0),
     detectionPriority: 50,
-    parse: async ({ bytes, file }) => parseFlatexText((await pdfText(bytes)).text, file.filename),
+    parse: async (params) => parseFlatexText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
   description: "flatex / DEGIRO Germany PDF documents (flatexDEGIRO Bank): contract notes (buy, sell, savings plan) and dividend notices with taxes withheld",

@@ -12,12 +12,14 @@
 //   "St. : <quantity>", "Bruttodividende|Bruttoausschüttung : <gross> <ccy>", "Valuta : <date>",
 //   "*Einbeh. Steuer : <amount> EUR" (withholding and domestic taxes together, in euros),
 //   "Devisenkurs : <rate>" (foreign units per euro) and "Endbetrag : <amount> EUR".
+// - "Storno Wertpapierabrechnung Kauf Fonds/Zertifikate", "Stornierung Wertpapierabrechnung …": a
+//   cancellation repeating the cancelled note's figures; claimed and refused.
 //
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency (the credit plus the taxes withheld) with one TAX row;
 // each document's rows sum to the booked amount.
-import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
-import { parseDecimal } from "../../sdk/import/numbers.ts";
+import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`-?[\d.]*\d(?:,\d+)?`;
@@ -25,8 +27,8 @@ const CCY = String.raw`[A-Z]{3}`;
 const DATE = String.raw`\d{2}\.\d{2}\.\d{4}`;
 
 const ISSUER = /\bflatex(DEGIRO)?\b.*\bBank\b/i;
-const TRADE_TITLE = /^(Wertpapierabrechnung (Kauf|Verkauf)\b|Sammelabrechnung \(Wertpapierkauf\/-verkauf\))/i;
-const DIVIDEND_TITLE = /^(Dividendengutschrift|Ertragsmitteilung - aussch[üu]ttender)/i;
+const TRADE_TITLE = /^(?:Storno |Stornierung )?(Wertpapierabrechnung (Kauf|Verkauf)\b|Sammelabrechnung \(Wertpapierkauf\/-verkauf\))/i;
+const DIVIDEND_TITLE = /^(?:Storno |Stornierung )?(Dividendengutschrift|Ertragsmitteilung - aussch[üu]ttender)/i;
 const POSITION = /^Nr\.\s?(\S+)\s+(?:(Kauf|Verkauf)(?: aus Sparplan)?\s+)?(.+?)\s+\(([A-Z]{2}[A-Z0-9]{9}\d)\/([A-Z0-9]{6})\)$/i;
 
 /** Confidence that `text` (a PDF's text) is a flatex / flatexDEGIRO contract note or dividend notice this importer reads. */
@@ -37,19 +39,10 @@ export function flatexDocumentConfidence(text: string): number {
   return lines.some((l) => POSITION.test(l)) ? 0.95 : 0;
 }
 
-interface Doc {
-  readonly name: string;
+interface Doc extends PdfDocument {
   /** Every "<label> : <value>" cell of the document, by label (the first one wins). */
   readonly fields: ReadonlyMap<string, string>;
 }
-
-function num(doc: Doc, value: string | undefined): Decimal {
-  const parsed = value === undefined ? null : parseDecimal(value.replace(/^-/, ""), ",");
-  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
-  return value!.startsWith("-") ? parsed.neg() : parsed;
-}
-
-const iso = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}` as IsoDate;
 
 /** The field `label` (without its asterisks) as `<number> <ccy>`, or null when absent. */
 function amountOf(doc: Doc, label: string): { value: Decimal; currency: string } | null {
@@ -57,7 +50,7 @@ function amountOf(doc: Doc, label: string): { value: Decimal; currency: string }
   if (raw === undefined) return null;
   const m = new RegExp(`^(${NUMBER}) (${CCY})$`).exec(raw);
   if (!m) throw new PluginError("invalid-input", `${doc.name}: "${label} : ${raw}" is not an amount`);
-  return { value: num(doc, m[1]), currency: m[2]! };
+  return { value: doc.num(m[1]), currency: m[2]! };
 }
 
 function needField(doc: Doc, label: string): string {
@@ -84,7 +77,8 @@ export function parseFlatexText(text: string, name: string): ImportResult {
       if (m && !fields.has(m[1]!)) fields.set(m[1]!, m[2]!);
     }
   }
-  const doc: Doc = { name, fields };
+  const doc: Doc = { ...pdfDocument(name, lines, { decimalMark: "," }), fields };
+  doc.refuseCancellation();
   const posAt = lines.findIndex((l, i) => i > titleAt && POSITION.test(l));
   const orders = lines.filter((l) => POSITION.test(l)).length;
   // Reading only the first of several orders would drop the others silently.
@@ -104,10 +98,10 @@ export function parseFlatexText(text: string, name: string): ImportResult {
     const plan = lines.some((l) => /sparplan/i.test(l));
     const day = new RegExp(`^(${DATE})`).exec(needField(doc, "Schlusstag"));
     if (!day) throw new PluginError("invalid-input", `${name}: the trade day (Schlusstag) is not a date`);
-    const date = iso(day[1]!);
+    const date = doc.date(day[1]!);
     const qty = /^([\d.,]+) St\.$/.exec(needField(doc, "Ausgeführt"));
     if (!qty) throw new PluginError("invalid-input", `${name}: the quantity (Ausgeführt : … St.) was not found`);
-    const quantity = num(doc, qty[1]);
+    const quantity = doc.num(qty[1]);
     const price = amountOf(doc, "Kurs");
     if (!price) throw new PluginError("invalid-input", `${name}: the price (Kurs) was not found`);
     const fees = ["Provision", "Eigene Spesen", "Fremde Spesen", "Transaktionsentgelt", "Börsenentgelt"]
@@ -117,7 +111,7 @@ export function parseFlatexText(text: string, name: string): ImportResult {
     const base = { row: 1, description: `flatex ${name}`, orderId: `flatex:${pos[1]}` };
     const held = { ...asset, assetCurrency: price.currency as CurrencyCode };
     const rate = doc.fields.get("Devisenkurs");
-    const fx = price.currency !== currency && rate ? `; rate ${num(doc, rate).toFixed()} ${price.currency}/${currency}` : "";
+    const fx = price.currency !== currency && rate ? `; rate ${doc.num(rate).toFixed()} ${price.currency}/${currency}` : "";
     kind = plan ? "plan" : "trade";
     rows.push({
       ...base, date, type: sell ? "SELL" : "BUY", ...held, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
@@ -131,13 +125,13 @@ export function parseFlatexText(text: string, name: string): ImportResult {
     kind = "dividend";
     const valuta = new RegExp(`^(${DATE})`).exec(needField(doc, "Valuta"));
     if (!valuta) throw new PluginError("invalid-input", `${name}: the payment day (Valuta) is not a date`);
-    const date = iso(valuta[1]!);
-    const quantity = num(doc, /^([\d.,]+)/.exec(needField(doc, "St."))?.[1]);
+    const date = doc.date(valuta[1]!);
+    const quantity = doc.num(/^([\d.,]+)/.exec(needField(doc, "St."))?.[1]);
     const brutto = amountOf(doc, "Bruttodividende") ?? amountOf(doc, "Bruttoausschüttung");
     if (!brutto) throw new PluginError("invalid-input", `${name}: the gross amount (Bruttodividende / Bruttoausschüttung) was not found`);
     const gross = endbetrag.value.plus(taxes);
     const rate = doc.fields.get("Devisenkurs");
-    const fx = brutto.currency !== currency ? `; ${brutto.value.toFixed()} ${brutto.currency}${rate ? ` at ${num(doc, rate).toFixed()} ${brutto.currency}/${currency}` : ""}` : "";
+    const fx = brutto.currency !== currency ? `; ${brutto.value.toFixed()} ${brutto.currency}${rate ? ` at ${doc.num(rate).toFixed()} ${brutto.currency}/${currency}` : ""}` : "";
     const base = { row: 1, description: `flatex ${name}` };
     const held = { ...asset, assetCurrency: brutto.currency as CurrencyCode };
     rows.push({ ...base, date, type: "DIVIDEND", ...held, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });

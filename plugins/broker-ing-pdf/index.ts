@@ -1,5 +1,5 @@
 import { definePlugin } from "../../sdk/index.ts";
-import { pdfText } from "../../sdk/import/pdf.ts";
+import { pdfTextOf } from "../../sdk/import/pdf.ts";
 import { ingDocumentConfidence, parseIngText } from "./parse.ts";
 
 /**
@@ -10,7 +10,7 @@ export const brokerIngPdfPlugin = definePlugin({
   create: () => ({
     accepts: (file) => (file.format === "pdf" ? ingDocumentConfidence(file.head) : 0),
     detectionPriority: 50,
-    parse: async ({ bytes, file }) => parseIngText((await pdfText(bytes)).text, file.filename),
+    parse: async (params) => parseIngText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
   description: "ING Germany (ING-DiBa) PDF documents: Wertpapierabrechnung Kauf/Verkauf (savings plan included) and Dividenden-/Ertragsgutschrift with withholding and domestic taxes",

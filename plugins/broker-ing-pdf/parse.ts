@@ -17,8 +17,8 @@
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
 // each document's rows sum to the booked amount.
-import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
-import { parseDecimal } from "../../sdk/import/numbers.ts";
+import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -37,32 +37,6 @@ export function ingDocumentConfidence(text: string): number {
   return lines.some((l) => /^ISIN \(WKN\)/.test(l)) ? 0.95 : 0;
 }
 
-interface Doc {
-  readonly lines: readonly string[];
-  readonly name: string;
-}
-
-function num(doc: Doc, value: string | undefined): Decimal {
-  const parsed = value === undefined ? null : parseDecimal(value, ",");
-  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
-  return parsed;
-}
-
-const iso = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}` as IsoDate;
-
-function find(doc: Doc, re: RegExp, from = 0, to = doc.lines.length): RegExpExecArray | null {
-  for (let i = from; i < to; i++) {
-    const m = re.exec(doc.lines[i]!);
-    if (m) return m;
-  }
-  return null;
-}
-
-function need<T>(value: T | null, doc: Doc, what: string): T {
-  if (value === null) throw new PluginError("invalid-input", `${doc.name}: ${what} was not found`);
-  return value;
-}
-
 const FEE = /^(Provision|Handelsplatzgebühr|Börsengebühr|Handelsentgelt|Fremde Spesen|Transaktionsentgelt|Maklercourtage|Ausgabeaufschlag|Kurswertabhängige|Grundgebühr|Orderentgelt)/i;
 const TAX = /^(Kapitalertrags?teuer|Solidaritätszuschlag|Kirchensteuer|KapSt|SolZ|KiSt)\b/i;
 
@@ -74,18 +48,19 @@ function money(amount: Decimal, currency: string): never {
 export function parseIngText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not an ING (ING-DiBa) document`);
-  const doc: Doc = { lines, name };
+  const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: an ING document of a kind this importer does not read (only Wertpapierabrechnung Kauf/Verkauf and Dividenden-/Ertragsgutschrift)`);
   const bookingAt = lines.findIndex((l, i) => i > titleAt && /^(Endbetrag|Gesamtbetrag)( zu Ihren (Lasten|Gunsten))? /i.test(l));
-  const booking = need(bookingAt >= 0 ? new RegExp(`^(?:End|Gesamt)betrag(?: zu Ihren (Lasten|Gunsten))? (${CCY}) (-\\s?)?(${NUMBER})$`, "i").exec(lines[bookingAt]!) : null, doc,
+  const booking = doc.need(bookingAt >= 0 ? new RegExp(`^(?:End|Gesamt)betrag(?: zu Ihren (Lasten|Gunsten))? (${CCY}) (-\\s?)?(${NUMBER})$`, "i").exec(lines[bookingAt]!) : null,
     "the booking (Endbetrag/Gesamtbetrag zu Ihren Lasten/Gunsten <currency> <amount>)");
   if (booking[3]) throw new PluginError("invalid-input", `${name}: a notice that charges the account (Gesamtbetrag zu Ihren Lasten) is not read`);
-  const booked = num(doc, booking[4]);
+  const booked = doc.num(booking[4]);
   const currency = booking[2]!;
-  const id = need(find(doc, /^ISIN \(WKN\) ([A-Z]{2}[A-Z0-9]{9}\d)\b/, titleAt, bookingAt), doc, "the ISIN (ISIN (WKN) …)");
-  const assetName = need(find(doc, /^Wertpapierbezeichnung (.+)$/, titleAt, bookingAt), doc, "the security (Wertpapierbezeichnung)")[1]!;
-  const order = find(doc, /^Ordernummer (\S+)/, titleAt, bookingAt);
+  const id = doc.need(doc.find(/^ISIN \(WKN\) ([A-Z]{2}[A-Z0-9]{9}\d)\b/, titleAt, bookingAt), "the ISIN (ISIN (WKN) …)");
+  const assetName = doc.need(doc.find(/^Wertpapierbezeichnung (.+)$/, titleAt, bookingAt), "the security (Wertpapierbezeichnung)")[1]!;
+  const order = doc.find(/^Ordernummer (\S+)/, titleAt, bookingAt);
   const base = { row: 1, description: `ING ${name}`, ...(order ? { orderId: `ing:${order[1]}` } : {}) };
   let fees = new Decimal(0);
   let taxes = new Decimal(0);
@@ -93,8 +68,8 @@ export function parseIngText(text: string, name: string): ImportResult {
     const line = lines[i]!;
     const m = new RegExp(` (${CCY}) (-\\s?)?(${NUMBER})$`).exec(line);
     if (!m) continue;
-    if (FEE.test(line)) fees = fees.plus(num(doc, m[3]));
-    else if (TAX.test(line)) taxes = m[2] ? taxes.minus(num(doc, m[3])) : taxes.plus(num(doc, m[3]));
+    if (FEE.test(line)) fees = fees.plus(doc.num(m[3]));
+    else if (TAX.test(line)) taxes = m[2] ? taxes.minus(doc.num(m[3])) : taxes.plus(doc.num(m[3]));
   }
   const rows: ImportedTransaction[] = [];
   const trade = TRADE_TITLE.exec(lines[titleAt]!);
@@ -102,16 +77,16 @@ export function parseIngText(text: string, name: string): ImportResult {
   if (trade) {
     const sell = /verkauf/i.test(trade[1]!);
     const plan = /sparplan/i.test(trade[1]!);
-    const quantity = num(doc, need(find(doc, new RegExp(`^Nominale Stück (${NUMBER})$`), titleAt, bookingAt), doc, "the quantity (Nominale Stück)")[1]);
-    const price = need(find(doc, new RegExp(`^(?:Ausführungs)?[Kk]urs (${CCY}) (${NUMBER})$`), titleAt, bookingAt), doc, "the price (Kurs)");
-    const date = iso(need(find(doc, new RegExp(`^(?:Ausführungstag|Schlusstag)(?: / -zeit)? (${DATE})`), titleAt, bookingAt), doc, "the trade day (Ausführungstag)")[1]!);
+    const quantity = doc.num(doc.need(doc.find(new RegExp(`^Nominale Stück (${NUMBER})$`), titleAt, bookingAt), "the quantity (Nominale Stück)")[1]);
+    const price = doc.need(doc.find(new RegExp(`^(?:Ausführungs)?[Kk]urs (${CCY}) (${NUMBER})$`), titleAt, bookingAt), "the price (Kurs)");
+    const date = doc.date(doc.need(doc.find(new RegExp(`^(?:Ausführungstag|Schlusstag)(?: / -zeit)? (${DATE})`), titleAt, bookingAt), "the trade day (Ausführungstag)")[1]!);
     const gross = sell ? booked.plus(fees).plus(taxes) : booked.minus(fees).minus(taxes);
     const asset = { isin: id[1]!, assetName, assetCurrency: price[1] as CurrencyCode };
-    const fx = find(doc, new RegExp(`Devisenkurs ${CCY} ${NUMBER} \\((${CCY}) = (${NUMBER})\\)$`), titleAt, bookingAt);
+    const fx = doc.find(new RegExp(`Devisenkurs ${CCY} ${NUMBER} \\((${CCY}) = (${NUMBER})\\)$`), titleAt, bookingAt);
     kind = plan ? "plan" : "trade";
     rows.push({
       ...base, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
-      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${num(doc, price[2]).toFixed()} ${price[1]}${fx ? `; rate ${num(doc, fx[2]).toFixed()} ${fx[1]}/${currency}` : ""}`,
+      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${doc.num(price[2]).toFixed()} ${price[1]}${fx ? `; rate ${doc.num(fx[2]).toFixed()} ${fx[1]}/${currency}` : ""}`,
       ...(plan ? { tags: ["savings-plan"] } : {}),
     });
     if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
@@ -119,17 +94,17 @@ export function parseIngText(text: string, name: string): ImportResult {
       description: `${base.description}: ${taxes.gt(0) ? "taxes withheld" : "tax refund"}` });
   } else {
     kind = "dividend";
-    const quantity = num(doc, need(find(doc, new RegExp(`^Nominale (${NUMBER}) Stück$`), titleAt, bookingAt), doc, "the quantity (Nominale … Stück)")[1]);
-    const paid = find(doc, new RegExp(`^Zahltag (${DATE})`), titleAt, bookingAt) ?? find(doc, new RegExp(`\\bValuta (${DATE})`), titleAt);
-    const date = iso(need(paid, doc, "the payment day (Zahltag or Valuta)")[1]!);
-    const brutto = need(find(doc, new RegExp(`^Brutto (${CCY}) (${NUMBER})$`), titleAt, bookingAt), doc, "the gross amount (Brutto)");
-    let gross = num(doc, brutto[2]);
+    const quantity = doc.num(doc.need(doc.find(new RegExp(`^Nominale (${NUMBER}) Stück$`), titleAt, bookingAt), "the quantity (Nominale … Stück)")[1]);
+    const paid = doc.find(new RegExp(`^Zahltag (${DATE})`), titleAt, bookingAt) ?? doc.find(new RegExp(`\\bValuta (${DATE})`), titleAt);
+    const date = doc.date(doc.need(paid, "the payment day (Zahltag or Valuta)")[1]!);
+    const brutto = doc.need(doc.find(new RegExp(`^Brutto (${CCY}) (${NUMBER})$`), titleAt, bookingAt), "the gross amount (Brutto)");
+    let gross = doc.num(brutto[2]);
     let fx = "";
     if (brutto[1] !== currency) {
-      const converted = need(find(doc, new RegExp(`^Umg\\. z\\. Dev\\.-Kurs \\((${NUMBER})\\) (${CCY}) (${NUMBER})$`), titleAt, bookingAt), doc,
+      const converted = doc.need(doc.find(new RegExp(`^Umg\\. z\\. Dev\\.-Kurs \\((${NUMBER})\\) (${CCY}) (${NUMBER})$`), titleAt, bookingAt),
         `the converted gross (Umg. z. Dev.-Kurs) of the ${brutto[1]} dividend`);
-      fx = `; ${gross.toFixed()} ${brutto[1]} at ${num(doc, converted[1]).toFixed()} ${brutto[1]}/${currency}`;
-      gross = num(doc, converted[3]);
+      fx = `; ${gross.toFixed()} ${brutto[1]} at ${doc.num(converted[1]).toFixed()} ${brutto[1]}/${currency}`;
+      gross = doc.num(converted[3]);
     }
     // Withholding and domestic taxes together: what the bank kept of the gross.
     const kept = gross.minus(booked);

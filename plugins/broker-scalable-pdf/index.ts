@@ -1,5 +1,5 @@
 import { definePlugin } from "../../sdk/index.ts";
-import { pdfText } from "../../sdk/import/pdf.ts";
+import { pdfTextOf } from "../../sdk/import/pdf.ts";
 import { parseScalableText, scalableDocumentConfidence } from "./parse.ts";
 
 /**
@@ -10,7 +10,7 @@ export const brokerScalablePdfPlugin = definePlugin({
   create: () => ({
     accepts: (file) => (file.format === "pdf" ? scalableDocumentConfidence(file.head) : 0),
     detectionPriority: 50,
-    parse: async ({ bytes, file }) => parseScalableText((await pdfText(bytes)).text, file.filename),
+    parse: async (params) => parseScalableText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
   description: "Scalable Capital PDF documents from Baader Bank: contract notes (buy, sell, savings plan) and dividend notes with taxes",

@@ -11,12 +11,13 @@
 // - "Dividendenabrechnung" / "Fondsausschüttung" / "Ausschüttung": "STK <quantity> <name> <ccy> <per share>
 //   p.STK", "Zahltag: <date>", "Umrechnungskurs: EUR/<ccy> <rate>" for a foreign one, "Bruttobetrag <ccy>
 //   <amount>" (in the dividend's currency, then converted), taxes as above, and the booking.
+// - "Dividendenabrechnung STORNO": a cancellation repeating the cancelled note's figures; refused.
 // Only the lines from the title to the booking are read: a second page lists the tax computation again.
 //
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with a TAX row; each document's rows sum to the booked amount.
-import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
-import { parseDecimal } from "../../sdk/import/numbers.ts";
+import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -34,44 +35,18 @@ export function scalableDocumentConfidence(text: string): number {
   return text.split("\n").some((l) => TRADE_TITLE.test(l.trim()) || DIVIDEND_TITLE.test(l.trim())) ? 0.95 : 0;
 }
 
-interface Doc {
-  readonly lines: readonly string[];
-  readonly name: string;
-}
-
-function num(doc: Doc, value: string | undefined): Decimal {
-  const parsed = value === undefined ? null : parseDecimal(value, ",");
-  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
-  return parsed;
-}
-
-const iso = (d: string) => `${d.slice(6, 10)}-${d.slice(3, 5)}-${d.slice(0, 2)}` as IsoDate;
-
-function find(doc: Doc, re: RegExp, from = 0, to = doc.lines.length): RegExpExecArray | null {
-  for (let i = from; i < to; i++) {
-    const m = re.exec(doc.lines[i]!);
-    if (m) return m;
-  }
-  return null;
-}
-
-function need<T>(value: T | null, doc: Doc, what: string): T {
-  if (value === null) throw new PluginError("invalid-input", `${doc.name}: ${what} was not found`);
-  return value;
-}
-
 const FEE = /^(Provision|Transaktionsentgelt|Handelsentgelt|Börsenentgelt|Fremde Spesen|Ordergebühr|Fremdkostenzuschlag)\b/i;
 const TAX = /^(Kapitalertrags?teuer|Solidaritätszuschlag|Kirchensteuer|Quellensteuer)\b/i;
 
 /** Costs and taxes between the position and the booking, as positive amounts withheld (a refund negative). */
-function costs(doc: Doc, from: number, to: number): { fees: Decimal; taxes: Decimal } {
+function costs(doc: PdfDocument, from: number, to: number): { fees: Decimal; taxes: Decimal } {
   let fees = new Decimal(0);
   let taxes = new Decimal(0);
   for (let i = from; i < to; i++) {
     const line = doc.lines[i]!;
     const m = new RegExp(`\\s(${CCY})\\s+(${NUMBER})(\\s*-)?$`).exec(line);
     if (!m) continue;
-    const value = num(doc, m[2]);
+    const value = doc.num(m[2]);
     if (FEE.test(line)) fees = fees.plus(value);
     else if (TAX.test(line)) taxes = m[3] ? taxes.plus(value) : taxes.minus(value);
   }
@@ -86,19 +61,20 @@ function money(amount: Decimal, currency: string): never {
 export function parseScalableText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   if (!ISSUER.test(text) || !CUSTODIAN.test(text)) throw new PluginError("invalid-input", `${name}: not a Scalable Capital document from Baader Bank`);
-  const doc: Doc = { lines, name };
+  const doc = pdfDocument(name, lines, { decimalMark: "," });
+  doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
   if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a Scalable Capital document of a kind this importer does not read (only contract notes and dividend notes)`);
   const bookingAt = lines.findIndex((l, i) => i > titleAt && /^Zu (Lasten|Gunsten) Konto\b/i.test(l));
-  const booking = need(bookingAt >= 0 ? new RegExp(`Valuta:\\s*(${DATE})\\s+(${CCY})\\s+(${NUMBER})`).exec(lines[bookingAt]!) : null, doc, "the booking (Zu Lasten/Zu Gunsten Konto … Valuta …)");
-  const booked = num(doc, booking[3]);
+  const booking = doc.need(bookingAt >= 0 ? new RegExp(`Valuta:\\s*(${DATE})\\s+(${CCY})\\s+(${NUMBER})`).exec(lines[bookingAt]!) : null, "the booking (Zu Lasten/Zu Gunsten Konto … Valuta …)");
+  const booked = doc.num(booking[3]);
   const currency = booking[2]!;
-  const isin = need(find(doc, /\bISIN:?\s*([A-Z]{2}[A-Z0-9]{9}\d)\b/, titleAt, bookingAt), doc, "the ISIN")[1]!;
+  const isin = doc.need(doc.find(/\bISIN:?\s*([A-Z]{2}[A-Z0-9]{9}\d)\b/, titleAt, bookingAt), "the ISIN")[1]!;
   const posAt = lines.findIndex((l, i) => i > titleAt && i < bookingAt && /^STK\s/.test(l));
-  const pos = need(posAt >= 0 ? new RegExp(`^STK (${NUMBER}) (.+?) (${CCY}) (${NUMBER})`).exec(lines[posAt]!) : null, doc, "the position (STK <quantity> <name> <currency> <price>)");
-  const quantity = num(doc, pos[1]);
+  const pos = doc.need(posAt >= 0 ? new RegExp(`^STK (${NUMBER}) (.+?) (${CCY}) (${NUMBER})`).exec(lines[posAt]!) : null, "the position (STK <quantity> <name> <currency> <price>)");
+  const quantity = doc.num(pos[1]);
   const asset = { isin, assetName: pos[2]!, assetCurrency: pos[3] as CurrencyCode };
-  const order = find(doc, /\bReferenz-Nr\.:?\s*(\S+)/);
+  const order = doc.find(/\bReferenz-Nr\.:?\s*(\S+)/);
   const base = { row: 1, description: `Scalable Capital ${name}`, ...(order ? { orderId: `scalable:${order[1]}` } : {}) };
   const { fees, taxes } = costs(doc, posAt + 1, bookingAt);
   const rows: ImportedTransaction[] = [];
@@ -108,14 +84,14 @@ export function parseScalableText(text: string, name: string): ImportResult {
     const sell = /verkauf/i.test(trade[1]!);
     const plan = lines.some((l) => /sparplan/i.test(l));
     const executed = lines.findIndex((l) => /^Handelsdatum\b/i.test(l));
-    const day = (executed >= 0 ? find(doc, new RegExp(`^(${DATE})\\b`), executed + 1, executed + 3) : null)
-      ?? need(find(doc, new RegExp(`Auftragsdatum:?\\s*(${DATE})`)), doc, "the trade date (Handelsdatum or Auftragsdatum)");
-    const date = iso(day[1]!);
+    const day = (executed >= 0 ? doc.find(new RegExp(`^(${DATE})\\b`), executed + 1, executed + 3) : null)
+      ?? doc.need(doc.find(new RegExp(`Auftragsdatum:?\\s*(${DATE})`)), "the trade date (Handelsdatum or Auftragsdatum)");
+    const date = doc.date(day[1]!);
     const gross = sell ? booked.plus(fees).plus(taxes) : booked.minus(fees).minus(taxes);
     kind = plan ? "plan" : "trade";
     rows.push({
       ...base, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
-      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${num(doc, pos[4]).toFixed()} ${pos[3]}`,
+      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${doc.num(pos[4]).toFixed()} ${pos[3]}`,
       ...(plan ? { tags: ["savings-plan"] } : {}),
     });
     if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
@@ -123,12 +99,12 @@ export function parseScalableText(text: string, name: string): ImportResult {
       description: `${base.description}: ${taxes.gt(0) ? "taxes withheld" : "tax refund"}` });
   } else {
     kind = "dividend";
-    const paid = find(doc, new RegExp(`^Zahltag:?\\s*(${DATE})`), titleAt, bookingAt);
-    const date = iso(paid ? paid[1]! : booking[1]!);
-    const rate = find(doc, new RegExp(`Umrechnungskurs:?\\s*${CCY}/(${CCY})\\s+(${NUMBER})`), titleAt, bookingAt);
-    const foreign = find(doc, new RegExp(`^Bruttobetrag (${CCY}) (${NUMBER})`), titleAt, bookingAt);
+    const paid = doc.find(new RegExp(`^Zahltag:?\\s*(${DATE})`), titleAt, bookingAt);
+    const date = doc.date(paid ? paid[1]! : booking[1]!);
+    const rate = doc.find(new RegExp(`Umrechnungskurs:?\\s*${CCY}/(${CCY})\\s+(${NUMBER})`), titleAt, bookingAt);
+    const foreign = doc.find(new RegExp(`^Bruttobetrag (${CCY}) (${NUMBER})`), titleAt, bookingAt);
     const gross = booked.plus(taxes).plus(fees);
-    const fx = rate && foreign && foreign[1] !== currency ? `; ${num(doc, foreign[2]).toFixed()} ${foreign[1]} at ${num(doc, rate[2]).toFixed()} ${rate[1]}/${currency}` : "";
+    const fx = rate && foreign && foreign[1] !== currency ? `; ${doc.num(foreign[2]).toFixed()} ${foreign[1]} at ${doc.num(rate[2]).toFixed()} ${rate[1]}/${currency}` : "";
     rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });
     if (!taxes.isZero()) rows.push({ ...base, date, type: "TAX", ...asset, quantity: ZERO as never, cash: money(taxes.neg(), currency), description: `${base.description}: taxes withheld` });
     if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });

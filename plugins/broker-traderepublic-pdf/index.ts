@@ -1,5 +1,5 @@
 import { definePlugin } from "../../sdk/index.ts";
-import { pdfText } from "../../sdk/import/pdf.ts";
+import { pdfTextOf } from "../../sdk/import/pdf.ts";
 import { parseTradeRepublicText, trDocumentConfidence } from "./parse.ts";
 
 /**
@@ -11,7 +11,7 @@ export const brokerTraderepublicPdfPlugin = definePlugin({
   create: () => ({
     accepts: (file) => (file.format === "pdf" ? trDocumentConfidence(file.head) : 0),
     detectionPriority: 50,
-    parse: async ({ bytes, file }) => parseTradeRepublicText((await pdfText(bytes)).text, file.filename),
+    parse: async (params) => parseTradeRepublicText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
   description: "Trade Republic PDF documents (German or English): securities settlements, savings plan executions, dividends with withholding tax, interest",

@@ -14,12 +14,15 @@
 //   in the dividend's currency, a conversion line "Zwischensumme|Sub Total <rate> USD/EUR <amount> EUR",
 //   domestic taxes, and the booking (payment date and net amount).
 // - ZINSABRECHNUNG / INTEREST INVOICE: interest lines and the booking (date and net amount); taxes if listed.
+// - STORNO before a title ("STORNO DIVIDENDE", "Storno der Dividende mit dem Ex-Tag …"): a cancellation
+//   repeating the cancelled document's figures; claimed, so the user learns why, and refused.
 //
 // Rows: a trade is written at its gross (quantity signed) with a FEE row and a TAX row beside it, a
 // dividend at its gross in the booked currency with a TAX row, interest likewise; the rows of one document
 // always sum to the amount booked. The document's date is the execution day (trades) or the booking day.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type IsoDate, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { detectDecimalMark, parseDecimal } from "../../sdk/import/numbers.ts";
+import { detectDecimalMark } from "../../sdk/import/numbers.ts";
+import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`-?[\d.,]*\d`;
@@ -29,9 +32,9 @@ const DATE = String.raw`\d{2}\.\d{2}\.\d{4}|\d{4}-\d{2}-\d{2}`;
 /** The words that make a text a Trade Republic document (the bank's name in its letterhead). */
 const BANK = /TRADE REPUBLIC BANK GMBH/i;
 const TITLES: readonly [RegExp, Kind][] = [
-  [/^(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)\s*(SPARPLAN|SAVINGS PLAN|SAVEBACK|ROUND ?UP)$/i, "plan"],
-  [/^(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)$/i, "trade"],
-  [/^(DIVIDENDE|CASH DIVIDEND|DIVIDEND|AUSSCHÜTTUNG|DISTRIBUTION)$/i, "dividend"],
+  [/^(?:STORNO\s+)?(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)\s*(SPARPLAN|SAVINGS PLAN|SAVEBACK|ROUND ?UP)$/i, "plan"],
+  [/^(?:STORNO\s+)?(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)$/i, "trade"],
+  [/^(?:STORNO\s+)?(DIVIDENDE|CASH DIVIDEND|DIVIDEND|AUSSCHÜTTUNG|DISTRIBUTION)$/i, "dividend"],
   [/^(ZINSABRECHNUNG|INTEREST INVOICE|ZINSEN|INTEREST)$/i, "interest"],
 ];
 
@@ -44,50 +47,19 @@ export function trDocumentConfidence(text: string): number {
   return lines.some((l) => TITLES.some(([re]) => re.test(l))) ? 0.95 : 0;
 }
 
-interface Doc {
-  readonly lines: readonly string[];
-  readonly mark: "." | ",";
-  readonly name: string;
-}
-
-function num(doc: Doc, value: string | undefined): Decimal {
-  const parsed = value === undefined ? null : parseDecimal(value.replace(/\s/g, ""), doc.mark);
-  if (!parsed) throw new PluginError("invalid-input", `${doc.name}: "${value ?? ""}" is not a number`);
-  return parsed;
-}
-
-function isoDate(value: string): IsoDate {
-  const m = /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(value);
-  return (m ? `${m[3]}-${m[2]}-${m[1]}` : value) as IsoDate;
-}
-
-/** The first line matching `re` (after `from`), with its groups. */
-function find(doc: Doc, re: RegExp, from = 0): RegExpExecArray | null {
-  for (let i = from; i < doc.lines.length; i++) {
-    const m = re.exec(doc.lines[i]!);
-    if (m) return m;
-  }
-  return null;
-}
-
-function indexOf(doc: Doc, re: RegExp, from = 0): number {
-  for (let i = from; i < doc.lines.length; i++) if (re.test(doc.lines[i]!)) return i;
-  return -1;
-}
-
 const ISIN = /\b([A-Z]{2}[A-Z0-9]{9}\d)\b/;
 const FEE = /^(Fremdkostenzuschlag|Ordergebühr|Fremdkosten|Gebühr|External cost surcharge|Order fees?|Fee)\s{2,}/i;
 const TAX = /^(Kapitalertrags?s?teuer|Solidaritätszuschlag|Kirchensteuer|Quellensteuer.*?|Withholding tax.*?|Capital gains tax|Capital income tax|Solidarity surcharge|Church tax)(\s+Optimierung|\s+optimi[sz]ation)?\s{2,}/i;
 
 /** Costs and taxes of the billing block, in the booked currency (a foreign-currency line converted at the document's rate). */
-function costs(doc: Doc, from: number, to: number, booked: string, rate: Decimal | null): { fees: Decimal; taxes: Decimal } {
+function costs(doc: PdfDocument, from: number, to: number, booked: string, rate: Decimal | null): { fees: Decimal; taxes: Decimal } {
   let fees = new Decimal(0);
   let taxes = new Decimal(0);
   for (let i = from; i < to; i++) {
     const line = doc.lines[i]!;
     const m = new RegExp(`(${NUMBER}) (${CCY})$`).exec(line);
     if (!m) continue;
-    let value = num(doc, m[1]);
+    let value = doc.num(m[1]);
     // "Quellensteuer ... 1,1071 USD/EUR -0,02 EUR": the amount is the last figure; a foreign one is converted.
     if (m[2] !== booked) {
       if (!rate) throw new PluginError("invalid-input", `${doc.name}: an amount in ${m[2]} without an exchange rate to ${booked}`);
@@ -100,21 +72,21 @@ function costs(doc: Doc, from: number, to: number, booked: string, rate: Decimal
 }
 
 /** The booking block: the account line's date and amount (the last date and amount of the lines after the header). */
-function booking(doc: Doc): { amount: Decimal; currency: string; date: IsoDate } {
-  const at = indexOf(doc, /^(BUCHUNG|BOOKING)$/i);
-  const m = at >= 0 ? find(doc, new RegExp(`(${DATE})\\s+(${NUMBER}) (${CCY})$`), at) : null;
+function booking(doc: PdfDocument): { amount: Decimal; currency: string; date: IsoDate } {
+  const at = doc.indexOf(/^(BUCHUNG|BOOKING)$/i);
+  const m = at >= 0 ? doc.find(new RegExp(`(${DATE})\\s+(${NUMBER}) (${CCY})$`), at) : null;
   if (!m) throw new PluginError("invalid-input", `${doc.name}: the booking (BUCHUNG/BOOKING: account, date, amount) was not found`);
-  return { amount: num(doc, m[2]), currency: m[3]!, date: isoDate(m[1]!) };
+  return { amount: doc.num(m[2]), currency: m[3]!, date: doc.date(m[1]!) };
 }
 
 /** The exchange rate the document converts with ("1,1071 USD/EUR": units of the foreign currency per booked one), if any. */
-function rateOf(doc: Doc): Decimal | null {
-  const m = find(doc, new RegExp(`\\s(${NUMBER}) (${CCY})/(${CCY})\\s`));
-  return m ? num(doc, m[1]) : null;
+function rateOf(doc: PdfDocument): Decimal | null {
+  const m = doc.find(new RegExp(`\\s(${NUMBER}) (${CCY})/(${CCY})\\s`));
+  return m ? doc.num(m[1]) : null;
 }
 
-function position(doc: Doc): { name: string; quantity: Decimal; price: Decimal | null; gross: Decimal; currency: string; at: number } {
-  const header = indexOf(doc, /^POSITION\s+(ANZAHL|QUANTITY)/i);
+function position(doc: PdfDocument): { name: string; quantity: Decimal; price: Decimal | null; gross: Decimal; currency: string; at: number } {
+  const header = doc.indexOf(/^POSITION\s+(ANZAHL|QUANTITY)/i);
   if (header < 0) throw new PluginError("invalid-input", `${doc.name}: the position table (POSITION ANZAHL/QUANTITY ...) was not found`);
   // The figures may sit on the name's line or on the lines below it (dividends split them).
   const block = doc.lines.slice(header + 1, header + 6).join("  ");
@@ -130,13 +102,13 @@ function position(doc: Doc): { name: string; quantity: Decimal; price: Decimal |
   const priceFig = figures.length >= 2 ? figures[0]! : figures.length === 1 && amounts.length > 0 ? figures[0]! : null;
   const name = before.replace(new RegExp(`\\s*(${NUMBER}) (${CCY}).*$`), "").split(/\s{2,}/)[0]!.trim() || doc.lines[header + 1]!.split(/\s{2,}/)[0]!;
   return {
-    name, quantity: num(doc, qty[1]), price: priceFig ? num(doc, priceFig[1]) : null,
-    gross: num(doc, grossFig[1]), currency: grossFig[2]!, at: header,
+    name, quantity: doc.num(qty[1]), price: priceFig ? doc.num(priceFig[1]) : null,
+    gross: doc.num(grossFig[1]), currency: grossFig[2]!, at: header,
   };
 }
 
-function isinOf(doc: Doc, from: number): string {
-  const m = find(doc, /^(?:ISIN:?\s*)?([A-Z]{2}[A-Z0-9]{9}\d)\b/, from) ?? find(doc, new RegExp(ISIN.source), from);
+function isinOf(doc: PdfDocument, from: number): string {
+  const m = doc.find(/^(?:ISIN:?\s*)?([A-Z]{2}[A-Z0-9]{9}\d)\b/, from) ?? doc.find(new RegExp(ISIN.source), from);
   if (!m) throw new PluginError("invalid-input", `${doc.name}: no ISIN found`);
   return m[1]!;
 }
@@ -145,18 +117,18 @@ function money(amount: Decimal, currency: string): { amount: string; currency: s
   return { amount: amount.toFixed(), currency } as never;
 }
 
-function trade(doc: Doc, kind: "plan" | "trade", rows: ImportedTransaction[], base: Partial<ImportedTransaction>): void {
+function trade(doc: PdfDocument, kind: "plan" | "trade", rows: ImportedTransaction[], base: Partial<ImportedTransaction>): void {
   const exec = kind === "plan"
-    ? find(doc, new RegExp(`(?:Sparplanausführung|Savings plan execution|Saveback|Round ?up)\\S*\\s+(?:am|on)\\s+(${DATE})`, "i"))
-    : find(doc, new RegExp(`\\b(Kauf|Verkauf|Buy|Sell)\\s+(?:am|on)\\s+(${DATE})`, "i"));
+    ? doc.find(new RegExp(`(?:Sparplanausführung|Savings plan execution|Saveback|Round ?up)\\S*\\s+(?:am|on)\\s+(${DATE})`, "i"))
+    : doc.find(new RegExp(`\\b(Kauf|Verkauf|Buy|Sell)\\s+(?:am|on)\\s+(${DATE})`, "i"));
   if (!exec) throw new PluginError("invalid-input", `${doc.name}: the execution line ("Kauf am …", "Sell on …") was not found`);
   const sell = kind === "trade" && /^(verkauf|sell)$/i.test(exec[1]!);
-  const date = isoDate(kind === "plan" ? exec[1]! : exec[2]!);
+  const date = doc.date(kind === "plan" ? exec[1]! : exec[2]!);
   const pos = position(doc);
   const isin = isinOf(doc, pos.at);
   const book = booking(doc);
-  const billing = indexOf(doc, /^(ABRECHNUNG|BILLING|INVOICE)$/i);
-  const bookingAt = indexOf(doc, /^(BUCHUNG|BOOKING)$/i);
+  const billing = doc.indexOf(/^(ABRECHNUNG|BILLING|INVOICE)$/i);
+  const bookingAt = doc.indexOf(/^(BUCHUNG|BOOKING)$/i);
   const { fees, taxes } = billing >= 0 ? costs(doc, billing, bookingAt, book.currency, rateOf(doc)) : { fees: new Decimal(0), taxes: new Decimal(0) };
   // The gross in the booked currency: what was booked, costs put back (equal to the table's amount when both are in one currency).
   const gross = sell ? book.amount.plus(fees).plus(taxes) : book.amount.abs().minus(fees).minus(taxes);
@@ -175,13 +147,13 @@ function trade(doc: Doc, kind: "plan" | "trade", rows: ImportedTransaction[], ba
     ...(taxes.lt(0) ? { description: `${base.description}: tax refund` } : {}) });
 }
 
-function dividend(doc: Doc, rows: ImportedTransaction[], base: Partial<ImportedTransaction>): void {
+function dividend(doc: PdfDocument, rows: ImportedTransaction[], base: Partial<ImportedTransaction>): void {
   const pos = position(doc);
   const isin = isinOf(doc, pos.at);
   const book = booking(doc);
   const rate = rateOf(doc);
-  const billing = indexOf(doc, /^(ABRECHNUNG|BILLING|INVOICE)$/i);
-  const bookingAt = indexOf(doc, /^(BUCHUNG|BOOKING)$/i);
+  const billing = doc.indexOf(/^(ABRECHNUNG|BILLING|INVOICE)$/i);
+  const bookingAt = doc.indexOf(/^(BUCHUNG|BOOKING)$/i);
   const { fees, taxes } = billing >= 0 ? costs(doc, billing, bookingAt, book.currency, rate) : { fees: new Decimal(0), taxes: new Decimal(0) };
   const gross = book.amount.plus(taxes).plus(fees);
   const asset = { isin, assetName: pos.name, assetCurrency: pos.currency as CurrencyCode };
@@ -193,9 +165,9 @@ function dividend(doc: Doc, rows: ImportedTransaction[], base: Partial<ImportedT
   if (!fees.isZero()) rows.push({ ...base, date: book.date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), book.currency) as never });
 }
 
-function interest(doc: Doc, rows: ImportedTransaction[], base: Partial<ImportedTransaction>): void {
+function interest(doc: PdfDocument, rows: ImportedTransaction[], base: Partial<ImportedTransaction>): void {
   const book = booking(doc);
-  const bookingAt = indexOf(doc, /^(BUCHUNG|BOOKING)$/i);
+  const bookingAt = doc.indexOf(/^(BUCHUNG|BOOKING)$/i);
   const { taxes } = costs(doc, 0, bookingAt, book.currency, null);
   rows.push({ ...base, date: book.date, type: "INTEREST", quantity: ZERO as never, cash: money(book.amount.plus(taxes), book.currency) as never,
     description: `${base.description}: interest` });
@@ -213,8 +185,9 @@ export function parseTradeRepublicText(text: string, name: string): ImportResult
   const kind = lines.map((l) => TITLES.find(([re]) => re.test(l))?.[1]).find((k) => k !== undefined);
   if (!kind) throw new PluginError("invalid-input", `${name}: a Trade Republic document of a kind this importer does not read (only securities settlements, savings plans, dividends and interest)`);
   const amounts = lines.flatMap((l) => [...l.matchAll(new RegExp(`(${NUMBER}) ${CCY}\\b`, "g"))].map((m) => m[1]!));
-  const doc: Doc = { lines, mark: detectDecimalMark(amounts), name };
-  const order = find(doc, /\b(?:AUSFÜHRUNG|EXECUTION|ORDER)\s{2,}(\S+)/);
+  const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(amounts) });
+  doc.refuseCancellation();
+  const order = doc.find(/\b(?:AUSFÜHRUNG|EXECUTION|ORDER)\s{2,}(\S+)/);
   const base: Partial<ImportedTransaction> = { row: 1, description: `Trade Republic ${name}`, ...(order ? { orderId: `tr:${order[1]}` } : {}) };
   const rows: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];

@@ -4,7 +4,8 @@
  * sniffed encoding and separator, CSV rows and header lookup, one-table CSV formats (`csvFormat`) and
  * workbook formats (`sheetFormat`),
  * locale decimals and dates, skipped lines (`skipper`), format sniffing by magic bytes, XML and XLSX/XLS readers (the
- * spreadsheet library loads on first use).
+ * spreadsheet library loads on first use), a PDF's text (`pdfText`, `pdfTextOf`) and the lookups of a
+ * broker document's lines (`pdfDocument`).
  */
 export { columns, type Columns, type CsvTable, eachRecord, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions, type TableRecord } from "./csv.ts";
 export { type CsvFormat, csvFormat, type CsvFormatSpec, type CsvFormatTable } from "./format.ts";
@@ -16,5 +17,6 @@ export { readWorkbook, type Sheet, type SheetCell } from "./xlsx.ts";
 export { type SheetFormat, sheetFormat, type SheetFormatSpec, type SheetFormatTable } from "./sheet-format.ts";
 export { parseXml } from "./xml.ts";
 export { describeFile, describeWorkbook, extensionOf } from "./meta.ts";
-export { pdfErrorCode, type PdfLine, type PdfText, pdfText, PdfTextError, type PdfTextErrorCode, type PdfTextOptions } from "./pdf.ts";
+export { pdfErrorCode, type PdfLine, type PdfText, pdfText, PdfTextError, type PdfTextErrorCode, pdfTextOf, type PdfTextOptions } from "./pdf.ts";
+export { type PdfDocument, pdfDocument, type PdfDocumentOptions } from "./pdf-document.ts";
 export { skipper, unreadable } from "./skips.ts";

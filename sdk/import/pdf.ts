@@ -1,19 +1,7 @@
 import { PluginError } from "../errors.ts";
+import type { ImportParseParams, PdfLine, PdfText } from "../kinds/import-plugin.ts";
 
-/** One line of a PDF page in reading order: its text (cells apart by two spaces or more), page (from 1) and position in PDF points (y from the page's bottom). */
-export interface PdfLine {
-  readonly page: number;
-  readonly text: string;
-  readonly x: number;
-  readonly y: number;
-}
-
-/** What {@link pdfText} reads: the lines of every page in reading order, the page count and `text`, the lines joined by `\n` (pages by `\f\n`). */
-export interface PdfText {
-  readonly lines: readonly PdfLine[];
-  readonly pages: number;
-  readonly text: string;
-}
+export type { PdfLine, PdfText };
 
 /** Why a PDF gives no text: encrypted, no text layer (a scan), beyond the page or time bound, or not a readable PDF. */
 export type PdfTextErrorCode = "PDF_ENCRYPTED" | "PDF_NO_TEXT" | "PDF_TOO_LONG" | "PDF_TIMEOUT" | "PDF_UNREADABLE";
@@ -136,4 +124,13 @@ export async function pdfText(bytes: Uint8Array, options: PdfTextOptions = {}): 
   } finally {
     await doc.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * The text of the PDF a `parse` was given: the host's reading of it (`params.pdf`, read once per
+ * stored file and kept beside it) when there is one, else {@link pdfText} of `params.bytes` (a host
+ * before 1.15, or a test calling `parse` directly). The same lines either way.
+ */
+export async function pdfTextOf(params: Pick<ImportParseParams, "bytes" | "pdf">, options?: PdfTextOptions): Promise<PdfText> {
+  return params.pdf ?? pdfText(params.bytes, options);
 }

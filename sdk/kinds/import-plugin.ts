@@ -115,15 +115,35 @@ export interface ImportResult {
   readonly warnings: readonly ImportWarning[];
 }
 
+/** One line of a PDF page in reading order: its text (cells apart by two spaces or more), page (from 1) and position in PDF points (y from the page's bottom). */
+export interface PdfLine {
+  readonly page: number;
+  readonly text: string;
+  readonly x: number;
+  readonly y: number;
+}
+
+/** The text of a PDF as `pdfText` reads it: the lines of every page in reading order, the page count and `text`, the lines joined by `\n` (pages by `\f\n`). */
+export interface PdfText {
+  readonly lines: readonly PdfLine[];
+  readonly pages: number;
+  readonly text: string;
+}
+
 /**
  * Parameters of {@link ImportPlugin.parse}: the whole file and its meta, and
  * `options` (since 1.3): free settings a user passes for this parse, e.g. the
  * generic CSV's column mapping; plugins ignore what they don't know.
+ *
+ * Since 1.15: `pdf`, for a PDF (or one PDF of a ZIP), its text as the host read it once for
+ * detection, exactly what `pdfText(bytes)` gives: read it with `pdfTextOf(params)` of
+ * `@portfolio-tracker/sdk/import`, which extracts the text itself only when the host gave none.
  */
 export interface ImportParseParams {
   readonly bytes: Uint8Array;
   readonly file: ImportFileMeta;
   readonly options?: Readonly<Record<string, unknown>>;
+  readonly pdf?: PdfText;
   readonly signal?: AbortSignal;
 }
 

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import * as sdkImport from "../../sdk/import/index.ts";
 import * as sdk from "../../sdk/index.ts";
 
 // The SDK's public surface. Changing it is deliberate: update this list and sdk/CHANGELOG.md together.
@@ -51,13 +52,44 @@ const VALUE_EXPORTS = [
   "z",
 ];
 
+/** Values of the importers' entry, `@portfolio-tracker/sdk/import`. */
+const IMPORT_VALUE_EXPORTS = [
+  "PdfTextError",
+  "columns",
+  "csvFormat",
+  "decodeText",
+  "describeFile",
+  "describeWorkbook",
+  "detectDateOrder",
+  "detectDecimalMark",
+  "eachRecord",
+  "extensionOf",
+  "findHeaderRow",
+  "normalizeHeader",
+  "parseDate",
+  "parseDecimal",
+  "parseXml",
+  "pdfDocument",
+  "pdfErrorCode",
+  "pdfText",
+  "pdfTextOf",
+  "readCsv",
+  "readWorkbook",
+  "sheetFormat",
+  "skipper",
+  "sniffFormat",
+  "sniffSeparator",
+  "unreadable",
+  "utf16Without",
+];
+
 const TYPE_EXPORTS = [
   "AiExportComponentId", "AiExportDataset", "AiExportDatasetDescription", "AiExportDatasetOutput", "AiExportDetailLevel", "AiExportHolding",
   "AiExportQuery", "AiExportReader", "AiExportTransaction", "AssetEvent", "AssetEventType", "AssetMetadata", "CalculationTool",
   "CalculationToolCatalogEntry", "CurrencyCode", "DecimalKind", "DecimalLimit", "DecimalString", "FxPair", "FxProvider", "FxRate", "GeographyGroup", "GetHistoryParams", "GetMetadataParams",
   "GetQuotesParams", "GetRatesParams", "HttpClientOptions", "HttpRequestInit", "ImportFileMeta", "ImportParseParams",
   "ImportPlugin", "ImportResult", "ImportSheetHead", "ImportSkippedRow", "ImportTransactionType", "ImportWarning", "ImportedTransaction", "IsoDate",
-  "IsoDateRange", "KindInstance", "KindInstanceMap", "LogFields", "Money", "Outcome", "Plugin", "PluginClock",
+  "IsoDateRange", "KindInstance", "KindInstanceMap", "LogFields", "Money", "Outcome", "PdfLine", "PdfText", "Plugin", "PluginClock",
   "PluginContext", "PluginErrorLike", "PluginErrorReason", "PluginHttpClient", "PluginKind", "PluginLogger",
   "PluginManifest", "PluginSpec", "PricePoint", "Quote", "QuoteProvider", "QuoteSearchParams", "QuoteSearchResult",
   "RatesOutcome", "RatesPerPairSource",
@@ -79,4 +111,8 @@ test("sdk/index.ts exports exactly the snapshotted types", () => {
   const source = readFileSync(join(import.meta.dir, "..", "..", "sdk", "index.ts"), "utf8");
   expect(source).not.toContain("export *");
   expect(typeExportNames(source).sort()).toEqual(TYPE_EXPORTS);
+});
+
+test("sdk/import/index.ts exports exactly the snapshotted values", () => {
+  expect(Object.keys(sdkImport).sort()).toEqual(IMPORT_VALUE_EXPORTS);
 });

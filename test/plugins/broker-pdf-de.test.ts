@@ -272,3 +272,19 @@ test("flatex: each generated PDF parses to the rows of its text extract; the oth
   const two = text("flatex", "kauf.txt").replace(/^(Nr\.123456781.*)$/m, "$1\nNr.123456789/1  Kauf  OTHER AG (DE000FLX0099/FLX009)");
   expect(() => parseFlatexText(two, "sammel.pdf")).toThrow("sammel.pdf: a collective statement (Sammelabrechnung) of 2 orders is not read");
 });
+
+test("a flatex cancellation (Storno Wertpapierabrechnung) is claimed by its importer and refused, never read as a trade", async () => {
+  expect(() => parseFlatexText(text("flatex", "storno-kauf.txt"), "storno.pdf"))
+    .toThrow("storno.pdf: a cancellation (Storno) of an earlier document is not imported; leave out or delete the transactions of the document it cancels");
+  const plugin = (await brokerFlatexPdfPlugin.create({} as never)) as ImportPlugin;
+  const storno = await pdfSample("flatex-pdf", "storno-kauf.pdf");
+  expect(plugin.accepts(storno.file)).toBeGreaterThanOrEqual(0.9);
+  await expect(plugin.parse(storno)).rejects.toThrow("storno-kauf.pdf: a cancellation (Storno)");
+  // The other German importers refuse it too, should their titles ever match a cancellation.
+  for (const [parse, broker] of [[parseComdirectText, "comdirect"], [parseIngText, "ing"], [parseConsorsbankText, "consorsbank"]] as const) {
+    const note = text(broker, "kauf.txt").split("\n");
+    const at = note.findIndex((l) => /^(Wertpapierkauf|Wertpapierabrechnung Kauf|KAUF AM)/i.test(l));
+    note.splice(at + 1, 0, "Stornierung");
+    expect(() => parse(note.join("\n"), "x.pdf")).toThrow("x.pdf: a cancellation (Storno)");
+  }
+});

@@ -161,3 +161,17 @@ test("a PDF of the other broker, an image-only PDF and an encrypted one are refu
   expect(() => parseTradeRepublicText(text("scalable", "kauf.txt"), "kauf.pdf")).toThrow("not a Trade Republic document");
   expect(() => parseScalableText(text("traderepublic", "kauf-de.txt"), "kauf-de.pdf")).toThrow("not a Scalable Capital document");
 });
+
+test("a cancellation (Storno) of a Trade Republic or Scalable dividend is claimed by its importer and refused, never read as a dividend", async () => {
+  const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
+  const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
+  const refusal = "a cancellation (Storno) of an earlier document is not imported; leave out or delete the transactions of the document it cancels";
+  expect(() => parseTradeRepublicText(text("traderepublic", "storno-dividende-de.txt"), "storno.pdf")).toThrow(`storno.pdf: ${refusal}`);
+  expect(() => parseScalableText(text("scalable", "storno-dividende.txt"), "storno.pdf")).toThrow(`storno.pdf: ${refusal}`);
+  for (const [plugin, dir, name] of [[tr, "traderepublic-pdf", "storno-dividende-de.pdf"], [sc, "scalable-pdf", "storno-dividende.pdf"]] as const) {
+    const bytes = new Uint8Array(readFileSync(join(FIXTURES, "brim", dir, name)));
+    const file = { ...describeFile(bytes, name), head: (await pdfText(bytes)).text.slice(0, 4096) };
+    expect(plugin.accepts(file)).toBeGreaterThanOrEqual(0.9);
+    await expect(plugin.parse({ bytes, file })).rejects.toThrow(`${name}: ${refusal}`);
+  }
+});

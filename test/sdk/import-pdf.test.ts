@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isPluginError } from "../../sdk/index.ts";
-import { pdfErrorCode, pdfText } from "../../sdk/import/index.ts";
+import { pdfDocument, pdfErrorCode, pdfText, pdfTextOf } from "../../sdk/import/index.ts";
 import { makePdf } from "../fixtures/pdf/make-pdf.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures");
@@ -62,4 +62,51 @@ test("a PDF beyond the page bound is refused before its pages are read", async (
 test("reading stops at the time bound between pages", async () => {
   const doc = makePdf(Array.from({ length: 5 }, (_, i) => `page ${i + 1}`).join("\n\f\n"));
   expect((await failure(doc, { timeoutMs: -1 })).code).toBe("PDF_TIMEOUT");
+});
+
+test("pdfDocument reads amounts in the document's decimal mark and names the document when one is none", () => {
+  const doc = pdfDocument("note.pdf", ["Kurswert  EUR 1.234,50"], { decimalMark: "," });
+  expect(doc.num("1.234,50").toFixed()).toBe("1234.5");
+  expect(doc.num("-0,25").toFixed()).toBe("-0.25");
+  expect(pdfDocument("note.pdf", [], { decimalMark: "." }).num("1,234.50").toFixed()).toBe("1234.5");
+  expect(() => doc.num("12x")).toThrow('note.pdf: "12x" is not a number');
+  expect(() => doc.num(undefined)).toThrow('note.pdf: "" is not a number');
+});
+
+test("pdfDocument reads German and ISO days and refuses an impossible one", () => {
+  const doc = pdfDocument("note.pdf", []);
+  expect(doc.date("03.02.2025") as string).toBe("2025-02-03");
+  expect(doc.date("2025-02-03") as string).toBe("2025-02-03");
+  expect(() => doc.date("31.02.2025")).toThrow('note.pdf: "31.02.2025" is not a date');
+  expect(() => doc.date("3.2.2025")).toThrow("is not a date");
+});
+
+test("pdfDocument finds the first matching line within a range, and need names what is missing", () => {
+  const doc = pdfDocument("note.pdf", ["Provision  EUR 1,00", "Kurswert  EUR 10,00", "Provision  EUR 2,00"]);
+  expect(doc.find(/^Provision\s+EUR (\S+)/)?.[1]).toBe("1,00");
+  expect(doc.find(/^Provision\s+EUR (\S+)/, 1)?.[1]).toBe("2,00");
+  expect(doc.find(/^Provision/, 1, 2)).toBeNull();
+  expect(doc.indexOf(/^Kurswert/)).toBe(1);
+  expect(doc.indexOf(/^Kurswert/, 2)).toBe(-1);
+  expect(doc.need("x", "the ISIN")).toBe("x");
+  let error: unknown;
+  try {
+    doc.need(null, "the ISIN");
+  } catch (e) {
+    error = e;
+  }
+  expect(isPluginError(error) && (error as Error).message).toBe("note.pdf: the ISIN was not found");
+});
+
+test("pdfTextOf gives the host's reading when there is one and reads the bytes otherwise", async () => {
+  const given = { lines: [{ page: 1, text: "given", x: 0, y: 0 }], pages: 1, text: "given" };
+  expect(await pdfTextOf({ bytes: new Uint8Array(0), pdf: given })).toBe(given);
+  expect((await pdfTextOf({ bytes: makePdf("read here") })).text).toBe("read here");
+});
+
+test("pdfDocument refuses a cancellation: a line starting or ending with Storno or Stornierung, not one that only mentions it", () => {
+  for (const title of ["STORNO DIVIDENDE", "Dividendenabrechnung STORNO", "Stornierung Wertpapierabrechnung Kauf Fonds"]) {
+    expect(() => pdfDocument("s.pdf", ["Bank", title]).refuseCancellation()).toThrow("s.pdf: a cancellation (Storno) of an earlier document is not imported");
+  }
+  expect(() => pdfDocument("k.pdf", ["Wertpapierabrechnung Kauf", "Stornierungen erfolgen kostenfrei."]).refuseCancellation()).not.toThrow();
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
@@ -119,4 +119,39 @@ test("the preview of a PDF is its text, line by line with the page; one without 
   const scan = await uploaded(pia, broker, "scan.pdf", bad("image-only.pdf"));
   const body = await expectError(await pia.get(`/brokers/import/files/${scan.file_id}/preview`), 400, "PREVIEW_UNAVAILABLE");
   expect(body.detail).toContain("no text");
+});
+
+test("a PDF's text is read once at upload and kept beside the file: the parse reads that text, and it goes with the file", async () => {
+  const file = await uploaded(pia, broker, "kauf.pdf", sample("traderepublic-pdf", "kauf-de.pdf"));
+  const dir = join(api.dataDir, "brim");
+  const kept = join(dir, `${file.file_id}.pdf-text.jsonl`);
+  expect(existsSync(kept)).toBe(true);
+  expect(readdirSync(dir).filter((n) => n.startsWith(".pending-"))).toEqual([]);
+  // A changed quantity in the kept text is what the parse and the text view answer: neither reads the PDF again.
+  writeFileSync(kept, readFileSync(kept, "utf8").replaceAll("12 Stk.", "13 Stk."));
+  const result = await parsed(pia, file.file_id, broker);
+  expect(result.transactions.map((t: any) => [t.type, t.quantity, t.cash.amount])).toEqual([["BUY", "13", "-542.4"], ["FEE", "0", "-1"]]);
+  const text = await (await pia.get(`/brokers/import/files/${file.file_id}/pdf-text?anonymise=false`)).json();
+  expect(text.documents[0].text).toContain("Beispiel Werke AG  13 Stk.  45,20 EUR");
+  expect((await pia.delete(`/brokers/import/files/${file.file_id}`)).status).toBe(200);
+  expect(readdirSync(dir).filter((n) => n.startsWith(file.file_id))).toEqual([]);
+});
+
+test("a cancellation (Storno) note never imports: alone it is 400 naming the cancellation, in a ZIP it is left out with a skipped_rows reason", async () => {
+  const alone = await uploaded(pia, broker, "storno.pdf", sample("scalable-pdf", "storno-dividende.pdf"));
+  expect(alone.compatible_plugins[0]).toBe("broker_scalable_pdf");
+  const body = await expectError(await parse(alone.file_id), 400, "PARSE_FAILED");
+  expect(body.detail).toContain("storno.pdf: a cancellation (Storno) of an earlier document is not imported");
+  const zip = buildZip([
+    { name: "1-dividende.pdf", data: sample("scalable-pdf", "dividende.pdf") },
+    { name: "2-storno.pdf", data: sample("scalable-pdf", "storno-dividende.pdf") },
+  ]);
+  const file = await uploaded(pia, broker, "dividends.zip", zip);
+  const result = await parsed(pia, file.file_id, broker);
+  expect(result.transactions.map((t: any) => [t.type, t.cash.amount, t.description])).toEqual([
+    ["DIVIDEND", "12.5", "Scalable Capital 1-dividende.pdf: dividend on 30; 15 USD at 1.2 USD/EUR"],
+    ["TAX", "-3.19", "Scalable Capital 1-dividende.pdf: taxes withheld"],
+  ]);
+  expect(result.skipped_rows).toEqual([{ line: 2, reason: expect.stringContaining("2-storno.pdf: a cancellation (Storno) of an earlier document is not imported") }]);
+  await ledgerIsEmpty();
 });

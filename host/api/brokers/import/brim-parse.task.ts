@@ -13,13 +13,13 @@ import type { DatabaseTarget } from "../../../db/dialect.ts";
 import { withReadSnapshot } from "../../../db/read-snapshot.ts";
 import { type ImportFileMeta, type ImportPlugin, type ImportSheetHead, isPluginError } from "../../../../sdk/index.ts";
 import { describeWorkbook } from "../../../../sdk/import/meta.ts";
-import { pdfErrorCode, pdfText } from "../../../../sdk/import/pdf.ts";
-import { sniffFormat } from "../../../../sdk/import/magic.ts";
-import { looksLikeZip, unpackZip, WORKBOOK_LIMITS, type ZipEntry } from "../../../../sdk/import/zip.ts";
+import { pdfErrorCode } from "../../../../sdk/import/pdf.ts";
+import type { ZipEntry } from "../../../../sdk/import/zip.ts";
 import type { ImportedTransaction, ImportResult, ImportWarning } from "../../../../sdk/index.ts";
 import type { PdfDocumentText, PdfHead } from "../../../../core/brim/import-plugins.ts";
 import { anonymise } from "../../../../core/brim/pdf-anonymise.ts";
 import { workerPluginInstance } from "../../../plugins/instance.ts";
+import { type StoredPdf, storedPdfs, textOrThrow } from "./pdf-text-store.ts";
 import { DuplicatesBody, duplicatesRequest, MAX_DUPLICATE_ROWS } from "./brim.schema.ts";
 import { type Issue, issuesOf } from "../../../../core/errors/validation-issues.ts";
 
@@ -75,13 +75,15 @@ export async function brimParse(input: BrimParseInput): Promise<BrimParseOutput>
   let result;
   try {
     const plugin = await pluginFor(input.code, input.path, input.config);
-    const documents = input.file.extension === "zip" ? await pdfDocuments(bytes) : null;
-    if (documents) {
-      const bundle = await parseDocuments(plugin, documents, input);
+    // A PDF's text, or each of a ZIP's, as detection read it (docs/import.md "Text read once").
+    const pdfs = input.file.format === "pdf" || input.file.extension === "zip" ? await storedPdfs(input.filePath, { bytes }) : null;
+    if (pdfs?.entries) {
+      const bundle = await parseDocuments(plugin, pdfs.entries, pdfs.documents, input);
       if (!bundle.ok) return bundle;
       result = bundle.result;
     } else {
-      result = await plugin.parse({ bytes, file: input.file, options: input.options });
+      const pdf = pdfs?.pdf ? pdfs.documents[0]?.text : null;
+      result = await plugin.parse({ bytes, file: input.file, options: input.options, ...(pdf ? { pdf } : {}) });
     }
   } catch (error) {
     // A sheet the reader refused after unpacking it (its table spans too many cells).
@@ -158,7 +160,8 @@ export async function brimPreview(input: { filePath: string; sheetName?: string 
   } catch {
     return null;
   }
-  return previewOf(bytes, input.sheetName);
+  // A PDF's preview is its text: the one read for detection (docs/import.md "Text read once").
+  return previewOf(bytes, input.sheetName, async (pdf) => textOrThrow((await storedPdfs(input.filePath, { bytes: pdf }))?.documents[0]));
 }
 
 /**
@@ -184,23 +187,6 @@ export async function brimSheets(input: { filePath: string }): Promise<ImportShe
   return meta.sheets ? [...meta.sheets] : null;
 }
 
-/**
- * The PDF documents of a ZIP upload (a broker's contract notes and dividend notices, one event each),
- * unpacked within the import's limits and sorted by name, or null when it is no ZIP holding a PDF.
- */
-async function pdfDocuments(bytes: Uint8Array): Promise<ZipEntry[] | null> {
-  if (!looksLikeZip(bytes)) return null;
-  let entries: ZipEntry[];
-  try {
-    entries = await unpackZip(bytes, WORKBOOK_LIMITS, "the ZIP file");
-  } catch {
-    return null;
-  }
-  const pdfs = entries.filter((e) => !e.name.endsWith("/") && !/(^|\/)(__MACOSX|\.)/.test(e.name)
-    && (sniffFormat(e.data) === "pdf" || e.name.toLowerCase().endsWith(".pdf")));
-  return pdfs.length > 0 ? pdfs.sort((a, b) => a.name.localeCompare(b.name)) : null;
-}
-
 const baseName = (name: string) => name.slice(name.lastIndexOf("/") + 1);
 
 /**
@@ -208,9 +194,9 @@ const baseName = (name: string) => name.slice(name.lastIndexOf("/") + 1);
  * the ZIP (`row`, 1-based, documents sorted by name) and the document's name (the importer names it in
  * the description), rows ordered by date. A document that cannot be read, or is the same bytes as an
  * earlier one, is left out with a warning and a skipped row; the others still parse. None readable:
- * the first document's message (and reason).
+ * the first document's message (and reason). `texts[i]` is the stored text of `documents[i]`.
  */
-async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry[], input: BrimParseInput): Promise<{ ok: true; result: ImportResult } | { message: string; ok: false; reason?: string }> {
+async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry[], texts: readonly StoredPdf[], input: BrimParseInput): Promise<{ ok: true; result: ImportResult } | { message: string; ok: false; reason?: string }> {
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
   const skippedRows: { line: number; reason: string }[] = [];
@@ -230,7 +216,8 @@ async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry
     seen.set(sha, name);
     try {
       const file: ImportFileMeta = { extension: "pdf", filename: name, format: "pdf", head: "", sizeBytes: entry.data.length };
-      const parsed = await plugin.parse({ bytes: entry.data, file, options: input.options });
+      const pdf = texts[index]?.text;
+      const parsed = await plugin.parse({ bytes: entry.data, file, options: input.options, ...(pdf ? { pdf } : {}) });
       for (const tx of parsed.transactions) transactions.push({ ...tx, row });
       for (const w of parsed.warnings) warnings.push({ ...w, row });
       if (parsed.transactions.length === 0) skippedRows.push({ line: row, reason: `${name}: no transactions in the document` });
@@ -250,34 +237,12 @@ async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry
 
 /** The first 4 KiB of a stored PDF's text (of a ZIP of PDFs: its first readable document's), for detection, or why it has none. */
 export async function brimPdfHead(input: { filePath: string }): Promise<PdfHead> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(readFileSync(input.filePath));
-  } catch {
-    return { ok: false, reason: "PDF_UNREADABLE", message: "the stored file could not be read" };
-  }
-  const documents = await pdfDocuments(bytes);
-  if (documents) {
-    let failure: PdfHead | null = null;
-    for (const entry of documents) {
-      const head = await brimPdfHeadOf(entry.data);
-      if (head.ok) return head;
-      failure ??= head;
-    }
-    return failure!;
-  }
-  return brimPdfHeadOf(bytes);
-}
-
-async function brimPdfHeadOf(bytes: Uint8Array): Promise<PdfHead> {
-  try {
-    return { ok: true, head: (await pdfText(bytes)).text.slice(0, 4096) };
-  } catch (error) {
-    const reason = pdfErrorCode(error);
-    return reason && error instanceof Error
-      ? { ok: false, reason, message: error.message }
-      : { ok: false, reason: "PDF_UNREADABLE", message: "the PDF is damaged or not a PDF and cannot be read" };
-  }
+  const pdfs = await storedPdfs(input.filePath);
+  if (!pdfs) return { ok: false, reason: "PDF_UNREADABLE", message: "the stored file could not be read" };
+  const read = pdfs.documents.find((d) => d.text !== null);
+  if (read) return { ok: true, head: read.text!.text.slice(0, 4096) };
+  const failed = pdfs.documents[0]!;
+  return { ok: false, reason: failed.reason ?? "PDF_UNREADABLE", message: failed.message ?? "the PDF is damaged or not a PDF and cannot be read" };
 }
 
 /**
@@ -286,26 +251,10 @@ async function brimPdfHeadOf(bytes: Uint8Array): Promise<PdfHead> {
  * anonymised when asked. Null when the file is gone or is neither.
  */
 export async function brimPdfTexts(input: { anonymise: boolean; filePath: string; filename: string }): Promise<PdfDocumentText[] | null> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(readFileSync(input.filePath));
-  } catch {
-    return null;
-  }
-  const documents = sniffFormat(bytes) === "pdf" ? [{ name: input.filename, data: bytes }] : await pdfDocuments(bytes);
-  if (documents === null) return null;
-  const texts: PdfDocumentText[] = [];
-  for (const entry of documents) {
-    const name = baseName(entry.name);
-    try {
-      const { text } = await pdfText(entry.data);
-      texts.push({ name, text: input.anonymise ? anonymise(text) : text, reason: null, message: null });
-    } catch (error) {
-      const reason = pdfErrorCode(error);
-      texts.push(reason && error instanceof Error
-        ? { name, text: null, reason, message: error.message }
-        : { name, text: null, reason: "PDF_UNREADABLE", message: "the PDF is damaged or not a PDF and cannot be read" });
-    }
-  }
-  return texts;
+  const pdfs = await storedPdfs(input.filePath);
+  if (!pdfs?.pdf) return null;
+  return pdfs.documents.map((d) => {
+    const text = d.text === null ? null : input.anonymise ? anonymise(d.text.text) : d.text.text;
+    return { name: baseName(d.name ?? input.filename), text, reason: d.reason, message: d.message };
+  });
 }
