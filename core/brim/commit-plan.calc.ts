@@ -291,7 +291,6 @@ export function draftAsset(draft: AssetDraft, mapping: AssetMappingDoc, rows: re
   };
 }
 
-
 /** One parsed row's place in the import: written, or left out and why. */
 export interface RowDecision {
   duplicate: { existingIds: number[]; level: DuplicateLevel | "in_file"; sameAsRows: number[]; skipped: boolean } | null;
