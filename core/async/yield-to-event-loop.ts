@@ -6,6 +6,13 @@
 export const yieldToEventLoop = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * The slice of the loops over every row of a large import on the request thread (checks, the
+ * answer's mapping): short enough that a request arriving meanwhile (`/system/health`) is answered
+ * within 20 ms on a busy machine (docs/decisions.md, "A large commit gives other requests a turn").
+ */
+export const IMPORT_SLICE_MS = 5;
+
+/**
  * A yield for long loops that costs nothing while the loop is quick: the returned function lets
  * the event loop run only once `sliceMs` of work passed since the last turn, so a bulk write of
  * 200,000 prices holds the request thread at most about that long at a time.

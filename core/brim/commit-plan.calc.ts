@@ -1,5 +1,5 @@
 import type { NewAsset } from "../assets/asset.service.ts";
-import { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
+import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop.ts";
 import type { Issue } from "../errors/validation-issues.ts";
 import type { CreateInput, RuleError } from "../transactions/batch.types.ts";
 import { type LedgerFact, norm } from "./duplicates.calc.ts";
@@ -291,9 +291,6 @@ export function draftAsset(draft: AssetDraft, mapping: AssetMappingDoc, rows: re
   };
 }
 
-/** Rows decided between two turns of the event loop (the write runs on the request thread). */
-const ROWS_PER_TURN = 10_000;
-
 /** One parsed row's place in the import: written, or left out and why. */
 export interface RowDecision {
   duplicate: { existingIds: number[]; level: DuplicateLevel | "in_file"; sameAsRows: number[]; skipped: boolean } | null;
@@ -310,16 +307,24 @@ export async function decideRows(plan: CommitPlan, report: DuplicateReportDoc): 
   const keep = new Set(plan.keep);
   const byIndex = new Map<number, { ids: number[]; level: DuplicateLevel }>();
   for (const m of [...report.tx_likely_duplicates, ...report.tx_possible_duplicates]) byIndex.set(m.tx_index, { ids: m.existing_transaction_ids, level: m.match_level });
-  const decisions: RowDecision[] = plan.rows.map((planned, i) => {
+  // The write runs on the request thread: its walks over every row give other requests a turn every few ms.
+  const breathe = eventLoopBreather(IMPORT_SLICE_MS);
+  const decisions: RowDecision[] = [];
+  for (let i = 0; i < plan.rows.length; i++) {
+    await breathe();
+    const planned = plan.rows[i]!;
     const found = byIndex.get(i);
-    if (!found) return { planned, write: true, duplicate: null };
+    if (!found) { decisions.push({ planned, write: true, duplicate: null }); continue; }
     const likely = found.level === "likely" || found.level === "likely_with_asset";
     const skipped = likely && !keep.has(planned.row);
-    return { planned, write: !skipped, duplicate: { level: found.level, existingIds: found.ids, sameAsRows: [], skipped } };
-  });
-  await yieldToEventLoop();
+    decisions.push({ planned, write: !skipped, duplicate: { level: found.level, existingIds: found.ids, sameAsRows: [], skipped } });
+  }
   await markInFileTwins(decisions);
-  const written = new Set(decisions.filter((d) => d.write).map((d) => d.planned.row));
+  const written = new Set<number>();
+  for (const d of decisions) {
+    await breathe();
+    if (d.write) written.add(d.planned.row);
+  }
   const issues: ImportIssue[] = [];
   for (const [a, b] of plan.partners) {
     for (const [leg, other] of [[a, b], [b, a]] as const) {
@@ -334,8 +339,9 @@ export async function decideRows(plan: CommitPlan, report: DuplicateReportDoc): 
 /** Rows to write that equal an earlier row to write (type, day, quantity, cash, asset): flagged, never left out (two equal trades happen). */
 async function markInFileTwins(decisions: RowDecision[]): Promise<void> {
   const first = new Map<string, number>();
+  const breathe = eventLoopBreather(IMPORT_SLICE_MS);
   for (let i = 0; i < decisions.length; i++) {
-    if (i > 0 && i % ROWS_PER_TURN === 0) await yieldToEventLoop();
+    await breathe();
     const d = decisions[i]!;
     if (!d.write) continue;
     const r = d.planned;

@@ -1,4 +1,5 @@
 import type { EntityManager } from "typeorm";
+import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop.ts";
 import { toDecimalString } from "../money/decimal.ts";
 import { lastCostBasisOp } from "./batch-final-checks.ts";
 import type { BatchState, OpRef } from "./batch-state.ts";
@@ -18,9 +19,12 @@ interface Target {
 }
 
 /** Rows this batch created, updated or promoted that take their cost basis from the sender's WAC. */
-function targets(state: BatchState): Target[] {
+async function targets(state: BatchState): Promise<Target[]> {
   const out: Target[] = [];
+  // Every row of the batch, on the request thread: a turn for other requests every few ms.
+  const breathe = eventLoopBreather(IMPORT_SLICE_MS);
   for (const [key, ops] of state.touchedBy) {
+    await breathe();
     const op = lastCostBasisOp(ops);
     const row = state.rows.get(key)!;
     if (!op || state.deleted.has(key) || !isAuto(row) || !addsQuantity(row)) continue;
@@ -40,7 +44,7 @@ function targets(state: BatchState): Target[] {
 export async function applyAutoCostBasis(tx: EntityManager, state: BatchState): Promise<WacResult[]> {
   const results: WacResult[] = [];
   const checkpoints = new Map<string, Checkpoint | null>();
-  for (const t of targets(state)) {
+  for (const t of await targets(state)) {
     const currency = state.lookups.assets.get(t.row.assetId!)!.currency;
     // The sender's costs are a read of its broker: a partner the caller can no longer see gives nothing away.
     if (!state.lookups.roles.has(t.sender.brokerId)) { reportUnavailable(state, t, false, currency); continue; }

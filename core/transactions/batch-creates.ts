@@ -1,4 +1,4 @@
-import { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
+import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop.ts";
 import type { BatchState, OpRef } from "./batch-state.ts";
 import type { CreateInput, Parsed, RuleError } from "./batch.types.ts";
 import { type LedgerRow, newKey, setCash, setCostBasis } from "./ledger-row.ts";
@@ -6,17 +6,16 @@ import { checkPair } from "./pair-validation.calc.ts";
 import { checkRow } from "./row-validation.calc.ts";
 import { TYPE_RULES } from "./transaction-rules.ts";
 
-/** Creates checked between two turns of the event loop: an import of 50,000 rows would hold it for a second. */
-const CREATES_PER_TURN = 2000;
-
 /**
  * Creates: each row checked on its own (broker access, then the type's rules). Valid rows join
  * the working set; link_uuids are counted over every readable row so a pair whose other leg
  * failed is not also reported as a lone leg.
  */
 export async function applyCreates(state: BatchState, creates: Parsed<CreateInput>[]): Promise<void> {
+  // Checked a few milliseconds at a time: an import of 50,000 rows would hold the loop for a second.
+  const breathe = eventLoopBreather(IMPORT_SLICE_MS);
   for (let index = 0; index < creates.length; index++) {
-    if (index > 0 && index % CREATES_PER_TURN === 0) await yieldToEventLoop();
+    await breathe();
     applyCreate(state, creates[index]!, index);
   }
 }
@@ -33,7 +32,7 @@ function applyCreate(state: BatchState, parsed: Parsed<CreateInput>, index: numb
   const denied = broker.length > 0 && broker[0]!.code !== "brokerRequired";
   if (state.rule(denied ? broker : [...broker, ...checkRow(state.facts(row, input.linkUuid, true))], op)) return;
   state.rows.set(row.key, row);
-  state.created.push(row.key);
+  state.addCreated(row.key);
   state.touch(row.key, op);
   if (input.linkUuid) state.linkKeys.set(input.linkUuid, [...(state.linkKeys.get(input.linkUuid) ?? []), row.key]);
 }

@@ -1,12 +1,15 @@
 import type { EntityManager } from "typeorm";
-import { yieldToEventLoop } from "../async/yield-to-event-loop.ts";
+import { eventLoopBreather, IMPORT_SLICE_MS, yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import { ID_CHUNK } from "./batch-loader.ts";
 import type { BatchState } from "./batch-state.ts";
 import { type LedgerRow, storeTags } from "./ledger-row.ts";
 import { Transaction } from "./transaction.entity.ts";
 
-/** Multi-row inserts of 1,000 rows or more fail in TypeORM on SQLite (STACK.md c); 500 is safe. */
-const INSERT_CHUNK = 500;
+/**
+ * Multi-row inserts of 1,000 rows or more fail in TypeORM on SQLite (STACK.md c); 500 is safe. 250
+ * keeps each statement (run on the request thread) well under 20 ms on a busy machine.
+ */
+const INSERT_CHUNK = 250;
 
 function columns(row: LedgerRow): Partial<Transaction> {
   return {
@@ -28,11 +31,19 @@ export async function writeBatch(tx: EntityManager, state: BatchState): Promise<
     const chunk = deleted.slice(i, i + ID_CHUNK);
     await tx.query(`DELETE FROM transactions WHERE id IN (${chunk.map(() => "?").join(",")})`, chunk);
   }
-  await insertCreated(tx, state.created.map((k) => state.rows.get(k)!));
+  // The walks over every created row give other requests a turn every few ms (an import's 50,000 rows).
+  const breathe = eventLoopBreather(IMPORT_SLICE_MS);
+  const created: LedgerRow[] = [];
+  for (const key of state.created) {
+    await breathe();
+    created.push(state.rows.get(key)!);
+  }
+  await insertCreated(tx, created);
   for (const key of state.dirty) {
     if (!state.deleted.has(key)) await updateRow(tx, state, state.rows.get(key)!, true);
   }
   for (const key of state.created) {
+    await breathe();
     const row = state.rows.get(key)!;
     if (row.relatedKey !== null) await updateRow(tx, state, row, false);
   }

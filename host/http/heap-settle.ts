@@ -19,11 +19,14 @@
  */
 export const BULK_REQUEST_BYTES = 256 * 1024;
 /**
- * A request body at least this large (a batch commit of ~2,000 rows or more: 5,000 dense rows
- * are ~580 kB; an import commit, a price upload) gets a full collection 100 ms after its
- * response has left, whatever else is in flight: waiting for an idle second never happened when
- * the user opened a report right after an import (the report keeps a request in flight for
- * seconds), so the seed's garbage stayed through the report's own peak.
+ * A JSON request body at least this large (a batch commit of ~2,000 rows or more: 5,000 dense rows
+ * are ~580 kB; a price upload) gets a full collection 100 ms after its response has left, whatever
+ * else is in flight: waiting for an idle second never happened when the user opened a report
+ * right after an import (the report keeps a request in flight for seconds), so the seed's garbage
+ * stayed through the report's own peak. A file upload (multipart) this large gets a concurrent
+ * collection instead: its garbage is a few large byte buffers, not rows of objects, and the full
+ * one would hold the request thread 50–80 ms just as the parse that follows an upload starts
+ * (docs/decisions.md, "A large write is collected 100 ms after its response").
  */
 export const LARGE_WRITE_BYTES = 256 * 1024;
 const MAX_WAITS = 30;
@@ -33,10 +36,11 @@ export interface HeapSettler {
   /** Called when a request starts. */
   beforeRequest(): void;
   /**
-   * Called after each request with its body's and its response body's sizes; a bulk one (either at
-   * least `BULK_REQUEST_BYTES`) (re)starts the quiet timer (unref'd: it never keeps the process up).
+   * Called after each request with its body's and its response body's sizes, and whether the body
+   * was a file upload (multipart); a bulk one (either at least `BULK_REQUEST_BYTES`) (re)starts the
+   * quiet timer (unref'd: it never keeps the process up).
    */
-  afterRequest(bodyBytes: number, responseBytes?: number): void;
+  afterRequest(bodyBytes: number, responseBytes?: number, upload?: boolean): void;
 }
 
 export interface Collectors {
@@ -69,9 +73,14 @@ export function createHeapSettler(quietMs = 1_000, collect: Collectors = BUN_COL
   let waits = 0;
   let volume = 0;
   let promptPending = false;
+  let uploadPending = false;
   const prompt = () => {
     promptPending = false;
     collect.prompt();
+  };
+  const afterUpload = () => {
+    uploadPending = false;
+    collect.concurrent();
   };
   const arm = () => {
     clearTimeout(timer);
@@ -94,14 +103,17 @@ export function createHeapSettler(quietMs = 1_000, collect: Collectors = BUN_COL
       inFlight++;
       lastStart = now();
     },
-    afterRequest(bodyBytes, responseBytes = 0) {
+    afterRequest(bodyBytes, responseBytes = 0, upload = false) {
       inFlight = Math.max(0, inFlight - 1);
       const bytes = Math.max(bodyBytes, responseBytes);
       if (bytes < BULK_REQUEST_BYTES) return;
       waits = 0;
       // Once the response has been written, so the request's body, rows and response are garbage
       // by then; several large writes within 100 ms share one collection.
-      if (bodyBytes >= LARGE_WRITE_BYTES && !promptPending) {
+      if (bodyBytes >= LARGE_WRITE_BYTES && upload && !uploadPending) {
+        uploadPending = true;
+        setTimeout(afterUpload, 100).unref?.();
+      } else if (bodyBytes >= LARGE_WRITE_BYTES && !upload && !promptPending) {
         promptPending = true;
         setTimeout(prompt, 100).unref?.();
       }

@@ -70,7 +70,8 @@ export function serveHttp(app: HttpApp, config: AppConfig, logger: Logger, probe
       return response;
     } finally {
       // A body of undeclared length (chunked) counts as bulk.
-      settler.afterRequest(request.body === null ? 0 : declaredLength(request) ?? BULK_REQUEST_BYTES, responseBytes);
+      settler.afterRequest(request.body === null ? 0 : declaredLength(request) ?? BULK_REQUEST_BYTES, responseBytes,
+        /^multipart\/form-data\b/i.test(request.headers.get("content-type") ?? ""));
     }
   };
   const dev = process.env.NODE_ENV === "development";

@@ -8,7 +8,7 @@ export const brokerRevolutPlugin = definePlugin({
   id: "broker_revolut",
   kind: "import-plugin",
   name: "Revolut",
-  version: "1.1.0",
+  version: "1.1.1",
 });
 
 export default brokerRevolutPlugin;

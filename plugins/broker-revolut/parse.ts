@@ -57,7 +57,10 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
       "CASH TOP-UP": "DEPOSIT", "CASH WITHDRAWAL": "WITHDRAWAL", DIVIDEND: "DIVIDEND", "CUSTODY FEE": "FEE",
     };
     const mapped = simple[type];
-    if (!mapped || !total || total.isZero()) return skip({ code: "unsupportedType", message: `"${type}" rows are not imported`, row, severity: "warning" });
+    if (!mapped) {
+      return skip({ code: "unsupportedType", message: `"${type}" is a row kind the importer does not know (stock splits and position transfers, which carry no price, among them): not imported, enter it by hand if it changed cash or shares`, row, severity: "warning" });
+    }
+    if (!total || total.isZero()) return skip({ code: "unsupportedType", message: `A ${type} row with no amount moves no cash: not imported`, row, severity: "warning" });
     transactions.push({ row, date, type: mapped, ...(mapped === "DIVIDEND" ? asset : {}), quantity: ZERO, cash: cash(mapped === "WITHDRAWAL" || mapped === "FEE") });
   });
   return { transactions, warnings, skippedRows };

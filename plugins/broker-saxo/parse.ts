@@ -98,14 +98,16 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
       }
       return;
     }
-    if (!amount || amount.isZero()) return skip({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
+    if (!amount || amount.isZero()) {
+      return skip({ code: "unsupportedEvent", message: `"${event}" moves no cash (a split or another change of units, with no price): not imported, enter the units by hand if they changed`, row, severity: "warning" });
+    }
     const e = event.toLowerCase();
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"], boolean][] = [
       [/dividend/, "DIVIDEND", "FEE", true], [/withholding|tax/, "INTEREST", "TAX", true], [/interest/, "INTEREST", "FEE", false],
       [/commission|fee|cost/, "INTEREST", "FEE", true], [/deposit|withdrawal|transfer/, "DEPOSIT", "WITHDRAWAL", false],
     ];
     const rule = rules.find(([re]) => re.test(e));
-    if (!rule) return skip({ code: "unsupportedEvent", message: `"${event}" rows are not imported`, row, severity: "warning" });
+    if (!rule) return skip({ code: "unsupportedEvent", message: `"${event}" is an event the importer does not know, so what its cash is for cannot be told: enter it by hand`, row, severity: "warning" });
     const type = amount.gt(0) ? rule[1] : rule[2];
     const withAsset = rule[3] && (type !== "INTEREST" || rule[0].source.includes("withholding"));
     transactions.push({ ...base, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: money(amount.toFixed(), account) });

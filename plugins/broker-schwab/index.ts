@@ -8,7 +8,7 @@ export const brokerSchwabPlugin = definePlugin({
   id: "broker_schwab",
   kind: "import-plugin",
   name: "Charles Schwab",
-  version: "1.1.0",
+  version: "1.1.1",
 });
 
 export default brokerSchwabPlugin;

@@ -51,7 +51,9 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
       transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: usd((buy ? gross.neg() : gross).toFixed()) }, ...fee);
       return;
     }
-    if (!amount || amount.isZero()) return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    if (!amount || amount.isZero()) {
+      return skip({ code: "unsupportedAction", message: `"${get("Action")}" moves no cash (a split, journaled shares or another move of shares, with no price): not imported, enter the shares by hand if they changed`, row, severity: "warning" });
+    }
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"] | null, boolean][] = [
       [/dividend|\bdiv\b|cap gain/, "DIVIDEND", "TAX", true],
       [/tax/, "TAX", "DIVIDEND", true],
@@ -60,12 +62,12 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
       [/fee/, "FEE", "INTEREST", true],
     ];
     const rule = rules.find(([re]) => re.test(action));
-    if (!rule) return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    if (!rule) return skip({ code: "unsupportedAction", message: `"${get("Action")}" is an action the importer does not know, so what its cash is for cannot be told: enter it by hand`, row, severity: "warning" });
     const [, whenPositive, whenNegative, withAsset] = rule;
     const positiveType = whenPositive === "TAX" || whenPositive === "FEE" ? whenNegative : whenPositive;
     const negativeType = whenPositive === "TAX" || whenPositive === "FEE" ? whenPositive : whenNegative;
     const type = amount.gt(0) ? positiveType : negativeType;
-    if (!type) return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    if (!type) return skip({ code: "unsupportedAction", message: `"${get("Action")}" with a ${amount.gt(0) ? "positive" : "negative"} amount is not a movement the importer knows: enter it by hand`, row, severity: "warning" });
     transactions.push({ row, date, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
   });
   return { transactions, warnings, skippedRows };

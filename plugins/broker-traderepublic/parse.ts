@@ -92,7 +92,9 @@ function parseApp(table: CsvFormatTable): ImportResult {
       transactions.push({ row, date, type: "ADJUSTMENT", ...asset, quantity: units.toFixed() as never, ...(inbound && price ? { costBasis: money(price) as never } : {}) });
       return;
     }
-    if (category !== "CASH") return skip({ code: "unsupportedType", message: `${category} ${type} rows are not imported`, row, severity: "warning" });
+    if (category !== "CASH") {
+      return skip({ code: "unsupportedType", message: `A ${category} ${type} row is neither a trade, a delivery nor a cash movement, the kinds the importer reads (a corporate action such as a split carries no price): not imported, enter it by hand if it changed your shares`, row, severity: "warning" });
+    }
     if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: `Row ${row} has no amount`, row, severity: "warning" });
     const positive = amount.gt(0);
     if (type === "DIVIDEND") {
@@ -116,7 +118,7 @@ function parseApp(table: CsvFormatTable): ImportResult {
       note("bonusAsIncome", `A ${type} bonus credited in cash was read as interest`, row);
       return transactions.push({ row, date, type: "INTEREST", quantity: ZERO, cash: money(amount) });
     }
-    skip({ code: "unsupportedType", message: `${category} ${type} rows are not imported`, row, severity: "warning" });
+    skip({ code: "unsupportedType", message: `A CASH ${type} row is a cash movement of a kind the importer does not know, so what it is for cannot be told: not imported, enter it by hand`, row, severity: "warning" });
   });
   return { transactions, warnings, skippedRows };
 }
@@ -137,7 +139,7 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
     const type = TYPES[get("Typ", "Type").toLowerCase()];
     const date = parseDate(get("Datum", "Date"), "YMD");
     const value = parseDecimal(get("Wert", "Value"), mark);
-    if (!type) return skip({ code: "unsupportedType", message: `"${get("Typ", "Type")}" rows are not imported`, row, severity: "warning" });
+    if (!type) return skip({ code: "unsupportedType", message: `"${get("Typ", "Type")}" is a row kind the importer does not know, so what it moves cannot be told: not imported, enter it by hand if it moved cash or shares`, row, severity: "warning" });
     if (!date || !value || value.isZero()) return skip({ code: "rowSkipped", message: `Row ${row} has no date or value`, row, severity: "warning" });
     const isin = get("ISIN").toUpperCase();
     const asset = isin ? { isin, ...(get("Notiz", "Note") ? { assetName: get("Notiz", "Note") } : {}) } : {};

@@ -102,7 +102,10 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
     if (action === "deposit") return transactions.push({ ...base, type: "DEPOSIT", quantity: ZERO, cash: money(total.abs(), totalCcy) });
     if (action === "withdrawal") return transactions.push({ ...base, type: "WITHDRAWAL", quantity: ZERO, cash: money(total.abs().neg(), totalCcy) });
     if (action.includes("interest")) return transactions.push({ ...base, type: "INTEREST", quantity: ZERO, cash: money(total.abs(), totalCcy) });
-    return skip({ code: "unsupportedAction", message: `"${get("Action")}" rows are not imported`, row, severity: "warning" });
+    if (action.includes("currency conversion")) {
+      return skip({ code: "unsupportedAction", message: `"${get("Action")}" moves cash between the account's own currency pots, not in or out of it: not imported`, row, severity: "warning" });
+    }
+    return skip({ code: "unsupportedAction", message: `"${get("Action")}" is an action the importer does not know: enter it by hand if it moved cash or shares`, row, severity: "warning" });
   });
   return { transactions, warnings, skippedRows };
 }

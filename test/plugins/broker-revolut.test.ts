@@ -23,6 +23,14 @@ describe("Revolut trading account statement", () => {
     expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedType", row: 8 })]);
   });
 
+  test("a stock split is skipped naming the row kind and why: the importer does not know it and it carries no price", async () => {
+    const result = await (await brokerRevolutPlugin.create({} as never)).parse(statement);
+    expect(result.skippedRows).toEqual([{
+      line: 8,
+      reason: '"STOCK SPLIT" is a row kind the importer does not know (stock splits and position transfers, which carry no price, among them): not imported, enter it by hand if it changed cash or shares',
+    }]);
+  });
+
   test("detection claims the statement and not a Degiro file", async () => {
     const plugin = await brokerRevolutPlugin.create({} as never);
     expect(plugin.accepts(statement.file)).toBeGreaterThanOrEqual(0.9);

@@ -29,6 +29,9 @@ describe("Saxo Transactions report (XLSX)", () => {
       "11 WITHDRAWAL 2024-04-02 q=0 -100 EUR -",
     ]);
     expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedEvent", row: 12 })]);
+    expect(result.skippedRows).toEqual([{
+      line: 12, reason: '"Stock split 3:1" moves no cash (a split or another change of units, with no price): not imported, enter the units by hand if they changed',
+    }]);
   });
 
   test("the account currency comes from the currency option when the account is not in euros", async () => {

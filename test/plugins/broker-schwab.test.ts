@@ -18,4 +18,12 @@ describe("Charles Schwab: the income actions of real exports", () => {
     expect(result.warnings.map((w) => `${w.row} ${w.code}`)).toEqual(["8 unsupportedAction", "9 unsupportedAction", "10 summaryRowSkipped"]);
     expect(unaccounted(result, [2, 3, 4, 5, 6, 7, 8, 9, 10])).toEqual([]);
   });
+
+  test("a share move without cash is skipped naming the action and why: it moves no cash, the shares are entered by hand", async () => {
+    const result = await (await brokerSchwabPlugin.create({} as never)).parse(fixture("schwab", "transactions-income.csv"));
+    expect(result.skippedRows?.slice(0, 2)).toEqual([
+      { line: 8, reason: '"Journaled Shares" moves no cash (a split, journaled shares or another move of shares, with no price): not imported, enter the shares by hand if they changed' },
+      { line: 9, reason: '"Stock Split" moves no cash (a split, journaled shares or another move of shares, with no price): not imported, enter the shares by hand if they changed' },
+    ]);
+  });
 });

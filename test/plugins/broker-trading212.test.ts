@@ -34,7 +34,11 @@ describe("Trading 212 history export", () => {
   });
 
   test("currency conversions between the account's own pots are skipped with a warning naming the row", async () => {
-    expect((await parse()).warnings).toEqual([expect.objectContaining({ code: "unsupportedAction", row: 10 })]);
+    const result = await parse();
+    expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedAction", row: 10 })]);
+    expect(result.skippedRows).toEqual([
+      { line: 10, reason: `"Currency conversion" moves cash between the account's own currency pots, not in or out of it: not imported` },
+    ]);
   });
 
   test("detection claims the export and not a Degiro file", async () => {

@@ -83,4 +83,18 @@ describe("heap settle after bulk requests", () => {
     await Bun.sleep(150);
     expect(n.prompt).toBe(1);
   });
+
+  test("a large file upload gets a concurrent collection, not the full one that would hold the parse starting right after it", async () => {
+    const { n, collectors } = counting();
+    const settler = createHeapSettler(10_000, collectors);
+    settler.beforeRequest();
+    settler.afterRequest(20 * LARGE_WRITE_BYTES, 300, true); // a 5 MB broker report, multipart
+    expect(n.concurrent).toBe(0); // not while the response is still being handed over
+    await Bun.sleep(150);
+    expect(n).toEqual({ full: 0, concurrent: 1, prompt: 0 });
+    settler.beforeRequest();
+    settler.afterRequest(LARGE_WRITE_BYTES); // a JSON write still gets the full one
+    await Bun.sleep(150);
+    expect(n).toEqual({ full: 0, concurrent: 1, prompt: 1 });
+  });
 });

@@ -26,7 +26,7 @@ describe("ledger commits do not re-validate history", () => {
     ]);
   });
 
-  test("the earliest touched date of a broker covers a stored row's date before and after an update", () => {
+  test("the earliest touched date of a broker covers a stored row's date before and after an update", async () => {
     const state = new BatchState({ assets: new Map(), events: new Map(), roles: new Map() });
     const row = (key: string, brokerId: number, date: string): LedgerRow => ({
       amount: "1", assetEventId: null, assetId: null, brokerId, costBasisCurrency: null, costBasisMode: null, costBasisOverride: null,
@@ -36,9 +36,9 @@ describe("ledger commits do not re-validate history", () => {
     state.stored.set("t1", { brokerId: 7, date: "2024-03-01" });
     state.dirty.add("t1");
     state.rows.set("n0", row("n0", 7, "2024-04-01"));
-    state.created.push("n0");
+    state.addCreated("n0");
     state.rows.set("t2", row("t2", 8, "2020-01-01"));
     state.stored.set("t2", { brokerId: 8, date: "2020-01-01" });
-    expect([...state.touchedSince()]).toEqual([[7, "2024-03-01"]]);
+    expect([...await state.touchedSince()]).toEqual([[7, "2024-03-01"]]);
   });
 });

@@ -129,7 +129,7 @@ export const CommitResult = z.object({
   issues: z.array(CommitIssue).describe("What keeps the import from being written: any issue and nothing is"),
 }).meta({ id: "BrimCommitResult" });
 
-function commitRow(r: CommittedRow): z.infer<typeof CommitRow> {
+export function commitRow(r: CommittedRow): z.infer<typeof CommitRow> {
   const p = r.planned;
   const c = r.create;
   if (c) {

@@ -1,0 +1,82 @@
+import "reflect-metadata";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import { applyCreates } from "../../../core/transactions/batch-creates.ts";
+import { finalChecks } from "../../../core/transactions/batch-final-checks.ts";
+import { BatchState } from "../../../core/transactions/batch-state.ts";
+import { buildOutcome } from "../../../core/transactions/batch.service.ts";
+import type { CreateInput, Parsed } from "../../../core/transactions/batch.types.ts";
+
+/**
+ * A large import's batch runs on the request thread: every walk over all of its rows lets other
+ * requests in every few milliseconds (docs/decisions.md, "A large commit gives other requests a
+ * turn"). The clock is faked (each reading 1 ms later), so the walks are seen yielding whatever
+ * the machine's speed; other work is counted as turns of a self-renewing setImmediate.
+ */
+const ROWS = 200;
+let clock: ReturnType<typeof spyOn> | undefined;
+afterEach(() => clock?.mockRestore());
+
+function fakeClock() {
+  let t = 0;
+  clock = spyOn(performance, "now").mockImplementation(() => (t += 1));
+}
+
+/** How many turns other work got while `walk` ran. */
+async function turnsDuring(walk: () => Promise<unknown>): Promise<number> {
+  let turns = 0;
+  let on = true;
+  const tick = () => { turns++; if (on) setImmediate(tick); };
+  setImmediate(tick);
+  await Promise.resolve();
+  const before = turns;
+  fakeClock();
+  await walk();
+  clock!.mockRestore();
+  on = false;
+  return turns - before;
+}
+
+const deposit = (i: number): Parsed<CreateInput> => ({
+  ok: true,
+  value: {
+    brokerId: 1, assetId: null, type: "DEPOSIT", date: `2024-01-${String(1 + (i % 28)).padStart(2, "0")}`, quantity: "0",
+    cash: { code: "EUR", amount: "10.00" }, linkUuid: null, tags: null, description: null, costBasisOverride: null,
+    costBasisMode: null, assetEventId: null,
+  },
+});
+
+async function importedBatch(): Promise<BatchState> {
+  const state = new BatchState({ assets: new Map(), events: new Map(), roles: new Map([[1, "OWNER"]]) });
+  await applyCreates(state, Array.from({ length: ROWS }, (_, i) => deposit(i)));
+  return state;
+}
+
+describe("a large batch gives other requests a turn while it walks its rows", () => {
+  test("checking the creates, the final checks and the answer each let other work run", async () => {
+    const creates = Array.from({ length: ROWS }, (_, i) => deposit(i));
+    const state = new BatchState({ assets: new Map(), events: new Map(), roles: new Map([[1, "OWNER"]]) });
+    expect(await turnsDuring(() => applyCreates(state, creates))).toBeGreaterThan(0);
+    expect(state.created).toHaveLength(ROWS);
+    expect(state.issues).toEqual([]);
+    expect(await turnsDuring(() => finalChecks(state))).toBeGreaterThan(0);
+    let outcome: Awaited<ReturnType<typeof buildOutcome>> | undefined;
+    expect(await turnsDuring(async () => { outcome = await buildOutcome(state, false, []); })).toBeGreaterThan(0);
+    expect(outcome!.results).toHaveLength(ROWS);
+    // Not written: the id is not known yet.
+    expect(outcome!.results[7]).toEqual({ operation: "create", index: 7, ids: [null as unknown as number], status: "simulated" });
+    expect(outcome!.successCount).toBe(ROWS);
+  });
+
+  test("the brokers and dates a batch touches are read in slices, with the same answer", async () => {
+    const state = await importedBatch();
+    let brokers: Map<number, string> | undefined;
+    let since: Map<number, string> | undefined;
+    let earliest: string | null | undefined;
+    expect(await turnsDuring(async () => { brokers = await state.touchedBrokers(); })).toBeGreaterThan(0);
+    expect(await turnsDuring(async () => { since = await state.touchedSince(); })).toBeGreaterThan(0);
+    expect(await turnsDuring(async () => { earliest = await state.earliestChange(); })).toBeGreaterThan(0);
+    expect([...brokers!]).toEqual([[1, "create"]]);
+    expect([...since!]).toEqual([[1, "2024-01-01"]]);
+    expect(earliest).toBe("2024-01-01");
+  });
+});
