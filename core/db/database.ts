@@ -110,8 +110,16 @@ export class Database {
     }
   }
 
+  private closing: (() => Promise<void>)[] = [];
+
+  /** Runs `stop` when the database closes, before its connections do (a background thread of the host). */
+  onClose(stop: () => Promise<void>): void {
+    this.closing.push(stop);
+  }
+
   async close(): Promise<void> {
     await this.queue;
+    for (const stop of this.closing.splice(0)) await stop();
     if (this.reader !== this.writer && this.reader.isInitialized) await this.reader.destroy();
     if (this.writer.isInitialized) await this.writer.destroy();
   }

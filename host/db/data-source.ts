@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { DataSource } from "typeorm";
 import { Database } from "../../core/db/database.ts";
 import { changeJournal } from "./change-journal.ts";
+import { checkpointInBackground } from "./checkpointer.ts";
 import { entities } from "../../core/entities.ts";
 import { migrations } from "../../migrations/index.ts";
 import { BunSqliteForTypeORM } from "./bun-sqlite-driver.ts";
@@ -51,7 +52,11 @@ export async function migrate(writer: DataSource, attempts = 5): Promise<void> {
  * Opens the database (PostgreSQL when DATABASE_URL is set, else SQLite under dataDir), runs
  * pending migrations, and returns both connections (on PostgreSQL one pool serves both).
  */
-export async function openDatabase(dataDir: string, env: Record<string, string | undefined> = process.env): Promise<Database> {
+export async function openDatabase(
+  dataDir: string,
+  env: Record<string, string | undefined> = process.env,
+  options: { checkpointIntervalMs?: number } = {},
+): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
   const target = databaseTarget(dataDir, env);
   if (target.kind === "postgres") {
@@ -75,7 +80,9 @@ export async function openDatabase(dataDir: string, env: Record<string, string |
   await migrate(writer);
   const reader = dataSource(file, true);
   await reader.initialize();
-  return journaling(new Database(writer, reader));
+  const db = journaling(new Database(writer, reader));
+  await checkpointInBackground(db, file, options.checkpointIntervalMs);
+  return db;
 }
 
 /** Every write through the app stores what it declared it changed (docs/decisions.md "Declared changes"). */
