@@ -88,6 +88,9 @@ function violation(file: string, specifier: string): string | null {
     if (to !== null && inside(to, "host")) return "core/ never imports from host/";
     if (to !== null && inside(to, "plugins")) return "core/ never imports plugins (the host hands them over through ports)";
   }
+  if (file === "host/config.ts" && to !== null) {
+    return "host/config.ts reads the environment and imports nothing of ours (a feature's settings shape lives in config, its defaults in its area)";
+  }
   if (inside(file, "host") && to !== null) {
     if (inside(to, "plugins") && to !== "plugins/index.ts") return "the host reaches plugins only through plugins/index.ts";
     if (inside(to, "host/api") && !inside(file, "host/api") && !HOST_ENTRY_POINTS.includes(file)) {
@@ -152,6 +155,8 @@ const url = "http://example.com"; // import x from "./commented.ts"
     expect(violation("host/plugins/loader.ts", "../api/brokers/import/brim-port.ts")).not.toBeNull();
     expect(violation("host/db/data-source.ts", "../http/errors.ts")).not.toBeNull();
     expect(violation("host/workers/pool.ts", "../http/deps.ts")).not.toBeNull();
+    expect(violation("host/config.ts", "./workers/tool-policy.ts")).not.toBeNull();
+    expect(violation("host/config.ts", "node:path")).toBeNull();
     expect(violation("host/main.ts", "./http/server.ts")).toBeNull();
     expect(violation("host/http/server.ts", "./gzip.ts")).toBeNull();
     expect(violation("host/api/fx/fx.routes.ts", "../../http/errors.ts")).toBeNull();
