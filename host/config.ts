@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { type ToolPolicy, toolPolicyFrom } from "./workers/tool-policy.ts";
 
 /** Process configuration, read once from the environment at start-up. */
 export interface AppConfig {
@@ -20,8 +19,8 @@ export interface AppConfig {
   /** Container registry queried by /system/container-image-status. */
   readonly registryUrl: string;
   readonly registryRepository: string;
-  /** Calculation-tool executor limits (TOOLS_* variables, docs/tools.md). */
-  readonly tools: ToolPolicy;
+  /** Calculation-tool executor limits set by TOOLS_* variables (docs/tools.md); the tools area has the defaults. */
+  readonly tools: ToolLimitOverrides;
   /** Risk limits (docs/risk.md "Limits"): RISK_ANALYTIC_TIMEOUT_MS, RISK_MAX_QUEUED_TASKS; unset keeps the defaults. */
   readonly riskAnalyticTimeoutMs?: number;
   readonly riskMaxQueuedTasks?: number;
@@ -33,6 +32,18 @@ export interface AppConfig {
    */
   readonly mcpAllowedHosts?: readonly string[];
 }
+
+/** Executor limits a TOOLS_* variable sets (host/api/tools/tool-policy.ts applies them over its defaults). */
+export type ToolLimitOverrides = Partial<Record<keyof typeof TOOL_VARIABLES, number>>;
+
+const TOOL_VARIABLES = {
+  concurrency: "TOOLS_CONCURRENCY",
+  executionTimeoutMs: "TOOLS_EXECUTION_TIMEOUT_MS",
+  maxInputBytes: "TOOLS_MAX_INPUT_BYTES",
+  maxOutputBytes: "TOOLS_MAX_OUTPUT_BYTES",
+  maxQueue: "TOOLS_MAX_QUEUE",
+  queueTimeoutMs: "TOOLS_QUEUE_TIMEOUT_MS",
+} as const;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error", "silent"];
@@ -59,13 +70,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     registryUrl: (env.CONTAINER_REGISTRY_URL || DEFAULT_REGISTRY_URL).replace(/\/+$/, ""),
     registryRepository: env.CONTAINER_IMAGE_REPOSITORY || DEFAULT_REGISTRY_REPOSITORY,
-    tools: toolPolicyFrom(env),
+    tools: toolLimits(env),
     trustedProxies: (env.TRUSTED_PROXIES ?? "").split(",").map((s) => s.trim()).filter(Boolean),
     riskAnalyticTimeoutMs: positiveInt(env, "RISK_ANALYTIC_TIMEOUT_MS"),
     riskMaxQueuedTasks: positiveInt(env, "RISK_MAX_QUEUED_TASKS", 0),
     riskWarmUp: !["0", "false"].includes((env.RISK_WARM_UP ?? "").toLowerCase()),
     mcpAllowedHosts: (env.MCP_ALLOWED_HOSTS ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean),
   };
+}
+
+/** The TOOLS_* variables that are set; throws a clear message for a value that is not a whole number in range. */
+function toolLimits(env: Record<string, string | undefined>): ToolLimitOverrides {
+  const limits: ToolLimitOverrides = {};
+  for (const [key, name] of Object.entries(TOOL_VARIABLES) as [keyof ToolLimitOverrides, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const value = Number(raw);
+    const min = key === "maxQueue" ? 0 : 1;
+    if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be a whole number ≥ ${min}, got "${raw}"`);
+    limits[key] = value;
+  }
+  return limits;
 }
 
 /** An optional non-negative integer setting (at least `min`), or undefined when unset. */

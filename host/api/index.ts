@@ -10,12 +10,12 @@ import { brimRoutes } from "./brokers/import/brim.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
 import type { HttpDeps } from "../http/deps.ts";
 import { docsRoutes } from "../http/docs.ts";
-import { BATCH_ROW_SCHEMAS } from "./transactions/transaction-rows.schema.ts";
 import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
 import { fxProvidersRoutes } from "./fx/fx-providers.routes.ts";
 import { errorHandler, routeMethods } from "../http/errors.ts";
 import { mcpDraftsRoutes } from "./mcp/drafts.routes.ts";
 import { mcpRoutes } from "./mcp/mcp.routes.ts";
+import { API_DOCS } from "./openapi.ts";
 import { lotsRoutes } from "./portfolio/lots.routes.ts";
 import { realizedGainsRoutes } from "./portfolio/realized-gains.routes.ts";
 import { reportRoutes } from "./portfolio/report.routes.ts";
@@ -42,7 +42,7 @@ export function createApp(deps: HttpDeps) {
   let routes: readonly { method: string; path: string }[] = [];
   const app = new Elysia({ prefix: API_PREFIX })
     .use(errorHandler(deps.logger, routeMethods(() => routes)))
-    .use(docsRoutes(BATCH_ROW_SCHEMAS))
+    .use(docsRoutes(API_DOCS))
     .use(authRoutes(deps, session))
     .use(usersRoutes(deps, session))
     .use(settingsRoutes(deps, session))

@@ -1,20 +1,14 @@
 import "reflect-metadata";
 import { resolve } from "node:path";
-import { z } from "zod";
 import { DomainError } from "../../core/errors/domain-error.ts";
-import { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
-import { type PasswordOwner, strictPasswordProblems } from "../../core/users/password.ts";
-import { LoginThrottleService } from "../../core/users/login-throttle.service.ts";
-import { UserService } from "../../core/users/user.service.ts";
 import { loadConfig } from "../config.ts";
-import { BackupCliError, createArchive, restoreArchive } from "./backup.ts";
-import { copyToPostgres, DbCopyError } from "./db-copy.ts";
-import { PdfTextCliError, runImport } from "./pdf-text.ts";
-import { McpRelayError, runMcpRelay } from "./mcp-relay.ts";
-import { PluginCliError, runPlugin } from "./plugin.ts";
-import { createContainer } from "../container.ts";
-import { openDatabase } from "../db/data-source.ts";
-import { createLogger } from "../logger.ts";
+import { BackupCliError, createArchive, restoreArchive } from "../api/backup/archive.cli.ts";
+import { copyToPostgres, DbCopyError } from "../db/copy-to-postgres.ts";
+import { PdfTextCliError, runImport } from "../api/brokers/import/pdf-text.cli.ts";
+import { McpRelayError, runMcpRelay } from "../api/mcp/relay.cli.ts";
+import { runUser } from "../api/users/users.cli.ts";
+import { PluginCliError, runPlugin } from "../plugins/authoring/plugin.cli.ts";
+import { UsageError } from "./usage-error.ts";
 
 const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command> | import <command> | mcp
 
@@ -48,18 +42,10 @@ Works on DATA_DIR (default ./data), also while the server runs.
 Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol,
 and may not be a common password or the account's name (docs/security.md "Passwords").`;
 
-class UsageError extends Error {}
-
-function need(args: string[], count: number, shape: string): string[] {
-  if (args.length !== count) throw new UsageError(`Expected: user ${shape}`);
-  return args;
-}
-
-function checkPassword(password: string, owner: PasswordOwner): void {
-  const problems = strictPasswordProblems(password, owner);
-  if (problems.length) throw new UsageError(`Password is too weak: it needs ${problems.join(", ")}`);
-}
-
+/**
+ * The command dispatcher: each command lives with what it serves (its area under host/api/, the
+ * database, the plugin system); this file parses the command line and maps errors to exit codes.
+ */
 export async function runCli(argv: string[], out: (line: string) => void): Promise<number> {
   const [area, command, ...args] = argv;
   if (area === "backup") return runBackup(command, args, out);
@@ -72,7 +58,7 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
       // Straight to a data dir when one is named and no server address is: no server needs to run.
       const dataDir = option("--data-dir") ?? (option("--url") || process.env.PT_URL ? undefined : process.env.DATA_DIR);
       // Loaded only here: it assembles the whole server (plugins, workers), which no other command needs.
-      if (dataDir) return await (await import("./mcp-direct.ts")).runMcpDirect(resolve(process.env.INIT_CWD ?? process.cwd(), dataDir), option("--token") ?? process.env.PT_TOKEN);
+      if (dataDir) return await (await import("../api/mcp/direct.cli.ts")).runMcpDirect(resolve(process.env.INIT_CWD ?? process.cwd(), dataDir), option("--token") ?? process.env.PT_TOKEN);
       return await runMcpRelay(options);
     } catch (error) {
       if (error instanceof McpRelayError) throw new UsageError(error.message);
@@ -90,60 +76,7 @@ export async function runCli(argv: string[], out: (line: string) => void): Promi
     }
   }
   if (area !== "user" || !command) throw new UsageError(USAGE);
-  const config = loadConfig();
-  const db = await openDatabase(config.dataDir);
-  try {
-    const container = createContainer(config, createLogger("silent"), db);
-    await container.resolve(GlobalSettingsService).initialize();
-    const users = container.resolve(UserService);
-    switch (command) {
-      case "create": {
-        const [username, email, password] = need(args, 3, "create <username> <email> <password>");
-        if (!/^[A-Za-z0-9_.-]{3,50}$/.test(username!)) throw new UsageError("Username must be 3-50 letters, digits, '_', '.' or '-'");
-        if (!z.email().safeParse(email).success) throw new UsageError(`Not a valid email address: ${email}`);
-        checkPassword(password!, { username, email });
-        const user = await users.createSuperuser({ username: username!, email: email!, password: password! });
-        out(`Created superuser '${user.username}' (id ${user.id})`);
-        break;
-      }
-      case "reset-password": {
-        const [username, password] = need(args, 2, "reset-password <username> <password>");
-        checkPassword(password!, { username });
-        const user = await users.resetPassword(username!, password!);
-        // The owner's way back in: the account's failed-login counter is cleared too.
-        await container.resolve(LoginThrottleService).clearAccount(user.id);
-        out(`Password of '${username}' reset`);
-        break;
-      }
-      case "deactivate":
-      case "activate": {
-        const [username] = need(args, 1, `${command} <username>`);
-        await users.setActive(username!, command === "activate");
-        out(`User '${username}' ${command}d`);
-        break;
-      }
-      case "promote":
-      case "demote": {
-        const [username] = need(args, 1, `${command} <username>`);
-        await users.setSuperuser(username!, command === "promote");
-        out(`User '${username}' ${command}d`);
-        break;
-      }
-      case "list": {
-        need(args, 0, "list");
-        out(["ID", "USERNAME", "EMAIL", "ACTIVE", "SUPERUSER"].join("\t"));
-        for (const u of await users.listAll()) {
-          out([u.id, u.username, u.email, u.isActive ? "yes" : "no", u.isSuperuser ? "yes" : "no"].join("\t"));
-        }
-        break;
-      }
-      default:
-        throw new UsageError(`Unknown command 'user ${command}'\n\n${USAGE}`);
-    }
-    return 0;
-  } finally {
-    await db.close();
-  }
+  return runUser(command, args, out);
 }
 
 /** Backup commands never open the database through TypeORM (that would create and migrate one in an empty DATA_DIR). */
@@ -164,7 +97,8 @@ if (import.meta.main) {
   } catch (error) {
     const known = error instanceof UsageError || error instanceof DomainError || error instanceof BackupCliError || error instanceof PluginCliError
       || error instanceof PdfTextCliError;
-    console.error(`Error: ${known ? (error as Error).message : String(error)}`);
+    const usage = error instanceof UsageError && error.withUsage ? `\n\n${USAGE}` : "";
+    console.error(`Error: ${known ? (error as Error).message : String(error)}${usage}`);
     process.exitCode = error instanceof UsageError ? 2 : 1;
   }
 }

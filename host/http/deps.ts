@@ -11,7 +11,11 @@ export interface HttpDeps {
   readonly config: AppConfig;
   readonly container: DependencyContainer;
   readonly logger: Logger;
-  readonly plugins: PluginRegistry;
+  /**
+   * What the routes read about the plugins themselves (counts, diagnostics, asset folders). A kind's
+   * instances reach its area through the port registered at boot (host/plugins/ports.ts).
+   */
+  readonly plugins: Pick<PluginRegistry, "assetsDir" | "counts" | "diagnostics">;
   readonly scheduler: Scheduler;
   readonly sessionKey: Uint8Array;
   /** Called after global settings were written, so schedules follow at once. */

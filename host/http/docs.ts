@@ -4,6 +4,8 @@ import pkg from "../../package.json" with { type: "json" };
 import { ErrorBody, ValidationErrorBody } from "./errors.ts";
 import { registerComponentSchemas } from "./openapi/components.ts";
 import { buildOpenApiDocument } from "./openapi/document.ts";
+import { fieldGlossary } from "./openapi/glossary.ts";
+import { type AreaDocs, operationDocs } from "./openapi/operations.ts";
 
 const ASSETS: Record<string, { module: string; type: string }> = {
   "swagger-ui-bundle.js": { module: "swagger-ui-dist/swagger-ui-bundle.js", type: "text/javascript; charset=utf-8" },
@@ -49,28 +51,26 @@ const REDOC_PAGE = `<!DOCTYPE html>
 <body><redoc spec-url="${SPEC_URL}"></redoc>
 <script src="/api/v1/docs-assets/redoc.standalone.js"></script></body></html>`;
 
-const TAGS = [
-  ["auth", "Login, logout, registration, the current account, its preferences and personal access tokens"],
-  ["users", "User management and user search"],
-  ["settings", "Per-user settings, global settings (admin), scheduler state and logs, caches"],
-  ["system", "Health, version, plugin diagnostics, container-image status"],
-  ["uploads", "File uploads, file serving, plugin assets"],
-  ["transactions", "The ledger: validate and commit batches, list, type metadata, pairing helpers"],
-  ["brokers", "Brokers, their summaries and sharing (access rows)"],
-  ["assets", "Assets, prices, provider assignments and search, asset events"],
-  ["fx", "FX providers, conversion routes, rates, sync and conversion"],
-  ["portfolio", "Portfolio report, weighted average cost, FIFO lots"],
-  ["ai-export", "AI-export datasets"],
-  ["utilities", "Reference data: countries, currencies, sectors"],
-].map(([name, description]) => ({ name: name!, description: description! }));
+/** The areas' OpenAPI text, listed at the top of host/api/ (host/api/openapi.ts). */
+export interface ApiDocs {
+  /** Each area's tag, operation texts and field descriptions, in tag order. */
+  readonly areas: readonly AreaDocs[];
+  /** Captured example answers by `METHOD /path` (test/helpers/capture-openapi-examples.ts). */
+  readonly responses: Readonly<Record<string, unknown>>;
+  /** Named schemas no route refers to by itself (the transaction rows of a batch). */
+  readonly extraSchemas: readonly unknown[];
+}
 
 /**
  * The OpenAPI document of the running routes (openapi/document.ts), Swagger UI at `/docs` and
  * ReDoc at `/redoc`, both with or without a trailing slash, and `GET /api/v1` linking to them.
  * The UI bundles are served from node_modules so the pages render without internet access.
- * `extraSchemas`: named schemas no route refers to by itself (the transaction rows of a batch).
+ * The areas' texts are merged here, at start-up, so one documented twice stops the server.
  */
-export function docsRoutes(extraSchemas: readonly unknown[]) {
+export function docsRoutes(api: ApiDocs) {
+  const operations = operationDocs(api.areas, api.responses);
+  const describeField = fieldGlossary(api.areas);
+  const tags = api.areas.flatMap((area) => (area.tag ? [{ name: area.tag.name, description: area.tag.description }] : []));
   let cached: { routes: number; doc: unknown } | undefined;
   const app = new Elysia({ name: "docs" });
   return app
@@ -88,12 +88,14 @@ export function docsRoutes(extraSchemas: readonly unknown[]) {
               + "personal access token as `Authorization: Bearer <token>`. Every error has one body (`ErrorBody`; "
               + "request validation: `ValidationErrorBody`).",
           },
-          tags: TAGS,
+          tags,
           securitySchemes: {
             session: { type: "apiKey", in: "cookie", name: "session", description: "Set by POST /auth/login." },
             bearer: { type: "http", scheme: "bearer", description: "A personal access token from POST /auth/tokens: `Authorization: Bearer <token>`." },
           },
-          extraSchemas,
+          extraSchemas: api.extraSchemas,
+          operations,
+          describeField,
           exclude: [/^\/api\/v1\/docs/, /^\/api\/v1\/redoc/, "/api/v1/openapi.json", "/api/v1", "/api/v1/"],
         }) };
       }

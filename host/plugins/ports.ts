@@ -1,8 +1,9 @@
 import type { DependencyContainer } from "tsyringe";
 import type { FxProviderLookup } from "../../core/fx/fx-sync.service.ts";
 import { AiExportCatalog } from "../api/ai-export/catalog.ts";
-import { fxProviderLookup, registerMarketData } from "../api/assets/market-data-port.ts";
+import { registerMarketData } from "../api/assets/market-data-port.ts";
 import { registerBrim } from "../api/brokers/import/brim-port.ts";
+import { registerFxProviders } from "../api/fx/fx-port.ts";
 import { RISK_TOOLS, riskTools } from "../api/risk/risk.service.ts";
 import { ToolCatalog } from "../api/tools/tool-catalog.ts";
 import type { DatabaseTarget } from "../db/dialect.ts";
@@ -19,7 +20,7 @@ export function registerPluginPorts(
   container: DependencyContainer, plugins: PluginRegistry, pluginConfig: Record<string, unknown>, db: DatabaseTarget, logger: Logger,
 ): { fxProviders: FxProviderLookup } {
   const configFor = (id: string) => pluginConfig[id];
-  // quote-provider and scheduled-investment-provider: current prices, price history, scheduled investments.
+  // quote-provider and scheduled-investment-provider: current prices, price history, scheduled investments, the /assets/provider listing.
   registerMarketData(container, plugins, pluginConfig);
   // import-plugin: BRIM, each parse in the worker pool under the plugin's time limit.
   registerBrim(container, plugins, pluginConfig, db, logger);
@@ -29,6 +30,6 @@ export function registerPluginPorts(
   container.registerInstance(ToolCatalog, new ToolCatalog(plugins, configFor));
   // ai-export-dataset: one catalog for /ai-export and the MCP server.
   container.registerInstance(AiExportCatalog, new AiExportCatalog(plugins));
-  // fx-provider: the exchange-rate sync the scheduler runs (the /fx routes list them from the registry).
-  return { fxProviders: fxProviderLookup(plugins) };
+  // fx-provider: the /fx listings and rate sync, and the sync the scheduler runs.
+  return { fxProviders: registerFxProviders(container, plugins).lookup };
 }

@@ -57,13 +57,16 @@ const PLUGIN_LIBRARIES = [
 const SDK_IMPORT_LIBRARIES = ["papaparse", "@e965/xlsx", "fast-xml-parser", "unpdf"];
 
 /**
- * The processes' and threads' entry points: the server (host/main.ts) assembles the API areas, and
- * the worker thread's file runs the task map (host/api/tasks.ts). Boot's one list of plugin ports
- * (host/plugins/ports.ts, called by host/main.ts only) names the areas that own them. The CLI's MCP
- * stdio process (host/cli/mcp-direct.ts) assembles the server like host/main.ts and serves its MCP
- * area without HTTP. The kernel elsewhere knows no area.
+ * The processes' and threads' entry points: the server (host/main.ts) assembles the API areas, the
+ * CLI's dispatcher (host/cli/main.ts) runs the areas' commands, and the worker thread's file runs
+ * the task map (host/api/tasks.ts). Boot's one list of plugin ports (host/plugins/ports.ts, called by
+ * host/main.ts only) names the areas that own them. The kernel elsewhere knows no area: what it
+ * needs of them (the OpenAPI texts, the routes) is handed to it through the lists in host/api/.
  */
-const HOST_ENTRY_POINTS = ["host/main.ts", "host/plugins/ports.ts", "host/workers/calc.worker.ts", "host/cli/mcp-direct.ts"];
+const HOST_ENTRY_POINTS = ["host/cli/main.ts", "host/main.ts", "host/plugins/ports.ts", "host/workers/calc.worker.ts"];
+
+/** The CLI's folder in the kernel: the dispatcher and its usage error; each command lives with what it serves. */
+const CLI_DISPATCHER = ["host/cli/main.ts", "host/cli/usage-error.ts"];
 
 function violation(file: string, specifier: string): string | null {
   const to = isRelative(specifier) ? target(file, specifier) : null;
@@ -88,6 +91,12 @@ function violation(file: string, specifier: string): string | null {
     if (/^(elysia|jose|croner|tinypool)(\/|$)|^@elysiajs\//.test(specifier)) return `core/ never imports ${specifier}`;
     if (to !== null && inside(to, "host")) return "core/ never imports from host/";
     if (to !== null && inside(to, "plugins")) return "core/ never imports plugins (the host hands them over through ports)";
+  }
+  if (file === "host/config.ts" && to !== null) {
+    return "host/config.ts reads the environment and imports nothing of ours (a feature's settings shape lives in config, its defaults in its area)";
+  }
+  if (inside(file, "host/scheduler") && to !== null && inside(to, "core") && !inside(to, "core/db")) {
+    return "the kernel's scheduler runs jobs the areas register and knows no capability (only core/db/)";
   }
   if (inside(file, "host") && to !== null) {
     if (inside(to, "plugins") && to !== "plugins/index.ts") return "the host reaches plugins only through plugins/index.ts";
@@ -153,6 +162,15 @@ const url = "http://example.com"; // import x from "./commented.ts"
     expect(violation("host/plugins/loader.ts", "../api/brokers/import/brim-port.ts")).not.toBeNull();
     expect(violation("host/db/data-source.ts", "../http/errors.ts")).not.toBeNull();
     expect(violation("host/workers/pool.ts", "../http/deps.ts")).not.toBeNull();
+    expect(violation("host/config.ts", "./workers/tool-policy.ts")).not.toBeNull();
+    expect(violation("host/config.ts", "node:path")).toBeNull();
+    expect(violation("host/http/docs.ts", "../api/openapi.ts")).not.toBeNull();
+    expect(violation("host/http/openapi/document.ts", "../../api/fx/fx.openapi.ts")).not.toBeNull();
+    expect(violation("host/api/fx/fx.openapi.ts", "../../http/openapi/operations.ts")).toBeNull();
+    expect(violation("host/cli/main.ts", "../api/users/users.cli.ts")).toBeNull();
+    expect(violation("host/db/copy-to-postgres.ts", "../api/users/users.cli.ts")).not.toBeNull();
+    expect(violation("host/scheduler/market-data.jobs.ts", "../../core/prices/price-sync.service.ts")).not.toBeNull();
+    expect(violation("host/scheduler/slot-claims.ts", "../../core/db/database.ts")).toBeNull();
     expect(violation("host/main.ts", "./http/server.ts")).toBeNull();
     expect(violation("host/http/server.ts", "./gzip.ts")).toBeNull();
     expect(violation("host/api/fx/fx.routes.ts", "../../http/errors.ts")).toBeNull();
@@ -170,4 +188,8 @@ test("every import in the repository respects the dependency rule", () => {
     }),
   );
   expect(violations).toEqual([]);
+});
+
+test("the kernel's CLI folder holds only the command dispatcher", () => {
+  expect(tsFiles(ROOT).filter((file) => inside(file, "host/cli")).sort()).toEqual(CLI_DISPATCHER);
 });

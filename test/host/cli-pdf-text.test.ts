@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { anonymise, runImport } from "../../host/cli/pdf-text.ts";
+import { anonymise, runImport } from "../../host/api/brokers/import/pdf-text.cli.ts";
 import { parseScalableText } from "../../plugins/broker-scalable-pdf/parse.ts";
 import { parseTradeRepublicText } from "../../plugins/broker-traderepublic-pdf/parse.ts";
 

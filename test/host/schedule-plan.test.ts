@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Cron } from "croner";
-import { planSchedule, type SchedulerSettings } from "../../host/scheduler/schedule-plan.ts";
+import { planSchedule, type SchedulerSettings } from "../../host/api/assets/schedule-plan.ts";
 
 const defaults: SchedulerSettings = {
   enabled: true, frequencyMinutes: 10, horizonDays: 14, syncDays: "mon,tue,wed,thu,fri,sat", syncTimes: "06:00,23:00", timezone: "UTC",

@@ -13,11 +13,11 @@ test("every example marked in docs/plugins.md is byte-equal to its tested file, 
   expect(marked.map((m) => m[1])).toEqual(expect.arrayContaining([
     "test/fixtures/plugins/example-calc/index.ts",
     "test/fixtures/plugins/example-importer/index.ts",
-    "host/cli/plugin-templates/ai-export-dataset/index.ts",
-    "host/cli/plugin-templates/fx-provider/index.ts",
-    "host/cli/plugin-templates/quote-provider/index.ts",
-    "host/cli/plugin-templates/risk-tool/index.ts",
-    "host/cli/plugin-templates/scheduled-investment-provider/index.ts",
+    "host/plugins/authoring/templates/ai-export-dataset/index.ts",
+    "host/plugins/authoring/templates/fx-provider/index.ts",
+    "host/plugins/authoring/templates/quote-provider/index.ts",
+    "host/plugins/authoring/templates/risk-tool/index.ts",
+    "host/plugins/authoring/templates/scheduled-investment-provider/index.ts",
   ]));
   for (const [, path, block] of marked) {
     expect({ path, block }).toEqual({ path, block: readFileSync(join(ROOT, path!), "utf8").replace(/\n$/, "") });

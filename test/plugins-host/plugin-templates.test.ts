@@ -1,15 +1,15 @@
-// The scaffold's templates (host/cli/plugin-templates/<kind>/) pass their own contract tests in the
+// The scaffold's templates (host/plugins/authoring/templates/<kind>/) pass their own contract tests in the
 // repository too: each template's index.test.ts is imported here and registers its suite.
 import { expect, test } from "bun:test";
-import { TEMPLATES } from "../../host/cli/plugin-templates.ts";
+import { TEMPLATES } from "../../host/plugins/authoring/templates.ts";
 import { PLUGIN_KINDS } from "../../sdk/index.ts";
-import "../../host/cli/plugin-templates/ai-export-dataset/index.test.ts";
-import "../../host/cli/plugin-templates/calculation-tool/index.test.ts";
-import "../../host/cli/plugin-templates/fx-provider/index.test.ts";
-import "../../host/cli/plugin-templates/import-plugin/index.test.ts";
-import "../../host/cli/plugin-templates/quote-provider/index.test.ts";
-import "../../host/cli/plugin-templates/risk-tool/index.test.ts";
-import "../../host/cli/plugin-templates/scheduled-investment-provider/index.test.ts";
+import "../../host/plugins/authoring/templates/ai-export-dataset/index.test.ts";
+import "../../host/plugins/authoring/templates/calculation-tool/index.test.ts";
+import "../../host/plugins/authoring/templates/fx-provider/index.test.ts";
+import "../../host/plugins/authoring/templates/import-plugin/index.test.ts";
+import "../../host/plugins/authoring/templates/quote-provider/index.test.ts";
+import "../../host/plugins/authoring/templates/risk-tool/index.test.ts";
+import "../../host/plugins/authoring/templates/scheduled-investment-provider/index.test.ts";
 
 test("every plugin kind of the SDK has a scaffold template, whose generated copy carries the new id and name", () => {
   expect(Object.keys(TEMPLATES).sort()).toEqual([...PLUGIN_KINDS].sort());

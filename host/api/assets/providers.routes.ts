@@ -1,12 +1,10 @@
 import { Elysia } from "elysia";
 import { AssetKeeperService } from "../../../core/assets/asset-keeper.service.ts";
 import { z } from "zod";
-import type { PluginManifest } from "../../../sdk/index.ts";
 import {
-  PROVIDER_DIRECTORY, ProviderAssignmentService, type ProviderDirectory, type ProviderEntry,
+  PROVIDER_DIRECTORY, ProviderAssignmentService, type ProviderDirectory,
 } from "../../../core/assets/provider-assignment.service.ts";
 import { type ProviderSearchOutcome, ProviderSearchService } from "../../../core/assets/provider-search.service.ts";
-import type { PluginRegistry } from "../../plugins/registry.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { bulkLimits, itemsLimit, queryListLimit } from "../../http/bulk-limits.ts";
 import { ErrorBody, errorResponses } from "../../http/errors.ts";
@@ -18,17 +16,6 @@ import {
 } from "./providers.schema.ts";
 
 const ASSET_IDS = queryListLimit(MAX_ITEMS, "asset_ids", "asset ids");
-
-/** Core's provider port over the plugin registry: quote and scheduled-investment providers, by code. */
-export function providerDirectory(plugins: PluginRegistry): ProviderDirectory {
-  const about = (m: PluginManifest) => ({ code: m.id, name: m.name, description: m.description, hidden: m.hidden ?? false });
-  const entries: ProviderEntry[] = [
-    ...plugins.list("quote-provider").map((p) => ({ ...about(p.manifest), kind: "quote-provider" as const, instance: p.instance })),
-    ...plugins.list("scheduled-investment-provider")
-      .map((p) => ({ ...about(p.manifest), kind: "scheduled-investment-provider" as const, instance: p.instance })),
-  ].sort((a, b) => a.code.localeCompare(b.code));
-  return { list: () => [...entries], find: (code) => entries.find((e) => e.code === code) };
-}
 
 /** Server-sent events: one per provider as it answers, then `done`. */
 function searchStream(query: string, outcomes: AsyncGenerator<ProviderSearchOutcome>): Response {
@@ -66,12 +53,10 @@ function searchStream(query: string, outcomes: AsyncGenerator<ProviderSearchOutc
  * be assigned and searched by code.
  */
 export function providersRoutes(deps: HttpDeps, session: SessionPlugin) {
-  const directory = providerDirectory(deps.plugins);
-  const scope = deps.container.createChildContainer();
-  scope.registerInstance(PROVIDER_DIRECTORY, directory);
-  const assignments = scope.resolve(ProviderAssignmentService);
-  const keepers = scope.resolve(AssetKeeperService);
-  const search = scope.resolve(ProviderSearchService);
+  const directory = deps.container.resolve<ProviderDirectory>(PROVIDER_DIRECTORY);
+  const assignments = deps.container.resolve(ProviderAssignmentService);
+  const keepers = deps.container.resolve(AssetKeeperService);
+  const search = deps.container.resolve(ProviderSearchService);
 
   return new Elysia({ prefix: "/assets/provider", tags: ["assets"] })
     .use(session)

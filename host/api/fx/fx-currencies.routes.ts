@@ -8,7 +8,7 @@ import { bulkLimits, daySeriesLimit, daysIn, itemsLimit, type Limit, listLength,
 import { MAX_SIGNALS } from "../signals/signals.schema.ts";
 import { gzippedJson } from "../../http/gzip.ts";
 import { runCalculation } from "../run-calculation.ts";
-import { fxProviderLookup } from "../assets/market-data-port.ts";
+import { FX_PROVIDERS, type FxProviders } from "./fx-port.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
@@ -66,7 +66,7 @@ export function fxCurrenciesRoutes(deps: HttpDeps, session: SessionPlugin) {
   const db = databaseTarget(deps.config.dataDir);
   const limited = { ...errorResponses, 413: ErrorBody };
   const syncs = deps.container.resolve(FxSyncService);
-  const providers = fxProviderLookup(deps.plugins);
+  const providers = deps.container.resolve<FxProviders>(FX_PROVIDERS).lookup;
 
   return new Elysia({ prefix: "/fx/currencies", tags: ["fx"] })
     .use(session)

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { type FxProviderEntry, fxProviderCode, fxProviderEdges, listFxProviders } from "../../../core/fx/fx-providers.ts";
+import { fxProviderEdges, listFxProviders } from "../../../core/fx/fx-providers.ts";
 import { FxRouteService } from "../../../core/fx/fx-route.service.ts";
 import { searchRoutes } from "../../../core/fx/route-search.calc.ts";
 import { readProviderStatus } from "../../../core/fx/provider-status.ts";
@@ -10,6 +10,7 @@ import { bulkLimits, itemsLimit } from "../../http/bulk-limits.ts";
 import { bulkCreateStatus, ErrorBody, errorResponses } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
 import { FX_ADMIN_ONLY } from "./fx-access.ts";
+import { FX_PROVIDERS, type FxProviders } from "./fx-port.ts";
 import {
   FxProviderBody, MAX_ITEMS, ProviderStatusBody, ProvidersQuery, toProviderStatusBody, RouteRead, RoutesCreateRequest, RoutesCreateResponse, RoutesDeleteRequest, RoutesDeleteResponse,
   SuggestQuery, SuggestResponse, toDeleteResult, toFxProviderBody, toRouteRead, toRouteResult, toSuggestPath,
@@ -17,22 +18,10 @@ import {
 
 const ITEMS = itemsLimit(MAX_ITEMS);
 
-/** The loaded `fx-provider` plugins as core entries (wire code = plugin id upper-cased). */
-function fxProviderEntries(deps: HttpDeps): FxProviderEntry[] {
-  return deps.plugins.list("fx-provider").map((p) => ({
-    baseCurrencies: [...p.instance.baseCurrencies],
-    code: fxProviderCode(p.manifest.id),
-    description: p.manifest.description,
-    hidden: p.manifest.hidden === true,
-    name: p.manifest.name,
-    targetCurrencies: [...p.instance.targetCurrencies],
-  }));
-}
-
 /** FX providers and conversion routes (decisions in docs/fx.md); routes are changed by administrators only. */
 export function fxProvidersRoutes(deps: HttpDeps, session: SessionPlugin) {
   const routes = deps.container.resolve(FxRouteService);
-  const entries = fxProviderEntries(deps);
+  const entries = deps.container.resolve<FxProviders>(FX_PROVIDERS).entries;
   const known = new Set(entries.map((e) => e.code));
   const edges = fxProviderEdges(entries);
 

@@ -151,7 +151,7 @@ export function mcpRoutes(deps: HttpDeps) {
 /**
  * The MCP server itself, apart from its transport: checks a token and builds the server instance for
  * its caller. Streamable HTTP builds one per request (above); the CLI's stdio mode one per process
- * (host/cli/mcp-direct.ts).
+ * (host/api/mcp/direct.cli.ts).
  */
 export function mcpServerFactory(deps: HttpDeps) {
   const tokens = deps.container.resolve(AccessTokenService);

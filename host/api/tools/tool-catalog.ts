@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type CalculationTool, z } from "../../../sdk/index.ts";
 import type { PluginRegistry } from "../../plugins/registry.ts";
-import type { ToolPolicy } from "../../workers/tool-policy.ts";
+import type { ToolPolicy } from "./tool-policy.ts";
 
 /** Version of the catalog's own shape (docs/tools.md "Catalog"). */
 export const TOOLS_CATALOG_VERSION = "2";

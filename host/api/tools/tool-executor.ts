@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ToolTask, ToolTaskResult } from "./tool.task.ts";
 import type { ToolDescriptor } from "./tool-catalog.ts";
-import type { ToolPolicy } from "../../workers/tool-policy.ts";
+import type { ToolPolicy } from "./tool-policy.ts";
 
 /** Per-item error codes this executor produces (docs/tools.md lists when). */
 export type ToolErrorCode =

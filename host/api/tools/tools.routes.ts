@@ -10,6 +10,7 @@ import { runCalculation } from "../run-calculation.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { errorResponses, ErrorBody } from "../../http/errors.ts";
 import type { SessionPlugin } from "../../http/session.ts";
+import { toolPolicy } from "./tool-policy.ts";
 import { ComputeRequest, ComputeResponse, ToolsCatalog, ToolsDiagnostics } from "./tools.schema.ts";
 
 type Item = ComputeRequest["items"][number];
@@ -26,7 +27,7 @@ function zodIssues(issues: readonly { code: string; message: string; path: reado
 /** `/tools` (docs/tools.md): catalog, atomic batch compute on the worker pool, diagnostics. */
 export function toolsRoutes(deps: HttpDeps, session: SessionPlugin) {
   const catalog = deps.container.resolve(ToolCatalog);
-  const policy = deps.config.tools;
+  const policy = toolPolicy(deps.config.tools);
   const executor = new ToolExecutor(policy, async (task, signal) => (await runCalculation("toolCompute", task, signal)).result);
   // At shutdown, items not yet running end with service_unavailable instead of meeting a stopped pool.
   onWorkerPoolShutdown(() => executor.close());

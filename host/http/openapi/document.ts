@@ -4,8 +4,7 @@ import type { AnyElysia } from "elysia";
 import { COOKIE_ONLY, READ_POSTS } from "../bearer.ts";
 import { LIMITS_DOC } from "../bulk-limits.ts";
 import { JSON_BODY_DOC } from "../worker-json-body.ts";
-import { fieldDescription } from "./glossary.ts";
-import { OPERATIONS, operationKey } from "./operations.ts";
+import { type OperationDoc, operationKey } from "./operations.ts";
 
 type Json = Record<string, any>;
 
@@ -36,6 +35,10 @@ export interface DocumentOptions {
   readonly exclude: (string | RegExp)[];
   /** Named schemas that routes refer to only by `$ref` (documentation of unparsed rows). */
   readonly extraSchemas?: readonly unknown[];
+  /** Each operation's documentation by `METHOD /path` (operations.ts `operationDocs`). */
+  readonly operations: Readonly<Record<string, OperationDoc>>;
+  /** A wire field's description by name (glossary.ts `fieldGlossary`). */
+  readonly describeField: (name: string) => string | undefined;
 }
 
 /**
@@ -45,7 +48,8 @@ export interface DocumentOptions {
  * and are referenced by `$ref`; JSON bodies are documented as JSON only; every operation gets
  * its security (from the session macro's `x-access`), its error responses, a description that
  * says what it does, who may call it and what it changes, and examples for writes
- * (operations.ts); every field gets a description (glossary.ts).
+ * (`opts.operations`); every field gets a description (`opts.describeField`). The texts are the
+ * areas' own, listed in host/api/openapi.ts.
  */
 export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Json {
   const raw = toOpenAPISchema(app, { paths: opts.exclude }, undefined, undefined, "3.1.0") as Json;
@@ -70,7 +74,7 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     }
     if (op.requestBody) hoistContent(op.requestBody.content, "input", components);
   }
-  for (const { key, op } of ops) finishOperation(key, op, components);
+  for (const { key, op } of ops) finishOperation(key, op, components, opts.operations);
   const schemas = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.schema]));
   const doc: Json = {
     openapi: "3.1.0",
@@ -80,10 +84,10 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     paths,
     components: { schemas, securitySchemes: opts.securitySchemes },
   };
-  walkSchemas(doc, constToEnum);
-  walkSchemas(doc, nullableEnum);
-  walkSchemas(doc, describeFields);
-  walkSchemas(doc, addDiscriminator);
+  walkSchemas(doc, opts.describeField, constToEnum);
+  walkSchemas(doc, opts.describeField, nullableEnum);
+  walkSchemas(doc, opts.describeField, (schema) => describeFields(schema, opts.describeField));
+  walkSchemas(doc, opts.describeField, addDiscriminator);
   // Generators read `default` as "always present" (openapi-typescript makes such fields required),
   // which is true of answers but not of requests: there the default goes into the description.
   for (const { op } of ops) {
@@ -165,13 +169,13 @@ function rewriteRefs(node: any, names: Record<string, string>): any {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function finishOperation(key: string, op: Json, components: Json) {
+function finishOperation(key: string, op: Json, components: Json, operations: Readonly<Record<string, OperationDoc>>) {
   const access: "public" | "user" | "admin" = op["x-access"] ?? "public";
   delete op["x-access"];
   const limits: string[] | undefined = op[LIMITS_DOC];
   delete op[LIMITS_DOC];
   op.security = access === "public" ? [] : op.security;
-  const doc = OPERATIONS[key];
+  const doc = operations[key];
   // JSON bodies: Elysia would also accept form encodings, but clients should send JSON.
   const content = op.requestBody?.content as Json | undefined;
   if (content?.["application/json"]) {
@@ -182,7 +186,7 @@ function finishOperation(key: string, op: Json, components: Json) {
     if (doc?.request !== undefined && content?.["application/json"]) content["application/json"].example = doc.request;
   }
   op.responses ??= {};
-  const reasons = errorReasons(key, op, access, limits !== undefined);
+  const reasons = errorReasons(key, op, access, limits !== undefined, doc);
   for (const [status, why] of Object.entries(reasons)) {
     // A body the route declares itself (an `anyOf` of both error bodies, ...) is kept.
     op.responses[status] = { ...(op.responses[status] ?? errorResponse(status === "422" ? "ValidationErrorBody" : "ErrorBody")), description: why.join(" ") };
@@ -236,10 +240,10 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * docs/security.md), 403 for a read-only token too when signed in; a path parameter → 404; a JSON
  * body → 400 (not JSON at all); parameters or a body → 422; bulk limits → 413. A status the route
  * declares itself in its `response` (a rule's 400, a conflict's 409, a role check's 403, an id in
- * the body's 404, ...) is kept, described by the operation's `errors` (operations.ts) when it has them. 405 (another method) and
+ * the body's 404, ...) is kept, described by the operation's `errors` (its area's `*.openapi.ts`) when it has them. 405 (another method) and
  * 500 concern every path and are described in docs/errors.md, not per operation.
  */
-function errorReasons(key: string, op: Json, access: "public" | "user" | "admin", limited: boolean): Record<string, string[]> {
+function errorReasons(key: string, op: Json, access: "public" | "user" | "admin", limited: boolean, doc: OperationDoc | undefined): Record<string, string[]> {
   const method = key.split(" ")[0]!;
   const out: Record<string, string[]> = {};
   const add = (status: number, text: string) => (out[status] ??= []).push(text);
@@ -260,14 +264,14 @@ function errorReasons(key: string, op: Json, access: "public" | "user" | "admin"
   if (pathParams.length) add(404, `No such ${pathParams.join(", ")}, or one the caller cannot see (a broker without an access row is always 404).`);
   if (limited) add(413, STATUS_TEXT[413]!);
   if (op.parameters?.length || op.requestBody) add(422, STATUS_TEXT[422]!);
-  const said = OPERATIONS[key]?.errors ?? {};
+  const said = doc?.errors ?? {};
   for (const status of declared) {
     if (said[Number(status)]) continue;
     const text = op.responses[status]?.description;
     const own = text && !/^Response for status/.test(text) ? text : STATUS_TEXT[status] ?? `Status ${status}.`;
     if (!out[status]?.includes(own)) add(Number(status), own);
   }
-  // The operation's own words for its rules' statuses (operations.ts `errors`).
+  // The operation's own words for its rules' statuses (its documentation's `errors`).
   for (const [status, text] of Object.entries(said)) add(Number(status), text);
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -277,7 +281,7 @@ function errorResponse(name: string): Json {
 }
 
 /** Visits every schema object of the document (component schemas, parameters, bodies, responses). */
-function walkSchemas(doc: Json, visit: (schema: Json) => void) {
+function walkSchemas(doc: Json, describeField: (name: string) => string | undefined, visit: (schema: Json) => void) {
   const seen = new Set<object>();
   const inSchema = (node: any) => {
     if (!node || typeof node !== "object" || seen.has(node)) return;
@@ -293,7 +297,7 @@ function walkSchemas(doc: Json, visit: (schema: Json) => void) {
       if (!op) continue;
       for (const p of op.parameters ?? []) {
         inSchema(p.schema);
-        if (!p.description) p.description = p.schema?.description ?? fieldDescription(p.name);
+        if (!p.description) p.description = p.schema?.description ?? describeField(p.name);
       }
       for (const media of Object.values<Json>(op.requestBody?.content ?? {})) inSchema(media.schema);
       for (const r of Object.values<Json>(op.responses ?? {})) for (const media of Object.values<Json>(r.content ?? {})) inSchema(media.schema);
@@ -326,11 +330,11 @@ function nullableEnum(schema: Json) {
   }
 }
 
-function describeFields(schema: Json) {
+function describeFields(schema: Json, describeField: (name: string) => string | undefined) {
   if (!schema.properties) return;
   for (const [name, prop] of Object.entries<Json>(schema.properties)) {
     if (prop && typeof prop === "object" && !prop.description) {
-      const text = fieldDescription(name);
+      const text = describeField(name);
       if (text) prop.description = text;
     }
   }

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { z } from "zod";
 import type { ToolDescriptor } from "../../../host/api/tools/tool-catalog.ts";
 import { QueueFullError, ToolExecutor } from "../../../host/api/tools/tool-executor.ts";
-import type { ToolPolicy } from "../../../host/workers/tool-policy.ts";
+import type { ToolPolicy } from "../../../host/api/tools/tool-policy.ts";
 
 const policy: ToolPolicy = {
   concurrency: 1, executionTimeoutMs: 1000, maxBatchItems: 4, maxInputBytes: 1000, maxOutputBytes: 1000, maxQueue: 1, queueTimeoutMs: 1000,

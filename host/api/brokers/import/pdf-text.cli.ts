@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { anonymise } from "../../core/brim/pdf-anonymise.ts";
-import { pdfErrorCode, pdfText } from "../../sdk/import/pdf.ts";
+import { anonymise } from "../../../../core/brim/pdf-anonymise.ts";
+import { pdfErrorCode, pdfText } from "../../../../sdk/import/pdf.ts";
 
 export { anonymise };
 

@@ -3,11 +3,11 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, normalize, relative, resolve, sep } from "node:path";
-import pkg from "../../package.json" with { type: "json" };
-import { migrations } from "../../migrations/index.ts";
-import type { AppConfig } from "../config.ts";
-import { databaseFile, isPostgres } from "../db/data-source.ts";
-import { snapshotDatabase } from "../db/snapshot.ts";
+import pkg from "../../../package.json" with { type: "json" };
+import { migrations } from "../../../migrations/index.ts";
+import type { AppConfig } from "../../config.ts";
+import { databaseFile, isPostgres } from "../../db/data-source.ts";
+import { snapshotDatabase } from "../../db/snapshot.ts";
 
 /**
  * `backup create` / `backup restore` of the command line: a `.tar.gz` with a consistent snapshot

@@ -1,11 +1,11 @@
-import { addDays, today } from "../../core/dates/calendar.ts";
-import type { Database } from "../../core/db/database.ts";
-import type { FxProviderLookup, FxSyncService } from "../../core/fx/fx-sync.service.ts";
-import type { CurrentPriceService } from "../../core/prices/current-price.service.ts";
-import type { PriceSyncService } from "../../core/prices/price-sync.service.ts";
-import type { IsoDate } from "../../sdk/index.ts";
-import type { Logger } from "../logger.ts";
-import type { JobOutcome } from "./scheduler.ts";
+import { addDays, today } from "../../../core/dates/calendar.ts";
+import type { Database } from "../../../core/db/database.ts";
+import type { FxProviderLookup, FxSyncService } from "../../../core/fx/fx-sync.service.ts";
+import type { CurrentPriceService } from "../../../core/prices/current-price.service.ts";
+import type { PriceSyncService } from "../../../core/prices/price-sync.service.ts";
+import type { IsoDate } from "../../../sdk/index.ts";
+import type { Logger } from "../../logger.ts";
+import type { JobOutcome } from "../../scheduler/scheduler.ts";
 
 /** History is synced in slices so a long run reports its progress in the log. */
 const SYNC_SLICE = 20;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 /**
  * Starting points of `npm run cli -- plugin new <kind> <id>`: the files of
- * `host/cli/plugin-templates/<kind>/` (a small working plugin and the contract test that proves it),
+ * `host/plugins/authoring/templates/<kind>/` (a small working plugin and the contract test that proves it),
  * with the template's id and name replaced. The same files are the per-kind examples of
  * docs/plugins.md (kept byte-equal by test/plugins-host/plugin-guide-examples.test.ts), and
  * test/plugins-host/plugin-templates.test.ts runs each one's contract suite.
@@ -12,7 +12,7 @@ export interface PluginTemplate {
   readonly files: (id: string, name: string) => Record<string, string>;
 }
 
-const DIR = join(import.meta.dir, "plugin-templates");
+const DIR = join(import.meta.dir, "templates");
 
 /** Kind → the template's own id and name (replaced in the generated copy). */
 const TEMPLATE_IDS: Record<string, { id: string; name: string }> = {

@@ -1,11 +1,11 @@
 import { isJSONRPCRequest, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { mcpServerFactory } from "../api/mcp/mcp.routes.ts";
-import { loadConfig } from "../config.ts";
-import { createLogger } from "../logger.ts";
-import { assemble } from "../main.ts";
-import { shutdownWorkerPool } from "../workers/pool.ts";
-import { McpRelayError } from "./mcp-relay.ts";
+import { mcpServerFactory } from "./mcp.routes.ts";
+import { loadConfig } from "../../config.ts";
+import { createLogger } from "../../logger.ts";
+import { assemble } from "../../main.ts";
+import { shutdownWorkerPool } from "../../workers/pool.ts";
+import { McpRelayError } from "./relay.cli.ts";
 
 /**
  * The stdio transport with the token checked again before every request, as the HTTP endpoint does:

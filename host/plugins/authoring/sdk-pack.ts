@@ -5,9 +5,9 @@
  */
 import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import sdkPackage from "../../sdk/package.json" with { type: "json" };
+import sdkPackage from "../../../sdk/package.json" with { type: "json" };
 
-const ROOT = resolve(import.meta.dir, "../..");
+const ROOT = resolve(import.meta.dir, "../../..");
 const DIST = join(ROOT, "dist");
 const OUT = join(DIST, "sdk");
 

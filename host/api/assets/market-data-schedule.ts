@@ -1,7 +1,7 @@
-import type { GlobalSettingsService } from "../../core/settings/global-settings.service.ts";
-import type { Logger } from "../logger.ts";
+import type { GlobalSettingsService } from "../../../core/settings/global-settings.service.ts";
+import type { Logger } from "../../logger.ts";
 import { planSchedule, type SchedulePlan, type SchedulerSettings } from "./schedule-plan.ts";
-import type { JobOutcome, Scheduler } from "./scheduler.ts";
+import type { JobOutcome, Scheduler } from "../../scheduler/scheduler.ts";
 
 export interface MarketDataJobs {
   currentPrice(): Promise<JobOutcome>;

@@ -2,17 +2,17 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { describeZodError, isPlugin, PLUGIN_KINDS, PluginIdSchema, PluginManifestSchema, SDK_API_VERSION } from "../../sdk/index.ts";
-import rootPackage from "../../package.json" with { type: "json" };
-import sdkPackage from "../../sdk/package.json" with { type: "json" };
-import { loadConfig } from "../config.ts";
-import { discoverExternal, provideSdk } from "../plugins/discovery.ts";
-import { TEMPLATES } from "./plugin-templates.ts";
+import { describeZodError, isPlugin, PLUGIN_KINDS, PluginIdSchema, PluginManifestSchema, SDK_API_VERSION } from "../../../sdk/index.ts";
+import rootPackage from "../../../package.json" with { type: "json" };
+import sdkPackage from "../../../sdk/package.json" with { type: "json" };
+import { loadConfig } from "../../config.ts";
+import { discoverExternal, provideSdk } from "../discovery.ts";
+import { TEMPLATES } from "./templates.ts";
 
 /** A refusal of the plugin commands: printed, exit code 1. */
 export class PluginCliError extends Error {}
 
-const ROOT = resolve(import.meta.dir, "../..");
+const ROOT = resolve(import.meta.dir, "../../..");
 /** `npm run` starts us in the package root; relative paths mean the caller's directory. */
 const here = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
 const silent = { debug() {}, error() {}, info() {}, warn() {} };
@@ -48,7 +48,7 @@ function newPlugin(args: string[], out: (line: string) => void): void {
   if (!PluginIdSchema.safeParse(id).success) throw new PluginCliError(`Invalid id '${id}': lower-case words joined by - or _, at most 64 characters`);
   const dir = here(dirArg ?? id);
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new PluginCliError(`${dir} exists and is not empty`);
-  const sdkSource = sdkSpec ? here(sdkSpec) : sh([process.execPath, join(ROOT, "host/cli/sdk-pack.ts")], ROOT).trim().split("\n").at(-1)!;
+  const sdkSource = sdkSpec ? here(sdkSpec) : sh([process.execPath, join(ROOT, "host/plugins/authoring/sdk-pack.ts")], ROOT).trim().split("\n").at(-1)!;
   if (!existsSync(sdkSource)) throw new PluginCliError(`${sdkSource} does not exist`);
   mkdirSync(join(dir, "vendor"), { recursive: true });
   const vendored = vendorSdk(sdkSource, join(dir, "vendor"));
@@ -123,7 +123,7 @@ async function validate(folder: string): Promise<{ id: string; kind: string }> {
  * `target` is the one `--force` replaces, so its plugin does not count.
  */
 async function refuseTakenId(kind: string, id: string, pluginsDir: string, target: string): Promise<void> {
-  const { builtinPlugins } = await import("../../plugins/index.ts");
+  const { builtinPlugins } = await import("../../../plugins/index.ts");
   if (builtinPlugins.some((p) => p.manifest.kind === kind && p.manifest.id === id)) {
     throw new PluginCliError(`the id '${id}' is taken by a built-in ${kind} plugin; choose another id in the plugin's definePlugin() (ids are forever: stored data is keyed by them)`);
   }
