@@ -9,8 +9,10 @@ import { expect, test } from "bun:test";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { Decimal } from "../../core/money/decimal.ts";
-import { cmp, type DecimalParts, partsOf, plus, times, toDecimal, wireText } from "../../core/portfolio/exact-decimal.ts";
+import { cmp, type DecimalParts, partsOf, partsOfText, plus, times, toDecimal, wireText } from "../../core/portfolio/exact-decimal.ts";
+import { buildReport } from "../../core/portfolio/report.calc.ts";
 import { dec } from "../../core/portfolio/report.dto.ts";
+import { input } from "../unit/portfolio/report-input.sample.ts";
 
 const rng = xoroshiro128plus(20261129);
 const int = (lo: number, hi: number): number => uniformInt(rng, lo, hi);
@@ -33,9 +35,10 @@ function randomRate(): Decimal {
   return kind === 0 ? stored : kind === 1 ? new Decimal(1).div(stored) : new Decimal(1).div(stored).times(randomDecimal(3, 8) || "1");
 }
 
-/** Same value and the same wire text as the Decimal. */
+/** Same value, leading digit and wire text as the Decimal (the percentages and comparisons read the leading digit). */
 function same(parts: DecimalParts, d: Decimal, what: string): void {
-  expect({ what, value: toDecimal(parts).toString(), text: wireText(parts) }).toEqual({ what, value: d.toString(), text: dec(d) });
+  expect({ what, value: toDecimal(parts).toString(), top: parts.m === 0n ? 0 : parts.top, text: wireText(parts) })
+    .toEqual({ what, value: d.toString(), top: d.isZero() ? 0 : d.e, text: dec(d) });
 }
 
 test("integer valuation equals the Decimal chain: quantity × close × rate, summed per asset and component", () => {
@@ -106,4 +109,29 @@ test("integer sums and products round like Decimal at the 34-digit edges", () =>
   for (const x of ["0.00000000005", "0.00000000015", "-0.00000000005", "0.000000000049", "12.3400000000", "1e20", "-0.12345678905"]) {
     expect({ x, text: wireText(partsOf(new Decimal(x))) }).toEqual({ x, text: dec(new Decimal(x)) });
   }
+});
+
+test("closes read from their text have the value of the Decimal parsed from it", () => {
+  const texts = ["224.2023", "0.0012", "-0.0012", "000123.4500", "0", "0.000", "-0", "7", "1e5", "1.5E-3", "9999999999999999.999999999999999999"];
+  for (let i = 0; i < 2_000; i++) texts.push((int(0, 9) === 0 ? "-" : "") + randomDecimal(16, 18));
+  for (const text of texts) {
+    const d = new Decimal(text);
+    const p = partsOfText(text);
+    same(p, d, text);
+  }
+});
+
+test("the report's allocation history is the Decimal chain's: quantity × price, × the inverted rate, summed in ledger order", () => {
+  const r = JSON.parse(JSON.stringify(buildReport(input(true)))) as { allocation_history: Record<string, { date: string; components: unknown[] }[]> };
+  // 10 January: asset 1 (EUR) 2.025 at its close 99.99999; asset 2 (USD, a 0.333333 share) at its
+  // trade price of 6 January (newer than its close), converted at 1 / 1.0937 (34 digits); asset 3
+  // (EUR) a bond quoted per 100. All are stocks without a classification: one component each.
+  const v1 = new Decimal("3.125").plus(new Decimal("-1.1")).times("99.99999");
+  const qty2 = new Decimal("7").times("0.333333").plus(new Decimal("0.333").times("0.333333"));
+  const v2 = qty2.times(new Decimal("33.3").div("0.333")).times(new Decimal(1).div("1.0937"));
+  const v3 = new Decimal("10").times(new Decimal("9875.5").div("100"));
+  const total = new Decimal(0).plus(v1).plus(v2).plus(v3);
+  const expected = { date: "2024-01-10", components: [{ name: "STOCK", value: "100", amount: dec(total) }] };
+  expect(r.allocation_history.type!.at(-1)).toEqual(expected);
+  expect(r.allocation_history.sector!.at(-1)).toEqual({ ...expected, components: [{ ...expected.components[0]!, name: "Unknown" }] });
 });
