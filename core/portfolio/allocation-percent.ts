@@ -101,10 +101,13 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
   return (neg ? "-" : "") + plain(n10, s10);
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** `n` (> 0) × 10^-scale as plain text without trailing zeros (Decimal `toFixed()`). */
 export function plain(n: bigint, scale: number): string {
   if (scale <= 0) return (n * pow10(-scale)).toString();
-  const text = n.toString().padStart(scale + 1, "0");
+  // A safe integer's digits from the number: BigInt's own toString costs several times more.
+  const text = (n <= MAX_SAFE ? String(Number(n)) : n.toString()).padStart(scale + 1, "0");
   let end = text.length;
   const point = text.length - scale;
   while (end > point && text.charCodeAt(end - 1) === 48) end--;
