@@ -18,7 +18,7 @@ const TEN = 10n;
 
 const POW10: bigint[] = [];
 for (let i = 0, p = 1n; i <= 80; i++, p *= TEN) POW10.push(p);
-const pow10 = (n: number): bigint => POW10[n] ?? TEN ** BigInt(n);
+export const pow10 = (n: number): bigint => POW10[n] ?? TEN ** BigInt(n);
 
 /** A finite Decimal as an exact scaled integer: value = `m` × 10^`exp`, its first digit at 10^`top`. */
 export interface DecimalParts {
@@ -46,7 +46,7 @@ export function decimalParts(x: Decimal): DecimalParts {
 }
 
 /** Half-even rounding of `q` (≥ 0) given the discarded part's comparison with one half: -1, 0, 1. */
-function roundHalfEven(q: bigint, half: number): bigint {
+export function roundHalfEven(q: bigint, half: number): bigint {
   return half > 0 || (half === 0 && (q & 1n) === 1n) ? q + 1n : q;
 }
 
@@ -101,10 +101,13 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
   return (neg ? "-" : "") + plain(n10, s10);
 }
 
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** `n` (> 0) × 10^-scale as plain text without trailing zeros (Decimal `toFixed()`). */
-function plain(n: bigint, scale: number): string {
+export function plain(n: bigint, scale: number): string {
   if (scale <= 0) return (n * pow10(-scale)).toString();
-  const text = n.toString().padStart(scale + 1, "0");
+  // A safe integer's digits from the number: BigInt's own toString costs several times more.
+  const text = (n <= MAX_SAFE ? String(Number(n)) : n.toString()).padStart(scale + 1, "0");
   let end = text.length;
   const point = text.length - scale;
   while (end > point && text.charCodeAt(end - 1) === 48) end--;

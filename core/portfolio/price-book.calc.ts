@@ -5,6 +5,7 @@
  */
 import { indexOnOrBefore } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
+import { type DecimalParts, partsOfText } from "./exact-decimal.ts";
 import type { AssetInfo, LedgerTx, QuoteSeries, SplitEvent } from "./report-input.ts";
 
 export type ValuationSource = "MARKET_PRICE" | "LAST_TRADE_PRICE" | "MISSING";
@@ -34,7 +35,10 @@ interface AssetBook {
   quoteCloses: string[];
   /** The observation of the last quote index asked for (non-trading days ask for it again). */
   lastQuote: { index: number; obs: Observation } | null;
+  /** The close of the last quote index asked for by `quotePartsAt`, as exact parts. */
+  lastParts: { index: number; parts: DecimalParts } | null;
   quoteBase: Decimal;
+  quoteBaseOne: boolean;
   currency: string;
   trades: TradeDay[];
   tradeDates: string[];
@@ -134,7 +138,8 @@ export class PriceBook {
         trades = tradeDays(txs.filter((t) => t.assetId === a.id), a);
       } else trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
       this.books.set(a.id, {
-        quoteDates: q.dates, quoteCloses: q.closes, lastQuote: null, quoteBase: new Decimal(a.quoteBaseQuantity),
+        quoteDates: q.dates, quoteCloses: q.closes, lastQuote: null, lastParts: null, quoteBase: new Decimal(a.quoteBaseQuantity),
+        quoteBaseOne: new Decimal(a.quoteBaseQuantity).eq(1),
         currency: a.currency, trades, tradeDates: trades.map((t) => t.date), qHint: -1, tHint: -1,
         splits: splits.filter((s) => s.assetId === a.id).map((s) => ({ date: s.date, ratio: new Decimal(s.ratio) })),
       });
@@ -153,6 +158,22 @@ export class PriceBook {
     if (qi >= 0) b.qHint = qi;
     if (ti >= 0) b.tHint = ti;
     return qi >= 0 && (ti < 0 || b.quoteDates[qi]! >= b.tradeDates[ti]!) ? qi : -1;
+  }
+
+  /**
+   * The price valuing `assetId` on `day` as exact parts (exact-decimal.ts) when it is a quote with a
+   * quote base of 1 (the close itself, in the asset's currency), parsed from the close's text
+   * without a Decimal; null otherwise ({@link at} then gives the observation).
+   */
+  quotePartsAt(assetId: number, day: string): DecimalParts | null {
+    const b = this.books.get(assetId);
+    if (!b || !b.quoteBaseOne) return null;
+    const qi = this.quoteIndexAt(assetId, day);
+    if (qi < 0) return null;
+    if (b.lastParts?.index === qi) return b.lastParts.parts;
+    const parts = partsOfText(b.quoteCloses[qi]!);
+    b.lastParts = { index: qi, parts };
+    return parts;
   }
 
   /** The observation valuing `assetId` on `day`, or null when there is none (source MISSING). */

@@ -7,6 +7,7 @@ import { CostPool } from "../money/cost-pool.ts";
 import { Decimal } from "../money/decimal.ts";
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
+import { type DecimalParts, EXACT_ZERO, partsOf, plus, times, toDecimal } from "./exact-decimal.ts";
 import type { LedgerTx, ReportInput } from "./report-input.ts";
 import { ScaledValuation } from "./scaled-valuation.ts";
 
@@ -80,8 +81,11 @@ export interface DayState {
   flow: Decimal;
   /** Some held asset had no price this day. */
   incomplete: boolean;
-  /** Per-asset value of the day (only when allocation history was asked for). */
-  assetValues?: Map<number, Decimal>;
+  /**
+   * Per-asset value of the day in the target currency (only when allocation history was asked
+   * for), as exact parts (exact-decimal.ts): the value the Decimal chain gives.
+   */
+  assetValues?: Map<number, DecimalParts>;
 }
 
 export interface Totals {
@@ -480,27 +484,29 @@ export class ReplayLedger {
     const groups = new Map<string, { value: Decimal; assets: number[] }>();
     let incomplete = false;
     let unvaluedCost = ZERO;
-    const assetValues = this.input.flags.allocationHistory ? new Map<number, Decimal>() : undefined;
-    const localValues: { assetId: number; local: Decimal; currency: string }[] = [];
     const scaled = this.valuation?.begin(date);
-    // forEach, not for…of: no [key, value] pair allocated per asset and day.
-    this.assetQty.forEach((qty, assetId) => {
-      if (qty.isZero()) return;
-      // Quote-valued assets are summed exactly in scaled integers (ScaledValuation); others here.
-      if (scaled?.addIfQuoted(assetId)) return;
-      const obs = this.prices.at(assetId, date);
-      if (!obs) {
-        incomplete = true;
-        unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
-        return;
-      }
-      const local = qty.times(obs.price);
-      let g = groups.get(obs.currency);
-      if (!g) groups.set(obs.currency, g = { value: ZERO, assets: [] });
-      g.value = g.value.plus(local);
-      g.assets.push(assetId);
-      if (assetValues) localValues.push({ assetId, local, currency: obs.currency });
-    });
+    const perAsset = this.input.flags.allocationHistory ? this.valuePerAsset(date, groups) : null;
+    if (perAsset) {
+      incomplete = perAsset.incomplete;
+      unvaluedCost = perAsset.unvaluedCost;
+    } else {
+      // forEach, not for…of: no [key, value] pair allocated per asset and day.
+      this.assetQty.forEach((qty, assetId) => {
+        if (qty.isZero()) return;
+        // Quote-valued assets are summed exactly in scaled integers (ScaledValuation); others here.
+        if (scaled?.addIfQuoted(assetId)) return;
+        const obs = this.prices.at(assetId, date);
+        if (!obs) {
+          incomplete = true;
+          unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
+          return;
+        }
+        let g = groups.get(obs.currency);
+        if (!g) groups.set(obs.currency, g = { value: ZERO, assets: [] });
+        g.value = g.value.plus(qty.times(obs.price));
+        g.assets.push(assetId);
+      });
+    }
     if (scaled) {
       for (const [currency, sum] of scaled.sums()) {
         let g = groups.get(currency);
@@ -519,10 +525,16 @@ export class ReplayLedger {
       marketValue = marketValue.plus(ccy === this.fx.target ? g.value : g.value.times(r));
     }
     const valuedCost = this.openCost.minus(unvaluedCost);
-    if (assetValues) {
-      for (const v of localValues) {
+    let assetValues: Map<number, DecimalParts> | undefined;
+    if (perAsset) {
+      assetValues = new Map();
+      for (const v of perAsset.locals) {
         const r = this.fx.rate(v.currency, date, false);
-        if (r !== null) assetValues.set(v.assetId, (assetValues.get(v.assetId) ?? ZERO).plus(v.local.times(r)));
+        if (r === null) continue;
+        // × 1 (the target currency) is the value itself.
+        const converted = v.currency === this.fx.target ? v.local : times(v.local, partsOf(r));
+        const before = assetValues.get(v.assetId);
+        assetValues.set(v.assetId, before === undefined ? converted : plus(before, converted));
       }
     }
     const transit = this.valueTransit(date, assetValues);
@@ -541,6 +553,46 @@ export class ReplayLedger {
     };
   }
 
+  /**
+   * The per-asset half of `value` when allocation history is asked for: each asset's
+   * `quantity × price` and the sums per currency in exact parts (exact-decimal.ts, the values and
+   * the rounding of the Decimal chain, in the same order), the sums handed over as Decimals.
+   */
+  private valuePerAsset(date: string, groups: Map<string, { value: Decimal; assets: number[] }>) {
+    const sums = new Map<string, { value: DecimalParts; assets: number[] }>();
+    const locals: { assetId: number; local: DecimalParts; currency: string }[] = [];
+    let incomplete = false;
+    let unvaluedCost = ZERO;
+    this.assetQty.forEach((qty, assetId) => {
+      if (qty.isZero()) return;
+      // A quote's close is read as parts from its text; other prices come from the observation.
+      const close = this.prices.quotePartsAt(assetId, date);
+      let price: DecimalParts;
+      let currency: string;
+      if (close) {
+        price = close;
+        currency = this.assetCurrency.get(assetId)!;
+      } else {
+        const obs = this.prices.at(assetId, date);
+        if (!obs) {
+          incomplete = true;
+          unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
+          return;
+        }
+        price = partsOf(obs.price);
+        currency = obs.currency;
+      }
+      const local = times(partsOf(qty), price);
+      let g = sums.get(currency);
+      if (!g) sums.set(currency, g = { value: EXACT_ZERO, assets: [] });
+      g.value = plus(g.value, local);
+      g.assets.push(assetId);
+      locals.push({ assetId, local, currency });
+    });
+    for (const [currency, g] of sums) groups.set(currency, { value: toDecimal(g.value), assets: g.assets });
+    return { incomplete, unvaluedCost, locals };
+  }
+
   /** Open cost of an asset across brokers (only asked for assets left out of a day's valuation). */
   private costOf(assetId: number): Decimal {
     let cost = ZERO;
@@ -548,7 +600,7 @@ export class ReplayLedger {
     return cost;
   }
 
-  private valueTransit(date: string, assetValues: Map<number, Decimal> | undefined) {
+  private valueTransit(date: string, assetValues: Map<number, DecimalParts> | undefined) {
     const out = { marketValue: ZERO, book: ZERO, valuedCost: ZERO, assetValue: ZERO, incomplete: false };
     for (const item of this.transit.values()) {
       if (item.kind === "cash") {
@@ -565,7 +617,7 @@ export class ReplayLedger {
       out.marketValue = out.marketValue.plus(v);
       out.assetValue = out.assetValue.plus(v);
       out.valuedCost = out.valuedCost.plus(item.cost);
-      if (assetValues) assetValues.set(item.assetId!, (assetValues.get(item.assetId!) ?? ZERO).plus(v));
+      if (assetValues) assetValues.set(item.assetId!, plus(assetValues.get(item.assetId!) ?? EXACT_ZERO, partsOf(v)));
     }
     return out;
   }

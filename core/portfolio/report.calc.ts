@@ -10,7 +10,8 @@ import {
   missingPriceIssue, mwrrNotCalculableIssue, mwrrSeriesUnreliableIssue, navIncompleteIssue, type StalePrice, stalePriceIssue,
   transactionImpliedIssues,
 } from "./data-quality.calc.ts";
-import { type DecimalParts, decimalParts, percentText } from "./allocation-percent.ts";
+import { percentText } from "./allocation-percent.ts";
+import { cmp, type DecimalParts, EXACT_ZERO, partsOf, plus, times, toDecimal, wireText } from "./exact-decimal.ts";
 import { dec, toReportDto } from "./report.dto.ts";
 import type {
   AllocationItem, AllocationPoint, BrokerBreakdown, ContributionRow, Dimension, HistoryPoint, HoldingRow, PortfolioReport, PositionsContribution,
@@ -273,7 +274,7 @@ function buildSummary(
   const cashBalances = new Map<string, Decimal>();
   for (const byCcy of r.cash.values()) for (const [ccy, a] of byCcy) cashBalances.set(ccy, (cashBalances.get(ccy) ?? ZERO).plus(a));
   const mwrrOk = mwrr !== null && mwrr.rate !== null;
-  const valuedItems = valued.map((h) => ({ asset: h.asset, value: h.value! }));
+  const valuedItems = valued.map((h) => ({ weights: weightsOf(h.asset), value: partsOf(h.value!) }));
   return {
     netWorth: endNav,
     totalInvested: baseline,
@@ -324,57 +325,71 @@ function buildSummary(
 }
 
 const DIMENSIONS = ["type", "sector", "geography"] as const;
-const ONE = new Decimal(1);
-/** Weights parsed once per asset and dimension (they are read for every day of the history). */
-const weightCache = new WeakMap<AssetInfo, Record<Dimension, [string, Decimal][]>>();
+/**
+ * Weights parsed once per asset (they are read for every day of the history); null: the whole
+ * value (a weight of exactly 1, whose product is the value itself).
+ */
+const weightCache = new WeakMap<AssetInfo, Weights>();
+type Weights = Record<Dimension, [string, DecimalParts | null][]>;
 
-/** Weights of an asset along a dimension: its type, or its classification distribution (`Unknown` when none). */
-function weights(asset: AssetInfo, dim: Dimension): [string, Decimal][] {
+/** Weights of an asset along each dimension: its type, or its classification distribution (`Unknown` when none). */
+function weightsOf(asset: AssetInfo): Weights {
   let cached = weightCache.get(asset);
   if (!cached) {
-    const of = (dist: Record<string, string> | null): [string, Decimal][] =>
-      !dist || Object.keys(dist).length === 0 ? [["Unknown", ONE]] : Object.entries(dist).map(([k, w]) => [k, new Decimal(w)]);
-    cached = { type: [[asset.type ?? "OTHER", ONE]], sector: of(asset.sectors), geography: of(asset.geography) };
+    const of = (dist: Record<string, string> | null): [string, DecimalParts | null][] =>
+      !dist || Object.keys(dist).length === 0 ? [["Unknown", null]] : Object.entries(dist).map(([k, w]) => {
+        const d = new Decimal(w);
+        return [k, d.eq(1) ? null : partsOf(d)];
+      });
+    cached = { type: [[asset.type ?? "OTHER", null]], sector: of(asset.sectors), geography: of(asset.geography) };
     weightCache.set(asset, cached);
   }
-  return cached[dim];
+  return cached;
 }
 
-function allocation(items: { asset: AssetInfo; value: Decimal }[], dim: Dimension, sum?: Decimal): AllocationItem[] {
-  const amounts = new Map<string, Decimal>();
-  for (const { asset, value } of items) {
-    for (const [name, w] of weights(asset, dim)) {
-      // × 1 is the value itself: one multiplication less per asset and day on the usual weights.
-      const part = w === ONE ? value : value.times(w);
+interface Valued {
+  weights: Weights;
+  value: DecimalParts;
+}
+
+/**
+ * The components of one dimension. Values, sums and order in exact parts (exact-decimal.ts: the
+ * values and roundings of the Decimal chain, without a Decimal per asset and day).
+ */
+function allocation(items: readonly Valued[], dim: Dimension, sum?: DecimalParts): AllocationItem[] {
+  const amounts = new Map<string, DecimalParts>();
+  for (const { weights, value } of items) {
+    for (const [name, w] of weights[dim]) {
+      // A whole value needs no multiplication: one less per asset and day on the usual weights.
+      const part = w === null ? value : times(value, w);
       const before = amounts.get(name);
-      amounts.set(name, before === undefined ? part : before.plus(part));
+      amounts.set(name, before === undefined ? part : plus(before, part));
     }
   }
-  const total = sum ?? items.reduce((s, i) => s.plus(i.value), ZERO);
-  const positive = total.gt(0);
-  const totalParts = positive ? decimalParts(total) : null;
+  const total = sum ?? items.reduce((s, i) => plus(s, i.value), EXACT_ZERO);
+  const positive = total.m > 0n;
   return [...amounts.entries()]
-    .sort(([a, x], [b, y]) => y.cmp(x) || a.localeCompare(b))
-    .map(([name, amount]) => ({ name, value: totalParts === null ? null : percentOf(amount, total, totalParts), amount }));
+    .sort(([a, x], [b, y]) => cmp(y, x) || a.localeCompare(b))
+    .map(([name, amount]) => ({ name, value: positive ? percentOf(amount, total) : null, amount: wireText(amount) }));
 }
 
 /**
  * `dec(amount / total × 100)` for `total` > 0: in integers (allocation-percent.ts, the same text
  * as the Decimal division), Decimal where that path does not apply.
  */
-function percentOf(amount: Decimal, total: Decimal, totalParts: DecimalParts): string {
+function percentOf(amount: DecimalParts, total: DecimalParts): string {
   // A single component is the whole: 100 % without a division (the quotient is exactly 1).
-  if (amount.eq(total)) return "100";
-  return percentText(decimalParts(amount), totalParts) ?? dec(ratio(amount, total, true)!);
+  if (cmp(amount, total) === 0) return "100";
+  return percentText(amount, total) ?? dec(ratio(toDecimal(amount), toDecimal(total), true)!);
 }
 
 /** The allocation-history points of one day, one per dimension (from the day's per-asset values). */
 export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetInfo>): Record<Dimension, AllocationPoint> {
-  const items: { asset: AssetInfo; value: Decimal }[] = [];
-  let total = ZERO;
+  const items: Valued[] = [];
+  let total = EXACT_ZERO;
   d.assetValues?.forEach((value, id) => {
-    items.push({ asset: assets.get(id)!, value });
-    total = total.plus(value);
+    items.push({ weights: weightsOf(assets.get(id)!), value });
+    total = plus(total, value);
   });
   return {
     type: { date: d.date, components: allocation(items, "type", total) },

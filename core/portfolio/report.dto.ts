@@ -89,7 +89,7 @@ export function allocationPointText(p: AllocationPoint): string {
 }
 
 function allocationDto(a: AllocationItem): AllocationItemDto {
-  return { name: a.name, value: a.value ?? "0", amount: dec(a.amount) };
+  return { name: a.name, value: a.value ?? "0", amount: a.amount };
 }
 
 function holdingDto(h: HoldingRow): HoldingDto {

@@ -23,7 +23,8 @@ export interface ReportMetadata {
 }
 
 export interface AllocationItem {
-  amount: Decimal;
+  /** Amount in the target currency as the wire writes it (10 decimals at most), from exact-decimal.ts. */
+  amount: string;
   name: string;
   /**
    * Percent of the valued positions as the wire writes it (10 decimals at most), computed in

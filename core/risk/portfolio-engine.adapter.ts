@@ -4,6 +4,7 @@
  * Everything here runs inside a worker on the worker's read-only connection.
  */
 import type { Decimal } from "../money/decimal.ts";
+import { type DecimalParts, toDecimal } from "../portfolio/exact-decimal.ts";
 import { FxTable } from "../portfolio/fx-table.calc.ts";
 import { PriceBook } from "../portfolio/price-book.calc.ts";
 import type { ReportInput } from "../portfolio/report-input.ts";
@@ -109,6 +110,13 @@ function pricer(input: ReportInput): Pricer {
   };
 }
 
+/** The replay's exact per-asset values as Decimals (the same values). */
+function asDecimals(values: Map<number, DecimalParts>): Map<number, Decimal> {
+  const out = new Map<number, Decimal>();
+  values.forEach((v, id) => out.set(id, toDecimal(v)));
+  return out;
+}
+
 /**
  * Replays the caller's share-weighted portfolio (brokers → scale) up to `end`, valuing the days from
  * `start` (a start equal to `end` only builds the end state: the positions held today); `assetValues`
@@ -126,7 +134,7 @@ export async function portfolioView(
   const byAsset = new Map<number, Decimal>();
   for (const p of r.positions) byAsset.set(p.assetId, byAsset.has(p.assetId) ? byAsset.get(p.assetId)!.plus(p.quantity) : p.quantity);
   return {
-    days: r.days.map((d) => ({ date: d.date, nav: d.nav, flow: d.flow, incomplete: d.incomplete, assetValues: d.assetValues ?? null })),
+    days: r.days.map((d) => ({ date: d.date, nav: d.nav, flow: d.flow, incomplete: d.incomplete, assetValues: d.assetValues ? asDecimals(d.assetValues) : null })),
     positions: [...byAsset].filter(([, q]) => !q.isZero()).map(([assetId, quantity]) => ({ assetId, quantity })).sort((a, b) => a.assetId - b.assetId),
     input,
     prices: pricer(input),
