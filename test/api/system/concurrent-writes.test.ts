@@ -23,7 +23,7 @@ describe("serialised writes", () => {
     const all = await (await admin.get("/users")).json();
     expect(all.items).toHaveLength(51);
     expect(all.items.filter((u: any) => u.is_superuser)).toHaveLength(1);
-  }, 30_000);
+  }, 120_000);
 
   test("50 concurrent settings writes by different users all land", async () => {
     const clients = await Promise.all(Array.from({ length: 50 }, async (_, i) => {
@@ -36,5 +36,5 @@ describe("serialised writes", () => {
     expect(res.every((r) => r.status === 200)).toBe(true);
     const read = await Promise.all(clients.map(async (c) => (await c.get("/settings/user")).json()));
     read.forEach((s, i) => expect(s).toMatchObject({ theme: themes[i % 3], avatar_url: `/avatars/${i}.png` }));
-  }, 30_000);
+  }, 120_000);
 });
