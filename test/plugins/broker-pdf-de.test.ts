@@ -135,7 +135,7 @@ test("ING Kauf aus Sparplan: a BUY tagged savings-plan without costs", () => {
   expect(parseIngText(text("ing", "sparplan.txt"), "s").detectedFormat).toBe("ing/pdf/plan");
 });
 
-test("ING Dividendengutschrift in USD: gross in EUR from 'Umg. z. Dev.-Kurs' on the Zahltag, QuSt and domestic taxes one TAX row summing to the Gesamtbetrag", () => {
+test("ING Dividendengutschrift in USD (QuSt before the conversion, as ING prints it): the gross in EUR is the USD gross at the 'Umg. z. Dev.-Kurs' rate, not the converted Zwischensumme; QuSt and domestic taxes one TAX row summing to the Gesamtbetrag", () => {
   const rows = ing("dividende.txt");
   expect(rows.map(row)).toEqual([
     "DIVIDEND 2025-06-16 q=0 40 EUR US00ING00034 Sample Food Corp. | ING dividende.txt: dividend on 80; 44 USD at 1.1 USD/EUR",
