@@ -81,7 +81,7 @@ test("comdirect savings plan execution: a BUY tagged savings-plan with a fractio
   expect(parseComdirectText(text("comdirect", "sparplan.txt"), "s").detectedFormat).toBe("comdirect/pdf/plan");
 });
 
-test("comdirect Dividendengutschrift in USD: gross converted at the Devisenkurs, the Quellensteuer as a TAX row, summing to the credit", () => {
+test("comdirect Dividendengutschrift in USD (Depotbestand layout): 'per' and the WKN cut from the name, paid on 'zahlbar ab', gross converted at 'zum Devisenkurs: EUR/USD', the Quellensteuer as a TAX row, summing to the credit", () => {
   const rows = cd("dividende.txt");
   expect(rows.map(row)).toEqual([
     "DIVIDEND 2025-06-12 q=0 40 EUR US00CDX00042 Sample Software Corp. | comdirect dividende.txt: dividend on 60; 45 USD at 1.125 USD/EUR",
@@ -89,6 +89,16 @@ test("comdirect Dividendengutschrift in USD: gross converted at the Devisenkurs,
   ]);
   expect(String(rows[0]!.assetCurrency)).toBe("USD");
   expect(sum(rows)).toBe("34.00");
+});
+
+test("comdirect Dividendengutschrift in EUR with Quellensteuer: the gross, thousands in the STK quantity, the foreign tax kept as a TAX row", () => {
+  const rows = cd("dividende-eur-quellensteuer.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-05-15 q=0 360 EUR NL00CDX00063 Voorbeeld Bank N.V. | comdirect dividende-eur-quellensteuer.txt: dividend on 1500",
+    "TAX 2025-05-15 q=0 -54 EUR NL00CDX00063 Voorbeeld Bank N.V. | comdirect dividende-eur-quellensteuer.txt: withholding tax",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("EUR");
+  expect(sum(rows)).toBe("306.00");
 });
 
 test("comdirect Ertragsgutschrift in EUR without withholding: one DIVIDEND row on the payment day", () => {
@@ -99,7 +109,7 @@ test("comdirect Ertragsgutschrift in EUR without withholding: one DIVIDEND row o
 
 test("comdirect: each generated PDF parses to the rows of its text extract; another broker's document is refused", async () => {
   const plugin = (await brokerComdirectPdfPlugin.create({} as never)) as ImportPlugin;
-  await samePdfRows(plugin, "comdirect-pdf", "comdirect", parseComdirectText, ["kauf", "verkauf", "sparplan", "dividende", "ertrag"]);
+  await samePdfRows(plugin, "comdirect-pdf", "comdirect", parseComdirectText, ["kauf", "verkauf", "sparplan", "dividende", "dividende-eur-quellensteuer", "ertrag"]);
   expect(plugin.accepts(scSample.file)).toBe(0);
   expect(() => parseComdirectText(text("scalable", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a comdirect document");
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
