@@ -214,6 +214,27 @@ test("Consorsbank Dividendengutschrift in USD: 'Brutto in EUR' on the Zahltag wi
   expect(sum(rows)).toBe("23.83"); // Netto zugunsten
 });
 
+test("Consorsbank Dividendengutschrift of the 2025 layout (figures above their labels, Bestand above the quantity, no Zahltag): 'Brutto in EUR' on the Valuta day, the Quellensteuer a TAX row summing to the credit", () => {
+  const rows = cs("dividende-2025.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-06-26 q=0 64.14 EUR US00CSB00052 SAMPLE CHIPS INC. Registered Shares DL -,001 | Consorsbank dividende-2025.txt: dividend on 120; 74.4 USD at 1.16 USD/EUR",
+    "TAX 2025-06-26 q=0 -9.62 EUR US00CSB00052 SAMPLE CHIPS INC. Registered Shares DL -,001 | Consorsbank dividende-2025.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("54.52"); // Netto zugunsten
+});
+
+test("Consorsbank fund savings plan in USD (ORDERABRECHNUNG, 'Sparplanname:'): a BUY tagged savings-plan at the euro value of the Nettoinventarwert, the Ausgabegebühr a FEE row", () => {
+  const rows = cs("sparplan-fonds-usd.txt");
+  expect(rows.map(row)).toEqual([
+    "BUY 2025-10-15 q=0.54243 -146.34 EUR LU00CSB00068 BEISPIEL-GL EQ.A-DL [savings-plan] | Consorsbank sparplan-fonds-usd.txt: savings plan 0.54243 at 310.25 USD",
+    "FEE 2025-10-15 q=0 -3.66 EUR LU00CSB00068 BEISPIEL-GL EQ.A-DL | Consorsbank sparplan-fonds-usd.txt",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(rows[0]!.orderId).toBe("consorsbank:55667799.001");
+  expect(sum(rows)).toBe("-150.00"); // Wert … EUR 150,00
+});
+
 test("Consorsbank Ertragsgutschrift in EUR without taxes: one DIVIDEND row", () => {
   expect(cs("ertrag.txt").map(row)).toEqual([
     "DIVIDEND 2025-11-03 q=0 50 EUR DE000CSB0045 BEISPIEL EURO RENTEN FONDS INHABER-ANTEILE A | Consorsbank ertrag.txt: dividend on 200",
@@ -222,7 +243,7 @@ test("Consorsbank Ertragsgutschrift in EUR without taxes: one DIVIDEND row", () 
 
 test("Consorsbank: each generated PDF parses to the rows of its text extract; the other German importers refuse its documents and it refuses theirs", async () => {
   const plugin = (await brokerConsorsbankPdfPlugin.create({} as never)) as ImportPlugin;
-  await samePdfRows(plugin, "consorsbank-pdf", "consorsbank", parseConsorsbankText, ["kauf", "verkauf", "sparplan", "dividende", "ertrag"]);
+  await samePdfRows(plugin, "consorsbank-pdf", "consorsbank", parseConsorsbankText, ["kauf", "verkauf", "sparplan", "sparplan-fonds-usd", "dividende", "dividende-2025", "ertrag"]);
   for (const other of [cdSample, ingSample, scSample]) expect(plugin.accepts(other.file)).toBe(0);
   for (const other of [brokerComdirectPdfPlugin, brokerIngPdfPlugin]) expect(((await other.create({} as never)) as ImportPlugin).accepts(csSample.file)).toBe(0);
   expect(() => parseConsorsbankText(text("ing", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a Consorsbank document");
