@@ -75,6 +75,16 @@ test("Trade Republic Dividende in USD: gross in EUR on the payment day, withhold
   expect(sum(parseTradeRepublicText(text("traderepublic", "dividende-de.txt"), "x").transactions)).toBe("15.21");
 });
 
+test("Trade Republic Dividende of the 2026 layout: the first page's decimal points are read as such although the tax page writes commas; gross before the quantity (Stücke), the ISIN alone, the withholding tax converted, taxes one TAX row", () => {
+  const rows = parseTradeRepublicText(text("traderepublic", "dividende-2026-de.txt"), "dividende-2026-de.txt").transactions;
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2026-05-29 q=0 8.2 EUR US00BSPC0019 Beispiel Capital Corp. | Trade Republic dividende-2026-de.txt: dividend on 52.318204; 9.42 USD at 1.15 USD/EUR",
+    "TAX 2026-05-29 q=0 -2.1 EUR US00BSPC0019 Beispiel Capital Corp. | Trade Republic dividende-2026-de.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("6.10"); // the booking
+});
+
 test("Trade Republic cash dividend in English: the ISIN on its own line, withholding tax converted", () => {
   expect(tr("dividend-en.txt")).toEqual([
     "DIVIDEND 2025-07-01 q=0 8 EUR US00EXRT0018 Example Realty Trust | Trade Republic dividend-en.txt: dividend on 25; 10 USD at 1.25 USD/EUR",
@@ -130,7 +140,7 @@ test("each generated PDF parses through its plugin to the same rows as its text 
   const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
   for (const [plugin, dir, broker, parse] of [[tr, "traderepublic-pdf", "traderepublic", parseTradeRepublicText], [sc, "scalable-pdf", "scalable", parseScalableText]] as const) {
-    for (const name of ["kauf-de", "dividende-de", "sparplan-de", "kauf", "dividende", "verkauf"]) {
+    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf"]) {
       let raw: string;
       try { raw = text(broker, `${name}.txt`); } catch { continue; }
       const { confidence, result } = await throughPdf(plugin, dir, `${name}.pdf`);
