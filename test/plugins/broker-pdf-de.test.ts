@@ -73,6 +73,15 @@ test("comdirect Wertpapierverkauf: thousands in the quantity, a SELL at the gros
   expect(sum(rows)).toBe("9725.62");
 });
 
+test("comdirect Wertpapierkauf in partial executions: the quantity and price of the Zusammenfassung, Gesamtprovision and the venue fee one FEE row, summing to the charge", () => {
+  const rows = cd("kauf-teilausfuehrung.txt");
+  expect(rows.map(row)).toEqual([
+    "BUY 2025-05-21 q=25 -10300 EUR FR00CDX00071 Exemple Luxe SA | comdirect kauf-teilausfuehrung.txt: buy 25 at 412 EUR",
+    "FEE 2025-05-21 q=0 -32.15 EUR FR00CDX00071 Exemple Luxe SA | comdirect kauf-teilausfuehrung.txt",
+  ]);
+  expect(sum(rows)).toBe("-10332.15");
+});
+
 test("comdirect savings plan execution: a BUY tagged savings-plan with a fractional quantity and its fee", () => {
   expect(cd("sparplan.txt").map(row)).toEqual([
     "BUY 2025-04-15 q=1.8734 -150 EUR IE00CDX00036 Beispiel MSCI World UCITS ETF [savings-plan] | comdirect sparplan.txt: savings plan 1.8734 at 80.0682 EUR",
@@ -109,7 +118,7 @@ test("comdirect Ertragsgutschrift in EUR without withholding: one DIVIDEND row o
 
 test("comdirect: each generated PDF parses to the rows of its text extract; another broker's document is refused", async () => {
   const plugin = (await brokerComdirectPdfPlugin.create({} as never)) as ImportPlugin;
-  await samePdfRows(plugin, "comdirect-pdf", "comdirect", parseComdirectText, ["kauf", "verkauf", "sparplan", "dividende", "dividende-eur-quellensteuer", "ertrag"]);
+  await samePdfRows(plugin, "comdirect-pdf", "comdirect", parseComdirectText, ["kauf", "kauf-teilausfuehrung", "verkauf", "sparplan", "dividende", "dividende-eur-quellensteuer", "ertrag"]);
   expect(plugin.accepts(scSample.file)).toBe(0);
   expect(() => parseComdirectText(text("scalable", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a comdirect document");
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
