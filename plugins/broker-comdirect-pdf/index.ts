@@ -18,7 +18,7 @@ export const brokerComdirectPdfPlugin = definePlugin({
   id: "broker_comdirect_pdf",
   kind: "import-plugin",
   name: "comdirect (PDF)",
-  version: "1.0.0",
+  version: "1.0.1",
 });
 
 export default brokerComdirectPdfPlugin;

@@ -7,10 +7,11 @@
 //   summed again in "Summe Entgelte", which is not read), then the booking under "IBAN Valuta Zu Ihren
 //   Lasten|Gunsten vor Steuern": "<iban> <ccy> <value date> <ccy> <amount>". A note whose
 //   "Ausführungsplatz" or text says "Sparplan" is a savings plan execution (tagged `savings-plan`).
-// - "Dividendengutschrift" / "Ertragsgutschrift": "STK <quantity> …  <isin>", "Zahltag <date>",
-//   "Bruttobetrag: <ccy> <gross>" in the dividend's currency, "abzügl. Quellensteuer … <ccy> <amount>",
-//   and for a foreign currency "umger. zum Devisenkurs <ccy> <rate> EUR <amount>" (foreign units per
-//   euro), then the booking as above.
+// - "Dividendengutschrift" / "Ertragsgutschrift": under "Depotbestand Wertpapier-Bezeichnung WKN/ISIN"
+//   the line "per <record date> <name> <WKN>", "STK <quantity> … <isin>", "zahlbar ab <date>" (the
+//   payment day), "Bruttobetrag: <ccy> <gross>" in the dividend's currency, "<percent> % Quellensteuer
+//   <ccy> <amount> -", and for a foreign currency "Ausmachender Betrag <ccy> <net>" and "zum
+//   Devisenkurs: EUR/<ccy> <rate> EUR <amount>" (foreign units per euro), then the booking as above.
 // comdirect books its notes before German taxes ("vor Steuern"): capital gains tax, solidarity
 // surcharge and church tax come in a separate tax notice (Steuermitteilung), which is not read.
 //
@@ -40,7 +41,7 @@ export function comdirectDocumentConfidence(text: string): number {
   return lines.some((l) => /Zu Ihren (Lasten|Gunsten)/i.test(l)) ? 0.95 : 0;
 }
 
-const FEE = /^(Provision|Börsenplatzabhäng|Abwickl|Fremde Spesen|Maklercourtage|Übertragungs|Handelsplatzentgelt|Variable Börsenspesen|Transaktionsentgelt|Kurswertabhängige Provision|Grundentgelt)/i;
+const FEE = /^(Provision|Gesamtprovision|Börsenplatzabhäng|Abwickl|Fremde Spesen|Maklercourtage|Übertragungs|Handelsplatzentgelt|Variable Börsenspesen|Transaktionsentgelt|Kurswertabhängige Provision|Grundentgelt)/i;
 
 function money(amount: Decimal, currency: string): never {
   return { amount: amount.toFixed(), currency } as never;
@@ -59,7 +60,8 @@ export function parseComdirectText(text: string, name: string): ImportResult {
     "the booking (IBAN Valuta Zu Ihren Lasten/Gunsten … <currency> <amount>)");
   const booked = doc.num(booking[4]);
   const currency = booking[3]!;
-  const secAt = lines.findIndex((l, i) => i > titleAt && /^Wertpapier-Bezeichnung\b/i.test(l));
+  // A dividend notice heads the table "Depotbestand Wertpapier-Bezeichnung WKN/ISIN".
+  const secAt = lines.findIndex((l, i) => i > titleAt && /^(?:Depotbestand )?Wertpapier-Bezeichnung\b/i.test(l));
   if (secAt < 0) throw new PluginError("invalid-input", `${name}: the security (Wertpapier-Bezeichnung) was not found`);
   const isinAt = lines.findIndex((l, i) => i > secAt && i < headAt && new RegExp(`\\s${ISIN}$`).test(l));
   const isin = doc.need(isinAt >= 0 ? new RegExp(`(${ISIN})$`).exec(lines[isinAt]!) : null, "the ISIN")[1]!;
@@ -93,12 +95,13 @@ export function parseComdirectText(text: string, name: string): ImportResult {
     kind = "dividend";
     const pos = doc.need(doc.find(new RegExp(`^STK (${NUMBER})\\b`), secAt, headAt), "the position (STK <quantity>)");
     const quantity = doc.num(pos[1]);
-    const paid = doc.find(new RegExp(`^Zahltag:? (${DATE})`), titleAt, headAt);
+    const paid = doc.find(new RegExp(`^(?:Zahltag:?|zahlbar ab) (${DATE})`, "i"), titleAt, headAt);
     const date = doc.date(paid ? paid[1]! : booking[2]!);
     const grossLine = doc.need(doc.find(new RegExp(`^Bruttobetrag:? (${CCY}) (${NUMBER})`), titleAt, headAt), "the gross amount (Bruttobetrag)");
     const foreign = grossLine[1]!;
     const foreignGross = doc.num(grossLine[2]);
-    const rate = doc.find(new RegExp(`Devisenkurs:? (${CCY}) (${NUMBER})`), titleAt, headAt);
+    // "zum Devisenkurs: EUR/USD 1,166100 EUR 27,33" (or "… Devisenkurs USD 1,125000 …"): foreign units per euro.
+    const rate = doc.find(new RegExp(`Devisenkurs:? (?:${CCY}/)?(${CCY}) (${NUMBER})`), titleAt, headAt);
     let gross: Decimal;
     let fx = "";
     if (foreign === currency) gross = foreignGross;

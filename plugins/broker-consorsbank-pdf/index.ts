@@ -17,7 +17,7 @@ export const brokerConsorsbankPdfPlugin = definePlugin({
   id: "broker_consorsbank_pdf",
   kind: "import-plugin",
   name: "Consorsbank (PDF)",
-  version: "1.0.0",
+  version: "1.0.1",
 });
 
 export default brokerConsorsbankPdfPlugin;

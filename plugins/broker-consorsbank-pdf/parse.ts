@@ -11,7 +11,10 @@
 //   "<name> <wkn> <isin>", "Bestand <quantity> Stück", "Zahltag <date>", "Brutto <amount> <ccy>" or, for
 //   a foreign currency, "Brutto in <ccy> …", "Devisenkurs <rate> <ccy> / EUR" and "Brutto in EUR <amount>
 //   EUR", the withholding tax "Quellensteuer … <amount> EUR" and domestic taxes, and the booking
-//   "Netto zugunsten IBAN … <amount> <ccy>", then "Valuta <date>".
+//   "Netto zugunsten IBAN … <amount> <ccy>", then "Valuta <date>". The notices since 2025 print
+//   "Bestand" above "<quantity> Stück", and the figures of "Netto in USD", "Brutto in EUR",
+//   "Quellensteuer in EUR" and "Netto zugunsten IBAN …" alone on the line above their label; they have
+//   no Zahltag (the day is the Valuta).
 //
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
@@ -45,6 +48,14 @@ function money(amount: Decimal, currency: string): never {
   return { amount: amount.toFixed(), currency } as never;
 }
 
+/**
+ * The "<amount> <currency>" of the labelled line at `at`: at its end, or, where the notice prints the
+ * figure a little above its label (the dividend notices since 2025), alone on the line before.
+ */
+function amountAt(lines: readonly string[], at: number, currency = CCY): RegExpExecArray | null {
+  return new RegExp(` (${NUMBER}) (${currency})$`).exec(lines[at]!) ?? (at > 0 ? new RegExp(`^(${NUMBER}) (${currency})$`).exec(lines[at - 1]!) : null);
+}
+
 /** The transactions of one Consorsbank document's text; `name` (the file's name) goes into each row's description. */
 export function parseConsorsbankText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
@@ -68,7 +79,8 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
     const order = /\bNR\. ?(\S+)/i.exec(trade[3]!);
     const base = { row: 1, description: `Consorsbank ${name}`, ...(order ? { orderId: `consorsbank:${order[1]}` } : {}) };
     const sell = /^verkauf$/i.test(trade[1]!);
-    const plan = /sparplan/i.test(trade[3]!);
+    // A savings plan's note says so in its title ("IN SPARPLAN") or names the plan ("Sparplanname: …").
+    const plan = /sparplan/i.test(trade[3]!) || doc.indexOf(/^Sparplanname:/i, titleAt) >= 0;
     const date = doc.date(trade[2]!);
     const quantity = doc.num(doc.need(doc.find(new RegExp(`^ST (${NUMBER})\\b`), secAt, bookingAt), "the quantity (ST <quantity>)")[1]);
     const price = doc.need(doc.find(new RegExp(`^(?:Kurs|Preis pro Anteil) (${NUMBER}) (${CCY})\\b`, "i"), secAt, bookingAt), "the price (Kurs / Preis pro Anteil)");
@@ -93,14 +105,17 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
   } else {
     kind = "dividend";
     const bookingAt = lines.findIndex((l, i) => i > secAt && /^Netto( in [A-Z]{3})? zugunsten\b/i.test(l));
-    const booking = doc.need(bookingAt >= 0 ? new RegExp(` (${NUMBER}) (${CCY})$`).exec(lines[bookingAt]!) : null, "the booking (Netto zugunsten IBAN … <amount> <currency>)");
+    const booking = doc.need(bookingAt >= 0 ? amountAt(lines, bookingAt) : null, "the booking (Netto zugunsten IBAN … <amount> <currency>)");
     const booked = doc.num(booking[1]);
     const currency = booking[2]!;
     const base = { row: 1, description: `Consorsbank ${name}` };
-    const quantity = doc.num(doc.need(doc.find(new RegExp(`^Bestand (${NUMBER}) Stück$`), secAt, bookingAt), "the holding (Bestand … Stück)")[1]);
+    const holdingAt = doc.indexOf(/^Bestand\b/, secAt, bookingAt);
+    const holding = holdingAt < 0 ? null : new RegExp(`^(?:Bestand )?(${NUMBER}) Stück$`).exec(lines[holdingAt]!.replace(/^Bestand$/, "") || lines[holdingAt + 1]!);
+    const quantity = doc.num(doc.need(holding, "the holding (Bestand … Stück)")[1]);
     const paid = doc.find(new RegExp(`^Zahltag (${DATE})`), titleAt, bookingAt) ?? doc.find(new RegExp(`^Valuta (${DATE})`), bookingAt);
     const date = doc.date(doc.need(paid, "the payment day (Zahltag or Valuta)")[1]!);
-    const inBooked = doc.find(new RegExp(`^Brutto(?: in ${currency})? (${NUMBER}) ${currency}$`), secAt, bookingAt);
+    const grossAt = doc.indexOf(new RegExp(`^Brutto(?: in ${currency})?(?: ${NUMBER} ${currency})?$`), secAt, bookingAt);
+    const inBooked = grossAt < 0 ? null : amountAt(lines, grossAt, currency);
     const foreign = doc.find(new RegExp(`^Brutto in (${CCY}) (${NUMBER}) \\1$`), secAt, bookingAt);
     const gross = doc.num(doc.need(inBooked, `the gross amount in ${currency} (Brutto)`)[1]);
     const rate = doc.find(new RegExp(`^Devisenkurs (${NUMBER}) (${CCY}) / ${currency}$`), secAt, bookingAt);

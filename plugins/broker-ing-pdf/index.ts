@@ -17,7 +17,7 @@ export const brokerIngPdfPlugin = definePlugin({
   id: "broker_ing_pdf",
   kind: "import-plugin",
   name: "ING Germany (PDF)",
-  version: "1.0.0",
+  version: "1.0.1",
 });
 
 export default brokerIngPdfPlugin;

@@ -10,9 +10,11 @@
 //   booking "Endbetrag zu Ihren Lasten|Gunsten <ccy> <amount>". A trade in a foreign currency shows
 //   "Zwischensumme <ccy> <amount>" and "umger. zum Devisenkurs EUR <amount> (<ccy> = <rate>)".
 // - "Dividendengutschrift" / "Ertragsgutschrift": the security as above, "Nominale <quantity> Stück",
-//   "Brutto <ccy> <gross>", for a foreign currency "Umg. z. Dev.-Kurs (<rate>) EUR <gross in euros>",
-//   the withholding tax "QuSt <percent> % (EUR <amount>) <ccy> <amount>", the domestic taxes, and the
-//   booking "Gesamtbetrag zu Ihren Gunsten <ccy> <amount>"; the day is "Zahltag", else "Valuta".
+//   "Brutto <ccy> <gross>", for a foreign currency the withholding tax "QuSt <percent> % (EUR <amount>)
+//   <ccy> <amount>", "Zwischensumme <ccy> <net>" and "Umg. z. Dev.-Kurs (<rate>) EUR <net in euros>"
+//   (the net after the withholding tax, converted; the gross in euros is the foreign gross at <rate>),
+//   the domestic taxes, and the booking "Gesamtbetrag zu Ihren Gunsten <ccy> <amount>", then
+//   "Abrechnungs-IBAN …" and "Valuta <date>"; the day is "Zahltag", else "Valuta".
 //
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
@@ -101,10 +103,15 @@ export function parseIngText(text: string, name: string): ImportResult {
     let gross = doc.num(brutto[2]);
     let fx = "";
     if (brutto[1] !== currency) {
+      // The notice converts what is left after the withholding tax ("Zwischensumme"), not the gross:
+      // the gross in euros is the foreign gross at the notice's rate (foreign units per euro), which is
+      // also the bank's own tax base ("KapSt-pflichtiger Kapitalertrag").
       const converted = doc.need(doc.find(new RegExp(`^Umg\\. z\\. Dev\\.-Kurs \\((${NUMBER})\\) (${CCY}) (${NUMBER})$`), titleAt, bookingAt),
-        `the converted gross (Umg. z. Dev.-Kurs) of the ${brutto[1]} dividend`);
-      fx = `; ${gross.toFixed()} ${brutto[1]} at ${doc.num(converted[1]).toFixed()} ${brutto[1]}/${currency}`;
-      gross = doc.num(converted[3]);
+        `the exchange rate (Umg. z. Dev.-Kurs) of the ${brutto[1]} dividend`);
+      const rate = doc.num(converted[1]);
+      if (rate.isZero()) throw new PluginError("invalid-input", `${name}: the exchange rate (Umg. z. Dev.-Kurs) is zero`);
+      fx = `; ${gross.toFixed()} ${brutto[1]} at ${rate.toFixed()} ${brutto[1]}/${currency}`;
+      gross = gross.div(rate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
     }
     // Withholding and domestic taxes together: what the bank kept of the gross.
     const kept = gross.minus(booked);

@@ -1,5 +1,6 @@
-// Scalable Capital's PDF documents, issued by Baader Bank (its custodian), one event each, read from
-// the text `pdfText` extracts. German only (Baader prints no English notes):
+// Scalable Capital's PDF documents, one event each, read from the text `pdfText` extracts. Its own
+// notes (Scalable Capital Bank) are described at `ownLayout` below; the notes Baader Bank (its former
+// custodian) issued, German only (Baader prints no English notes):
 //
 // - "Wertpapierabrechnung: Kauf" / "Wertpapierabrechnung: Verkauf": "Nominale ISIN: <isin> WKN: <wkn> Kurs",
 //   then "STK <quantity> <name> <ccy> <price>", "Kurswert <ccy> <gross>", costs ("Provision",
@@ -31,8 +32,116 @@ const DIVIDEND_TITLE = /^(Dividendenabrechnung|Fondsausschüttung|Ausschüttung)
 
 /** Confidence that `text` (a PDF's text) is a Scalable Capital document from Baader Bank this importer reads. */
 export function scalableDocumentConfidence(text: string): number {
-  if (!ISSUER.test(text) || !CUSTODIAN.test(text)) return 0;
-  return text.split("\n").some((l) => TRADE_TITLE.test(l.trim()) || DIVIDEND_TITLE.test(l.trim())) ? 0.95 : 0;
+  if (!ISSUER.test(text)) return 0;
+  const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " "));
+  if (ownLayout(lines)) return 0.95;
+  if (!CUSTODIAN.test(text)) return 0;
+  return lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l)) ? 0.95 : 0;
+}
+
+// Scalable Capital's own notes (as a bank since 2025: "Scalable Capital GmbH" / "Scalable Capital Bank
+// GmbH" in the letterhead, no Baader Bank), German:
+// - "Wertpapierabrechnung" then "für Kundenauftrag|Sparplanausführung", "Ausführung <date> <time>", the
+//   table "Typ Wertpapier Anzahl Kurs Betrag" with the row "Kauf|Verkauf <name> <quantity> Stk. <price>
+//   <ccy> <amount> <ccy>" and the ISIN alone below it, then signed lines ("Steuern +366,75 EUR": a
+//   refund; costs) and the booking "Belastung|Gutschrift <amount> <ccy>".
+// - "Dividende" / "Ausschüttung": "Berechtigtes Wertpapier <name>", "ISIN <isin>", "Berechtigte Anzahl
+//   <quantity>", the movement "<booking day> <value day> Gutschrift <per share> <ccy> <quantity> <gross>
+//   <booked ccy>", for a foreign currency "<ccy> / EUR <rate>", taxes ("Ausländische Quellensteuer
+//   -0,01 EUR", …) and "Gesamtbetrag <amount> <ccy>".
+// Every figure between the position and the booking is read, and the rows must sum to the booking, so
+// a line this reader does not know stops the document instead of being lost.
+const OWN_ISSUER = /^Scalable Capital (Bank )?GmbH\b/i;
+const OWN_TRADE_HEAD = /^Typ Wertpapier Anzahl Kurs Betrag$/i;
+const OWN_DIVIDEND_TITLE = /^(Dividende|Ausschüttung)$/i;
+
+function ownLayout(lines: readonly string[]): "trade" | "dividend" | null {
+  if (!lines.some((l) => OWN_ISSUER.test(l))) return null;
+  if (lines.some((l) => /^Wertpapierabrechnung$/i.test(l)) && lines.some((l) => OWN_TRADE_HEAD.test(l))) return "trade";
+  if (lines.some((l) => OWN_DIVIDEND_TITLE.test(l)) && lines.some((l) => /^Berechtigtes Wertpapier\s/i.test(l))) return "dividend";
+  return null;
+}
+
+const SIGNED = String.raw`[+-]?[\d.]*\d(?:,\d+)?`;
+
+/** A note of Scalable Capital's own layout (see above). */
+function parseOwnLayout(doc: PdfDocument, layout: "trade" | "dividend", name: string): ImportResult {
+  const lines = doc.lines;
+  const base = { row: 1, description: `Scalable Capital ${name}` };
+  const rows: ImportedTransaction[] = [];
+  /** The signed lines "<label> <amount> <ccy>" from `from` to `to`: taxes (as the account sees them: "-" withheld, "+" refunded) and costs. */
+  const charges = (from: number, to: number, currency: string) => {
+    let fees = new Decimal(0);
+    let taxLines = new Decimal(0);
+    for (let i = from; i < to; i++) {
+      const m = new RegExp(`^(.+?) (${SIGNED}) (${CCY})$`).exec(lines[i]!);
+      if (!m) continue;
+      if (m[3] !== currency) throw new PluginError("invalid-input", `${name}: "${lines[i]}" is not in the booked currency ${currency}`);
+      const value = doc.num(m[2]!.replace(/^\+/, ""));
+      if (/steuer|Solidaritätszuschlag/i.test(m[1]!)) taxLines = taxLines.plus(value);
+      else fees = fees.plus(value.abs());
+    }
+    return { fees, taxLines };
+  };
+  if (layout === "trade") {
+    const headAt = doc.indexOf(OWN_TRADE_HEAD);
+    const pos = doc.need(doc.find(new RegExp(`^(Kauf|Verkauf) (.+) (${NUMBER}) Stk\\. (${NUMBER}) (${CCY}) (${NUMBER}) (${CCY})$`), headAt + 1, headAt + 3),
+      "the position (Kauf|Verkauf <name> <quantity> Stk. <price> <currency> <amount> <currency>)");
+    const posAt = doc.indexOf(/^(Kauf|Verkauf) /, headAt + 1);
+    const isinAt = doc.indexOf(/^[A-Z]{2}[A-Z0-9]{9}\d$/, posAt + 1, posAt + 3);
+    const isin = doc.need(isinAt >= 0 ? lines[isinAt]! : null, "the ISIN");
+    const bookingAt = doc.indexOf(new RegExp(`^(Belastung|Gutschrift) ${NUMBER} ${CCY}$`), posAt + 1);
+    const booking = doc.need(bookingAt >= 0 ? new RegExp(`^(Belastung|Gutschrift) (${NUMBER}) (${CCY})$`).exec(lines[bookingAt]!) : null, "the booking (Belastung/Gutschrift <amount> <currency>)");
+    const currency = booking[3]!;
+    if (pos[7] !== currency) throw new PluginError("invalid-input", `${name}: a trade in ${pos[7]} booked in ${currency} is not read`);
+    const sell = /^verkauf$/i.test(pos[1]!);
+    if (sell !== /^gutschrift$/i.test(booking[1]!)) throw new PluginError("invalid-input", `${name}: a ${pos[1]} booked as ${booking[1]} is not read`);
+    const booked = doc.num(booking[2]);
+    const gross = doc.num(pos[6]);
+    const quantity = doc.num(pos[3]);
+    const date = doc.date(doc.need(doc.find(new RegExp(`^Ausführung (${DATE})\\b`)), "the execution day (Ausführung <date>)")[1]!);
+    const plan = doc.indexOf(/^für Sparplan/i) >= 0;
+    const { fees, taxLines } = charges(isinAt + 1, bookingAt, currency);
+    // Taxes withheld (a refund negative): what is left between the gross, the costs and the booking.
+    const taxes = sell ? gross.minus(fees).minus(booked) : booked.minus(gross).minus(fees);
+    if (!taxes.eq(taxLines.neg())) throw new PluginError("invalid-input", `${name}: the gross ${gross.toFixed()}, costs ${fees.toFixed()} and taxes ${taxLines.toFixed()} do not make the booked ${booked.toFixed()} ${currency}`);
+    const order = doc.find(/^Typ \S+ Order (\S+)/);
+    const tradeBase = { ...base, ...(order ? { orderId: `scalable:${order[1]}` } : {}) };
+    const asset = { isin, assetName: pos[2]!, assetCurrency: pos[5] as CurrencyCode };
+    rows.push({
+      ...tradeBase, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
+      description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${doc.num(pos[4]).toFixed()} ${pos[5]}`,
+      ...(plan ? { tags: ["savings-plan"] } : {}),
+    });
+    if (!fees.isZero()) rows.push({ ...tradeBase, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
+    if (!taxes.isZero()) rows.push({ ...tradeBase, date, type: taxes.gt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO as never, cash: money(taxes.neg(), currency),
+      description: `${base.description}: ${taxes.gt(0) ? "taxes withheld" : "tax refund"}` });
+    return { transactions: rows, warnings: [], detectedFormat: `scalable/pdf/${plan ? "plan" : "trade"}` };
+  }
+  const assetName = doc.need(doc.find(/^Berechtigtes Wertpapier (.+)$/), "the security (Berechtigtes Wertpapier)")[1]!;
+  const isin = doc.need(doc.find(/^ISIN ([A-Z]{2}[A-Z0-9]{9}\d)$/), "the ISIN")[1]!;
+  const quantity = doc.num(doc.need(doc.find(new RegExp(`^Berechtigte Anzahl (${NUMBER})$`)), "the quantity (Berechtigte Anzahl)")[1]);
+  const moveAt = doc.indexOf(new RegExp(`^${DATE} ${DATE} Gutschrift `));
+  const move = doc.need(moveAt >= 0 ? new RegExp(`^(${DATE}) (${DATE}) Gutschrift (${NUMBER}) (${CCY}) (${NUMBER}) (${NUMBER}) (${CCY})$`).exec(lines[moveAt]!) : null,
+    "the movement (<booking day> <value day> Gutschrift <per share> <currency> <quantity> <total> <currency>)");
+  const totalAt = doc.indexOf(new RegExp(`^Gesamtbetrag ${NUMBER} ${CCY}$`), moveAt + 1);
+  const total = doc.need(totalAt >= 0 ? new RegExp(`^Gesamtbetrag (${NUMBER}) (${CCY})$`).exec(lines[totalAt]!) : null, "the booking (Gesamtbetrag <amount> <currency>)");
+  const currency = total[2]!;
+  if (move[7] !== currency) throw new PluginError("invalid-input", `${name}: a dividend totalled in ${move[7]} and booked in ${currency} is not read`);
+  const gross = doc.num(move[6]);
+  const booked = doc.num(total[1]);
+  const rate = doc.find(new RegExp(`^(${CCY}) / ${currency} (${NUMBER})$`), moveAt + 1, totalAt);
+  const { fees, taxLines } = charges(rate ? moveAt + 2 : moveAt + 1, totalAt, currency);
+  const taxes = gross.minus(fees).minus(booked);
+  if (!taxes.eq(taxLines.neg())) throw new PluginError("invalid-input", `${name}: the gross ${gross.toFixed()}, costs ${fees.toFixed()} and taxes ${taxLines.toFixed()} do not make the booked ${booked.toFixed()} ${currency}`);
+  const date = doc.date(move[2]!);
+  const foreign = move[4]!;
+  const fx = foreign !== currency && rate ? `; ${doc.num(move[3]).toFixed()} ${foreign} per share at ${doc.num(rate[2]).toFixed()} ${foreign}/${currency}` : "";
+  const asset = { isin, assetName, assetCurrency: foreign as CurrencyCode };
+  rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });
+  if (!taxes.isZero()) rows.push({ ...base, date, type: taxes.gt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO as never, cash: money(taxes.neg(), currency), description: `${base.description}: taxes withheld` });
+  if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
+  return { transactions: rows, warnings: [], detectedFormat: "scalable/pdf/dividend" };
 }
 
 const FEE = /^(Provision|Transaktionsentgelt|Handelsentgelt|Börsenentgelt|Fremde Spesen|Ordergebühr|Fremdkostenzuschlag)\b/i;
@@ -60,7 +169,13 @@ function money(amount: Decimal, currency: string): never {
 /** The transactions of one Scalable Capital (Baader Bank) document's text; `name` (the file's name) goes into each row's description. */
 export function parseScalableText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
-  if (!ISSUER.test(text) || !CUSTODIAN.test(text)) throw new PluginError("invalid-input", `${name}: not a Scalable Capital document from Baader Bank`);
+  const own = ISSUER.test(text) ? ownLayout(lines) : null;
+  if (own) {
+    const ownDoc = pdfDocument(name, lines, { decimalMark: "," });
+    ownDoc.refuseCancellation();
+    return parseOwnLayout(ownDoc, own, name);
+  }
+  if (!ISSUER.test(text) || !CUSTODIAN.test(text)) throw new PluginError("invalid-input", `${name}: not a Scalable Capital document (from Scalable Capital Bank or Baader Bank)`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
   doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));

@@ -18,7 +18,7 @@ export const brokerTraderepublicPdfPlugin = definePlugin({
   id: "broker_traderepublic_pdf",
   kind: "import-plugin",
   name: "Trade Republic (PDF)",
-  version: "1.0.0",
+  version: "1.0.1",
 });
 
 export default brokerTraderepublicPdfPlugin;

@@ -184,7 +184,11 @@ export function parseTradeRepublicText(text: string, name: string): ImportResult
   if (!BANK.test(text)) throw new PluginError("invalid-input", `${name}: not a Trade Republic document`);
   const kind = lines.map((l) => TITLES.find(([re]) => re.test(l))?.[1]).find((k) => k !== undefined);
   if (!kind) throw new PluginError("invalid-input", `${name}: a Trade Republic document of a kind this importer does not read (only securities settlements, savings plans, dividends and interest)`);
-  const amounts = lines.flatMap((l) => [...l.matchAll(new RegExp(`(${NUMBER}) ${CCY}\\b`, "g"))].map((m) => m[1]!));
+  // The decimal mark of the first page, where every figure read is: the notices since 2026 print the
+  // first page with decimal points and the tax computation of the second with decimal commas.
+  const firstPage = text.split(/\n\s*\f\s*\n/)[0]!.split("\n");
+  const amountsOf = (ls: readonly string[]) => ls.flatMap((l) => [...l.matchAll(new RegExp(`(${NUMBER}) ${CCY}\\b`, "g"))].map((m) => m[1]!));
+  const amounts = amountsOf(firstPage).length > 0 ? amountsOf(firstPage) : amountsOf(lines);
   const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(amounts) });
   doc.refuseCancellation();
   const order = doc.find(/\b(?:AUSFÜHRUNG|EXECUTION|ORDER)\s{2,}(\S+)/);

@@ -73,6 +73,15 @@ test("comdirect Wertpapierverkauf: thousands in the quantity, a SELL at the gros
   expect(sum(rows)).toBe("9725.62");
 });
 
+test("comdirect Wertpapierkauf in partial executions: the quantity and price of the Zusammenfassung, Gesamtprovision and the venue fee one FEE row, summing to the charge", () => {
+  const rows = cd("kauf-teilausfuehrung.txt");
+  expect(rows.map(row)).toEqual([
+    "BUY 2025-05-21 q=25 -10300 EUR FR00CDX00071 Exemple Luxe SA | comdirect kauf-teilausfuehrung.txt: buy 25 at 412 EUR",
+    "FEE 2025-05-21 q=0 -32.15 EUR FR00CDX00071 Exemple Luxe SA | comdirect kauf-teilausfuehrung.txt",
+  ]);
+  expect(sum(rows)).toBe("-10332.15");
+});
+
 test("comdirect savings plan execution: a BUY tagged savings-plan with a fractional quantity and its fee", () => {
   expect(cd("sparplan.txt").map(row)).toEqual([
     "BUY 2025-04-15 q=1.8734 -150 EUR IE00CDX00036 Beispiel MSCI World UCITS ETF [savings-plan] | comdirect sparplan.txt: savings plan 1.8734 at 80.0682 EUR",
@@ -81,7 +90,7 @@ test("comdirect savings plan execution: a BUY tagged savings-plan with a fractio
   expect(parseComdirectText(text("comdirect", "sparplan.txt"), "s").detectedFormat).toBe("comdirect/pdf/plan");
 });
 
-test("comdirect Dividendengutschrift in USD: gross converted at the Devisenkurs, the Quellensteuer as a TAX row, summing to the credit", () => {
+test("comdirect Dividendengutschrift in USD (Depotbestand layout): 'per' and the WKN cut from the name, paid on 'zahlbar ab', gross converted at 'zum Devisenkurs: EUR/USD', the Quellensteuer as a TAX row, summing to the credit", () => {
   const rows = cd("dividende.txt");
   expect(rows.map(row)).toEqual([
     "DIVIDEND 2025-06-12 q=0 40 EUR US00CDX00042 Sample Software Corp. | comdirect dividende.txt: dividend on 60; 45 USD at 1.125 USD/EUR",
@@ -89,6 +98,16 @@ test("comdirect Dividendengutschrift in USD: gross converted at the Devisenkurs,
   ]);
   expect(String(rows[0]!.assetCurrency)).toBe("USD");
   expect(sum(rows)).toBe("34.00");
+});
+
+test("comdirect Dividendengutschrift in EUR with Quellensteuer: the gross, thousands in the STK quantity, the foreign tax kept as a TAX row", () => {
+  const rows = cd("dividende-eur-quellensteuer.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-05-15 q=0 360 EUR NL00CDX00063 Voorbeeld Bank N.V. | comdirect dividende-eur-quellensteuer.txt: dividend on 1500",
+    "TAX 2025-05-15 q=0 -54 EUR NL00CDX00063 Voorbeeld Bank N.V. | comdirect dividende-eur-quellensteuer.txt: withholding tax",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("EUR");
+  expect(sum(rows)).toBe("306.00");
 });
 
 test("comdirect Ertragsgutschrift in EUR without withholding: one DIVIDEND row on the payment day", () => {
@@ -99,7 +118,7 @@ test("comdirect Ertragsgutschrift in EUR without withholding: one DIVIDEND row o
 
 test("comdirect: each generated PDF parses to the rows of its text extract; another broker's document is refused", async () => {
   const plugin = (await brokerComdirectPdfPlugin.create({} as never)) as ImportPlugin;
-  await samePdfRows(plugin, "comdirect-pdf", "comdirect", parseComdirectText, ["kauf", "verkauf", "sparplan", "dividende", "ertrag"]);
+  await samePdfRows(plugin, "comdirect-pdf", "comdirect", parseComdirectText, ["kauf", "kauf-teilausfuehrung", "verkauf", "sparplan", "dividende", "dividende-eur-quellensteuer", "ertrag"]);
   expect(plugin.accepts(scSample.file)).toBe(0);
   expect(() => parseComdirectText(text("scalable", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a comdirect document");
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
@@ -135,7 +154,7 @@ test("ING Kauf aus Sparplan: a BUY tagged savings-plan without costs", () => {
   expect(parseIngText(text("ing", "sparplan.txt"), "s").detectedFormat).toBe("ing/pdf/plan");
 });
 
-test("ING Dividendengutschrift in USD: gross in EUR from 'Umg. z. Dev.-Kurs' on the Zahltag, QuSt and domestic taxes one TAX row summing to the Gesamtbetrag", () => {
+test("ING Dividendengutschrift in USD (QuSt before the conversion, as ING prints it): the gross in EUR is the USD gross at the 'Umg. z. Dev.-Kurs' rate, not the converted Zwischensumme; QuSt and domestic taxes one TAX row summing to the Gesamtbetrag", () => {
   const rows = ing("dividende.txt");
   expect(rows.map(row)).toEqual([
     "DIVIDEND 2025-06-16 q=0 40 EUR US00ING00034 Sample Food Corp. | ING dividende.txt: dividend on 80; 44 USD at 1.1 USD/EUR",
@@ -204,6 +223,27 @@ test("Consorsbank Dividendengutschrift in USD: 'Brutto in EUR' on the Zahltag wi
   expect(sum(rows)).toBe("23.83"); // Netto zugunsten
 });
 
+test("Consorsbank Dividendengutschrift of the 2025 layout (figures above their labels, Bestand above the quantity, no Zahltag): 'Brutto in EUR' on the Valuta day, the Quellensteuer a TAX row summing to the credit", () => {
+  const rows = cs("dividende-2025.txt");
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-06-26 q=0 64.14 EUR US00CSB00052 SAMPLE CHIPS INC. Registered Shares DL -,001 | Consorsbank dividende-2025.txt: dividend on 120; 74.4 USD at 1.16 USD/EUR",
+    "TAX 2025-06-26 q=0 -9.62 EUR US00CSB00052 SAMPLE CHIPS INC. Registered Shares DL -,001 | Consorsbank dividende-2025.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("54.52"); // Netto zugunsten
+});
+
+test("Consorsbank fund savings plan in USD (ORDERABRECHNUNG, 'Sparplanname:'): a BUY tagged savings-plan at the euro value of the Nettoinventarwert, the Ausgabegebühr a FEE row", () => {
+  const rows = cs("sparplan-fonds-usd.txt");
+  expect(rows.map(row)).toEqual([
+    "BUY 2025-10-15 q=0.54243 -146.34 EUR LU00CSB00068 BEISPIEL-GL EQ.A-DL [savings-plan] | Consorsbank sparplan-fonds-usd.txt: savings plan 0.54243 at 310.25 USD",
+    "FEE 2025-10-15 q=0 -3.66 EUR LU00CSB00068 BEISPIEL-GL EQ.A-DL | Consorsbank sparplan-fonds-usd.txt",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(rows[0]!.orderId).toBe("consorsbank:55667799.001");
+  expect(sum(rows)).toBe("-150.00"); // Wert … EUR 150,00
+});
+
 test("Consorsbank Ertragsgutschrift in EUR without taxes: one DIVIDEND row", () => {
   expect(cs("ertrag.txt").map(row)).toEqual([
     "DIVIDEND 2025-11-03 q=0 50 EUR DE000CSB0045 BEISPIEL EURO RENTEN FONDS INHABER-ANTEILE A | Consorsbank ertrag.txt: dividend on 200",
@@ -212,7 +252,7 @@ test("Consorsbank Ertragsgutschrift in EUR without taxes: one DIVIDEND row", () 
 
 test("Consorsbank: each generated PDF parses to the rows of its text extract; the other German importers refuse its documents and it refuses theirs", async () => {
   const plugin = (await brokerConsorsbankPdfPlugin.create({} as never)) as ImportPlugin;
-  await samePdfRows(plugin, "consorsbank-pdf", "consorsbank", parseConsorsbankText, ["kauf", "verkauf", "sparplan", "dividende", "ertrag"]);
+  await samePdfRows(plugin, "consorsbank-pdf", "consorsbank", parseConsorsbankText, ["kauf", "verkauf", "sparplan", "sparplan-fonds-usd", "dividende", "dividende-2025", "ertrag"]);
   for (const other of [cdSample, ingSample, scSample]) expect(plugin.accepts(other.file)).toBe(0);
   for (const other of [brokerComdirectPdfPlugin, brokerIngPdfPlugin]) expect(((await other.create({} as never)) as ImportPlugin).accepts(csSample.file)).toBe(0);
   expect(() => parseConsorsbankText(text("ing", "kauf.txt"), "kauf.pdf")).toThrow("kauf.pdf: not a Consorsbank document");

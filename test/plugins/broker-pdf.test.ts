@@ -75,6 +75,16 @@ test("Trade Republic Dividende in USD: gross in EUR on the payment day, withhold
   expect(sum(parseTradeRepublicText(text("traderepublic", "dividende-de.txt"), "x").transactions)).toBe("15.21");
 });
 
+test("Trade Republic Dividende of the 2026 layout: the first page's decimal points are read as such although the tax page writes commas; gross before the quantity (Stücke), the ISIN alone, the withholding tax converted, taxes one TAX row", () => {
+  const rows = parseTradeRepublicText(text("traderepublic", "dividende-2026-de.txt"), "dividende-2026-de.txt").transactions;
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2026-05-29 q=0 8.2 EUR US00BSPC0019 Beispiel Capital Corp. | Trade Republic dividende-2026-de.txt: dividend on 52.318204; 9.42 USD at 1.15 USD/EUR",
+    "TAX 2026-05-29 q=0 -2.1 EUR US00BSPC0019 Beispiel Capital Corp. | Trade Republic dividende-2026-de.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("6.10"); // the booking
+});
+
 test("Trade Republic cash dividend in English: the ISIN on its own line, withholding tax converted", () => {
   expect(tr("dividend-en.txt")).toEqual([
     "DIVIDEND 2025-07-01 q=0 8 EUR US00EXRT0018 Example Realty Trust | Trade Republic dividend-en.txt: dividend on 25; 10 USD at 1.25 USD/EUR",
@@ -126,11 +136,52 @@ async function throughPdf(plugin: ImportPlugin, dir: string, name: string) {
   return { confidence: plugin.accepts(file), result: await plugin.parse({ bytes, file }) };
 }
 
+test("Scalable Capital Bank Wertpapierabrechnung für Kundenauftrag (own layout, no Baader Bank): execution day, the table row's quantity, price and amount, the ISIN below it, the order id; no costs", () => {
+  const result = parseScalableText(text("scalable", "kauf-2025.txt"), "kauf-2025.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "BUY 2025-03-12 q=12 -1215 EUR IE00SCAL0023 Beispiel Welt Aktien (Acc) | Scalable Capital kauf-2025.txt: buy 12 at 101.25 EUR",
+  ]);
+  expect(result.transactions[0]!.orderId).toBe("scalable:SCA1B2C3D4E5F6G");
+  expect(result.detectedFormat).toBe("scalable/pdf/trade");
+});
+
+test("Scalable Capital Bank Sparplanausführung: a BUY tagged savings-plan with a fractional quantity, summing to the Belastung", () => {
+  const result = parseScalableText(text("scalable", "sparplan-2025.txt"), "sparplan-2025.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "BUY 2025-06-16 q=0.732714 -50 EUR IE00SCAL0056 Beispiel Dividenden Welt (Dist) [savings-plan] | Scalable Capital sparplan-2025.txt: savings plan 0.732714 at 68.24 EUR",
+  ]);
+  expect(result.detectedFormat).toBe("scalable/pdf/plan");
+});
+
+test("Scalable Capital Bank Verkauf with 'Steuern +…' (taxes refunded): a SELL at the table's amount and an INTEREST row for the refund, summing to the Gutschrift; the second page's tax computation not read", () => {
+  const rows = parseScalableText(text("scalable", "verkauf-2025.txt"), "verkauf-2025.txt").transactions;
+  expect(rows.map(row)).toEqual([
+    "SELL 2025-12-29 q=-40 6096 EUR US00SCAL0031 Muster Süßwaren | Scalable Capital verkauf-2025.txt: sell 40 at 152.4 EUR",
+    "INTEREST 2025-12-29 q=0 210.45 EUR US00SCAL0031 Muster Süßwaren | Scalable Capital verkauf-2025.txt: tax refund",
+  ]);
+  expect(sum(rows)).toBe("6306.45");
+});
+
+test("Scalable Capital Bank Dividende in USD: the movement's EUR total as the gross on the value day, the USD / EUR rate noted, withholding and domestic taxes one TAX row summing to the Gesamtbetrag", () => {
+  const rows = parseScalableText(text("scalable", "dividende-2025.txt"), "dividende-2025.txt").transactions;
+  expect(rows.map(row)).toEqual([
+    "DIVIDEND 2025-03-14 q=0 28.4 EUR US00SCAL0049 Sample Mortgage Corp. | Scalable Capital dividende-2025.txt: dividend on 85.5; 0.36 USD per share at 1.0838 USD/EUR",
+    "TAX 2025-03-14 q=0 -7.25 EUR US00SCAL0049 Sample Mortgage Corp. | Scalable Capital dividende-2025.txt: taxes withheld",
+  ]);
+  expect(String(rows[0]!.assetCurrency)).toBe("USD");
+  expect(sum(rows)).toBe("21.15");
+});
+
+test("a Scalable Capital Bank note whose figures do not make its booking (a line the reader does not know) is refused, never imported short", () => {
+  const withUnknownCost = text("scalable", "kauf-2025.txt").replace("Belastung  1.215,00 EUR", "Ordergebühr  -0,99 EUR\nBelastung  1.215,00 EUR");
+  expect(() => parseScalableText(withUnknownCost, "k.pdf")).toThrow("do not make the booked 1215 EUR");
+});
+
 test("each generated PDF parses through its plugin to the same rows as its text extract", async () => {
   const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
   for (const [plugin, dir, broker, parse] of [[tr, "traderepublic-pdf", "traderepublic", parseTradeRepublicText], [sc, "scalable-pdf", "scalable", parseScalableText]] as const) {
-    for (const name of ["kauf-de", "dividende-de", "sparplan-de", "kauf", "dividende", "verkauf"]) {
+    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025"]) {
       let raw: string;
       try { raw = text(broker, `${name}.txt`); } catch { continue; }
       const { confidence, result } = await throughPdf(plugin, dir, `${name}.pdf`);
