@@ -64,7 +64,7 @@ export async function migrate(writer: DataSource, attempts = 5): Promise<void> {
 
 /**
  * Opens the database (PostgreSQL when DATABASE_URL is set, else SQLite under dataDir), runs
- * pending migrations, and returns both connections (on PostgreSQL one pool serves both).
+ * pending migrations, and returns both connections (on PostgreSQL a pool for reads and one for writes).
  */
 export async function openDatabase(dataDir: string, env: Record<string, string | undefined> = process.env): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
