@@ -9,6 +9,9 @@
  * list, WAC series), 30 % commits of one BUY with a unique description. At the end every broker's
  * rows are listed and every successful commit's description must appear exactly once (no lost or
  * duplicated rows); any non-2xx answer or refused commit counts as an error.
+ * The servers log at debug level, and the figures add what they say: serialisation retries (and per
+ * commit), each write's wait behind the process's earlier writes and its time in the database
+ * (p95 of the committed ones), and how many reports were computed cold or resumed from a checkpoint.
  *
  *   bun bench/multiprocess.ts [--seconds 60] [--clients 50] [--processes 2] [--only sqlite|postgres]
  */
@@ -33,7 +36,35 @@ const SECRET = "bench-multiprocess-secret";
 
 interface Setup { label: string; processes: number; databaseUrl?: string }
 
-interface Figures { label: string; requests: number; errors: number; throughput: number; readP95: number; commitP95: number; warmReportMedian: number; lost: number; duplicated: number; commits: number }
+interface Figures {
+  label: string; requests: number; errors: number; throughput: number; readP95: number; commitP95: number; warmReportMedian: number; lost: number; duplicated: number; commits: number;
+  retries: number; writes: number; queuedP95: number; dbP95: number; cold: number; resumed: number; coldReasons: Record<string, number>;
+}
+
+/** What the servers log about their writes and reports during the timed phase (debug lines). */
+class ServerLog {
+  measuring = false;
+  retries = 0;
+  queued: number[] = [];
+  inDatabase: number[] = [];
+  modes = { cold: 0, resumed: 0 };
+  /** Cold reports by reason (core/portfolio/report-engine.ts `coldReason`). */
+  coldReasons: Record<string, number> = {};
+
+  readonly line = (text: string) => {
+    if (!this.measuring || !text.includes('"level":"debug"')) return;
+    let entry: { msg?: string; queued_ms?: number; ms?: number; committed?: boolean; mode?: "cold" | "resumed"; cold_reason?: string };
+    try { entry = JSON.parse(text); } catch { return; }
+    if (entry.msg === "write retried") this.retries++;
+    else if (entry.msg === "write ended" && entry.committed) {
+      this.queued.push(entry.queued_ms!);
+      this.inDatabase.push(entry.ms!);
+    } else if (entry.msg === "portfolio report computed" && entry.mode) {
+      this.modes[entry.mode]++;
+      if (entry.cold_reason) this.coldReasons[entry.cold_reason] = (this.coldReasons[entry.cold_reason] ?? 0) + 1;
+    }
+  };
+}
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
@@ -43,9 +74,10 @@ function percentile(values: number[], p: number): number {
 
 async function run(setup: Setup): Promise<Figures> {
   const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-multi-"));
-  const env: Record<string, string> = { JWT_SECRET: SECRET, ...(setup.databaseUrl ? { DATABASE_URL: setup.databaseUrl } : {}) };
-  const first = await startBenchServer(dataDir, undefined, env);
-  const rest = await Promise.all(Array.from({ length: setup.processes - 1 }, () => startBenchServer(dataDir, undefined, env)));
+  const env: Record<string, string> = { JWT_SECRET: SECRET, LOG_LEVEL: "debug", ...(setup.databaseUrl ? { DATABASE_URL: setup.databaseUrl } : {}) };
+  const log = new ServerLog();
+  const first = await startBenchServer(dataDir, log.line, env);
+  const rest = await Promise.all(Array.from({ length: setup.processes - 1 }, () => startBenchServer(dataDir, log.line, env)));
   const servers = [first, ...rest];
   try {
     let next = 0;
@@ -123,7 +155,9 @@ async function run(setup: Setup): Promise<Figures> {
       }
     };
     const started = performance.now();
+    log.measuring = true;
     await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+    log.measuring = false;
     const elapsed = (performance.now() - started) / 1000;
 
     // No lost or duplicated rows: every committed description exactly once.
@@ -142,6 +176,7 @@ async function run(setup: Setup): Promise<Figures> {
     return {
       label: setup.label, requests, errors, throughput: requests / elapsed, readP95: percentile(reads, 95), commitP95: percentile(writes, 95),
       warmReportMedian: percentile(warm, 50), lost, duplicated, commits: committed.length,
+      retries: log.retries, writes: log.queued.length, queuedP95: percentile(log.queued, 95), dbP95: percentile(log.inDatabase, 95), ...log.modes, coldReasons: log.coldReasons,
     };
   } finally {
     for (const s of servers) s.child.kill("SIGTERM");
@@ -168,5 +203,9 @@ console.log(`\n${CLIENTS} clients, ${SECONDS} s each, 70 % reads / 30 % commits;
 console.log("set-up                      req/s   read p95 ms  commit p95 ms  warm report ms  errors  commits  lost  duplicated");
 for (const r of results) {
   console.log(`${r.label.padEnd(26)} ${r.throughput.toFixed(1).padStart(6)} ${r.readP95.toFixed(1).padStart(12)} ${r.commitP95.toFixed(1).padStart(14)} ${r.warmReportMedian.toFixed(1).padStart(15)} ${String(r.errors).padStart(7)} ${String(r.commits).padStart(8)} ${String(r.lost).padStart(5)} ${String(r.duplicated).padStart(11)}`);
+}
+console.log("\nset-up                      writes  retries  per commit  queued p95 ms  in database p95 ms  reports cold  resumed");
+for (const r of results) {
+  console.log(`${r.label.padEnd(26)} ${String(r.writes).padStart(7)} ${String(r.retries).padStart(8)} ${(r.commits ? r.retries / r.commits : 0).toFixed(2).padStart(11)} ${r.queuedP95.toFixed(0).padStart(14)} ${r.dbP95.toFixed(0).padStart(19)} ${String(r.cold).padStart(13)} ${String(r.resumed).padStart(8)}  cold: ${JSON.stringify(r.coldReasons)}`);
 }
 process.exit(results.every((r) => r.errors === 0 && r.lost === 0 && r.duplicated === 0) ? 0 : 1);

@@ -37,6 +37,11 @@ import { warmReportWorker } from "./api/portfolio/warm-up.ts";
  */
 export async function assemble(config: AppConfig, logger: Logger) {
   const db = await openDatabase(config.dataDir);
+  // Where a write's time goes (queue, database, serialisation retries): read by bench/multiprocess.ts.
+  db.observeWrites({
+    retried: (e) => logger.debug("write retried", { attempt: e.attempt, code: e.code, delay_ms: Math.round(e.delayMs) }),
+    ended: (e) => logger.debug("write ended", { queued_ms: Math.round(e.queuedMs), ms: Math.round(e.ms), attempts: e.attempts, committed: e.committed }),
+  });
   const container = createContainer(config, logger, db);
   const registry = container.resolve(CacheRegistry);
   // Writes store what they changed (openDatabase); every cached read first applies what this process has not seen.

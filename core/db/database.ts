@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from "typeorm";
 import { type DataChange, openDeclarations } from "./data-changes.ts";
+import { WriteGate } from "./write-gate.ts";
 
 /** A prepared lookup: synchronous on SQLite (bun:sqlite), a promise on PostgreSQL; callers await it. */
 export interface PreparedRead<Row> {
@@ -22,9 +23,22 @@ export interface ChangeJournal {
   committed(): void;
 }
 
+/**
+ * What a write reports once it ended, for operators and the scale-out bench (host/main.ts logs it
+ * at debug level): `queuedMs` waiting for its turn among the process's writes, `ms` in the
+ * database (every attempt, back-off included), and each serialisation failure that made it run again.
+ */
+export interface WriteObserver {
+  retried(event: { attempt: number; code: string; delayMs: number }): void;
+  ended(event: { queuedMs: number; ms: number; attempts: number; committed: boolean }): void;
+}
+
 /** PostgreSQL's "could not serialize access" and "deadlock detected": the transaction is run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 8;
+/** The wait before attempt n + 1 is random below min(cap, base × 2^(n − 1)) ms ("full jitter"). */
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_CAP_MS = 200;
 
 /**
  * The one gateway to the database (SQLite by default; PostgreSQL when DATABASE_URL is set, see
@@ -32,29 +46,41 @@ const MAX_ATTEMPTS = 8;
  * connection (SQLite has one writer, and TypeORM shares one connection, so two open
  * transactions would collide). Reads use a separate read-only connection that, under WAL,
  * only ever sees committed data, so a read never observes a half-written batch.
- * On PostgreSQL, `writer` and `reader` are one pool; each write is a SERIALIZABLE transaction
- * (several processes may commit to one broker at once: the ledger's all-or-nothing batches and
- * their balance checks must see each other), run again from the start on a serialisation failure.
+ * On PostgreSQL, `writer` is a pool of write connections whose transactions are SERIALIZABLE
+ * (several writes may commit to one broker at once: the ledger's all-or-nothing batches and their
+ * balance checks must see each other) and `reader` a separate pool for reads. Up to
+ * `concurrentWrites` writes run at once; one that fails to serialise runs again from the start,
+ * alone in this process (docs/decisions.md "PostgreSQL", concurrent writes).
  */
 export class Database {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly gate: WriteGate;
   private journal: ChangeJournal | null = null;
+  private observer: WriteObserver | null = null;
 
   constructor(
     readonly writer: DataSource,
     readonly reader: DataSource,
-  ) {}
+    options: { concurrentWrites?: number } = {},
+  ) {
+    this.gate = new WriteGate(options.concurrentWrites ?? 1);
+  }
 
   /** Manager for plain reads outside any write. */
   get reads(): EntityManager {
     return this.reader.manager;
   }
 
-  /** Runs `work` in a serialised write transaction; a throw rolls everything back. */
+  /**
+   * Runs `work` in a write transaction; a throw rolls everything back. On PostgreSQL `work` may run
+   * more than once (after a serialisation failure, on a fresh transaction), so it acts only through `tx`.
+   */
   write<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => this.postgres ? this.serializable(work) : this.sqliteWrite(work));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.postgres ? this.serializable(work) : this.sqliteWrite(work);
+  }
+
+  /** Reports each write's wait, time and retries to `observer` (set once at start-up). */
+  observeWrites(observer: WriteObserver): void {
+    this.observer = observer;
   }
 
   /**
@@ -76,9 +102,56 @@ export class Database {
   }
 
   private async sqliteWrite<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    const result = await this.writer.transaction((tx) => this.journaled(tx, work));
-    this.journal?.committed();
-    return result;
+    const queued = performance.now();
+    await this.gate.enter();
+    const started = performance.now();
+    let committed = false;
+    try {
+      const result = await this.writer.transaction((tx) => this.journaled(tx, work));
+      committed = true;
+      this.journal?.committed();
+      return result;
+    } finally {
+      this.gate.leave();
+      this.observer?.ended({ queuedMs: started - queued, ms: performance.now() - started, attempts: 1, committed });
+    }
+  }
+
+  /**
+   * A SERIALIZABLE transaction (the writer pool's sessions default to it:
+   * host/db/postgres-data-source.ts), run again after a random back-off on a serialisation failure
+   * or deadlock. The first attempt runs beside the process's other writes; a repeated one waits
+   * until they are done and keeps new ones out, so two writes of this process never fail each other
+   * twice (only writes of other processes can make it fail again).
+   */
+  private async serializable<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    const queued = performance.now();
+    let started = queued;
+    let committed = false;
+    let attempt = 1;
+    try {
+      for (; ; attempt++) {
+        await this.gate.enter(attempt > 1);
+        if (attempt === 1) started = performance.now();
+        let delayMs: number;
+        try {
+          const result = await this.writer.transaction((tx) => this.journaled(tx, work));
+          committed = true;
+          this.journal?.committed();
+          return result;
+        } catch (error) {
+          const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
+          if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
+          delayMs = Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+          this.observer?.retried({ attempt, code, delayMs });
+        } finally {
+          this.gate.leave();
+        }
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    } finally {
+      this.observer?.ended({ queuedMs: started - queued, ms: performance.now() - started, attempts: attempt, committed });
+    }
   }
 
   /**
@@ -96,20 +169,6 @@ export class Database {
     return this.writer.options.type === "postgres";
   }
 
-  private async serializable<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const result = await this.writer.transaction("SERIALIZABLE", (tx) => this.journaled(tx, work));
-        this.journal?.committed();
-        return result;
-      } catch (error) {
-        const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
-        if (attempt >= MAX_ATTEMPTS || !code || !RETRYABLE.has(code)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
-      }
-    }
-  }
-
   private closing: (() => Promise<void>)[] = [];
 
   /** Runs `stop` when the database closes, before its connections do (a background thread of the host). */
@@ -118,7 +177,7 @@ export class Database {
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    await this.gate.drained();
     for (const stop of this.closing.splice(0)) await stop();
     if (this.reader !== this.writer && this.reader.isInitialized) await this.reader.destroy();
     if (this.writer.isInitialized) await this.writer.destroy();

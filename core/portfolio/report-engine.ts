@@ -78,6 +78,12 @@ export interface EngineReport {
   cuts: number[];
   /** `cold`, or the date the replay resumed at. */
   mode: "cold" | { resumedAt: string };
+  /**
+   * Why a report was cold: `not kept` (no kept replay of the scope on this thread: its first report,
+   * or dropped for newer scopes), `undated` (a change since has no date, or the log is not the
+   * replay's), `inputs` (the dated change cannot be resumed: the small inputs or the scope changed).
+   */
+  coldReason?: "not kept" | "undated" | "inputs";
 }
 
 /** Scopes kept (each holds its inputs and checkpoints: tens of MB on a dense 20,000-row ledger). */
@@ -101,6 +107,7 @@ export class ReportEngine {
     // Per user too: the FX input holds the user's private rates (docs/fx.md "Private manual rates").
     const key = JSON.stringify([request.fxUserId, request.scales, request.target, request.start, request.end, request.flags]);
     let state = changes ? this.scopes.get(key) : undefined;
+    const kept = state !== undefined;
     this.scopes.delete(key);
     const since = state && changes ? resumeDate(state, changes, request.end) : null;
     // Not resumable: the old state goes, and is collected before the cold run allocates a new one
@@ -109,14 +116,16 @@ export class ReportEngine {
       state = undefined;
       this.collect();
     }
-    const out = (state && since !== null ? await this.incremental(db, request, state, since) : null) ?? await this.cold(db, request);
+    const resumed = state && since !== null ? await this.incremental(db, request, state, since) : null;
+    const coldReason = resumed ? undefined : !kept ? "not kept" as const : since === null ? "undated" as const : "inputs" as const;
+    const out = resumed ?? await this.cold(db, request);
     if (changes) {
       out.state.epoch = changes.epoch;
       out.state.generation = changes.generation;
       this.scopes.set(key, out.state);
       while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
     }
-    return { json: out.json, mode: out.mode, cuts: out.cuts };
+    return { json: out.json, mode: out.mode, cuts: out.cuts, ...(coldReason ? { coldReason } : {}) };
   }
 
   /** Drops every kept scope. */

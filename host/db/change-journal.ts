@@ -66,13 +66,14 @@ function sqliteJournal(): ChangeJournal {
 
 /**
  * PostgreSQL: the trigger function marks the transaction per cache group (a transaction-local
- * setting) instead of bumping a counter; the write first marks itself as journaled, so the
- * trigger leaves the row to it. Pruning runs after the commit, outside the SERIALIZABLE write
- * (two writes deleting the same rows would make one of them run again).
+ * setting) instead of bumping a counter; the write pool's sessions are marked as journaled
+ * (`pt.journal`, host/db/data-source.ts), so the trigger leaves the row to the write. Pruning runs
+ * after the commit, outside the SERIALIZABLE write (two writes deleting the same rows would make
+ * one of them run again).
  */
 function postgresJournal(db: Database): ChangeJournal {
   return {
-    begin: (tx) => tx.query(`SELECT set_config('pt.journal', '1', true)`),
+    begin: async () => undefined,
     async finish(tx, _began, declared) {
       const records = mergeDeclarations(declared);
       const parts = records.map(() => `SELECT ?::varchar AS "kind", ?::text AS "ids", ?::varchar AS "from_date"`);

@@ -14,6 +14,21 @@ export { databaseFile, databaseTarget, isPostgres, type DatabaseTarget } from ".
 /** Advisory-lock key held while migrating PostgreSQL. */
 const MIGRATION_LOCK = 1795017001;
 
+/**
+ * PostgreSQL connections of one process (docs/decisions.md "PostgreSQL", concurrent writes): reads
+ * (requests, sessions, the change feed) and writes have a pool each, and as many writes run at once
+ * as the write pool holds, so a write never waits for a connection behind reads.
+ */
+export const PG_READ_POOL = 10;
+export const PG_WRITE_POOL = 5;
+
+/**
+ * Every session of the write pool starts SERIALIZABLE and marked as journaled (the app's write
+ * wrapper stores what the transaction changed; migration 1795000012000's trigger then leaves the
+ * row to it), so a write spends one statement on `START TRANSACTION` instead of three.
+ */
+const PG_WRITE_SESSION = { default_transaction_isolation: "serializable", "pt.journal": "1" };
+
 function dataSource(file: string, readonly: boolean): DataSource {
   return new DataSource({
     type: "better-sqlite3",
@@ -50,7 +65,7 @@ export async function migrate(writer: DataSource, attempts = 5): Promise<void> {
 
 /**
  * Opens the database (PostgreSQL when DATABASE_URL is set, else SQLite under dataDir), runs
- * pending migrations, and returns both connections (on PostgreSQL one pool serves both).
+ * pending migrations, and returns both connections (on PostgreSQL a pool for reads and one for writes).
  */
 export async function openDatabase(
   dataDir: string,
@@ -60,19 +75,23 @@ export async function openDatabase(
   mkdirSync(dataDir, { recursive: true });
   const target = databaseTarget(dataDir, env);
   if (target.kind === "postgres") {
-    const pool = postgresDataSource(target.url);
-    await pool.initialize();
+    const reader = postgresDataSource(target.url, PG_READ_POOL);
+    await reader.initialize();
     // Several processes may start at once on one database: one migrates, the others wait for it.
-    const lock = pool.createQueryRunner();
+    // Migrations run on plain sessions: a row they change in another process's cache is marked by the trigger.
+    const lock = reader.createQueryRunner();
     await lock.connect();
     try {
       await lock.query(`SELECT pg_advisory_lock(${MIGRATION_LOCK})`);
-      await pool.runMigrations({ transaction: "each" });
+      await reader.runMigrations({ transaction: "each" });
     } finally {
       await lock.query(`SELECT pg_advisory_unlock(${MIGRATION_LOCK})`).catch(() => undefined);
       await lock.release();
     }
-    return journaling(new Database(pool, pool));
+    const writer = postgresDataSource(target.url, PG_WRITE_POOL, PG_WRITE_SESSION);
+    await writer.initialize();
+    await expectWriteSessions(writer);
+    return journaling(new Database(writer, reader, { concurrentWrites: PG_WRITE_POOL }));
   }
   const file = databaseFile(dataDir);
   const writer = dataSource(file, false);
@@ -83,6 +102,17 @@ export async function openDatabase(
   const db = journaling(new Database(writer, reader));
   await checkpointInBackground(db, file, options.checkpointIntervalMs);
   return db;
+}
+
+/**
+ * Writes are only as safe as their isolation: refuse to start when the server did not apply the
+ * write pool's session settings (a connection pooler that drops startup options, say).
+ */
+async function expectWriteSessions(writer: DataSource): Promise<void> {
+  const [row] = (await writer.query(`SELECT current_setting('transaction_isolation') AS "isolation", current_setting('pt.journal', true) AS "journal"`)) as { isolation: string; journal: string | null }[];
+  if (row?.isolation !== "serializable" || row.journal !== "1") {
+    throw new Error(`PostgreSQL write sessions must start SERIALIZABLE and journaled; got isolation ${row?.isolation}, journal ${row?.journal}`);
+  }
 }
 
 /** Every write through the app stores what it declared it changed (docs/decisions.md "Declared changes"). */

@@ -4,9 +4,12 @@ import { migrations } from "../../migrations/index.ts";
 import { pgConfig } from "./postgres.ts";
 import { postgresMigrations } from "./postgres-ddl.ts";
 
-/** TypeORM's postgres driver on `url`; TypeORM's `datetime` columns are `timestamptz` there. */
-export function postgresDataSource(url: string, poolSize = 10): DataSource {
-  const { connectionString: _ignored, ...extra } = pgConfig(url);
+/**
+ * TypeORM's postgres driver on `url`; TypeORM's `datetime` columns are `timestamptz` there.
+ * `settings`: session settings of every connection of the pool (see `pgConfig`).
+ */
+export function postgresDataSource(url: string, poolSize = 10, settings: Record<string, string> = {}): DataSource {
+  const { connectionString: _ignored, ...extra } = pgConfig(url, settings);
   const ds = new DataSource({
     type: "postgres",
     url,

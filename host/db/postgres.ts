@@ -52,11 +52,16 @@ function withoutNul(values: unknown[]): unknown[] {
   return values.some((v) => typeof v === "string" && v.includes("\0")) ? values.map((v) => (typeof v === "string" ? v.replaceAll("\0", "") : v)) : values;
 }
 
-/** Connection settings for `pg` (a Pool or Client) to DATABASE_URL, with the row shapes above. */
-export function pgConfig(url: string): pg.PoolConfig & { Client: typeof pg.Client } {
+/**
+ * Connection settings for `pg` (a Pool or Client) to DATABASE_URL, with the row shapes above.
+ * `settings`: more session settings every connection starts with (names and values are the app's
+ * own constants, never user input).
+ */
+export function pgConfig(url: string, settings: Record<string, string> = {}): pg.PoolConfig & { Client: typeof pg.Client } {
   // Sessions in UTC: timestamps written as text without an offset (SQLite's "YYYY-MM-DD HH:MM:SS",
   // restored documents) mean UTC, as they do on SQLite.
-  return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient, options: "-c TimeZone=UTC" };
+  const options = Object.entries({ TimeZone: "UTC", ...settings }).map(([name, value]) => `-c ${name}=${value}`).join(" ");
+  return { connectionString: url, types: types as pg.CustomTypesConfig, Client: DialectClient, options };
 }
 
 /** A plain pool (no TypeORM) for engines that read in bulk: report workers, BRIM, snapshots. */

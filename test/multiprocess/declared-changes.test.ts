@@ -28,19 +28,21 @@ async function json(res: Response, status = 200): Promise<any> {
 
 const BODY = { date_range: { start: "2023-01-01", end: "2024-12-31" }, include_history: true, include_allocation_history: false };
 
-/** B's report, with how B's worker computed it (its debug log line), waiting for that line. */
-async function reportOnB(): Promise<{ report: any; mode: string; resumedAt: string | null }> {
-  const computed = () => b.logs().filter((l) => l.msg === "portfolio report computed");
+/** A process's report, with how its worker computed it (its debug log line), waiting for that line. */
+async function reportOn(server: TestServer, client: ApiClient): Promise<{ report: any; mode: string; resumedAt: string | null }> {
+  const computed = () => server.logs().filter((l) => l.msg === "portfolio report computed");
   const before = computed().length;
-  const report = await json(await onB.post("/portfolio/report", BODY));
+  const report = await json(await client.post("/portfolio/report", BODY));
   const deadline = Date.now() + 5000;
   while (computed().length === before) {
-    if (Date.now() > deadline) throw new Error("B logged no computed report (answered from its cache?)");
+    if (Date.now() > deadline) throw new Error("no computed report logged (answered from the cache?)");
     await Bun.sleep(10);
   }
   const line = computed().at(-1)!;
   return { report, mode: line.mode, resumedAt: line.resumed_at };
 }
+
+const reportOnB = () => reportOn(b, onB);
 
 /** The report without the parts that name the moment it was made. */
 function figures(report: any): any {
@@ -101,6 +103,23 @@ describe("a write through another process", () => {
     const cold = await reportOnB();
     expect(cold.mode).toBe("cold");
     expect(figures(afterPrice.report)).toEqual(figures(cold.report));
+  }, 60_000);
+
+  test("dated writes committed at once through both processes are all reflected, and each process's next report resumes its replay", async () => {
+    // Each process keeps a replay of the scope (computed now or answered from its cache).
+    await json(await onA.post("/portfolio/report", BODY));
+    await json(await onB.post("/portfolio/report", BODY));
+    // Three buys through each process at once (on PostgreSQL a process runs several writes together).
+    const days = ["2024-10-02", "2024-10-03", "2024-10-04"];
+    const commits = [onA, onB].flatMap((c) => days.map((day) => c.post("/transactions/commit", { creates: [buy(broker, asset, "1", "-100", day)] })));
+    for (const res of await Promise.all(commits)) expect((await json(res)).committed).toBe(true);
+    const worth = String(100000 - 3200 + 31 * 150);
+    for (const [server, client] of [[b, onB], [a, onA]] as const) {
+      const after = await reportOn(server, client);
+      expect(after.report.summary.net_worth.amount).toBe(worth);
+      expect(after.mode).toBe("resumed");
+      expect(after.resumedAt! <= "2024-10-02").toBe(true);
+    }
   }, 60_000);
 
   test("an undated write through process A (a broker edit) makes process B recompute cold", async () => {

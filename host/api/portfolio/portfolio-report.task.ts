@@ -1,4 +1,4 @@
-import { type ReportChanges, ReportEngine } from "../../../core/portfolio/report-engine.ts";
+import { type EngineReport, type ReportChanges, ReportEngine } from "../../../core/portfolio/report-engine.ts";
 import { loadReportInput, type ReportRequest } from "../../../core/portfolio/report-input.loader.ts";
 import type { DatabaseTarget } from "../../db/dialect.ts";
 import { withReadSnapshot } from "../../db/read-snapshot.ts";
@@ -26,6 +26,8 @@ export interface PortfolioReportResult {
   gzipMs: number;
   /** `cold`, or the date the replay resumed at. */
   mode: "cold" | { resumedAt: string };
+  /** Why it was cold (`EngineReport.coldReason`). */
+  coldReason?: EngineReport["coldReason"];
 }
 
 /** One engine per database and worker thread: the incremental path's kept scopes, and their compressed pieces. */
@@ -44,9 +46,9 @@ export async function portfolioReport(task: PortfolioReportTask): Promise<Portfo
   // A full collection after a cold report's load: ~100 MB lower peak on a dense 20,000-row ledger (docs/decisions.md).
   if (!kept) engines.set(key, kept = { engine: new ReportEngine(() => Bun.gc(true)), gzip: new SegmentedGzip() });
   const { engine } = kept;
-  const { json, mode, cuts } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
+  const { json, mode, cuts, coldReason } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
   const t1 = performance.now();
   // Only the pieces not compressed for an earlier report are compressed (segmented-gzip.ts).
   const gzip = kept.gzip.gzip(json, cuts);
-  return { gzip, chars: json.length, computeMs: t1 - t0, gzipMs: performance.now() - t1, mode };
+  return { gzip, chars: json.length, computeMs: t1 - t0, gzipMs: performance.now() - t1, mode, ...(coldReason ? { coldReason } : {}) };
 }

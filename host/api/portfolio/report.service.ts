@@ -104,6 +104,7 @@ export class PortfolioReportService {
         // Whether the worker resumed a kept replay (and where) or computed cold: for operators and the multi-process tests.
         this.logger?.debug("portfolio report computed", {
           mode: result.mode === "cold" ? "cold" : "resumed", resumed_at: result.mode === "cold" ? null : result.mode.resumedAt,
+          ...(result.coldReason ? { cold_reason: result.coldReason } : {}),
           compute_ms: Math.round(result.computeMs),
         });
         const out = { gzip: result.gzip, chars: result.chars };
