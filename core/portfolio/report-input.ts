@@ -80,6 +80,8 @@ export interface ReportFlags {
   allocationHistory: boolean;
   breakdown: boolean;
   positionsContribution: boolean;
+  /** TWRR and MWRR of each calendar month, quarter and year of the period (period-returns.calc.ts). */
+  periodReturns: boolean;
 }
 
 export interface ReportInput {

@@ -6,6 +6,7 @@
  */
 import type { Decimal } from "../money/decimal.ts";
 import type { DataQualityIssue, DataQualityStatus, StalePrice } from "./data-quality.calc.ts";
+import type { PeriodLength, PeriodReturn } from "./period-returns.calc.ts";
 import type { ReportFlags } from "./report-input.ts";
 
 export type Dimension = "type" | "sector" | "geography";
@@ -197,6 +198,8 @@ export interface PortfolioReport {
   dataQuality: ReportDataQuality;
   history: HistoryPoint[] | null;
   metadata: ReportMetadata;
+  /** The returns of each calendar month, quarter and year, oldest first (flags.periodReturns). */
+  periodReturns: Record<PeriodLength, PeriodReturn[]> | null;
   positionsContribution: PositionsContribution | null;
   summary: ReportSummary | null;
 }

@@ -5976,6 +5976,43 @@ export interface components {
                 message: string | null;
             }[];
         };
+        /** @description Returns of one calendar period: the summary's figures of a report over date_from to date_to */
+        PeriodReturn: {
+            /**
+             * Format: date
+             * @description First calendar day of the month, quarter or year
+             */
+            period_begin: string;
+            /**
+             * Format: date
+             * @description Close the returns chain from: the day before the period begins, or the first day computed
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description Last day of the period, or the last day computed
+             */
+            date_to: string;
+            /** @description Time-weighted return from date_from to date_to in percent, a decimal string */
+            twrr_percent: string;
+            /** @description False when the money-weighted return cannot be computed */
+            mwrr_available: boolean;
+            /** @description Money-weighted return, annualised, in percent, a decimal string; null when not computable or under 30 days */
+            mwrr_annualized_percent: string | null;
+            /** @description Money-weighted return over the period in percent, a decimal string; null when not computable */
+            mwrr_cumulative_percent: string | null;
+            /** @description Days the money-weighted return covers */
+            mwrr_period_days: number;
+        };
+        /** @description Returns per calendar period (include_period_returns) */
+        PeriodReturns: {
+            /** @description Each calendar month, oldest first */
+            month: components["schemas"]["PeriodReturn"][];
+            /** @description Each calendar quarter, oldest first */
+            quarter: components["schemas"]["PeriodReturn"][];
+            /** @description Each calendar year, oldest first */
+            year: components["schemas"]["PeriodReturn"][];
+        };
         PluginItem: {
             /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
             code: string;
@@ -6810,7 +6847,7 @@ export interface components {
             /** @description Dimensions of the allocations */
             allocation_dimensions: ("type" | "sector" | "geography")[];
             /** @description Sections computed for this answer */
-            included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution")[];
+            included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution" | "period_returns")[];
         };
         ReportRequest: {
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
@@ -6834,6 +6871,8 @@ export interface components {
             include_breakdown?: boolean;
             /** @description Default: false. */
             include_positions_contribution?: boolean;
+            /** @description Default: false. */
+            include_period_returns?: boolean;
         };
         ReportResponse: {
             /** @description What was computed: scope, currency and dates */
@@ -6855,6 +6894,8 @@ export interface components {
             data_quality: components["schemas"]["DataQualityReport"];
             /** @description Contribution of each position; null unless include_positions_contribution */
             positions_contribution: components["schemas"]["PositionsContribution"] | null;
+            /** @description Returns per calendar month, quarter and year; null unless include_period_returns */
+            period_returns: components["schemas"]["PeriodReturns"] | null;
         };
         /** @description Totals of the period (include_summary) */
         ReportSummary: {
