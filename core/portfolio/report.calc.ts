@@ -172,6 +172,7 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
       : options.allocationWritten ? { type: [], sector: [], geography: [] } : allocationHistory(days, assets),
     dataQuality,
     positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
+    incomePayments: input.flags.incomePayments ? r.incomePayments : null,
     periodReturns: input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows) : null,
   };
   return { report, growth, warm, historyFrom };

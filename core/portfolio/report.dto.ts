@@ -31,7 +31,7 @@ const opt = (d: Decimal | null): string | null => (d === null ? null : dec(d));
 
 const FEATURE_NAMES = {
   summary: "summary", history: "history", allocationHistory: "allocation_history", breakdown: "breakdown",
-  positionsContribution: "positions_contribution", periodReturns: "period_returns",
+  positionsContribution: "positions_contribution", periodReturns: "period_returns", incomePayments: "income_payments",
 } as const;
 
 type Money = MoneyDto;
@@ -64,6 +64,9 @@ export function toReportDto(r: PortfolioReport): ReportDto {
       gross_gains: dec(r.positionsContribution.grossGains), gross_losses: dec(r.positionsContribution.grossLosses),
       currency: r.positionsContribution.currency,
     } : null,
+    income_payments: r.incomePayments ? r.incomePayments.map((p) => ({
+      date: p.date, type: p.type as "DIVIDEND" | "INTEREST", broker_id: p.brokerId, asset_id: p.assetId, amount: opt(p.amount),
+    })) : null,
     period_returns: r.periodReturns ? {
       month: r.periodReturns.month.map(periodReturnDto), quarter: r.periodReturns.quarter.map(periodReturnDto), year: r.periodReturns.year.map(periodReturnDto),
     } : null,

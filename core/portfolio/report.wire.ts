@@ -16,7 +16,7 @@ export type ReportMetadataDto = {
   computed_date_to: string | null;
   generated_at: string;
   allocation_dimensions: ("type" | "sector" | "geography")[];
-  included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution" | "period_returns")[];
+  included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution" | "period_returns" | "income_payments")[];
 };
 
 export type AllocationItemDto = { name: string; value: string; amount: string };
@@ -175,6 +175,8 @@ export type PeriodReturnDto = {
 
 export type PeriodReturnsDto = { month: PeriodReturnDto[]; quarter: PeriodReturnDto[]; year: PeriodReturnDto[] };
 
+export type IncomePaymentDto = { date: string; type: "DIVIDEND" | "INTEREST"; broker_id: number; asset_id: number | null; amount: string | null };
+
 export type ReportDto = {
   metadata: ReportMetadataDto;
   summary: ReportSummaryDto | null;
@@ -183,4 +185,5 @@ export type ReportDto = {
   data_quality: DataQualityReport;
   positions_contribution: PositionsContributionDto | null;
   period_returns: PeriodReturnsDto | null;
+  income_payments: IncomePaymentDto[] | null;
 };

@@ -237,14 +237,19 @@ test("performance: TWR and MWR per period are the API's, from one report request
   expect(pageErrors()).toEqual([]);
 }, 90_000);
 
-test("income: by month, year, asset and broker; the totals are the report's income", async () => {
+test("income: by month, year, asset and broker from the report's income payments (one request); the totals are the report's income", async () => {
   const report = await post("/portfolio/report", { include_history: false, include_allocation_history: false, include_positions_contribution: true });
   const positions = report.positions_contribution.positions as Json[];
   const incomeOf = (asset: number) => positions.filter((p) => p.asset_id === asset).reduce((a, p) => a.plus(p.period_income), new Decimal(0)).toFixed();
   const page = await b.page({ user: "ivy" });
+  const paths: string[] = [];
+  page.on("request", (r) => paths.push(new URL(r.url()).pathname));
   await page.goto(b.url("/income"));
   await page.getByRole("heading", { name: "Income", exact: true }).waitFor();
   await page.getByTestId("income-total").getByText(eur(report.summary.total_income.amount), { exact: true }).waitFor();
+  // The payments come with the page's one report, not one lots analysis per asset paying income.
+  expect(paths.filter((p) => p.endsWith("/portfolio/report"))).toHaveLength(1);
+  expect(paths.filter((p) => p.endsWith("/portfolio/lots/analysis"))).toEqual([]);
   await expectText(page, `income-asset-${ids.acme}`, "total", eur(incomeOf(ids.acme)));
   await expectText(page, `income-asset-${ids.bondy}`, "total", eur(incomeOf(ids.bondy)));
   // Yield on cost: the last 12 months' income of the assets held over their open cost.

@@ -206,6 +206,26 @@ describe("POST /portfolio/report: sections", () => {
     // Not asked for: null.
     expect((await report({ broker_ids: [broker], date_range: { end: "2024-05-10" }, include_history: false })).period_returns).toBeNull();
   });
+  test("income payments: every dividend and interest up to the end date, the first day's included, adding up to total_income", async () => {
+    const broker = await looseBroker(c, "Payments");
+    const asset = createAsset(server.dataDir);
+    await commitOk(c, { creates: [
+      deposit(broker, "1000", "2024-02-01"), buy(broker, asset, "10", "-500", "2024-02-01"),
+      { broker_id: broker, asset_id: asset, type: "DIVIDEND", date: "2024-02-01", cash: eur("1.25") },
+      { broker_id: broker, asset_id: asset, type: "DIVIDEND", date: "2024-03-15", cash: eur("7.5") },
+      { broker_id: broker, type: "INTEREST", date: "2024-03-31", cash: eur("0.42") },
+      { broker_id: broker, asset_id: asset, type: "DIVIDEND", date: "2024-06-03", cash: eur("8") },
+    ] });
+    const r = await report({ broker_ids: [broker], date_range: { end: "2024-05-31" }, include_history: false, include_income_payments: true });
+    expect(r.metadata.included_features).toContain("income_payments");
+    expect(r.income_payments).toEqual([
+      { date: "2024-02-01", type: "DIVIDEND", broker_id: broker, asset_id: asset, amount: "1.25" },
+      { date: "2024-03-15", type: "DIVIDEND", broker_id: broker, asset_id: asset, amount: "7.5" },
+      { date: "2024-03-31", type: "INTEREST", broker_id: broker, asset_id: null, amount: "0.42" },
+    ]);
+    expect(r.summary.total_income.amount).toBe("9.17");
+    expect((await report({ broker_ids: [broker], date_range: { end: "2024-05-31" }, include_history: false })).income_payments).toBeNull();
+  });
 });
 
 describe("POST /portfolio/report: data quality", () => {

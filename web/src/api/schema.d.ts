@@ -5200,6 +5200,25 @@ export interface components {
             /** @description The records */
             items: components["schemas"]["GlobalSettingRead"][];
         };
+        /** @description One dividend or interest payment, as the summary's total_income counts it */
+        IncomePayment: {
+            /**
+             * Format: date
+             * @description Date, YYYY-MM-DD
+             */
+            date: string;
+            /**
+             * @description Kind of the record (see the enumeration)
+             * @enum {string}
+             */
+            type: "DIVIDEND" | "INTEREST";
+            /** @description Id of a broker */
+            broker_id: number;
+            /** @description Asset paying it; null for interest on cash */
+            asset_id: number | null;
+            /** @description Amount in the target currency at the caller's share, a decimal string; null when no rate converts it (counted as 0 in the totals) */
+            amount: string | null;
+        };
         LoginRequest: {
             /** @description Login name (unique) */
             username: string;
@@ -6847,7 +6866,7 @@ export interface components {
             /** @description Dimensions of the allocations */
             allocation_dimensions: ("type" | "sector" | "geography")[];
             /** @description Sections computed for this answer */
-            included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution" | "period_returns")[];
+            included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution" | "period_returns" | "income_payments")[];
         };
         ReportRequest: {
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
@@ -6873,6 +6892,8 @@ export interface components {
             include_positions_contribution?: boolean;
             /** @description Default: false. */
             include_period_returns?: boolean;
+            /** @description Default: false. */
+            include_income_payments?: boolean;
         };
         ReportResponse: {
             /** @description What was computed: scope, currency and dates */
@@ -6894,6 +6915,8 @@ export interface components {
             data_quality: components["schemas"]["DataQualityReport"];
             /** @description Contribution of each position; null unless include_positions_contribution */
             positions_contribution: components["schemas"]["PositionsContribution"] | null;
+            /** @description Every dividend and interest up to the end date, by date; null unless include_income_payments */
+            income_payments: components["schemas"]["IncomePayment"][] | null;
             /** @description Returns per calendar month, quarter and year; null unless include_period_returns */
             period_returns: components["schemas"]["PeriodReturns"] | null;
         };
