@@ -28,7 +28,7 @@ const reader = sqliteSqlReader(db);
 const brokers = db.query("SELECT id FROM brokers ORDER BY id").all() as { id: number }[];
 const request: ReportRequest = {
   scales: Object.fromEntries(brokers.map((b) => [b.id, "1"])), fxUserId: null, target: "EUR", start: START, end: END,
-  flags: { summary: true, history: true, allocationHistory: process.argv.includes("--allocation"), breakdown: false, positionsContribution: false },
+  flags: { summary: true, history: true, allocationHistory: process.argv.includes("--allocation"), breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false },
   requested: { start: START, end: END, brokerIds: null }, generatedAt: new Date().toISOString(),
 };
 const phases: Record<string, number[]> = { load: [], compute: [], stringify: [], gzip: [] };

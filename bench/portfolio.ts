@@ -34,7 +34,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BUSINESS_DAYS, buildDenseLedger } from "./portfolio-dense.ts";
 import { buildLedger, buildMarketData, DAYS, END, type Post, type SeedReport, seedDataset, START } from "./portfolio-dataset.ts";
-import { memMb, resetPeak, startBenchServer } from "./server.ts";
+import { benchSession as session, memMb, resetPeak, startBenchServer } from "./server.ts";
 import { createTestDatabase, startPostgres, type TestPostgres } from "../test/helpers/postgres.ts";
 
 const DEFAULT_SIZES = [20_000, 100_000];
@@ -110,23 +110,6 @@ interface Measured {
 }
 
 const loadAvg = () => Number(readFileSync("/proc/loadavg", "utf8").split(" ")[0]);
-
-
-async function session(base: string) {
-  const json = { "content-type": "application/json" };
-  // The first registered user is the superuser (needed for clear-all).
-  const reg = await fetch(`${base}/auth/register`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", email: "bench@example.com", password: "Bench-pass1" }) });
-  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-  const login = await fetch(`${base}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: "Bench-pass1" }) });
-  if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
-  const headers = { ...json, cookie: login.headers.getSetCookie()[0]!.split(";")[0]! };
-  const post: Post = async (path, body, expect = 200) => {
-    const res = await fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
-    if (res.status !== expect) throw new Error(`POST ${path}: ${res.status} ${(await res.text()).slice(0, 2000)}`);
-    return res.json();
-  };
-  return { headers, post };
-}
 
 interface ReportCall { status: number; ms: number; body: Uint8Array; encoding: string | null }
 

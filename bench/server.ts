@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import type { Post } from "./portfolio-dataset.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 
@@ -46,6 +47,26 @@ export async function startBenchServer(dataDir: string, onLine?: (line: string) 
       return { child, base: `http://127.0.0.1:${JSON.parse(line).port}/api/v1` };
     }
   }
+}
+
+/**
+ * Registers and signs in the bench user (the first account: the superuser, needed for clear-all)
+ * and returns its session headers and a `post` that throws on any status but `expect`.
+ */
+export async function benchSession(base: string): Promise<{ headers: Record<string, string>; cookie: string; post: Post }> {
+  const json = { "content-type": "application/json" };
+  const reg = await fetch(`${base}/auth/register`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", email: "bench@example.com", password: "Bench-pass1" }) });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const login = await fetch(`${base}/auth/login`, { method: "POST", headers: json, body: JSON.stringify({ username: "bench", password: "Bench-pass1" }) });
+  if (login.status !== 200) throw new Error(`login: ${login.status} ${await login.text()}`);
+  const cookie = login.headers.getSetCookie()[0]!.split(";")[0]!;
+  const headers = { ...json, cookie };
+  const post: Post = async (path, body, expect = 200) => {
+    const res = await fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    if (res.status !== expect) throw new Error(`POST ${path}: ${res.status} ${(await res.text()).slice(0, 2000)}`);
+    return res.json();
+  };
+  return { headers, cookie, post };
 }
 
 /** VmHWM / VmRSS of a process in MB (threads included), from /proc/<pid>/status. */

@@ -121,6 +121,17 @@ export interface LedgerSnapshot {
   incompleteDates: number;
   openCost: Decimal;
   baseline: Decimal;
+  incomePayments: IncomePayment[];
+}
+
+/** One DIVIDEND or INTEREST as the report counts it: in the target currency, at the broker's scale. */
+export interface IncomePayment {
+  date: string;
+  type: string;
+  brokerId: number;
+  assetId: number | null;
+  /** Null when it could not be converted (it counts as 0 in the totals, like every unconverted amount). */
+  amount: Decimal | null;
 }
 
 /** Facts of one transaction shared by the per-type methods. */
@@ -147,6 +158,8 @@ export class ReplayLedger {
   readonly brokerBaseline = new Map<number, Decimal>();
   readonly missingCostBasis = new Map<number, number>();
   readonly unallocated = new Map<number, { income: Decimal; feesTaxes: Decimal }>();
+  /** Every income payment up to the day replayed, the start day and earlier ones included (the summary's `total_income`). */
+  incomePayments: IncomePayment[] = [];
   readonly firstTrade = new Map<number, string>();
   readonly total = emptyTotals();
   readonly period = emptyTotals();
@@ -223,6 +236,7 @@ export class ReplayLedger {
       incompleteDates: this.incompleteDates.length,
       openCost: this.openCost,
       baseline: this.baseline,
+      incomePayments: this.incomePayments.slice(),
     };
   }
 
@@ -251,6 +265,7 @@ export class ReplayLedger {
     this.incompleteDates = incompleteDates.slice(0, s.incompleteDates);
     this.openCost = s.openCost;
     this.baseline = s.baseline;
+    this.incomePayments = s.incomePayments.slice();
   }
 
   /** Every position, in the order they were first touched. */
@@ -269,6 +284,7 @@ export class ReplayLedger {
 
   private income(c: TxContext): void {
     const v = c.cashTarget ?? ZERO;
+    this.incomePayments.push({ date: c.t.date, type: c.t.type, brokerId: c.t.brokerId, assetId: c.t.assetId, amount: c.cashTarget });
     this.sumBoth("income", v, c.inPeriod);
     if (!c.inPeriod) return;
     if (c.t.assetId !== null) { const p = this.positionOf(c.t.assetId, c.t.brokerId); p.periodIncome = p.periodIncome.plus(v); }

@@ -7,7 +7,7 @@ import { addMonths, eachDay } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
-import { type DayState, type LedgerSnapshot, type Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
+import { type DayState, type IncomePayment, type LedgerSnapshot, type Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
 import type { ReportInput } from "./report-input.ts";
 
 export { type DayState, Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
@@ -22,6 +22,8 @@ export interface ReplayResult {
   transit: TransitItem[];
   total: Totals;
   period: Totals;
+  /** Every income payment up to the end date, in the order replayed. */
+  incomePayments: IncomePayment[];
   /** broker → period income and fees/taxes not tied to an asset. */
   unallocated: Map<number, { income: Decimal; feesTaxes: Decimal }>;
   /** broker → cumulative external flows of that broker (internal transfers count at broker level). */
@@ -128,7 +130,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
 
   return {
     start, end, days, positions: ledger.allPositions(), cash: ledger.cash, transit: [...ledger.transit.values()], total: ledger.total,
-    period: ledger.period, brokerBaseline: ledger.brokerBaseline, unallocated: ledger.unallocated, missingCostBasis: ledger.missingCostBasis,
+    period: ledger.period, brokerBaseline: ledger.brokerBaseline, unallocated: ledger.unallocated, incomePayments: ledger.incomePayments, missingCostBasis: ledger.missingCostBasis,
     firstTrade: ledger.firstTrade, incompleteDates: ledger.incompleteDates, prices, fx,
   };
 }

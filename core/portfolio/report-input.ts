@@ -80,6 +80,10 @@ export interface ReportFlags {
   allocationHistory: boolean;
   breakdown: boolean;
   positionsContribution: boolean;
+  /** TWRR and MWRR of each calendar month, quarter and year of the period (period-returns.calc.ts). */
+  periodReturns: boolean;
+  /** Every DIVIDEND and INTEREST up to the end date in the target currency (the summary's `total_income`). */
+  incomePayments: boolean;
 }
 
 export interface ReportInput {

@@ -19,6 +19,7 @@ import type {
 } from "./report.types.ts";
 import type { AssetInfo, ReportFlags, ReportInput } from "./report-input.ts";
 import { type DayState, type Position, replay, type ReplayResult } from "./replay.calc.ts";
+import { PERIOD_LENGTHS, type PeriodLength, type PeriodReturn, periodReturns } from "./period-returns.calc.ts";
 import { checkMwrrSeries, type Mwrr, mwrrSeries, mwrrSummary, twrrGrowth } from "./returns.calc.ts";
 
 export { dec } from "./report.dto.ts";
@@ -172,6 +173,8 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
       : options.allocationWritten ? { type: [], sector: [], geography: [] } : allocationHistory(days, assets),
     dataQuality,
     positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
+    incomePayments: input.flags.incomePayments ? r.incomePayments : null,
+    periodReturns: input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows) : null,
   };
   return { report, growth, warm, historyFrom };
 }
@@ -179,6 +182,10 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
 /** The report on the wire (the worker's public entry point, kept for callers): `toReportDto(computeReport(input))`. */
 export function buildReport(input: ReportInput): Record<string, unknown> {
   return toReportDto(computeReport(input));
+}
+
+function allPeriodReturns(dates: string[], navs: Decimal[], flows: Decimal[]): Record<PeriodLength, PeriodReturn[]> {
+  return Object.fromEntries(PERIOD_LENGTHS.map((length) => [length, periodReturns(dates, navs, flows, length)])) as Record<PeriodLength, PeriodReturn[]>;
 }
 
 function historyPoint(d: DayState, twrr: Decimal, m: Mwrr): HistoryPoint {

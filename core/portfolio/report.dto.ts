@@ -5,11 +5,13 @@
  */
 import { Decimal } from "../money/decimal.ts";
 import type { DataQualityReport } from "./data-quality.calc.ts";
+import type { PeriodReturn } from "./period-returns.calc.ts";
 import type {
   AllocationItem, AllocationPoint, BrokerBreakdown, ContributionRow, HistoryPoint, HoldingRow, PortfolioReport, ReportDataQuality, ReportSummary,
 } from "./report.types.ts";
 import type {
-  AllocationItemDto, AllocationPointDto, BrokerBreakdownDto, ContributionDto, HistoryPointDto, HoldingDto, MoneyDto, ReportDto, ReportSummaryDto,
+  AllocationItemDto, AllocationPointDto, BrokerBreakdownDto, ContributionDto, HistoryPointDto, HoldingDto, MoneyDto, PeriodReturnDto, ReportDto,
+  ReportSummaryDto,
 } from "./report.wire.ts";
 
 /** Decimals written for money and returns. */
@@ -29,7 +31,7 @@ const opt = (d: Decimal | null): string | null => (d === null ? null : dec(d));
 
 const FEATURE_NAMES = {
   summary: "summary", history: "history", allocationHistory: "allocation_history", breakdown: "breakdown",
-  positionsContribution: "positions_contribution",
+  positionsContribution: "positions_contribution", periodReturns: "period_returns", incomePayments: "income_payments",
 } as const;
 
 type Money = MoneyDto;
@@ -62,6 +64,22 @@ export function toReportDto(r: PortfolioReport): ReportDto {
       gross_gains: dec(r.positionsContribution.grossGains), gross_losses: dec(r.positionsContribution.grossLosses),
       currency: r.positionsContribution.currency,
     } : null,
+    income_payments: r.incomePayments ? r.incomePayments.map((p) => ({
+      date: p.date, type: p.type as "DIVIDEND" | "INTEREST", broker_id: p.brokerId, asset_id: p.assetId, amount: opt(p.amount),
+    })) : null,
+    period_returns: r.periodReturns ? {
+      month: r.periodReturns.month.map(periodReturnDto), quarter: r.periodReturns.quarter.map(periodReturnDto), year: r.periodReturns.year.map(periodReturnDto),
+    } : null,
+  };
+}
+
+/** One period's returns, written as the summary writes its own (`summaryDto`). */
+function periodReturnDto(p: PeriodReturn): PeriodReturnDto {
+  const ok = p.mwrr.rate !== null;
+  return {
+    period_begin: p.begins, date_from: p.start, date_to: p.end, twrr_percent: dec(p.twrrPercent), mwrr_available: ok,
+    mwrr_annualized_percent: num(ok && p.mwrr.annualized !== null ? p.mwrr.annualized * 100 : null),
+    mwrr_cumulative_percent: num(ok ? p.mwrr.cumulative! * 100 : null), mwrr_period_days: p.mwrr.days,
   };
 }
 

@@ -6,7 +6,9 @@
  */
 import type { Decimal } from "../money/decimal.ts";
 import type { DataQualityIssue, DataQualityStatus, StalePrice } from "./data-quality.calc.ts";
+import type { PeriodLength, PeriodReturn } from "./period-returns.calc.ts";
 import type { ReportFlags } from "./report-input.ts";
+import type { IncomePayment } from "./replay-ledger.ts";
 
 export type Dimension = "type" | "sector" | "geography";
 
@@ -198,6 +200,10 @@ export interface PortfolioReport {
   dataQuality: ReportDataQuality;
   history: HistoryPoint[] | null;
   metadata: ReportMetadata;
+  /** Every income payment up to the end date, by date (flags.incomePayments). */
+  incomePayments: IncomePayment[] | null;
+  /** The returns of each calendar month, quarter and year, oldest first (flags.periodReturns). */
+  periodReturns: Record<PeriodLength, PeriodReturn[]> | null;
   positionsContribution: PositionsContribution | null;
   summary: ReportSummary | null;
 }

@@ -16,7 +16,7 @@ export type ReportMetadataDto = {
   computed_date_to: string | null;
   generated_at: string;
   allocation_dimensions: ("type" | "sector" | "geography")[];
-  included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution")[];
+  included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution" | "period_returns" | "income_payments")[];
 };
 
 export type AllocationItemDto = { name: string; value: string; amount: string };
@@ -162,6 +162,21 @@ export type PositionsContributionDto = {
   currency: string;
 };
 
+export type PeriodReturnDto = {
+  period_begin: string;
+  date_from: string;
+  date_to: string;
+  twrr_percent: string;
+  mwrr_available: boolean;
+  mwrr_annualized_percent: string | null;
+  mwrr_cumulative_percent: string | null;
+  mwrr_period_days: number;
+};
+
+export type PeriodReturnsDto = { month: PeriodReturnDto[]; quarter: PeriodReturnDto[]; year: PeriodReturnDto[] };
+
+export type IncomePaymentDto = { date: string; type: "DIVIDEND" | "INTEREST"; broker_id: number; asset_id: number | null; amount: string | null };
+
 export type ReportDto = {
   metadata: ReportMetadataDto;
   summary: ReportSummaryDto | null;
@@ -169,4 +184,6 @@ export type ReportDto = {
   allocation_history: { type: AllocationPointDto[]; sector: AllocationPointDto[]; geography: AllocationPointDto[] } | null;
   data_quality: DataQualityReport;
   positions_contribution: PositionsContributionDto | null;
+  period_returns: PeriodReturnsDto | null;
+  income_payments: IncomePaymentDto[] | null;
 };

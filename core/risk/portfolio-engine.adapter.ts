@@ -127,7 +127,7 @@ export async function portfolioView(
 ): Promise<PortfolioView> {
   const input = await loadReportInput(db, {
     scales: req.scales, fxUserId: req.fxUserId, target: req.target, start: req.start, end: req.end,
-    flags: { summary: false, history: false, allocationHistory: req.perAsset, breakdown: false, positionsContribution: false },
+    flags: { summary: false, history: false, allocationHistory: req.perAsset, breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false },
     requested: { start: req.start, end: req.end, brokerIds: null }, generatedAt: new Date(0).toISOString(),
   });
   const r = replay(input);
@@ -152,7 +152,7 @@ export async function assetView(db: SqlReader, assetIds: number[], target: strin
   const { fxPairs, fxSeries } = await loadFx(db, currencies, target, end, "", fxUserId);
   const input: ReportInput = {
     brokers: [], transactions: [], assets, quotes, splits, fxPairs, fxSeries, target, start: null, end,
-    flags: { summary: false, history: false, allocationHistory: false, breakdown: false, positionsContribution: false },
+    flags: { summary: false, history: false, allocationHistory: false, breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false },
     requested: { start: null, end, brokerIds: null }, generatedAt: new Date(0).toISOString(),
   };
   return { input, prices: pricer(input) };

@@ -178,9 +178,11 @@ test("holdings: per asset and per broker, open and closed, the API's figures to 
   expect(pageErrors()).toEqual([]);
 }, 90_000);
 
-test("performance: TWR and MWR per period are the API's, the heat map chains the daily TWR, the benchmark is rebased", async () => {
+test("performance: TWR and MWR per period are the API's, from one report request; the heat map chains the daily TWR, the benchmark is rebased", async () => {
   const whole = await post("/portfolio/report", { include_history: true, include_allocation_history: false });
   const page = await b.page({ user: "ivy" });
+  const reportRequests: string[] = [];
+  page.on("request", (r) => { if (new URL(r.url()).pathname.endsWith("/portfolio/report")) reportRequests.push(r.postData() ?? ""); });
   await page.goto(b.url("/performance"));
   await page.getByRole("heading", { name: "Performance" }).waitFor();
   await page.getByTestId("perf-twr").getByText(pct(whole.summary.twrr_percent)).waitFor();
@@ -201,6 +203,9 @@ test("performance: TWR and MWR per period are the API's, the heat map chains the
   const q = await post("/portfolio/report", { date_range: { start: "2024-12-31", end: "2025-03-31" }, include_history: false, include_allocation_history: false });
   await expectText(page, "period-2025-01-01", "twr", pct(q.summary.twrr_percent));
   await expectText(page, "period-2025-01-01", "mwr", pct(q.summary.mwrr_cumulative_percent));
+  // Years and quarters came with the page's one report (its period returns), not one request per period.
+  expect(reportRequests).toHaveLength(1);
+  expect(JSON.parse(reportRequests[0]!)).toMatchObject({ include_summary: true, include_history: true, include_period_returns: true });
 
   // The heat map's February 2025 is that month's report.
   const feb = await post("/portfolio/report", { date_range: { start: "2025-01-31", end: "2025-02-28" }, include_history: false, include_allocation_history: false });
@@ -232,14 +237,19 @@ test("performance: TWR and MWR per period are the API's, the heat map chains the
   expect(pageErrors()).toEqual([]);
 }, 90_000);
 
-test("income: by month, year, asset and broker; the totals are the report's income", async () => {
+test("income: by month, year, asset and broker from the report's income payments (one request); the totals are the report's income", async () => {
   const report = await post("/portfolio/report", { include_history: false, include_allocation_history: false, include_positions_contribution: true });
   const positions = report.positions_contribution.positions as Json[];
   const incomeOf = (asset: number) => positions.filter((p) => p.asset_id === asset).reduce((a, p) => a.plus(p.period_income), new Decimal(0)).toFixed();
   const page = await b.page({ user: "ivy" });
+  const paths: string[] = [];
+  page.on("request", (r) => paths.push(new URL(r.url()).pathname));
   await page.goto(b.url("/income"));
   await page.getByRole("heading", { name: "Income", exact: true }).waitFor();
   await page.getByTestId("income-total").getByText(eur(report.summary.total_income.amount), { exact: true }).waitFor();
+  // The payments come with the page's one report, not one lots analysis per asset paying income.
+  expect(paths.filter((p) => p.endsWith("/portfolio/report"))).toHaveLength(1);
+  expect(paths.filter((p) => p.endsWith("/portfolio/lots/analysis"))).toEqual([]);
   await expectText(page, `income-asset-${ids.acme}`, "total", eur(incomeOf(ids.acme)));
   await expectText(page, `income-asset-${ids.bondy}`, "total", eur(incomeOf(ids.bondy)));
   // Yield on cost: the last 12 months' income of the assets held over their open cost.

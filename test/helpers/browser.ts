@@ -25,6 +25,14 @@ export const PHONE = { width: 390, height: 844 };
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
   "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-default-apps"];
 
+/** Debian's Chromium, headless, with the flags above (also the page-speed bench's browser, bench/web-pages.ts). */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+}
+
 export interface UsedBrowser {
   readonly api: UsedApi;
   readonly browser: Browser;
@@ -46,10 +54,7 @@ export function useBrowser(opts: { name: string; users?: string[]; env?: Record<
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (.ci/run does)`);
-    }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
     if (DOC_SCREENSHOTS) mkdirSync(DOC_SCREENSHOTS, { recursive: true });
   }, 30_000);

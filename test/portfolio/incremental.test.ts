@@ -184,7 +184,8 @@ test("random edits at random dates: every section of the incremental report, und
   const bodies = [
     { date_range: { start: "2024-09-15", end: END }, target_currency: "USD" },
     { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
-      include_allocation_history: true, include_breakdown: true, include_positions_contribution: true },
+      include_allocation_history: true, include_breakdown: true, include_positions_contribution: true, include_period_returns: true,
+      include_income_payments: true },
     { target_currency: "GBP", include_summary: false, include_history: false, include_allocation_history: true, include_breakdown: true,
       include_positions_contribution: true },
     { broker_ids: [brokers[1]], date_range: { start: "2024-06-01", end: END }, target_currency: "EUR", include_summary: false,

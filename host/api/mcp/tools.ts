@@ -154,7 +154,7 @@ export function mcpData(deps: HttpDeps) {
     const brokerIds = await brokers(userId, scope);
     const out = await reports.report(userId, {
       brokerIds, start: null, end: null, target: null,
-      flags: { summary: true, history: false, allocationHistory: false, breakdown, positionsContribution: false },
+      flags: { summary: true, history: false, allocationHistory: false, breakdown, positionsContribution: false, periodReturns: false, incomePayments: false },
     });
     return JSON.parse(reportText(out));
   }

@@ -18,7 +18,7 @@ export interface EngineReportQuery {
   target: string | null;
 }
 
-const NO_SECTIONS: ReportFlags = { allocationHistory: false, breakdown: false, history: false, positionsContribution: false, summary: false };
+const NO_SECTIONS: ReportFlags = { allocationHistory: false, breakdown: false, history: false, periodReturns: false, incomePayments: false, positionsContribution: false, summary: false };
 
 /**
  * The one way the tools and the AI export read the portfolio engine: through its existing entry

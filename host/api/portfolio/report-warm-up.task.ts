@@ -23,7 +23,7 @@ export async function reportWarmUp(task: ReportWarmUpTask): Promise<{ ms: number
     for (const start of [START, addDays(START, 400)]) {
       const report = buildReport(await loadReportInput(sqliteSqlReader(mem), {
         scales: { 1: "1", 2: "0.5" }, fxUserId: null, target: "EUR", start, end,
-        flags: { summary: true, history: true, allocationHistory: true, breakdown: true, positionsContribution: true },
+        flags: { summary: true, history: true, allocationHistory: true, breakdown: true, positionsContribution: true, periodReturns: true, incomePayments: true },
         requested: { start, end, brokerIds: null }, generatedAt: new Date().toISOString(),
       }));
       JSON.stringify(report);

@@ -19,6 +19,7 @@ export function reportQuery(body: z.output<typeof ReportRequest>): ReportQuery {
     flags: {
       summary: body.include_summary, history: body.include_history, allocationHistory: body.include_allocation_history,
       breakdown: body.include_breakdown, positionsContribution: body.include_positions_contribution,
+      periodReturns: body.include_period_returns, incomePayments: body.include_income_payments,
     },
   };
 }

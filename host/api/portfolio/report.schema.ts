@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DataQualityReport, MissingPriceAssetDto } from "../../../core/portfolio/data-quality.calc.ts";
 import type {
-  AllocationItemDto, BrokerBreakdownDto, ContributionDto, HistoryPointDto, HoldingDto, MoneyDto, PositionsContributionDto, ReportDto,
+  AllocationItemDto, BrokerBreakdownDto, ContributionDto, HistoryPointDto, HoldingDto, IncomePaymentDto, MoneyDto, PeriodReturnDto, PositionsContributionDto, ReportDto,
   ReportMetadataDto, ReportSummaryDto,
 } from "../../../core/portfolio/report.wire.ts";
 import { CurrencyField } from "../../http/fields.ts";
@@ -20,6 +20,8 @@ export const ReportRequest = z.object({
   include_allocation_history: z.boolean().default(true),
   include_breakdown: z.boolean().default(false),
   include_positions_contribution: z.boolean().default(false),
+  include_period_returns: z.boolean().default(false),
+  include_income_payments: z.boolean().default(false),
 }).strict();
 
 /*
@@ -51,7 +53,7 @@ export const ReportMetadata = z.object({
   computed_date_to: DateText.nullable().describe("Last day computed; null when there is nothing to compute"),
   generated_at: z.string(),
   allocation_dimensions: z.array(Dimension).describe("Dimensions of the allocations"),
-  included_features: z.array(z.enum(["summary", "history", "allocation_history", "breakdown", "positions_contribution"]))
+  included_features: z.array(z.enum(["summary", "history", "allocation_history", "breakdown", "positions_contribution", "period_returns", "income_payments"]))
     .describe("Sections computed for this answer"),
 }).meta({ id: "ReportMetadata", description: "What was computed: scope, currency and dates" });
 
@@ -212,6 +214,31 @@ export const PositionsContribution = z.object({
   currency: z.string().describe("Currency of the figures"),
 }).meta({ id: "PositionsContribution", description: "Contribution of each position to the result (include_positions_contribution)" });
 
+export const PeriodReturn = z.object({
+  period_begin: DateText.describe("First calendar day of the month, quarter or year"),
+  date_from: DateText.describe("Close the returns chain from: the day before the period begins, or the first day computed"),
+  date_to: DateText.describe("Last day of the period, or the last day computed"),
+  twrr_percent: Dec("Time-weighted return from date_from to date_to in percent"),
+  mwrr_available: z.boolean(),
+  mwrr_annualized_percent: OptDec("Money-weighted return, annualised, in percent", "when not computable or under 30 days"),
+  mwrr_cumulative_percent: OptDec("Money-weighted return over the period in percent", "when not computable"),
+  mwrr_period_days: z.number().int().describe("Days the money-weighted return covers"),
+}).meta({ id: "PeriodReturn", description: "Returns of one calendar period: the summary's figures of a report over date_from to date_to" });
+
+export const PeriodReturns = z.object({
+  month: z.array(PeriodReturn).describe("Each calendar month, oldest first"),
+  quarter: z.array(PeriodReturn).describe("Each calendar quarter, oldest first"),
+  year: z.array(PeriodReturn).describe("Each calendar year, oldest first"),
+}).meta({ id: "PeriodReturns", description: "Returns per calendar period (include_period_returns)" });
+
+export const IncomePayment = z.object({
+  date: DateText,
+  type: z.enum(["DIVIDEND", "INTEREST"]),
+  broker_id: z.number().int(),
+  asset_id: z.number().int().nullable().describe("Asset paying it; null for interest on cash"),
+  amount: OptDec("Amount in the target currency at the caller's share", "when no rate converts it (counted as 0 in the totals)"),
+}).meta({ id: "IncomePayment", description: "One dividend or interest payment, as the summary's total_income counts it" });
+
 export const ReportResponse = z.object({
   metadata: ReportMetadata,
   summary: ReportSummary.nullable().describe("Totals of the period; null unless include_summary"),
@@ -223,6 +250,8 @@ export const ReportResponse = z.object({
   }).nullable().describe("Allocation per day; null unless include_allocation_history"),
   data_quality: DataQualityReportSchema,
   positions_contribution: PositionsContribution.nullable().describe("Contribution of each position; null unless include_positions_contribution"),
+  income_payments: z.array(IncomePayment).nullable().describe("Every dividend and interest up to the end date, by date; null unless include_income_payments"),
+  period_returns: PeriodReturns.nullable().describe("Returns per calendar month, quarter and year; null unless include_period_returns"),
 });
 
 /** The schemas above and the types the report is written from are one shape. */
@@ -238,5 +267,7 @@ export type ReportSchemaMatchesWriter = [
   Assert<SameShape<z.output<typeof ReportHistoryPoint>, HistoryPointDto>>,
   Assert<SameShape<z.output<typeof ReportContribution>, ContributionDto>>,
   Assert<SameShape<z.output<typeof PositionsContribution>, PositionsContributionDto>>,
+  Assert<SameShape<z.output<typeof PeriodReturn>, PeriodReturnDto>>,
+  Assert<SameShape<z.output<typeof IncomePayment>, IncomePaymentDto>>,
   Assert<SameShape<z.output<typeof ReportResponse>, ReportDto>>,
 ];

@@ -34,6 +34,7 @@ test("a report with every section is exactly what its documented schema describe
   const res = await c.post("/portfolio/report", {
     date_range: { start: "2024-01-01", end: "2024-01-31" }, target_currency: "EUR",
     include_summary: true, include_history: true, include_allocation_history: true, include_breakdown: true, include_positions_contribution: true,
+    include_period_returns: true, include_income_payments: true,
   });
   expect(res.status).toBe(200);
   const body = await res.json() as any;
@@ -41,6 +42,8 @@ test("a report with every section is exactly what its documented schema describe
   expect(body.summary.by_broker.length).toBe(1);
   expect(body.positions_contribution.positions.length).toBe(2);
   expect(body.allocation_history.type.length).toBeGreaterThan(10);
+  expect(body.period_returns.month.length).toBe(1);
+  expect(body.income_payments).toEqual([]);
   expect(body.data_quality.stale_prices.length).toBeGreaterThan(0);
   const parsed = ReportResponse.safeParse(body);
   expect(parsed.error?.issues ?? []).toEqual([]);

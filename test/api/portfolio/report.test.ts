@@ -177,6 +177,55 @@ describe("POST /portfolio/report: sections", () => {
     expect(r.summary.period_pnl.amount).toBe("56");
     expect(r.summary.period_net_flows.amount).toBe("50");
   });
+  test("period returns: each month, quarter and year is the summary of that period's own report, to the digit", async () => {
+    const broker = await looseBroker(c, "Periods");
+    const asset = createAsset(server.dataDir);
+    await commitOk(c, { creates: [
+      deposit(broker, "1000", "2024-01-10"), buy(broker, asset, "8", "-800", "2024-01-10"),
+      deposit(broker, "400", "2024-02-20"), buy(broker, asset, "3", "-330", "2024-03-04"),
+      { broker_id: broker, type: "WITHDRAWAL", date: "2024-04-12", cash: eur("-150") },
+    ] });
+    await prices(asset, [["2024-01-10", "100"], ["2024-01-31", "104"], ["2024-02-15", "97.5"], ["2024-03-01", "110"], ["2024-04-02", "108.25"], ["2024-05-06", "115"]]);
+    const r = await report({ broker_ids: [broker], date_range: { end: "2024-05-10" }, include_history: false, include_period_returns: true });
+    expect(r.metadata.included_features).toContain("period_returns");
+    expect(r.period_returns.month.map((p: any) => [p.period_begin, p.date_from, p.date_to])).toEqual([
+      ["2024-01-01", "2024-01-10", "2024-01-31"], ["2024-02-01", "2024-01-31", "2024-02-29"], ["2024-03-01", "2024-02-29", "2024-03-31"],
+      ["2024-04-01", "2024-03-31", "2024-04-30"], ["2024-05-01", "2024-04-30", "2024-05-10"],
+    ]);
+    expect(r.period_returns.quarter.map((p: any) => [p.date_from, p.date_to])).toEqual([["2024-01-10", "2024-03-31"], ["2024-03-31", "2024-05-10"]]);
+    for (const length of ["month", "quarter", "year"]) {
+      for (const p of r.period_returns[length]) {
+        const alone = (await report({ broker_ids: [broker], date_range: { start: p.date_from, end: p.date_to }, include_history: false })).summary;
+        expect(p).toEqual({
+          period_begin: p.period_begin, date_from: p.date_from, date_to: p.date_to, twrr_percent: alone.twrr_percent, mwrr_available: alone.mwrr_available,
+          mwrr_annualized_percent: alone.mwrr_annualized_percent, mwrr_cumulative_percent: alone.mwrr_cumulative_percent, mwrr_period_days: alone.mwrr_period_days,
+        });
+      }
+    }
+    expect(r.period_returns.year[0].twrr_percent).toBe(r.summary.twrr_percent);
+    // Not asked for: null.
+    expect((await report({ broker_ids: [broker], date_range: { end: "2024-05-10" }, include_history: false })).period_returns).toBeNull();
+  });
+  test("income payments: every dividend and interest up to the end date, the first day's included, adding up to total_income", async () => {
+    const broker = await looseBroker(c, "Payments");
+    const asset = createAsset(server.dataDir);
+    await commitOk(c, { creates: [
+      deposit(broker, "1000", "2024-02-01"), buy(broker, asset, "10", "-500", "2024-02-01"),
+      { broker_id: broker, asset_id: asset, type: "DIVIDEND", date: "2024-02-01", cash: eur("1.25") },
+      { broker_id: broker, asset_id: asset, type: "DIVIDEND", date: "2024-03-15", cash: eur("7.5") },
+      { broker_id: broker, type: "INTEREST", date: "2024-03-31", cash: eur("0.42") },
+      { broker_id: broker, asset_id: asset, type: "DIVIDEND", date: "2024-06-03", cash: eur("8") },
+    ] });
+    const r = await report({ broker_ids: [broker], date_range: { end: "2024-05-31" }, include_history: false, include_income_payments: true });
+    expect(r.metadata.included_features).toContain("income_payments");
+    expect(r.income_payments).toEqual([
+      { date: "2024-02-01", type: "DIVIDEND", broker_id: broker, asset_id: asset, amount: "1.25" },
+      { date: "2024-03-15", type: "DIVIDEND", broker_id: broker, asset_id: asset, amount: "7.5" },
+      { date: "2024-03-31", type: "INTEREST", broker_id: broker, asset_id: null, amount: "0.42" },
+    ]);
+    expect(r.summary.total_income.amount).toBe("9.17");
+    expect((await report({ broker_ids: [broker], date_range: { end: "2024-05-31" }, include_history: false })).income_payments).toBeNull();
+  });
 });
 
 describe("POST /portfolio/report: data quality", () => {

@@ -33,7 +33,7 @@ export function input(allocationHistory: boolean, flags: Partial<ReportInput["fl
     fxPairs: [{ base: "EUR", quote: "USD", routes: [] }],
     fxSeries: { [fxSeriesKey("EUR", "USD", "MANUAL")]: { dates: ["2024-01-01", "2024-01-04"], rates: ["1.1", "1.0937"] } },
     target: "EUR", start: null, end: "2024-01-10",
-    flags: { summary: true, history: true, allocationHistory, breakdown: false, positionsContribution: false, ...flags },
+    flags: { summary: true, history: true, allocationHistory, breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false, ...flags },
     requested: { start: null, end: null, brokerIds: null }, generatedAt: "2024-01-10T00:00:00Z",
   };
 }
@@ -73,7 +73,7 @@ export function wideInput(allocationHistory: boolean): ReportInput {
     fxPairs: [],
     fxSeries: {},
     target: "EUR", start: null, end: "2024-01-04",
-    flags: { summary: true, history: true, allocationHistory, breakdown: false, positionsContribution: false },
+    flags: { summary: true, history: true, allocationHistory, breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false },
     requested: { start: null, end: null, brokerIds: null }, generatedAt: "2024-01-04T00:00:00Z",
   };
 }

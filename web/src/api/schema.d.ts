@@ -5226,6 +5226,25 @@ export interface components {
             /** @description The records */
             items: components["schemas"]["GlobalSettingRead"][];
         };
+        /** @description One dividend or interest payment, as the summary's total_income counts it */
+        IncomePayment: {
+            /**
+             * Format: date
+             * @description Date, YYYY-MM-DD
+             */
+            date: string;
+            /**
+             * @description Kind of the record (see the enumeration)
+             * @enum {string}
+             */
+            type: "DIVIDEND" | "INTEREST";
+            /** @description Id of a broker */
+            broker_id: number;
+            /** @description Asset paying it; null for interest on cash */
+            asset_id: number | null;
+            /** @description Amount in the target currency at the caller's share, a decimal string; null when no rate converts it (counted as 0 in the totals) */
+            amount: string | null;
+        };
         LoginRequest: {
             /** @description Login name (unique) */
             username: string;
@@ -6024,6 +6043,43 @@ export interface components {
                 /** @description The reason in words; null with a text */
                 message: string | null;
             }[];
+        };
+        /** @description Returns of one calendar period: the summary's figures of a report over date_from to date_to */
+        PeriodReturn: {
+            /**
+             * Format: date
+             * @description First calendar day of the month, quarter or year
+             */
+            period_begin: string;
+            /**
+             * Format: date
+             * @description Close the returns chain from: the day before the period begins, or the first day computed
+             */
+            date_from: string;
+            /**
+             * Format: date
+             * @description Last day of the period, or the last day computed
+             */
+            date_to: string;
+            /** @description Time-weighted return from date_from to date_to in percent, a decimal string */
+            twrr_percent: string;
+            /** @description False when the money-weighted return cannot be computed */
+            mwrr_available: boolean;
+            /** @description Money-weighted return, annualised, in percent, a decimal string; null when not computable or under 30 days */
+            mwrr_annualized_percent: string | null;
+            /** @description Money-weighted return over the period in percent, a decimal string; null when not computable */
+            mwrr_cumulative_percent: string | null;
+            /** @description Days the money-weighted return covers */
+            mwrr_period_days: number;
+        };
+        /** @description Returns per calendar period (include_period_returns) */
+        PeriodReturns: {
+            /** @description Each calendar month, oldest first */
+            month: components["schemas"]["PeriodReturn"][];
+            /** @description Each calendar quarter, oldest first */
+            quarter: components["schemas"]["PeriodReturn"][];
+            /** @description Each calendar year, oldest first */
+            year: components["schemas"]["PeriodReturn"][];
         };
         PluginItem: {
             /** @description Three-letter currency code (ISO 4217), or a stable code where the object is not money */
@@ -6859,7 +6915,7 @@ export interface components {
             /** @description Dimensions of the allocations */
             allocation_dimensions: ("type" | "sector" | "geography")[];
             /** @description Sections computed for this answer */
-            included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution")[];
+            included_features: ("summary" | "history" | "allocation_history" | "breakdown" | "positions_contribution" | "period_returns" | "income_payments")[];
         };
         ReportRequest: {
             /** @description Ids of brokers (only brokers the caller has an access row for are read) */
@@ -6883,6 +6939,10 @@ export interface components {
             include_breakdown?: boolean;
             /** @description Default: false. */
             include_positions_contribution?: boolean;
+            /** @description Default: false. */
+            include_period_returns?: boolean;
+            /** @description Default: false. */
+            include_income_payments?: boolean;
         };
         ReportResponse: {
             /** @description What was computed: scope, currency and dates */
@@ -6904,6 +6964,10 @@ export interface components {
             data_quality: components["schemas"]["DataQualityReport"];
             /** @description Contribution of each position; null unless include_positions_contribution */
             positions_contribution: components["schemas"]["PositionsContribution"] | null;
+            /** @description Every dividend and interest up to the end date, by date; null unless include_income_payments */
+            income_payments: components["schemas"]["IncomePayment"][] | null;
+            /** @description Returns per calendar month, quarter and year; null unless include_period_returns */
+            period_returns: components["schemas"]["PeriodReturns"] | null;
         };
         /** @description Totals of the period (include_summary) */
         ReportSummary: {

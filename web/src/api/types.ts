@@ -20,6 +20,7 @@ export type Holding = Schemas["ReportHolding"];
 export type Allocation = Schemas["AllocationItem"];
 export type ReportSummary = Schemas["ReportSummary"];
 export type HistoryPoint = Schemas["ReportHistoryPoint"];
+export type PeriodReturn = Schemas["PeriodReturn"];
 export type Contribution = Schemas["ReportContribution"];
 export type PositionsContribution = Schemas["PositionsContribution"];
 /** The report as the pages read it: the response of `POST /portfolio/report`. */

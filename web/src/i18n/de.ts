@@ -624,7 +624,6 @@ export const de: Catalog = {
   "Income not tied to an asset (interest on cash)": "Erträge ohne Anlage (Zinsen auf Guthaben)",
   "Income over time": "Erträge im Zeitverlauf",
   "Income received": "Erhaltene Erträge",
-  "Interest on cash not dated here (another currency): {amount}.": "Zinsen auf Guthaben hier ohne Datum (andere Währung): {amount}.",
   "Jan": "Jan",
   "Jul": "Jul",
   "Jun": "Jun",

@@ -624,7 +624,6 @@ export const es: Catalog = {
   "Income not tied to an asset (interest on cash)": "Ingresos no ligados a un activo (intereses del efectivo)",
   "Income over time": "Ingresos en el tiempo",
   "Income received": "Ingresos recibidos",
-  "Interest on cash not dated here (another currency): {amount}.": "Intereses del efectivo sin fecha aquí (otra divisa): {amount}.",
   "Jan": "ene",
   "Jul": "jul",
   "Jun": "jun",

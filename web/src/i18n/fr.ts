@@ -624,7 +624,6 @@ export const fr: Catalog = {
   "Income not tied to an asset (interest on cash)": "Revenus non liés à un actif (intérêts sur liquidités)",
   "Income over time": "Revenus dans le temps",
   "Income received": "Revenus perçus",
-  "Interest on cash not dated here (another currency): {amount}.": "Intérêts sur liquidités non datés ici (autre devise) : {amount}.",
   "Jan": "janv.",
   "Jul": "juil.",
   "Jun": "juin",

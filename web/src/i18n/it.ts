@@ -624,7 +624,6 @@ export const it: Catalog = {
   "Income not tied to an asset (interest on cash)": "Proventi non legati a un titolo (interessi sulla liquidità)",
   "Income over time": "Proventi nel tempo",
   "Income received": "Proventi incassati",
-  "Interest on cash not dated here (another currency): {amount}.": "Interessi sulla liquidità non datati qui (altra valuta): {amount}.",
   "Jan": "gen",
   "Jul": "lug",
   "Jun": "giu",

@@ -624,7 +624,6 @@ export const nl: Catalog = {
   "Income not tied to an asset (interest on cash)": "Inkomsten zonder effect (rente op saldo)",
   "Income over time": "Inkomsten in de tijd",
   "Income received": "Ontvangen inkomsten",
-  "Interest on cash not dated here (another currency): {amount}.": "Rente op saldo hier niet gedateerd (andere valuta): {amount}.",
   "Jan": "jan",
   "Jul": "jul",
   "Jun": "jun",

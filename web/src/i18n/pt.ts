@@ -624,7 +624,6 @@ export const pt: Catalog = {
   "Income not tied to an asset (interest on cash)": "Proventos não ligados a um ativo (juros sobre saldo)",
   "Income over time": "Proventos ao longo do tempo",
   "Income received": "Proventos recebidos",
-  "Interest on cash not dated here (another currency): {amount}.": "Juros sobre saldo sem data aqui (outra moeda): {amount}.",
   "Jan": "jan",
   "Jul": "jul",
   "Jun": "jun",

@@ -18,13 +18,20 @@ function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.N
   return nf;
 }
 
+const digits = new Map<string, number>();
+
 /** Fraction digits of a currency (JPY 0, EUR 2, BHD 3). */
 export function currencyDigits(code: string): number {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
+  let n = digits.get(code);
+  if (n === undefined) {
+    try {
+      n = new Intl.NumberFormat("en", { style: "currency", currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      n = 2;
+    }
+    digits.set(code, n);
   }
+  return n;
 }
 
 const format = (nf: Intl.NumberFormat, value: string) => nf.format(value as unknown as number);
@@ -112,12 +119,23 @@ export function formatDate(iso: string | null | undefined, locale: string): stri
   if (!iso) return "—";
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
   if (!m) return iso;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  try {
-    return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }).format(d);
-  } catch {
-    return iso.slice(0, 10);
+  const df = dateFormat(locale);
+  return df ? df.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])))) : iso.slice(0, 10);
+}
+
+/**
+ * One Intl.DateTimeFormat per locale (null when the locale is refused): making one costs far more
+ * than formatting with it, and a page's tables and chart axes format thousands of dates.
+ */
+const dateFormats = new Map<string, Intl.DateTimeFormat | null>();
+
+function dateFormat(locale: string): Intl.DateTimeFormat | null {
+  let df = dateFormats.get(locale);
+  if (df === undefined) {
+    try { df = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" }); } catch { df = null; }
+    dateFormats.set(locale, df);
   }
+  return df;
 }
 
 /** An instant (ISO date-time) in the locale, in the browser's time zone. */

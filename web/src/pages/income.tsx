@@ -1,10 +1,9 @@
 /**
  * Income: dividends and interest received, by month and year, by asset and by broker, and the
- * yield on cost of the positions held. Each payment of an asset is the lots analysis' income event
- * (POST /portfolio/lots/analysis INCOME_EVENTS: in the target currency, share-weighted, per broker);
- * interest on cash (no asset) is the transactions' amount at the caller's share when it is in the
- * target currency and adds up to the report's unallocated income of its broker, else that total is
- * shown undated. Totals are therefore the report's (`summary.total_income`). The upcoming income
+ * yield on cost of the positions held. Every payment (dividends of assets, interest on cash) is the
+ * report's `income_payments`: in the target currency, at the caller's share, per broker, as the
+ * report counts them, so the totals are the report's (`summary.total_income`); one request,
+ * whatever the number of assets paying. The upcoming income
  * of the next 12 months (confirmed and projected, web/src/lib/upcoming-income.ts) takes two more
  * requests: the held assets' events in one query, and one rate per foreign currency.
  */
@@ -27,52 +26,28 @@ addCatalogs(LAB);
 /** One payment received, in the target currency (the caller's share). */
 interface Payment { date: string; type: string; brokerId: number; assetId: number | null; amount: string }
 
-const INCOME_TYPES = new Set(["DIVIDEND", "INTEREST"]);
 const VIEWS = { month: msg("By month"), year: msg("By year") } as const;
 
 export function IncomePage() {
-  const { prefs, privacy } = useApp();
+  const { prefs } = useApp();
   const locale = localeOf(prefs);
   const currency = prefs.base_currency || "EUR";
   const [view, setView] = useState<keyof typeof VIEWS>("month");
 
+  // One report: the holdings and positions (yield on cost, sold assets) and every dividend and
+  // interest payment in the target currency at the caller's share, as its total_income counts them.
   const data = useAsync(async (signal) => {
     const [report, brokers] = await Promise.all([
       api.post("/portfolio/report", {
-        signal, body: { target_currency: currency, include_summary: true, include_history: false, include_allocation_history: false, include_positions_contribution: true },
+        signal, body: {
+          target_currency: currency, include_summary: true, include_history: false, include_allocation_history: false,
+          include_positions_contribution: true, include_income_payments: true,
+        },
       }),
       api.get("/brokers", { signal }),
     ]);
-    const contribution = report.positions_contribution ?? { positions: [], unallocated: [], currency };
-    const assetIds = [...new Set(contribution.positions.filter((p) => !isZero(p.period_income)).map((p) => p.asset_id))];
-    const payments: Payment[] = [];
-    // Two analyses at a time: each runs on the worker pool.
-    for (let i = 0; i < assetIds.length; i += 2) {
-      const answers = await Promise.all(assetIds.slice(i, i + 2).map((assetId) => api.post("/portfolio/lots/analysis", {
-        signal, body: { asset_id: assetId, target_currency: currency, requested_analyses: ["INCOME_EVENTS"] },
-      })));
-      for (const a of answers) {
-        for (const e of a.income_events ?? []) {
-          if (INCOME_TYPES.has(e.type)) payments.push({ date: e.date, type: e.type, brokerId: e.broker_id, assetId: a.asset_id, amount: e.amount ?? "0" });
-        }
-      }
-    }
-    // Income not tied to an asset: dated from the transactions when they add up to the report's figure.
-    const undated: { brokerId: number; brokerName: string; amount: string }[] = [];
-    const withCash = contribution.unallocated.filter((u) => !isZero(u.unallocated_income));
-    if (withCash.length) {
-      const rows = await api.get("/transactions", { signal, query: { types: ["DIVIDEND", "INTEREST"] } });
-      for (const u of withCash) {
-        const b = brokers.items.find((x) => x.id === u.broker_id);
-        const scale = b?.user_role === "OWNER" ? b.user_share_percentage : "1";
-        const own = rows.filter((r) => r.broker_id === u.broker_id && r.asset_id === null);
-        const dated = own.every((r) => r.cash?.code === currency) ? own.map((r) => ({ date: r.date, type: r.type, brokerId: r.broker_id, assetId: null, amount: times(r.cash!.amount, scale) })) : [];
-        if (dated.length && cmp(sum(dated.map((p) => p.amount)), u.unallocated_income) === 0) payments.push(...dated);
-        else undated.push({ brokerId: u.broker_id, brokerName: u.broker_name ?? b?.name ?? "", amount: u.unallocated_income });
-      }
-    }
-    payments.sort((a, b) => a.date.localeCompare(b.date));
-    return { report, brokers: brokers.items, payments, undated };
+    const payments: Payment[] = (report.income_payments ?? []).map((p) => ({ date: p.date, type: p.type, brokerId: p.broker_id, assetId: p.asset_id, amount: p.amount ?? "0" }));
+    return { report, brokers: brokers.items, payments };
   }, [currency]);
 
   const d = data.data;
@@ -91,8 +66,7 @@ export function IncomePage() {
   }, [d]);
 
   const s = d?.report.summary;
-  const undatedTotal = sum((d?.undated ?? []).map((u) => u.amount));
-  const total = sum([...(d?.payments ?? []).map((p) => p.amount), undatedTotal]);
+  const total = sum((d?.payments ?? []).map((p) => p.amount));
   const end = d?.report.metadata.computed_date_to ?? "";
   const yearAgo = end ? `${Number(end.slice(0, 4)) - 1}${end.slice(4)}` : "";
 
@@ -120,11 +94,6 @@ export function IncomePage() {
             </div>
             <Bars rows={(view === "month" ? buckets.month : buckets.year).slice().reverse()} currency={currency}
               label={(k) => view === "month" ? monthLabel(k, locale) : k} caption={t("Income over time")} testid={`income-${view}`} />
-            {d.undated.length > 0 && (
-              <p class="muted" data-testid="income-undated">
-                {t("Interest on cash not dated here (another currency): {amount}.", { amount: privacy ? MASK : formatMoney(undatedTotal, currency, locale) })}
-              </p>
-            )}
           </section>
 
           <Upcoming holdings={s.holdings} currency={currency} />
@@ -140,7 +109,7 @@ export function IncomePage() {
                 <thead><tr><th scope="col">{t("Broker")}</th><th scope="col" class="num">{t("Income")}</th></tr></thead>
                 <tbody>
                   {d.brokers.map((b) => {
-                    const amount = sum([buckets.broker.find((x) => x.key === String(b.id))?.amount, ...d.undated.filter((u) => u.brokerId === b.id).map((u) => u.amount)]);
+                    const amount = buckets.broker.find((x) => x.key === String(b.id))?.amount ?? "0";
                     return <tr key={b.id} data-testid={`income-broker-${b.id}`}><th scope="row">{b.name}</th><td class="num"><Money amount={amount} currency={currency} /></td></tr>;
                   })}
                 </tbody>

@@ -1,9 +1,9 @@
 /**
  * Performance: time-weighted (TWR) and money-weighted (MWR) returns per month, quarter or year
- * and since the start, each period's figures from its own POST /portfolio/report (the API's
- * answer, not a recomputation); a monthly heat map and a drawdown chart chained from the daily
- * TWR of the whole-period report; and a benchmark asset's price rebased on the same chart.
- * Every chart has a table beside it.
+ * and since the start, all from one POST /portfolio/report (its summary, and its `period_returns`:
+ * each period's figures are the engine's, equal to that period's own report, never recomputed
+ * here); a monthly heat map and a drawdown chart chained from the daily TWR of the same report's
+ * history; and a benchmark asset's price rebased on the same chart. Every chart has a table beside it.
  */
 import { useMemo, useState } from "preact/hooks";
 import { api } from "../api/client.ts";
@@ -13,7 +13,7 @@ import { toChartNumber } from "../lib/decimal.ts";
 import { chainBetween, growth, times } from "../lib/exact.ts";
 import { formatDate, formatDecimal, fractionToPercent } from "../lib/format.ts";
 import { msg, t } from "../lib/i18n.ts";
-import type { HistoryPoint } from "../api/types.ts";
+import type { HistoryPoint, PeriodReturn } from "../api/types.ts";
 import { localeOf, useApp } from "../lib/store.ts";
 import { useAsync } from "../lib/use-async.ts";
 
@@ -21,32 +21,14 @@ type Granularity = "month" | "quarter" | "year";
 const GRANULARITY: Record<Granularity, string> = { month: msg("Months"), quarter: msg("Quarters"), year: msg("Years") };
 const MONTHS = [msg("Jan"), msg("Feb"), msg("Mar"), msg("Apr"), msg("May"), msg("Jun"), msg("Jul"), msg("Aug"), msg("Sep"), msg("Oct"), msg("Nov"), msg("Dec")];
 
-/** A period of the table: its label and the report's date range (start = the day before it begins: returns chain from that close). */
-interface Period { id: string; label: string; start: string; end: string }
-
 function dayBefore(iso: string): string {
   return new Date(Date.parse(`${iso}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
-/** The calendar periods from `from` to `to`, newest first; the first one starts at `from`. */
-export function periodsBetween(from: string, to: string, g: Granularity): Period[] {
-  const out: Period[] = [];
-  let y = Number(from.slice(0, 4)), m = Number(from.slice(5, 7));
-  const step = g === "month" ? 1 : g === "quarter" ? 3 : 12;
-  m = g === "month" ? m : g === "quarter" ? Math.floor((m - 1) / 3) * 3 + 1 : 1;
-  for (;;) {
-    const begin = `${y}-${String(m).padStart(2, "0")}-01`;
-    if (begin > to) break;
-    let ny = y, nm = m + step;
-    if (nm > 12) { ny += Math.floor((nm - 1) / 12); nm = ((nm - 1) % 12) + 1; }
-    const next = `${ny}-${String(nm).padStart(2, "0")}-01`;
-    const end = dayBefore(next) < to ? dayBefore(next) : to;
-    const label = g === "year" ? String(y) : g === "quarter" ? `${y} Q${(m - 1) / 3 + 1}` : `${t(MONTHS[m - 1]!)} ${y}`;
-    const start = begin <= from ? from : dayBefore(begin);
-    if (end >= start) out.push({ id: begin, label, start, end });
-    y = ny; m = nm;
-  }
-  return out.reverse();
+/** The row label of a period from its first calendar day. */
+function periodLabel(begin: string, g: Granularity): string {
+  const y = begin.slice(0, 4), m = Number(begin.slice(5, 7));
+  return g === "year" ? y : g === "quarter" ? `${y} Q${(m - 1) / 3 + 1}` : `${t(MONTHS[m - 1]!)} ${y}`;
 }
 
 export function PerformancePage() {
@@ -56,24 +38,14 @@ export function PerformancePage() {
   const [granularity, setGranularity] = useState<Granularity>("year");
   const [benchmarkId, setBenchmarkId] = useState<number | "">("");
 
+  // One report: the summary (since the start), the daily history (heat map, drawdown, benchmark)
+  // and the returns of every calendar month, quarter and year.
   const whole = useAsync((signal) => api.post("/portfolio/report", {
-    signal, body: { target_currency: currency, include_summary: true, include_history: true, include_allocation_history: false },
+    signal, body: { target_currency: currency, include_summary: true, include_history: true, include_allocation_history: false, include_period_returns: true },
   }), [currency]);
   const from = whole.data?.metadata.computed_date_from ?? null;
   const to = whole.data?.metadata.computed_date_to ?? null;
-  const periods = useMemo(() => from && to ? periodsBetween(from, to, granularity) : [], [from, to, granularity, prefs.language]);
-  // One summary report per period, one at a time (each is the API's TWR and MWR of that period).
-  const perPeriod = useAsync(async (signal) => {
-    const out = new Map<string, { twr: string | null; mwrCum: string | null; mwrAnn: string | null; available: boolean }>();
-    for (const p of periods) {
-      const r = await api.post("/portfolio/report", {
-        signal, body: { target_currency: currency, date_range: { start: p.start, end: p.end }, include_summary: true, include_history: false, include_allocation_history: false },
-      });
-      const s = r.summary!;
-      out.set(p.id, { twr: s.twrr_percent, mwrCum: s.mwrr_cumulative_percent, mwrAnn: s.mwrr_annualized_percent, available: s.mwrr_available });
-    }
-    return out;
-  }, [periods.map((p) => p.start + p.end).join(","), currency]);
+  const periods: PeriodReturn[] = useMemo(() => [...(whole.data?.period_returns?.[granularity] ?? [])].reverse(), [whole.data, granularity]);
 
   const history = whole.data?.history ?? [];
   const monthly = useMemo(() => monthlyReturns(history), [history]);
@@ -101,23 +73,18 @@ export function PerformancePage() {
                 <button key={g} type="button" aria-pressed={granularity === g} class={granularity === g ? "on" : ""} onClick={() => setGranularity(g)}>{t(GRANULARITY[g])}</button>
               ))}
             </div>
-            <ErrorNote error={perPeriod.error} />
             <div class="table-wrap">
               <table class="table compact" aria-label={t("Returns by period")}>
                 <thead><tr><th scope="col">{t("Period")}</th><th scope="col" class="num">{t("TWR")}</th><th scope="col" class="num">{t("MWR (cumulative)")}</th><th scope="col" class="num">{t("MWR (annualised)")}</th></tr></thead>
                 <tbody>
-                  {periods.map((p) => {
-                    const v = perPeriod.data?.get(p.id);
-                    const wait = perPeriod.loading && !v;
-                    return (
-                      <tr key={p.id} data-testid={`period-${p.id}`}>
-                        <th scope="row">{p.label}</th>
-                        <td class="num" data-col="twr">{wait ? "…" : <Percent value={v?.twr} />}</td>
-                        <td class="num" data-col="mwr">{wait ? "…" : v?.available ? <Percent value={v.mwrCum} /> : t("n/a")}</td>
-                        <td class="num" data-col="mwr-annual">{wait ? "…" : v?.available && v.mwrAnn !== null ? <Percent value={v.mwrAnn} /> : t("n/a")}</td>
-                      </tr>
-                    );
-                  })}
+                  {periods.map((p) => (
+                    <tr key={p.period_begin} data-testid={`period-${p.period_begin}`}>
+                      <th scope="row">{periodLabel(p.period_begin, granularity)}</th>
+                      <td class="num" data-col="twr"><Percent value={p.twrr_percent} /></td>
+                      <td class="num" data-col="mwr">{p.mwrr_available ? <Percent value={p.mwrr_cumulative_percent} /> : t("n/a")}</td>
+                      <td class="num" data-col="mwr-annual">{p.mwrr_available && p.mwrr_annualized_percent !== null ? <Percent value={p.mwrr_annualized_percent} /> : t("n/a")}</td>
+                    </tr>
+                  ))}
                   <tr data-testid="period-all">
                     <th scope="row">{t("Since start")}</th>
                     <td class="num" data-col="twr"><Percent value={s.twrr_percent} /></td>
