@@ -7,7 +7,7 @@ import { copyToPostgres, DbCopyError } from "../db/copy-to-postgres.ts";
 import { PdfTextCliError, runImport } from "../api/brokers/import/pdf-text.cli.ts";
 import { McpRelayError, runMcpRelay } from "../api/mcp/relay.cli.ts";
 import { runUser } from "../api/users/users.cli.ts";
-import { PluginCliError, runPlugin } from "../plugins/authoring/plugin.cli.ts";
+import { PluginCliError, runPlugin } from "../api/plugins/plugin.cli.ts";
 import { UsageError } from "./usage-error.ts";
 
 const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command> | import <command> | mcp
