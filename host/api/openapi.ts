@@ -33,4 +33,5 @@ export const API_DOCS: ApiDocs = {
   ],
   responses: RESPONSES,
   extraSchemas: BATCH_ROW_SCHEMAS,
+  links: { health: "/api/v1/system/health" },
 };
