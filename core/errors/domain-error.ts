@@ -28,6 +28,9 @@ export class ValidationError extends DomainError {
   }
 }
 
+/** A well-formed value the rule refuses as a whole, said in one message rather than per field (422). */
+export class UnprocessableError extends DomainError {}
+
 /** The thing asked for does not exist, or its existence is not revealed (404). */
 export class NotFoundError extends DomainError {}
 

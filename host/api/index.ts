@@ -8,6 +8,7 @@ import { eventsRoutes } from "./assets/events.routes.ts";
 import { pricesRoutes } from "./assets/prices.routes.ts";
 import { brimRoutes } from "./brokers/import/brim.routes.ts";
 import { brokersRoutes } from "./brokers/brokers.routes.ts";
+import type { TokenRoutes } from "../http/bearer.ts";
 import type { HttpDeps } from "../http/deps.ts";
 import { docsRoutes } from "../http/docs.ts";
 import { fxCurrenciesRoutes } from "./fx/fx-currencies.routes.ts";
@@ -36,13 +37,25 @@ export const API_PREFIX = "/api/v1";
 /** The routes that take a multipart body (a file); every other write takes JSON (host/http/write-guard.ts). */
 export const MULTIPART_PATHS: readonly string[] = [`${API_PREFIX}/uploads`, `${API_PREFIX}/brokers/import/upload`];
 
+/** What a personal access token may reach besides reads (host/http/bearer.ts; docs/decisions.md "Personal access tokens"). */
+export const TOKEN_ROUTES: TokenRoutes = {
+  readPosts: new Set([
+    "/assets/prices/query", "/assets/prices/current", "/assets/events/query",
+    "/transactions/validate", "/transactions/events/suggest", "/transactions/promote-suggest",
+    "/fx/currencies/convert", "/portfolio/report", "/portfolio/wac", "/portfolio/lots/analysis",
+    "/brokers/import/duplicates", "/brokers/import/asset-candidates",
+    "/ai-export/snapshot", "/risk/query", "/risk/eligibility", "/signals/preview", "/tools/compute",
+  ]),
+  cookieOnly: [/^\/auth\/tokens(\/|$)/, /^\/auth\/change-password$/, /^\/auth\/users\/me$/],
+};
+
 /** The whole HTTP API under /api/v1; one Elysia instance per spec prefix, in spec-table order. */
 export function createApp(deps: HttpDeps) {
-  const session = sessionPlugin(deps);
+  const session = sessionPlugin(deps, TOKEN_ROUTES);
   let routes: readonly { method: string; path: string }[] = [];
   const app = new Elysia({ prefix: API_PREFIX })
     .use(errorHandler(deps.logger, routeMethods(() => routes)))
-    .use(docsRoutes(API_DOCS))
+    .use(docsRoutes(API_DOCS, TOKEN_ROUTES))
     .use(authRoutes(deps, session))
     .use(usersRoutes(deps, session))
     .use(settingsRoutes(deps, session))

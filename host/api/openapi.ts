@@ -6,6 +6,7 @@ import { backupDocs } from "./backup/backup.openapi.ts";
 import { brimDocs } from "./brokers/import/brim.openapi.ts";
 import { brokersDocs } from "./brokers/brokers.openapi.ts";
 import { fxDocs } from "./fx/fx.openapi.ts";
+import { generalDocs } from "./general.openapi.ts";
 import { mcpDocs } from "./mcp/mcp.openapi.ts";
 import { portfolioDocs } from "./portfolio/portfolio.openapi.ts";
 import RESPONSES from "./response-examples.json" with { type: "json" };
@@ -26,6 +27,8 @@ import { utilitiesDocs } from "./utilities/utilities.openapi.ts";
  */
 export const API_DOCS: ApiDocs = {
   areas: [
+    // The fields every area uses (no tag).
+    generalDocs,
     authDocs, usersDocs, settingsDocs, systemDocs, uploadsDocs, transactionsDocs, brokersDocs, assetsDocs, fxDocs, portfolioDocs,
     aiExportDocs, utilitiesDocs,
     // Without a described tag in the document's list.
@@ -33,4 +36,5 @@ export const API_DOCS: ApiDocs = {
   ],
   responses: RESPONSES,
   extraSchemas: BATCH_ROW_SCHEMAS,
+  links: { health: "/api/v1/system/health" },
 };

@@ -3,11 +3,11 @@ import { resolve } from "node:path";
 import { DomainError } from "../../core/errors/domain-error.ts";
 import { loadConfig } from "../config.ts";
 import { BackupCliError, createArchive, restoreArchive } from "../api/backup/archive.cli.ts";
-import { copyToPostgres, DbCopyError } from "../db/copy-to-postgres.ts";
+import { copyToPostgres, DbCopyError } from "../api/backup/copy-to-postgres.cli.ts";
 import { PdfTextCliError, runImport } from "../api/brokers/import/pdf-text.cli.ts";
 import { McpRelayError, runMcpRelay } from "../api/mcp/relay.cli.ts";
 import { runUser } from "../api/users/users.cli.ts";
-import { PluginCliError, runPlugin } from "../plugins/authoring/plugin.cli.ts";
+import { PluginCliError, runPlugin } from "../api/plugins/plugin.cli.ts";
 import { UsageError } from "./usage-error.ts";
 
 const USAGE = `Usage: npm run cli -- user <command> | backup <command> | plugin <command> | db <command> | import <command> | mcp

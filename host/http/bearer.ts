@@ -6,17 +6,16 @@ import type { HttpDeps } from "./deps.ts";
 
 const API = "/api/v1";
 
-/** POST routes that only read (a query in a body): a read-only token may call them. */
-export const READ_POSTS = new Set([
-  "/assets/prices/query", "/assets/prices/current", "/assets/events/query",
-  "/transactions/validate", "/transactions/events/suggest", "/transactions/promote-suggest",
-  "/fx/currencies/convert", "/portfolio/report", "/portfolio/wac", "/portfolio/lots/analysis",
-  "/brokers/import/duplicates", "/brokers/import/asset-candidates",
-  "/ai-export/snapshot", "/risk/query", "/risk/eligibility", "/signals/preview", "/tools/compute",
-]);
-
-/** Routes a token never reaches, whatever its scope: managing tokens and the account's own credentials. */
-export const COOKIE_ONLY = [/^\/auth\/tokens(\/|$)/, /^\/auth\/change-password$/, /^\/auth\/users\/me$/];
+/**
+ * What a personal access token may reach besides reads (GET, HEAD), by path without the /api/v1
+ * prefix. The areas' list (`TOKEN_ROUTES` of host/api/index.ts) fills it in; the kernel knows no route.
+ */
+export interface TokenRoutes {
+  /** POST routes that only read (a query in a body): a read-only token may call them. */
+  readonly readPosts: ReadonlySet<string>;
+  /** Routes a token never reaches, whatever its scope: managing tokens and the account's own credentials. */
+  readonly cookieOnly: readonly RegExp[];
+}
 
 /** The secret of an `Authorization: Bearer <token>` header; null when the header has another form. */
 export function bearerSecret(header: string): string | null {
@@ -28,7 +27,7 @@ export function bearerSecret(header: string): string | null {
  * the token's user is then checked exactly like a session's (reloaded, active, session epoch), with
  * the token's scope on top. The session plugin asks this module first and falls back to the cookie.
  */
-export function bearerAuthenticator(deps: HttpDeps) {
+export function bearerAuthenticator(deps: HttpDeps, routes: TokenRoutes) {
   const tokens = deps.container.resolve(AccessTokenService);
   const users = deps.container.resolve(UserService);
   const grants = new WeakMap<Request, TokenGrant>();
@@ -47,10 +46,10 @@ export function bearerAuthenticator(deps: HttpDeps) {
       const { method, path } = { method: request.method, path: new URL(request.url).pathname.slice(API.length) };
       // An MCP token is graded (docs/mcp.md): the REST API would show it everything, so it reaches only the MCP server.
       if (grant.mcp) throw new NotAllowedError("TOKEN_MCP_ONLY", "This access token is for the MCP server only (/api/v1/mcp)");
-      if (COOKIE_ONLY.some((re) => re.test(path))) {
+      if (routes.cookieOnly.some((re) => re.test(path))) {
         throw new NotAllowedError("TOKEN_NOT_ALLOWED", "Access tokens cannot manage tokens or the account's credentials; sign in");
       }
-      const reads = method === "GET" || method === "HEAD" || (method === "POST" && READ_POSTS.has(path));
+      const reads = method === "GET" || method === "HEAD" || (method === "POST" && routes.readPosts.has(path));
       if (!reads && grant.scope !== "read-write") {
         throw new NotAllowedError("TOKEN_READ_ONLY", "This access token is read-only");
       }

@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import { PayloadTooLargeError } from "../../core/errors/domain-error.ts";
-import { daysBetween } from "../../core/dates/calendar.ts";
 
 /**
  * Limits of the bulk routes (docs/security.md "Bulk-read limits"): how many items one request may
@@ -13,7 +12,7 @@ export const LIMIT_EXCEEDED = "LIMIT_EXCEEDED";
 /** Detail key under which a limited route lists its limits; the OpenAPI document adds them to its description and a 413. */
 export const LIMITS_DOC = "x-limits";
 
-const amount = (n: number) => n.toLocaleString("en-US");
+export const amount = (n: number) => n.toLocaleString("en-US");
 
 /**
  * The refusal of a request asking for `requested` `unit` where at most `limit` are allowed ("at most
@@ -26,11 +25,6 @@ export function limitExceeded(limit: number, requested: number, unit: string, hi
     `at most ${amount(limit)} ${unit}${per}; this one asks for ${amount(requested)}${hint ? `. ${hint}` : ""}`,
     { limit, requested, unit },
   );
-}
-
-/** Calendar days of the inclusive range `start`..`end` (1 for a single day; 0 when `end` is before `start`). */
-export function daysIn(start: string, end: string): number {
-  return Math.max(0, daysBetween(start, end) + 1);
 }
 
 /** One limit of a route: what it counts and how much of it one request may ask for. */
@@ -96,26 +90,6 @@ export const bulkLimits = new Elysia({ name: "bulk-limits" }).macro({
     beforeHandle: (ctx: any) => check(limits, true, ctx),
   }),
 });
-
-/**
- * Days × series one read may span (`POST /fx/currencies/convert`, `POST /assets/prices/query`): an
- * answer carries at most one row per day and series, ~140 bytes of JSON each, so 200,000 keep an
- * answer under ~30 MB (~3 MB gzipped) and its work in the worker under ~2 s. 20 years of one series
- * are 7,305 day-series: 27 of them fit in one request.
- */
-export const MAX_DAY_SERIES = 200_000;
-
-/** The day-series limit of a read whose items each span `days` and carry `signals` (each signal one more series). */
-export function daySeriesLimit<T>(itemsOf: (body: any) => readonly T[], days: (item: T) => number, signals: (item: T) => number): Limit {
-  return {
-    max: MAX_DAY_SERIES,
-    unit: "day-series",
-    validated: true,
-    count: ({ body }) => itemsOf(body).reduce((n, item) => n + days(item) * (1 + signals(item)), 0),
-    hint: "Ask for shorter date ranges, fewer signals or fewer items per request (several requests are fine)",
-    doc: `at most ${amount(MAX_DAY_SERIES)} day-series per request (the days of each item's date range × (1 + its number of signals), summed over the items)`,
-  };
-}
 
 /** A limit on the largest list under `key` in one item of an array body ("signals in one item"). */
 export function perItemLimit(max: number, key: string, unit: string, hint?: string): Limit {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Elysia } from "elysia";
 import pkg from "../../package.json" with { type: "json" };
+import type { TokenRoutes } from "./bearer.ts";
 import { ErrorBody, ValidationErrorBody } from "./errors.ts";
 import { registerComponentSchemas } from "./openapi/components.ts";
 import { buildOpenApiDocument } from "./openapi/document.ts";
@@ -59,6 +60,8 @@ export interface ApiDocs {
   readonly responses: Readonly<Record<string, unknown>>;
   /** Named schemas no route refers to by itself (the transaction rows of a batch). */
   readonly extraSchemas: readonly unknown[];
+  /** Links of `GET /api/v1` beside the documentation's own (the health check). */
+  readonly links: Readonly<Record<string, string>>;
 }
 
 /**
@@ -67,7 +70,7 @@ export interface ApiDocs {
  * The UI bundles are served from node_modules so the pages render without internet access.
  * The areas' texts are merged here, at start-up, so one documented twice stops the server.
  */
-export function docsRoutes(api: ApiDocs) {
+export function docsRoutes(api: ApiDocs, tokenRoutes: TokenRoutes) {
   const operations = operationDocs(api.areas, api.responses);
   const describeField = fieldGlossary(api.areas);
   const tags = api.areas.flatMap((area) => (area.tag ? [{ name: area.tag.name, description: area.tag.description }] : []));
@@ -96,6 +99,7 @@ export function docsRoutes(api: ApiDocs) {
           extraSchemas: api.extraSchemas,
           operations,
           describeField,
+          tokenRoutes,
           exclude: [/^\/api\/v1\/docs/, /^\/api\/v1\/redoc/, "/api/v1/openapi.json", "/api/v1", "/api/v1/"],
         }) };
       }
@@ -105,7 +109,7 @@ export function docsRoutes(api: ApiDocs) {
       name: "Portfolio Tracker API",
       version: pkg.version,
       links: {
-        openapi: SPEC_URL, docs: "/api/v1/docs", redoc: "/api/v1/redoc", health: "/api/v1/system/health",
+        openapi: SPEC_URL, docs: "/api/v1/docs", redoc: "/api/v1/redoc", ...api.links,
       },
     }), { detail: { hide: true } })
     .get("/docs", () => html(SWAGGER_PAGE), { detail: { hide: true } })

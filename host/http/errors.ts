@@ -2,9 +2,8 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import {
   BusyError, ConflictError, DomainError, InputError, NotAllowedError, NotFoundError, PayloadTooLargeError,
-  TooManyRequestsError, UnauthenticatedError, UnavailableError, UnsupportedMediaError, UpstreamError, ValidationError,
+  TooManyRequestsError, UnauthenticatedError, UnavailableError, UnprocessableError, UnsupportedMediaError, UpstreamError, ValidationError,
 } from "../../core/errors/domain-error.ts";
-import { InvalidTagError } from "../../core/system/errors.ts";
 import type { Logger } from "../logger.ts";
 import { type Issue, schemaIssues } from "../../core/errors/validation-issues.ts";
 
@@ -37,7 +36,7 @@ export type ErrorBody = { detail: string | z.infer<typeof ValidationIssue>[]; co
 
 /** Category → status: the only place that knows HTTP statuses of domain errors. */
 const STATUS_BY_CATEGORY: [Function, number][] = [
-  [InvalidTagError, 422],
+  [UnprocessableError, 422],
   [ValidationError, 422],
   [InputError, 400],
   [UnauthenticatedError, 401],

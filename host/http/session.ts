@@ -6,7 +6,7 @@ import { AccessTokenService } from "../../core/users/access-token.service.ts";
 import type { User } from "../../core/users/user.entity.ts";
 import { SessionRevocationService } from "../../core/users/session-revocation.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
-import { bearerAuthenticator, bearerSecret } from "./bearer.ts";
+import { bearerAuthenticator, bearerSecret, type TokenRoutes } from "./bearer.ts";
 import type { HttpDeps } from "./deps.ts";
 
 export const SESSION_COOKIE = "session";
@@ -130,12 +130,13 @@ export type AdminRefusal = true | { readonly code: string; readonly message: str
  * also requires a superuser.
  * The check runs in the transform hook, before body and query validation, so a request without
  * a session gets 401 rather than a validation error. (Not in a parse hook: the OpenAPI generator
- * would then lose the request body's content types.)
+ * would then lose the request body's content types.) `tokenRoutes` says which routes an access
+ * token may reach (bearer.ts).
  */
-export function sessionPlugin(deps: HttpDeps) {
+export function sessionPlugin(deps: HttpDeps, tokenRoutes: TokenRoutes) {
   const sessions = liveSessions(deps.container, deps.sessionKey);
   const checked = new WeakMap<Request, User>();
-  const bearer = bearerAuthenticator(deps);
+  const bearer = bearerAuthenticator(deps, tokenRoutes);
 
   const authenticate = async ({ cookie, request }: { cookie: Record<string, { value?: unknown }>; request: Request }) => {
     if (checked.has(request)) return;

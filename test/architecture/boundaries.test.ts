@@ -68,6 +68,12 @@ const HOST_ENTRY_POINTS = ["host/cli/main.ts", "host/main.ts", "host/plugins/por
 /** The CLI's folder in the kernel: the dispatcher and its usage error; each command lives with what it serves. */
 const CLI_DISPATCHER = ["host/cli/main.ts", "host/cli/usage-error.ts"];
 
+/**
+ * What of core/ the HTTP machinery may know: the error family (statuses), money (wire decimals) and
+ * accounts (sessions, tokens). A capability's error or rule reaches it only through that family.
+ */
+const HTTP_CORE = ["core/errors", "core/money", "core/users"];
+
 function violation(file: string, specifier: string): string | null {
   const to = isRelative(specifier) ? target(file, specifier) : null;
   if (inside(file, "sdk")) {
@@ -97,6 +103,12 @@ function violation(file: string, specifier: string): string | null {
   }
   if (inside(file, "host/scheduler") && to !== null && inside(to, "core") && !inside(to, "core/db")) {
     return "the kernel's scheduler runs jobs the areas register and knows no capability (only core/db/)";
+  }
+  if (file === "host/cli/main.ts" && to !== null && !inside(to, "host/api") && !inside(to, "host/cli") && !inside(to, "core/errors") && to !== "host/config.ts") {
+    return "the CLI dispatcher reaches each command in its area (host/api/<area>/*.cli.ts), never in the kernel";
+  }
+  if (inside(file, "host/http") && to !== null && inside(to, "core") && !HTTP_CORE.some((folder) => inside(to, folder))) {
+    return "host/http/ knows of core/ only errors, money and accounts (a capability's error maps to its status through its category)";
   }
   if (inside(file, "host") && to !== null) {
     if (inside(to, "plugins") && to !== "plugins/index.ts") return "the host reaches plugins only through plugins/index.ts";
@@ -169,6 +181,14 @@ const url = "http://example.com"; // import x from "./commented.ts"
     expect(violation("host/api/fx/fx.openapi.ts", "../../http/openapi/operations.ts")).toBeNull();
     expect(violation("host/cli/main.ts", "../api/users/users.cli.ts")).toBeNull();
     expect(violation("host/db/copy-to-postgres.ts", "../api/users/users.cli.ts")).not.toBeNull();
+    expect(violation("host/cli/main.ts", "../api/plugins/plugin.cli.ts")).toBeNull();
+    expect(violation("host/cli/main.ts", "../db/copy-to-postgres.ts")).not.toBeNull();
+    expect(violation("host/cli/main.ts", "../plugins/authoring/plugin.cli.ts")).not.toBeNull();
+    expect(violation("host/plugins/registry.ts", "../api/plugins/templates.ts")).not.toBeNull();
+    expect(violation("host/http/bearer.ts", "../api/index.ts")).not.toBeNull();
+    expect(violation("host/http/errors.ts", "../../core/system/errors.ts")).not.toBeNull();
+    expect(violation("host/http/errors.ts", "../../core/errors/domain-error.ts")).toBeNull();
+    expect(violation("host/http/session.ts", "../../core/users/user.service.ts")).toBeNull();
     expect(violation("host/scheduler/market-data.jobs.ts", "../../core/prices/price-sync.service.ts")).not.toBeNull();
     expect(violation("host/scheduler/slot-claims.ts", "../../core/db/database.ts")).toBeNull();
     expect(violation("host/main.ts", "./http/server.ts")).toBeNull();
@@ -192,4 +212,44 @@ test("every import in the repository respects the dependency rule", () => {
 
 test("the kernel's CLI folder holds only the command dispatcher", () => {
   expect(tsFiles(ROOT).filter((file) => inside(file, "host/cli")).sort()).toEqual(CLI_DISPATCHER);
+});
+
+/** The API areas: the folders of host/api/. */
+const AREAS = readdirSync(join(ROOT, "host/api"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+
+/**
+ * A route path of one of `areas` written in `code` (comments left out): a string starting with
+ * `/<area>` or `/api/v1/<area>`, or a regular expression anchored there. Null when there is none.
+ */
+export function namedRoute(code: string, areas: readonly string[]): string | null {
+  const names = areas.join("|");
+  const pattern = new RegExp(`["'\`](?:/api/v1)?/(?:${names})(?=[/"'\`?])|\\^\\\\/(?:${names})\\b`);
+  return pattern.exec(stripComments(code))?.[0] ?? null;
+}
+
+/** Kernel files (host/ without host/api/) that are a capability's: a CLI command, plugin authoring (templates, the SDK pack). */
+const CAPABILITY_FILE = /\.cli\.ts$|\/templates?(\/|\.ts$)|sdk-pack/;
+
+test("finds an area's route path in code, not a comment or a word of text", () => {
+  const areas = ["assets", "auth", "system"];
+  expect(namedRoute(`const READS = new Set(["/assets/prices/query"]);`, areas)).toBe(`"/assets`);
+  expect(namedRoute(`links: { health: "/api/v1/system/health" }`, areas)).toBe(`"/api/v1/system`);
+  expect(namedRoute("const ONLY = [/^\\/auth\\/tokens(\\/|$)/];", areas)).not.toBeNull();
+  expect(namedRoute(`// "/assets/prices/query" in a comment\nconst x = "Authenticate with POST /auth/login";`, areas)).toBeNull();
+  expect(namedRoute(`const DOCS = "/api/v1/docs";`, areas)).toBeNull();
+});
+
+test("host/http/ names no area's route: the areas hand their route lists to it (host/api/index.ts, host/api/openapi.ts)", () => {
+  expect(AREAS).toContain("assets");
+  const named = tsFiles(join(ROOT, "host/http")).flatMap((file) => {
+    const found = namedRoute(readFileSync(join(ROOT, file), "utf8"), AREAS);
+    return found ? [`${file}: ${found}`] : [];
+  });
+  expect(named).toEqual([]);
+});
+
+test("the kernel holds no CLI command and no plugin authoring: they live in their areas (host/api/<area>/)", () => {
+  const kernel = tsFiles(ROOT).filter((file) => inside(file, "host") && !inside(file, "host/api"));
+  expect(kernel).toContain("host/plugins/loader.ts");
+  expect(kernel.filter((file) => CAPABILITY_FILE.test(file) && !CLI_DISPATCHER.includes(file))).toEqual([]);
 });

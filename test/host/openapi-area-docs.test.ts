@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { generalDocs } from "../../host/api/general.openapi.ts";
 import { API_DOCS } from "../../host/api/openapi.ts";
 import { fieldGlossary } from "../../host/http/openapi/glossary.ts";
 import { operationDocs } from "../../host/http/openapi/operations.ts";
@@ -14,7 +15,7 @@ describe("the areas' OpenAPI text", () => {
 
   test("a field described by two areas, or by an area and the general list, is refused", () => {
     expect(() => fieldGlossary([{ fields: { x_count: "one" } }, { fields: { x_count: "other" } }])).toThrow("OpenAPI: field x_count is described twice");
-    expect(() => fieldGlossary([{ fields: { id: "mine" } }])).toThrow("OpenAPI: field id is described twice");
+    expect(() => fieldGlossary([generalDocs, { fields: { id: "mine" } }])).toThrow("OpenAPI: field id is described twice");
   });
 
   test("a captured example answer fills in an operation's response unless the area wrote one", () => {

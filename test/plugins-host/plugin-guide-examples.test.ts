@@ -13,11 +13,11 @@ test("every example marked in docs/plugins.md is byte-equal to its tested file, 
   expect(marked.map((m) => m[1])).toEqual(expect.arrayContaining([
     "test/fixtures/plugins/example-calc/index.ts",
     "test/fixtures/plugins/example-importer/index.ts",
-    "host/plugins/authoring/templates/ai-export-dataset/index.ts",
-    "host/plugins/authoring/templates/fx-provider/index.ts",
-    "host/plugins/authoring/templates/quote-provider/index.ts",
-    "host/plugins/authoring/templates/risk-tool/index.ts",
-    "host/plugins/authoring/templates/scheduled-investment-provider/index.ts",
+    "host/api/plugins/templates/ai-export-dataset/index.ts",
+    "host/api/plugins/templates/fx-provider/index.ts",
+    "host/api/plugins/templates/quote-provider/index.ts",
+    "host/api/plugins/templates/risk-tool/index.ts",
+    "host/api/plugins/templates/scheduled-investment-provider/index.ts",
   ]));
   for (const [, path, block] of marked) {
     expect({ path, block }).toEqual({ path, block: readFileSync(join(ROOT, path!), "utf8").replace(/\n$/, "") });

@@ -1,15 +1,15 @@
-// The scaffold's templates (host/plugins/authoring/templates/<kind>/) pass their own contract tests in the
+// The scaffold's templates (host/api/plugins/templates/<kind>/) pass their own contract tests in the
 // repository too: each template's index.test.ts is imported here and registers its suite.
 import { expect, test } from "bun:test";
-import { TEMPLATES } from "../../host/plugins/authoring/templates.ts";
+import { TEMPLATES } from "../../host/api/plugins/templates.ts";
 import { PLUGIN_KINDS } from "../../sdk/index.ts";
-import "../../host/plugins/authoring/templates/ai-export-dataset/index.test.ts";
-import "../../host/plugins/authoring/templates/calculation-tool/index.test.ts";
-import "../../host/plugins/authoring/templates/fx-provider/index.test.ts";
-import "../../host/plugins/authoring/templates/import-plugin/index.test.ts";
-import "../../host/plugins/authoring/templates/quote-provider/index.test.ts";
-import "../../host/plugins/authoring/templates/risk-tool/index.test.ts";
-import "../../host/plugins/authoring/templates/scheduled-investment-provider/index.test.ts";
+import "../../host/api/plugins/templates/ai-export-dataset/index.test.ts";
+import "../../host/api/plugins/templates/calculation-tool/index.test.ts";
+import "../../host/api/plugins/templates/fx-provider/index.test.ts";
+import "../../host/api/plugins/templates/import-plugin/index.test.ts";
+import "../../host/api/plugins/templates/quote-provider/index.test.ts";
+import "../../host/api/plugins/templates/risk-tool/index.test.ts";
+import "../../host/api/plugins/templates/scheduled-investment-provider/index.test.ts";
 
 test("every plugin kind of the SDK has a scaffold template, whose generated copy carries the new id and name", () => {
   expect(Object.keys(TEMPLATES).sort()).toEqual([...PLUGIN_KINDS].sort());

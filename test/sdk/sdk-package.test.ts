@@ -18,7 +18,7 @@ function run(cmd: string[], cwd = dir) {
 }
 
 beforeAll(() => {
-  const pack = run([process.execPath, join(ROOT, "host/plugins/authoring/sdk-pack.ts")], ROOT);
+  const pack = run([process.execPath, join(ROOT, "host/api/plugins/sdk-pack.ts")], ROOT);
   expect(pack.code).toBe(0);
   tarball = pack.out.trim().split("\n").at(-1)!;
   dir = mkdtempSync(join(tmpdir(), "pt-sdk-consumer-"));

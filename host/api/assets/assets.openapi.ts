@@ -1,4 +1,4 @@
-import { DEC } from "../../http/openapi/glossary.ts";
+import { DEC } from "../general.openapi.ts";
 import type { AreaDocs } from "../../http/openapi/operations.ts";
 
 const ANY_ASSET = "Only the asset's keeper (the user who created it) or a superuser: anyone else gets 403 "

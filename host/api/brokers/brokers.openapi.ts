@@ -1,4 +1,4 @@
-import { DEC } from "../../http/openapi/glossary.ts";
+import { DEC } from "../general.openapi.ts";
 import type { AreaDocs } from "../../http/openapi/operations.ts";
 
 /** Who may call a write on a broker's data; the import and ledger areas say it the same way. */

@@ -1,4 +1,4 @@
-import { DEC } from "../../http/openapi/glossary.ts";
+import { DEC } from "../general.openapi.ts";
 import type { AreaDocs } from "../../http/openapi/operations.ts";
 
 /** OpenAPI text of the fx area, listed in host/api/openapi.ts (docs/architecture.md "Where to add"). */

@@ -1,4 +1,4 @@
-import { DEC } from "../../http/openapi/glossary.ts";
+import { DEC } from "../general.openapi.ts";
 import type { AreaDocs } from "../../http/openapi/operations.ts";
 import { EDITOR } from "../brokers/brokers.openapi.ts";
 

@@ -1,7 +1,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { unwrapSchema } from "@elysiajs/openapi/openapi";
 import type { AnyElysia } from "elysia";
-import { COOKIE_ONLY, READ_POSTS } from "../bearer.ts";
+import type { TokenRoutes } from "../bearer.ts";
 import { LIMITS_DOC } from "../bulk-limits.ts";
 import { JSON_BODY_DOC } from "../worker-json-body.ts";
 import { type OperationDoc, operationKey } from "./operations.ts";
@@ -39,6 +39,8 @@ export interface DocumentOptions {
   readonly operations: Readonly<Record<string, OperationDoc>>;
   /** A wire field's description by name (glossary.ts `fieldGlossary`). */
   readonly describeField: (name: string) => string | undefined;
+  /** What an access token may reach (bearer.ts), for the 403s an operation lists. */
+  readonly tokenRoutes: TokenRoutes;
 }
 
 /**
@@ -74,7 +76,7 @@ export function buildOpenApiDocument(app: AnyElysia, opts: DocumentOptions): Jso
     }
     if (op.requestBody) hoistContent(op.requestBody.content, "input", components);
   }
-  for (const { key, op } of ops) finishOperation(key, op, components, opts.operations);
+  for (const { key, op } of ops) finishOperation(key, op, components, opts.operations, opts.tokenRoutes);
   const schemas = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, v.schema]));
   const doc: Json = {
     openapi: "3.1.0",
@@ -169,7 +171,7 @@ function rewriteRefs(node: any, names: Record<string, string>): any {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-function finishOperation(key: string, op: Json, components: Json, operations: Readonly<Record<string, OperationDoc>>) {
+function finishOperation(key: string, op: Json, components: Json, operations: Readonly<Record<string, OperationDoc>>, tokenRoutes: TokenRoutes) {
   const access: "public" | "user" | "admin" = op["x-access"] ?? "public";
   delete op["x-access"];
   const limits: string[] | undefined = op[LIMITS_DOC];
@@ -186,7 +188,7 @@ function finishOperation(key: string, op: Json, components: Json, operations: Re
     if (doc?.request !== undefined && content?.["application/json"]) content["application/json"].example = doc.request;
   }
   op.responses ??= {};
-  const reasons = errorReasons(key, op, access, limits !== undefined, doc);
+  const reasons = errorReasons(key, op, access, limits !== undefined, doc, tokenRoutes);
   for (const [status, why] of Object.entries(reasons)) {
     // A body the route declares itself (an `anyOf` of both error bodies, ...) is kept.
     op.responses[status] = { ...(op.responses[status] ?? errorResponse(status === "422" ? "ValidationErrorBody" : "ErrorBody")), description: why.join(" ") };
@@ -243,7 +245,7 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * the body's 404, ...) is kept, described by the operation's `errors` (its area's `*.openapi.ts`) when it has them. 405 (another method) and
  * 500 concern every path and are described in docs/errors.md, not per operation.
  */
-function errorReasons(key: string, op: Json, access: "public" | "user" | "admin", limited: boolean, doc: OperationDoc | undefined): Record<string, string[]> {
+function errorReasons(key: string, op: Json, access: "public" | "user" | "admin", limited: boolean, doc: OperationDoc | undefined, tokenRoutes: TokenRoutes): Record<string, string[]> {
   const method = key.split(" ")[0]!;
   const out: Record<string, string[]> = {};
   const add = (status: number, text: string) => (out[status] ??= []).push(text);
@@ -255,9 +257,9 @@ function errorReasons(key: string, op: Json, access: "public" | "user" | "admin"
   if (access !== "public") add(401, STATUS_TEXT[401]!);
   if (access === "admin") add(403, "`ADMIN_REQUIRED`: the caller is not a superuser (or the token lacks the admin scope).");
   const path = key.slice(method.length + 1);
-  if (access !== "public" && COOKIE_ONLY.some((re) => re.test(path))) add(403, "`TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie.");
+  if (access !== "public" && tokenRoutes.cookieOnly.some((re) => re.test(path))) add(403, "`TOKEN_NOT_ALLOWED`: called with an access token instead of a session cookie.");
   if (WRITES.has(method)) {
-    if (access !== "public" && !READ_POSTS.has(path)) add(403, "`TOKEN_READ_ONLY`: a write with a read-only access token.");
+    if (access !== "public" && !tokenRoutes.readPosts.has(path)) add(403, "`TOKEN_READ_ONLY`: a write with a read-only access token.");
     add(403, "`CROSS_SITE_REQUEST`: a write signed in by cookie sent by another site's page (docs/security.md).");
     add(415, `\`UNSUPPORTED_MEDIA_TYPE\`: a body that is not ${multipart ? "`multipart/form-data` or " : ""}\`application/json\`.`);
   }

@@ -1,7 +1,7 @@
 import { Database as Sqlite } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import pg from "pg";
-import { databaseFile, openDatabase } from "./data-source.ts";
+import { databaseFile, openDatabase } from "../../db/data-source.ts";
 
 /** Tables the copy leaves alone: bookkeeping each database keeps for itself. */
 const SKIP = new Set(["migrations", "typeorm_metadata", "sqlite_sequence", "cache_generations", "data_changes", "scheduler_claims", "ledger_checkpoints"]);

@@ -3,7 +3,7 @@ import { join } from "node:path";
 
 /**
  * Starting points of `npm run cli -- plugin new <kind> <id>`: the files of
- * `host/plugins/authoring/templates/<kind>/` (a small working plugin and the contract test that proves it),
+ * `host/api/plugins/templates/<kind>/` (a small working plugin and the contract test that proves it),
  * with the template's id and name replaced. The same files are the per-kind examples of
  * docs/plugins.md (kept byte-equal by test/plugins-host/plugin-guide-examples.test.ts), and
  * test/plugins-host/plugin-templates.test.ts runs each one's contract suite.

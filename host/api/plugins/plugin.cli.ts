@@ -6,7 +6,7 @@ import { describeZodError, isPlugin, PLUGIN_KINDS, PluginIdSchema, PluginManifes
 import rootPackage from "../../../package.json" with { type: "json" };
 import sdkPackage from "../../../sdk/package.json" with { type: "json" };
 import { loadConfig } from "../../config.ts";
-import { discoverExternal, provideSdk } from "../discovery.ts";
+import { discoverExternal, provideSdk } from "../../plugins/discovery.ts";
 import { TEMPLATES } from "./templates.ts";
 
 /** A refusal of the plugin commands: printed, exit code 1. */
@@ -48,7 +48,7 @@ function newPlugin(args: string[], out: (line: string) => void): void {
   if (!PluginIdSchema.safeParse(id).success) throw new PluginCliError(`Invalid id '${id}': lower-case words joined by - or _, at most 64 characters`);
   const dir = here(dirArg ?? id);
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new PluginCliError(`${dir} exists and is not empty`);
-  const sdkSource = sdkSpec ? here(sdkSpec) : sh([process.execPath, join(ROOT, "host/plugins/authoring/sdk-pack.ts")], ROOT).trim().split("\n").at(-1)!;
+  const sdkSource = sdkSpec ? here(sdkSpec) : sh([process.execPath, join(ROOT, "host/api/plugins/sdk-pack.ts")], ROOT).trim().split("\n").at(-1)!;
   if (!existsSync(sdkSource)) throw new PluginCliError(`${sdkSource} does not exist`);
   mkdirSync(join(dir, "vendor"), { recursive: true });
   const vendored = vendorSdk(sdkSource, join(dir, "vendor"));
