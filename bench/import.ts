@@ -78,7 +78,8 @@ async function session(base: string) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-import-"));
-const monitorFile = join(dataDir, "loop-monitor.jsonl");
+// LOOP_MONITOR_FILE keeps the stretches after the run (for bench/cpu-prof-stretches.ts --monitor=).
+const monitorFile = process.env.LOOP_MONITOR_FILE ?? join(dataDir, "loop-monitor.jsonl");
 const { child, base } = await startBenchServer(dataDir, undefined, MONITOR ? { LOOP_MONITOR_FILE: monitorFile } : {},
   MONITOR ? ["--preload", join(import.meta.dir, "loop-monitor.ts")] : []);
 try {
