@@ -295,7 +295,11 @@ export class BrimCommitService {
     tx: EntityManager, plan: CommitPlan, used: Set<number>, written: RowDecision[], userId: number, issues: ImportIssue[],
   ): Promise<CommittedAsset[]> {
     const rowsOf = new Map<number, number>();
-    for (const d of written) if (d.planned.fakeAssetId !== null) rowsOf.set(d.planned.fakeAssetId, (rowsOf.get(d.planned.fakeAssetId) ?? 0) + 1);
+    const breathe = eventLoopBreather(IMPORT_SLICE_MS);
+    for (const d of written) {
+      await breathe();
+      if (d.planned.fakeAssetId !== null) rowsOf.set(d.planned.fakeAssetId, (rowsOf.get(d.planned.fakeAssetId) ?? 0) + 1);
+    }
     const planned = plan.assets.filter((a) => used.has(a.fakeAssetId));
     const existing = new Map((await selectIn<{ id: number; name: string; currency: string }>(
       tx, (p) => `SELECT id, name, currency FROM assets WHERE id IN (${p})`, planned.flatMap((a) => (a.action === "use" ? [a.assetId] : [])),
