@@ -10,17 +10,22 @@
  *      reported too (no target of their own; the server's is health under 20 ms while heavy work runs);
  *   3. parses a generated generic CSV of 50,000 rows naming 200 assets the server does not know, and
  *      times `POST /brokers/import/files/{id}/commit` of the previewed rows creating the 200 assets:
- *      the dry run, then the commit (target: under 3 s), both end to end over HTTP.
+ *      the dry run, then the commit (target: under 3 s), both end to end over HTTP; then uploads
+ *      and parses the same file again and times the dry run of its re-import (every row a likely
+ *      duplicate: 50,000 `duplicates` and `skipped` entries, no rows).
  *
  *   bun bench/import.ts                 all three
  *   bun bench/import.ts --only=commit   one part (parse, duplicates or commit; repeatable)
+ *   bun bench/import.ts --monitor       also preloads bench/loop-monitor.ts in the server and lists,
+ *                                       per window, each stretch of > 12 ms of request-thread CPU
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBenchServer } from "./server.ts";
 
 const ROWS = 50_000;
+const MONITOR = process.argv.includes("--monitor");
 const ONLY = process.argv.filter((a) => a.startsWith("--only=")).map((a) => a.slice("--only=".length));
 const want = (part: "parse" | "duplicates" | "commit") => ONLY.length === 0 || ONLY.includes(part);
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
@@ -73,7 +78,10 @@ async function session(base: string) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-import-"));
-const { child, base } = await startBenchServer(dataDir);
+// LOOP_MONITOR_FILE keeps the stretches after the run (for bench/cpu-prof-stretches.ts --monitor=).
+const monitorFile = process.env.LOOP_MONITOR_FILE ?? join(dataDir, "loop-monitor.jsonl");
+const { child, base } = await startBenchServer(dataDir, undefined, MONITOR ? { LOOP_MONITOR_FILE: monitorFile } : {},
+  MONITOR ? ["--preload", join(import.meta.dir, "loop-monitor.ts")] : []);
 try {
   const { cookie, post } = await session(base);
   const [parseBroker, ledgerBroker, commitBroker] = (await post("/brokers", [
@@ -165,6 +173,20 @@ try {
     console.log(`import ${dryRun ? "dry run" : "commit "}: ${ms.toFixed(0)} ms over HTTP${dryRun ? "" : " (target < 3000)"}; committed ${answer.committed}, `
       + `${answer.rows.length} rows, ${answer.assets.filter((a: any) => a.action === "create").length} assets created; load ${loadavg()}`);
   }
+  // The same file again: its assets are now known (pre-selected by ISIN), every row a likely duplicate.
+  const form3 = new FormData();
+  form3.append("file", new File([commitCsv()], "commit-again.csv"));
+  const up3 = await fetch(`${base}/brokers/import/upload?broker_id=${commitBroker}`, { method: "POST", headers: { cookie }, body: form3 });
+  if (up3.status !== 201) throw new Error(`upload: ${up3.status} ${await up3.text()}`);
+  const againFile = (await up3.json()).file_id as string;
+  await post(`/brokers/import/files/${againFile}/parse`, { plugin_code: "broker_generic_csv", broker_id: commitBroker });
+  await Bun.sleep(500);
+  const t = now();
+  const again = await post(`/brokers/import/files/${againFile}/commit`, { edits: [], skips: [], asset_choices: [], dry_run: true });
+  const ms = now() - t;
+  windows.push({ label: "re-import dry run (no target)", from: t, to: t + ms });
+  console.log(`re-import dry run: ${ms.toFixed(0)} ms over HTTP; ${again.rows.length} rows, ${again.duplicates.length} duplicates, `
+    + `${again.skipped.length} skipped; load ${loadavg()}`);
   }
   probe.stdin.end();
   const all = JSON.parse(await new Response(probe.stdout).text()) as { at: number; ms: number }[];
@@ -174,6 +196,19 @@ try {
     const slowest = during.reduce((a, b) => (b.ms > a.ms ? b : a), { at: w.from, ms: 0 });
     console.log(`/system/health during ${w.label}: n=${sorted.length} median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, `
       + `max ${slowest.ms.toFixed(1)} ms at +${(slowest.at - w.from).toFixed(0)} ms${w.label.includes("no target") ? "" : " (target < 20)"}`);
+  }
+  if (MONITOR) {
+    // Give the monitor's last interval a tick to report, then attribute each stretch to its window.
+    await Bun.sleep(50);
+    const stretches = existsSync(monitorFile)
+      ? readFileSync(monitorFile, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as { at: number; cpuMs: number; gapMs: number })
+      : [];
+    for (const w of windows) {
+      const inside = stretches.filter((s) => s.at >= w.from && s.at - s.gapMs <= w.to + 50);
+      const longest = inside.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a), { at: 0, cpuMs: 0, gapMs: 0 });
+      console.log(`request-thread CPU during ${w.label}: ${inside.length} stretches > 12 ms, longest ${longest.cpuMs.toFixed(1)} ms CPU`
+        + (inside.length ? ` (gap ${longest.gapMs} ms at +${(longest.at - w.from).toFixed(0)} ms)` : ""));
+    }
   }
 } finally {
   child.kill("SIGTERM");

@@ -9,11 +9,12 @@ export const ROOT = resolve(import.meta.dir, "..");
  * for its "listening" line. Its stdout keeps being drained so the server never blocks on a full pipe.
  * `BUN_JSC_*` variables (JavaScriptCore options, e.g. `BUN_JSC_forceRAMSize`) and `RISK_WARM_UP` are
  * passed on, to measure the server under them; `BENCH_BUN_FLAGS` (space-separated, e.g. `--smol`)
- * goes on the server's `bun` command line. `env` adds to its environment (DATABASE_URL, JWT_SECRET).
+ * goes on the server's `bun` command line, and so do `flags` (bench/import.ts `--monitor` preloads
+ * bench/loop-monitor.ts). `env` adds to its environment (DATABASE_URL, JWT_SECRET).
  * `onLine` receives every later line of its stdout.
  */
-export async function startBenchServer(dataDir: string, onLine?: (line: string) => void, env: Record<string, string> = {}) {
-  const child = Bun.spawn([process.execPath, ...(process.env.BENCH_BUN_FLAGS ? process.env.BENCH_BUN_FLAGS.split(" ") : []), join(ROOT, "host/start.ts")], {
+export async function startBenchServer(dataDir: string, onLine?: (line: string) => void, env: Record<string, string> = {}, flags: string[] = []) {
+  const child = Bun.spawn([process.execPath, ...(process.env.BENCH_BUN_FLAGS ? process.env.BENCH_BUN_FLAGS.split(" ") : []), ...flags, join(ROOT, "host/start.ts")], {
     cwd: ROOT,
     env: {
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BUN_JSC_"))),

@@ -90,6 +90,25 @@ async function readPlan(head: string, slices: readonly string[]): Promise<Commit
 }
 
 /**
+ * The rows left out, by row: the user's skips then the duplicates not kept on the same row (as a
+ * stable sort of both would give), merged with `breathe()` between entries. Each list is sorted first
+ * when it is not yet (the duplicates come in the parse's order, so normally they are).
+ */
+async function byRow(skips: CommitOutcome["skipped"], duplicates: CommitOutcome["skipped"], breathe: () => Promise<void>): Promise<CommitOutcome["skipped"]> {
+  const sorted = (l: CommitOutcome["skipped"]) => (l.every((s, i) => i === 0 || l[i - 1]!.row <= s.row) ? l : l.sort((a, b) => a.row - b.row));
+  const a = sorted(skips);
+  const b = sorted(duplicates);
+  const out: CommitOutcome["skipped"] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    await breathe();
+    out.push(j >= b.length || (i < a.length && a[i]!.row <= b[j]!.row) ? a[i++]! : b[j++]!);
+  }
+  return out;
+}
+
+/**
  * One import commit (`POST /brokers/import/files/{id}/commit`), as stages in order (the shape of
  * the transaction batch): load the file and its stored parse (EDITOR on the file's and the
  * target broker; a missing or stale parse refused) → plan off the request thread (edits, skips,
@@ -236,16 +255,22 @@ export class BrimCommitService {
         if (r.planned.newAsset && r.create) r.create = { ...r.create, assetId: null };
       }
     }
+    // A re-import makes every row a duplicate: both lists are as long as the rows, so they are built in turns too.
+    const duplicates: CommitOutcome["duplicates"] = [];
+    const left: CommitOutcome["skipped"] = [];
+    for (const d of decisions) {
+      await breathe();
+      if (!d.write) left.push({ row: d.planned.row, reason: "duplicate" });
+      if (d.duplicate) {
+        duplicates.push({
+          row: d.planned.row, level: d.duplicate.level, existingIds: d.duplicate.existingIds, sameAsRows: d.duplicate.sameAsRows, skipped: d.duplicate.skipped,
+        });
+      }
+    }
     const answer: CommitOutcome = {
       dryRun: request.dryRun, committed: outcome.committed, fileId: file.id, brokerId: plan.brokerId, parseToken, rowCount: plan.rowCount,
-      rows, assets, issues,
-      skipped: [
-        ...plan.skipped.map((row) => ({ row, reason: "skipped" as const })),
-        ...decisions.filter((d) => !d.write).map((d) => ({ row: d.planned.row, reason: "duplicate" as const })),
-      ].sort((a, b) => a.row - b.row),
-      duplicates: decisions.flatMap((d) => (d.duplicate ? [{
-        row: d.planned.row, level: d.duplicate.level, existingIds: d.duplicate.existingIds, sameAsRows: d.duplicate.sameAsRows, skipped: d.duplicate.skipped,
-      }] : [])),
+      rows, assets, issues, duplicates,
+      skipped: await byRow(plan.skipped.map((row) => ({ row, reason: "skipped" as const })), left, breathe),
     };
     await yieldToEventLoop();
     const changedFrom = outcome.committed ? await state.earliestChange() : null;
@@ -270,7 +295,11 @@ export class BrimCommitService {
     tx: EntityManager, plan: CommitPlan, used: Set<number>, written: RowDecision[], userId: number, issues: ImportIssue[],
   ): Promise<CommittedAsset[]> {
     const rowsOf = new Map<number, number>();
-    for (const d of written) if (d.planned.fakeAssetId !== null) rowsOf.set(d.planned.fakeAssetId, (rowsOf.get(d.planned.fakeAssetId) ?? 0) + 1);
+    const breathe = eventLoopBreather(IMPORT_SLICE_MS);
+    for (const d of written) {
+      await breathe();
+      if (d.planned.fakeAssetId !== null) rowsOf.set(d.planned.fakeAssetId, (rowsOf.get(d.planned.fakeAssetId) ?? 0) + 1);
+    }
     const planned = plan.assets.filter((a) => used.has(a.fakeAssetId));
     const existing = new Map((await selectIn<{ id: number; name: string; currency: string }>(
       tx, (p) => `SELECT id, name, currency FROM assets WHERE id IN (${p})`, planned.flatMap((a) => (a.action === "use" ? [a.assetId] : [])),

@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 
 import { join } from "node:path";
 import { inject, injectable } from "tsyringe";
 import { In } from "typeorm";
+import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop.ts";
 import { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import type { BrokerRole } from "../brokers/broker-access.entity.ts";
 import { Database } from "../db/database.ts";
@@ -13,7 +14,7 @@ import { describeFile, HEAD_BYTES } from "../../sdk/import/meta.ts";
 import { looksLikeZip } from "../../sdk/import/zip.ts";
 import type { ImportFileMeta } from "../../sdk/index.ts";
 import { BrimFile, type BrimFileStatus } from "./brim-file.entity.ts";
-import { compatibleCodes, detect, type DetectVerdict } from "./detect.calc.ts";
+import { compatibleCodes, detectInTurns, type DetectVerdict } from "./detect.calc.ts";
 import { IMPORT_PLUGINS, type ImportPluginDirectory, type PdfDocumentText, pdfTextPath } from "./import-plugins.ts";
 import type { FilePreview } from "./preview.calc.ts";
 import type { UnpackRefusal } from "./unpack-check.calc.ts";
@@ -54,15 +55,19 @@ export class BrimFileService {
   ) {}
 
   /** Detection verdicts of every import plugin on `bytes` named `filename`, best first. */
-  detect(bytes: Uint8Array, filename: string): DetectVerdict[] {
+  detect(bytes: Uint8Array, filename: string): Promise<DetectVerdict[]> {
     return this.detectMeta(describeFile(bytes, filename));
   }
 
-  /** Detection verdicts on a file's meta (which holds only its head), best first. */
-  detectMeta(meta: ImportFileMeta): DetectVerdict[] {
-    return detect(meta, this.plugins.list().map((p) => ({
+  /**
+   * Detection verdicts on a file's meta (which holds only its head), best first. The importers'
+   * `accepts()` run on the request thread with a turn for other requests every 5 ms of work
+   * (docs/import.md "Performance").
+   */
+  detectMeta(meta: ImportFileMeta): Promise<DetectVerdict[]> {
+    return detectInTurns(meta, this.plugins.list().map((p) => ({
       code: p.code, detectionPriority: p.detectionPriority, instance: p.instance, supportedExtensions: p.supportedExtensions,
-    })));
+    })), eventLoopBreather(IMPORT_SLICE_MS));
   }
 
   async upload(dir: string, input: { brokerId: number; bytes: Uint8Array; filename: string; userId: number }): Promise<BrimFile> {
@@ -89,7 +94,7 @@ export class BrimFileService {
         : await this.plugins.inspect(pending, filename);
       if (sniffed.blocked) throw new UnsupportedMediaError("UPLOAD_REFUSED", `File type not allowed: ${sniffed.reason}`, { reason: sniffed.reason });
       if (unpack) throw new PayloadTooLargeError("FILE_TOO_LARGE", beyondLimits(unpack), { limit: unpack.limit, max: unpack.max });
-      const compatible = compatibleCodes(this.detectMeta(await this.withSheets(describeFile(input.bytes, filename), pending)));
+      const compatible = compatibleCodes(await this.detectMeta(await this.withSheets(describeFile(input.bytes, filename), pending)));
       row = await this.db.write(async (tx) => {
         await tx.insert(BrimFile, {
           id, brokerId: input.brokerId, uploadedByUserId: input.userId, filename, contentType: sniffed.contentType,

@@ -49,7 +49,7 @@ export class BrimParseService {
     // Only the head is read here (detection); the worker reads the whole file from its path.
     const meta = await this.files.metaOf(dir, file);
     const filePath = this.files.pathOf(dir, file);
-    const plugins = this.candidatesFor(meta, request.pluginCode);
+    const plugins = await this.candidatesFor(meta, request.pluginCode);
     if (plugins.length === 0) {
       // A PDF no importer claims: say why it has no text, or that no importer knows the document.
       const problem = await this.files.pdfProblem(dir, file);
@@ -84,13 +84,13 @@ export class BrimParseService {
   }
 
   /** The plugins to try: the named one; for `auto` the compatible ones best first, then the generic CSV (at most 6). */
-  private candidatesFor(meta: ImportFileMeta, code: string): ImportPluginInfo[] {
+  private async candidatesFor(meta: ImportFileMeta, code: string): Promise<ImportPluginInfo[]> {
     if (code !== "auto") {
       const plugin = this.plugins.get(code);
       if (!plugin) throw new InputError("PLUGIN_NOT_FOUND", `No import plugin ${code}`, { plugin_code: code });
       return [plugin];
     }
-    const codes = this.files.detectMeta(meta).filter((v) => v.confidence > 0).map((v) => v.code);
+    const codes = (await this.files.detectMeta(meta)).filter((v) => v.confidence > 0).map((v) => v.code);
     // The generic CSV reads no PDF: a PDF nobody claims gets its own answer (possibly none to try).
     if (meta.format === "pdf") return codes.slice(0, 6).map((c) => this.plugins.get(c)).filter((p): p is ImportPluginInfo => p !== undefined);
     if (!codes.includes(GENERIC_PLUGIN_CODE)) codes.push(GENERIC_PLUGIN_CODE);

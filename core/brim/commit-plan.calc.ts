@@ -305,10 +305,16 @@ export interface RowDecision {
  */
 export async function decideRows(plan: CommitPlan, report: DuplicateReportDoc): Promise<{ decisions: RowDecision[]; issues: ImportIssue[] }> {
   const keep = new Set(plan.keep);
-  const byIndex = new Map<number, { ids: number[]; level: DuplicateLevel }>();
-  for (const m of [...report.tx_likely_duplicates, ...report.tx_possible_duplicates]) byIndex.set(m.tx_index, { ids: m.existing_transaction_ids, level: m.match_level });
-  // The write runs on the request thread: its walks over every row give other requests a turn every few ms.
+  // The write runs on the request thread: its walks over every row give other requests a turn every few ms
+  // (a re-import makes every row a likely duplicate, so the report is as long as the rows).
   const breathe = eventLoopBreather(IMPORT_SLICE_MS);
+  const byIndex = new Map<number, { ids: number[]; level: DuplicateLevel }>();
+  for (const list of [report.tx_likely_duplicates, report.tx_possible_duplicates]) {
+    for (const m of list) {
+      await breathe();
+      byIndex.set(m.tx_index, { ids: m.existing_transaction_ids, level: m.match_level });
+    }
+  }
   const decisions: RowDecision[] = [];
   for (let i = 0; i < plan.rows.length; i++) {
     await breathe();

@@ -235,6 +235,32 @@ test("a large answer (2,500 rows) has the same shape, sent in slices and gzipped
   expect(counts()).toEqual({ ...before, transactions: before.transactions + 2499 });
 });
 
+test("a re-import whose every row is a duplicate sends its 2,500 duplicates and skips in slices, in row order", async () => {
+  const broker = await createBroker(dave, "Again");
+  const lines = ["Date,Type,Amount,Currency,Description"];
+  for (let i = 0; i < 2500; i++) lines.push(`2023-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")},Deposit,${i + 1}.25,EUR,again ${i}`);
+  const csv = `${lines.join("\n")}\n`;
+  const first = await parsedFile(dave, broker, "again.csv", csv);
+  const done = await commit(dave, first.fileId, { dry_run: false });
+  expect(done.rows).toHaveLength(2500);
+  const before = counts();
+  const { fileId } = await parsedFile(dave, broker, "again-2.csv", csv);
+  const res = await dave.post(`/brokers/import/files/${fileId}/commit`, { dry_run: true, edits: [], skips: [7], asset_choices: [] });
+  expect(res.status).toBe(200);
+  // Streamed (no declared length), not made and sent in one piece.
+  expect(res.headers.get("content-length")).toBeNull();
+  const again = await res.json();
+  expect(CommitResult.safeParse(again).error?.issues ?? []).toEqual([]);
+  expect(again.rows).toEqual([]);
+  expect(again.skipped).toEqual(Array.from({ length: 2500 }, (_, row) => ({ row, reason: row === 7 ? "skipped" : "duplicate" })));
+  expect(again.duplicates).toHaveLength(2499);
+  expect(again.duplicates.every((d: any) => d.match_level === "likely" && d.skipped && d.existing_transaction_ids.length === 1)).toBe(true);
+  const twin = new Map(done.rows.map((r: any) => [r.row, r.transaction_id]));
+  expect(again.duplicates.slice(0, 8).map((d: any) => [d.row, d.existing_transaction_ids[0]]))
+    .toEqual([0, 1, 2, 3, 4, 5, 6, 8].map((row) => [row, twin.get(row)]));
+  expect(counts()).toEqual(before);
+});
+
 describe("all or nothing: a commit that fails in the middle leaves no asset and no transaction", () => {
   const csv = [
     "Date,Type,Symbol,ISIN,Name,Quantity,Price,Amount,Currency,Fee,Description",

@@ -189,6 +189,29 @@ describe("detection: confidence, then detection_priority, with a reason for ever
     const broken = { code: "x", detectionPriority: 1, supportedExtensions: ["csv"], instance: { accepts: () => { throw new Error("boom"); } } };
     expect(detect(file({}), [broken])[0]).toMatchObject({ confidence: 0, reason: "accepts() failed: boom" });
   });
+
+  test("detection at upload and parse gives other requests a turn between importers, with the same verdicts", async () => {
+    const { BrimFileService } = await import("../../../core/brim/brim-file.service.ts");
+    // The first importer's accepts() works past the 5 ms slice and queues other work; the second sees whether it ran.
+    let otherWorkRan = false;
+    let secondSaw = false;
+    const slow = plugin("slow", 0.4);
+    slow.instance.accepts = () => {
+      setImmediate(() => { otherWorkRan = true; });
+      const start = performance.now();
+      while (performance.now() - start < 8);
+      return 0.4;
+    };
+    const second = plugin("second", 0.9);
+    second.instance.accepts = () => { secondSaw = otherWorkRan; return 0.9; };
+    const plugins = [slow, second, plugin("none", 0)];
+    const directory = { list: () => plugins };
+    const service = new BrimFileService({} as never, {} as never, {} as never, directory as never);
+    const verdicts = await service.detectMeta(file({}));
+    expect(secondSaw).toBe(true);
+    expect(verdicts).toEqual(detect(file({}), plugins));
+    expect(compatibleCodes(verdicts)).toEqual(["second", "slow"]);
+  });
 });
 
 describe("parse_is_stale", () => {

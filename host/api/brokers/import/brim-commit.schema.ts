@@ -151,19 +151,29 @@ export function commitRow(r: CommittedRow): z.infer<typeof CommitRow> {
   };
 }
 
-export function toCommitResult(o: CommitOutcome): z.infer<typeof CommitResult> {
+type Result = z.infer<typeof CommitResult>;
+
+export const commitAsset = (a: CommitOutcome["assets"][number]): Result["assets"][number] => ({
+  fake_asset_id: a.fakeAssetId, action: a.action, asset_id: a.assetId, name: a.name, currency: a.currency,
+  asset_type: a.fields?.assetType ?? null, identifier_isin: a.fields?.identifierIsin ?? null, identifier_ticker: a.fields?.identifierTicker ?? null,
+  rows: a.rows,
+});
+
+export const commitDuplicate = (d: CommitOutcome["duplicates"][number]): Result["duplicates"][number] => ({
+  row: d.row, match_level: d.level, existing_transaction_ids: d.existingIds, same_as_rows: d.sameAsRows, skipped: d.skipped,
+});
+
+export const commitIssue = (i: CommitOutcome["issues"][number]): Result["issues"][number] => ({
+  row: i.row, fake_asset_id: i.fakeAssetId, code: i.code, message: i.message, field: i.field, params: i.params,
+});
+
+export function toCommitResult(o: CommitOutcome): Result {
   return {
     dry_run: o.dryRun, committed: o.committed, file_id: o.fileId, broker_id: o.brokerId, parse_token: o.parseToken, row_count: o.rowCount,
     rows: o.rows.map(commitRow),
-    assets: o.assets.map((a) => ({
-      fake_asset_id: a.fakeAssetId, action: a.action, asset_id: a.assetId, name: a.name, currency: a.currency,
-      asset_type: a.fields?.assetType ?? null, identifier_isin: a.fields?.identifierIsin ?? null, identifier_ticker: a.fields?.identifierTicker ?? null,
-      rows: a.rows,
-    })),
+    assets: o.assets.map(commitAsset),
     skipped: o.skipped,
-    duplicates: o.duplicates.map((d) => ({
-      row: d.row, match_level: d.level, existing_transaction_ids: d.existingIds, same_as_rows: d.sameAsRows, skipped: d.skipped,
-    })),
-    issues: o.issues.map((i) => ({ row: i.row, fake_asset_id: i.fakeAssetId, code: i.code, message: i.message, field: i.field, params: i.params })),
+    duplicates: o.duplicates.map(commitDuplicate),
+    issues: o.issues.map(commitIssue),
   };
 }

@@ -16,7 +16,7 @@ import { JSON_BODY_DOC, jsonBodyReadBy, validatedInWorker, WorkerJsonBody } from
 import { isPdf, MAX_UPLOAD_FILES, packPdfs } from "./pdf-batch.ts";
 import { runCalculation } from "../../run-calculation.ts";
 import { bulkLimits, type Limit, limitExceeded, listLength } from "../../../http/bulk-limits.ts";
-import { CommitBody, CommitResult, commitRow, toCommitDecisions, toCommitResult } from "./brim-commit.schema.ts";
+import { commitAsset, CommitBody, commitDuplicate, commitIssue, CommitResult, commitRow, toCommitDecisions, toCommitResult } from "./brim-commit.schema.ts";
 import type { DuplicatesBodyRead } from "./brim-parse.task.ts";
 import {
   CandidatesAnswer, CandidatesBody, MAX_BROKER_FILTER, MAX_CANDIDATE_HINTS, MAX_DUPLICATE_ROWS, DeleteAnswer, DownloadQuery, DuplicateReport, DuplicatesBody, duplicatesRequest, FileInfo, FileList, FileParams,
@@ -34,38 +34,55 @@ const SAFE_HEADERS = {
 const SERVABLE = new Set(["text/csv", "text/plain", "application/json", "application/zip", "application/pdf",
   "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"]);
 
-/** Answers with more rows than this are written out in slices (see {@link sliced}). */
+/** Answers listing more entries than this (rows, duplicates, skips, issues) are written out in slices (see {@link sliced}). */
 const SLICED_ROWS = 2000;
 const SLICE_ROWS = 500;
 
+type ListKey = "assets" | "duplicates" | "issues" | "rows" | "skipped";
+interface AnswerList { key: ListKey; map: (item: unknown) => unknown; of: (o: CommitOutcome) => readonly unknown[] }
+const list = <T>(key: ListKey, of: (o: CommitOutcome) => readonly T[], map: (item: T) => unknown): AnswerList =>
+  ({ key, of, map: map as (item: unknown) => unknown });
+
+/** The lists of a commit answer, in the schema's order, each with its mapping to the answer's shape. */
+const LISTS: readonly AnswerList[] = [
+  list("rows", (o) => o.rows, commitRow),
+  list("assets", (o) => o.assets, commitAsset),
+  list("skipped", (o) => o.skipped, (s) => s),
+  list("duplicates", (o) => o.duplicates, commitDuplicate),
+  list("issues", (o) => o.issues, commitIssue),
+];
+
+const listed = (o: CommitOutcome) => LISTS.reduce((n, l) => n + l.of(o).length, 0);
+
 /**
- * A large commit answer (50,000 rows are ~15 MB of JSON) as a stream of slices of rows, each
- * mapped and serialised when the connection asks for more, after a turn of the event loop, and
- * compressed as it goes: made whole, its mapping, serialisation, validation and gzip held the
- * request loop ~0.6 s, and slices pulled back to back still held it tens of ms. The shape is the
- * route's schema.
+ * A large commit answer (50,000 rows are ~15 MB of JSON; a re-import of them lists 50,000
+ * duplicates and 50,000 skips) as a stream of slices of each list, each mapped and serialised when
+ * the connection asks for more, after a turn of the event loop, and compressed as it goes: made
+ * whole, its mapping, serialisation, validation and gzip held the request loop ~0.6 s, and slices
+ * pulled back to back still held it tens of ms. The shape is the route's schema.
  */
 function sliced(outcome: CommitOutcome): Response {
-  const { rows: _, ...head } = toCommitResult({ ...outcome, rows: [] });
-  const rows = outcome.rows;
+  const head = toCommitResult({ ...outcome, rows: [], assets: [], skipped: [], duplicates: [], issues: [] });
+  for (const { key } of LISTS) delete (head as Partial<typeof head>)[key];
+  // The pieces in order: the head, then each list as its opening, its slices and its close.
+  const pieces: (() => string)[] = [() => JSON.stringify(head).slice(0, -1)];
+  for (const { key, map, of } of LISTS) {
+    const items = of(outcome);
+    pieces.push(() => `,${JSON.stringify(key)}:[`);
+    for (let i = 0; i < items.length; i += SLICE_ROWS) {
+      const from = i;
+      pieces.push(() => `${from === 0 ? "" : ","}${items.slice(from, from + SLICE_ROWS).map((x) => JSON.stringify(map(x))).join(",")}`);
+    }
+    pieces.push(() => "]");
+  }
+  pieces.push(() => "}");
   const encoder = new TextEncoder();
-  let next = -1;
+  let next = 0;
   const stream = new ReadableStream<Uint8Array>({
     async pull(controller) {
       await yieldToEventLoop();
-      if (next === -1) {
-        controller.enqueue(encoder.encode(`${JSON.stringify(head).slice(0, -1)},"rows":[`));
-        next = 0;
-        return;
-      }
-      if (next >= rows.length) {
-        controller.enqueue(encoder.encode("]}"));
-        controller.close();
-        return;
-      }
-      const slice = rows.slice(next, next + SLICE_ROWS).map((r) => JSON.stringify(commitRow(r))).join(",");
-      controller.enqueue(encoder.encode(next === 0 ? slice : `,${slice}`));
-      next += SLICE_ROWS;
+      controller.enqueue(encoder.encode(pieces[next++]!()));
+      if (next === pieces.length) controller.close();
     },
   });
   return new Response(stream, { headers: { "content-type": "application/json", "cache-control": "private, no-store", [STREAMED_BODY_HEADER]: "1" } });
@@ -258,9 +275,9 @@ export function brimRoutes(deps: HttpDeps, session: SessionPlugin) {
       const outcome = await committer.commit(dir, {
         userId: user.id, fileId: params.file_id, dryRun: body.dry_run, parseToken: body.parse_token ?? null, decisions: toCommitDecisions(body),
       });
-      // A large answer goes out in slices, its rows mapped as they are sent (a Response is not
+      // A large answer goes out in slices, its lists mapped as they are sent (a Response is not
       // re-validated; its shape is the schema's, by type).
-      if (outcome.rows.length > SLICED_ROWS) return sliced(outcome) as unknown as z.infer<typeof CommitResult>;
+      if (listed(outcome) > SLICED_ROWS) return sliced(outcome) as unknown as z.infer<typeof CommitResult>;
       return toCommitResult(outcome);
     }, {
       auth: true,
