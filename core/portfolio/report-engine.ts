@@ -103,9 +103,21 @@ export class ReportEngine {
     let state = changes ? this.scopes.get(key) : undefined;
     this.scopes.delete(key);
     const since = state && changes ? resumeDate(state, changes, request.end) : null;
-    // Not resumable: the old state goes, and is collected before the cold run allocates a new one
-    // (the load then reuses its memory: ~10 MB lower peak for a cold report after another one).
-    if (since === null && state) {
+    // The other scopes no later report can resume (another write log, or an undated write since
+    // they were computed) go too: kept, one held ~70 MB of heap through the cold run of the next
+    // scope asked for (dense 100k, docs/decisions.md "Memory at 100k, report phase").
+    let dropped = false;
+    if (changes) {
+      for (const [k, s] of this.scopes) {
+        if (neverResumable(s, changes)) {
+          this.scopes.delete(k);
+          dropped = true;
+        }
+      }
+    }
+    // Not resumable: the old state goes, and what went is collected before the cold run allocates
+    // a new one (the load then reuses its memory: ~10 MB lower peak for a cold report after another one).
+    if (since === null && (state || dropped)) {
       state = undefined;
       this.collect();
     }
@@ -117,6 +129,11 @@ export class ReportEngine {
       while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
     }
     return { json: out.json, mode: out.mode, cuts: out.cuts };
+  }
+
+  /** Scopes kept. */
+  get kept(): number {
+    return this.scopes.size;
   }
 
   /** Drops every kept scope. */
@@ -259,6 +276,17 @@ function resumeDate(state: ScopeState, changes: ReportChanges, end: string): str
     if (from < since) since = from;
   }
   return since;
+}
+
+/**
+ * No report against `changes` or a later state of its log can resume `state`: it was computed
+ * against another log, or a write since it was is not dated (notes are only added, so that stays
+ * true). A state computed against a newer generation than `changes` (a report that started
+ * earlier and finished later) is left for the reports after it.
+ */
+function neverResumable(state: ScopeState, changes: ReportChanges): boolean {
+  if (state.epoch !== changes.epoch) return true;
+  return state.generation <= changes.generation && resumeDate(state, changes, "") === null;
 }
 
 /** The inputs read whole each time: a change there is not dated, so it recomputes from scratch. */
