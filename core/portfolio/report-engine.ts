@@ -68,14 +68,15 @@ interface PointsText {
 }
 
 export interface EngineReport {
-  json: string;
   /**
-   * Offsets in `json` where it may be cut into pieces that recur from one report of a scope to
-   * the next: around each points array and at each checkpoint's day inside it (the points before a
-   * resumed checkpoint are the previous report's, character for character). The worker compresses
-   * the pieces one by one and keeps them (host/api/portfolio/segmented-gzip.ts).
+   * The report's JSON cut into pieces that recur from one report of a scope to the next (joined,
+   * they are the JSON): around each points array and at each checkpoint's day inside it (the
+   * points before a resumed checkpoint are the previous report's, character for character). The
+   * worker compresses the pieces one by one and keeps them (host/api/portfolio/segmented-gzip.ts).
    */
-  cuts: number[];
+  pieces: string[];
+  /** The JSON in one string, joined when read (the worker never reads it). */
+  readonly json: string;
   /** `cold`, or the date the replay resumed at. */
   mode: "cold" | { resumedAt: string };
 }
@@ -90,7 +91,7 @@ export class ReportEngine {
 
   /**
    * `collect`: called once a cold report's input is loaded, when the SQLite rows it was built from
-   * became garbage, and before a cold report that replaces a kept scope; the worker runs a full
+   * became garbage, and before a cold report that replaces kept scopes; the worker runs a full
    * collection there (the peak is ~100 MB lower on a dense 20,000-row ledger; collecting after the
    * replay as well lowered it no further).
    */
@@ -128,7 +129,8 @@ export class ReportEngine {
       this.scopes.set(key, out.state);
       while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
     }
-    return { json: out.json, mode: out.mode, cuts: out.cuts };
+    const pieces = out.pieces;
+    return { pieces, mode: out.mode, get json() { return pieces.join(""); } };
   }
 
   /** Scopes kept. */
@@ -213,12 +215,12 @@ export class ReportEngine {
       pieces.push("}");
       splices.push(["allocation_history", pieces]);
     }
-    const { json, cuts } = splice(dto, splices, boundaries);
+    const pieces = splice(dto, splices, boundaries);
     const state: ScopeState = {
       epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
       growth: parts.growth, warm: parts.warm, history: keptHistory, allocation: keptAllocation,
     };
-    return { json, cuts, state };
+    return { pieces, state };
   }
 }
 
@@ -227,33 +229,46 @@ type Piece = string | PointsText;
 
 /**
  * The JSON of `dto` with the value of each `[key, pieces]` of `parts` written in place (each key's
- * value left null in `dto`), and the offsets where it may be cut (`EngineReport.cuts`).
+ * value left null in `dto`), as the pieces it may be cut into (`EngineReport.pieces`). The JSON
+ * is never joined into one string: the points' text stays the kept strings (sliced at the
+ * boundaries), and the worker compresses piece by piece (docs/decisions.md, "Memory at 100k,
+ * report phase": a 9.6 M-character string less at the answer's peak).
  */
-function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], boundaries: readonly number[]): { json: string; cuts: number[] } {
+function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], boundaries: readonly number[]): string[] {
   for (const [key] of parts) dto[key] = `${SLOT}${key}`;
   const text = JSON.stringify(dto);
-  const out: string[] = [];
-  const cuts: number[] = [];
-  let length = 0;
+  const pieces: string[] = [];
+  let open: string[] = [];
+  const append = (t: string) => { if (t) open.push(t); };
+  const cut = () => {
+    if (open.length) pieces.push(open.length === 1 ? open[0]! : open.join(""));
+    open = [];
+  };
   let from = 0;
-  const append = (t: string) => { out.push(t); length += t.length; };
-  for (const [key, pieces] of parts) {
+  for (const [key, values] of parts) {
     const slot = `${JSON.stringify(key)}:${JSON.stringify(`${SLOT}${key}`)}`;
     const at = text.indexOf(slot, from);
     append(text.slice(from, at));
     append(`${JSON.stringify(key)}:`);
-    for (const piece of pieces) {
+    for (const piece of values) {
       if (typeof piece === "string") { append(piece); continue; }
-      cuts.push(length);
-      for (const b of boundaries) if (b > 0 && b < piece.ends.length) cuts.push(length + piece.ends[b - 1]!);
-      append(piece.text);
-      cuts.push(length);
+      cut();
+      const ends = boundaries.filter((b) => b > 0 && b < piece.ends.length).map((b) => piece.ends[b - 1]!).sort((a, b) => a - b);
+      let start = 0;
+      for (const end of ends) {
+        if (end <= start) continue;
+        append(piece.text.slice(start, end));
+        cut();
+        start = end;
+      }
+      append(start === 0 ? piece.text : piece.text.slice(start));
+      cut();
     }
     from = at + slot.length;
   }
   append(text.slice(from));
-  const json = out.join("");
-  return { json, cuts: [...new Set(cuts)].filter((c) => c > 0 && c < json.length).sort((a, b) => a - b) };
+  cut();
+  return pieces;
 }
 
 /** The first `count` points of `kept`. */

@@ -266,6 +266,9 @@ test("a cold report that replaces a kept scope has the old one collected before 
   const second = await engine.report(reader, request, { epoch: "two", generation: 0, notes: [] });
   expect(second.mode).toBe("cold");
   expect(second.json).toBe(first.json);
+  // The report comes as pieces the worker compresses one by one (no JSON joined on that path): the
+  // same cold report, the same pieces.
+  expect(second.pieces).toEqual(first.pieces);
   expect(events[0]).toBe("collect");
   expect(events.slice(1, -1).every((e) => e === "read")).toBe(true);
   expect(events.at(-1)).toBe("collect");
