@@ -91,9 +91,10 @@ export class ReportEngine {
 
   /**
    * `collect`: called once a cold report's input is loaded, when the SQLite rows it was built from
-   * became garbage, and before a cold report that replaces kept scopes; the worker runs a full
-   * collection there (the peak is ~100 MB lower on a dense 20,000-row ledger; collecting after the
-   * replay as well lowered it no further).
+   * became garbage, once its replay and figures are done (before the JSON and its compression),
+   * and before a cold report that replaces kept scopes; the worker runs a full collection there
+   * (the peak is ~100 MB lower on a dense 20,000-row ledger; the one after the replay ~15 MB at
+   * dense 100k, where the serialising and compressing had raised the peak by ~55 MB).
    */
   constructor(private readonly collect: () => void = () => {}, private readonly maxScopes = MAX_SCOPES) {}
 
@@ -196,6 +197,10 @@ export class ReportEngine {
     const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n) };
     const history = input.flags.history ? new PointsWriter(historyPointWriter(input.target)) : null;
     const parts = computeReportParts(input, r, { prefix, onHistoryPoint: history?.add, allocationWritten: allocation !== null });
+    // A cold run's replay garbage is collected before the answer is serialised and compressed,
+    // which then reuse its memory instead of growing the heap (dense 100k: the worker's peak
+    // ~15 MB lower; docs/decisions.md, "Memory at 100k, report phase").
+    if (!resume) this.collect();
     const dto = toReportDto({ ...parts.report, history: null, allocationHistory: null });
     // Each array's points as text, and the index of every checkpoint's first day among them.
     const boundaries = checkpoints.map((c) => c.dayCount);
