@@ -268,6 +268,8 @@ test("a cold report that replaces a kept scope has the old one collected before 
   expect(second.json).toBe(first.json);
   // The report comes as pieces the worker compresses one by one (no JSON joined on that path): the
   // same cold report, the same pieces.
+  expect(first.pieces.length).toBeGreaterThan(1);
+  expect(first.pieces.join("")).toBe(first.json);
   expect(second.pieces).toEqual(first.pieces);
   expect(events[0]).toBe("collect");
   expect(events.slice(1, -2).every((e) => e === "read")).toBe(true);
