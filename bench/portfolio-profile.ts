@@ -61,7 +61,7 @@ if (process.argv.includes("--incremental")) {
   const c0 = process.cpuUsage();
   const cold = await engine.report(reader, request, { epoch: "profile", generation: 0, notes: [] });
   const c1 = process.cpuUsage(c0);
-  gz.gzip(cold.json, cold.cuts);
+  gz.gzipPieces(cold.pieces);
   const c2 = process.cpuUsage(c0);
   console.log(`engine cold: CPU ${((c1.user + c1.system) / 1000).toFixed(0)} ms + gzip in pieces ${((c2.user + c2.system - c1.user - c1.system) / 1000).toFixed(0)} ms`);
   const from = new Date(Date.parse(`${END}T00:00:00Z`) - 10 * 86_400_000).toISOString().slice(0, 10);
@@ -72,7 +72,7 @@ if (process.argv.includes("--incremental")) {
     const c0 = process.cpuUsage();
     const out = await engine.report(reader, request, { epoch: "profile", generation: g, notes: [{ generation: g, from }] });
     const c1 = process.cpuUsage(c0);
-    gz.gzip(out.json, out.cuts);
+    gz.gzipPieces(out.pieces);
     const c2 = process.cpuUsage(c0);
     cpuIncr.push((c1.user + c1.system) / 1000);
     cpuGzip.push((c2.user + c2.system - c1.user - c1.system) / 1000);

@@ -68,14 +68,15 @@ interface PointsText {
 }
 
 export interface EngineReport {
-  json: string;
   /**
-   * Offsets in `json` where it may be cut into pieces that recur from one report of a scope to
-   * the next: around each points array and at each checkpoint's day inside it (the points before a
-   * resumed checkpoint are the previous report's, character for character). The worker compresses
-   * the pieces one by one and keeps them (host/api/portfolio/segmented-gzip.ts).
+   * The report's JSON cut into pieces that recur from one report of a scope to the next (joined,
+   * they are the JSON): around each points array and at each checkpoint's day inside it (the
+   * points before a resumed checkpoint are the previous report's, character for character). The
+   * worker compresses the pieces one by one and keeps them (host/api/portfolio/segmented-gzip.ts).
    */
-  cuts: number[];
+  pieces: string[];
+  /** The JSON in one string, joined when read (the worker never reads it). */
+  readonly json: string;
   /** `cold`, or the date the replay resumed at. */
   mode: "cold" | { resumedAt: string };
   /**
@@ -96,9 +97,10 @@ export class ReportEngine {
 
   /**
    * `collect`: called once a cold report's input is loaded, when the SQLite rows it was built from
-   * became garbage, and before a cold report that replaces a kept scope; the worker runs a full
-   * collection there (the peak is ~100 MB lower on a dense 20,000-row ledger; collecting after the
-   * replay as well lowered it no further).
+   * became garbage, once its replay and figures are done (before the JSON and its compression),
+   * and before a cold report that replaces kept scopes; the worker runs a full collection there
+   * (the peak is ~100 MB lower on a dense 20,000-row ledger; the one after the replay ~15 MB at
+   * dense 100k, where the serialising and compressing had raised the peak by ~55 MB).
    */
   constructor(private readonly collect: () => void = () => {}, private readonly maxScopes = MAX_SCOPES) {}
 
@@ -110,9 +112,21 @@ export class ReportEngine {
     const kept = state !== undefined;
     this.scopes.delete(key);
     const since = state && changes ? resumeDate(state, changes, request.end) : null;
-    // Not resumable: the old state goes, and is collected before the cold run allocates a new one
-    // (the load then reuses its memory: ~10 MB lower peak for a cold report after another one).
-    if (since === null && state) {
+    // The other scopes no later report can resume (another write log, or an undated write since
+    // they were computed) go too: kept, one held ~70 MB of heap through the cold run of the next
+    // scope asked for (dense 100k, docs/decisions.md "Memory at 100k, report phase").
+    let dropped = false;
+    if (changes) {
+      for (const [k, s] of this.scopes) {
+        if (neverResumable(s, changes)) {
+          this.scopes.delete(k);
+          dropped = true;
+        }
+      }
+    }
+    // Not resumable: the old state goes, and what went is collected before the cold run allocates
+    // a new one (the load then reuses its memory: ~10 MB lower peak for a cold report after another one).
+    if (since === null && (state || dropped)) {
       state = undefined;
       this.collect();
     }
@@ -125,7 +139,13 @@ export class ReportEngine {
       this.scopes.set(key, out.state);
       while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
     }
-    return { json: out.json, mode: out.mode, cuts: out.cuts, ...(coldReason ? { coldReason } : {}) };
+    const pieces = out.pieces;
+    return { pieces, mode: out.mode, get json() { return pieces.join(""); }, ...(coldReason ? { coldReason } : {}) };
+  }
+
+  /** Scopes kept. */
+  get kept(): number {
+    return this.scopes.size;
   }
 
   /** Drops every kept scope. */
@@ -186,6 +206,10 @@ export class ReportEngine {
     const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n) };
     const history = input.flags.history ? new PointsWriter(historyPointWriter(input.target)) : null;
     const parts = computeReportParts(input, r, { prefix, onHistoryPoint: history?.add, allocationWritten: allocation !== null });
+    // A cold run's replay garbage is collected before the answer is serialised and compressed,
+    // which then reuse its memory instead of growing the heap (dense 100k: the worker's peak
+    // ~15 MB lower; docs/decisions.md, "Memory at 100k, report phase").
+    if (!resume) this.collect();
     const dto = toReportDto({ ...parts.report, history: null, allocationHistory: null });
     // Each array's points as text, and the index of every checkpoint's first day among them.
     const boundaries = checkpoints.map((c) => c.dayCount);
@@ -205,12 +229,12 @@ export class ReportEngine {
       pieces.push("}");
       splices.push(["allocation_history", pieces]);
     }
-    const { json, cuts } = splice(dto, splices, boundaries);
+    const pieces = splice(dto, splices, boundaries);
     const state: ScopeState = {
       epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
       growth: parts.growth, warm: parts.warm, history: keptHistory, allocation: keptAllocation,
     };
-    return { json, cuts, state };
+    return { pieces, state };
   }
 }
 
@@ -219,33 +243,46 @@ type Piece = string | PointsText;
 
 /**
  * The JSON of `dto` with the value of each `[key, pieces]` of `parts` written in place (each key's
- * value left null in `dto`), and the offsets where it may be cut (`EngineReport.cuts`).
+ * value left null in `dto`), as the pieces it may be cut into (`EngineReport.pieces`). The JSON
+ * is never joined into one string: the points' text stays the kept strings (sliced at the
+ * boundaries), and the worker compresses piece by piece (docs/decisions.md, "Memory at 100k,
+ * report phase": a 9.6 M-character string less at the answer's peak).
  */
-function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], boundaries: readonly number[]): { json: string; cuts: number[] } {
+function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], boundaries: readonly number[]): string[] {
   for (const [key] of parts) dto[key] = `${SLOT}${key}`;
   const text = JSON.stringify(dto);
-  const out: string[] = [];
-  const cuts: number[] = [];
-  let length = 0;
+  const pieces: string[] = [];
+  let open: string[] = [];
+  const append = (t: string) => { if (t) open.push(t); };
+  const cut = () => {
+    if (open.length) pieces.push(open.length === 1 ? open[0]! : open.join(""));
+    open = [];
+  };
   let from = 0;
-  const append = (t: string) => { out.push(t); length += t.length; };
-  for (const [key, pieces] of parts) {
+  for (const [key, values] of parts) {
     const slot = `${JSON.stringify(key)}:${JSON.stringify(`${SLOT}${key}`)}`;
     const at = text.indexOf(slot, from);
     append(text.slice(from, at));
     append(`${JSON.stringify(key)}:`);
-    for (const piece of pieces) {
+    for (const piece of values) {
       if (typeof piece === "string") { append(piece); continue; }
-      cuts.push(length);
-      for (const b of boundaries) if (b > 0 && b < piece.ends.length) cuts.push(length + piece.ends[b - 1]!);
-      append(piece.text);
-      cuts.push(length);
+      cut();
+      const ends = boundaries.filter((b) => b > 0 && b < piece.ends.length).map((b) => piece.ends[b - 1]!).sort((a, b) => a - b);
+      let start = 0;
+      for (const end of ends) {
+        if (end <= start) continue;
+        append(piece.text.slice(start, end));
+        cut();
+        start = end;
+      }
+      append(start === 0 ? piece.text : piece.text.slice(start));
+      cut();
     }
     from = at + slot.length;
   }
   append(text.slice(from));
-  const json = out.join("");
-  return { json, cuts: [...new Set(cuts)].filter((c) => c > 0 && c < json.length).sort((a, b) => a - b) };
+  cut();
+  return pieces;
 }
 
 /** The first `count` points of `kept`. */
@@ -268,6 +305,17 @@ function resumeDate(state: ScopeState, changes: ReportChanges, end: string): str
     if (from < since) since = from;
   }
   return since;
+}
+
+/**
+ * No report against `changes` or a later state of its log can resume `state`: it was computed
+ * against another log, or a write since it was is not dated (notes are only added, so that stays
+ * true). A state computed against a newer generation than `changes` (a report that started
+ * earlier and finished later) is left for the reports after it.
+ */
+function neverResumable(state: ScopeState, changes: ReportChanges): boolean {
+  if (state.epoch !== changes.epoch) return true;
+  return state.generation <= changes.generation && resumeDate(state, changes, "") === null;
 }
 
 /** The inputs read whole each time: a change there is not dated, so it recomputes from scratch. */

@@ -35,3 +35,13 @@ test("bodies stay valid when kept pieces are dropped beyond the kept size", () =
     expect(new TextDecoder().decode(gunzipSync(gz.gzip(t, [1000, 30_000])))).toBe(t);
   }
 });
+
+test("a body compressed from pieces never joined is byte for byte the body of their joined text cut at the same places", () => {
+  const whole = text(5000, 13);
+  const cuts = [10, 5000, 20_000, 90_000, whole.length - 3];
+  const pieces = [0, ...cuts].map((from, i) => whole.slice(from, [...cuts, whole.length][i]));
+  expect(pieces.join("")).toBe(whole);
+  const fromPieces = new SegmentedGzip().gzipPieces(["", ...pieces, ""]);
+  expect(Buffer.from(fromPieces).equals(Buffer.from(new SegmentedGzip().gzip(whole, cuts)))).toBe(true);
+  expect(new TextDecoder().decode(gunzipSync(fromPieces))).toBe(whole);
+});

@@ -249,7 +249,7 @@ test("private FX rates used only before the resumed checkpoint are still reporte
   expect(privateIssue(second.json)).toEqual(privateIssue(first.json));
 });
 
-test("a cold report that replaces a kept scope has the old one collected before its load (and the load's rows after it)", async () => {
+test("a cold report that replaces a kept scope has the old one collected before its load (and the load's rows after it, and the replay's before the answer is serialised)", async () => {
   const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
   const body = { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
   const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
@@ -260,14 +260,58 @@ test("a cold report that replaces a kept scope has the old one collected before 
   const first = await engine.report(reader, request, { epoch: "one", generation: 0, notes: [] });
   expect(first.mode).toBe("cold");
   expect(events[0]).toBe("read");
-  expect(events.filter((e) => e === "collect")).toEqual(["collect"]);
-  expect(events.at(-1)).toBe("collect");
+  expect(events.filter((e) => e === "collect")).toEqual(["collect", "collect"]);
+  expect(events.slice(-2)).toEqual(["collect", "collect"]);
   events.length = 0;
   // Another write log: the kept scope cannot be resumed, so it goes before the new load.
   const second = await engine.report(reader, request, { epoch: "two", generation: 0, notes: [] });
   expect(second.mode).toBe("cold");
   expect(second.json).toBe(first.json);
+  // The report comes as pieces the worker compresses one by one (no JSON joined on that path): the
+  // same cold report, the same pieces.
+  expect(first.pieces.length).toBeGreaterThan(1);
+  expect(first.pieces.join("")).toBe(first.json);
+  expect(second.pieces).toEqual(first.pieces);
   expect(events[0]).toBe("collect");
-  expect(events.slice(1, -1).every((e) => e === "read")).toBe(true);
-  expect(events.at(-1)).toBe("collect");
+  expect(events.slice(1, -2).every((e) => e === "read")).toBe(true);
+  expect(events.slice(-2)).toEqual(["collect", "collect"]);
+});
+
+test("a report drops every kept scope no later report can resume (an undated write since, another log) and collects them before its cold load", async () => {
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  const requestFor = async (start: string) => (await service.resolve(userId, reportQuery(ReportRequest.parse({
+    date_range: { start, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
+  })))).request;
+  const [a, b, c2] = [await requestFor(FIRST), await requestFor(addDays(FIRST, 30)), await requestFor(addDays(FIRST, 60))];
+  const events: string[] = [];
+  const engine = new ReportEngine(() => events.push("collect"), 3);
+  const inner = sqliteSqlReader(db);
+  const reader = { all: <T>(sql: string, params?: unknown[]) => { events.push("read"); return inner.all<T>(sql, params); } };
+  const dated = addDays(END, -5);
+  await engine.report(reader, a, { epoch: "one", generation: 0, notes: [] });
+  await engine.report(reader, b, { epoch: "one", generation: 0, notes: [] });
+  expect(engine.kept).toBe(2);
+  // A dated write: both scopes stay resumable, so a new scope's cold report drops nothing.
+  events.length = 0;
+  const third = await engine.report(reader, c2, { epoch: "one", generation: 1, notes: [{ generation: 1, from: dated }] });
+  expect(third.mode).toBe("cold");
+  expect(events[0]).toBe("read");
+  expect(engine.kept).toBe(3);
+  // An undated write (generation 2 has no note): no kept scope can ever be resumed, so all go before the load.
+  events.length = 0;
+  const undated = { epoch: "one", generation: 3, notes: [{ generation: 1, from: dated }, { generation: 3, from: dated }] };
+  const cold = await engine.report(reader, c2, undated);
+  expect(cold.mode).toBe("cold");
+  expect(events[0]).toBe("collect");
+  expect(engine.kept).toBe(1);
+  // A request carrying an older generation than a kept scope's leaves that scope alone.
+  events.length = 0;
+  await engine.report(reader, a, { epoch: "one", generation: 2, notes: [{ generation: 1, from: dated }, { generation: 2, from: dated }] });
+  expect(engine.kept).toBe(2);
+  expect(events[0]).toBe("read");
+  // Another write log: every kept scope goes before the load.
+  events.length = 0;
+  await engine.report(reader, b, { epoch: "two", generation: 0, notes: [] });
+  expect(events[0]).toBe("collect");
+  expect(engine.kept).toBe(1);
 });

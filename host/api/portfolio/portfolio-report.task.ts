@@ -46,9 +46,11 @@ export async function portfolioReport(task: PortfolioReportTask): Promise<Portfo
   // A full collection after a cold report's load: ~100 MB lower peak on a dense 20,000-row ledger (docs/decisions.md).
   if (!kept) engines.set(key, kept = { engine: new ReportEngine(() => Bun.gc(true)), gzip: new SegmentedGzip() });
   const { engine } = kept;
-  const { json, mode, cuts, coldReason } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
+  const { pieces, mode, coldReason } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
   const t1 = performance.now();
   // Only the pieces not compressed for an earlier report are compressed (segmented-gzip.ts).
-  const gzip = kept.gzip.gzip(json, cuts);
-  return { gzip, chars: json.length, computeMs: t1 - t0, gzipMs: performance.now() - t1, mode, ...(coldReason ? { coldReason } : {}) };
+  const gzip = kept.gzip.gzipPieces(pieces);
+  let chars = 0;
+  for (const p of pieces) chars += p.length;
+  return { gzip, chars, computeMs: t1 - t0, gzipMs: performance.now() - t1, mode, ...(coldReason ? { coldReason } : {}) };
 }

@@ -3,7 +3,7 @@
  * "Incremental report: every section, and its gzip"). After one write the engine redoes only the
  * days from a checkpoint on, but compressing the whole body again (10 MB of JSON with the
  * allocation history, dense 20k) cost more than the report itself. So the JSON is cut where the
- * engine says pieces recur (`EngineReport.cuts`), each piece is deflated on its own and ended
+ * engine says pieces recur (`EngineReport.pieces`), each piece is deflated on its own and ended
  * with a sync flush (byte-aligned, no reference to earlier bytes), and the pieces are joined in
  * one gzip member: one final empty block, then the CRC-32 (combined from the pieces') and the
  * length. A piece is found again by its content (length and two hashes), so a reused piece is
@@ -31,17 +31,27 @@ export class SegmentedGzip {
 
   /** `text` gzipped, cut at `cuts` (ascending offsets). */
   gzip(text: string, cuts: readonly number[]): Uint8Array<ArrayBuffer> {
-    const parts: Uint8Array[] = [HEADER];
-    let crc = 0;
-    let bytes = 0;
+    const texts: string[] = [];
     let from = 0;
     for (const to of [...cuts, text.length]) {
       if (to <= from) continue;
-      const p = this.piece(text.slice(from, to));
+      texts.push(text.slice(from, to));
+      from = to;
+    }
+    return this.gzipPieces(texts);
+  }
+
+  /** The text of `texts` joined, gzipped, each of them a piece (the joined text is never built). */
+  gzipPieces(texts: readonly string[]): Uint8Array<ArrayBuffer> {
+    const parts: Uint8Array[] = [HEADER];
+    let crc = 0;
+    let bytes = 0;
+    for (const text of texts) {
+      if (text.length === 0) continue;
+      const p = this.piece(text);
       parts.push(p.deflated);
       crc = crc32Combine(crc, p.crc, p.bytes);
       bytes += p.bytes;
-      from = to;
     }
     const trailer = new Uint8Array(8);
     const view = new DataView(trailer.buffer);
