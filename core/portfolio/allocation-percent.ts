@@ -50,6 +50,14 @@ export function roundHalfEven(q: bigint, half: number): bigint {
   return half > 0 || (half === 0 && (q & 1n) === 1n) ? q + 1n : q;
 }
 
+/** `n` × 10^-`scale` (n ≥ 0) rounded half-even to at most `places` decimals: the digits and their scale. */
+export function toPlaces(n: bigint, scale: number, places: number): { n: bigint; scale: number } {
+  if (scale <= places) return { n, scale };
+  const div = pow10(scale - places);
+  const r = n % div;
+  return { n: roundHalfEven(n / div, r * 2n < div ? -1 : r * 2n > div ? 1 : 0), scale: places };
+}
+
 /**
  * `amount / total × 100` as the wire writes it ("0" for zero), for `total` > 0 given as parts;
  * null when the exact path does not apply (the caller keeps Decimal).
@@ -89,14 +97,7 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
   // Rounding up may carry to 35 digits (9…9 + 1): the value is a power of ten, drop the zero.
   if (n34 === pow10(PRECISION)) { n34 /= TEN; s34--; }
   // The second rounding: to 10 decimals, half-even on the exact 34-digit value.
-  let n10 = n34;
-  let s10 = s34;
-  if (s34 > PLACES) {
-    const div = pow10(s34 - PLACES);
-    const r = n34 % div;
-    n10 = roundHalfEven(n34 / div, r * 2n < div ? -1 : r * 2n > div ? 1 : 0);
-    s10 = PLACES;
-  }
+  const { n: n10, scale: s10 } = toPlaces(n34, s34, PLACES);
   if (n10 === 0n) return "0";
   return (neg ? "-" : "") + plain(n10, s10);
 }

@@ -8,7 +8,7 @@
  * no Decimal object per asset and day.
  */
 import { Decimal } from "../money/decimal.ts";
-import { type DecimalParts, decimalParts, plain, pow10, roundHalfEven } from "./allocation-percent.ts";
+import { type DecimalParts, decimalParts, plain, pow10, roundHalfEven, toPlaces } from "./allocation-percent.ts";
 
 export type { DecimalParts } from "./allocation-percent.ts";
 
@@ -119,14 +119,7 @@ export function cmp(a: DecimalParts, b: DecimalParts): number {
 export function wireText(p: DecimalParts): string {
   if (p.m === 0n) return "0";
   const neg = p.m < 0n;
-  let a = neg ? -p.m : p.m;
-  let scale = -p.exp;
-  if (scale > PLACES) {
-    const div = pow10(scale - PLACES);
-    const r = a % div;
-    a = roundHalfEven(a / div, r * 2n < div ? -1 : r * 2n > div ? 1 : 0);
-    scale = PLACES;
-    if (a === 0n) return "0";
-  }
+  const { n: a, scale } = toPlaces(neg ? -p.m : p.m, -p.exp, PLACES);
+  if (a === 0n) return "0";
   return (neg ? "-" : "") + plain(a, scale);
 }

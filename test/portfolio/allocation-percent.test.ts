@@ -5,11 +5,10 @@
  * and the quotients where the 34-digit rounding creates a tie at the 10th decimal.
  */
 import { expect, test } from "bun:test";
-import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { Decimal } from "../../core/money/decimal.ts";
 import { decimalParts, percentText } from "../../core/portfolio/allocation-percent.ts";
 import { dec } from "../../core/portfolio/report.dto.ts";
+import { randomDecimals } from "./random-decimals.ts";
 
 const decimalPath = (amount: Decimal, total: Decimal): string => dec(amount.div(total).times(100));
 const integerPath = (amount: Decimal, total: Decimal): string | null => percentText(decimalParts(amount), decimalParts(total));
@@ -20,19 +19,7 @@ function check(amount: string, total: string): void {
   expect({ amount, total, text: integerPath(a, t) }).toEqual({ amount, total, text: decimalPath(a, t) });
 }
 
-const rng = xoroshiro128plus(20261129);
-const int = (lo: number, hi: number): number => uniformInt(rng, lo, hi);
-function randomDecimal(maxIntDigits: number, maxDecimals: number): string {
-  const intDigits = int(0, maxIntDigits);
-  const decimals = int(0, maxDecimals);
-  let s = intDigits === 0 ? "0" : String(int(1, 9));
-  for (let i = 1; i < intDigits; i++) s += String(int(0, 9));
-  if (decimals > 0) {
-    s += ".";
-    for (let i = 0; i < decimals; i++) s += String(int(0, 9));
-  }
-  return s;
-}
+const { int, randomDecimal } = randomDecimals(20261129);
 
 test("integer percentages equal the Decimal division's text on random amounts and totals", () => {
   for (let i = 0; i < 20_000; i++) {

@@ -6,27 +6,14 @@
  * edges: ties at the 35th digit, 9…9 carrying to a power of ten, cancellation, far exponents.
  */
 import { expect, test } from "bun:test";
-import { uniformInt } from "pure-rand/distribution/uniformInt";
-import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { Decimal } from "../../core/money/decimal.ts";
 import { cmp, type DecimalParts, partsOf, partsOfText, plus, times, toDecimal, wireText } from "../../core/portfolio/exact-decimal.ts";
 import { buildReport } from "../../core/portfolio/report.calc.ts";
 import { dec } from "../../core/portfolio/report.dto.ts";
+import { randomDecimals } from "./random-decimals.ts";
 import { input } from "../unit/portfolio/report-input.sample.ts";
 
-const rng = xoroshiro128plus(20261129);
-const int = (lo: number, hi: number): number => uniformInt(rng, lo, hi);
-function randomDecimal(maxIntDigits: number, maxDecimals: number): string {
-  const intDigits = int(0, maxIntDigits);
-  const decimals = int(0, maxDecimals);
-  let s = intDigits === 0 ? "0" : String(int(1, 9));
-  for (let i = 1; i < intDigits; i++) s += String(int(0, 9));
-  if (decimals > 0) {
-    s += ".";
-    for (let i = 0; i < decimals; i++) s += String(int(0, 9));
-  }
-  return s;
-}
+const { int, randomDecimal } = randomDecimals(20261129);
 /** A rate as the FX table makes it: stored, inverted (34 digits) or through two legs. */
 function randomRate(): Decimal {
   const stored = new Decimal(randomDecimal(4, 10));
