@@ -12,7 +12,7 @@ const AMOUNT_KEYS = new Set([
   "amount", "quantity", "net_worth", "market_value", "cash_total", "open_cost_basis", "current_value", "current_price",
   "gain_loss", "cash", "total_invested", "total_gain_loss", "price", "cost_basis_override",
   "proceeds", "fifo_cost", "fifo_gain", "average_cost", "average_gain", "cost", "dividends", "interest", "total",
-  "var_amount", "cvar_amount", "end_value",
+  "var_amount", "cvar_amount", "end_value", "pnl_amount", "close",
 ]);
 
 /** Free text a user typed (it may quote an amount): kept only for `full`. */
@@ -25,10 +25,14 @@ const HOLDING_KEYS = new Set(["holdings", "asset_id", "asset_name", "asset_ticke
 /** Which tools a grade may call (`tools/list` shows only these). */
 export const GRADE_TOOLS: Record<McpGrade, readonly string[]> = {
   // Drafts hold amounts and free text, so only `full` may write them; `commit_draft` also needs a read-write token.
-  full: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals", "ai_export_dataset",
+  // The PAC allocator and the rebalancer take a budget or cash amount and answer orders in units and money: `full` only.
+  full: ["portfolio_summary", "portfolio_history", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics",
+    "stress_scenarios", "stress_test", "signals", "asset_search", "asset_prices", "ai_export_dataset", "pac_allocator", "portfolio_rebalancer",
     "draft_transactions", "commit_draft"],
-  relative: ["portfolio_summary", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "signals", "ai_export_dataset"],
-  aggregate: ["portfolio_summary", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics"],
+  relative: ["portfolio_summary", "portfolio_history", "holdings", "transactions", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics",
+    "stress_scenarios", "stress_test", "signals", "asset_search", "asset_prices", "ai_export_dataset"],
+  // The asset catalogue of a self-hosted install is mostly what its users hold or held: searching it would name holdings.
+  aggregate: ["portfolio_summary", "portfolio_history", "fx_rates", "lots_and_realised_gains", "income", "risk_analytics", "stress_scenarios", "stress_test"],
 };
 
 /** A copy of `value` without what `grade` may not see. */

@@ -16,12 +16,14 @@ import { AiExportCatalog } from "../ai-export/catalog.ts";
 import { McpDraft } from "./drafts.schema.ts";
 import { DraftRows, draftService } from "./drafts.ts";
 import { GainsInput, GainsOut, IncomeInput, IncomeOut, mcpAnalyses } from "./analysis-tools.ts";
-import { mcpRisk, riskInput, RiskOut } from "./risk-tool.ts";
+import { mcpRisk, riskInput, RiskOut, ScenariosOut, stressInput, StressOut } from "./risk-tool.ts";
+import { AssetPricesInput, AssetPricesOut, AssetSearchInput, AssetSearchOut, mcpMarket } from "./market-tools.ts";
+import { mcpPlanning, PacInput, PacOut, RebalanceInput, RebalanceOut } from "./planning-tools.ts";
 import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
 import { mcpSignals, signalsInput, SignalsOut } from "./signals-tool.ts";
 import { AiExportInput, AiExportOut, mcpAiExport, PORTFOLIO_DATASETS } from "./ai-export-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
-import { FxRatesInput, FxRatesOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
+import { FxRatesInput, FxRatesOut, HistoryInput, HistoryOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
 
 /** The largest MCP request body read (the SDK's own default bound). */
@@ -159,7 +161,9 @@ export function mcpServerFactory(deps: HttpDeps) {
   const data = mcpData(deps);
   const drafts = draftService(deps);
   const analyses = mcpAnalyses(deps, data.brokers);
-  const riskQuery = mcpRisk(deps, data.brokers);
+  const risk = mcpRisk(deps, data.brokers);
+  const market = mcpMarket(deps);
+  const planning = mcpPlanning(deps, data.brokers);
   const signalQuery = mcpSignals(deps, data.brokers);
   const aiExport = mcpAiExport(deps, data.brokers);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
@@ -217,6 +221,13 @@ export function mcpServerFactory(deps: HttpDeps) {
         outputSchema: SummaryOut, annotations,
       }, run("portfolio_summary", () => data.summary(caller.userId, caller.scope)));
     }
+    if (allowed.has("portfolio_history")) {
+      server.registerTool("portfolio_history", {
+        title: "Portfolio history",
+        description: "The portfolio's value and time-weighted return over a period, one point per day, week or month, a page at a time",
+        inputSchema: HistoryInput, outputSchema: HistoryOut, annotations,
+      }, (args: z.infer<typeof HistoryInput>) => run("portfolio_history", () => data.history(caller.userId, caller.scope, args))());
+    }
     if (allowed.has("holdings")) {
       server.registerTool("holdings", {
         title: "Holdings",
@@ -235,9 +246,9 @@ export function mcpServerFactory(deps: HttpDeps) {
     if (allowed.has("fx_rates")) {
       server.registerTool("fx_rates", {
         title: "FX rates",
-        description: "Stored exchange rates of a currency pair over a range of days",
+        description: "Exchange rates of a currency pair on each day of a range, through the conversion routes and your private rates",
         inputSchema: FxRatesInput, outputSchema: FxRatesOut, annotations,
-      }, (args: z.infer<typeof FxRatesInput>) => run("fx_rates", () => data.fxRates(args))());
+      }, (args: z.infer<typeof FxRatesInput>) => run("fx_rates", () => data.fxRates(caller.userId, args))());
     }
     const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
     if (allowed.has("draft_transactions")) {
@@ -275,7 +286,50 @@ export function mcpServerFactory(deps: HttpDeps) {
         title: "Risk analytics",
         description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
         inputSchema: input, outputSchema: RiskOut, annotations,
-      }, (args: z.infer<typeof input>, ctx: ServerContext) => run("risk_analytics", () => riskQuery(caller.userId, caller.scope, args, cancelled(ctx)))());
+      }, (args: z.infer<typeof input>, ctx: ServerContext) => run("risk_analytics", () => risk.query(caller.userId, caller.scope, args, cancelled(ctx)))());
+    }
+    if (allowed.has("stress_scenarios")) {
+      server.registerTool("stress_scenarios", {
+        title: "Stress scenarios",
+        description: "The stress scenarios stress_test can run: historical crises replayed and hypothetical shocks by asset class, sector or region",
+        outputSchema: ScenariosOut, annotations,
+      }, run("stress_scenarios", async () => risk.scenarios()));
+    }
+    if (allowed.has("stress_test")) {
+      const input = stressInput(grade);
+      server.registerTool("stress_test", {
+        title: "Stress test",
+        description: "Today's holdings under a stress scenario: the portfolio's return, and each holding's shock",
+        inputSchema: input, outputSchema: StressOut, annotations,
+      }, (args: z.infer<typeof input>, ctx: ServerContext) => run("stress_test", () => risk.stress(caller.userId, caller.scope, args, cancelled(ctx)))());
+    }
+    if (allowed.has("asset_search")) {
+      server.registerTool("asset_search", {
+        title: "Asset search",
+        description: "Assets of the catalogue whose name or identifier (ISIN, ticker, …) contains the query",
+        inputSchema: AssetSearchInput, outputSchema: AssetSearchOut, annotations,
+      }, (args: z.infer<typeof AssetSearchInput>) => run("asset_search", () => market.search(caller.userId, args))());
+    }
+    if (allowed.has("asset_prices")) {
+      server.registerTool("asset_prices", {
+        title: "Asset prices",
+        description: "An asset's stored daily close prices over a period, one point per day, week or month, a page at a time",
+        inputSchema: AssetPricesInput, outputSchema: AssetPricesOut, annotations,
+      }, (args: z.infer<typeof AssetPricesInput>) => run("asset_prices", () => market.prices(args))());
+    }
+    if (allowed.has("pac_allocator")) {
+      server.registerTool("pac_allocator", {
+        title: "PAC allocator",
+        description: "What to buy with a monthly amount so the holdings come closest to target weights (a plan; nothing is traded)",
+        inputSchema: PacInput, outputSchema: PacOut, annotations,
+      }, (args: z.output<typeof PacInput>) => run("pac_allocator", () => planning.pac(caller.userId, caller.scope, args))());
+    }
+    if (allowed.has("portfolio_rebalancer")) {
+      server.registerTool("portfolio_rebalancer", {
+        title: "Portfolio rebalancer",
+        description: "The trades that bring the holdings and cash to target weights (a plan; nothing is traded)",
+        inputSchema: RebalanceInput, outputSchema: RebalanceOut, annotations,
+      }, (args: z.output<typeof RebalanceInput>) => run("portfolio_rebalancer", () => planning.rebalance(caller.userId, caller.scope, args))());
     }
     if (allowed.has("signals")) {
       const input = signalsInput(grade);

@@ -11,14 +11,15 @@ import { ANALYSES, type AnalysisSpec } from "../ai-export/analyses.ts";
 
 /** The tools that answer what each dataset of the export would have carried. */
 const DATASET_TOOLS: Record<string, string[]> = {
-  "portfolio.overview_and_history": ["ai_export_dataset", "portfolio_summary", "holdings", "transactions", "income", "risk_analytics"],
-  "portfolio.asset_history": ["ai_export_dataset", "holdings", "transactions", "risk_analytics"],
+  "portfolio.overview_and_history": ["ai_export_dataset", "portfolio_summary", "portfolio_history", "holdings", "transactions", "income", "risk_analytics",
+    "stress_test"],
+  "portfolio.asset_history": ["ai_export_dataset", "holdings", "transactions", "asset_prices", "risk_analytics"],
   "portfolio.fifo": ["lots_and_realised_gains", "transactions"],
-  "broker.overview_and_history": ["holdings", "transactions", "income"],
+  "broker.overview_and_history": ["holdings", "transactions", "income", "portfolio_history"],
   "broker.asset_history": ["holdings", "transactions"],
   "broker.fifo": ["lots_and_realised_gains", "transactions"],
-  "asset.position_and_history": ["holdings", "transactions", "lots_and_realised_gains", "income"],
-  "asset.market_history": ["holdings"],
+  "asset.position_and_history": ["holdings", "transactions", "lots_and_realised_gains", "income", "asset_prices"],
+  "asset.market_history": ["asset_search", "asset_prices", "signals", "holdings"],
   "fx.market_history": ["fx_rates"],
   "fx.market_and_exposure": ["fx_rates", "portfolio_summary", "holdings"],
 };
@@ -35,11 +36,17 @@ export const PromptArgs = z.object({
   notes: z.string().max(4000).optional().describe("Your notes for the analysis, such as target weights or the asset, broker or currency pair it is about"),
 });
 
+/** Calculation tools an analysis plans with, besides its datasets' tools (only `full` tokens may call them). */
+const ANALYSIS_TOOLS: Record<string, string[]> = {
+  "portfolio.pac_planning": ["pac_allocator"],
+  "portfolio.rebalancing": ["portfolio_rebalancer"],
+};
+
 /** The analyses whose prompt is offered, and the text of one for a grade and the tools it may call. */
 export const PROMPT_ANALYSES: readonly AnalysisSpec[] = ANALYSES;
 
 export function promptText(a: AnalysisSpec, grade: McpGrade, allowedTools: ReadonlySet<string>, notes?: string): string {
-  const wanted = [...new Set([...a.requiredDatasetIds, ...a.optionalDatasetIds].flatMap((d) => DATASET_TOOLS[d] ?? []))];
+  const wanted = [...new Set([...a.requiredDatasetIds, ...a.optionalDatasetIds].flatMap((d) => DATASET_TOOLS[d] ?? []).concat(ANALYSIS_TOOLS[a.id] ?? []))];
   const tools = wanted.filter((t) => allowedTools.has(t));
   return [
     a.instructions,

@@ -1,13 +1,14 @@
 import { Decimal } from "../../../core/money/decimal.ts";
 import { z } from "zod";
 import { BrokerAccessService } from "../../../core/brokers/broker-access.service.ts";
-import { Database } from "../../../core/db/database.ts";
 import { TransactionQueryService } from "../../../core/transactions/transaction-query.service.ts";
 import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
 import { databaseTarget } from "../../db/dialect.ts";
 import type { HttpDeps } from "../../http/deps.ts";
 import { PortfolioReportService, reportText } from "../portfolio/report.service.ts";
 import { TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
+import { FxConvertService, type ConvertResult } from "../../../core/fx/fx-convert.service.ts";
+import { DomainError } from "../../../core/errors/domain-error.ts";
 
 /**
  * The read tools of the MCP server (docs/mcp.md "Tools"). Each one answers its FULL result with the
@@ -89,8 +90,28 @@ export const FxRatesOut = z.object({
   method: z.string().describe("How rates were chosen"),
   base: z.string().describe("Base currency"),
   quote: z.string().describe("Quote currency: one unit of base is `rate` units of quote"),
-  rates: z.array(z.object({ date: z.string().describe("Day"), rate: z.string().describe("Rate (decimal string)"), provider: z.string().describe("Source of the rate") }))
-    .describe("Stored shared rates in the range, oldest first"),
+  rates: z.array(z.object({
+    date: z.string().describe("Day"),
+    rate: z.string().describe("Rate (decimal string)"),
+    private_rate: z.boolean().describe("Converted with the user's own private rates (no shared route had a rate)"),
+    rate_date: z.string().describe("Day of the rate used: earlier than `date` when the last known rate was carried forward"),
+  })).describe("One rate per day of the range that could be converted, oldest first"),
+  data_quality: DataQualityOut,
+});
+
+export const HistoryOut = z.object({
+  method: z.string().describe("How the series was computed"),
+  currency: z.string().describe("The currency values are in"),
+  interval: z.enum(["day", "week", "month"]).describe("One point per day, or the last day of each week (Monday to Sunday) or month of the period"),
+  points: z.array(z.object({
+    date: z.string().describe("Day (YYYY-MM-DD)"),
+    twr_percent: Percent.describe("Time-weighted return since the period's first day, in percent"),
+    twr_index: Percent.describe("Growth of 100 at the time-weighted return since the first day (100 = the first day)"),
+    net_worth: z.string().optional().describe("Cash plus market value (`full` grade only)"),
+    market_value: z.string().optional().describe("Market value of the positions (`full` grade only)"),
+    cash_total: z.string().optional().describe("Cash, converted (`full` grade only)"),
+  })).describe("One page of the series, oldest first"),
+  next_offset: z.number().int().nullable().describe("Offset of the next page; null on the last page"),
   data_quality: DataQualityOut,
 });
 
@@ -118,7 +139,28 @@ export function transactionsInput(grade: McpGrade) {
 export const FxRatesInput = z.object({
   base: Currency, quote: Currency,
   date_start: Day.describe("First day"), date_end: Day.describe("Last day (at most 366 days after the first)"),
+}).strict().refine((q) => q.date_end >= q.date_start && daysBetween(q.date_start, q.date_end) <= 366, {
+  message: "date_end must be on or after date_start and at most 366 days after it", path: ["date_end"],
+});
+
+export const HistoryInput = z.object({
+  date_start: Day.optional().describe("First day (default: the portfolio's first day)"),
+  date_end: Day.optional().describe("Last day (default: today)"),
+  interval: z.enum(["day", "week", "month"]).default("month").describe("day, week or month (the last day of each; default month)"),
+  limit: z.number().int().min(1).max(500).default(200).describe("Points per page (1-500)"),
+  offset: z.number().int().min(0).max(1_000_000).default(0).describe("Points to skip"),
 }).strict();
+
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+
+/** The period key of a day: its Monday (week), its month, or itself. */
+export function periodOf(date: string, interval: "day" | "week" | "month"): string {
+  if (interval === "day") return date;
+  if (interval === "month") return date.slice(0, 7);
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+}
 
 interface Issue {
   code: string; severity: string; count: number; affected_asset_ids?: number[]; affected_asset_names?: string[]; affected_fx_pairs?: string[];
@@ -141,7 +183,7 @@ export function mcpData(deps: HttpDeps) {
   const reports = new PortfolioReportService(deps.container, databaseTarget(deps.config.dataDir));
   const access = deps.container.resolve(BrokerAccessService);
   const txs = deps.container.resolve(TransactionQueryService);
-  const db = deps.container.resolve(Database);
+  const fx = deps.container.resolve(FxConvertService);
 
   /** The token's brokers that the owner still sees (never more than the owner sees); null: all of them. */
   async function brokers(userId: number, scope: McpScope): Promise<number[] | null> {
@@ -150,11 +192,11 @@ export function mcpData(deps: HttpDeps) {
     return scope.brokerIds.filter((id) => seen.has(id));
   }
 
-  async function report(userId: number, scope: McpScope, breakdown = false): Promise<any> {
+  async function report(userId: number, scope: McpScope, period: { start?: string; end?: string } | null = null): Promise<any> {
     const brokerIds = await brokers(userId, scope);
     const out = await reports.report(userId, {
-      brokerIds, start: null, end: null, target: null,
-      flags: { summary: true, history: false, allocationHistory: false, breakdown, positionsContribution: false, periodReturns: false, incomePayments: false },
+      brokerIds, start: period?.start ?? null, end: period?.end ?? null, target: null,
+      flags: { summary: !period, history: !!period, allocationHistory: false, breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false },
     });
     return JSON.parse(reportText(out));
   }
@@ -247,20 +289,53 @@ export function mcpData(deps: HttpDeps) {
       };
     },
 
-    async fxRates(q: z.infer<typeof FxRatesInput>): Promise<z.infer<typeof FxRatesOut>> {
-      const [lo, hi] = q.base < q.quote ? [q.base, q.quote] : [q.quote, q.base];
-      const rows: { date: string; rate: string; provider: string }[] = await db.reads.query(
-        `SELECT date, rate, provider FROM fx_rates WHERE base = ? AND quote = ? AND date >= ? AND date <= ? ORDER BY date, provider`,
-        [lo, hi, q.date_start, q.date_end],
-      );
-      const invert = lo !== q.base;
-      const rates = rows.map((r) => ({
-        date: r.date, provider: r.provider, rate: invert ? new Decimal(1).div(r.rate).toSignificantDigits(12).toFixed() : r.rate,
-      }));
+    /**
+     * The portfolio's value and return series (the report's history), one point per day, week or
+     * month, a page at a time: a ten-year daily series would flood the client. Below `full` only the
+     * returns remain (the grade filter removes the amounts).
+     */
+    async history(userId: number, scope: McpScope, q: z.infer<typeof HistoryInput>): Promise<z.infer<typeof HistoryOut>> {
+      const r = await report(userId, scope, { start: q.date_start, end: q.date_end });
+      const days = (r.history ?? []) as { date: string; nav_value?: { amount: string }; market_value?: { amount: string }; cash_value?: { amount: string }; twrr?: string | null }[];
+      const kept = days.filter((d, i) => i === days.length - 1 || periodOf(days[i + 1]!.date, q.interval) !== periodOf(d.date, q.interval));
+      const page = kept.slice(q.offset, q.offset + q.limit);
+      const pct = (v: string | null | undefined, shift: number) =>
+        v === null || v === undefined ? null : new Decimal(v).times(100).plus(shift).toDecimalPlaces(4).toFixed();
       return {
-        method: invert ? "stored shared rates of the pair, inverted (1 / rate)" : "stored shared rates of the pair",
+        method: "portfolio report history: ledger replay valued at stored prices, converted with stored FX rates; time-weighted return chain-linked daily from the first day",
+        currency: r.metadata.target_currency, interval: q.interval,
+        points: page.map((d) => ({
+          date: d.date, twr_percent: pct(d.twrr, 0), twr_index: pct(d.twrr, 100),
+          net_worth: d.nav_value?.amount, market_value: d.market_value?.amount, cash_total: d.cash_value?.amount,
+        })),
+        next_offset: q.offset + q.limit < kept.length ? q.offset + q.limit : null,
+        data_quality: dataQuality(r.data_quality),
+      };
+    },
+
+    /**
+     * Rates as `POST /fx/currencies/convert` finds them: the pair's routes by priority (through a third
+     * currency when one is configured), then the user's own private rates (docs/fx.md).
+     */
+    async fxRates(userId: number, q: z.infer<typeof FxRatesInput>): Promise<z.infer<typeof FxRatesOut>> {
+      const { results, errors } = await fx.convert([{ amount: "1", from: q.base, to: q.quote, start: q.date_start, end: q.date_end }], userId)
+        .catch((e: unknown) => {
+          // No day could be converted: an empty series whose data quality says so, as for a pair without rates.
+          if (e instanceof DomainError && e.code === "FX_RATE_NOT_FOUND") return { results: [] as ConvertResult[], errors: ["none"] };
+          throw e;
+        });
+      const rates = results.map((c) => ({
+        date: c.conversionDate, rate: c.rate, private_rate: c.privateRate === true, rate_date: c.backwardFill?.actualRateDate ?? c.conversionDate,
+      }));
+      const missing = daysBetween(q.date_start, q.date_end) + 1 - rates.length;
+      const carried = rates.some((x) => x.rate_date !== x.date);
+      return {
+        method: "the pair's conversion routes by priority (as POST /fx/currencies/convert), then your private rates; the last known rate carried forward",
         base: q.base, quote: q.quote, rates,
-        data_quality: { status: rates.length ? "ok" : "partial", issues: [] },
+        data_quality: {
+          status: missing > 0 || errors.length ? "partial" : carried ? "carried_forward" : "ok",
+          issues: missing > 0 ? [{ code: "MISSING_FX_RATE", severity: "warning", count: missing, affected_asset_ids: [], affected_asset_names: [], affected_fx_pairs: [`${q.base}-${q.quote}`] }] : [],
+        },
       };
     },
   };

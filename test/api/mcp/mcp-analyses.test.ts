@@ -166,12 +166,16 @@ describe("MCP prompts: the AI-export analyses", () => {
     expect(text).toContain("drifted from the target allocation");
     expect(text).toContain("Response contract:");
     expect(text).toContain("`holdings`");
+    expect(text).toContain("`portfolio_rebalancer`");
+    expect(text).toContain("`portfolio_history`");
     expect(text).toContain("60/40 target");
     const agg = await connect(secrets.aggregate);
     const a = await agg.getPrompt({ name: "portfolio.rebalancing", arguments: {} });
     await agg.close();
     const aggText = (a.messages[0]!.content as { text: string }).text;
     expect(aggText).not.toContain("`holdings`");
+    expect(aggText).not.toContain("`portfolio_rebalancer`");
+    expect(aggText).toContain("`portfolio_history`");
     expect(aggText).toContain("`portfolio_summary`");
     expect(aggText).toContain("portfolio-level figures only");
   });

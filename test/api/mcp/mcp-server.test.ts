@@ -12,6 +12,7 @@ let alice: ApiClient;
 let secrets: Record<"full" | "relative" | "aggregate" | "plain", string>;
 let brokerId: number;
 let otherBroker: number;
+let assetId: number;
 
 /** The canary: an amount no other figure of the ledger can produce by chance, and the amounts derived from it. */
 const CANARY = "98765.4321";
@@ -50,6 +51,9 @@ beforeAll(async () => {
   brokerId = await createBroker(alice, "Canary broker");
   otherBroker = await createBroker(alice, "Other broker");
   const asset = seedAsset(api.dataDir, { name: "Canary Corp", currency: "EUR" });
+  assetId = asset;
+  // A stored close at the trade price: the holding's value is unchanged, and asset_prices has a planted price level to hide.
+  expect((await alice.post("/assets/prices", [{ asset_id: asset, prices: [{ date: "2024-01-02", close: UNIT_PRICE }] }])).status).toBe(200);
   await commitOk(alice, { creates: [deposit(brokerId, CANARY), buy(brokerId, asset, "10", `-${BUY_COST}`), deposit(otherBroker, "5", "2024-01-03", "USD")] });
   secrets = {
     full: (await token("full")).token, relative: (await token("relative")).token, aggregate: (await token("aggregate")).token,
@@ -107,9 +111,13 @@ describe("MCP tools per grade", () => {
       for (const t of tools) expect(t.outputSchema).toBeDefined();
       return tools.map((t) => t.name).sort();
     };
-    expect(await names("full")).toEqual(["ai_export_dataset", "draft_transactions", "fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
-    expect(await names("relative")).toEqual(["ai_export_dataset", "fx_rates", "holdings", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics", "signals", "transactions"]);
-    expect(await names("aggregate")).toEqual(["fx_rates", "income", "lots_and_realised_gains", "portfolio_summary", "risk_analytics"]);
+    expect(await names("full")).toEqual(["ai_export_dataset", "asset_prices", "asset_search", "draft_transactions", "fx_rates", "holdings", "income",
+      "lots_and_realised_gains", "pac_allocator", "portfolio_history", "portfolio_rebalancer", "portfolio_summary", "risk_analytics", "signals", "stress_scenarios",
+      "stress_test", "transactions"]);
+    expect(await names("relative")).toEqual(["ai_export_dataset", "asset_prices", "asset_search", "fx_rates", "holdings", "income", "lots_and_realised_gains",
+      "portfolio_history", "portfolio_summary", "risk_analytics", "signals", "stress_scenarios", "stress_test", "transactions"]);
+    expect(await names("aggregate")).toEqual(["fx_rates", "income", "lots_and_realised_gains", "portfolio_history", "portfolio_summary", "risk_analytics",
+      "stress_scenarios", "stress_test"]);
   });
 
   test("the AI-export catalogue is a resource at every grade (it holds no user data)", async () => {
@@ -330,7 +338,16 @@ describe("canary: no amount leaks below the full grade", () => {
         ["lots_and_realised_gains", {}], ["income", {}],
         ["risk_analytics", { date_start: "2024-01-01", analytics: [{ analytic_code: "historical_var" }] }],
         ["signals", { asset_id: 1, date_start: "2024-01-01", date_end: "2024-12-31", signals: [{ signal_code: "RSI" }] }],
+        ["portfolio_history", { interval: "day", limit: 500 }], ["portfolio_history", { date_start: "2024-01-01", date_end: "2024-12-31", interval: "week" }],
+        ["asset_search", { query: "Canary" }], ["asset_prices", { asset_id: assetId, date_start: "2024-01-01", date_end: "2024-12-31" }],
+        ["stress_scenarios", {}], ["stress_test", { scenario_id: "equity_crash", date_start: "2024-01-01" }],
+        ["pac_allocator", { budget: { code: "EUR", amount: CANARY }, positions: [{ key: String(assetId), target_weight: "1" }], whole_units: false }],
+        ["portfolio_rebalancer", { cash: { code: "EUR", amount: CANARY }, positions: [{ key: String(assetId), target_weight: "1" }], mode: "buy_only", whole_units: false }],
       ];
+      const full = await connect(secrets.full);
+      const prices = (await full.callTool({ name: "asset_prices", arguments: { asset_id: assetId, date_start: "2024-01-01", date_end: "2024-12-31" } })).structuredContent as any;
+      await full.close();
+      expect(prices.prices[0].close).toBe(UNIT_PRICE);
       for (const [name, args] of calls) {
         seen.push(await c.callTool({ name, arguments: args }).catch((e: Error) => ({ error: e.message })));
       }
