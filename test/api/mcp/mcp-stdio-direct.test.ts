@@ -40,7 +40,8 @@ const direct = (token: string, args: string[] = ["--data-dir", api.dataDir]) => 
 /** Runs the CLI to its end and answers its exit code and stderr. */
 async function runToEnd(token: string): Promise<{ code: number; stderr: string; stdout: string }> {
   const child = Bun.spawn([process.execPath, join(ROOT, "host/cli/main.ts"), "mcp", "--data-dir", api.dataDir, "--token", token], {
-    stdin: "pipe", stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" },
+    stdin: "pipe", stdout: "pipe", stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "", ...(testDatabaseUrl(api.dataDir) ? { DATABASE_URL: testDatabaseUrl(api.dataDir)! } : {}) },
   });
   child.stdin.end();
   const [code, stderr, stdout] = await Promise.all([child.exited, new Response(child.stderr).text(), new Response(child.stdout).text()]);
