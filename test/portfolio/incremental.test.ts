@@ -183,6 +183,7 @@ test("random edits at random dates: every section of the incremental report, und
   // the sections without summary or history, and one partly owned broker.
   const bodies = [
     { date_range: { start: "2024-09-15", end: END }, target_currency: "USD" },
+    { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true, include_allocation_history: false },
     { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
       include_allocation_history: true, include_breakdown: true, include_positions_contribution: true, include_period_returns: true,
       include_income_payments: true },
@@ -190,9 +191,9 @@ test("random edits at random dates: every section of the incremental report, und
       include_positions_contribution: true },
     { broker_ids: [brokers[1]], date_range: { start: "2024-06-01", end: END }, target_currency: "EUR", include_summary: false,
       include_history: true, include_allocation_history: false, include_breakdown: true, include_positions_contribution: false },
-    // The second scope's replay shared by the web's pages (the output flags only): the dashboard, Performance, Income and
-    // Holdings requests, and history without summary (its points are written again, not taken from the others').
-    { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true, include_allocation_history: false },
+    // The same replay as the next scope's (they differ in output flags only), the web's pages too: the dashboard's request first,
+    // so the next scope resumes after a report without allocation history; then Performance, Income, and history without summary
+    // (its points are written again, not taken from the others').
     { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true, include_allocation_history: false,
       include_period_returns: true },
     { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: false, include_allocation_history: false,
