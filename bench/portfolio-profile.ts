@@ -10,6 +10,10 @@
  * `--incremental` also times the incremental path (core/portfolio/report-engine.ts): one cold run
  * kept by the engine, then `runs` reports after a write noted 10 days before the end (nothing is
  * written: the engine resumes at the checkpoint before that date all the same), CPU time each.
+ *
+ * `--pages` times the web's page sequence on one engine (the dashboard's request, Performance's,
+ * Income's, then the API's default), then the same sequence after each of `runs` writes noted 10
+ * days before the end: CPU time of each report and whether it resumed (one kept replay serves them all).
  */
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
@@ -79,4 +83,34 @@ if (process.argv.includes("--incremental")) {
     if (typeof out.mode === "object") resumedAt = out.mode.resumedAt;
   }
   console.log(`incremental after a write dated ${from} (resumed at ${resumedAt || "—"}): CPU ${median(cpuIncr).toFixed(0)} ms + gzip in pieces ${median(cpuGzip).toFixed(0)} ms (median of ${runs})`);
+}
+
+if (process.argv.includes("--pages")) {
+  const engine = new ReportEngine(() => Bun.gc(true));
+  const base = { ...request.flags, summary: true, history: true, allocationHistory: false };
+  const pages: [string, ReportRequest][] = [
+    ["dashboard", { ...request, flags: base }],
+    ["performance", { ...request, flags: { ...base, periodReturns: true } }],
+    ["income", { ...request, flags: { ...base, history: false, positionsContribution: true, incomePayments: true } }],
+    ["api defaults", { ...request, flags: { ...base, allocationHistory: true } }],
+  ];
+  const from = new Date(Date.parse(`${END}T00:00:00Z`) - 10 * 86_400_000).toISOString().slice(0, 10);
+  const notes: { generation: number; from: string }[] = [];
+  const sequence = async (generation: number) => {
+    const out: string[] = [];
+    for (const [name, r] of pages) {
+      const c0 = process.cpuUsage();
+      db.exec("BEGIN");
+      const rep = await engine.report(reader, r, { epoch: "pages", generation, notes: [...notes] });
+      db.exec("COMMIT");
+      const c = process.cpuUsage(c0);
+      out.push(`${name} ${rep.mode === "cold" ? `cold (${rep.coldReason})` : "resumed"} ${((c.user + c.system) / 1000).toFixed(0)} ms`);
+    }
+    return out.join(", ");
+  };
+  console.log(`pages, first: ${await sequence(0)}`);
+  for (let g = 1; g <= runs; g++) {
+    notes.push({ generation: g, from });
+    console.log(`pages after a write dated ${from}: ${await sequence(g)} (CPU)`);
+  }
 }

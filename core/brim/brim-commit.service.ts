@@ -144,7 +144,7 @@ export class BrimCommitService {
         if (!answer.committed) throw new RollbackSentinel(answer);
         // New assets change what the report reads whole (it recomputes then); the rows are dated.
         if (answer.rows.length > 0 || answer.assets.some((a) => a.action === "create")) {
-          declareChange(tx, { kind: "ledger", ids: [file.brokerId], from: outcome.changedFrom });
+          declareChange(tx, { kind: "ledger", ids: [file.brokerId, ...outcome.touched], from: outcome.changedFrom });
         }
         // SQLite's COMMIT of a large import is one synchronous step of its own: a turn first.
         await yieldToEventLoop();
@@ -191,7 +191,7 @@ export class BrimCommitService {
   }
 
   /** The write's stages; run again from the start when PostgreSQL retries the transaction, so nothing here changes `plan`. */
-  private async write(tx: EntityManager, request: CommitRequest, file: BrimFile, plan: CommitPlan, parseToken: string): Promise<{ answer: CommitOutcome; changedFrom: string | null }> {
+  private async write(tx: EntityManager, request: CommitRequest, file: BrimFile, plan: CommitPlan, parseToken: string): Promise<{ answer: CommitOutcome; changedFrom: string | null; touched: number[] }> {
     const stored = await tx.findOneBy(BrimFile, { id: file.id });
     if (!stored || stored.status !== "parsed" || time(stored.processedAt) !== time(file.processedAt)) throw parseChanged(file.id);
 
@@ -274,8 +274,10 @@ export class BrimCommitService {
     };
     await yieldToEventLoop();
     const changedFrom = outcome.committed ? await state.earliestChange() : null;
+    // Every broker whose report inputs it changed (a linked leg may be another broker's): reports of the others stay kept.
+    const touched = outcome.committed ? await state.reportBrokers() : [];
     await yieldToEventLoop();
-    return { answer, changedFrom };
+    return { answer, changedFrom, touched };
   }
 
   /** The worker's report while the ledger has not moved since its snapshot; else read again here, inside the write. */

@@ -1,5 +1,6 @@
 import type { DataChangeKind } from "../db/data-changes.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
+import type { NotePart } from "../portfolio/report-engine.ts";
 import { notePortfolioChange, PORTFOLIO_CACHES } from "./portfolio-caches.ts";
 
 /** One stored declaration, as a process reads it (`data_changes`, migration 1795000012000). */
@@ -7,6 +8,8 @@ export interface StoredChange {
   kind: string;
   /** Null: undated (from the beginning). */
   from: string | null;
+  /** The broker or asset ids it touched (empty or absent: not known). */
+  ids?: readonly number[];
 }
 
 /** What a process had not seen yet since its previous read. */
@@ -22,10 +25,14 @@ export interface ChangeBatch {
 /** Reads the declarations stored since the previous call (the first call only takes the position). */
 export type ChangeSource = () => Promise<ChangeBatch>;
 
-/** Whether a change of a kind is dated: a report resumes its replay at its date. */
+/**
+ * Whether a change of a kind is dated (a report resumes its replay at its date), and what its ids
+ * are: a report whose scope holds none of them is not touched by it.
+ */
 interface KindRule {
   caches: readonly string[];
   dated: boolean;
+  ids?: "brokers" | "assets";
 }
 
 /**
@@ -35,8 +42,8 @@ interface KindRule {
  * even is). An unknown kind (a newer version wrote it) clears everything.
  */
 const RULES: Record<DataChangeKind, KindRule> = {
-  ledger: { caches: PORTFOLIO_CACHES, dated: true },
-  prices: { caches: PORTFOLIO_CACHES, dated: true },
+  ledger: { caches: PORTFOLIO_CACHES, dated: true, ids: "brokers" },
+  prices: { caches: PORTFOLIO_CACHES, dated: true, ids: "assets" },
   fx: { caches: PORTFOLIO_CACHES, dated: true },
   events: { caches: PORTFOLIO_CACHES, dated: false },
   assets: { caches: PORTFOLIO_CACHES, dated: false },
@@ -55,12 +62,13 @@ const EVERYTHING: KindRule = { caches: [...PORTFOLIO_CACHES, "upload_metadata"],
  * date of the portfolio ones for the report engine (one generation per batch).
  */
 export function applyChanges(caches: CacheRegistry, batch: ChangeBatch): void {
-  const rules = batch.changes.map((c) => ({ rule: Object.hasOwn(RULES, c.kind) ? RULES[c.kind as DataChangeKind] : EVERYTHING, from: c.from }));
-  if (batch.unknown) rules.push({ rule: EVERYTHING, from: null });
+  const rules = batch.changes.map((c) => ({ rule: Object.hasOwn(RULES, c.kind) ? RULES[c.kind as DataChangeKind] : EVERYTHING, from: c.from, ids: c.ids ?? [] }));
+  if (batch.unknown) rules.push({ rule: EVERYTHING, from: null, ids: [] });
   let portfolio = false;
   let from: string | null | undefined;
+  const parts: NotePart[] = [];
   const others = new Set<string>();
-  for (const { rule, from: date } of rules) {
+  for (const { rule, from: date, ids } of rules) {
     for (const name of rule.caches) {
       if ((PORTFOLIO_CACHES as readonly string[]).includes(name)) portfolio = true;
       else others.add(name);
@@ -68,7 +76,9 @@ export function applyChanges(caches: CacheRegistry, batch: ChangeBatch): void {
     if (!rule.caches.includes("portfolio_blob")) continue;
     const dated = rule.dated ? date : null;
     from = from === undefined ? dated : from === null || dated === null ? null : (dated < from ? dated : from);
+    // An undated change names every scope: its ids may be incomplete (a partner leg not known).
+    parts.push(rule.ids && ids.length > 0 && dated !== null ? { from: dated, [rule.ids]: ids } : { from: dated });
   }
   for (const name of others) caches.clear(name);
-  if (portfolio) notePortfolioChange(caches, from ?? null);
+  if (portfolio) notePortfolioChange(caches, from ?? null, parts);
 }

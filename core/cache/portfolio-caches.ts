@@ -1,4 +1,4 @@
-import type { ChangeNote, ReportChanges } from "../portfolio/report-engine.ts";
+import type { ChangeNote, NotePart, ReportChanges } from "../portfolio/report-engine.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
 
 /**
@@ -21,8 +21,8 @@ class PortfolioChangeLog {
   readonly epoch = crypto.randomUUID();
   private readonly notes: ChangeNote[] = [];
 
-  note(generation: number, from: string | null): void {
-    this.notes.push({ generation, from });
+  note(generation: number, from: string | null, parts?: NotePart[]): void {
+    this.notes.push(parts ? { generation, from, parts } : { generation, from });
     if (this.notes.length > NOTES_KEPT) this.notes.splice(0, this.notes.length - NOTES_KEPT);
   }
 
@@ -42,12 +42,13 @@ function logOf(caches: CacheRegistry): PortfolioChangeLog {
 /**
  * Clears the portfolio caches (a cache not created yet is already empty and stays uncreated) and
  * notes the change's date: `from`, the earliest date whose stored inputs changed (null: unknown),
- * so a report can recompute from there. Only the change feed calls it (core/cache/change-feed.ts):
+ * so a report can recompute from there; `parts`, each declared change with the brokers or assets
+ * it touched, so a report of a scope none of them touched resumes unchanged. Only the change feed calls it (core/cache/change-feed.ts):
  * writes declare what they changed (`declareChange`, core/db/data-changes.ts) instead.
  */
-export function notePortfolioChange(caches: CacheRegistry, from: string | null): void {
+export function notePortfolioChange(caches: CacheRegistry, from: string | null, parts?: NotePart[]): void {
   for (const name of PORTFOLIO_CACHES) caches.clear(name);
-  logOf(caches).note(caches.generation("portfolio_blob"), from);
+  logOf(caches).note(caches.generation("portfolio_blob"), from, parts);
 }
 
 /** The dated writes so far, for the report engine (taken before the report reads the database). */

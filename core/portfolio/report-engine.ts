@@ -1,8 +1,10 @@
 /**
  * The report with an incremental path (docs/portfolio.md "Engine data flow", docs/decisions.md
- * "Incremental report"). A report keeps, per scope (user, brokers with scales, currency, period, sections), its
+ * "Incremental report"). A report keeps, per replay (user, brokers with scales, currency, period:
+ * the output sections do not change the replay, so requests that differ only in them share it), its
  * loaded input, its daily states, a replay checkpoint at the first day of every month, the TWRR
- * growth, the warm MWRR series and each history point's JSON. The writes note the earliest date
+ * growth, the warm MWRR series and each history and allocation point's JSON (the points of the
+ * days a report of another sections' request left unchanged). The writes note the earliest date
  * they changed (core/cache/portfolio-caches.ts); the next report of that scope reloads only the
  * rows dated from the checkpoint before that date, resumes the replay there and reuses every
  * figure of the days before it. Anything it cannot date (a cleared cache, an event, a changed
@@ -26,6 +28,19 @@ import type { AllocationPoint, Dimension, HistoryPoint } from "./report.types.ts
 export interface ChangeNote {
   generation: number;
   from: string | null;
+  /**
+   * What the generation's writes changed, each with its own date, when every one of them names
+   * the brokers or assets it touched (docs/portfolio.md "Caches"); a scope touched by none of
+   * them resumes as if nothing changed. Absent: every scope is touched, from `from`.
+   */
+  parts?: NotePart[];
+}
+
+/** One declared change of a generation: the brokers' transactions, or the assets' prices, from `from`. */
+export interface NotePart {
+  from: string | null;
+  brokers?: readonly number[];
+  assets?: readonly number[];
 }
 
 /** The write log a report is computed against (core/cache/portfolio-caches.ts). */
@@ -55,9 +70,14 @@ interface ScopeState {
   fx: FxTable;
   growth: Decimal[];
   warm: Mwrr[] | null;
-  /** The history's points as JSON, comma-separated, and where each ends (null without history). */
+  /**
+   * The history's points as JSON, comma-separated, and where each ends (null: none kept). A report
+   * without history keeps the points of the days before its checkpoint (they did not change).
+   */
   history: PointsText | null;
-  /** The same per allocation dimension (null without allocation history). */
+  /** The `summary` flag the history points were written with (the series check may rewrite them). */
+  historySummary: boolean;
+  /** The same per allocation dimension (null: none kept). */
   allocation: Record<Dimension, PointsText> | null;
 }
 
@@ -87,7 +107,10 @@ export interface EngineReport {
   coldReason?: "not kept" | "undated" | "inputs";
 }
 
-/** Scopes kept (each holds its inputs and checkpoints: tens of MB on a dense 20,000-row ledger). */
+/**
+ * Replays kept (each holds its inputs, checkpoints and points: 35–47 MB of heap on a dense
+ * 20,000-row ledger, one for all the sections asked of it; docs/decisions.md "Portfolio engine").
+ */
 const MAX_SCOPES = 2;
 const SLOT = `\u0000slot-${Math.random().toString(36).slice(2)}`;
 const DIMENSIONS: readonly Dimension[] = ["type", "sector", "geography"];
@@ -107,7 +130,8 @@ export class ReportEngine {
   /** The report of `request` as JSON; `changes` null: always cold, nothing kept. */
   async report(db: ReportDb, request: ReportRequest, changes: ReportChanges | null): Promise<EngineReport> {
     // Per user too: the FX input holds the user's private rates (docs/fx.md "Private manual rates").
-    const key = JSON.stringify([request.fxUserId, request.scales, request.target, request.start, request.end, request.flags]);
+    // Not per sections: the replay and its checkpoints are the same whatever the output flags.
+    const key = JSON.stringify([request.fxUserId, request.scales, request.target, request.start, request.end]);
     let state = changes ? this.scopes.get(key) : undefined;
     const kept = state !== undefined;
     this.scopes.delete(key);
@@ -161,8 +185,11 @@ export class ReportEngine {
 
   /** Null when the change cannot be applied incrementally (the caller recomputes cold). */
   private async incremental(db: ReportDb, request: ReportRequest, state: ScopeState, since: string) {
+    // The allocation points of kept days are not rebuilt (their per-asset values are gone): resume
+    // no later than the kept ones reach.
+    const reach = request.flags.allocationHistory ? (state.allocation?.type.ends.length ?? 0) : Infinity;
     let cpIndex = -1;
-    for (let i = 0; i < state.checkpoints.length && state.checkpoints[i]!.date <= since; i++) cpIndex = i;
+    for (let i = 0; i < state.checkpoints.length && state.checkpoints[i]!.date <= since; i++) if (state.checkpoints[i]!.dayCount <= reach) cpIndex = i;
     if (cpIndex < 0) return null;
     const cp = state.checkpoints[cpIndex]!;
     const prev = state.input;
@@ -183,12 +210,10 @@ export class ReportEngine {
     const fxSeries: Record<string, RateSeriesInput> = {};
     for (const [k, b] of Object.entries(newRates)) fxSeries[k] = patchSeries(prev.fxSeries[k] ?? { dates: [], rates: [] }, b, cp.date, "rates");
     const input: ReportInput = {
-      ...prev, brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, requested: request.requested, generatedAt: request.generatedAt,
+      ...prev, brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, flags: request.flags, requested: request.requested, generatedAt: request.generatedAt,
     };
     const small = smallInputs(input);
     if (small !== state.small || replayFrom(input).from !== state.from) return null;
-    // The kept points of the days before the checkpoint are what is resumed: without them, cold.
-    if ((input.flags.history && !state.history) || (input.flags.allocationHistory && !state.allocation)) return null;
     return { ...this.compute(input, small, { state, cp }), mode: { resumedAt: cp.date } };
   }
 
@@ -203,7 +228,10 @@ export class ReportEngine {
       onDay: allocation?.add,
     });
     const n = resume?.cp.dayCount ?? 0;
-    const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n) };
+    // Kept history points are reused only if written with the same summary flag (the series check
+    // runs with it); the others are written again from the kept days, growth and series.
+    const keptPoints = resume?.state.history && resume.state.historySummary === input.flags.summary ? Math.min(n, resume.state.history.ends.length) : 0;
+    const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n), historyDays: keptPoints };
     const history = input.flags.history ? new PointsWriter(historyPointWriter(input.target)) : null;
     const parts = computeReportParts(input, r, { prefix, onHistoryPoint: history?.add, allocationWritten: allocation !== null });
     // A cold run's replay garbage is collected before the answer is serialised and compressed,
@@ -230,9 +258,16 @@ export class ReportEngine {
       splices.push(["allocation_history", pieces]);
     }
     const pieces = splice(dto, splices, boundaries);
+    // Sections this request did not ask for keep the points of the days before its checkpoint, for
+    // the next request that asks for them.
+    const old = resume?.state;
     const state: ScopeState = {
       epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
-      growth: parts.growth, warm: parts.warm, history: keptHistory, allocation: keptAllocation,
+      growth: parts.growth,
+      warm: parts.warm ?? (old?.warm ? old.warm.slice(0, n) : null),
+      history: keptHistory ?? (old?.history ? prefixOf(old.history, n) : null),
+      historySummary: keptHistory ? input.flags.summary : (old?.historySummary ?? false),
+      allocation: keptAllocation ?? (old?.allocation ? mapDimensions((dim) => prefixOf(old.allocation![dim], n)) : null),
     };
     return { pieces, state };
   }
@@ -285,6 +320,10 @@ function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], bounda
   return pieces;
 }
 
+function mapDimensions(f: (dim: Dimension) => PointsText): Record<Dimension, PointsText> {
+  return { type: f("type"), sector: f("sector"), geography: f("geography") };
+}
+
 /** The first `count` points of `kept`. */
 function prefixOf(kept: PointsText, count: number): PointsText {
   const ends = kept.ends.slice(0, count);
@@ -297,12 +336,26 @@ function prefixOf(kept: PointsText, count: number): PointsText {
  */
 function resumeDate(state: ScopeState, changes: ReportChanges, end: string): string | null {
   if (state.epoch !== changes.epoch || state.generation > changes.generation) return null;
-  const byGeneration = new Map(changes.notes.map((n) => [n.generation, n.from]));
+  const byGeneration = new Map(changes.notes.map((n) => [n.generation, n]));
+  let brokers: Set<number> | undefined;
+  let assets: Set<number> | undefined;
+  // A write on brokers outside the scope (a ledger write names the brokers of its partner legs too:
+  // a report reads each row with its partner's date), or prices of assets it never held, changes
+  // none of its inputs. A new asset in the scope changes the inputs read whole (`smallInputs`): cold then.
+  const touches = (part: NotePart) => {
+    if (part.brokers) return part.brokers.some((id) => (brokers ??= new Set(state.input.brokers.map((b) => b.id))).has(id));
+    if (part.assets) return part.assets.some((id) => (assets ??= new Set(state.input.assets.map((a) => a.id))).has(id));
+    return true;
+  };
   let since = end;
   for (let g = state.generation + 1; g <= changes.generation; g++) {
-    const from = byGeneration.get(g);
-    if (from === undefined || from === null) return null;
-    if (from < since) since = from;
+    const note = byGeneration.get(g);
+    if (note === undefined) return null;
+    for (const part of note.parts ?? [{ from: note.from }]) {
+      if (!touches(part)) continue;
+      if (part.from === null) return null;
+      if (part.from < since) since = part.from;
+    }
   }
   return since;
 }

@@ -55,8 +55,10 @@ export interface ReportPrefix {
   days: number;
   /** TWRR growth factors of at least those days. */
   growth: readonly Decimal[];
-  /** The warm-started MWRR series of at least those days. */
+  /** The warm-started MWRR series of some of those days (the rest are solved again, warm-started). */
   warm: readonly Mwrr[];
+  /** The history points of the first this many days are the caller's (`historyFrom`); default `days`. */
+  historyDays?: number;
 }
 
 export interface ReportParts {
@@ -140,7 +142,7 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
       if (check.unreliable) issues.push(mwrrSeriesUnreliableIssue(check.unreliable));
     }
     // A rebuilt series (the series check) changes every point: the previous points cannot be reused.
-    historyFrom = prefix && series === warm ? Math.min(prefix.days, days.length) : 0;
+    historyFrom = prefix && series === warm ? Math.min(prefix.historyDays ?? prefix.days, days.length) : 0;
     history = [];
     const point = onHistoryPoint ?? ((p: HistoryPoint) => history!.push(p));
     for (let i = historyFrom; i < days.length; i++) point(historyPoint(days[i]!, growth[i]!.minus(1), series[i]!));

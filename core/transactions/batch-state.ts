@@ -172,6 +172,30 @@ export class BatchState {
     return min;
   }
 
+  /**
+   * The brokers whose report inputs this batch changed (docs/portfolio.md "Caches"): the brokers of
+   * every row written (before and after a move) and of their partner legs, before and after (a
+   * report reads each row with its partner's broker and date). A report of other brokers is untouched.
+   */
+  async reportBrokers(): Promise<number[]> {
+    const out = new Set<number>();
+    const note = (key: string | null) => {
+      if (key === null) return;
+      const row = this.rows.get(key);
+      if (row) out.add(row.brokerId);
+      const before = this.stored.get(key);
+      if (before) out.add(before.brokerId);
+    };
+    const breathe = eventLoopBreather(IMPORT_SLICE_MS);
+    for (const [key, row] of this.rows) {
+      await breathe();
+      if (!this.written(key)) continue;
+      note(key);
+      note(row.relatedKey);
+    }
+    return [...out].sort((x, y) => x - y);
+  }
+
   /** Brokers whose rows this batch deletes, changes or creates, each with the first operation that did. */
   async touchedBrokers(): Promise<Map<number, Operation>> {
     const out = new Map<number, Operation>();

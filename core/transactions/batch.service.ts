@@ -52,7 +52,7 @@ export class TransactionBatchService {
         const outcome = await buildOutcome(state, mode === "commit", wac);
         if (!outcome.committed) throw new RollbackSentinel(outcome);
         // A promote goes through here too. The earliest date covers rows before and after and their partner legs.
-        if (outcome.results.length > 0) declareChange(tx, { kind: "ledger", ids: [...(await state.touchedBrokers()).keys()], from: await state.earliestChange() });
+        if (outcome.results.length > 0) declareChange(tx, { kind: "ledger", ids: await state.reportBrokers(), from: await state.earliestChange() });
         await hooks.committed?.(tx, outcome);
         return outcome;
       });

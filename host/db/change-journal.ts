@@ -89,9 +89,14 @@ function postgresJournal(db: Database): ChangeJournal {
   };
 }
 
-/** A stored row as read: [seq, kind, from] (SQLite) or [seq, xid, kind, from] (PostgreSQL). */
-type SqliteRow = [number, string, string | null];
-type PostgresRow = [string, string, string, string | null];
+/** A stored row as read: [seq, kind, from, ids] (SQLite) or [seq, xid, kind, from, ids] (PostgreSQL). */
+type SqliteRow = [number, string, string | null, string | null];
+type PostgresRow = [string, string, string, string | null, string | null];
+
+/** The ids column (a JSON array, or null): which brokers or assets the change touched. */
+function idsOf(text: string | null | undefined): number[] {
+  return text ? parsed<number>(text) : [];
+}
 
 function parsed<T>(value: unknown): T[] {
   if (value === null || value === undefined) return [];
@@ -113,8 +118,8 @@ function sqliteSource(db: Database): ChangeSource {
     (SELECT coalesce(sum("generation"), 0) FROM "cache_generations") AS "counter",
     (SELECT "generation" FROM "data_changes" ORDER BY "seq" DESC LIMIT 1) AS "journaled",
     (SELECT min("seq") FROM "data_changes") AS "oldest",
-    (SELECT json_group_array(json_array("seq", "kind", "from_date")) FROM
-      (SELECT "seq", "kind", "from_date" FROM "data_changes" WHERE "seq" > ? ORDER BY "seq")) AS "rows"`);
+    (SELECT json_group_array(json_array("seq", "kind", "from_date", "ids")) FROM
+      (SELECT "seq", "kind", "from_date", "ids" FROM "data_changes" WHERE "seq" > ? ORDER BY "seq")) AS "rows"`);
   let last: number | null = null;
   let counter = 0;
   return async () => {
@@ -127,7 +132,7 @@ function sqliteSource(db: Database): ChangeSource {
     if (rows.length > 0) last = rows.at(-1)![0];
     else last ??= 0;
     if (first) return { changes: [], unknown: false };
-    return { changes: rows.map(([, kind, from]): StoredChange => ({ kind, from })), unknown };
+    return { changes: rows.map(([, kind, from, ids]): StoredChange => ({ kind, from, ids: idsOf(ids) })), unknown };
   };
 }
 
@@ -142,7 +147,7 @@ function postgresSource(db: Database): ChangeSource {
     pg_snapshot_xmin(pg_current_snapshot())::text AS "horizon",
     (SELECT min("seq") FROM "data_changes")::text AS "oldest",
     (SELECT max("seq") FROM "data_changes")::text AS "newest",
-    (SELECT coalesce(json_agg(json_build_array("seq"::text, "xid"::text, "kind", "from_date") ORDER BY "seq"), '[]'::json)
+    (SELECT coalesce(json_agg(json_build_array("seq"::text, "xid"::text, "kind", "from_date", "ids") ORDER BY "seq"), '[]'::json)
       FROM "data_changes" WHERE "xid" >= ?::xid8) AS "rows"`);
   let horizon: string | null = null;
   let seen = new Map<string, bigint>();
@@ -161,6 +166,6 @@ function postgresSource(db: Database): ChangeSource {
     for (const [seq] of rows) if (BigInt(seq) > maxSeq) maxSeq = BigInt(seq);
     horizon = out.horizon;
     if (first) return { changes: [], unknown: false };
-    return { changes: fresh.map(([, , kind, from]): StoredChange => ({ kind, from })), unknown };
+    return { changes: fresh.map(([, , kind, from, ids]): StoredChange => ({ kind, from, ids: idsOf(ids) })), unknown };
   };
 }

@@ -29,17 +29,17 @@ async function json(res: Response, status = 200): Promise<any> {
 const BODY = { date_range: { start: "2023-01-01", end: "2024-12-31" }, include_history: true, include_allocation_history: false };
 
 /** A process's report, with how its worker computed it (its debug log line), waiting for that line. */
-async function reportOn(server: TestServer, client: ApiClient): Promise<{ report: any; mode: string; resumedAt: string | null }> {
+async function reportOn(server: TestServer, client: ApiClient, body: object = BODY): Promise<{ report: any; mode: string; resumedAt: string | null; coldReason: string | null }> {
   const computed = () => server.logs().filter((l) => l.msg === "portfolio report computed");
   const before = computed().length;
-  const report = await json(await client.post("/portfolio/report", BODY));
+  const report = await json(await client.post("/portfolio/report", body));
   const deadline = Date.now() + 5000;
   while (computed().length === before) {
     if (Date.now() > deadline) throw new Error("no computed report logged (answered from the cache?)");
     await Bun.sleep(10);
   }
   const line = computed().at(-1)!;
-  return { report, mode: line.mode, resumedAt: line.resumed_at };
+  return { report, mode: line.mode, resumedAt: line.resumed_at, coldReason: line.cold_reason ?? null };
 }
 
 const reportOnB = () => reportOn(b, onB);
@@ -138,5 +138,35 @@ describe("a write through another process", () => {
     await json(await onB.post("/portfolio/report", BODY));
     await Bun.sleep(50);
     expect(b.logs().filter((l) => l.msg === "portfolio report computed").length).toBe(before);
+  }, 60_000);
+});
+
+describe("what a kept replay survives", () => {
+  test("a dated write on another broker leaves this broker's kept replay untouched: the next report resumes at its last checkpoint, not at the write's date", async () => {
+    const other = await looseBroker(onA, "Elsewhere");
+    const scoped = { ...BODY, broker_ids: [broker] };
+    await reportOn(b, onB, scoped);
+    // Dated early in the period, on the other broker only, through process A.
+    await json(await onA.post("/transactions/commit", { creates: [deposit(other, "500", "2023-02-01")] }));
+    const after = await reportOn(b, onB, scoped);
+    expect(after.mode).toBe("resumed");
+    expect(after.resumedAt).toBe("2024-12-01");
+    // The same figures as a cold computation (caches cleared by hand: an undated change).
+    await json(await onB.post("/settings/cache/clear-all", {}));
+    const cold = await reportOn(b, onB, scoped);
+    expect(cold.mode).toBe("cold");
+    expect(figures(after.report)).toEqual(figures(cold.report));
+  }, 60_000);
+
+  test("the dashboard's, Performance page's and Income page's requests of one scope share one kept replay: after a write, each resumes", async () => {
+    const dashboard = { ...BODY, include_summary: true };
+    const performance = { ...dashboard, include_period_returns: true };
+    const income = { ...BODY, include_history: false, include_positions_contribution: true, include_income_payments: true };
+    for (const body of [dashboard, performance, income]) await json(await onB.post("/portfolio/report", body));
+    await json(await onA.post("/transactions/commit", { creates: [buy(broker, asset, "1", "-100", "2024-12-05")] }));
+    for (const body of [dashboard, performance, income]) {
+      const after = await reportOn(b, onB, body);
+      expect({ mode: after.mode, coldReason: after.coldReason }).toEqual({ mode: "resumed", coldReason: null });
+    }
   }, 60_000);
 });

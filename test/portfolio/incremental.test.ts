@@ -183,6 +183,7 @@ test("random edits at random dates: every section of the incremental report, und
   // the sections without summary or history, and one partly owned broker.
   const bodies = [
     { date_range: { start: "2024-09-15", end: END }, target_currency: "USD" },
+    { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true, include_allocation_history: false },
     { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
       include_allocation_history: true, include_breakdown: true, include_positions_contribution: true, include_period_returns: true,
       include_income_payments: true },
@@ -190,6 +191,16 @@ test("random edits at random dates: every section of the incremental report, und
       include_positions_contribution: true },
     { broker_ids: [brokers[1]], date_range: { start: "2024-06-01", end: END }, target_currency: "EUR", include_summary: false,
       include_history: true, include_allocation_history: false, include_breakdown: true, include_positions_contribution: false },
+    // The same replay as the next scope's (they differ in output flags only), the web's pages too: the dashboard's request first,
+    // so the next scope resumes after a report without allocation history; then Performance, Income, and history without summary
+    // (its points are written again, not taken from the others').
+    { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true, include_allocation_history: false,
+      include_period_returns: true },
+    { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: false, include_allocation_history: false,
+      include_positions_contribution: true, include_income_payments: true },
+    { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: false, include_history: true, include_allocation_history: true },
+    // The other broker alone: a write on broker 1 leaves it as it was.
+    { broker_ids: [brokers[0]], date_range: { start: "2024-03-01", end: END }, target_currency: "USD", include_breakdown: true },
   ];
   const requests: EngineRequest[] = [];
   for (const body of bodies) requests.push((await service.resolve(userId, reportQuery(ReportRequest.parse(body)))).request);
@@ -314,4 +325,37 @@ test("a report drops every kept scope no later report can resume (an undated wri
   await engine.report(reader, b, { epoch: "two", generation: 0, notes: [] });
   expect(events[0]).toBe("collect");
   expect(engine.kept).toBe(1);
+});
+
+test("a write on another broker, or a price of an asset the scope never held, leaves a broker's kept replay as it was: the next report resumes at its last checkpoint and equals a cold one", async () => {
+  const caches = app.container.resolve(CacheRegistry);
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  // An asset only the second broker holds.
+  const only = (await ok(await c.post("/assets", [{ name: "Delta", currency: "EUR" }]), "asset Delta", 201)).results[0].asset_id as number;
+  expect((await commit({ creates: [{ broker_id: brokers[1], type: "BUY", date: "2024-02-05", asset_id: only, quantity: "3", cash: { code: "EUR", amount: "-30" } }] })).committed).toBe(true);
+  const body = { broker_ids: [brokers[0]], date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
+  const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
+  const engine = new ReportEngine();
+  const reader = sqliteSqlReader(db);
+  const run = async () => {
+    await caches.sync();
+    return engine.report(reader, request, portfolioChanges(caches));
+  };
+  await run();
+  const lastCheckpoint = `${END.slice(0, 7)}-01`;
+  const cold = async () => JSON.stringify(buildReport(await loadReportInput(reader, request)));
+  // Early-dated writes on the second broker: its ledger, then a price of its own asset.
+  expect((await commit({ creates: [{ broker_id: brokers[1], type: "DEPOSIT", date: "2024-01-20", quantity: "0", cash: { code: "EUR", amount: "250" } }] })).committed).toBe(true);
+  const afterLedger = await run();
+  expect(afterLedger.mode).toEqual({ resumedAt: lastCheckpoint });
+  expect(afterLedger.json).toBe(await cold());
+  await ok(await c.post("/assets/prices", [{ asset_id: only, prices: [{ date: "2024-02-06", close: "11.5" }] }]), "price");
+  const afterPrice = await run();
+  expect(afterPrice.mode).toEqual({ resumedAt: lastCheckpoint });
+  expect(afterPrice.json).toBe(await cold());
+  // A write on this broker at the same date still resumes there (or earlier).
+  expect((await commit({ creates: [{ broker_id: brokers[0], type: "DEPOSIT", date: "2024-01-20", quantity: "0", cash: { code: "EUR", amount: "250" } }] })).committed).toBe(true);
+  const afterOwn = await run();
+  expect(afterOwn.mode === "cold" || afterOwn.mode.resumedAt <= "2024-01-20").toBe(true);
+  expect(afterOwn.json).toBe(await cold());
 });
