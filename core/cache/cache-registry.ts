@@ -14,6 +14,7 @@ export const CACHE_SPECS = {
   portfolio_blob: { maxsize: 30, ttlSeconds: 24 * 3600 },
   portfolio_layer2: { maxsize: 20, ttlSeconds: 30 * 60 },
   portfolio_wac: { maxsize: 200, ttlSeconds: 3600 },
+  portfolio_gains: { maxsize: 8, ttlSeconds: 3600 },
   upload_metadata: { maxsize: 500, ttlSeconds: 3600 },
   scheduled_investment: { maxsize: 256, ttlSeconds: 48 * 3600 },
   risk_optimization: { maxsize: 32, ttlSeconds: 30 * 60 },

@@ -3,10 +3,11 @@ import type { CacheRegistry } from "./cache-registry.ts";
 
 /**
  * The caches holding values derived from transactions, prices, events, assets, access rows and
- * FX rates (docs/portfolio.md "Caches": every such write clears them, core/cache/change-feed.ts). The risk simulation and
+ * FX rates (docs/portfolio.md "Caches": every such write clears them, core/cache/change-feed.ts),
+ * the realised gains among them (docs/portfolio-lots.md "Realised gains"). The risk simulation and
  * optimisation results are computed from the same data (docs/risk.md "Caches").
  */
-export const PORTFOLIO_CACHES = ["portfolio_blob", "portfolio_layer2", "portfolio_wac", "risk_simulation", "risk_optimization"] as const;
+export const PORTFOLIO_CACHES = ["portfolio_blob", "portfolio_layer2", "portfolio_wac", "portfolio_gains", "risk_simulation", "risk_optimization"] as const;
 
 /** Notes kept: a report state older than this many writes recomputes from scratch. */
 const NOTES_KEPT = 256;

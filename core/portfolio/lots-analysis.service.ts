@@ -63,9 +63,25 @@ export class LotsAnalysisService {
     return result;
   }
 
-  /** The engine's input for the request, without the cache (the realised-gains report runs its own pass over it). */
+  /** The engine's input for the request, without the cache. */
   async input(userId: number, req: LotsAnalysisRequest): Promise<LotsInput> {
     return this.load(userId, req, await this.resolve(userId, req));
+  }
+
+  /**
+   * The engine's inputs of several assets over one scope, without the cache (the realised-gains
+   * report runs its own pass over them). The FX sources are read once per currency and shared by
+   * every asset's input (the same objects), so the years of daily rates are neither read nor
+   * copied into the worker once per asset.
+   */
+  async inputs(userId: number, assetIds: readonly number[], req: Omit<LotsAnalysisRequest, "assetId">): Promise<LotsInput[]> {
+    const fx = new Map<string, Promise<LotFxSource>>();
+    const out: LotsInput[] = [];
+    for (const assetId of assetIds) {
+      const one = { ...req, assetId };
+      out.push(await this.load(userId, one, await this.resolve(userId, one), fx));
+    }
+    return out;
   }
 
   /** Asset, scope with scales, target currency and period; 404 for an unknown asset or a broker without access. */
@@ -90,7 +106,8 @@ export class LotsAnalysisService {
     return { asset, ids, brokers, target, requestedStart, requestedEnd, end };
   }
 
-  private async load(userId: number, req: LotsAnalysisRequest, scope: Awaited<ReturnType<LotsAnalysisService["resolve"]>>): Promise<LotsInput> {
+  private async load(userId: number, req: LotsAnalysisRequest, scope: Awaited<ReturnType<LotsAnalysisService["resolve"]>>,
+    fxShared?: Map<string, Promise<LotFxSource>>): Promise<LotsInput> {
     const reads = this.db.reads;
     const { asset, ids, brokers, target, requestedStart, requestedEnd, end } = scope;
     const txs = ids.length === 0 ? [] : await reads.find(Transaction, {
@@ -106,7 +123,15 @@ export class LotsAnalysisService {
     }
     currencies.delete(target);
     const fx: LotFxSource[] = [];
-    for (const from of [...currencies].sort()) fx.push(await this.fxSource(from, target, end, userId));
+    for (const from of [...currencies].sort()) {
+      if (!fxShared) {
+        fx.push(await this.fxSource(from, target, end, userId));
+        continue;
+      }
+      let source = fxShared.get(from);
+      if (!source) fxShared.set(from, source = this.fxSource(from, target, end, userId));
+      fx.push(await source);
+    }
 
     return {
       analyses: req.analyses,

@@ -1,6 +1,6 @@
-import { type ConvertLeg, convertAlong } from "../fx/convert.calc.ts";
+import { type ConvertLeg, convertAlong, type RateSeries } from "../fx/convert.calc.ts";
 import { Decimal } from "../money/decimal.ts";
-import type { LotFxSource } from "./lots-types.ts";
+import type { LotFxLeg, LotFxSource } from "./lots-types.ts";
 
 /** A conversion that could not be made: the source currency and the day. */
 export interface FxGap {
@@ -16,15 +16,26 @@ export interface LotsConverter {
 }
 
 /**
+ * Each leg's rates parsed once: the assets of one request share their FX sources (the same
+ * objects, also after the copy into a worker), so a realised-gains pass over fifty assets parses
+ * the years of daily rates once instead of once per asset.
+ */
+const parsed = new WeakMap<LotFxLeg, RateSeries>();
+
+function seriesOf(leg: LotFxLeg): RateSeries {
+  let series = parsed.get(leg);
+  if (!series) parsed.set(leg, series = { dates: leg.dates, rates: leg.rates.map((r) => new Decimal(r)) });
+  return series;
+}
+
+/**
  * Converts through each source's routes by priority (docs/portfolio.md "FX"): the first route
  * whose every leg has a rate on or before the day wins; unlimited backward fill.
  */
 export function lotsConverter(target: string, sources: readonly LotFxSource[]): LotsConverter {
   const routes = new Map<string, ConvertLeg[][]>();
   for (const s of sources) {
-    routes.set(s.from, s.routes.map((legs) => legs.map((l) => ({
-      from: l.from, to: l.to, series: { dates: l.dates, rates: l.rates.map((r) => new Decimal(r)) },
-    }))));
+    routes.set(s.from, s.routes.map((legs) => legs.map((l) => ({ from: l.from, to: l.to, series: seriesOf(l) }))));
   }
   const missing = new Map<string, Set<string>>();
   return {

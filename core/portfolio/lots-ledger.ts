@@ -4,6 +4,8 @@ import type { LotEventRow, LotTx } from "./lots-types.ts";
 
 const ZERO = new Decimal(0);
 const str = (d: Decimal | null): string | null => (d === null ? null : toDecimalString(d));
+/** `d > 0` without the comparison's allocation (a hot test of the FIFO scan). */
+const positive = (d: Decimal): boolean => !d.isZero() && !d.isNeg();
 
 /**
  * The event-sourced FIFO lots of one asset across the scope's brokers (rules in
@@ -17,6 +19,15 @@ export class LotLedger {
   readonly lots: Lot[] = [];
   readonly orphan = { fees: ZERO, income: ZERO, taxes: ZERO };
   private readonly done = new Set<number>();
+  /**
+   * The lots opened, in opening order, without those emptied before the last take: what every FIFO
+   * take, split, arrival and allocation scans (a lot without fragments takes part in none), instead
+   * of every lot ever opened. An emptied lot gets a fragment again only from the departure that
+   * emptied it (its units go in transit), right after that take, so a take drops the lots emptied
+   * before it.
+   */
+  private live: Lot[] = [];
+  private emptied = false;
 
   constructor(private readonly ctx: LedgerContext) {}
 
@@ -106,7 +117,7 @@ export class LotLedger {
     if (held.lte(0) || q.isZero()) return;
     const after = held.plus(q);
     this.ctx.wac.split(tx.brokerId, q);
-    for (const lot of this.lots) {
+    for (const lot of this.live) {
       const frags = lot.fragments.filter((f) => f.brokerId === tx.brokerId && lot.direction === "LONG");
       if (frags.length === 0) continue;
       let delta = ZERO;
@@ -159,7 +170,7 @@ export class LotLedger {
   /** Lots keep their identity and cost across an in-scope transfer; the incoming override only feeds the WAC. */
   private arrive(out: LotTx, inn: LotTx): void {
     this.done.add(inn.id);
-    for (const lot of this.lots) {
+    for (const lot of this.live) {
       const moving = lot.fragments.filter((f) => f.transitKey === out.id);
       if (moving.length === 0) continue;
       const m = moving.reduce((s, f) => s.plus(f.quantity), ZERO);
@@ -182,7 +193,7 @@ export class LotLedger {
     };
     this.incomes.push(record);
     if (amount === null) return;
-    const weigh = (atBroker: boolean) => this.lots
+    const weigh = (atBroker: boolean) => this.live
       .filter((l) => l.direction === "LONG")
       .map((l) => ({ lot: l, w: l.fragments.filter((f) => !atBroker || f.brokerId === tx.brokerId).reduce((s, f) => s.plus(f.quantity), ZERO) }))
       .filter((x) => x.w.gt(0));
@@ -225,6 +236,7 @@ export class LotLedger {
       splits: new Set(), taxes: ZERO, transferred: false, unitCost: unit,
     };
     this.lots.push(lot);
+    this.live.push(lot);
     this.event(tx, lot, kind, q, { unit });
     this.logCustody(lot, tx.date);
   }
@@ -233,6 +245,8 @@ export class LotLedger {
     lot.closures.push({ brokerId: tx.brokerId, cost, date: tx.date, proceeds, quantity: m });
     lot.realizedQuantity = lot.realizedQuantity.plus(m);
     if (openQuantity(lot).isZero()) lot.closingDate = tx.date;
+    this.ctx.onClose?.({ kind, lot, quantity: m, tx });
+    if (this.ctx.trail === false) return;
     const pnl = proceeds === null || cost === null ? null : proceeds.minus(cost);
     this.event(tx, lot, kind, m, { pnl, unit });
     this.logCustody(lot, tx.date);
@@ -242,23 +256,29 @@ export class LotLedger {
   private take(brokerId: number, direction: "LONG" | "SHORT", n: Decimal): [Lot, Decimal][] {
     const out: [Lot, Decimal][] = [];
     let rest = n;
-    for (const lot of this.lots) {
-      if (rest.lte(0)) break;
+    if (this.emptied) {
+      this.live = this.live.filter((l) => l.fragments.length > 0);
+      this.emptied = false;
+    }
+    for (const lot of this.live) {
+      if (!positive(rest)) break;
       if (lot.direction !== direction) continue;
       for (const f of lot.fragments) {
-        if (f.brokerId !== brokerId || rest.lte(0)) continue;
+        if (f.brokerId !== brokerId || !positive(rest)) continue;
         const m = Decimal.min(f.quantity, rest);
         f.quantity = f.quantity.minus(m);
         rest = rest.minus(m);
         out.push([lot, m]);
       }
-      lot.fragments = lot.fragments.filter((f) => f.quantity.gt(0));
+      if (lot.fragments.every((f) => positive(f.quantity))) continue;
+      lot.fragments = lot.fragments.filter((f) => positive(f.quantity));
+      this.emptied ||= lot.fragments.length === 0;
     }
     return out;
   }
 
   private held(brokerId: number, direction: "LONG" | "SHORT"): Decimal {
-    return this.lots.filter((l) => l.direction === direction)
+    return this.live.filter((l) => l.direction === direction)
       .flatMap((l) => l.fragments).filter((f) => f.brokerId === brokerId).reduce((s, f) => s.plus(f.quantity), ZERO);
   }
 
@@ -273,6 +293,7 @@ export class LotLedger {
   }
 
   private logCustody(lot: Lot, date: string): void {
+    if (this.ctx.trail === false) return;
     const custody = custodyOf(lot);
     const last = lot.custodyLog.at(-1);
     if (last && last.date === date) last.custody = custody;
@@ -281,6 +302,7 @@ export class LotLedger {
 
   private event(tx: LotTx, lot: Lot, kind: LotEventRow["kind"], q: Decimal,
     extra: { from?: number; pnl?: Decimal | null; ratio?: Decimal; to?: number; unit?: Decimal | null }): void {
+    if (this.ctx.trail === false) return;
     this.events.push({
       amount: extra.unit === undefined || extra.unit === null ? null : toDecimalString(extra.unit.times(q)),
       broker_id: kind === "TRANSFER_DEPART" && extra.from !== undefined ? extra.from : extra.to ?? tx.brokerId,

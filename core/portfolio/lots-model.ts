@@ -1,6 +1,6 @@
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import type { LotsConverter } from "./lots-fx.ts";
-import type { CustodyEntry, LotTx } from "./lots-types.ts";
+import type { CustodyEntry, LotEventRow, LotTx } from "./lots-types.ts";
 import type { WacBook } from "./lots-wac.ts";
 
 const ZERO = new Decimal(0);
@@ -68,6 +68,10 @@ export interface LedgerContext {
   splitEventIds: Set<number>;
   txById: Map<number, LotTx>;
   wac: WacBook;
+  /** Told of each part of a lot a transaction closes, as it closes (the realised-gains pass reads only these). */
+  onClose?: (close: { kind: LotEventRow["kind"]; lot: Lot; quantity: Decimal; tx: LotTx }) => void;
+  /** False: no event rows and no custody log are kept (a pass that reads only the closes). Default true. */
+  trail?: boolean;
 }
 
 /** What the replay found that the data-quality report needs. */

@@ -8,6 +8,7 @@ import { daysBetween, indexOnOrBefore } from "../dates/calendar.ts";
 import { Decimal, toDecimalString } from "../money/decimal.ts";
 import { lotsConverter } from "./lots-fx.ts";
 import { LotLedger } from "./lots-ledger.ts";
+import type { Lot } from "./lots-model.ts";
 import type { LotsInput } from "./lots-types.ts";
 import { WacBook } from "./lots-wac.ts";
 
@@ -61,9 +62,13 @@ export function disposalsOfAsset(input: LotsInput): AssetDisposals {
   const wac = new WacBook();
   const txs = input.transactions.filter((t) => t.date <= input.period.end);
   const scales = new Map(input.brokers.map((b) => [b.id, new Decimal(b.scale)]));
+  // One replay of the asset: the sale's closed lots arrive as the ledger closes them (no event
+  // rows, no custody log), each with its lot at hand.
+  let closes: { lot: Lot; q: Decimal }[] = [];
   const ledger = new LotLedger({
     assetCurrency: input.asset.currency, conv, priceOn, wac, scales,
     splitEventIds: new Set(input.splitEventIds), txById: new Map(txs.map((t) => [t.id, t])),
+    trail: false, onClose: (c) => { if (c.kind === "SELL") closes.push({ lot: c.lot, q: c.quantity }); },
   });
   const disposals: Disposal[] = [];
   for (const tx of txs) {
@@ -71,16 +76,10 @@ export function disposalsOfAsset(input: LotsInput): AssetDisposals {
     // The average cost the sale removes, read on a copy of the pool just before it (long units only).
     const pool = sold !== null && sold.gt(0) ? wac.pool(tx.brokerId) : null;
     const average = pool && pool.quantity.gt(0) && !pool.unknown ? pool.clone().remove(Decimal.min(sold!, pool.quantity)).cost : null;
-    const before = ledger.events.length;
+    closes = [];
     ledger.apply(tx);
-    if (pool === null) continue;
-    const closes = ledger.events.slice(before).filter((e) => e.kind === "SELL" && e.transaction_id === tx.id && e.lot_id !== tx.id);
-    if (closes.length === 0) continue;
-    const lots = closes.map((e) => {
-      const lot = ledger.lots.find((l) => l.id === e.lot_id)!;
-      const q = new Decimal(e.quantity);
-      return { lot, q, cost: lot.unitCost === null ? null : lot.unitCost.times(q) };
-    });
+    if (pool === null || closes.length === 0) continue;
+    const lots = closes.map(({ lot, q }) => ({ lot, q, cost: lot.unitCost === null ? null : lot.unitCost.times(q) }));
     const quantity = lots.reduce((s, l) => s.plus(l.q), new Decimal(0));
     // The sale's cash in the target currency; a sale partly beyond the long lots keeps their share of it.
     const scale = scales.get(tx.brokerId) ?? new Decimal(1);

@@ -1,6 +1,8 @@
 import { inject, injectable } from "tsyringe";
 import { In, LessThanOrEqual } from "typeorm";
 import { BrokerAccess } from "../brokers/broker-access.entity.ts";
+import { aggregationScale } from "../brokers/share-scale.ts";
+import { CacheRegistry } from "../cache/cache-registry.ts";
 import { brokerNotFound } from "../brokers/broker-access.service.ts";
 import { today } from "../dates/calendar.ts";
 import { Database } from "../db/database.ts";
@@ -43,7 +45,8 @@ export interface RealizedGainsResult {
 /**
  * `POST /portfolio/realized-gains` on the request side (docs/portfolio-lots.md "Realised gains"):
  * the scope, the assets sold in it, and one lots-engine input per asset (the lots analysis' own
- * loader, so scales, FX and splits are the analysis'); totals per tax year.
+ * loader, so scales, FX and splits are the analysis'); totals per tax year. The answer is kept in
+ * `portfolio_gains` per caller and request until a declared write clears it (docs/portfolio.md "Caches").
  */
 @injectable()
 export class RealizedGainsService {
@@ -51,9 +54,13 @@ export class RealizedGainsService {
     @inject(Database) private readonly db: Database,
     @inject(UserSettingsService) private readonly settings: UserSettingsService,
     @inject(LotsAnalysisService) private readonly lots: LotsAnalysisService,
+    @inject(CacheRegistry) private readonly caches: CacheRegistry,
   ) {}
 
   async gains(userId: number, req: RealizedGainsRequest, run: RealizedGainsRunner): Promise<RealizedGainsResult> {
+    // Before any read: a write declared since clears the cache, and bumps the generation of a value computed meanwhile.
+    await this.caches.sync();
+    const generation = this.caches.generation("portfolio_gains");
     const reads = this.db.reads;
     const rows = await reads.findBy(BrokerAccess, { userId });
     const access = new Set(rows.map((r) => r.brokerId));
@@ -65,15 +72,24 @@ export class RealizedGainsService {
     const year = req.year ?? null;
     // Sales after the year change nothing in it: the replay stops at its last day.
     const end = year !== null && `${year}-12-31` < now ? `${year}-12-31` : now;
+    // The caller (private FX rates), the brokers with their scales, the currency and the last day.
+    const byBroker = new Map(rows.map((r) => [r.brokerId, r]));
+    const key = JSON.stringify({ userId, brokers: ids.map((id) => [id, aggregationScale(byBroker.get(id)!).toString()]), target, end, year });
+    const cache = this.caches.get<RealizedGainsResult>("portfolio_gains");
+    const hit = cache.get(key);
+    if (hit) return hit;
+    const result = await this.compute(userId, ids, target, end, year, run);
+    // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
+    if (this.caches.generation("portfolio_gains") === generation) cache.set(key, result);
+    return result;
+  }
 
-    const sold = ids.length === 0 ? [] : await reads.find(Transaction, {
+  private async compute(userId: number, ids: number[], target: string, end: string, year: number | null, run: RealizedGainsRunner): Promise<RealizedGainsResult> {
+    const sold = ids.length === 0 ? [] : await this.db.reads.find(Transaction, {
       select: { assetId: true }, where: { brokerId: In(ids), type: "SELL", date: LessThanOrEqual(end) },
     });
     const assetIds = [...new Set(sold.map((t) => t.assetId).filter((a): a is number => a !== null))].sort((a, b) => a - b);
-    const inputs: LotsInput[] = [];
-    for (const assetId of assetIds) {
-      inputs.push(await this.lots.input(userId, { analyses: ["LOT_SUMMARY"], assetId, brokerIds: ids, end, targetCurrency: target }));
-    }
+    const inputs = await this.lots.inputs(userId, assetIds, { analyses: ["LOT_SUMMARY"], brokerIds: ids, end, targetCurrency: target });
     const results = inputs.length ? await run(inputs) : [];
 
     const disposals = results.flatMap((r) => r.disposals)
@@ -82,7 +98,9 @@ export class RealizedGainsService {
     const byYear = new Map<number, Disposal[]>();
     for (const d of disposals) {
       const y = Number(d.date.slice(0, 4));
-      byYear.set(y, [...(byYear.get(y) ?? []), d]);
+      const list = byYear.get(y);
+      if (list) list.push(d);
+      else byYear.set(y, [d]);
     }
     const missing = new Map<string, Set<string>>();
     for (const r of results) {

@@ -7,7 +7,7 @@ import { join, relative, resolve, sep } from "node:path";
 // changes writes declare in their transactions. Scans core/, host/ and plugins/.
 
 const ROOT = resolve(import.meta.dir, "..", "..");
-const STORED_DATA_CACHES = ["portfolio_blob", "portfolio_layer2", "portfolio_wac", "risk_simulation", "risk_optimization", "upload_metadata"];
+const STORED_DATA_CACHES = ["portfolio_blob", "portfolio_layer2", "portfolio_wac", "portfolio_gains", "risk_simulation", "risk_optimization", "upload_metadata"];
 /** The feed and the registry it calls. */
 const ALLOWED = new Set(["core/cache/change-feed.ts", "core/cache/portfolio-caches.ts", "core/cache/cache-registry.ts"]);
 

@@ -115,3 +115,41 @@ test("a broker without an access row is 404, unknown keys 422, no session 401", 
   const empty = await (await bob.post("/portfolio/realized-gains", {})).json();
   expect(empty).toMatchObject({ broker_ids: [], disposals: [], years: [], totals: { disposals: 0, proceeds: "0" } });
 });
+
+test("a second request is answered from the cache until a write to the ledger or the rates it used clears it", async () => {
+  const dave = new ApiClient(api.server.base);
+  await dave.signUp("gains-dave");
+  const d = await looseBroker(dave, "Gains CHF");
+  const chfAsset = (await (await dave.post("/assets", [{ name: "Gains Swiss Co", currency: "CHF" }])).json()).results[0].asset_id;
+  expect((await alice.post("/fx/currencies/rate", [{ date: "2023-01-02", base: "EUR", quote: "CHF", rate: "1.25" }])).status).toBe(200);
+  await commitOk(dave, { creates: [
+    { broker_id: d, type: "BUY", date: "2023-02-01", asset_id: chfAsset, quantity: "10", cash: { code: "CHF", amount: "-100" } },
+    { broker_id: d, type: "SELL", date: "2023-07-03", asset_id: chfAsset, quantity: "-4", cash: { code: "CHF", amount: "60" } },
+  ] });
+  const ask = async () => {
+    const res = await dave.post("/portfolio/realized-gains", { target_currency: "EUR" });
+    expect(res.status).toBe(200);
+    return res.json();
+  };
+  const cached = async () => (await (await dave.get("/settings/cache/status")).json()).items
+    .find((i: { name: string }) => i.name === "portfolio_gains")?.current_size ?? 0;
+  const first = await ask();
+  // Cost 4 × 10 / 1.25 = 32 EUR, proceeds 60 / 1.25 = 48 EUR.
+  expect(first.disposals.map((x: { proceeds: string; fifo_cost: string }) => [x.proceeds, x.fifo_cost])).toEqual([["48", "32"]]);
+  expect(await cached()).toBeGreaterThan(0);
+  expect(await ask()).toEqual(first);
+
+  // A shared rate on the sale's day: the proceeds are converted at it (60 / 1.5).
+  expect((await alice.post("/fx/currencies/rate", [{ date: "2023-07-01", base: "EUR", quote: "CHF", rate: "1.5" }])).status).toBe(200);
+  expect(await cached()).toBe(0);
+  const afterRate = await ask();
+  expect(afterRate.disposals.map((x: { proceeds: string; fifo_cost: string }) => [x.proceeds, x.fifo_cost])).toEqual([["40", "32"]]);
+
+  // A new sale is a new disposal, in the totals too.
+  await commitOk(dave, { creates: [
+    { broker_id: d, type: "SELL", date: "2023-09-01", asset_id: chfAsset, quantity: "-2", cash: { code: "CHF", amount: "30" } },
+  ] });
+  const afterSale = await ask();
+  expect(afterSale.disposals.map((x: { date: string; proceeds: string }) => [x.date, x.proceeds])).toEqual([["2023-07-03", "40"], ["2023-09-01", "20"]]);
+  expect(afterSale.totals).toMatchObject({ disposals: 2, proceeds: "60", fifo_cost: "48", fifo_gain: "12" });
+});

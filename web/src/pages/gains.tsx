@@ -3,8 +3,8 @@
  * the average cost (POST /portfolio/realized-gains, in the user's base currency), totals per year,
  * and a CSV download of the same figures.
  */
-import { Fragment } from "preact";
-import { useState } from "preact/hooks";
+import { Component, Fragment } from "preact";
+import { useEffect, useState } from "preact/hooks";
 import { api, type Result } from "../api/client.ts";
 import { ErrorNote, Field, Loading, Money, Page, Select } from "../components/ui.tsx";
 import { formatDate, formatDecimal, MASK } from "../lib/format.ts";
@@ -15,6 +15,13 @@ import { useAsync } from "../lib/use-async.ts";
 
 type Gains = Result<"post", "/portfolio/realized-gains">;
 type Disposal = Gains["disposals"][number];
+type Brokers = Result<"get", "/brokers">["items"];
+
+/**
+ * Sales rendered per chunk: the totals and the first chunk in the first paint, one more chunk after
+ * each paint (thousands of sales in one render kept the page blank for seconds, docs/web.md "Page speed").
+ */
+const CHUNK = 100;
 
 export function GainsPage() {
   const { prefs, privacy } = useApp();
@@ -30,7 +37,7 @@ export function GainsPage() {
   const data = year === "" ? all.data : chosen.data;
   const loading = year === "" ? all.loading : chosen.loading;
   const years = (all.data?.years ?? []).map((y) => y.year).reverse();
-  const q = (v: string) => privacy ? MASK : formatDecimal(v, locale, { maxPlaces: 8 });
+  const shown = useShown(data?.disposals);
 
   const download = () => {
     if (!data) return;
@@ -93,37 +100,10 @@ export function GainsPage() {
                 <th scope="col" class="num">{t("Cost (average)")}</th><th scope="col" class="num">{t("Gain (average)")}</th>
                 <th scope="col"><span class="sr-only">{t("Lots")}</span></th>
               </tr></thead>
-              <tbody>
-                {data.disposals.map((d) => (
-                  <Fragment key={d.transaction_id}>
-                    <tr data-testid={`sale-${d.transaction_id}`}>
-                      <td>{formatDate(d.date, locale)}</td>
-                      <th scope="row"><Link href={`/assets/${d.asset_id}`}>{d.asset_name}</Link><div class="muted small">{brokerName(d.broker_id)}</div></th>
-                      <td class="num">{q(d.quantity)}</td>
-                      <td>{formatDate(d.acquired_from, locale)}{d.acquired_to !== d.acquired_from ? ` – ${formatDate(d.acquired_to, locale)}` : ""}
-                        <div class="muted small">{holding(d)}</div></td>
-                      <td class="num" data-col="proceeds"><Money amount={d.proceeds} currency={currency} /></td>
-                      <td class="num" data-col="fifo-cost"><Money amount={d.fifo_cost} currency={currency} /></td>
-                      <td class="num" data-col="fifo-gain"><Money amount={d.fifo_gain} currency={currency} signed /></td>
-                      <td class="num" data-col="average-cost"><Money amount={d.average_cost} currency={currency} /></td>
-                      <td class="num" data-col="average-gain"><Money amount={d.average_gain} currency={currency} signed /></td>
-                      <td><button type="button" class="ghost" aria-expanded={open === d.transaction_id} aria-label={t("Lots sold on {date}", { date: formatDate(d.date, locale) })}
-                        onClick={() => setOpen(open === d.transaction_id ? null : d.transaction_id)}>{t("Lots")}</button></td>
-                    </tr>
-                    {open === d.transaction_id && (
-                      <tr class="lots-row"><td colSpan={10}>
-                        <table class="table compact" aria-label={t("Lots sold on {date}", { date: formatDate(d.date, locale) })}>
-                          <thead><tr><th scope="col">{t("Bought")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Cost (FIFO)")}</th><th scope="col" class="num">{t("Days held")}</th></tr></thead>
-                          <tbody>{d.lots.map((l) => (
-                            <tr key={l.lot_id}><td>{formatDate(l.acquisition_date, locale)}</td><td class="num">{q(l.quantity)}</td>
-                              <td class="num"><Money amount={l.cost} currency={currency} /></td><td class="num">{l.holding_days}</td></tr>
-                          ))}</tbody>
-                        </table>
-                      </td></tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
+              {Array.from({ length: Math.ceil(shown / CHUNK) }, (_, i) => (
+                <SaleChunk key={i} list={data.disposals} from={i * CHUNK} open={open} setOpen={setOpen} brokers={brokers.data?.items}
+                  currency={currency} locale={locale} privacy={privacy} />
+              ))}
               <tfoot>
                 <tr data-testid="sales-total">
                   <th scope="row" colSpan={4}>{t("Total")}</th>
@@ -144,6 +124,88 @@ export function GainsPage() {
       )}
     </Page>
   );
+}
+
+/** How many sales of `list` to render: one chunk more after each paint, until all of them. */
+function useShown(list: readonly unknown[] | undefined): number {
+  const total = list?.length ?? 0;
+  const [state, setState] = useState({ list, shown: CHUNK });
+  const shown = state.list === list ? Math.min(state.shown, total) : Math.min(CHUNK, total);
+  useEffect(() => {
+    if (shown >= total) return;
+    const timer = setTimeout(() => setState({ list, shown: shown + CHUNK }), 0);
+    return () => clearTimeout(timer);
+  }, [list, shown, total]);
+  return shown;
+}
+
+interface ChunkProps {
+  brokers: Brokers | undefined;
+  currency: string;
+  from: number;
+  list: Disposal[];
+  locale: string;
+  open: number | null;
+  privacy: boolean;
+  setOpen: (id: number | null) => void;
+}
+
+/** One chunk of sales (its own tbody), rendered again only when its inputs change. */
+class SaleChunk extends Component<ChunkProps> {
+  override shouldComponentUpdate(next: ChunkProps): boolean {
+    const a = this.props;
+    return !(a.list === next.list && a.from === next.from && a.brokers === next.brokers && a.currency === next.currency
+      && a.locale === next.locale && a.privacy === next.privacy && a.setOpen === next.setOpen && inChunk(a, a.open) === inChunk(next, next.open));
+  }
+
+  override render() {
+    return saleRows(this.props);
+  }
+}
+
+function saleRows({ brokers, currency, from, list, locale, open, privacy, setOpen }: ChunkProps) {
+  const brokerName = (id: number) => brokers?.find((b) => b.id === id)?.name ?? String(id);
+  const q = (v: string) => privacy ? MASK : formatDecimal(v, locale, { maxPlaces: 8 });
+  return (
+    <tbody>
+      {list.slice(from, from + CHUNK).map((d) => (
+        <Fragment key={d.transaction_id}>
+          <tr data-testid={`sale-${d.transaction_id}`}>
+            <td>{formatDate(d.date, locale)}</td>
+            <th scope="row"><Link href={`/assets/${d.asset_id}`}>{d.asset_name}</Link><div class="muted small">{brokerName(d.broker_id)}</div></th>
+            <td class="num">{q(d.quantity)}</td>
+            <td>{formatDate(d.acquired_from, locale)}{d.acquired_to !== d.acquired_from ? ` – ${formatDate(d.acquired_to, locale)}` : ""}
+              <div class="muted small">{holding(d)}</div></td>
+            <td class="num" data-col="proceeds"><Money amount={d.proceeds} currency={currency} /></td>
+            <td class="num" data-col="fifo-cost"><Money amount={d.fifo_cost} currency={currency} /></td>
+            <td class="num" data-col="fifo-gain"><Money amount={d.fifo_gain} currency={currency} signed /></td>
+            <td class="num" data-col="average-cost"><Money amount={d.average_cost} currency={currency} /></td>
+            <td class="num" data-col="average-gain"><Money amount={d.average_gain} currency={currency} signed /></td>
+            <td><button type="button" class="ghost" aria-expanded={open === d.transaction_id} aria-label={t("Lots sold on {date}", { date: formatDate(d.date, locale) })}
+              onClick={() => setOpen(open === d.transaction_id ? null : d.transaction_id)}>{t("Lots")}</button></td>
+          </tr>
+          {open === d.transaction_id && (
+            <tr class="lots-row"><td colSpan={10}>
+              <table class="table compact" aria-label={t("Lots sold on {date}", { date: formatDate(d.date, locale) })}>
+                <thead><tr><th scope="col">{t("Bought")}</th><th scope="col" class="num">{t("Quantity")}</th><th scope="col" class="num">{t("Cost (FIFO)")}</th><th scope="col" class="num">{t("Days held")}</th></tr></thead>
+                <tbody>{d.lots.map((l) => (
+                  <tr key={l.lot_id}><td>{formatDate(l.acquisition_date, locale)}</td><td class="num">{q(l.quantity)}</td>
+                    <td class="num"><Money amount={l.cost} currency={currency} /></td><td class="num">{l.holding_days}</td></tr>
+                ))}</tbody>
+              </table>
+            </td></tr>
+          )}
+        </Fragment>
+      ))}
+    </tbody>
+  );
+}
+
+/** The open sale when it is one of the chunk's (a click elsewhere leaves the chunk as it is). */
+function inChunk(p: ChunkProps, open: number | null): number | null {
+  if (open === null) return null;
+  const i = p.list.findIndex((d) => d.transaction_id === open);
+  return i >= p.from && i < p.from + CHUNK ? open : null;
 }
 
 function holding(d: Disposal): string {
