@@ -1,16 +1,16 @@
 import { afterEach, expect, test } from "bun:test";
 import { assetTypeLabel, assetTypeOptions, ASSET_TYPES } from "../../web/src/lib/asset-types.ts";
-import { setLanguage } from "../../web/src/lib/i18n.ts";
+import { loadLanguage, setLanguage } from "../../web/src/lib/i18n.ts";
 
 afterEach(() => setLanguage("en"));
 
-test("asset types show by name in the interface language; the API code stays the value", () => {
+test("asset types show by name in the interface language; the API code stays the value", async () => {
   expect(ASSET_TYPES).toEqual(["STOCK", "ETF", "BOND", "CRYPTO", "FUND", "CROWDFUND", "HOLD", "INDEX", "OTHER"]);
   expect(assetTypeLabel("BOND")).toBe("Bond");
-  setLanguage("de");
+  await loadLanguage("de");
   expect(assetTypeLabel("STOCK")).toBe("Aktie");
   expect(assetTypeOptions().find((o) => o.value === "BOND")).toEqual({ value: "BOND", label: "Anleihe" });
-  setLanguage("pt-BR");
+  await loadLanguage("pt-BR");
   expect(assetTypeLabel("FUND")).toBe("Fundo");
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { localeSeparators, readDecimal, toInputText } from "../../web/src/lib/decimal.ts";
-import { setLanguage } from "../../web/src/lib/i18n.ts";
+import { loadLanguage, setLanguage } from "../../web/src/lib/i18n.ts";
 
 afterEach(() => setLanguage("en"));
 
@@ -65,8 +65,8 @@ test("signs, zeros and surrounding spaces", () => {
   expect(value("   ", "en")).toBe("empty");
 });
 
-test("the messages are translated and say how to write the number", () => {
-  setLanguage("it");
+test("the messages are translated and say how to write the number", async () => {
+  await loadLanguage("it");
   const amb = readDecimal("1.234", "it");
   expect(amb.ok).toBe(false);
   if (!amb.ok) {

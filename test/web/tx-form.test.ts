@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { setLanguage } from "../../web/src/lib/i18n.ts";
+import { loadLanguage, setLanguage } from "../../web/src/lib/i18n.ts";
 import { typesResponse } from "../../host/api/transactions/transaction-types.schema.ts";
 import {
   checkForm as check, conversionCost, emptyForm, fromTransaction as fromTx, issuesToErrors as toErrors, toCreates as creates, txRules, txTypeLabel,
@@ -102,16 +102,16 @@ describe("API issues land on the right fields", () => {
 });
 
 describe("type names for display", () => {
-  test("a code shows as a name in the interface language; an unknown code shows as is", () => {
+  test("a code shows as a name in the interface language; an unknown code shows as is", async () => {
     try {
       setLanguage("en");
       expect(TX_TYPES.map(txTypeLabel)).toEqual([
         "Buy", "Sell", "Dividend", "Interest", "Deposit", "Withdrawal", "Fee", "Tax", "Adjustment", "Transfer", "FX conversion", "Cash transfer",
       ]);
       expect(txTypeLabel("SPIN_OFF")).toBe("SPIN_OFF");
-      setLanguage("fr");
+      await loadLanguage("fr");
       expect(["BUY", "WITHDRAWAL", "TRANSFER"].map(txTypeLabel)).toEqual(["Achat", "Retrait", "Transfert"]);
-      setLanguage("pt-BR");
+      await loadLanguage("pt-BR");
       expect(txTypeLabel("DIVIDEND")).toBe("Dividendo");
     } finally {
       setLanguage("en");
@@ -120,14 +120,14 @@ describe("type names for display", () => {
 });
 
 describe("numbers typed in the user's locale", () => {
-  test("an Italian buy of 1,5 units for 1.234,56 is sent as 1.5 and -1234.56", () => {
+  test("an Italian buy of 1,5 units for 1.234,56 is sent as 1.5 and -1234.56", async () => {
     const form = emptyForm({ ...base, type: "BUY", asset_id: "7", quantity: "1,5", amount: "1.234,56" });
     expect(checkForm(form, "it")).toEqual({});
     expect(toCreates(form, { locale: "it" })[0]).toMatchObject({ quantity: "1.5", cash: { code: "EUR", amount: "-1234.56" } });
     expect(checkForm(emptyForm({ ...base, type: "DEPOSIT", amount: "1,50" }), "it")).toEqual({});
     // In English the comma groups; a lone "1,234" is refused as two-way, with the field named.
     expect(toCreates(emptyForm({ ...base, type: "DEPOSIT", amount: "1,234.5" }), { locale: "en" })[0]!.cash!.amount).toBe("1234.5");
-    setLanguage("it");
+    await loadLanguage("it");
     const e = checkForm(emptyForm({ ...base, type: "BUY", asset_id: "7", quantity: "1.234", amount: "10" }), "it");
     setLanguage("en");
     expect(Object.keys(e)).toEqual(["quantity"]);

@@ -19,7 +19,7 @@ import { LoginPage } from "./pages/login.tsx";
 import { SettingsPage } from "./pages/settings.tsx";
 import { TransactionsPage } from "./pages/transactions.tsx";
 import { UploadsPage } from "./pages/uploads.tsx";
-import { msg, setLanguage, t } from "./lib/i18n.ts";
+import { loadLanguage, msg, t } from "./lib/i18n.ts";
 import { lazyPage } from "./lib/lazy.tsx";
 
 // Investor pages: loaded on first visit (their own chunks), the first load stays small.
@@ -90,7 +90,7 @@ export function App() {
       const { user } = me.value;
       const prefs = settings.value;
       applyTheme(prefs.theme);
-      setLanguage(prefs.language);
+      await loadLanguage(prefs.language);
       setSession({ state: "in", me: user, prefs });
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) setSession({ state: "anonymous" });
@@ -106,10 +106,11 @@ export function App() {
       prefs: session.prefs,
       privacy,
       setPrivacy(on) { localStorage.setItem(PRIVACY_KEY, on ? "1" : "0"); setPrivacyState(on); },
-      setPrefs(p) {
+      async setPrefs(p) {
         const prefs = { ...session.prefs, ...p };
         applyTheme(prefs.theme);
-        setLanguage(prefs.language);
+        // The new language's catalog may still be fetched: the tree re-renders once it is here.
+        await loadLanguage(prefs.language);
         setSession({ ...session, prefs });
       },
       async logout() {

@@ -4,20 +4,28 @@
  * `{name}` placeholders are filled from `params`. Catalogs live in web/src/i18n/<language>.ts;
  * test/web/i18n.test.ts checks that every t()/msg() text of web/src has a translation in each.
  *
- * The shell calls setLanguage() before rendering; a language change re-renders the whole tree
- * (AppContext changes), so every t() call picks the new catalog up.
+ * Each language's catalog is its own chunk, fetched when that language is first asked for
+ * (`loadLanguage`): a first load carries none of the six (together ~60 KB gzipped), an English
+ * user never fetches one. The shell awaits loadLanguage() before rendering; a language change
+ * re-renders the whole tree (AppContext changes), so every t() call picks the new catalog up.
  */
-import { de } from "../i18n/de.ts";
-import { es } from "../i18n/es.ts";
-import { fr } from "../i18n/fr.ts";
-import { it } from "../i18n/it.ts";
-import { nl } from "../i18n/nl.ts";
-import { pt } from "../i18n/pt.ts";
-
 export type Catalog = Readonly<Record<string, string>>;
 
-/** Languages with a catalog, besides English. */
-export const CATALOGS: Readonly<Record<string, Catalog>> = { de, es, fr, it, nl, pt };
+/** Languages with a catalog, besides English: each loads on first use. */
+const LOADERS: Readonly<Record<string, () => Promise<Catalog>>> = {
+  de: () => import("../i18n/de.ts").then((m) => m.de),
+  es: () => import("../i18n/es.ts").then((m) => m.es),
+  fr: () => import("../i18n/fr.ts").then((m) => m.fr),
+  it: () => import("../i18n/it.ts").then((m) => m.it),
+  nl: () => import("../i18n/nl.ts").then((m) => m.nl),
+  pt: () => import("../i18n/pt.ts").then((m) => m.pt),
+};
+
+/** The languages with a catalog, besides English. */
+export const CATALOG_LANGUAGES: readonly string[] = Object.keys(LOADERS);
+
+/** Catalogs fetched so far. */
+const loaded: Record<string, Catalog> = {};
 
 let catalog: Catalog | null = null;
 let current = "en";
@@ -35,12 +43,29 @@ export function addCatalogs(catalogs: Readonly<Record<string, Catalog>>): void {
 /** The catalog's language for a preference ("de", "de-CH", "pt_BR"); English when there is none. */
 export function catalogLanguage(tag: string | null | undefined): string {
   const base = (tag ?? "").toLowerCase().split(/[-_]/)[0] ?? "";
-  return base in CATALOGS ? base : "en";
+  return base in LOADERS ? base : "en";
 }
 
+/**
+ * Fetches the preference's catalog if it is not here yet, then makes it the current language. A
+ * catalog that cannot be fetched (offline after an upgrade) leaves the text in English.
+ */
+export async function loadLanguage(tag: string | null | undefined): Promise<void> {
+  const language = catalogLanguage(tag);
+  if (language !== "en" && !loaded[language]) {
+    try {
+      loaded[language] = await LOADERS[language]!();
+    } catch {
+      // English words are shown rather than no page at all.
+    }
+  }
+  setLanguage(tag);
+}
+
+/** Makes a language current, with its catalog if fetched already (loadLanguage), else English words. */
 export function setLanguage(tag: string | null | undefined): void {
   current = catalogLanguage(tag);
-  catalog = CATALOGS[current] ?? null;
+  catalog = loaded[current] ?? null;
 }
 
 export function currentLanguage(): string {

@@ -25,7 +25,8 @@ export interface AppState {
   /** Masks every amount on screen (kept in localStorage per browser). */
   privacy: boolean;
   setPrivacy(on: boolean): void;
-  setPrefs(p: Partial<Prefs>): void;
+  /** Applies the preferences; resolves once a newly chosen language's text is here. */
+  setPrefs(p: Partial<Prefs>): Promise<void>;
   logout(): Promise<void>;
 }
 

@@ -34,7 +34,7 @@ function Preferences() {
     e.preventDefault();
     try {
       const r = await api.put("/settings/user", { body: { language, base_currency: currency.toUpperCase(), theme: theme as "auto" } });
-      setPrefs(r);
+      await setPrefs(r);
       setMsg({ ok: true, text: t("Preferences saved.") });
     } catch (err) { setMsg({ ok: false, text: errorText(err) }); }
   };
