@@ -219,6 +219,39 @@ test("a Trade Republic statement whose rows do not add up to its printed end bal
   expect(() => parseTradeRepublicText(de.replace(/^Depotkonto.*$/m, ""), "k.pdf")).toThrow("the account overview (opening balance, money in, money out, end balance) was not found");
 });
 
+test("Scalable Capital contract note in English (Buy): execution day, the table row's quantity (pc.), price and amount with decimal points and thousands commas, the ISIN below it, the order id; order fees a FEE row summing to the Debit", () => {
+  const result = parseScalableText(text("scalable", "kauf-en.txt"), "kauf-en.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "BUY 2025-08-12 q=15 -3186 EUR IE00SCAL0049 Example All Country Equity (Acc) | Scalable Capital kauf-en.txt: buy 15 at 212.4 EUR",
+    "FEE 2025-08-12 q=0 -0.99 EUR IE00SCAL0049 Example All Country Equity (Acc) | Scalable Capital kauf-en.txt",
+  ]);
+  expect(result.detectedFormat).toBe("scalable/pdf/trade");
+  expect(result.transactions.map((t) => t.orderId)).toEqual(["scalable:SCAEN1A2B3C4D5E", "scalable:SCAEN1A2B3C4D5E"]);
+  expect(sum(result.transactions)).toBe("-3186.99"); // Debit
+});
+
+test("Scalable Capital contract note in English (Sell): a SELL at the table's amount on the execution day, equal to the Credit", () => {
+  const result = parseScalableText(text("scalable", "verkauf-en.txt"), "verkauf-en.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "SELL 2025-09-18 q=-40 3926 EUR NL00SCAL0057 Example Semiconductor Equipment NV | Scalable Capital verkauf-en.txt: sell 40 at 98.15 EUR",
+  ]);
+  expect(result.transactions[0]!.orderId).toBe("scalable:SCAEN9Z8Y7X6W5V");
+  expect(sum(result.transactions)).toBe("3926.00"); // Credit
+});
+
+test("Scalable Capital contract note in English for a savings plan order: a BUY tagged savings-plan with a fractional quantity, equal to the Debit", () => {
+  const result = parseScalableText(text("scalable", "sparplan-en.txt"), "sparplan-en.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "BUY 2025-06-05 q=12.5 -100 EUR IE00SCAL0064 Example India Equity (Acc) [savings-plan] | Scalable Capital sparplan-en.txt: savings plan 12.5 at 8 EUR",
+  ]);
+  expect(result.detectedFormat).toBe("scalable/pdf/plan");
+});
+
+test("a Scalable Capital English contract note whose figures do not make its Debit is refused, never imported short", () => {
+  const withUnknownCost = text("scalable", "kauf-en.txt").replace("Debit  3,186.99 EUR", "Exchange fee +1.50 EUR\nDebit  3,186.99 EUR");
+  expect(() => parseScalableText(withUnknownCost, "k.pdf")).toThrow("do not make the booked 3186.99 EUR");
+});
+
 test("a Scalable Capital Bank note whose figures do not make its booking (a line the reader does not know) is refused, never imported short", () => {
   const withUnknownCost = text("scalable", "kauf-2025.txt").replace("Belastung  1.215,00 EUR", "Ordergebühr  -0,99 EUR\nBelastung  1.215,00 EUR");
   expect(() => parseScalableText(withUnknownCost, "k.pdf")).toThrow("do not make the booked 1215 EUR");
@@ -228,7 +261,7 @@ test("each generated PDF parses through its plugin to the same rows as its text 
   const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
   for (const [plugin, dir, broker, parse] of [[tr, "traderepublic-pdf", "traderepublic", parseTradeRepublicText], [sc, "scalable-pdf", "scalable", parseScalableText]] as const) {
-    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025", "kontoauszug-de", "account-statement-en"]) {
+    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025", "kontoauszug-de", "account-statement-en", "kauf-en", "verkauf-en", "sparplan-en"]) {
       let raw: string;
       try { raw = text(broker, `${name}.txt`); } catch { continue; }
       const { confidence, result } = await throughPdf(plugin, dir, `${name}.pdf`);
