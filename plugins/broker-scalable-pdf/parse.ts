@@ -49,23 +49,34 @@ export function scalableDocumentConfidence(text: string): number {
 //   <quantity>", the movement "<booking day> <value day> Gutschrift <per share> <ccy> <quantity> <gross>
 //   <booked ccy>", for a foreign currency "<ccy> / EUR <rate>", taxes ("Ausländische Quellensteuer
 //   -0,01 EUR", …) and "Gesamtbetrag <amount> <ccy>".
+// - In English, the same contract note: "Contract note" then "for client order|savings plan order",
+//   "Execution <date> <time>", the table "Type Security Quantity Price Amount" with the row "Buy|Sell <name>
+//   <quantity> pc. <price> <ccy> <amount> <ccy>" (decimal points, commas for thousands), signed lines
+//   ("Order fees +0.99 EUR") and the booking "Debit|Credit <amount> <ccy>".
 // Every figure between the position and the booking is read, and the rows must sum to the booking, so
 // a line this reader does not know stops the document instead of being lost.
 const OWN_ISSUER = /^Scalable Capital (Bank )?GmbH\b/i;
 const OWN_TRADE_HEAD = /^Typ Wertpapier Anzahl Kurs Betrag$/i;
+const OWN_TRADE_HEAD_EN = /^Type Security Quantity Price Amount$/i;
+
+/** The words and number format of the own contract note, German or English. */
+const OWN_TRADE_WORDS = {
+  de: { head: OWN_TRADE_HEAD, side: "Kauf|Verkauf", unit: String.raw`Stk\.`, booking: "Belastung|Gutschrift", execution: "Ausführung", number: NUMBER, signed: String.raw`[+-]?[\d.]*\d(?:,\d+)?` },
+  en: { head: OWN_TRADE_HEAD_EN, side: "Buy|Sell", unit: String.raw`pc\.`, booking: "Debit|Credit", execution: "Execution", number: String.raw`[\d,]*\d(?:\.\d+)?`, signed: String.raw`[+-]?[\d,]*\d(?:\.\d+)?` },
+} as const;
 const OWN_DIVIDEND_TITLE = /^(Dividende|Ausschüttung)$/i;
 
-function ownLayout(lines: readonly string[]): "trade" | "dividend" | null {
+function ownLayout(lines: readonly string[]): "trade" | "trade-en" | "dividend" | null {
   if (!lines.some((l) => OWN_ISSUER.test(l))) return null;
   if (lines.some((l) => /^Wertpapierabrechnung$/i.test(l)) && lines.some((l) => OWN_TRADE_HEAD.test(l))) return "trade";
+  if (lines.some((l) => /^Contract note$/i.test(l)) && lines.some((l) => OWN_TRADE_HEAD_EN.test(l))) return "trade-en";
   if (lines.some((l) => OWN_DIVIDEND_TITLE.test(l)) && lines.some((l) => /^Berechtigtes Wertpapier\s/i.test(l))) return "dividend";
   return null;
 }
 
-const SIGNED = String.raw`[+-]?[\d.]*\d(?:,\d+)?`;
-
 /** A note of Scalable Capital's own layout (see above). */
-function parseOwnLayout(doc: PdfDocument, layout: "trade" | "dividend", name: string): ImportResult {
+function parseOwnLayout(doc: PdfDocument, layout: "trade" | "trade-en" | "dividend", name: string): ImportResult {
+  const words = OWN_TRADE_WORDS[layout === "trade-en" ? "en" : "de"];
   const lines = doc.lines;
   const base = { row: 1, description: `Scalable Capital ${name}` };
   const rows: ImportedTransaction[] = [];
@@ -74,38 +85,39 @@ function parseOwnLayout(doc: PdfDocument, layout: "trade" | "dividend", name: st
     let fees = new Decimal(0);
     let taxLines = new Decimal(0);
     for (let i = from; i < to; i++) {
-      const m = new RegExp(`^(.+?) (${SIGNED}) (${CCY})$`).exec(lines[i]!);
+      const m = new RegExp(`^(.+?) (${words.signed}) (${CCY})$`).exec(lines[i]!);
       if (!m) continue;
       if (m[3] !== currency) throw new PluginError("invalid-input", `${name}: "${lines[i]}" is not in the booked currency ${currency}`);
       const value = doc.num(m[2]!.replace(/^\+/, ""));
-      if (/steuer|Solidaritätszuschlag/i.test(m[1]!)) taxLines = taxLines.plus(value);
+      if (/steuer|Solidaritätszuschlag|\btax|solidarity surcharge/i.test(m[1]!)) taxLines = taxLines.plus(value);
       else fees = fees.plus(value.abs());
     }
     return { fees, taxLines };
   };
-  if (layout === "trade") {
-    const headAt = doc.indexOf(OWN_TRADE_HEAD);
-    const pos = doc.need(doc.find(new RegExp(`^(Kauf|Verkauf) (.+) (${NUMBER}) Stk\\. (${NUMBER}) (${CCY}) (${NUMBER}) (${CCY})$`), headAt + 1, headAt + 3),
-      "the position (Kauf|Verkauf <name> <quantity> Stk. <price> <currency> <amount> <currency>)");
-    const posAt = doc.indexOf(/^(Kauf|Verkauf) /, headAt + 1);
+  if (layout !== "dividend") {
+    const { number: NUM, side, unit, booking: bookedAs } = words;
+    const headAt = doc.indexOf(words.head);
+    const pos = doc.need(doc.find(new RegExp(`^(${side}) (.+) (${NUM}) ${unit} (${NUM}) (${CCY}) (${NUM}) (${CCY})$`), headAt + 1, headAt + 3),
+      `the position (${side} <name> <quantity> ${unit.replace("\\", "")} <price> <currency> <amount> <currency>)`);
+    const posAt = doc.indexOf(new RegExp(`^(${side}) `), headAt + 1);
     const isinAt = doc.indexOf(/^[A-Z]{2}[A-Z0-9]{9}\d$/, posAt + 1, posAt + 3);
     const isin = doc.need(isinAt >= 0 ? lines[isinAt]! : null, "the ISIN");
-    const bookingAt = doc.indexOf(new RegExp(`^(Belastung|Gutschrift) ${NUMBER} ${CCY}$`), posAt + 1);
-    const booking = doc.need(bookingAt >= 0 ? new RegExp(`^(Belastung|Gutschrift) (${NUMBER}) (${CCY})$`).exec(lines[bookingAt]!) : null, "the booking (Belastung/Gutschrift <amount> <currency>)");
+    const bookingAt = doc.indexOf(new RegExp(`^(${bookedAs}) ${NUM} ${CCY}$`), posAt + 1);
+    const booking = doc.need(bookingAt >= 0 ? new RegExp(`^(${bookedAs}) (${NUM}) (${CCY})$`).exec(lines[bookingAt]!) : null, `the booking (${bookedAs.replace("|", "/")} <amount> <currency>)`);
     const currency = booking[3]!;
     if (pos[7] !== currency) throw new PluginError("invalid-input", `${name}: a trade in ${pos[7]} booked in ${currency} is not read`);
-    const sell = /^verkauf$/i.test(pos[1]!);
-    if (sell !== /^gutschrift$/i.test(booking[1]!)) throw new PluginError("invalid-input", `${name}: a ${pos[1]} booked as ${booking[1]} is not read`);
+    const sell = /^(verkauf|sell)$/i.test(pos[1]!);
+    if (sell !== /^(gutschrift|credit)$/i.test(booking[1]!)) throw new PluginError("invalid-input", `${name}: a ${pos[1]} booked as ${booking[1]} is not read`);
     const booked = doc.num(booking[2]);
     const gross = doc.num(pos[6]);
     const quantity = doc.num(pos[3]);
-    const date = doc.date(doc.need(doc.find(new RegExp(`^Ausführung (${DATE})\\b`)), "the execution day (Ausführung <date>)")[1]!);
-    const plan = doc.indexOf(/^für Sparplan/i) >= 0;
+    const date = doc.date(doc.need(doc.find(new RegExp(`^${words.execution} (${DATE})\\b`)), `the execution day (${words.execution} <date>)`)[1]!);
+    const plan = doc.indexOf(/^(für Sparplan|for savings plan)/i) >= 0;
     const { fees, taxLines } = charges(isinAt + 1, bookingAt, currency);
     // Taxes withheld (a refund negative): what is left between the gross, the costs and the booking.
     const taxes = sell ? gross.minus(fees).minus(booked) : booked.minus(gross).minus(fees);
     if (!taxes.eq(taxLines.neg())) throw new PluginError("invalid-input", `${name}: the gross ${gross.toFixed()}, costs ${fees.toFixed()} and taxes ${taxLines.toFixed()} do not make the booked ${booked.toFixed()} ${currency}`);
-    const order = doc.find(/^Typ \S+ Order (\S+)/);
+    const order = doc.find(/^(?:Typ|Type) \S+ Order (?:ID )?(\S+)/);
     const tradeBase = { ...base, ...(order ? { orderId: `scalable:${order[1]}` } : {}) };
     const asset = { isin, assetName: pos[2]!, assetCurrency: pos[5] as CurrencyCode };
     rows.push({
@@ -171,7 +183,7 @@ export function parseScalableText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
   const own = ISSUER.test(text) ? ownLayout(lines) : null;
   if (own) {
-    const ownDoc = pdfDocument(name, lines, { decimalMark: "," });
+    const ownDoc = pdfDocument(name, lines, { decimalMark: own === "trade-en" ? "." : "," });
     ownDoc.refuseCancellation();
     return parseOwnLayout(ownDoc, own, name);
   }

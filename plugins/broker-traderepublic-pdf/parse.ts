@@ -14,6 +14,7 @@
 //   in the dividend's currency, a conversion line "Zwischensumme|Sub Total <rate> USD/EUR <amount> EUR",
 //   domestic taxes, and the booking (payment date and net amount).
 // - ZINSABRECHNUNG / INTEREST INVOICE: interest lines and the booking (date and net amount); taxes if listed.
+// - UMSATZÜBERSICHT / ACCOUNT TRANSACTIONS: the monthly account statement, many events (statement.ts).
 // - STORNO before a title ("STORNO DIVIDENDE", "Storno der Dividende mit dem Ex-Tag …"): a cancellation
 //   repeating the cancelled document's figures; claimed, so the user learns why, and refused.
 //
@@ -23,6 +24,7 @@
 import { type CurrencyCode, Decimal, type ImportedTransaction, type IsoDate, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
 import { detectDecimalMark } from "../../sdk/import/numbers.ts";
 import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { parseTradeRepublicStatement, STATEMENT_TITLE } from "./statement.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`-?[\d.,]*\d`;
@@ -36,9 +38,10 @@ const TITLES: readonly [RegExp, Kind][] = [
   [/^(?:STORNO\s+)?(WERTPAPIERABRECHNUNG|SECURITIES SETTLEMENT)$/i, "trade"],
   [/^(?:STORNO\s+)?(DIVIDENDE|CASH DIVIDEND|DIVIDEND|AUSSCHÜTTUNG|DISTRIBUTION)$/i, "dividend"],
   [/^(ZINSABRECHNUNG|INTEREST INVOICE|ZINSEN|INTEREST)$/i, "interest"],
+  [STATEMENT_TITLE, "statement"],
 ];
 
-type Kind = "dividend" | "interest" | "plan" | "trade";
+type Kind = "dividend" | "interest" | "plan" | "statement" | "trade";
 
 /** Confidence that `text` (a PDF's text) is a Trade Republic document this importer reads. */
 export function trDocumentConfidence(text: string): number {
@@ -183,7 +186,8 @@ export function parseTradeRepublicText(text: string, name: string): ImportResult
   const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "\f");
   if (!BANK.test(text)) throw new PluginError("invalid-input", `${name}: not a Trade Republic document`);
   const kind = lines.map((l) => TITLES.find(([re]) => re.test(l))?.[1]).find((k) => k !== undefined);
-  if (!kind) throw new PluginError("invalid-input", `${name}: a Trade Republic document of a kind this importer does not read (only securities settlements, savings plans, dividends and interest)`);
+  if (!kind) throw new PluginError("invalid-input", `${name}: a Trade Republic document of a kind this importer does not read (only securities settlements, savings plans, dividends, interest and account statements)`);
+  if (kind === "statement") return parseTradeRepublicStatement(lines, name);
   // The decimal mark of the first page, where every figure read is: the notices since 2026 print the
   // first page with decimal points and the tax computation of the second with decimal commas.
   const firstPage = text.split(/\n\s*\f\s*\n/)[0]!.split("\n");

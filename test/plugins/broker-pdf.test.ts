@@ -172,6 +172,86 @@ test("Scalable Capital Bank Dividende in USD: the movement's EUR total as the gr
   expect(sum(rows)).toBe("21.15");
 });
 
+test("Trade Republic Kontoauszug (German, two pages): interest, deposit, card payments (the merchant as description), direct debit, fee and payout imported with the sign the running balance gives; the trade and the dividend skipped with the document that carries them", () => {
+  const result = parseTradeRepublicText(text("traderepublic", "kontoauszug-de.txt"), "kontoauszug-de.txt");
+  expect(result.detectedFormat).toBe("traderepublic/pdf/statement");
+  expect(result.transactions.map(row)).toEqual([
+    "INTEREST 2025-03-01 q=0 2.4 EUR - - | Trade Republic kontoauszug-de.txt: Your interest payment",
+    "DEPOSIT 2025-03-03 q=0 2000 EUR - - | Trade Republic kontoauszug-de.txt: Einzahlung akzeptiert: DE12500105170648489890 auf DE02100100100006820101",
+    "WITHDRAWAL 2025-03-07 q=0 -4.8 EUR - - | Trade Republic kontoauszug-de.txt: Bäckerei Sonnenschein",
+    "WITHDRAWAL 2025-03-17 q=0 -45 EUR - - | Trade Republic kontoauszug-de.txt: Sepa Direct Debit transfer to Stadtwerke Musterort",
+    "FEE 2025-03-20 q=0 -5 EUR - - | Trade Republic kontoauszug-de.txt: Ersatzkarte",
+    "WITHDRAWAL 2025-03-24 q=0 -37.15 EUR - - | Trade Republic kontoauszug-de.txt: Wochenmarkt Musterort Obst und Gemüse",
+    "WITHDRAWAL 2025-03-28 q=0 -500 EUR - - | Trade Republic kontoauszug-de.txt: PayOut to transit",
+  ]);
+  expect(result.transactions.map((t) => t.row)).toEqual([9, 10, 12, 17, 19, 24, 26]);
+  expect(result.skippedRows).toEqual([
+    { line: 13, reason: expect.stringMatching(/^Line 13: a trade \(Handel: .*DE000BSP0012.*\) is imported from its contract note/) },
+    { line: 15, reason: expect.stringMatching(/^Line 15: a dividend \(Ertrag: .*DE000BSP0038.*\) is imported from its dividend notice/) },
+  ]);
+  // The imported rows and the skipped ones make the statement's movement: end balance minus opening balance.
+  expect(new Decimal(sum(result.transactions)).minus(543.4).plus(8.75).toFixed(2)).toBe("875.80");
+});
+
+test("Trade Republic account statement (English): amounts with the euro sign before them and decimal points, transfer in and out, card payment, referral, fee and interest; the trade skipped", () => {
+  const result = parseTradeRepublicText(text("traderepublic", "account-statement-en.txt"), "account-statement-en.txt");
+  expect(result.detectedFormat).toBe("traderepublic/pdf/statement");
+  expect(result.transactions.map(row)).toEqual([
+    "DEPOSIT 2025-09-02 q=0 1500 EUR - - | Trade Republic account-statement-en.txt: Deposit accepted: DE12500105170648489891 to DE02100100100006820102",
+    "WITHDRAWAL 2025-09-10 q=0 -3.2 EUR - - | Trade Republic account-statement-en.txt: Corner Coffee Ltd",
+    "DEPOSIT 2025-09-15 q=0 15.02 EUR - - | Trade Republic account-statement-en.txt: Refund for your gift",
+    "FEE 2025-09-22 q=0 -5 EUR - - | Trade Republic account-statement-en.txt: Card replacement",
+    "WITHDRAWAL 2025-09-26 q=0 -100 EUR - - | Trade Republic account-statement-en.txt: PayOut to transit",
+    "INTEREST 2025-09-30 q=0 0.48 EUR - - | Trade Republic account-statement-en.txt: Your interest payment",
+  ]);
+  expect(result.skippedRows).toEqual([{ line: 11, reason: expect.stringMatching(/^Line 11: a trade \(Trade: Buy trade IE00BSP00051 .*\) is imported from its contract note/) }]);
+  expect(sum(result.transactions)).toBe("1407.30"); // 395.00 end balance, the 1,012.30 trade left to its contract note
+});
+
+test("a Trade Republic statement whose rows do not add up to its printed end balance is refused naming both figures; a row whose balance does not follow is refused naming its line", () => {
+  const de = text("traderepublic", "kontoauszug-de.txt");
+  expect(() => parseTradeRepublicText(de.replace("1.135,35 €  2.125,80 €", "1.135,35 €  2.152,80 €"), "k.pdf"))
+    .toThrow("k.pdf: the rows add up to 2125.80 EUR but the statement's end balance is 2152.80 EUR; the statement is not imported");
+  // A row lost from the table (here: the fee) breaks the running balance at the row after it.
+  expect(() => parseTradeRepublicText(de.replace("20 März 2025  Gebühren  Ersatzkarte  5,00 €  2.662,95 €\n", ""), "k.pdf"))
+    .toThrow("k.pdf: line 23: the balance 2625.80 EUR does not follow from the balance before it (2667.95 EUR) and the amount 37.15 EUR");
+  expect(() => parseTradeRepublicText(de.replace("2.011,15 €", "2.111,15 €"), "k.pdf")).toThrow("the statement prints 2111.15 EUR in");
+  expect(() => parseTradeRepublicText(de.replace(/^Depotkonto.*$/m, ""), "k.pdf")).toThrow("the account overview (opening balance, money in, money out, end balance) was not found");
+});
+
+test("Scalable Capital contract note in English (Buy): execution day, the table row's quantity (pc.), price and amount with decimal points and thousands commas, the ISIN below it, the order id; order fees a FEE row summing to the Debit", () => {
+  const result = parseScalableText(text("scalable", "kauf-en.txt"), "kauf-en.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "BUY 2025-08-12 q=15 -3186 EUR IE00SCAL0049 Example All Country Equity (Acc) | Scalable Capital kauf-en.txt: buy 15 at 212.4 EUR",
+    "FEE 2025-08-12 q=0 -0.99 EUR IE00SCAL0049 Example All Country Equity (Acc) | Scalable Capital kauf-en.txt",
+  ]);
+  expect(result.detectedFormat).toBe("scalable/pdf/trade");
+  expect(result.transactions.map((t) => t.orderId)).toEqual(["scalable:SCAEN1A2B3C4D5E", "scalable:SCAEN1A2B3C4D5E"]);
+  expect(sum(result.transactions)).toBe("-3186.99"); // Debit
+});
+
+test("Scalable Capital contract note in English (Sell): a SELL at the table's amount on the execution day, equal to the Credit", () => {
+  const result = parseScalableText(text("scalable", "verkauf-en.txt"), "verkauf-en.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "SELL 2025-09-18 q=-40 3926 EUR NL00SCAL0057 Example Semiconductor Equipment NV | Scalable Capital verkauf-en.txt: sell 40 at 98.15 EUR",
+  ]);
+  expect(result.transactions[0]!.orderId).toBe("scalable:SCAEN9Z8Y7X6W5V");
+  expect(sum(result.transactions)).toBe("3926.00"); // Credit
+});
+
+test("Scalable Capital contract note in English for a savings plan order: a BUY tagged savings-plan with a fractional quantity, equal to the Debit", () => {
+  const result = parseScalableText(text("scalable", "sparplan-en.txt"), "sparplan-en.txt");
+  expect(result.transactions.map(row)).toEqual([
+    "BUY 2025-06-05 q=12.5 -100 EUR IE00SCAL0064 Example India Equity (Acc) [savings-plan] | Scalable Capital sparplan-en.txt: savings plan 12.5 at 8 EUR",
+  ]);
+  expect(result.detectedFormat).toBe("scalable/pdf/plan");
+});
+
+test("a Scalable Capital English contract note whose figures do not make its Debit is refused, never imported short", () => {
+  const withUnknownCost = text("scalable", "kauf-en.txt").replace("Debit  3,186.99 EUR", "Exchange fee +1.50 EUR\nDebit  3,186.99 EUR");
+  expect(() => parseScalableText(withUnknownCost, "k.pdf")).toThrow("do not make the booked 3186.99 EUR");
+});
+
 test("a Scalable Capital Bank note whose figures do not make its booking (a line the reader does not know) is refused, never imported short", () => {
   const withUnknownCost = text("scalable", "kauf-2025.txt").replace("Belastung  1.215,00 EUR", "Ordergebühr  -0,99 EUR\nBelastung  1.215,00 EUR");
   expect(() => parseScalableText(withUnknownCost, "k.pdf")).toThrow("do not make the booked 1215 EUR");
@@ -181,7 +261,7 @@ test("each generated PDF parses through its plugin to the same rows as its text 
   const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
   for (const [plugin, dir, broker, parse] of [[tr, "traderepublic-pdf", "traderepublic", parseTradeRepublicText], [sc, "scalable-pdf", "scalable", parseScalableText]] as const) {
-    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025"]) {
+    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025", "kontoauszug-de", "account-statement-en", "kauf-en", "verkauf-en", "sparplan-en"]) {
       let raw: string;
       try { raw = text(broker, `${name}.txt`); } catch { continue; }
       const { confidence, result } = await throughPdf(plugin, dir, `${name}.pdf`);

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
-import { createBroker, parsed, sample, uploaded } from "./helpers.ts";
+import { createBroker, parsed, sample, uploaded, withAssets } from "./helpers.ts";
 
 // Several PDFs in one upload (several `file` parts) are stored as one import file and parse into
 // one preview as a ZIP of them does; anything but PDFs together, or too many files, is refused.
@@ -47,6 +47,40 @@ describe("several PDFs in one upload", () => {
       { line: 3, reason: "kauf.pdf is the same document as kauf (2).pdf; left out" },
       { line: 4, reason: expect.stringContaining("scan.pdf: the PDF holds no text") },
     ]);
+  });
+
+  test("an account statement uploaded with the contract note of a trade it lists commits without double counting: the trade once (from the note), the statement's cash rows once", async () => {
+    const own = await createBroker(pia, "statement and note");
+    const form = new FormData();
+    form.append("file", new File([sample("traderepublic-pdf", "kontoauszug-de.pdf")], "kontoauszug.pdf", { type: "application/pdf" }));
+    form.append("file", new File([sample("traderepublic-pdf", "kauf-de.pdf")], "kauf.pdf", { type: "application/pdf" }));
+    const res = await pia.request("POST", `/brokers/import/upload?broker_id=${own}`, form);
+    expect(res.status).toBe(201);
+    const file = await res.json();
+    const first = await parsed(pia, file.file_id, own);
+    expect(first.transactions.map((t: any) => [t.date, t.type, t.cash.amount])).toEqual([
+      ["2025-03-01", "INTEREST", "2.4"],
+      ["2025-03-03", "DEPOSIT", "2000"],
+      ["2025-03-07", "WITHDRAWAL", "-4.8"],
+      ["2025-03-12", "BUY", "-542.4"],
+      ["2025-03-12", "FEE", "-1"],
+      ["2025-03-17", "WITHDRAWAL", "-45"],
+      ["2025-03-20", "FEE", "-5"],
+      ["2025-03-24", "WITHDRAWAL", "-37.15"],
+      ["2025-03-28", "WITHDRAWAL", "-500"],
+    ]);
+    expect(first.skipped_rows).toEqual([
+      { line: 2, reason: expect.stringMatching(/^kontoauszug\.pdf: Line 13: a trade \(Handel: .*DE000BSP0012.*\) is imported from its contract note/) },
+      { line: 2, reason: expect.stringMatching(/^kontoauszug\.pdf: Line 15: a dividend \(Ertrag: .*\) is imported from its dividend notice/) },
+    ]);
+    const { creates } = await withAssets(pia, file.file_id, own, first);
+    const commit = await (await pia.post("/transactions/commit", { creates })).json();
+    expect(commit.issues).toEqual([]);
+    expect(commit.committed).toBe(true);
+    const summary = await (await pia.get(`/brokers/${own}/summary`)).json();
+    // 875.80 moved on the statement (2,125.80 end minus 1,250.00 opening) less the 8.75 dividend whose notice was not uploaded.
+    expect(summary.cash_balances).toEqual([{ code: "EUR", amount: "867.05" }]);
+    expect(summary.holdings.map((h: any) => h.quantity)).toEqual(["12"]);
   });
 
   test("a file that is not a PDF among them is 422 ONLY_PDFS_TOGETHER naming it, and nothing is stored", async () => {

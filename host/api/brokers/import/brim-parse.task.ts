@@ -220,6 +220,8 @@ async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry
       const parsed = await plugin.parse({ bytes: entry.data, file, options: input.options, ...(pdf ? { pdf } : {}) });
       for (const tx of parsed.transactions) transactions.push({ ...tx, row });
       for (const w of parsed.warnings) warnings.push({ ...w, row });
+      // A document's own skipped lines (an account statement's trades left to their contract notes) stay visible.
+      for (const s of parsed.skippedRows ?? []) skippedRows.push({ line: row, reason: `${name}: ${s.reason}` });
       if (parsed.transactions.length === 0) skippedRows.push({ line: row, reason: `${name}: no transactions in the document` });
     } catch (error) {
       const code = pdfErrorCode(error);

@@ -1,0 +1,150 @@
+// Trade Republic's monthly account statement (German "KONTOÜBERSICHT … UMSATZÜBERSICHT", English "ACCOUNT
+// STATEMENT SUMMARY … ACCOUNT TRANSACTIONS"), read from the text `pdfText` extracts:
+//
+// - the overview: "PRODUKT ANFANGSSALDO ZAHLUNGSEINGANG ZAHLUNGSAUSGANG ENDSALDO" (English "PRODUCT OPENING
+//   BALANCE MONEY IN MONEY OUT ENDING BALANCE"), then "Depotkonto  1.250,00 €  2.011,15 €  1.135,35 €  2.125,80 €"
+//   (English "€1,250.00", the sign before the figure);
+// - the transactions, over as many pages as it takes (each page repeats the column header): "<day> <month>
+//   <year>  <type>  <description>  <amount>  <balance>", the year sometimes wrapped onto the next line under
+//   the day ("24 März" / "2025  Kartentransaktion  …"). Money in and money out are two columns, but the text
+//   does not say which one a figure stood in: the running balance does (up or down by the amount).
+//
+// Every row is checked against the balance before it and the last balance against the printed end balance;
+// a statement whose rows do not add up is refused, naming both figures, rather than imported with a gap.
+// Rows a contract note or a dividend notice carries (trades, dividends, the taxes of a sale) are skipped
+// with the reason, so uploading the statement beside those documents books nothing twice.
+import { type ImportedTransaction, type ImportResult, type ImportSkippedRow, type ImportWarning, type IsoDate, Decimal, PluginError } from "../../sdk/index.ts";
+import { detectDecimalMark } from "../../sdk/import/numbers.ts";
+import { pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { skipper } from "../../sdk/import/skips.ts";
+
+/** The title line the transactions table starts after. */
+export const STATEMENT_TITLE = /^(UMSATZÜBERSICHT|ACCOUNT TRANSACTIONS)$/i;
+const OVERVIEW = /^(PRODUKT\s+ANFANGSSALDO|PRODUCT\s+OPENING BALANCE)\b/i;
+const MONEY = /^€\s?(-?[\d.,]*\d)$|^(-?[\d.,]*\d)\s?(?:€|EUR)$/;
+const DAY = /^(\d{1,2})\s+(\p{L}+)\.?(?:\s+(\d{4}))?$/u;
+const MONTHS: Record<string, number> = {
+  jan: 1, feb: 2, mär: 3, mar: 3, apr: 4, mai: 5, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, okt: 10, oct: 10, nov: 11, dez: 12, dec: 12,
+};
+
+type Kind = "bonus" | "card" | "dividend" | "fee" | "interest" | "tax" | "trade" | "transfer";
+const TYPES: readonly [RegExp, Kind][] = [
+  [/^(Zinszahlung|Zinsen|Interest payment|Interest)$/i, "interest"],
+  [/^(Überweisung|Einzahlung|Auszahlung|Lastschrift|Transfer|Deposit|Withdrawal|Direct debit)$/i, "transfer"],
+  [/^(Kartentransaktion|Card transaction)$/i, "card"],
+  [/^(Gebühren|Gebühr|Fee|Fees)$/i, "fee"],
+  [/^(Prämie|Bonus|Empfehlung|Referral|Reward)$/i, "bonus"],
+  [/^(Handel|Trade)$/i, "trade"],
+  [/^(Ertrag|Dividende|Earnings|Dividend)$/i, "dividend"],
+  [/^(Steuern|Steuer|Taxes|Tax)$/i, "tax"],
+];
+
+const cellsOf = (line: string) => line.split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== "");
+const moneyOf = (cell: string | undefined) => (cell === undefined ? null : MONEY.exec(cell));
+
+interface Row { readonly line: number; readonly cells: string[] }
+
+/** The table's rows: from a line whose first cell is a day to the line ending in two amounts (amount, balance). */
+function rowsOf(lines: readonly string[], from: number, name: string): Row[] {
+  const rows: Row[] = [];
+  let open: Row | null = null;
+  for (let i = from; i < lines.length; i++) {
+    const cells = cellsOf(lines[i]!);
+    if (DAY.test(cells[0] ?? "")) {
+      if (open) throw new PluginError("invalid-input", `${name}: line ${open.line}: a transaction without its amount and balance`);
+      open = { line: i + 1, cells: [] };
+    }
+    if (!open) continue;
+    open.cells.push(...cells);
+    const n = open.cells.length;
+    if (n >= 4 && moneyOf(open.cells[n - 1]) && moneyOf(open.cells[n - 2])) {
+      rows.push(open);
+      open = null;
+    }
+  }
+  if (open) throw new PluginError("invalid-input", `${name}: line ${open.line}: a transaction without its amount and balance`);
+  return rows;
+}
+
+function dayOf(cells: string[], name: string, line: number): IsoDate {
+  const m = DAY.exec(cells.shift()!)!;
+  let year = m[3];
+  // A wrapped date: the year is the next cell, or starts it ("2025 Handel").
+  if (!year) {
+    const at = cells.findIndex((c) => /^\d{4}(\s|$)/.test(c));
+    if (at < 0) throw new PluginError("invalid-input", `${name}: line ${line}: the date "${m[0]}" has no year`);
+    year = cells[at]!.slice(0, 4);
+    const rest = cells[at]!.slice(4).trim();
+    if (rest === "") cells.splice(at, 1);
+    else cells[at] = rest;
+  }
+  const month = MONTHS[m[2]!.toLowerCase().slice(0, 3)];
+  const day = Number(m[1]);
+  const iso = month ? `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}` : "";
+  const parsed = new Date(`${iso}T00:00:00Z`);
+  if (!month || Number.isNaN(parsed.getTime()) || parsed.getUTCDate() !== day) {
+    throw new PluginError("invalid-input", `${name}: line ${line}: "${m[0]}${m[3] ? "" : ` ${year}`}" is not a date`);
+  }
+  return iso as IsoDate;
+}
+
+const eur = (d: Decimal) => `${d.toFixed(2)} EUR`;
+
+/** The transactions of a Trade Republic account statement's text (lines trimmed, blank ones dropped). */
+export function parseTradeRepublicStatement(lines: readonly string[], name: string): ImportResult {
+  const title = lines.findIndex((l) => STATEMENT_TITLE.test(l));
+  const money = lines.flatMap((l) => cellsOf(l).map((c) => moneyOf(c)).filter((m) => m !== null).map((m) => m[1] ?? m[2]!));
+  const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(money) });
+  const amount = (cell: string) => { const m = moneyOf(cell)!; return doc.num(m[1] ?? m[2]); };
+
+  // The overview's first product line: opening balance, money in, money out, end balance.
+  const overviewAt = doc.indexOf(OVERVIEW);
+  const overview = overviewAt >= 0 && overviewAt + 1 < title ? cellsOf(lines[overviewAt + 1]!).filter((c) => moneyOf(c)) : [];
+  if (overview.length !== 4) throw new PluginError("invalid-input", `${name}: the account overview (opening balance, money in, money out, end balance) was not found`);
+  const [opening, moneyIn, moneyOut, end] = overview.map(amount) as [Decimal, Decimal, Decimal, Decimal];
+
+  const base = `Trade Republic ${name}`;
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
+  let balance = opening;
+  let totalIn = new Decimal(0);
+  let totalOut = new Decimal(0);
+  for (const { line, cells } of rowsOf(lines, title + 1, name)) {
+    const date = dayOf(cells, name, line);
+    const after = amount(cells.pop()!);
+    const value = amount(cells.pop()!);
+    // The running balance says whether the figure was money in or money out.
+    const signed = after.minus(balance);
+    if (!signed.abs().eq(value)) {
+      throw new PluginError("invalid-input", `${name}: line ${line}: the balance ${eur(after)} does not follow from the balance before it (${eur(balance)}) and the amount ${eur(value)}; the statement is not imported`);
+    }
+    balance = after;
+    if (signed.gt(0)) totalIn = totalIn.plus(signed);
+    else totalOut = totalOut.minus(signed);
+    const typeAt = cells.findIndex((c) => TYPES.some(([re]) => re.test(c)));
+    const typeCell = typeAt >= 0 ? cells.splice(typeAt, 1)[0]! : cells.shift() ?? "";
+    const kind = TYPES.find(([re]) => re.test(typeCell))?.[1];
+    const text = cells.join(" ");
+    const isin = /\b[A-Z]{2}[A-Z0-9]{9}\d\b/.test(text);
+    const cash = { amount: signed.toFixed(), currency: "EUR" } as never;
+    const row = (type: ImportedTransaction["type"], description: string) => transactions.push({ row: line, date, type, quantity: "0" as never, cash, description: `${base}: ${description}` });
+    if (kind === "trade") skip({ code: "coveredByContractNote", message: `Line ${line}: a trade (${typeCell}: ${text}) is imported from its contract note (Wertpapierabrechnung / securities settlement); upload that beside the statement`, row: line, severity: "info" });
+    else if (kind === "dividend") skip({ code: "coveredByDividendNotice", message: `Line ${line}: a dividend (${typeCell}: ${text}) is imported from its dividend notice; upload that beside the statement`, row: line, severity: "info" });
+    else if (kind === "tax" && isin) skip({ code: "coveredByContractNote", message: `Line ${line}: a tax booking on a security (${typeCell}: ${text}) is imported from its contract note; upload that beside the statement`, row: line, severity: "info" });
+    else if (kind === "tax") row("TAX", text);
+    else if (kind === "interest") row("INTEREST", text);
+    else if (kind === "fee") row("FEE", text);
+    else if (kind === "card") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
+    else if (kind === "transfer" || kind === "bonus") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
+    else skip({ code: "unknownRowType", message: `Line ${line}: a row of type "${typeCell}" (${text}, ${eur(signed)}) this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
+  }
+  if (!balance.eq(end)) {
+    throw new PluginError("invalid-input", `${name}: the rows add up to ${eur(balance)} but the statement's end balance is ${eur(end)}; the statement is not imported`);
+  }
+  if (!totalIn.eq(moneyIn) || !totalOut.eq(moneyOut)) {
+    throw new PluginError("invalid-input", `${name}: the rows bring ${eur(totalIn)} in and ${eur(totalOut)} out but the statement prints ${eur(moneyIn)} in and ${eur(moneyOut)} out; the statement is not imported`);
+  }
+  return { transactions, warnings, skippedRows, detectedFormat: "traderepublic/pdf/statement" };
+}
