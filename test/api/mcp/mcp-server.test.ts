@@ -333,6 +333,11 @@ describe("MCP AI-export datasets beyond the portfolio's", () => {
     expect(out["broker.asset_history"].data["portfolio.holdings"][0]).toMatchObject({ asset: "Canary Corp", weight_percent: expect.any(String) });
     expect(out["broker.asset_history"].data["portfolio.holdings"][0].quantity).toBeUndefined();
     expect(out["asset.market_history"].data["asset.market_history"][0].prices[0]).toEqual({ date: "2024-01-02", change_percent: expect.any(String) });
+    // Unit counts under names of their own go through the export's own mask, not only the grade filter.
+    const lot = out["asset.position_and_history"].data["asset.lots"].lots[0];
+    expect(lot).toMatchObject({ direction: expect.any(String), opening_date: "2024-01-02" });
+    expect(lot.original_quantity).toBeUndefined();
+    expect(lot.open_quantity).toBeUndefined();
     expect(out["fx.market_and_exposure"].data["fx.exposure"].currencies.find((r: any) => r.currency === "EUR")).toEqual({ currency: "EUR", asset_share_percent: expect.any(String) });
   });
 
