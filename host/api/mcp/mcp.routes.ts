@@ -4,6 +4,7 @@ import {
 } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import { z } from "zod";
+import { BrokerAccessService } from "../../../core/brokers/broker-access.service.ts";
 import { DomainError } from "../../../core/errors/domain-error.ts";
 import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
 import { AccessTokenService } from "../../../core/users/access-token.service.ts";
@@ -21,7 +22,7 @@ import { AssetPricesInput, AssetPricesOut, AssetSearchInput, AssetSearchOut, mcp
 import { mcpPlanning, PacInput, PacOut, RebalanceInput, RebalanceOut } from "./planning-tools.ts";
 import { PROMPT_ANALYSES, PromptArgs, promptDescription, promptText } from "./prompts.ts";
 import { mcpSignals, signalsInput, SignalsOut } from "./signals-tool.ts";
-import { AiExportInput, AiExportOut, mcpAiExport, PORTFOLIO_DATASETS } from "./ai-export-tool.ts";
+import { AiExportInput, AiExportOut, datasetDomain, type DatasetDomain, DATASETS, mcpAiExport, SELECTION_ARGS } from "./ai-export-tool.ts";
 import { errorText, GRADE_TOOLS, redact } from "./grade.ts";
 import { FxRatesInput, FxRatesOut, HistoryInput, HistoryOut, HoldingsOut, mcpData, SummaryOut, transactionsInput, TransactionsOut } from "./tools.ts";
 
@@ -46,11 +47,15 @@ const SERVER_INFO = { name: "portfolio-tracker", version: "1" };
 const CommitInput = z.object({ draft_id: z.string().uuid().describe("The id draft_transactions answered") }).strict();
 
 const DATA_QUALITY_URI = "portfolio-tracker://portfolio/data-quality";
-/** Every variable is required: the SDK's template matcher needs the query's fields present, in this order. */
-const DATASET_TEMPLATE = "portfolio-tracker://ai-export/datasets/{dataset_id}/{version}{?date_start,date_end}";
+/**
+ * One dataset template per domain, each with that domain's selection (docs/mcp.md "Resources"). Every
+ * variable is required: the SDK's template matcher needs the query's fields present, in this order.
+ */
+const DATASET_TEMPLATES: Record<DatasetDomain, string> = Object.fromEntries((["portfolio", "broker", "asset", "fx"] as const).map((d) =>
+  [d, `portfolio-tracker://ai-export/datasets/{dataset_id}/{version}{?${[...SELECTION_ARGS[d], "date_start", "date_end"].join(",")}}`])) as Record<DatasetDomain, string>;
 
-function datasetUri(id: string, version: number, period: { start: string; end: string }): string {
-  return `portfolio-tracker://ai-export/datasets/${id}/${version}?date_start=${period.start}&date_end=${period.end}`;
+function datasetUri(id: string, version: number, period: { start: string; end: string }, selection = ""): string {
+  return `portfolio-tracker://ai-export/datasets/${id}/${version}?${selection}date_start=${period.start}&date_end=${period.end}`;
 }
 
 /** The period a dataset resource is listed with: the last 365 days up to today (UTC). */
@@ -67,14 +72,24 @@ function datasetQuery(vars: Variables, currentVersion: (id: string) => number | 
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
   const id = one(vars.dataset_id);
   const current = currentVersion(id);
-  if (!(PORTFOLIO_DATASETS as readonly string[]).includes(id) || current === undefined) {
-    throw new DomainError("UNSUPPORTED_SELECTION", `No portfolio dataset '${id}'; one of ${PORTFOLIO_DATASETS.join(", ")}`);
+  if (!(DATASETS as readonly string[]).includes(id) || current === undefined) {
+    throw new DomainError("UNSUPPORTED_SELECTION", `No dataset '${id}'; one of ${DATASETS.join(", ")}`);
   }
   if (one(vars.version) !== String(current)) {
     throw new DomainError("VERSION_MISMATCH", `The catalogue serves ${id} at version ${current}`);
   }
-  const parsed = AiExportInput.safeParse({ dataset_id: id, date_start: one(vars.date_start), date_end: one(vars.date_end) });
-  if (!parsed.success) throw new DomainError("VALIDATION_ERROR", "date_start and date_end must be days (YYYY-MM-DD)");
+  // Ids are numbers in the tool's arguments; a non-number is left as text so the schema refuses it.
+  const id_ = (v: string | string[] | undefined) => (v === undefined ? undefined : /^\d{1,15}$/.test(one(v)) ? Number(one(v)) : one(v));
+  const selection = {
+    ...(vars.broker_id !== undefined ? { broker_id: id_(vars.broker_id) } : {}),
+    ...(vars.asset_id !== undefined ? { asset_id: id_(vars.asset_id) } : {}),
+    ...(vars.base_currency !== undefined ? { base_currency: one(vars.base_currency) } : {}),
+    ...(vars.quote_currency !== undefined ? { quote_currency: one(vars.quote_currency) } : {}),
+  };
+  const parsed = AiExportInput.safeParse({ dataset_id: id, ...selection, date_start: one(vars.date_start), date_end: one(vars.date_end) });
+  if (!parsed.success) {
+    throw new DomainError("VALIDATION_ERROR", "date_start and date_end must be days (YYYY-MM-DD), broker_id and asset_id numbers, currencies ISO 4217 codes");
+  }
   return parsed.data;
 }
 
@@ -166,6 +181,9 @@ export function mcpServerFactory(deps: HttpDeps) {
   const planning = mcpPlanning(deps, data.brokers);
   const signalQuery = mcpSignals(deps, data.brokers);
   const aiExport = mcpAiExport(deps, data.brokers);
+  const access = deps.container.resolve(BrokerAccessService);
+  /** The brokers the owner sees, by id (a token not narrowed to brokers reaches all of them). */
+  const ownBrokers = async (userId: number) => [...(await access.roles(userId, "VIEWER")).keys()].sort((a, b) => a - b);
   // The AI-export catalogue is public and holds no user data (docs/ai-export.md): every grade may read it.
   const catalog = deps.container.resolve(AiExportCatalog);
   const catalogText = JSON.stringify(catalog.wire());
@@ -342,7 +360,8 @@ export function mcpServerFactory(deps: HttpDeps) {
     if (allowed.has("ai_export_dataset")) {
       server.registerTool("ai_export_dataset", {
         title: "AI-export dataset",
-        description: "The structured data of a portfolio dataset of the AI export (overview and history, or asset history) over a period",
+        description: "The structured data of a dataset of the AI export over a period: the portfolio's or one broker's overview and history or assets' "
+          + "price history (broker_id), one asset's position or market history (asset_id), a currency pair's rates and the exposure (base_currency, quote_currency)",
         inputSchema: AiExportInput, outputSchema: AiExportOut, annotations,
       }, (args: z.infer<typeof AiExportInput>) => run("ai_export_dataset", () => aiExport(caller.userId, caller.scope, grade, args))());
     }
@@ -379,27 +398,31 @@ export function mcpServerFactory(deps: HttpDeps) {
       mimeType: "application/json",
     }, readJson("data-quality", () => data.dataQualityReport(caller.userId, caller.scope)));
     if (allowed.has("ai_export_dataset")) {
-      // The same datasets as the `ai_export_dataset` tool, one resource per dataset, version and period.
-      const template = new ResourceTemplate(DATASET_TEMPLATE, {
-        list: async () => {
-          const period = defaultPeriod();
-          return {
-            resources: PORTFOLIO_DATASETS.map((id) => ({
-              uri: datasetUri(id, catalog.datasets.get(id)!.dataset.datasetVersion, period), name: `${id} (last year)`,
-              title: `AI-export dataset ${id}, the last 365 days`, mimeType: "application/json",
-            })),
-          };
-        },
-        complete: { dataset_id: (value) => PORTFOLIO_DATASETS.filter((id) => id.startsWith(value)) },
-      });
-      server.registerResource("ai-export-dataset", template, {
-        title: "AI-export dataset",
-        description: "The structured data of a portfolio dataset of the AI export over a period (compact detail), at the catalogue's current version",
-        mimeType: "application/json",
-      }, (uri, vars) => readJson("ai-export-dataset", async () => {
-        const q = datasetQuery(vars, (id) => catalog.datasets.get(id)?.dataset.datasetVersion);
-        return aiExport(caller.userId, caller.scope, grade, q);
-      })(uri));
+      // The same datasets as the `ai_export_dataset` tool, one template per domain (its selection in the query). The list names
+      // the portfolio datasets and each of the token's brokers' over the last year; an asset or a pair is the client's choice.
+      const version = (id: string) => catalog.datasets.get(id)?.dataset.datasetVersion;
+      const ofDomain = (d: DatasetDomain) => DATASETS.filter((id) => datasetDomain(id) === d);
+      for (const domain of ["portfolio", "broker", "asset", "fx"] as const) {
+        const template = new ResourceTemplate(DATASET_TEMPLATES[domain], {
+          list: domain === "portfolio" || domain === "broker" ? async () => {
+            const period = defaultPeriod();
+            const brokerIds = domain === "broker" ? await data.brokers(caller.userId, caller.scope) ?? await ownBrokers(caller.userId) : [null];
+            return {
+              resources: brokerIds.flatMap((b) => ofDomain(domain).map((id) => ({
+                uri: datasetUri(id, version(id)!, period, b === null ? "" : `broker_id=${b}&`),
+                name: b === null ? `${id} (last year)` : `${id} broker ${b} (last year)`,
+                title: `AI-export dataset ${id}${b === null ? "" : ` of broker ${b}`}, the last 365 days`, mimeType: "application/json",
+              }))),
+            };
+          } : undefined,
+          complete: { dataset_id: (value) => ofDomain(domain).filter((id) => id.startsWith(value)) },
+        });
+        server.registerResource(domain === "portfolio" ? "ai-export-dataset" : `ai-export-${domain}-dataset`, template, {
+          title: `AI-export ${domain} dataset`,
+          description: `The structured data of a ${domain} dataset of the AI export over a period (compact detail), at the catalogue's current version`,
+          mimeType: "application/json",
+        }, (uri, vars) => readJson("ai-export-dataset", async () => aiExport(caller.userId, caller.scope, grade, datasetQuery(vars, version)))(uri));
+      }
     }
     return server;
   }

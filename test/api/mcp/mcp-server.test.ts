@@ -215,6 +215,17 @@ describe("MCP tools per grade", () => {
 
 const DATA_QUALITY = "portfolio-tracker://portfolio/data-quality";
 const datasetUri = (id: string, version: number) => `portfolio-tracker://ai-export/datasets/${id}/${version}?date_start=2024-01-01&date_end=2024-12-31`;
+const TEMPLATES = ["", "broker_id,", "asset_id,", "base_currency,quote_currency,"]
+  .map((q) => `portfolio-tracker://ai-export/datasets/{dataset_id}/{version}{?${q}date_start,date_end}`);
+/** Each public dataset beyond the portfolio's, with the selection it is asked with (the canary's broker, asset and EUR/USD). */
+const selectedDatasets = (): [string, Record<string, unknown>][] => [
+  ["broker.overview_and_history", { broker_id: brokerId }], ["broker.asset_history", { broker_id: brokerId }],
+  ["asset.position_and_history", { asset_id: assetId }], ["asset.market_history", { asset_id: assetId }],
+  ["fx.market_and_exposure", { base_currency: "EUR", quote_currency: "USD" }], ["fx.market_history", { base_currency: "EUR", quote_currency: "USD" }],
+];
+const selectedUri = (id: string, sel: Record<string, unknown>) =>
+  `portfolio-tracker://ai-export/datasets/${id}/1?${Object.entries(sel).map(([k, v]) => `${k}=${String(v)}&`).join("")}date_start=2024-01-01&date_end=2024-12-31`;
+const YEAR = { date_start: "2024-01-01", date_end: "2024-12-31" };
 const readJson = async (c: Client, uri: string) => JSON.parse(((await c.readResource({ uri })).contents[0] as { text: string }).text);
 
 describe("MCP resources", () => {
@@ -252,12 +263,12 @@ describe("MCP resources", () => {
       return { templates: resourceTemplates.map((t) => t.uriTemplate), resources: resources.map((r) => r.uri) };
     };
     const full = await templates("full");
-    expect(full.templates).toEqual(["portfolio-tracker://ai-export/datasets/{dataset_id}/{version}{?date_start,date_end}"]);
+    expect(full.templates).toEqual(TEMPLATES);
     expect(full.resources).toEqual(expect.arrayContaining([
       expect.stringMatching(/^portfolio-tracker:\/\/ai-export\/datasets\/portfolio\.overview_and_history\/\d+\?date_start=\d{4}-\d\d-\d\d&date_end=/),
       expect.stringMatching(/^portfolio-tracker:\/\/ai-export\/datasets\/portfolio\.asset_history\/\d+\?/),
     ]));
-    expect((await templates("relative")).templates).toHaveLength(1);
+    expect((await templates("relative")).templates).toEqual(TEMPLATES);
     const agg = await templates("aggregate");
     expect(agg.templates).toEqual([]);
     expect(agg.resources.some((u) => u.includes("/datasets/"))).toBe(false);
@@ -281,6 +292,113 @@ describe("MCP resources", () => {
     const masked = await readJson(rel, datasetUri("portfolio.overview_and_history", version));
     await rel.close();
     expect(masked).toMatchObject({ dataset_id: "portfolio.overview_and_history", amounts_masked: true });
+  });
+});
+
+describe("MCP AI-export datasets beyond the portfolio's", () => {
+  const dataset = async (c: Client, id: string, sel: Record<string, unknown>) => c.callTool({ name: "ai_export_dataset", arguments: { dataset_id: id, ...sel, ...YEAR } });
+
+  test("full: every broker, asset and FX dataset is served with its selection, amounts included", async () => {
+    const c = await connect(secrets.full);
+    const out: Record<string, any> = {};
+    for (const [id, sel] of selectedDatasets()) {
+      const res = await dataset(c, id, sel);
+      expect(res.isError).toBeFalsy();
+      out[id] = res.structuredContent;
+      expect(out[id]).toMatchObject({ dataset_id: id, dataset_version: 1, amounts_masked: false, currency: "EUR" });
+    }
+    await c.close();
+    expect(Object.keys(out["broker.overview_and_history"].data)).toEqual(["broker.summary", "portfolio.holdings", "portfolio.history"]);
+    expect(out["broker.overview_and_history"].data["broker.summary"].net_worth).toEqual({ code: "EUR", amount: NET_WORTH });
+    expect(out["broker.asset_history"].data["portfolio.holdings"].map((h: any) => h.asset)).toEqual(["Canary Corp"]);
+    expect(out["asset.position_and_history"].data["asset.lots"].lots[0].original_cost).toEqual({ code: "EUR", amount: BUY_COST });
+    expect(out["asset.market_history"].data["asset.market_history"][0].prices[0].close).toEqual({ code: "EUR", amount: UNIT_PRICE });
+    expect(out["fx.market_and_exposure"].data["fx.exposure"].currencies).toContainEqual(expect.objectContaining({ currency: "EUR", cash: { code: "EUR", amount: CASH_LEFT } }));
+    expect(out["fx.market_history"].data["fx.market_history"].pair).toBe("EUR/USD");
+  });
+
+  test("relative: the same datasets masked (no amount, no unit count), their percentages and names kept", async () => {
+    const c = await connect(secrets.relative);
+    const out: Record<string, any> = {};
+    for (const [id, sel] of selectedDatasets()) {
+      const res = await dataset(c, id, sel);
+      expect(res.isError).toBeFalsy();
+      out[id] = res.structuredContent;
+      expect(out[id]).toMatchObject({ dataset_id: id, amounts_masked: true });
+    }
+    await c.close();
+    const text = JSON.stringify(out);
+    for (const leak of LEAKS) expect(text).not.toContain(leak);
+    expect(out["broker.overview_and_history"].data["broker.summary"].net_worth).toBeUndefined();
+    expect(out["broker.asset_history"].data["portfolio.holdings"][0]).toMatchObject({ asset: "Canary Corp", weight_percent: expect.any(String) });
+    expect(out["broker.asset_history"].data["portfolio.holdings"][0].quantity).toBeUndefined();
+    expect(out["asset.market_history"].data["asset.market_history"][0].prices[0]).toEqual({ date: "2024-01-02", change_percent: expect.any(String) });
+    // Unit counts under names of their own go through the export's own mask, not only the grade filter.
+    const lot = out["asset.position_and_history"].data["asset.lots"].lots[0];
+    expect(lot).toMatchObject({ direction: expect.any(String), opening_date: "2024-01-02" });
+    expect(lot.original_quantity).toBeUndefined();
+    expect(lot.open_quantity).toBeUndefined();
+    expect(out["fx.market_and_exposure"].data["fx.exposure"].currencies.find((r: any) => r.currency === "EUR")).toEqual({ currency: "EUR", asset_share_percent: expect.any(String) });
+  });
+
+  test("a dataset's selection arguments are exactly its domain's: a missing or foreign one is a validation error", async () => {
+    const c = await connect(secrets.full);
+    const missing = await dataset(c, "broker.overview_and_history", {});
+    const foreign = await dataset(c, "portfolio.overview_and_history", { asset_id: assetId });
+    const badPair = await dataset(c, "fx.market_history", { base_currency: "eur", quote_currency: "USD" });
+    await c.close();
+    for (const r of [missing, foreign, badPair]) expect(r.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toContain("VALIDATION_ERROR");
+    expect(JSON.stringify(foreign.content)).toContain("VALIDATION_ERROR");
+    expect(JSON.stringify(badPair.content)).toContain("base_currency");
+  });
+
+  test("a narrowed token is refused another broker's dataset and a position outside its brokers exactly as if they did not exist", async () => {
+    for (const grade of ["full", "relative"] as const) {
+      const c = await connect((await token(grade, `narrowed-ds-${grade}`, [otherBroker])).token);
+      const text = async (id: string, sel: Record<string, unknown>) => {
+        const res = await dataset(c, id, sel);
+        expect(res.isError).toBe(true);
+        return (res.content as { text: string }[])[0]!.text;
+      };
+      const other = await text("broker.overview_and_history", { broker_id: brokerId });
+      expect(other).toStartWith("BROKER_NOT_FOUND");
+      // The refusal of a broker the owner has is the one of a broker nobody has, but for the id it names.
+      expect(other.replace(String(brokerId), "?")).toBe((await text("broker.overview_and_history", { broker_id: 987654 })).replace("987654", "?"));
+      const position = await text("asset.position_and_history", { asset_id: assetId });
+      expect(position).toStartWith("ASSET_NOT_FOUND");
+      expect(position.replace(String(assetId), "?")).toBe((await text("asset.position_and_history", { asset_id: 987654 })).replace("987654", "?"));
+      expect(JSON.stringify(position)).not.toContain("Canary");
+      // Market history is not the token's business to hide: any asset of the catalogue.
+      const market = await dataset(c, "asset.market_history", { asset_id: assetId });
+      expect(market.isError).toBeFalsy();
+      const own = (await dataset(c, "broker.overview_and_history", { broker_id: otherBroker })).structuredContent as any;
+      expect(own.data["portfolio.holdings"]).toEqual([]);
+      const { resources } = await c.listResources();
+      expect(resources.filter((r) => r.uri.includes("broker_id=")).map((r) => new URL(r.uri.replace("portfolio-tracker:", "http:")).searchParams.get("broker_id")))
+        .toEqual([String(otherBroker), String(otherBroker)]);
+      await expect(c.readResource({ uri: selectedUri("broker.asset_history", { broker_id: brokerId }) })).rejects.toThrow(/BROKER_NOT_FOUND/);
+      await c.close();
+    }
+  });
+
+  test("the broker, asset and FX templates answer the tool's data; the list names each broker's datasets", async () => {
+    const c = await connect(secrets.full);
+    const { resources } = await c.listResources();
+    for (const b of [brokerId, otherBroker]) {
+      expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining([
+        expect.stringMatching(new RegExp(`datasets/broker\\.overview_and_history/1\\?broker_id=${b}&date_start=`)),
+        expect.stringMatching(new RegExp(`datasets/broker\\.asset_history/1\\?broker_id=${b}&date_start=`)),
+      ]));
+    }
+    for (const [id, sel] of selectedDatasets()) {
+      const tool = (await dataset(c, id, sel)).structuredContent;
+      expect(await readJson(c, selectedUri(id, sel))).toEqual(tool);
+    }
+    // A broker dataset read through the portfolio template lacks its broker: refused, not answered for every broker.
+    await expect(c.readResource({ uri: datasetUri("broker.overview_and_history", 1) })).rejects.toThrow(/VALIDATION_ERROR/);
+    await expect(c.readResource({ uri: selectedUri("broker.fifo", { broker_id: brokerId }) })).rejects.toThrow(/UNSUPPORTED_SELECTION/);
+    await c.close();
   });
 });
 
@@ -343,6 +461,10 @@ describe("canary: no amount leaks below the full grade", () => {
         ["stress_scenarios", {}], ["stress_test", { scenario_id: "equity_crash", date_start: "2024-01-01" }],
         ["pac_allocator", { budget: { code: "EUR", amount: CANARY }, positions: [{ key: String(assetId), target_weight: "1" }], whole_units: false }],
         ["portfolio_rebalancer", { cash: { code: "EUR", amount: CANARY }, positions: [{ key: String(assetId), target_weight: "1" }], mode: "buy_only", whole_units: false }],
+        ...["portfolio.overview_and_history", "portfolio.asset_history"].map((id): [string, Record<string, unknown>] => ["ai_export_dataset", { dataset_id: id, ...YEAR }]),
+        ...selectedDatasets().flatMap(([id, sel]): [string, Record<string, unknown>][] => [
+          ["ai_export_dataset", { dataset_id: id, ...sel, ...YEAR }], ["ai_export_dataset", { dataset_id: id, ...sel, detail_level: "full", ...YEAR }]]),
+        ["ai_export_dataset", { dataset_id: "broker.fifo", broker_id: brokerId, ...YEAR }],
       ];
       const full = await connect(secrets.full);
       const prices = (await full.callTool({ name: "asset_prices", arguments: { asset_id: assetId, date_start: "2024-01-01", date_end: "2024-12-31" } })).structuredContent as any;
@@ -355,7 +477,7 @@ describe("canary: no amount leaks below the full grade", () => {
       const { resources } = await c.listResources();
       seen.push(resources, await c.listResourceTemplates());
       const uris = [...resources.map((r) => r.uri), datasetUri("portfolio.overview_and_history", 1), datasetUri("portfolio.asset_history", 1),
-        datasetUri("portfolio.overview_and_history", 99)];
+        datasetUri("portfolio.overview_and_history", 99), ...selectedDatasets().map(([id, sel]) => selectedUri(id, sel))];
       for (const uri of uris) seen.push(await c.readResource({ uri }).catch((e: Error) => ({ error: e.message })));
       await c.close();
       const text = JSON.stringify(seen);
