@@ -21228,7 +21228,9 @@ export interface operations {
                      *         "stale_prices": [],
                      *         "incomplete_nav_dates": []
                      *       },
-                     *       "positions_contribution": null
+                     *       "positions_contribution": null,
+                     *       "income_payments": null,
+                     *       "period_returns": null
                      *     }
                      */
                     "application/json": components["schemas"]["ReportResponse"];
