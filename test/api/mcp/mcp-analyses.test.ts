@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ApiClient } from "../../helpers/client.ts";
 import { seedAsset } from "../../helpers/seed.ts";
 import { useApi } from "../../helpers/server.ts";
 import { buy, commitOk, createBroker, deposit, eur } from "../transactions/fixtures.ts";
+import { connectMcp } from "./mcp-client.ts";
 
 const api = useApi({ users: ["carol"] });
 let carol: ApiClient;
@@ -29,11 +29,7 @@ async function token(grade: "full" | "relative" | "aggregate") {
   return ((await res.json()) as { token: string }).token;
 }
 
-async function connect(secret: string) {
-  const client = new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${api.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
-  return client;
-}
+const connect = (secret: string) => connectMcp(api.base, secret);
 
 async function call(grade: keyof typeof secrets, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const c = await connect(secrets[grade]);

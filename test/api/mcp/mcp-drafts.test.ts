@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client } from "@modelcontextprotocol/client";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
 import { commitOk, createBroker, deposit, list } from "../transactions/fixtures.ts";
+import { connectMcp } from "./mcp-client.ts";
 
 const api = useApi({ users: ["alice", "bob"] });
 let alice: ApiClient;
@@ -16,11 +17,7 @@ async function token(grade: "full" | "relative", scope: "read" | "read-write" = 
   return ((await res.json()) as { token: string }).token;
 }
 
-async function connect(secret: string) {
-  const client = new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${api.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
-  return client;
-}
+const connect = (secret: string) => connectMcp(api.base, secret);
 
 async function draft(client: Client, args: Record<string, unknown>) {
   const r = await client.callTool({ name: "draft_transactions", arguments: args });

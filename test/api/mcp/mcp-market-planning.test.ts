@@ -1,5 +1,4 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ApiClient } from "../../helpers/client.ts";
 import { seedFxRates, seedFxRoute } from "../../helpers/fake-fx-server.ts";
 import { queryDb } from "../../helpers/seed.ts";
@@ -7,6 +6,7 @@ import { useApi } from "../../helpers/server.ts";
 import { REF } from "../../plugins/risk/reference.ts";
 import { seedReferenceAssets } from "../risk/reference-assets.ts";
 import { buy, commitOk, deposit, looseBroker } from "../transactions/fixtures.ts";
+import { connectMcp } from "./mcp-client.ts";
 
 // erin holds the risk reference fixture's assets (priced every trading day) plus a planted cash amount.
 const api = useApi({ users: ["erin"] });
@@ -19,11 +19,7 @@ const END = REF.dates.at(-1) as string;
 const CANARY = "65432.1987";
 const LEAKS = [CANARY, "65432.19", "65432", "65,432", "65 432"];
 
-async function connect(secret: string) {
-  const client = new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${api.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
-  return client;
-}
+const connect = (secret: string) => connectMcp(api.base, secret);
 
 async function call(grade: keyof typeof secrets, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const c = await connect(secrets[grade]);

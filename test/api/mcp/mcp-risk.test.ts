@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { ApiClient } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
 import { REF } from "../../plugins/risk/reference.ts";
 import { seedReferenceAssets } from "../risk/reference-assets.ts";
 import { buy, commitOk, deposit, looseBroker } from "../transactions/fixtures.ts";
+import { connectMcp } from "./mcp-client.ts";
 
 // dave holds the risk reference fixture's assets plus a planted cash amount; the risk tool runs on that portfolio.
 const api = useApi({ users: ["dave"] });
@@ -15,11 +15,7 @@ const START = REF.dates[0] as string;
 const END = REF.dates.at(-1) as string;
 const CANARY = "65432.1987";
 
-async function connect(secret: string) {
-  const client = new Client({ name: "test", version: "1" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${api.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
-  return client;
-}
+const connect = (secret: string) => connectMcp(api.base, secret);
 
 const ANALYTICS = [
   { analytic_code: "historical_kpi", parameters: {} }, { analytic_code: "historical_var", parameters: {} }, { analytic_code: "drawdown_summary", parameters: {} },
