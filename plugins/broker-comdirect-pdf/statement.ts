@@ -26,9 +26,9 @@ const DATE = String.raw`\d{2}\.\d{2}\.\d{4}`;
 const AMOUNT = String.raw`[+-][\d.]*\d,\d{2}-?`;
 
 /** The report's title line on its first page. */
-export const FINANZREPORT_TITLE = new RegExp(`^Finanzreport Nr\\. \\d+ per ${DATE}`);
-const OPENING = new RegExp(`^Alter Saldo (${DATE})\\s+(${AMOUNT})$`);
-const CLOSING = new RegExp(`^Neuer Saldo (${DATE})\\s+(${AMOUNT})$`);
+export const FINANZREPORT_TITLE = new RegExp(`^Finanzreport\\s+Nr\\.\\s*\\d+\\s+per\\s+${DATE}`);
+const OPENING = new RegExp(`^Alter Saldo\\s+(${DATE})\\s+(${AMOUNT})$`);
+const CLOSING = new RegExp(`^Neuer Saldo\\s+(${DATE})\\s+(${AMOUNT})$`);
 const BOOKING = new RegExp(`^A?(${DATE})\\s+(.+?)\\s+(${AMOUNT})$`);
 const VALUE_DAY = new RegExp(`^A?${DATE}(?:\\s+(.*))?$`);
 const HEADER = /^(Buchungstag\s+Vorgang|Valuta\s+Referenz)/;

@@ -23,9 +23,9 @@ const AMOUNT = String.raw`([\d.]*\d,\d{2})([+-])`;
 const TABLE = /^Text\/Verwendungszweck\s+Datum\s+PNNr\s+Wert\s+Soll\s+Haben$/;
 const TITLE = /^Kontoauszug \d+\s+Konto-Nr\./;
 const BOOKING = new RegExp(`^(\\S.*?)\\s+(\\d{2})\\.(\\d{2})\\.\\s+(\\d{4})\\s+(\\d{2})\\.(\\d{2})\\.\\s+${AMOUNT}$`);
-const BALANCE = new RegExp(`^\\*\\*\\* (?:Kontostand zum|VALUTARISCHER SALDO PER) (\\d{2})\\.(\\d{2})\\. \\*\\*\\*\\s+${AMOUNT}$`, "i");
+const BALANCE = new RegExp(`^\\*\\*\\*\\s*(?:Kontostand zum|VALUTARISCHER SALDO PER)\\s+(\\d{2})\\.(\\d{2})\\.\\s*\\*\\*\\*\\s+${AMOUNT}$`, "i");
 /** Lines that end a booking's text: the page's footer and the next page's head. */
-const BOUNDARY = /^(Hinweis für Kontoauszüge|Consorsbank ist|Cortal Consors|Standort|Kontoauszug \d+|Datum \d|BIC|IBAN|Text\/Verwendungszweck)/;
+const BOUNDARY = /^(Hinweis für Kontoauszüge|Consorsbank ist|Cortal Consors|Standort|Kontoauszug\s+\d+|Datum\s+\d|BIC|IBAN|Text\/Verwendungszweck)/;
 
 const KINDS: readonly [RegExp, StatementBookingKind][] = [
   [/DIVIDENDE|ERTRAG|ERTRAEGNIS|KUPON|AUSSCHUETTUNG/i, "dividend"],
@@ -54,7 +54,7 @@ export function parseConsorsbankStatement(lines: readonly string[], name: string
   };
   const opening = balance(/^(Buchungssaldo|Saldo) alt\b/, "opening balance (Buchungssaldo alt)");
   const closing = balance(/^(Buchungssaldo|Saldo) neu\b/, "closing balance (Buchungssaldo neu)");
-  const dated = doc.need(doc.find(/^Datum (\d{2})\.(\d{2})\.(\d{2}|\d{4})\b/), "the statement's date (Datum)");
+  const dated = doc.need(doc.find(/^Datum\s+(\d{2})\.(\d{2})\.(\d{2}|\d{4})\b/), "the statement's date (Datum)");
   const statementDay = Date.UTC(Number(dated[3]!.length === 2 ? `20${dated[3]}` : dated[3]), Number(dated[2]) - 1, Number(dated[1]));
   // A day printed without its year: the year that puts it nearest the statement's date (a December booking on a January statement).
   const dayOf = (day: string, month: string): IsoDate => {

@@ -21,8 +21,8 @@ const DATE = String.raw`\d{2}\.\d{2}\.\d{4}`;
 const AMOUNT = String.raw`-?[\d.]*\d,\d{2}`;
 
 /** The statement's title and account lines. */
-export const STATEMENT_TITLE = /^Kontoauszug (?:\p{L}+ )?\d{4}$/u;
-export const STATEMENT_ACCOUNT = /^(.+?) Nummer \S+$/;
+export const STATEMENT_TITLE = /^Kontoauszug\s+(?:\p{L}+\s+)?\d{4}$/u;
+export const STATEMENT_ACCOUNT = /^(.+?)\s+Nummer\s+\S+$/;
 const TABLE = /^Buchung\s+Buchung \/ Verwendungszweck\s+Betrag \(EUR\)$/;
 const BOOKING = new RegExp(`^(${DATE})\\s+(.+?)\\s+(${AMOUNT})$`);
 const VALUE_DAY = new RegExp(`^${DATE}(?:\\s+(.*))?$`);
@@ -47,7 +47,7 @@ export function isIngStatement(lines: readonly string[]): boolean {
 export function parseIngStatement(lines: readonly string[], name: string): ImportResult {
   const doc = pdfDocument(name, lines, { decimalMark: "," });
   const tableAt = doc.indexOf(TABLE);
-  const header = (label: string) => doc.num(doc.need(doc.find(new RegExp(`\\b${label}\\s+(${AMOUNT}) Euro$`), 0, tableAt), `the ${label} (${label} … Euro) above the bookings`)[1]);
+  const header = (label: string) => doc.num(doc.need(doc.find(new RegExp(`\\b${label}\\s+(${AMOUNT})\\s+Euro$`), 0, tableAt), `the ${label} (${label} … Euro) above the bookings`)[1]);
   const opening = header("Alter Saldo");
   const closing = header("Neuer Saldo");
   const account = doc.need(doc.find(STATEMENT_ACCOUNT, 0, tableAt), "the account (<account> Nummer …)")[1]!;

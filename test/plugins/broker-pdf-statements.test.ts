@@ -162,3 +162,12 @@ test("each statement's generated PDF is claimed by its own importer and parses t
     for (const other of all.filter((p) => p !== owner)) expect([other.manifest.id, (await plugin(other)).accepts(file)]).toEqual([other.manifest.id, 0]);
   }
 });
+
+test("the statements' labels read the same when the PDF's text puts a wider gap between a label and its figure (cells two spaces or more apart)", () => {
+  const widen = (t: string, ...labels: string[]) => labels.reduce((acc, l) => acc.replaceAll(`${l} `, `${l}  `), t);
+  const same = (parse: (t: string, n: string) => { transactions: readonly ImportedTransaction[] }, broker: string, name: string, ...labels: string[]) =>
+    expect(parse(widen(text(broker, name), ...labels), name).transactions.map(row)).toEqual(parse(text(broker, name), name).transactions.map(row));
+  same(parseComdirectText, "comdirect", "finanzreport.txt", "Alter Saldo", "Neuer Saldo", "Finanzreport Nr. 3 per");
+  same(parseIngText, "ing", "kontoauszug.txt", "Girokonto Nummer", "Kontoauszug Februar", "Girokonto");
+  same(parseConsorsbankText, "consorsbank", "kontoauszug.txt", "Kontostand zum", "Datum", "***");
+});
