@@ -98,7 +98,8 @@ export function parseComdirectStatement(lines: readonly string[], name: string):
     const kind = KINDS.find(([re]) => re.test(type))?.[1] ?? "unknown";
     bookings.push({
       line: i + 1, date: doc.date(m[1]!), amount: amountOf(doc, m[3]!), kind, type,
-      text: [...cells, ...(kind === "fee" || kind === "security" || kind === "trade" || kind === "dividend" ? [security] : [])].filter((c) => c !== "").join(" ").trim(),
+      // The security's numbers stay in the text, so a transfer or tax naming a security is left to its document.
+      text: [...cells, security].filter((c) => c !== "").join(" ").trim(),
     });
   }
   const rows = accountStatement({

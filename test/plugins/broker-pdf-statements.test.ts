@@ -171,3 +171,10 @@ test("the statements' labels read the same when the PDF's text puts a wider gap 
   same(parseIngText, "ing", "kontoauszug.txt", "Girokonto Nummer", "Kontoauszug Februar", "Girokonto");
   same(parseConsorsbankText, "consorsbank", "kontoauszug.txt", "Kontostand zum", "Datum", "***");
 });
+
+test("a comdirect booking of a transfer type that names a security on its following lines (a distribution booked as Gutschrift) is skipped, never imported as a deposit", () => {
+  const report = text("comdirect", "finanzreport.txt").replace("24.03.2025  Wertpapiere  MUSTER VERSORGER SE  +975,50", "24.03.2025  Gutschrift  MUSTER VERSORGER SE  +975,50");
+  const result = parseComdirectText(report, "f.pdf");
+  expect(result.transactions.map((t) => t.row)).toEqual([29, 33, 37, 53, 59, 62]);
+  expect(result.skippedRows![1]!.reason).toStartWith("Line 56: a booking on a security (Gutschrift: MUSTER VERSORGER SE WPKNR: CDX002 ISIN: DE000CDX0029, 975.50 EUR)");
+});
