@@ -5,7 +5,8 @@ import { comdirectDocumentConfidence, parseComdirectText } from "./parse.ts";
 /**
  * comdirect's PDF documents (code broker_comdirect_pdf): Wertpapierkauf / Wertpapierverkauf (savings
  * plan executions included) and Dividenden- / Ertragsgutschrift, one event per file, read from the
- * PDF's text, before German taxes (comdirect notifies those separately).
+ * PDF's text, before German taxes (comdirect notifies those separately); and the Finanzreport (the cash
+ * bookings of the Verrechnungskonto; trades and dividends left to their own documents).
  */
 export const brokerComdirectPdfPlugin = definePlugin({
   create: () => ({
@@ -14,11 +15,11 @@ export const brokerComdirectPdfPlugin = definePlugin({
     parse: async (params) => parseComdirectText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
-  description: "comdirect PDF documents: Wertpapierkauf/-verkauf (savings plan included) and Dividenden-/Ertragsgutschrift with withholding tax",
+  description: "comdirect PDF documents: Wertpapierkauf/-verkauf (savings plan included) and Dividenden-/Ertragsgutschrift with withholding tax, Finanzreport (Verrechnungskonto: deposits, withdrawals, interest, fees, tax settlements)",
   id: "broker_comdirect_pdf",
   kind: "import-plugin",
   name: "comdirect (PDF)",
-  version: "1.0.1",
+  version: "1.1.0",
 });
 
 export default brokerComdirectPdfPlugin;

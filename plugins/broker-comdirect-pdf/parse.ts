@@ -12,6 +12,8 @@
 //   payment day), "Bruttobetrag: <ccy> <gross>" in the dividend's currency, "<percent> % Quellensteuer
 //   <ccy> <amount> -", and for a foreign currency "Ausmachender Betrag <ccy> <net>" and "zum
 //   Devisenkurs: EUR/<ccy> <rate> EUR <amount>" (foreign units per euro), then the booking as above.
+// - "Finanzreport Nr. <n> per <date>": the monthly statement of the accounts; the bookings of the account the
+//   depot settles through (statement.ts).
 // comdirect books its notes before German taxes ("vor Steuern"): capital gains tax, solidarity
 // surcharge and church tax come in a separate tax notice (Steuermitteilung), which is not read.
 //
@@ -20,6 +22,7 @@
 // rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { FINANZREPORT_TITLE, parseComdirectStatement } from "./statement.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -33,10 +36,19 @@ const DIVIDEND_TITLE = /^(Dividendengutschrift|Ertragsgutschrift)\b/i;
 // Another bank's document that mentions comdirect (a transfer, an onvista note) is not claimed.
 const OTHER_ISSUER = /onvista|Trade Republic|Baader Bank|ING-DiBa|Consorsbank|flatex/i;
 
-/** Confidence that `text` (a PDF's text) is a comdirect contract note or dividend notice this importer reads. */
+/**
+ * A Finanzreport: comdirect's name in the letterhead (the first line) and the report's title. Its bookings may name
+ * any other bank (a transfer to or from it), so the other banks' names are not looked for in it.
+ */
+function isFinanzreport(lines: readonly string[]): boolean {
+  return ISSUER.test(lines[0] ?? "") && lines.some((l) => FINANZREPORT_TITLE.test(l));
+}
+
+/** Confidence that `text` (a PDF's text) is a comdirect contract note, dividend notice or Finanzreport this importer reads. */
 export function comdirectDocumentConfidence(text: string): number {
-  if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) return 0;
   const lines = text.split("\n").map((l) => l.trim());
+  if (isFinanzreport(lines.filter((l) => l !== ""))) return 0.95;
+  if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) return 0;
   if (!lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l))) return 0;
   return lines.some((l) => /Zu Ihren (Lasten|Gunsten)/i.test(l)) ? 0.95 : 0;
 }
@@ -49,12 +61,14 @@ function money(amount: Decimal, currency: string): never {
 
 /** The transactions of one comdirect document's text; `name` (the file's name) goes into each row's description. */
 export function parseComdirectText(text: string, name: string): ImportResult {
-  const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
+  const cells = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "\f");
+  if (isFinanzreport(cells)) return parseComdirectStatement(cells, name);
+  const lines = cells.map((l) => l.replace(/\s+/g, " "));
   if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a comdirect document`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
   doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
-  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a comdirect document of a kind this importer does not read (only Wertpapierkauf/-verkauf and Dividenden-/Ertragsgutschrift)`);
+  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a comdirect document of a kind this importer does not read (only Wertpapierkauf/-verkauf, Dividenden-/Ertragsgutschrift and the Finanzreport)`);
   const headAt = lines.findIndex((l, i) => i > titleAt && /Zu Ihren (Lasten|Gunsten)/i.test(l));
   const booking = doc.need(headAt >= 0 ? doc.find(new RegExp(`\\s(${CCY}) (${DATE}) (${CCY}) (${NUMBER})$`), headAt + 1, headAt + 3) : null,
     "the booking (IBAN Valuta Zu Ihren Lasten/Gunsten … <currency> <amount>)");

@@ -4,7 +4,8 @@ import { consorsbankDocumentConfidence, parseConsorsbankText } from "./parse.ts"
 
 /**
  * Consorsbank's PDF documents (code broker_consorsbank_pdf): contract notes (KAUF / VERKAUF, savings
- * plan executions included) and Dividenden- / Ertragsgutschrift, one event per file, read from the PDF's text.
+ * plan executions included) and Dividenden- / Ertragsgutschrift, one event per file, read from the PDF's text;
+ * and the Kontoauszug of the Verrechnungskonto (its cash bookings; trades left to their contract notes).
  */
 export const brokerConsorsbankPdfPlugin = definePlugin({
   create: () => ({
@@ -13,11 +14,11 @@ export const brokerConsorsbankPdfPlugin = definePlugin({
     parse: async (params) => parseConsorsbankText((await pdfTextOf(params)).text, params.file.filename),
     supportedExtensions: ["pdf"],
   }),
-  description: "Consorsbank PDF documents: contract notes (buy, sell, savings plan) and Dividenden-/Ertragsgutschrift with withholding and domestic taxes",
+  description: "Consorsbank PDF documents: contract notes (buy, sell, savings plan) and Dividenden-/Ertragsgutschrift with withholding and domestic taxes, Kontoauszug of the Verrechnungskonto (deposits, withdrawals, interest, fees)",
   id: "broker_consorsbank_pdf",
   kind: "import-plugin",
   name: "Consorsbank (PDF)",
-  version: "1.0.1",
+  version: "1.1.0",
 });
 
 export default brokerConsorsbankPdfPlugin;

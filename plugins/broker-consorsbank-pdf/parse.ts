@@ -16,11 +16,14 @@
 //   "Quellensteuer in EUR" and "Netto zugunsten IBAN …" alone on the line above their label; they have
 //   no Zahltag (the day is the Valuta).
 //
+// - "Kontoauszug" of the Verrechnungskonto: its bookings (statement.ts).
+//
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
 // each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { isConsorsbankStatement, parseConsorsbankStatement } from "./statement.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -34,8 +37,10 @@ const DIVIDEND_TITLE = /^(Dividendengutschrift|Ertragsgutschrift)$/i;
 // comdirect, ING and the others name Consorsbank only in a transfer; their own titles differ anyway.
 const OTHER_ISSUER = /\bcomdirect\b|ING-DiBa|Trade Republic|Baader Bank|flatex/i;
 
-/** Confidence that `text` (a PDF's text) is a Consorsbank contract note or dividend notice this importer reads. */
+/** Confidence that `text` (a PDF's text) is a Consorsbank contract note, dividend notice or account statement this importer reads. */
 export function consorsbankDocumentConfidence(text: string): number {
+  // A statement's bookings may name any other bank (a transfer), so only its letterhead is looked at.
+  if (isConsorsbankStatement(text.split("\n").map((l) => l.trim()).filter((l) => l !== ""))) return 0.95;
   if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) return 0;
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " "));
   return lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l)) && lines.some((l) => SECURITY.test(l)) ? 0.95 : 0;
@@ -58,12 +63,14 @@ function amountAt(lines: readonly string[], at: number, currency = CCY): RegExpE
 
 /** The transactions of one Consorsbank document's text; `name` (the file's name) goes into each row's description. */
 export function parseConsorsbankText(text: string, name: string): ImportResult {
-  const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
+  const cells = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "\f");
+  if (isConsorsbankStatement(cells)) return parseConsorsbankStatement(cells, name);
+  const lines = cells.map((l) => l.replace(/\s+/g, " "));
   if (!ISSUER.test(text) || OTHER_ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a Consorsbank document`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
   doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
-  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a Consorsbank document of a kind this importer does not read (only KAUF/VERKAUF contract notes and Dividenden-/Ertragsgutschrift)`);
+  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a Consorsbank document of a kind this importer does not read (only KAUF/VERKAUF contract notes, Dividenden-/Ertragsgutschrift and the Kontoauszug)`);
   const secAt = lines.findIndex((l, i) => i > titleAt && SECURITY.test(l) && !/^Wertpapier/i.test(l));
   const sec = doc.need(secAt >= 0 ? SECURITY.exec(lines[secAt]!) : null, "the security (<name> <WKN> <ISIN>)");
   const assetName = sec[1]!;

@@ -16,11 +16,14 @@
 //   the domestic taxes, and the booking "Gesamtbetrag zu Ihren Gunsten <ccy> <amount>", then
 //   "Abrechnungs-IBAN …" and "Valuta <date>"; the day is "Zahltag", else "Valuta".
 //
+// - "Kontoauszug": the statement of the account the depot settles through (statement.ts).
+//
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
 // each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { isIngStatement, parseIngStatement } from "./statement.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -31,10 +34,11 @@ const ISSUER = /\bING-DiBa\b/;
 const TRADE_TITLE = /^Wertpapierabrechnung (Kauf aus Sparplan|Kauf|Verkauf)$/i;
 const DIVIDEND_TITLE = /^(Dividendengutschrift|Ertragsgutschrift)$/i;
 
-/** Confidence that `text` (a PDF's text) is an ING (ING-DiBa) contract note or dividend notice this importer reads. */
+/** Confidence that `text` (a PDF's text) is an ING (ING-DiBa) contract note, dividend notice or account statement this importer reads. */
 export function ingDocumentConfidence(text: string): number {
   if (!ISSUER.test(text)) return 0;
   const lines = text.split("\n").map((l) => l.trim());
+  if (isIngStatement(lines.filter((l) => l !== ""))) return 0.95;
   if (!lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l))) return 0;
   return lines.some((l) => /^ISIN \(WKN\)/.test(l)) ? 0.95 : 0;
 }
@@ -48,12 +52,14 @@ function money(amount: Decimal, currency: string): never {
 
 /** The transactions of one ING (ING-DiBa) document's text; `name` (the file's name) goes into each row's description. */
 export function parseIngText(text: string, name: string): ImportResult {
-  const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
+  const cells = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "\f");
+  if (isIngStatement(cells)) return parseIngStatement(cells, name);
+  const lines = cells.map((l) => l.replace(/\s+/g, " "));
   if (!ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not an ING (ING-DiBa) document`);
   const doc = pdfDocument(name, lines, { decimalMark: "," });
   doc.refuseCancellation();
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
-  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: an ING document of a kind this importer does not read (only Wertpapierabrechnung Kauf/Verkauf and Dividenden-/Ertragsgutschrift)`);
+  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: an ING document of a kind this importer does not read (only Wertpapierabrechnung Kauf/Verkauf, Dividenden-/Ertragsgutschrift and the Kontoauszug)`);
   const bookingAt = lines.findIndex((l, i) => i > titleAt && /^(Endbetrag|Gesamtbetrag)( zu Ihren (Lasten|Gunsten))? /i.test(l));
   const booking = doc.need(bookingAt >= 0 ? new RegExp(`^(?:End|Gesamt)betrag(?: zu Ihren (Lasten|Gunsten))? (${CCY}) (-\\s?)?(${NUMBER})$`, "i").exec(lines[bookingAt]!) : null,
     "the booking (Endbetrag/Gesamtbetrag zu Ihren Lasten/Gunsten <currency> <amount>)");

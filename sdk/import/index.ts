@@ -4,8 +4,8 @@
  * sniffed encoding and separator, CSV rows and header lookup, one-table CSV formats (`csvFormat`) and
  * workbook formats (`sheetFormat`),
  * locale decimals and dates, skipped lines (`skipper`), format sniffing by magic bytes, XML and XLSX/XLS readers (the
- * spreadsheet library loads on first use), a PDF's text (`pdfText`, `pdfTextOf`) and the lookups of a
- * broker document's lines (`pdfDocument`).
+ * spreadsheet library loads on first use), a PDF's text (`pdfText`, `pdfTextOf`), the lookups of a
+ * broker document's lines (`pdfDocument`) and the rows of a bank account statement (`accountStatement`).
  */
 export { columns, type Columns, type CsvTable, eachRecord, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions, type TableRecord } from "./csv.ts";
 export { type CsvFormat, csvFormat, type CsvFormatSpec, type CsvFormatTable } from "./format.ts";
@@ -20,3 +20,4 @@ export { describeFile, describeWorkbook, extensionOf } from "./meta.ts";
 export { pdfErrorCode, type PdfLine, type PdfText, pdfText, PdfTextError, type PdfTextErrorCode, pdfTextOf, type PdfTextOptions } from "./pdf.ts";
 export { type PdfDocument, pdfDocument, type PdfDocumentOptions } from "./pdf-document.ts";
 export { skipper, unreadable } from "./skips.ts";
+export { accountStatement, type AccountStatementRows, type AccountStatementSpec, namesSecurity, type StatementBooking, type StatementBookingKind } from "./account-statement.ts";

@@ -55,6 +55,7 @@ const VALUE_EXPORTS = [
 /** Values of the importers' entry, `@portfolio-tracker/sdk/import`. */
 const IMPORT_VALUE_EXPORTS = [
   "PdfTextError",
+  "accountStatement",
   "columns",
   "csvFormat",
   "decodeText",
@@ -65,6 +66,7 @@ const IMPORT_VALUE_EXPORTS = [
   "eachRecord",
   "extensionOf",
   "findHeaderRow",
+  "namesSecurity",
   "normalizeHeader",
   "parseDate",
   "parseDecimal",
