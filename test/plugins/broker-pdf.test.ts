@@ -219,6 +219,34 @@ test("a Trade Republic statement whose rows do not add up to its printed end bal
   expect(() => parseTradeRepublicText(de.replace(/^Depotkonto.*$/m, ""), "k.pdf")).toThrow("the account overview (opening balance, money in, money out, end balance) was not found");
 });
 
+test("Trade Republic Kontoauszug of the 2020–2023 layout (KONTOAUSZUG … BUCHUNGEN, two lines per booking, signed amounts, over two pages): interest, deposit, tax refund and payout imported on the booking day; the trades and the dividend skipped with the document that carries them; the end balance noted as not reconcilable", () => {
+  const result = parseTradeRepublicText(text("traderepublic", "kontoauszug-2020-de.txt"), "kontoauszug-2020-de.txt");
+  expect(result.detectedFormat).toBe("traderepublic/pdf/statement-2020");
+  expect(result.transactions.map(row)).toEqual([
+    "INTEREST 2023-03-01 q=0 1.52 EUR - - | Trade Republic kontoauszug-2020-de.txt: Your interest payment",
+    "DEPOSIT 2023-03-02 q=0 750 EUR - - | Trade Republic kontoauszug-2020-de.txt: Accepted PayIn:DE12500105170648489890 to DE02100100100006820101",
+    "INTEREST 2023-03-17 q=0 3.75 EUR - - | Trade Republic kontoauszug-2020-de.txt: tax refund: Steueroptimierung",
+    "WITHDRAWAL 2023-03-27 q=0 -500 EUR - - | Trade Republic kontoauszug-2020-de.txt: Auszahlung an Referenzkonto",
+  ]);
+  expect(result.transactions.map((t) => t.row)).toEqual([11, 13, 19, 29]);
+  expect(result.skippedRows).toEqual([
+    { line: 15, reason: expect.stringMatching(/^Line 15: a trade \(Ausführung Handel Direktkauf Kauf DE000BSP0012 .*\) is imported from its contract note/) },
+    { line: 17, reason: expect.stringMatching(/^Line 17: a dividend \(Ereignisausführung Ertrag DE000BSP0038 .*\) is imported from its dividend notice/) },
+    { line: 21, reason: expect.stringMatching(/^Line 21: a trade \(Ausführung Handel Direktverkauf Verkauf IE00BSP00051 .*\) is imported from its contract note/) },
+  ]);
+  expect(result.warnings.find((w) => w.code === "statementUnreconciled")?.message).toContain("its end balance (1107.32 EUR on 2023-03-31)");
+  // Imported and skipped rows together: the month's movement (1,107.32 end less the 120.35 before it, which the layout does not print).
+  expect(new Decimal(sum(result.transactions)).minus(301.2).plus(12.4).plus(1020.5).toFixed(2)).toBe("986.97");
+});
+
+test("a Trade Republic statement of the 2020–2023 layout with a booking line cut from its amount, or without its end balance (a page missing), is refused, never imported short", () => {
+  const old = text("traderepublic", "kontoauszug-2020-de.txt");
+  expect(() => parseTradeRepublicText(old.replace("Auszahlung an Referenzkonto  -500,00", "Auszahlung an Referenzkonto"), "k.pdf"))
+    .toThrow(`k.pdf: line 29: "27.03.2023  Auszahlung an Referenzkonto" is a booking without its amount`);
+  expect(() => parseTradeRepublicText(old.replace(/^KONTOSTAND AM.*$/m, ""), "k.pdf"))
+    .toThrow(`k.pdf: the statement's end balance ("KONTOSTAND AM <date>: <amount> EUR") was not found: a page may be missing`);
+});
+
 test("Scalable Capital contract note in English (Buy): execution day, the table row's quantity (pc.), price and amount with decimal points and thousands commas, the ISIN below it, the order id; order fees a FEE row summing to the Debit", () => {
   const result = parseScalableText(text("scalable", "kauf-en.txt"), "kauf-en.txt");
   expect(result.transactions.map(row)).toEqual([
@@ -261,7 +289,7 @@ test("each generated PDF parses through its plugin to the same rows as its text 
   const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
   for (const [plugin, dir, broker, parse] of [[tr, "traderepublic-pdf", "traderepublic", parseTradeRepublicText], [sc, "scalable-pdf", "scalable", parseScalableText]] as const) {
-    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025", "kontoauszug-de", "account-statement-en", "kauf-en", "verkauf-en", "sparplan-en"]) {
+    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025", "kontoauszug-de", "kontoauszug-2020-de", "account-statement-en", "kauf-en", "verkauf-en", "sparplan-en"]) {
       let raw: string;
       try { raw = text(broker, `${name}.txt`); } catch { continue; }
       const { confidence, result } = await throughPdf(plugin, dir, `${name}.pdf`);
