@@ -19,6 +19,7 @@
 //   Schlusstag in the letterhead beside the address ("Erika Beispiel  Schlusstag  13.03.2017"). Its
 //   Kurswert, costs and taxes must make the Endbetrag, else the note is refused. The dividend notice keeps
 //   the "label : value" cells, the colon set apart from both ("St.  :  80").
+// - "Kontoauszug Nr: …": the account statement, many bookings (statement.ts).
 // - "Storno Wertpapierabrechnung Kauf Fonds/Zertifikate", "Stornierung Wertpapierabrechnung …": a
 //   cancellation repeating the cancelled note's figures; claimed and refused.
 //
@@ -27,6 +28,7 @@
 // each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
 import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { isFlatexStatement, parseFlatexStatement } from "./statement.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`-?[\d.]*\d(?:,\d+)?`;
@@ -44,6 +46,7 @@ const POSITION = /^Nr\.\s?(\S+)\s+(?:(Kauf|Verkauf)(?: aus Sparplan)?\s+)?(.+?)\
 export function flatexDocumentConfidence(text: string): number {
   if (!ISSUER.test(text)) return 0;
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " "));
+  if (isFlatexStatement(lines)) return 0.95;
   if (!lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l))) return 0;
   return lines.some((l) => POSITION.test(l)) ? 0.95 : 0;
 }
@@ -96,8 +99,9 @@ export function parseFlatexText(text: string, name: string): ImportResult {
   const raw = text.split("\n").map((l) => l.trim()).filter((l) => l !== "" && l !== "\f");
   const lines = raw.map((l) => l.replace(/\s+/g, " "));
   if (!ISSUER.test(text)) throw new PluginError("invalid-input", `${name}: not a flatex / flatexDEGIRO document`);
+  if (isFlatexStatement(raw)) return parseFlatexStatement(raw, name);
   const titleAt = lines.findIndex((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l));
-  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a flatex document of a kind this importer does not read (only Wertpapierabrechnung Kauf/Verkauf, Dividendengutschrift and Ertragsmitteilung)`);
+  if (titleAt < 0) throw new PluginError("invalid-input", `${name}: a flatex document of a kind this importer does not read (only Wertpapierabrechnung Kauf/Verkauf, Dividendengutschrift, Ertragsmitteilung and Kontoauszug)`);
   const fields = new Map<string, string>();
   for (const line of raw.slice(titleAt + 1)) {
     // "St.  :  80": a colon set apart from its label and value is still the pair's.
