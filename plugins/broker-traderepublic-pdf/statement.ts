@@ -132,7 +132,7 @@ function booker(name: string, currency: string): Booker {
       else if (kind === "fee") row("FEE", text);
       else if (kind === "card") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
       else if (kind === "transfer" || kind === "bonus") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
-      else skip({ code: "unknownRowType", message: `Line ${line}: a row of type "${typeCell || text}" (${text}, ${money(signed)}) this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
+      else skip({ code: "unknownRowType", message: `Line ${line}: ${typeCell === "" ? `a booking "${text}" (${money(signed)})` : `a row of type "${typeCell}" (${text}, ${money(signed)})`} this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
     },
   };
 }

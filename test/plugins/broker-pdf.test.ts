@@ -247,6 +247,15 @@ test("a Trade Republic statement of the 2020–2023 layout with a booking line c
     .toThrow(`k.pdf: the statement's end balance ("KONTOSTAND AM <date>: <amount> EUR") was not found: a page may be missing`);
 });
 
+test("a booking of the 2020–2023 Trade Republic statement layout that the importer does not know is skipped with a warning naming it and its amount, never dropped silently", () => {
+  const result = parseTradeRepublicText(text("traderepublic", "kontoauszug-2020-de.txt").replace("Steueroptimierung  3,75", "Kapitalmaßnahme XY  3,75"), "k.pdf");
+  expect(result.transactions.map((t) => t.row)).toEqual([11, 13, 29]);
+  expect(result.warnings.filter((w) => w.code === "unknownRowType")).toEqual([
+    { code: "unknownRowType", message: `Line 19: a booking "Kapitalmaßnahme XY" (3.75 EUR) this importer does not read; not imported, enter it by hand if it moved cash`, row: 19, severity: "warning" },
+  ]);
+  expect(result.skippedRows!.map((s) => s.line)).toEqual([15, 17, 19, 21]);
+});
+
 test("Scalable Capital contract note in English (Buy): execution day, the table row's quantity (pc.), price and amount with decimal points and thousands commas, the ISIN below it, the order id; order fees a FEE row summing to the Debit", () => {
   const result = parseScalableText(text("scalable", "kauf-en.txt"), "kauf-en.txt");
   expect(result.transactions.map(row)).toEqual([
