@@ -14,11 +14,13 @@
 //   <amount>" (in the dividend's currency, then converted), taxes as above, and the booking.
 // - "Dividendenabrechnung STORNO": a cancellation repeating the cancelled note's figures; refused.
 // Only the lines from the title to the booking are read: a second page lists the tax computation again.
+// The monthly account statement (Kontoauszug, Scalable's own layout since 2025) is read in statement.ts.
 //
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with a TAX row; each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
 import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { isScalableStatement, parseScalableStatement } from "./statement.ts";
 
 const ZERO = "0";
 const NUMBER = String.raw`[\d.]*\d(?:,\d+)?`;
@@ -34,7 +36,7 @@ const DIVIDEND_TITLE = /^(Dividendenabrechnung|Fondsausschüttung|Ausschüttung)
 export function scalableDocumentConfidence(text: string): number {
   if (!ISSUER.test(text)) return 0;
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " "));
-  if (ownLayout(lines)) return 0.95;
+  if (ownLayout(lines) || (lines.some((l) => OWN_ISSUER.test(l)) && isScalableStatement(lines))) return 0.95;
   if (!CUSTODIAN.test(text)) return 0;
   return lines.some((l) => TRADE_TITLE.test(l) || DIVIDEND_TITLE.test(l)) ? 0.95 : 0;
 }
@@ -181,6 +183,7 @@ function money(amount: Decimal, currency: string): never {
 /** The transactions of one Scalable Capital (Baader Bank) document's text; `name` (the file's name) goes into each row's description. */
 export function parseScalableText(text: string, name: string): ImportResult {
   const lines = text.split("\n").map((l) => l.trim().replace(/\s+/g, " ")).filter((l) => l !== "" && l !== "\f");
+  if (ISSUER.test(text) && lines.some((l) => OWN_ISSUER.test(l)) && isScalableStatement(lines)) return parseScalableStatement(lines, name);
   const own = ISSUER.test(text) ? ownLayout(lines) : null;
   if (own) {
     const ownDoc = pdfDocument(name, lines, { decimalMark: own === "trade-en" ? "." : "," });

@@ -14,7 +14,8 @@
 //   in the dividend's currency, a conversion line "Zwischensumme|Sub Total <rate> USD/EUR <amount> EUR",
 //   domestic taxes, and the booking (payment date and net amount).
 // - ZINSABRECHNUNG / INTEREST INVOICE: interest lines and the booking (date and net amount); taxes if listed.
-// - UMSATZÜBERSICHT / ACCOUNT TRANSACTIONS: the monthly account statement, many events (statement.ts).
+// - UMSATZÜBERSICHT / ACCOUNT TRANSACTIONS (since 2024) or KONTOAUSZUG (2020–2023): the monthly account
+//   statement, many events (statement.ts).
 // - STORNO before a title ("STORNO DIVIDENDE", "Storno der Dividende mit dem Ex-Tag …"): a cancellation
 //   repeating the cancelled document's figures; claimed, so the user learns why, and refused.
 //

@@ -1,6 +1,6 @@
-// Trade Republic's monthly account statement (German "KONTOÜBERSICHT … UMSATZÜBERSICHT", English "ACCOUNT
-// STATEMENT SUMMARY … ACCOUNT TRANSACTIONS"), read from the text `pdfText` extracts:
+// Trade Republic's monthly account statement, read from the text `pdfText` extracts. Two layouts:
 //
+// Since 2024, "KONTOÜBERSICHT … UMSATZÜBERSICHT" (English "ACCOUNT STATEMENT SUMMARY … ACCOUNT TRANSACTIONS"):
 // - the overview: "PRODUKT ANFANGSSALDO ZAHLUNGSEINGANG ZAHLUNGSAUSGANG ENDSALDO" (English "PRODUCT OPENING
 //   BALANCE MONEY IN MONEY OUT ENDING BALANCE"), then "Depotkonto  1.250,00 €  2.011,15 €  1.135,35 €  2.125,80 €"
 //   (English "€1,250.00", the sign before the figure);
@@ -8,9 +8,17 @@
 //   <year>  <type>  <description>  <amount>  <balance>", the year sometimes wrapped onto the next line under
 //   the day ("24 März" / "2025  Kartentransaktion  …"). Money in and money out are two columns, but the text
 //   does not say which one a figure stood in: the running balance does (up or down by the amount).
-//
 // Every row is checked against the balance before it and the last balance against the printed end balance;
 // a statement whose rows do not add up is refused, naming both figures, rather than imported with a gap.
+//
+// 2020–2023, "KONTOAUSZUG zum <date> … BUCHUNGEN": the header "BUCHUNGSTAG / BUCHUNGSTEXT  BETRAG IN EUR"
+// over "WERTSTELLUNG", then two lines per booking, "<booking day>  <text>  <signed amount>" and
+// "<value day>  [more text]", over as many pages as it takes, ended by "KONTOSTAND AM <date>:  <balance> EUR".
+// No type column (the text says what a booking is: "Accepted PayIn:…", "Auszahlung an Referenzkonto",
+// "Your interest payment", "Ausführung Handel …", "Ereignisausführung Ertrag …") and no opening balance, so
+// the rows cannot be reconciled: every dated line must belong to a booking, and the end balance must be
+// there (the last page read), else the statement is refused.
+//
 // Rows a contract note or a dividend notice carries (trades, dividends, the taxes of a sale) are skipped
 // with the reason, so uploading the statement beside those documents books nothing twice.
 import { type ImportedTransaction, type ImportResult, type ImportSkippedRow, type ImportWarning, type IsoDate, Decimal, PluginError } from "../../sdk/index.ts";
@@ -18,8 +26,8 @@ import { detectDecimalMark } from "../../sdk/import/numbers.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
 import { skipper } from "../../sdk/import/skips.ts";
 
-/** The title line the transactions table starts after. */
-export const STATEMENT_TITLE = /^(UMSATZÜBERSICHT|ACCOUNT TRANSACTIONS)$/i;
+/** The title line the transactions table starts after (the 2024 layout), or the 2020–2023 layout's title. */
+export const STATEMENT_TITLE = /^(UMSATZÜBERSICHT|ACCOUNT TRANSACTIONS|KONTOAUSZUG)$/i;
 const OVERVIEW = /^(PRODUKT\s+ANFANGSSALDO|PRODUCT\s+OPENING BALANCE)\b/i;
 const MONEY = /^€\s?(-?[\d.,]*\d)$|^(-?[\d.,]*\d)\s?(?:€|EUR)$/;
 const DAY = /^(\d{1,2})\s+(\p{L}+)\.?(?:\s+(\d{4}))?$/u;
@@ -90,9 +98,49 @@ function dayOf(cells: string[], name: string, line: number): IsoDate {
 
 const eur = (d: Decimal) => `${d.toFixed(2)} EUR`;
 
+/** The rows and skips of one statement, booked kind by kind. */
+interface Booker {
+  readonly transactions: ImportedTransaction[];
+  readonly warnings: ImportWarning[];
+  readonly skippedRows: ImportSkippedRow[];
+  book(row: { date: IsoDate; kind: Kind | undefined; line: number; signed: Decimal; text: string; typeCell: string }): void;
+}
+
+function booker(name: string, currency: string): Booker {
+  const base = `Trade Republic ${name}`;
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
+  const money = (d: Decimal) => `${d.toFixed(2)} ${currency}`;
+  return {
+    transactions, warnings, skippedRows,
+    book({ date, kind, line, signed, text, typeCell }) {
+      const isin = /\b[A-Z]{2}[A-Z0-9]{9}\d\b/.test(text);
+      const cash = { amount: signed.toFixed(), currency } as never;
+      const label = typeCell === "" ? text : `${typeCell}: ${text}`;
+      const row = (type: ImportedTransaction["type"], description: string) => transactions.push({ row: line, date, type, quantity: "0" as never, cash, description: `${base}: ${description}` });
+      if (kind === "trade") skip({ code: "coveredByContractNote", message: `Line ${line}: a trade (${label}) is imported from its contract note (Wertpapierabrechnung / securities settlement); upload that beside the statement`, row: line, severity: "info" });
+      else if (kind === "dividend") skip({ code: "coveredByDividendNotice", message: `Line ${line}: a dividend (${label}) is imported from its dividend notice; upload that beside the statement`, row: line, severity: "info" });
+      else if (kind === "tax" && isin) skip({ code: "coveredByContractNote", message: `Line ${line}: a tax booking on a security (${label}) is imported from its contract note; upload that beside the statement`, row: line, severity: "info" });
+      else if (kind === "tax" && signed.gt(0)) {
+        // Taxes paid back (Steueroptimierung): money in, which the ledger books as INTEREST.
+        row("INTEREST", `tax refund: ${text}`);
+        warnings.push({ code: "taxRefund", message: `Line ${line}: taxes refunded (${label}, ${money(signed)}) are imported as INTEREST`, row: line, severity: "info" });
+      } else if (kind === "tax") row("TAX", text);
+      else if (kind === "interest") row("INTEREST", text);
+      else if (kind === "fee") row("FEE", text);
+      else if (kind === "card") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
+      else if (kind === "transfer" || kind === "bonus") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
+      else skip({ code: "unknownRowType", message: `Line ${line}: ${typeCell === "" ? `a booking "${text}" (${money(signed)})` : `a row of type "${typeCell}" (${text}, ${money(signed)})`} this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
+    },
+  };
+}
+
 /** The transactions of a Trade Republic account statement's text (lines trimmed, blank ones dropped). */
 export function parseTradeRepublicStatement(lines: readonly string[], name: string): ImportResult {
   const title = lines.findIndex((l) => STATEMENT_TITLE.test(l));
+  if (lines.some((l) => LEGACY_HEADER.test(l)) && !/^(UMSATZÜBERSICHT|ACCOUNT TRANSACTIONS)$/i.test(lines[title] ?? "")) return parseLegacyStatement(lines, name);
   const money = lines.flatMap((l) => cellsOf(l).map((c) => moneyOf(c)).filter((m) => m !== null).map((m) => m[1] ?? m[2]!));
   const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(money) });
   const amount = (cell: string) => { const m = moneyOf(cell)!; return doc.num(m[1] ?? m[2]); };
@@ -103,11 +151,7 @@ export function parseTradeRepublicStatement(lines: readonly string[], name: stri
   if (overview.length !== 4) throw new PluginError("invalid-input", `${name}: the account overview (opening balance, money in, money out, end balance) was not found`);
   const [opening, moneyIn, moneyOut, end] = overview.map(amount) as [Decimal, Decimal, Decimal, Decimal];
 
-  const base = `Trade Republic ${name}`;
-  const transactions: ImportedTransaction[] = [];
-  const warnings: ImportWarning[] = [];
-  const skippedRows: ImportSkippedRow[] = [];
-  const skip = skipper(warnings, skippedRows);
+  const out = booker(name, "EUR");
   let balance = opening;
   let totalIn = new Decimal(0);
   let totalOut = new Decimal(0);
@@ -125,20 +169,7 @@ export function parseTradeRepublicStatement(lines: readonly string[], name: stri
     else totalOut = totalOut.minus(signed);
     const typeAt = cells.findIndex((c) => TYPES.some(([re]) => re.test(c)));
     const typeCell = typeAt >= 0 ? cells.splice(typeAt, 1)[0]! : cells.shift() ?? "";
-    const kind = TYPES.find(([re]) => re.test(typeCell))?.[1];
-    const text = cells.join(" ");
-    const isin = /\b[A-Z]{2}[A-Z0-9]{9}\d\b/.test(text);
-    const cash = { amount: signed.toFixed(), currency: "EUR" } as never;
-    const row = (type: ImportedTransaction["type"], description: string) => transactions.push({ row: line, date, type, quantity: "0" as never, cash, description: `${base}: ${description}` });
-    if (kind === "trade") skip({ code: "coveredByContractNote", message: `Line ${line}: a trade (${typeCell}: ${text}) is imported from its contract note (Wertpapierabrechnung / securities settlement); upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "dividend") skip({ code: "coveredByDividendNotice", message: `Line ${line}: a dividend (${typeCell}: ${text}) is imported from its dividend notice; upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "tax" && isin) skip({ code: "coveredByContractNote", message: `Line ${line}: a tax booking on a security (${typeCell}: ${text}) is imported from its contract note; upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "tax") row("TAX", text);
-    else if (kind === "interest") row("INTEREST", text);
-    else if (kind === "fee") row("FEE", text);
-    else if (kind === "card") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
-    else if (kind === "transfer" || kind === "bonus") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
-    else skip({ code: "unknownRowType", message: `Line ${line}: a row of type "${typeCell}" (${text}, ${eur(signed)}) this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
+    out.book({ date, kind: TYPES.find(([re]) => re.test(typeCell))?.[1], line, signed, text: cells.join(" "), typeCell });
   }
   if (!balance.eq(end)) {
     throw new PluginError("invalid-input", `${name}: the rows add up to ${eur(balance)} but the statement's end balance is ${eur(end)}; the statement is not imported`);
@@ -146,5 +177,57 @@ export function parseTradeRepublicStatement(lines: readonly string[], name: stri
   if (!totalIn.eq(moneyIn) || !totalOut.eq(moneyOut)) {
     throw new PluginError("invalid-input", `${name}: the rows bring ${eur(totalIn)} in and ${eur(totalOut)} out but the statement prints ${eur(moneyIn)} in and ${eur(moneyOut)} out; the statement is not imported`);
   }
-  return { transactions, warnings, skippedRows, detectedFormat: "traderepublic/pdf/statement" };
+  return { transactions: out.transactions, warnings: out.warnings, skippedRows: out.skippedRows, detectedFormat: "traderepublic/pdf/statement" };
+}
+
+/** The column header of the 2020–2023 layout, naming the account's currency. */
+const LEGACY_HEADER = /^(?:BUCHUNGSTAG \/ BUCHUNGSTEXT|WERTSTELLUNG BUCHUNGSTEXT)\s+BETRAG IN ([A-Z]{3})$/;
+const LEGACY_END = /^KONTOSTAND AM (\d{2}\.\d{2}\.\d{4}):?\s+(-?[\d.,]*\d) ([A-Z]{3})$/;
+const LEGACY_DAY = /^\d{2}\.\d{2}\.\d{4}$/;
+const LEGACY_AMOUNT = /^-?\d{1,3}(?:\.\d{3})*,\d{2}$|^-?\d+,\d{2}$/;
+/** What a booking of the 2020–2023 layout is, from the start of its text. */
+const LEGACY_KINDS: readonly [RegExp, Kind][] = [
+  [/^(Accepted PayIn|Einzahlung akzeptiert|Customer .* inpayed net|Auszahlung an Referenzkonto|PayOut|Überweisung|Lastschrift)\b/i, "transfer"],
+  [/^(Your interest payment|Zinszahlung|Zinsen)\b/i, "interest"],
+  [/^(Ausführung Handel|Sparplanausführung|Ausführung Sparplan|Handel)\b/i, "trade"],
+  [/^(Ereignisausführung Ertrag|Ertrag|Dividende|Ausschüttung)\b/i, "dividend"],
+  [/^(Steueroptimierung|Steuern|Steuer)\b/i, "tax"],
+  [/^(Gebühr|Gebühren)\b/i, "fee"],
+  [/^(Kartentransaktion|Kartenumsatz)\b/i, "card"],
+];
+
+/** The 2020–2023 statement: dated bookings with signed amounts, no opening balance to check them against. */
+function parseLegacyStatement(lines: readonly string[], name: string): ImportResult {
+  const header = lines.findIndex((l) => LEGACY_HEADER.test(l));
+  const currency = LEGACY_HEADER.exec(lines[header]!)![1]!;
+  const endAt = lines.findIndex((l, i) => i > header && LEGACY_END.test(l));
+  if (endAt < 0) throw new PluginError("invalid-input", `${name}: the statement's end balance ("KONTOSTAND AM <date>: <amount> ${currency}") was not found: a page may be missing; the statement is not imported`);
+  const amounts = lines.slice(header + 1, endAt).map((l) => cellsOf(l)).filter((c) => c.length >= 3 && LEGACY_DAY.test(c[0]!)).map((c) => c[c.length - 1]!);
+  const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(amounts) });
+  const out = booker(name, currency);
+  for (let i = header + 1; i < endAt; i++) {
+    const cells = cellsOf(lines[i]!);
+    if (!LEGACY_DAY.test(cells[0] ?? "")) continue; // the page's footer and header
+    const line = i + 1;
+    const amountCell = cells.length >= 3 ? cells[cells.length - 1]! : "";
+    if (!LEGACY_AMOUNT.test(amountCell)) {
+      throw new PluginError("invalid-input", `${name}: line ${line}: "${lines[i]}" is a booking without its amount (or a value date without its booking); the statement is not imported`);
+    }
+    const text = [...cells.slice(1, -1)];
+    // The second line: the value day, and the rest of the text.
+    const next = cellsOf(lines[i + 1] ?? "");
+    if (i + 1 < endAt && LEGACY_DAY.test(next[0] ?? "") && !(next.length >= 3 && LEGACY_AMOUNT.test(next[next.length - 1]!))) {
+      text.push(...next.slice(1));
+      i++;
+    }
+    const joined = text.join(" ");
+    out.book({ date: doc.date(cells[0]!), kind: LEGACY_KINDS.find(([re]) => re.test(joined))?.[1], line, signed: doc.num(amountCell), text: joined, typeCell: "" });
+  }
+  const end = LEGACY_END.exec(lines[endAt]!)!;
+  out.warnings.push({
+    code: "statementUnreconciled",
+    message: `This statement layout (2020–2023) prints no opening balance, so its rows cannot be checked against its end balance (${doc.num(end[2]).toFixed(2)} ${end[3]} on ${doc.date(end[1]!)}); compare the broker's cash balance after the import`,
+    severity: "info",
+  });
+  return { transactions: out.transactions, warnings: out.warnings, skippedRows: out.skippedRows, detectedFormat: "traderepublic/pdf/statement-2020" };
 }

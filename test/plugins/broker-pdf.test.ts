@@ -219,6 +219,43 @@ test("a Trade Republic statement whose rows do not add up to its printed end bal
   expect(() => parseTradeRepublicText(de.replace(/^Depotkonto.*$/m, ""), "k.pdf")).toThrow("the account overview (opening balance, money in, money out, end balance) was not found");
 });
 
+test("Trade Republic Kontoauszug of the 2020–2023 layout (KONTOAUSZUG … BUCHUNGEN, two lines per booking, signed amounts, over two pages): interest, deposit, tax refund and payout imported on the booking day; the trades and the dividend skipped with the document that carries them; the end balance noted as not reconcilable", () => {
+  const result = parseTradeRepublicText(text("traderepublic", "kontoauszug-2020-de.txt"), "kontoauszug-2020-de.txt");
+  expect(result.detectedFormat).toBe("traderepublic/pdf/statement-2020");
+  expect(result.transactions.map(row)).toEqual([
+    "INTEREST 2023-03-01 q=0 1.52 EUR - - | Trade Republic kontoauszug-2020-de.txt: Your interest payment",
+    "DEPOSIT 2023-03-02 q=0 750 EUR - - | Trade Republic kontoauszug-2020-de.txt: Accepted PayIn:DE12500105170648489890 to DE02100100100006820101",
+    "INTEREST 2023-03-17 q=0 3.75 EUR - - | Trade Republic kontoauszug-2020-de.txt: tax refund: Steueroptimierung",
+    "WITHDRAWAL 2023-03-27 q=0 -500 EUR - - | Trade Republic kontoauszug-2020-de.txt: Auszahlung an Referenzkonto",
+  ]);
+  expect(result.transactions.map((t) => t.row)).toEqual([11, 13, 19, 29]);
+  expect(result.skippedRows).toEqual([
+    { line: 15, reason: expect.stringMatching(/^Line 15: a trade \(Ausführung Handel Direktkauf Kauf DE000BSP0012 .*\) is imported from its contract note/) },
+    { line: 17, reason: expect.stringMatching(/^Line 17: a dividend \(Ereignisausführung Ertrag DE000BSP0038 .*\) is imported from its dividend notice/) },
+    { line: 21, reason: expect.stringMatching(/^Line 21: a trade \(Ausführung Handel Direktverkauf Verkauf IE00BSP00051 .*\) is imported from its contract note/) },
+  ]);
+  expect(result.warnings.find((w) => w.code === "statementUnreconciled")?.message).toContain("its end balance (1107.32 EUR on 2023-03-31)");
+  // Imported and skipped rows together: the month's movement (1,107.32 end less the 120.35 before it, which the layout does not print).
+  expect(new Decimal(sum(result.transactions)).minus(301.2).plus(12.4).plus(1020.5).toFixed(2)).toBe("986.97");
+});
+
+test("a Trade Republic statement of the 2020–2023 layout with a booking line cut from its amount, or without its end balance (a page missing), is refused, never imported short", () => {
+  const old = text("traderepublic", "kontoauszug-2020-de.txt");
+  expect(() => parseTradeRepublicText(old.replace("Auszahlung an Referenzkonto  -500,00", "Auszahlung an Referenzkonto"), "k.pdf"))
+    .toThrow(`k.pdf: line 29: "27.03.2023  Auszahlung an Referenzkonto" is a booking without its amount`);
+  expect(() => parseTradeRepublicText(old.replace(/^KONTOSTAND AM.*$/m, ""), "k.pdf"))
+    .toThrow(`k.pdf: the statement's end balance ("KONTOSTAND AM <date>: <amount> EUR") was not found: a page may be missing`);
+});
+
+test("a booking of the 2020–2023 Trade Republic statement layout that the importer does not know is skipped with a warning naming it and its amount, never dropped silently", () => {
+  const result = parseTradeRepublicText(text("traderepublic", "kontoauszug-2020-de.txt").replace("Steueroptimierung  3,75", "Kapitalmaßnahme XY  3,75"), "k.pdf");
+  expect(result.transactions.map((t) => t.row)).toEqual([11, 13, 29]);
+  expect(result.warnings.filter((w) => w.code === "unknownRowType")).toEqual([
+    { code: "unknownRowType", message: `Line 19: a booking "Kapitalmaßnahme XY" (3.75 EUR) this importer does not read; not imported, enter it by hand if it moved cash`, row: 19, severity: "warning" },
+  ]);
+  expect(result.skippedRows!.map((s) => s.line)).toEqual([15, 17, 19, 21]);
+});
+
 test("Scalable Capital contract note in English (Buy): execution day, the table row's quantity (pc.), price and amount with decimal points and thousands commas, the ISIN below it, the order id; order fees a FEE row summing to the Debit", () => {
   const result = parseScalableText(text("scalable", "kauf-en.txt"), "kauf-en.txt");
   expect(result.transactions.map(row)).toEqual([
@@ -257,11 +294,55 @@ test("a Scalable Capital Bank note whose figures do not make its booking (a line
   expect(() => parseScalableText(withUnknownCost, "k.pdf")).toThrow("do not make the booked 1215 EUR");
 });
 
+test("Scalable Capital Kontoauszug (own layout, two pages): interest and its taxes, transfer in, subscription fee and withdrawal imported; trades, the trade fee, the distribution with its withholding and the taxes booked on those days skipped naming their note; a zero Vorabpauschale skipped", () => {
+  const result = parseScalableText(text("scalable", "kontoauszug.txt"), "kontoauszug.txt");
+  expect(result.detectedFormat).toBe("scalable/pdf/statement");
+  expect(result.transactions.map(row)).toEqual([
+    "INTEREST 2025-10-01 q=0 4.12 EUR - - | Scalable Capital kontoauszug.txt: Erhaltene Zinsen",
+    "TAX 2025-10-01 q=0 -0.05 EUR - - | Scalable Capital kontoauszug.txt: Abgezogener oder erstatteter Solidaritätszuschlag auf Kundenebene",
+    "TAX 2025-10-01 q=0 -1.03 EUR - - | Scalable Capital kontoauszug.txt: Auf Kundenebene einbehaltene oder erstattete Kapitalertragssteuer",
+    "DEPOSIT 2025-10-02 q=0 1500 EUR - - | Scalable Capital kontoauszug.txt: Überweisung",
+    "FEE 2025-10-23 q=0 -4.99 EUR - - | Scalable Capital kontoauszug.txt: Prime-Abonnementgebühr",
+    "WITHDRAWAL 2025-10-28 q=0 -400 EUR - - | Scalable Capital kontoauszug.txt: Abhebung vom Geldkonto",
+  ]);
+  expect(result.transactions.map((t) => t.row)).toEqual([13, 14, 15, 16, 34, 36]);
+  expect(result.skippedRows!.map((s) => [s.line, s.reason.replace(/ \(.*\) /, " (…) ")])).toEqual([
+    [17, "Line 17: a trade (…) is imported from its contract note (Wertpapierabrechnung); upload that beside the statement"],
+    [19, "Line 19: the fee of a trade (…) is imported from its contract note (Wertpapierabrechnung); upload that beside the statement"],
+    [26, "Line 26: a distribution (…) is imported from its dividend note; upload that beside the statement"],
+    [28, "Line 28: the withholding tax of a distribution (…) is imported from its dividend note; upload that beside the statement"],
+    [29, "Line 29: taxes (…) of the trade or distribution booked that day are imported from its note; upload that beside the statement"],
+    [30, "Line 30: a trade (…) is imported from its contract note (Wertpapierabrechnung); upload that beside the statement"],
+    [32, "Line 32: taxes (…) of the trade or distribution booked that day are imported from its note; upload that beside the statement"],
+    [33, "Line 33: taxes (…) of the trade or distribution booked that day are imported from its note; upload that beside the statement"],
+    [35, "Line 35: Vorabpauschale moves nothing (0.00 EUR); not imported"],
+  ]);
+  expect(result.skippedRows![0]!.reason).toContain("Kauf eines Finanzinstruments 10,00 Stk. Beispiel Welt Aktien (Acc) (IE00SCAL0031), -1215.00 EUR");
+  // Imported and skipped bookings make the month's movement: 2,095.71 closing less 1,250.40 opening.
+  expect(new Decimal(sum(result.transactions)).minus(1215).minus(0.99).plus(12.3).minus(1.85).minus(1.23).plus(980.4).minus(25).minus(1.37).toFixed(2)).toBe("845.31");
+});
+
+test("a Scalable Capital Kontoauszug whose bookings do not make its closing balance, or with a booking line cut from its amount, is refused; taxes on a day with both a distribution and interest are skipped with a warning, never guessed", () => {
+  const statement = text("scalable", "kontoauszug.txt");
+  expect(() => parseScalableText(statement.replace("23.10.2025  23.10.2025  Prime-Abonnementgebühr  -4,99 EUR\n", ""), "k.pdf"))
+    .toThrow("k.pdf: the opening balance 1250.40 EUR and the bookings make 2100.70 EUR but the statement's closing balance is 2095.71 EUR; the statement is not imported");
+  expect(() => parseScalableText(statement.replace("Abhebung vom Geldkonto  -400,00 EUR", "Abhebung vom Geldkonto"), "k.pdf"))
+    .toThrow(`k.pdf: line 36: "28.10.2025 28.10.2025 Abhebung vom Geldkonto" is not a booking`);
+  const both = statement.replace("02.10.2025  02.10.2025  Überweisung", "01.10.2025  01.10.2025  Kapitalmaßnahme Ausschüttungen  +2,00 EUR\nMuster Konsum Inc. (US00SCAL0072)\n02.10.2025  02.10.2025  Überweisung")
+    .replace("Kontostand am 31.10.2025  2.095,71 EUR", "Kontostand am 31.10.2025  2.097,71 EUR");
+  const result = parseScalableText(both, "k.pdf");
+  expect(result.transactions.filter((t) => t.type === "TAX")).toEqual([]);
+  expect(result.warnings.filter((w) => w.code === "taxUnassigned").map((w) => [w.row, w.severity, w.message.slice(0, w.message.indexOf(")") + 1)])).toEqual([
+    [14, "warning", "Line 14: taxes (Abgezogener oder erstatteter Solidaritätszuschlag auf Kundenebene, -0.05 EUR)"],
+    [15, "warning", "Line 15: taxes (Auf Kundenebene einbehaltene oder erstattete Kapitalertragssteuer, -1.03 EUR)"],
+  ]);
+});
+
 test("each generated PDF parses through its plugin to the same rows as its text extract", async () => {
   const tr = (await brokerTraderepublicPdfPlugin.create({} as never)) as ImportPlugin;
   const sc = (await brokerScalablePdfPlugin.create({} as never)) as ImportPlugin;
   for (const [plugin, dir, broker, parse] of [[tr, "traderepublic-pdf", "traderepublic", parseTradeRepublicText], [sc, "scalable-pdf", "scalable", parseScalableText]] as const) {
-    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025", "kontoauszug-de", "account-statement-en", "kauf-en", "verkauf-en", "sparplan-en"]) {
+    for (const name of ["kauf-de", "dividende-de", "dividende-2026-de", "sparplan-de", "kauf", "dividende", "verkauf", "kauf-2025", "sparplan-2025", "verkauf-2025", "dividende-2025", "kontoauszug-de", "kontoauszug-2020-de", "account-statement-en", "kauf-en", "verkauf-en", "sparplan-en", "kontoauszug"]) {
       let raw: string;
       try { raw = text(broker, `${name}.txt`); } catch { continue; }
       const { confidence, result } = await throughPdf(plugin, dir, `${name}.pdf`);

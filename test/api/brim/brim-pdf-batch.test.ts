@@ -83,6 +83,58 @@ describe("several PDFs in one upload", () => {
     expect(summary.holdings.map((h: any) => h.quantity)).toEqual(["12"]);
   });
 
+  test("a statement uploaded with the interest notice of its interest row books the interest once: the notice's gross and taxes, the statement's net row skipped naming the notice", async () => {
+    const own = await createBroker(pia, "statement and interest notice");
+    const form = new FormData();
+    form.append("file", new File([sample("traderepublic-pdf", "kontoauszug-de.pdf")], "kontoauszug.pdf", { type: "application/pdf" }));
+    form.append("file", new File([sample("traderepublic-pdf", "zinsen-zum-kontoauszug-de.pdf")], "zinsen.pdf", { type: "application/pdf" }));
+    const res = await pia.request("POST", `/brokers/import/upload?broker_id=${own}`, form);
+    expect(res.status).toBe(201);
+    const file = await res.json();
+    const result = await parsed(pia, file.file_id, own);
+    expect(result.transactions.map((t: any) => [t.date, t.type, t.cash.amount, t.description.split(":")[0]])).toEqual([
+      ["2025-03-01", "INTEREST", "3.26", "Trade Republic zinsen.pdf"],
+      ["2025-03-01", "TAX", "-0.86", "Trade Republic zinsen.pdf"],
+      ["2025-03-03", "DEPOSIT", "2000", "Trade Republic kontoauszug.pdf"],
+      ["2025-03-07", "WITHDRAWAL", "-4.8", "Trade Republic kontoauszug.pdf"],
+      ["2025-03-17", "WITHDRAWAL", "-45", "Trade Republic kontoauszug.pdf"],
+      ["2025-03-20", "FEE", "-5", "Trade Republic kontoauszug.pdf"],
+      ["2025-03-24", "WITHDRAWAL", "-37.15", "Trade Republic kontoauszug.pdf"],
+      ["2025-03-28", "WITHDRAWAL", "-500", "Trade Republic kontoauszug.pdf"],
+    ]);
+    expect(result.skipped_rows).toEqual([
+      { line: 1, reason: expect.stringMatching(/^kontoauszug\.pdf: Line 13: a trade/) },
+      { line: 1, reason: expect.stringMatching(/^kontoauszug\.pdf: Line 15: a dividend/) },
+      { line: 1, reason: "kontoauszug.pdf: Line 9: the interest credited on 2025-03-01 (2.40 EUR, after taxes) is booked from zinsen.pdf: 3.26 interest less 0.86 taxes; left out so it is not counted twice" },
+    ]);
+    expect(result.warnings).toContainEqual(expect.objectContaining({ code: "interestInNotice", evidence: ["row 1"], severity: "info" }));
+    const { creates } = await withAssets(pia, file.file_id, own, result);
+    const commit = await (await pia.post("/transactions/commit", { creates })).json();
+    expect(commit.committed).toBe(true);
+    const stored = await (await pia.get(`/transactions?broker_id=${own}`)).json();
+    expect(stored.filter((t: any) => t.type === "INTEREST" || t.type === "TAX").map((t: any) => [t.date, t.type, t.cash.amount]).sort()).toEqual([
+      ["2025-03-01", "INTEREST", "3.26"],
+      ["2025-03-01", "TAX", "-0.86"],
+    ]);
+    const summary = await (await pia.get(`/brokers/${own}/summary`)).json();
+    // The statement moved 875.80; its 543.40 trade and 8.75 dividend were left to their documents (not uploaded); the interest once, 2.40 net.
+    expect(summary.cash_balances).toEqual([{ code: "EUR", amount: "1410.45" }]);
+  });
+
+  test("an interest notice of another payment (another amount) leaves the statement's interest row in", async () => {
+    const own = await createBroker(pia, "statement and other notice");
+    const form = new FormData();
+    form.append("file", new File([sample("traderepublic-pdf", "kontoauszug-de.pdf")], "kontoauszug.pdf", { type: "application/pdf" }));
+    form.append("file", new File([sample("traderepublic-pdf", "zinsen-de.pdf")], "zinsen.pdf", { type: "application/pdf" }));
+    const file = await (await pia.request("POST", `/brokers/import/upload?broker_id=${own}`, form)).json();
+    const result = await parsed(pia, file.file_id, own);
+    expect(result.transactions.filter((t: any) => t.type === "INTEREST").map((t: any) => [t.date, t.cash.amount, t.description])).toEqual([
+      ["2025-03-01", "2.4", "Trade Republic kontoauszug.pdf: Your interest payment"],
+      ["2025-08-01", "12.4", "Trade Republic zinsen.pdf: interest"],
+    ]);
+    expect(result.skipped_rows.filter((s: any) => s.reason.includes("interest"))).toEqual([]);
+  });
+
   test("a file that is not a PDF among them is 422 ONLY_PDFS_TOGETHER naming it, and nothing is stored", async () => {
     const before = (await (await pia.get(`/brokers/import/files?broker_ids=${broker}`)).json()).items.length;
     const res = await uploadMany([

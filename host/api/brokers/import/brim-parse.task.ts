@@ -4,6 +4,7 @@ import { type AssetHint, candidateIndex, findCandidates, type KnownAsset } from 
 import type { LedgerFact } from "../../../../core/brim/duplicates.calc.ts";
 import type { ParseRun } from "../../../../core/brim/import-plugins.ts";
 import type { AssetMappingDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
+import { type BatchDocument, interestCoveredByNotices } from "../../../../core/brim/pdf-batch.calc.ts";
 import { previewOf, type PreviewRun } from "../../../../core/brim/preview.calc.ts";
 import { refusalOf, type UnpackRefusal, unpackRefusal } from "../../../../core/brim/unpack-check.calc.ts";
 import { sniffUpload, type SniffResult } from "../../../../core/uploads/mime-sniff.ts";
@@ -200,6 +201,7 @@ async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
   const skippedRows: { line: number; reason: string }[] = [];
+  const parsedDocs: BatchDocument[] = [];
   const seen = new Map<string, string>();
   let first: { message: string; reason?: string } | null = null;
   for (const [index, entry] of documents.entries()) {
@@ -218,7 +220,7 @@ async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry
       const file: ImportFileMeta = { extension: "pdf", filename: name, format: "pdf", head: "", sizeBytes: entry.data.length };
       const pdf = texts[index]?.text;
       const parsed = await plugin.parse({ bytes: entry.data, file, options: input.options, ...(pdf ? { pdf } : {}) });
-      for (const tx of parsed.transactions) transactions.push({ ...tx, row });
+      parsedDocs.push({ name, row, transactions: parsed.transactions, ...(parsed.detectedFormat ? { format: parsed.detectedFormat } : {}) });
       for (const w of parsed.warnings) warnings.push({ ...w, row });
       // A document's own skipped lines (an account statement's trades left to their contract notes) stay visible.
       for (const s of parsed.skippedRows ?? []) skippedRows.push({ line: row, reason: `${name}: ${s.reason}` });
@@ -230,6 +232,16 @@ async function parseDocuments(plugin: ImportPlugin, documents: readonly ZipEntry
       warnings.push({ code: "documentUnreadable", message: `${name}: ${message}`, row, severity: "warning" });
       skippedRows.push({ line: row, reason: `${name}: ${message}` });
     }
+  }
+  // A statement's interest row that an interest notice of the batch books (gross and taxes) is left out.
+  const covered = interestCoveredByNotices(parsedDocs);
+  for (const doc of parsedDocs) {
+    doc.transactions.forEach((tx, index) => {
+      const cover = covered.find((c) => c.document === doc.row && c.index === index);
+      if (!cover) return transactions.push({ ...tx, row: doc.row });
+      warnings.push({ code: "interestInNotice", message: cover.reason, row: doc.row, severity: "info" });
+      skippedRows.push({ line: doc.row, reason: cover.reason });
+    });
   }
   if (transactions.length === 0 && first) return { ok: false, ...first };
   // Stable: the rows of one document keep their order.

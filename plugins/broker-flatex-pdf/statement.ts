@@ -1,0 +1,104 @@
+// flatex's account statement (Kontoauszug of the Kontokorrentkonto, the same layout from FinTech Group
+// Bank's 2016 statements to flatexDEGIRO's), read from the text `pdfText` extracts:
+//
+// "Kontoauszug Nr:  004/2023  Seite 1 von 2", "Kontowährung:  EUR", "Alter Saldo vom  30.09.2023  in EUR
+// 2.204,18+", the header "Buchungs-  Valuta  Buchungstext  Betrag" / "datum  in EUR" (repeated on each
+// page), then one line per booking, "<DD.MM.>  <DD.MM.>  <text>  <amount>+|-" (booking day, value day,
+// the sign after the figure; a debit is sometimes printed "-1.000,00-"), its further text on the lines
+// below (an order number, the payer's bank, IBAN and name), ended by "Neuer Saldo 31.12.2023 Nr. 004/2023
+// Währung EUR  3.992,52+". The days have no year: a day after the new balance's is of the year before.
+//
+// The old balance plus every booking must make the new balance, else the statement is refused naming
+// both figures. Bookings a contract note or a dividend notice carries (Ausführung ORDER, the order's
+// Gebühren, Dividendenzahlung, Erträgnisausschüttung) are skipped naming that document.
+import { type ImportedTransaction, type ImportResult, type ImportSkippedRow, type ImportWarning, type IsoDate, Decimal, PluginError } from "../../sdk/index.ts";
+import { pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { skipper } from "../../sdk/import/skips.ts";
+
+/** A flatex account statement: its number line and its opening balance. */
+export const STATEMENT_NUMBER = /^Kontoauszug Nr:?\s+\d+\/\d{4}\b/;
+const OLD_BALANCE = /^Alter Saldo vom\s+(\d{2}\.\d{2}\.\d{4})\s+in ([A-Z]{3})\s+([\d.]+,\d{2})([+-])$/;
+const NEW_BALANCE = /^Neuer Saldo\s+(\d{2}\.\d{2}\.\d{4})\b.*?\s([A-Z]{3})\s+([\d.]+,\d{2})([+-])$/;
+const BOOKING_DAY = /^(\d{2})\.(\d{2})\.$/;
+const AMOUNT = /^(-?)([\d.]*\d,\d{2})([+-])$/;
+
+type Kind = "dividend" | "fee" | "fx" | "interest" | "orderFee" | "tax" | "trade" | "transfer";
+const KINDS: readonly [RegExp, Kind][] = [
+  [/^Ausführung ORDER\b/i, "trade"],
+  [/^Gebühren Ordernummer\b/i, "orderFee"],
+  [/^(Dividendenzahlung|Erträgnisausschüttung|Ertragsausschüttung)\b/i, "dividend"],
+  [/^Kundenhandel FX\b/i, "fx"],
+  [/^Zinsabschluss\b/i, "interest"],
+  [/^(Überweisung|Lastschrift|Gutschrift|Einzahlung|Auszahlung)\b/i, "transfer"],
+  [/^(Depotservicegebühr|Depotgebühren|Gebühr|Gebühren|Entgelt)\b/i, "fee"],
+  [/^(Steuertopfoptimierung|Steuer)/i, "tax"],
+];
+
+const cellsOf = (line: string) => line.split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== "");
+const money = (d: Decimal, ccy: string) => `${d.toFixed(2)} ${ccy}`;
+const signedOf = (doc: ReturnType<typeof pdfDocument>, figure: string, sign: string) => (sign === "-" ? doc.num(figure).neg() : doc.num(figure));
+
+/** Whether `lines` (trimmed) are a flatex account statement. */
+export function isFlatexStatement(lines: readonly string[]): boolean {
+  return lines.some((l) => STATEMENT_NUMBER.test(l)) && lines.some((l) => OLD_BALANCE.test(l.replace(/\s+/g, " ")));
+}
+
+/** The transactions of a flatex account statement's text (lines trimmed, blank ones dropped). */
+export function parseFlatexStatement(lines: readonly string[], name: string): ImportResult {
+  const doc = pdfDocument(name, lines, { decimalMark: "," });
+  const single = lines.map((l) => l.replace(/\s+/g, " "));
+  const oldAt = single.findIndex((l) => OLD_BALANCE.test(l));
+  const old = OLD_BALANCE.exec(single[oldAt]!)!;
+  const currency = old[2]!;
+  const newAt = single.findIndex((l, i) => i > oldAt && NEW_BALANCE.test(l));
+  if (newAt < 0) throw new PluginError("invalid-input", `${name}: the statement's new balance ("Neuer Saldo <date> … <amount>") was not found: a page may be missing; the statement is not imported`);
+  const last = NEW_BALANCE.exec(single[newAt]!)!;
+  if (last[2] !== currency) throw new PluginError("invalid-input", `${name}: the old balance is in ${currency} but the new one in ${last[2]}; the statement is not imported`);
+  const opening = signedOf(doc, old[3]!, old[4]!);
+  const closing = signedOf(doc, last[3]!, last[4]!);
+  const endDay = doc.date(last[1]!);
+  const [endYear, endMonthDay] = [Number(endDay.slice(0, 4)), endDay.slice(5)];
+
+  const base = `flatex ${name}`;
+  const transactions: ImportedTransaction[] = [];
+  const warnings: ImportWarning[] = [];
+  const skippedRows: ImportSkippedRow[] = [];
+  const skip = skipper(warnings, skippedRows);
+  let balance = opening;
+  for (let i = oldAt + 1; i < newAt; i++) {
+    const cells = cellsOf(lines[i]!);
+    const day = BOOKING_DAY.exec(cells[0] ?? "");
+    if (!day) continue; // a booking's further text, or a page's footer and header
+    const line = i + 1;
+    const amount = AMOUNT.exec(cells[cells.length - 1] ?? "");
+    // "-1.000,00-" is a debit; a figure signed both ways cannot be read.
+    if (!amount || cells.length < 4 || !BOOKING_DAY.test(cells[1]!) || (amount[1] === "-" && amount[3] === "+")) {
+      throw new PluginError("invalid-input", `${name}: line ${line}: "${lines[i]}" is not a booking (booking day, value day, text, amount with its sign); the statement is not imported`);
+    }
+    const md = `${day[2]}-${day[1]}`;
+    const date = doc.date(`${day[1]}.${day[2]}.${md > endMonthDay ? endYear - 1 : endYear}`);
+    const signed = signedOf(doc, amount[2]!, amount[3]!);
+    balance = balance.plus(signed);
+    const text = cells.slice(2, -1).join(" ");
+    const kind = KINDS.find(([re]) => re.test(text))?.[1];
+    const row = (type: ImportedTransaction["type"], description: string) =>
+      transactions.push({ row: line, date: date as IsoDate, type, quantity: "0" as never, cash: { amount: signed.toFixed(), currency } as never, description: `${base}: ${description}` });
+    if (signed.isZero()) skip({ code: "zeroBooking", message: `Line ${line}: ${text} moves nothing (0.00 ${currency}); not imported`, row: line, severity: "info" });
+    else if (kind === "trade" || kind === "orderFee") skip({ code: "coveredByContractNote", message: `Line ${line}: ${kind === "trade" ? "a trade" : "the costs of an order"} (${text}, ${money(signed, currency)}) ${kind === "trade" ? "is" : "are"} imported from its contract note (Wertpapierabrechnung); upload that beside the statement`, row: line, severity: "info" });
+    else if (kind === "dividend") skip({ code: "coveredByDividendNotice", message: `Line ${line}: a dividend (${text}, ${money(signed, currency)}) is imported from its dividend notice (Dividendengutschrift / Ertragsmitteilung); upload that beside the statement`, row: line, severity: "info" });
+    else if (kind === "fx") skip({ code: "currencyExchange", message: `Line ${line}: the ${currency} side of a currency exchange (${text}, ${money(signed, currency)}); its other side is in another currency, not on this statement, so it is not imported: enter the exchange by hand unless a contract note or dividend notice books it`, row: line, severity: "warning" });
+    else if (kind === "interest") row(signed.gt(0) ? "INTEREST" : "FEE", signed.gt(0) ? text : `interest charged: ${text}`);
+    else if (kind === "tax" && signed.gt(0)) {
+      // Taxes paid back (Steuertopfoptimierung): money in, which the ledger books as INTEREST.
+      row("INTEREST", `tax refund: ${text}`);
+      warnings.push({ code: "taxRefund", message: `Line ${line}: taxes refunded (${text}, ${money(signed, currency)}) are imported as INTEREST`, row: line, severity: "info" });
+    } else if (kind === "tax") row("TAX", text);
+    else if (kind === "fee") row(signed.gt(0) ? "INTEREST" : "FEE", signed.gt(0) ? `fee refund: ${text}` : text);
+    else if (kind === "transfer") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
+    else skip({ code: "unknownRowType", message: `Line ${line}: a booking "${text}" (${money(signed, currency)}) this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
+  }
+  if (!balance.eq(closing)) {
+    throw new PluginError("invalid-input", `${name}: the old balance ${money(opening, currency)} and the bookings make ${money(balance, currency)} but the statement's new balance is ${money(closing, currency)}; the statement is not imported`);
+  }
+  return { transactions, warnings, skippedRows, detectedFormat: "flatex/pdf/statement" };
+}
