@@ -31,6 +31,9 @@ export function unreadable(line: number, column: string, value: string, expected
   return `Line ${line}: ${column} "${v.length > 40 ? `${v.slice(0, 40)}...` : v}" is not ${expected}`;
 }
 
+// The reason helpers below are the built-in importers' own (imported from this file), not yet part of
+// the SDK's published entry.
+
 /**
  * What a skipped line was, for its reason: its type cell in quotes, then what else the line says
  * that can be read (a description or ticker, the date, the amount), blanks left out and each cut at
@@ -58,7 +61,7 @@ export function notImported(line: number, what: string, why: string, todo: strin
 /**
  * The reason for a line whose cell cannot be read (`unreadable`), with what the line was and what
  * to do, e.g. `Line 8: Amount "1,2x" is not an amount, so "Deposit" (2024-03-01) is not imported;
- * correct the cell and upload the file again, or enter it by hand`.
+ * correct the cell and upload the file again, or enter the row by hand`.
  */
 export function unreadableLine(line: number, column: string, value: string, expected: string, what: string): string {
   return `${unreadable(line, column, value, expected)}, so ${what} is not imported; correct the cell and upload the file again, or enter the row by hand`;
