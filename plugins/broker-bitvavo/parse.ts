@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Bitvavo transaction export (Account > History > Export, CSV): `Timezone, Date, Time, Type,
 // Currency, Amount, Quote Currency, Quote Price, Received / Paid Currency, Received / Paid Amount,
@@ -31,14 +32,20 @@ export function parseBitvavo(params: ImportParseParams): ImportResult {
   const skippedRows: ImportSkippedRow[] = [];
   const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
+    // What the line was, for a skipped line's reason: its type, the coin, the day and the amount.
+    const what = lineWas(get("Type"), get("Date"), get("Amount") && `${get("Amount")} ${get("Currency")}`.trim());
     if (get("Status").toLowerCase() !== "completed") {
-      return skip({ code: "notCompleted", message: `A ${get("Status") || "pending"} ${get("Type")} was skipped`, row, severity: "info" });
+      const status = get("Status") || "empty";
+      return skip({ code: "notCompleted", message: notImported(row, what, `has the status "${status}", not Completed, so it moved nothing`, "nothing to enter (a later Completed line of its own is imported)"), row, severity: "info" });
     }
     const type = get("Type").toLowerCase();
     const date = parseDate(get("Date"), "YMD");
     const coin = get("Currency").toUpperCase();
     const amount = parseDecimal(get("Amount"), ".");
-    if (!date || !amount || amount.isZero() || !coin) return skip({ code: "rowSkipped", message: `Row ${row} has no date or amount`, row, severity: "warning" });
+    const unread = (column: string, expected: string) => skip({ code: "rowSkipped", message: unreadableLine(row, column, get(column), expected, what), row, severity: "warning" });
+    if (!date) return unread("Date", "a date (YYYY-MM-DD)");
+    if (!amount || amount.isZero()) return unread("Amount", "an amount other than zero");
+    if (!coin) return unread("Currency", "a coin or currency");
     const fee = parseDecimal(get("Fee amount"), ".");
     const feeCcy = get("Fee currency").toUpperCase();
     const asset = { symbol: coin };
@@ -51,7 +58,10 @@ export function parseBitvavo(params: ImportParseParams): ImportResult {
     if (type === "buy" || type === "sell") {
       const paid = parseDecimal(get("Received / Paid Amount"), ".");
       const paidCcy = get("Received / Paid Currency").toUpperCase();
-      if (!paid || !paidCcy) return skip({ code: "rowSkipped", message: `A ${type} without its EUR side`, row, severity: "warning" });
+      if (!paid || !paidCcy) {
+        const why = `has no readable Received / Paid Amount and Currency ("${get("Received / Paid Amount")}" "${get("Received / Paid Currency")}"), so its cash in euros cannot be told`;
+        return skip({ code: "rowSkipped", message: notImported(row, what, why, `enter it by hand as a ${type.toUpperCase()} of ${coin} with the euros ${type === "buy" ? "paid" : "received"}`), row, severity: "warning" });
+      }
       const buy = type === "buy";
       transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? amount.abs() : amount.abs().neg()).toFixed() as never, cash: money((buy ? paid.abs().neg() : paid.abs()).toFixed(), paidCcy) });
       if (fee && !fee.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fee.abs().neg().toFixed(), feeCcy || paidCcy) });
@@ -69,7 +79,7 @@ export function parseBitvavo(params: ImportParseParams): ImportResult {
       });
       return;
     }
-    skip({ code: "unsupportedType", message: `"${get("Type")}" rows are not imported`, row, severity: "warning" });
+    skip({ code: "unsupportedType", message: unknownType(row, what, "cash or coins"), row, severity: "warning" });
   });
   return { transactions, warnings, skippedRows };
 }

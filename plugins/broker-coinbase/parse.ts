@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Coinbase "Transaction history" report (Taxes > Documents > Generate report, CSV). A preamble of a
 // few lines (a notice, "Transactions", the user line) precedes the header `ID, Timestamp,
@@ -43,20 +44,31 @@ export function parseCoinbase(params: ImportParseParams): ImportResult {
     const price = parseDecimal(get("Price at Transaction"), ".");
     const subtotal = parseDecimal(get("Subtotal"), ".")?.abs();
     const fees = parseDecimal(get("Fees and/or Spread"), ".")?.abs();
-    if (!date || !qty || qty.isZero() || !/^[A-Z]{3}$/.test(ccy)) return skip({ code: "rowSkipped", message: `Row ${row} has no date, quantity or currency`, row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its type, the day, the units and the subtotal.
+    const what = lineWas(get("Transaction Type"), get("Timestamp"), get("Quantity Transacted") && `${get("Quantity Transacted")} ${get("Asset")}`.trim(), get("Subtotal") && `subtotal ${get("Subtotal")}`);
+    const unread = (column: string, expected: string) => skip({ code: "rowSkipped", message: unreadableLine(row, column, get(column), expected, what), row, severity: "warning" });
+    if (!date) return unread("Timestamp", "a date (YYYY-MM-DD HH:MM:SS UTC)");
+    if (!qty || qty.isZero()) return unread("Quantity Transacted", "a quantity other than zero");
+    if (!/^[A-Z]{3}$/.test(ccy)) return unread("Price Currency", "a currency code");
     const money = (v: string) => ({ amount: v, currency: ccy }) as ImportedTransaction["cash"];
     const fee = () => (fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, symbol: asset, quantity: ZERO, cash: money(fees.neg().toFixed()) }] : []);
     const base = { row, date };
     if (type.includes("buy") || type.includes("sell")) {
-      if (!subtotal) return skip({ code: "rowSkipped", message: `A ${type} without subtotal`, row, severity: "warning" });
       const buy = type.includes("buy");
+      if (!subtotal) {
+        const todo = `enter it by hand as a ${buy ? "BUY" : "SELL"} of ${asset} with the ${buy ? "money paid" : "money received"}`;
+        return skip({ code: "rowSkipped", message: notImported(row, what, `has no readable Subtotal ("${get("Subtotal")}"), so its cash cannot be told`, todo), row, severity: "warning" });
+      }
       transactions.push({ ...base, type: buy ? "BUY" : "SELL", symbol: asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: money((buy ? subtotal.neg() : subtotal).toFixed()) }, ...fee());
       return;
     }
     if (type === "convert") {
       const to = CONVERT.exec(get("Notes"));
       const toQty = parseDecimal(to?.[1] ?? "", ".");
-      if (!to || !toQty || !subtotal) return skip({ code: "rowSkipped", message: "A convert whose notes do not name what was received", row, severity: "warning" });
+      if (!to || !toQty || !subtotal) {
+        const why = `has Notes ("${get("Notes")}") or a Subtotal that do not say what was received for it (expected "Converted 0.002 BTC to 0.0365 ETH")`;
+        return skip({ code: "rowSkipped", message: notImported(row, what, why, `enter it by hand as a SELL of ${asset} and a BUY of the coin received, for the same value`), row, severity: "warning" });
+      }
       transactions.push(
         { ...base, type: "SELL", symbol: asset, quantity: qty.neg().toFixed() as never, cash: money(subtotal.toFixed()) },
         { ...base, type: "BUY", symbol: to[2]!.toUpperCase(), quantity: toQty.toFixed() as never, cash: money(subtotal.neg().toFixed()) },
@@ -71,14 +83,14 @@ export function parseCoinbase(params: ImportParseParams): ImportResult {
     }
     if (/income|reward|receive|send|deposit|withdrawal/.test(type)) {
       const out = type === "send" || type === "withdrawal";
-      if (type === "receive" || type === "deposit") warnings.push({ code: "costBasisAtMarket", message: "Coins received are valued at the market price of the day; change the cost basis if you know it", row, severity: "info" });
+      if (type === "receive" || type === "deposit") warnings.push({ code: "costBasisAtMarket", message: `Line ${row}: ${asset} received ("${get("Transaction Type")}") is valued at the market price of the day; change the cost basis if you know what you paid`, row, severity: "info" });
       transactions.push({
         ...base, type: "ADJUSTMENT", symbol: asset, quantity: (out ? qty.neg() : qty).toFixed() as never,
         ...(!out && price ? { costBasis: money(price.toFixed()) } : {}), description: get("Transaction Type"),
       });
       return;
     }
-    skip({ code: "unsupportedType", message: `"${get("Transaction Type")}" rows are not imported`, row, severity: "warning" });
+    skip({ code: "unsupportedType", message: unknownType(row, what, "cash or coins"), row, severity: "warning" });
   });
   return { transactions, warnings, skippedRows };
 }

@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper, unreadable } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // eToro account statement (Settings > Account > Account statement > XLSX), English. Sheets: Account
 // Summary, Closed Positions, Account Activity, Dividends, Financial Summary. The import reads
@@ -66,13 +67,18 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
     if (cells.every((c) => c.trim() === "")) return;
     const rawType = get("Type");
     const type = rawType.toLowerCase().trim();
-    if (NO_CASH.test(type)) return skip("movesNoCash", `"${rawType}" changes a setting and moves no cash`, row, "info");
-    if (get("Asset type").toLowerCase() === "cfd") return skip("cfdSkipped", `"${rawType}" of a CFD position (leveraged or short, not a holding) is not imported`, row);
-    if (COPY.test(type)) return skip("unsupportedType", `"${rawType}" moves cash to or from copy trading, which is not imported`, row);
+    // What the line was, for a skipped line's reason: its type, Details (the ticker), the day and the amount.
+    const what = lineWas(rawType, get("Details") === "-" ? "" : get("Details"), get("Date"), get("Amount") && `${get("Amount")} USD`);
+    const why = (code: string, reason: string, todo: string, severity: "info" | "warning" = "warning") => skip(code, notImported(row, what, reason, todo), row, severity);
+    if (NO_CASH.test(type)) return why("movesNoCash", "changes a setting of a position or of copy trading", "nothing to enter: this line moves no cash", "info");
+    if (get("Asset type").toLowerCase() === "cfd") {
+      return why("cfdSkipped", "belongs to a CFD position (leveraged or short), which is a contract, not a holding of shares", "enter the position's result by hand as INTEREST (a gain) or FEE (a loss) if you want it counted");
+    }
+    if (COPY.test(type)) return why("unsupportedType", "moves cash to or from copy trading, whose positions are not imported", "enter it by hand as a WITHDRAWAL or DEPOSIT if that money should leave or join this portfolio's cash");
     const date = parseDate(get("Date"), "DMY");
     const amount = parseDecimal(get("Amount"), "auto");
-    if (!date) return skip("rowSkipped", unreadable(row, "Date", get("Date"), "a date (DD/MM/YYYY HH:MM:SS)"), row);
-    if (!amount || amount.isZero()) return skip("rowSkipped", unreadable(row, "Amount", get("Amount"), "an amount other than zero"), row);
+    if (!date) return skip("rowSkipped", unreadableLine(row, "Date", get("Date"), "a date (DD/MM/YYYY HH:MM:SS)", what), row);
+    if (!amount || amount.isZero()) return skip("rowSkipped", unreadableLine(row, "Amount", get("Amount"), "an amount other than zero", what), row);
     const [ticker] = get("Details").split("/");
     const currency = "USD";
     const symbol = ticker && ticker.trim() !== "-" ? ticker.trim() : "";
@@ -82,8 +88,8 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
     const usd = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];
     if (type === "open position" || type === "position closed") {
       const units = parseDecimal(get("Units / Contracts", "Units"), "auto")?.abs();
-      if (!units || units.isZero()) return skip("rowSkipped", "A position without units", row);
       const buy = type === "open position";
+      if (!units || units.isZero()) return skip("rowSkipped", unreadableLine(row, "Units", get("Units / Contracts", "Units"), "a number of units", what), row);
       return transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? units : units.neg()).toFixed() as never, cash: usd((buy ? amount.abs().neg() : amount.abs()).toFixed()) });
     }
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"], boolean][] = [
@@ -91,7 +97,10 @@ export async function parseEtoro(params: ImportParseParams): Promise<ImportResul
       [/^dividend/, "DIVIDEND", "FEE", true], [/interest|refund/, "INTEREST", "FEE", false], [/fee|sdrt|commission/, "INTEREST", "FEE", true],
     ];
     const rule = rules.find(([re]) => re.test(type));
-    if (!rule) return skip("unsupportedType", `"${rawType}" rows are not imported`, row);
+    if (!rule && /^adjustment/.test(type)) {
+      return why("unsupportedType", "is a correction of the balance by eToro, and the file does not say what it corrects", "enter it by hand as the DEPOSIT, WITHDRAWAL, FEE or INTEREST it was if it changed your cash");
+    }
+    if (!rule) return skip("unsupportedType", unknownType(row, what), row);
     const typed = amount.gt(0) ? rule[1] : rule[2];
     transactions.push({ row, date, type: typed, ...(rule[3] ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
   });

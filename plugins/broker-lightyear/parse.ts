@@ -1,7 +1,8 @@
 import {
-  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
+  Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportSkippedRow, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Lightyear account statement (app or web: Activity > export CSV), all of the user's currency
 // pockets in one file, newest first, comma separated, decimal points, dates "DD/MM/YYYY HH:MM:SS".
@@ -40,6 +41,8 @@ interface Leg {
   reference: string;
   row: number;
   time: string;
+  /** What the line was, for its reason if it is skipped. */
+  what: string;
 }
 
 /** Reads the statement; see the format notes at the top of this file. */
@@ -47,11 +50,9 @@ export function parseLightyear(params: ImportParseParams): ImportResult {
   const table = FORMAT.read(params.bytes);
   const transactions: ImportedTransaction[] = [];
   const warnings: ImportWarning[] = [];
-  const skippedRows: { line: number; reason: string }[] = [];
-  const skip = (row: number, reason: string, code = "rowSkipped") => {
-    skippedRows.push({ line: row, reason });
-    warnings.push({ code, message: `Line ${row} was not imported: ${reason}`, row, severity: "warning" });
-  };
+  const skippedRows: ImportSkippedRow[] = [];
+  const skipRow = skipper(warnings, skippedRows);
+  const skip = (row: number, reason: string, code = "rowSkipped") => skipRow({ code, message: reason, row, severity: "warning" });
   const legs: Leg[] = [];
   FORMAT.walk(table, ({ get, row }) => {
     const type = get("Type").toLowerCase();
@@ -61,9 +62,12 @@ export function parseLightyear(params: ImportParseParams): ImportResult {
     const fee = parseDecimal(get("Fee"), ".")?.abs() ?? new Decimal(0);
     const tax = parseDecimal(get("Tax Amt."), ".")?.abs() ?? new Decimal(0);
     const reference = get("Reference");
-    if (!date) return skip(row, `no readable date ("${get("Date")}")`);
-    if (!/^[A-Z]{3}$/.test(ccy)) return skip(row, `"${get("Type")}" without a currency`);
-    if (gross === null || gross.isZero()) return skip(row, `"${get("Type")}" without an amount`);
+    // What the line was, for a skipped line's reason: its type, reference, ticker, day and amount.
+    const what = lineWas(get("Type"), reference, get("Ticker"), get("Date"), get("Gross Amount") && `${get("Gross Amount")} ${get("CCY")}`.trim());
+    const unread = (column: string, expected: string) => skip(row, unreadableLine(row, column, get(column), expected, what));
+    if (!date) return unread("Date", "a date (DD/MM/YYYY HH:MM:SS)");
+    if (!/^[A-Z]{3}$/.test(ccy)) return unread("CCY", "a currency code");
+    if (gross === null || gross.isZero()) return unread("Gross Amount", "an amount other than zero");
     const isin = get("ISIN").toUpperCase();
     const ticker = get("Ticker");
     const asset = { ...(isin ? { isin } : {}), ...(ticker ? { symbol: ticker } : {}) };
@@ -76,7 +80,7 @@ export function parseLightyear(params: ImportParseParams): ImportResult {
     switch (type) {
       case "buy": case "sell": {
         const qty = parseDecimal(get("Quantity"), ".")?.abs();
-        if (!qty || qty.isZero()) return skip(row, `${get("Type")} without a quantity`);
+        if (!qty || qty.isZero()) return unread("Quantity", "a quantity other than zero");
         const buy = type === "buy";
         const orderId = reference || undefined;
         transactions.push({ ...base, ...(orderId ? { orderId } : {}), type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: money(buy ? gross.abs().neg() : gross.abs(), ccy) });
@@ -89,7 +93,7 @@ export function parseLightyear(params: ImportParseParams): ImportResult {
         transactions.push({ ...base, type: "INTEREST", quantity: ZERO, cash: money(gross.abs(), ccy) });
         return costs(false);
       case "reward":
-        warnings.push({ code: "rewardAsIncome", message: `Line ${row}: a cash reward was read as interest`, row, severity: "info" });
+        warnings.push({ code: "rewardAsIncome", message: `Line ${row}: ${what} is a cash bonus and was read as INTEREST; change its type if you book bonuses otherwise`, row, severity: "info" });
         transactions.push({ ...base, type: "INTEREST", quantity: ZERO, cash: money(gross.abs(), ccy), description: `Reward ${reference}`.trim() });
         return costs(false);
       case "fee":
@@ -99,9 +103,9 @@ export function parseLightyear(params: ImportParseParams): ImportResult {
         if (!fee.isZero()) transactions.push({ ...base, type: "FEE", quantity: ZERO, cash: money(fee.neg(), ccy) });
         return;
       case "conversion":
-        return legs.push({ ccy, date, fee, gross, reference, row, time: get("Date") });
+        return legs.push({ ccy, date, fee, gross, reference, row, time: get("Date"), what });
       default:
-        return skip(row, `"${get("Type")}" rows are not imported: enter it by hand if it moved cash or shares`, "unsupportedType");
+        return skip(row, unknownType(row, what), "unsupportedType");
     }
   });
   pairConversions(legs, transactions, skip);
@@ -122,7 +126,8 @@ function pairConversions(legs: Leg[], transactions: ImportedTransaction[], skip:
     if (used.has(leg)) continue;
     const other = partner(leg, (a, b) => a.reference !== "" && a.reference === b.reference) ?? partner(leg, (a, b) => a.time === b.time);
     if (!other) {
-      skip(leg.row, "a conversion leg without its other currency's leg", "conversionUnpaired");
+      const why = "is one leg of a currency conversion whose other leg (the other currency, with the same Reference or time) is not in this file";
+      skip(leg.row, notImported(leg.row, leg.what, why, "export the statement over a period holding both legs, or enter the conversion by hand as an FX_CONVERSION"), "conversionUnpaired");
       continue;
     }
     used.add(leg).add(other);

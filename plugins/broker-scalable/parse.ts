@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Scalable Capital transactions export (Broker and PRIME+; web app > Transactions > Export, CSV):
 // `date;time;status;reference;description;assetType;type;isin;shares;price;amount;fee;tax;currency`,
@@ -31,20 +32,29 @@ export function parseScalable(params: ImportParseParams): ImportResult {
   const skippedRows: ImportSkippedRow[] = [];
   const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
-    if (get("status").toLowerCase() !== "executed") return skip({ code: "notExecuted", message: `A ${get("status")} ${get("type")} was skipped`, row, severity: "info" });
+    // What the line was, for a skipped line's reason: its type, description, ISIN, day and amount.
+    const what = lineWas(get("type"), get("description"), get("isin"), get("date"), get("amount") && `${get("amount")} ${get("currency")}`.trim());
+    const status = get("status");
+    if (status.toLowerCase() !== "executed") {
+      const todo = status.toLowerCase() === "pending" ? "export again once it is executed, or enter it by hand then" : "nothing to enter: an order that was not executed moves no cash or shares";
+      return skip({ code: "notExecuted", message: notImported(row, what, `has the status "${status || "empty"}", not Executed`, todo), row, severity: "info" });
+    }
     const type = TYPES[get("type").toLowerCase()];
     const date = parseDate(get("date"), "YMD");
     const currency = get("currency").toUpperCase();
     const amount = parseDecimal(get("amount"), ",");
-    if (!type) return skip({ code: "unsupportedType", message: `"${get("type")}" rows are not imported`, row, severity: "warning" });
-    if (!date || !amount || amount.isZero() || !/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: `Row ${row} has no date, amount or currency`, row, severity: "warning" });
+    const unread = (column: string, expected: string) => skip({ code: "rowSkipped", message: unreadableLine(row, column, get(column), expected, what), row, severity: "warning" });
+    if (!type) return skip({ code: "unsupportedType", message: unknownType(row, what), row, severity: "warning" });
+    if (!date) return unread("date", "a date (YYYY-MM-DD)");
+    if (!amount || amount.isZero()) return unread("amount", "an amount other than zero");
+    if (!/^[A-Z]{3}$/.test(currency)) return unread("currency", "a currency code");
     const isin = get("isin").toUpperCase();
     const asset = isin ? { isin, ...(get("description") ? { assetName: get("description") } : {}) } : {};
     const money = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];
     const negative = type === "BUY" || type === "WITHDRAWAL" || type === "FEE" || type === "TAX";
     if (type === "BUY" || type === "SELL") {
       const shares = parseDecimal(get("shares"), ",");
-      if (!shares || shares.isZero()) return skip({ code: "rowSkipped", message: `${get("type")} without shares`, row, severity: "warning" });
+      if (!shares || shares.isZero()) return unread("shares", "a number of shares");
       transactions.push({ row, date, type, ...asset, quantity: (type === "BUY" ? shares.abs() : shares.abs().neg()).toFixed() as never, cash: money((negative ? amount.abs().neg() : amount.abs()).toFixed()) });
     } else {
       transactions.push({ row, date, type, ...(type === "DEPOSIT" || type === "WITHDRAWAL" ? {} : asset), quantity: ZERO, cash: money((negative ? amount.abs().neg() : amount.abs()).toFixed()) });

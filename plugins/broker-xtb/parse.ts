@@ -1,7 +1,8 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import {
-  columns, detectDecimalMark, eachRecord, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable,
+  columns, detectDecimalMark, eachRecord, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper,
 } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // XTB cash operations (xStation > History > Cash operations > Export), the account's ledger. Three
 // shapes are in use:
@@ -130,16 +131,19 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
     if (cells.every((c) => c.trim() === "")) return;
     const rawType = get("Type");
     const type = rawType.toLowerCase();
-    if (/^total$/i.test(rawType.trim()) || /^total$/i.test(get("ID"))) {
-      return skip({ code: "summaryRowSkipped", message: "The Total line sums the rows above it and is not imported", row, severity: "info" });
-    }
-    const date = parseDate(get("Time"), "DMY");
-    const amount = parseDecimal(get("Amount"), mark);
     const symbol = get("Symbol", "Ticker");
     const name = get("Instrument");
     const comment = get("Comment");
-    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Time", get("Time"), "a date and time"), row, severity: "warning" });
-    if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", get("Amount"), "an amount other than zero"), row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its type, symbol, comment, time and amount.
+    const what = lineWas(rawType, symbol, comment, get("Time"), get("Amount") && `${get("Amount")} ${currency}`);
+    const why = (code: string, reason: string, todo: string, severity: "info" | "warning" = "warning") => skip({ code, message: notImported(row, what, reason, todo), row, severity });
+    if (/^total$/i.test(rawType.trim()) || /^total$/i.test(get("ID"))) {
+      return skip({ code: "summaryRowSkipped", message: notImported(row, lineWas("Total", get("Amount") && `${get("Amount")} ${currency}`), "sums the rows above it", "nothing to enter: those rows are imported one by one"), row, severity: "info" });
+    }
+    const date = parseDate(get("Time"), "DMY");
+    const amount = parseDecimal(get("Amount"), mark);
+    if (!date) return skip({ code: "rowSkipped", message: unreadableLine(row, "Time", get("Time"), "a date and time", what), row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: unreadableLine(row, "Amount", get("Amount"), "an amount other than zero", what), row, severity: "warning" });
     // "ETF purchase" or "Stock sell" says the type; "Stocks/ETF purchase" does not.
     const etf = /\betf\b/.test(type), stock = /\bstocks?\b|\ba[cç][õo]es\b/.test(type);
     const assetType = etf !== stock ? (etf ? "ETF" as const : "STOCK" as const) : undefined;
@@ -149,21 +153,33 @@ export async function parseXtb(params: ImportParseParams): Promise<ImportResult>
     const buy = BUY.test(type);
     if (buy || SELL.test(type)) {
       const qty = parseDecimal(TRADE_QTY.exec(comment)?.[1] ?? "", ".");
-      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: `No quantity in "${comment}"`, row, severity: "warning" });
-      if (buy !== amount.lt(0)) return skip({ code: "rowSkipped", message: `A ${rawType} with an amount of the other sign`, row, severity: "warning" });
+      const side = buy ? "BUY" : "SELL";
+      if (!qty || qty.isZero()) return why("rowSkipped", 'has no quantity in its Comment (expected as in "OPEN BUY 4 @ 108.42")', `enter it by hand as a ${side} with the quantity from XTB's trade confirmation`);
+      if (buy !== amount.lt(0)) {
+        return why("rowSkipped", `has ${buy ? "a positive" : "a negative"} amount, the sign a ${buy ? "purchase" : "sale"} never has (a correction or reversal?)`, "check the trade with XTB and enter or correct it by hand");
+      }
       return transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash });
     }
-    const kind = /cfd|swap|rollover|close trade/.test(type) ? undefined : CASH.find(([re]) => re.test(type));
-    if (!kind) return skip({ code: "unsupportedType", message: `"${rawType}" rows are not imported`, row, severity: "warning" });
+    if (/cfd|swap|rollover|close trade/.test(type)) {
+      return why("unsupportedType", "is the profit, loss or financing of a CFD position, a contract and not a holding of shares", "enter it by hand as INTEREST (a gain) or FEE (a cost) if you want CFD results counted");
+    }
+    if (/spin.?off/.test(type)) {
+      return why("unsupportedType", "is a spin-off, whose new shares and their cost the cash line does not give", "enter what it moved by hand: shares received as an ADJUSTMENT with their cost basis, cash paid to you as the payment it was");
+    }
+    const kind = CASH.find(([re]) => re.test(type));
+    if (!kind && /^adjustment/.test(type)) {
+      return why("unsupportedType", "is a correction of the balance by XTB, and the file does not say what it corrects", "enter it by hand as the DEPOSIT, WITHDRAWAL, FEE or INTEREST it was if it changed your cash");
+    }
+    if (!kind) return skip({ code: "unsupportedType", message: unknownType(row, what), row, severity: "warning" });
     const [, positive, negative, withAsset, usual] = kind;
     const typed = amount.gt(0) ? positive : negative;
     if (usual !== 0 && usual !== (amount.gt(0) ? 1 : -1)) {
-      warnings.push({ code: "signReversed", message: `A ${rawType} of the other sign was read as ${typed}`, row, severity: "info" });
+      warnings.push({ code: "signReversed", message: `Line ${row}: ${what} has the other sign than usual and was read as ${typed} (a refund or correction); change its type if it is something else`, row, severity: "info" });
     }
     transactions.push({ ...base, type: typed, ...(withAsset ? asset : {}), quantity: ZERO, cash });
   });
   if (skippedSheets.length > 0) {
-    warnings.push({ code: "sheetSkipped", message: `Sheets ${skippedSheets.map((s) => `"${s}"`).join(", ")} list positions and orders, not cash movements, and are not imported`, severity: "info" });
+    warnings.push({ code: "sheetSkipped", message: `Sheets ${skippedSheets.map((s) => `"${s}"`).join(", ")} list positions and orders, not cash movements, and are not imported; nothing to enter: the trades come from the cash operations`, severity: "info" });
   }
   return { transactions, warnings, skippedRows };
 }

@@ -60,8 +60,15 @@ describe("Lightyear account statement", () => {
     ]);
     expect(pinAll(r)).toEqual(["2 FX_CONVERSION 2025-01-15 q=0 1000 USD - pair", "3 FX_CONVERSION 2025-01-15 q=0 -935 EUR - pair"]);
     expect(r.skippedRows).toEqual([
-      { line: 4, reason: "a conversion leg without its other currency's leg" },
-      { line: 5, reason: expect.stringContaining('"Stock split" rows are not imported') },
+      {
+        line: 4,
+        reason: 'Line 4: "Conversion" (CN-1003, GBP, 16/01/2025 10:00:00, 50.00 GBP) is one leg of a currency conversion whose other leg (the other currency, with the same Reference or time) '
+          + "is not in this file; not imported, export the statement over a period holding both legs, or enter the conversion by hand as an FX_CONVERSION",
+      },
+      {
+        line: 5,
+        reason: 'Line 5: "Stock split" (CA-0000000020, AAPL, 01/06/2025 09:00:00, 1 USD) is a type the importer does not know, so what it moved cannot be told; not imported, enter it by hand if it moved cash or shares',
+      },
     ]);
     expect(r.warnings.map((w) => w.code)).toEqual(["unsupportedType", "conversionUnpaired"]);
   });
