@@ -83,7 +83,7 @@ export function parseScalableStatement(lines: readonly string[], name: string): 
     const row = (type: ImportedTransaction["type"], description: string) =>
       transactions.push({ row: line, date: date as never, type, quantity: "0" as never, cash: { amount: signed.toFixed(), currency } as never, description: `${base}: ${description}` });
     const what = `${text}, ${money(signed)}`;
-    if (signed.isZero()) skip({ code: "zeroBooking", message: `Line ${line}: ${text} moves nothing (0.00 ${currency}); not imported`, row: line, severity: "info" });
+    if (signed.isZero()) skip({ code: "zeroBooking", message: `Line ${line}: the booking "${text}" of ${date} moves no money (0.00 ${currency}), so there is nothing to import`, row: line, severity: "info" });
     else if (kind === "trade" || kind === "noteFee") skip({ code: "coveredByContractNote", message: `Line ${line}: ${kind === "trade" ? "a trade" : "the fee of a trade"} (${what}) is imported from its contract note (Wertpapierabrechnung); upload that beside the statement`, row: line, severity: "info" });
     else if (kind === "dividend" || kind === "noteTax") skip({ code: "coveredByDividendNotice", message: `Line ${line}: ${kind === "dividend" ? "a distribution" : "the withholding tax of a distribution"} (${what}) is imported from its dividend note; upload that beside the statement`, row: line, severity: "info" });
     else if (kind === "customerTax" && noteDays.has(date) && ownDays.has(date)) {

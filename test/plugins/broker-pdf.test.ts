@@ -315,7 +315,7 @@ test("Scalable Capital Kontoauszug (own layout, two pages): interest and its tax
     [30, "Line 30: a trade (…) is imported from its contract note (Wertpapierabrechnung); upload that beside the statement"],
     [32, "Line 32: taxes (…) of the trade or distribution booked that day are imported from its note; upload that beside the statement"],
     [33, "Line 33: taxes (…) of the trade or distribution booked that day are imported from its note; upload that beside the statement"],
-    [35, "Line 35: Vorabpauschale moves nothing (0.00 EUR); not imported"],
+    [35, "Line 35: the booking \"Vorabpauschale\" of 2025-10-24 moves no money (0.00 EUR), so there is nothing to import"],
   ]);
   expect(result.skippedRows![0]!.reason).toContain("Kauf eines Finanzinstruments 10,00 Stk. Beispiel Welt Aktien (Acc) (IE00SCAL0031), -1215.00 EUR");
   // Imported and skipped bookings make the month's movement: 2,095.71 closing less 1,250.40 opening.
