@@ -8,12 +8,14 @@
 // below (an order number, the payer's bank, IBAN and name), ended by "Neuer Saldo 31.12.2023 Nr. 004/2023
 // Währung EUR  3.992,52+". The days have no year: a day after the new balance's is of the year before.
 //
-// The old balance plus every booking must make the new balance, else the statement is refused naming
-// both figures. Bookings a contract note or a dividend notice carries (Ausführung ORDER, the order's
-// Gebühren, Dividendenzahlung, Erträgnisausschüttung) are skipped naming that document.
-import { type ImportedTransaction, type ImportResult, type ImportSkippedRow, type ImportWarning, type IsoDate, Decimal, PluginError } from "../../sdk/index.ts";
+// The rows are the SDK's `accountStatement`: the old balance plus every booking must make the new
+// balance, else the statement is refused naming both figures; bookings a contract note or a dividend
+// notice carries (Ausführung ORDER, the order's Gebühren, Dividendenzahlung, Erträgnisausschüttung) are
+// skipped naming that document; "Kundenhandel FX" is the euro side of a currency exchange, skipped with
+// a warning.
+import { type CurrencyCode, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
+import { accountStatement, type StatementBooking, type StatementBookingKind } from "../../sdk/import/account-statement.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
-import { skipper } from "../../sdk/import/skips.ts";
 
 /** A flatex account statement: its number line and its opening balance. */
 export const STATEMENT_NUMBER = /^Kontoauszug Nr:?\s+\d+\/\d{4}\b/;
@@ -22,12 +24,12 @@ const NEW_BALANCE = /^Neuer Saldo\s+(\d{2}\.\d{2}\.\d{4})\b.*?\s([A-Z]{3})\s+([\
 const BOOKING_DAY = /^(\d{2})\.(\d{2})\.$/;
 const AMOUNT = /^(-?)([\d.]*\d,\d{2})([+-])$/;
 
-type Kind = "dividend" | "fee" | "fx" | "interest" | "orderFee" | "tax" | "trade" | "transfer";
-const KINDS: readonly [RegExp, Kind][] = [
+/** What a booking is, from the start of its text; an order's costs booked apart go to its contract note like the trade. */
+const KINDS: readonly [RegExp, StatementBookingKind, string?][] = [
   [/^Ausführung ORDER\b/i, "trade"],
-  [/^Gebühren Ordernummer\b/i, "orderFee"],
+  [/^Gebühren Ordernummer\b/i, "trade", "the fee of an order"],
   [/^(Dividendenzahlung|Erträgnisausschüttung|Ertragsausschüttung)\b/i, "dividend"],
-  [/^Kundenhandel FX\b/i, "fx"],
+  [/^Kundenhandel FX\b/i, "exchange"],
   [/^Zinsabschluss\b/i, "interest"],
   [/^(Überweisung|Lastschrift|Gutschrift|Einzahlung|Auszahlung)\b/i, "transfer"],
   [/^(Depotservicegebühr|Depotgebühren|Gebühr|Gebühren|Entgelt)\b/i, "fee"],
@@ -35,7 +37,6 @@ const KINDS: readonly [RegExp, Kind][] = [
 ];
 
 const cellsOf = (line: string) => line.split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== "");
-const money = (d: Decimal, ccy: string) => `${d.toFixed(2)} ${ccy}`;
 const signedOf = (doc: ReturnType<typeof pdfDocument>, figure: string, sign: string) => (sign === "-" ? doc.num(figure).neg() : doc.num(figure));
 
 /** Whether `lines` (trimmed) are a flatex account statement. */
@@ -59,12 +60,7 @@ export function parseFlatexStatement(lines: readonly string[], name: string): Im
   const endDay = doc.date(last[1]!);
   const [endYear, endMonthDay] = [Number(endDay.slice(0, 4)), endDay.slice(5)];
 
-  const base = `flatex ${name}`;
-  const transactions: ImportedTransaction[] = [];
-  const warnings: ImportWarning[] = [];
-  const skippedRows: ImportSkippedRow[] = [];
-  const skip = skipper(warnings, skippedRows);
-  let balance = opening;
+  const bookings: StatementBooking[] = [];
   for (let i = oldAt + 1; i < newAt; i++) {
     const cells = cellsOf(lines[i]!);
     const day = BOOKING_DAY.exec(cells[0] ?? "");
@@ -76,29 +72,15 @@ export function parseFlatexStatement(lines: readonly string[], name: string): Im
       throw new PluginError("invalid-input", `${name}: line ${line}: "${lines[i]}" is not a booking (booking day, value day, text, amount with its sign); the statement is not imported`);
     }
     const md = `${day[2]}-${day[1]}`;
-    const date = doc.date(`${day[1]}.${day[2]}.${md > endMonthDay ? endYear - 1 : endYear}`);
-    const signed = signedOf(doc, amount[2]!, amount[3]!);
-    balance = balance.plus(signed);
+    const date = doc.date(`${day[1]}.${day[2]}.${md > endMonthDay ? endYear - 1 : endYear}`) as IsoDate;
     const text = cells.slice(2, -1).join(" ");
-    const kind = KINDS.find(([re]) => re.test(text))?.[1];
-    const row = (type: ImportedTransaction["type"], description: string) =>
-      transactions.push({ row: line, date: date as IsoDate, type, quantity: "0" as never, cash: { amount: signed.toFixed(), currency } as never, description: `${base}: ${description}` });
-    if (signed.isZero()) skip({ code: "zeroBooking", message: `Line ${line}: ${text} moves nothing (0.00 ${currency}); not imported`, row: line, severity: "info" });
-    else if (kind === "trade" || kind === "orderFee") skip({ code: "coveredByContractNote", message: `Line ${line}: ${kind === "trade" ? "a trade" : "the costs of an order"} (${text}, ${money(signed, currency)}) ${kind === "trade" ? "is" : "are"} imported from its contract note (Wertpapierabrechnung); upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "dividend") skip({ code: "coveredByDividendNotice", message: `Line ${line}: a dividend (${text}, ${money(signed, currency)}) is imported from its dividend notice (Dividendengutschrift / Ertragsmitteilung); upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "fx") skip({ code: "currencyExchange", message: `Line ${line}: the ${currency} side of a currency exchange (${text}, ${money(signed, currency)}); its other side is in another currency, not on this statement, so it is not imported: enter the exchange by hand unless a contract note or dividend notice books it`, row: line, severity: "warning" });
-    else if (kind === "interest") row(signed.gt(0) ? "INTEREST" : "FEE", signed.gt(0) ? text : `interest charged: ${text}`);
-    else if (kind === "tax" && signed.gt(0)) {
-      // Taxes paid back (Steuertopfoptimierung): money in, which the ledger books as INTEREST.
-      row("INTEREST", `tax refund: ${text}`);
-      warnings.push({ code: "taxRefund", message: `Line ${line}: taxes refunded (${text}, ${money(signed, currency)}) are imported as INTEREST`, row: line, severity: "info" });
-    } else if (kind === "tax") row("TAX", text);
-    else if (kind === "fee") row(signed.gt(0) ? "INTEREST" : "FEE", signed.gt(0) ? `fee refund: ${text}` : text);
-    else if (kind === "transfer") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
-    else skip({ code: "unknownRowType", message: `Line ${line}: a booking "${text}" (${money(signed, currency)}) this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
+    const [, kind, called] = KINDS.find(([re]) => re.test(text)) ?? [];
+    bookings.push({ line, date, amount: signedOf(doc, amount[2]!, amount[3]!), kind: kind ?? "unknown", type: "", text, ...(called ? { called } : {}) });
   }
-  if (!balance.eq(closing)) {
-    throw new PluginError("invalid-input", `${name}: the old balance ${money(opening, currency)} and the bookings make ${money(balance, currency)} but the statement's new balance is ${money(closing, currency)}; the statement is not imported`);
-  }
-  return { transactions, warnings, skippedRows, detectedFormat: "flatex/pdf/statement" };
+  const rows = accountStatement({
+    name, bank: "flatex", currency: currency as CurrencyCode, opening, closing, bookings, describeByText: true, showBookingsTotal: false,
+    balanceNames: { opening: "old balance", closing: "new balance" },
+    documents: { trade: "Wertpapierabrechnung", dividend: "Dividendengutschrift / Ertragsmitteilung" },
+  });
+  return { ...rows, detectedFormat: "flatex/pdf/statement" };
 }

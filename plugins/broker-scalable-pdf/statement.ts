@@ -6,17 +6,16 @@
 // (repeated on each page), then one line per booking, "<booking day>  <value day>  <text>  <+/-amount> EUR",
 // a trade's or a distribution's security on the line below ("10,00 Stk. <name> (<ISIN>)", "<name> (<ISIN>)").
 //
-// The opening balance plus every booking must make the closing balance, else the statement is refused
-// naming both figures. Bookings a contract note or a dividend note carries (Kauf / Verkauf eines
-// Finanzinstruments, the Handelsgebühr, Kapitalmaßnahme Ausschüttungen, US Quellensteuer) are skipped
-// naming that document. The statement books taxes at customer level ("Auf Kundenebene einbehaltene oder
-// erstattete Kapitalertragssteuer", "… Solidaritätszuschlag auf Kundenebene") without saying what for: on a
-// day with a trade or a distribution they are that note's taxes and skipped; on a day with neither (interest,
-// Vorabpauschale) they are imported; on a day with both kinds they cannot be told apart and are skipped
-// with a warning naming their amount.
-import { type ImportedTransaction, type ImportResult, type ImportSkippedRow, type ImportWarning, Decimal, PluginError } from "../../sdk/index.ts";
+// The rows are the SDK's `accountStatement`: the opening balance plus every booking must make the closing
+// balance, else the statement is refused naming both figures. Bookings a contract note or a dividend note
+// carries (Kauf / Verkauf eines Finanzinstruments, the Handelsgebühr, Kapitalmaßnahme Ausschüttungen, US
+// Quellensteuer) are skipped naming that document. The statement books taxes at customer level ("Auf
+// Kundenebene einbehaltene oder erstattete Kapitalertragssteuer", "… Solidaritätszuschlag auf Kundenebene")
+// without saying what for: they are the helper's `dayTax`, assigned by the day's other bookings (a
+// Vorabpauschale is a booking they may be the tax of, like interest).
+import { type CurrencyCode, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { accountStatement, type StatementBooking, type StatementBookingKind } from "../../sdk/import/account-statement.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
-import { skipper } from "../../sdk/import/skips.ts";
 
 const BALANCE = /^Kontostand am (\d{2}\.\d{2}\.\d{4}) ([\d.]*\d,\d{2}) ([A-Z]{3})$/;
 const HEADER = /^Buchung Wertstellung Beschreibung Betrag$/;
@@ -24,16 +23,15 @@ const BOOKING = /^(\d{2}\.\d{2}\.\d{4}) (\d{2}\.\d{2}\.\d{4}) (.+?) ([+-]?[\d.]*
 const DATED = /^\d{2}\.\d{2}\.\d{4} \d{2}\.\d{2}\.\d{4}\b/;
 const SECURITY = /^(?:.*\s)?\(([A-Z]{2}[A-Z0-9]{9}\d)\)$/;
 
-type Kind = "customerTax" | "dividend" | "fee" | "interest" | "noteFee" | "noteTax" | "trade" | "transfer" | "withdrawal";
-const KINDS: readonly [RegExp, Kind][] = [
+/** What a booking is, from its text, and what a skip reason calls it where "a trade" or "a dividend" does not fit. */
+const KINDS: readonly [RegExp, StatementBookingKind, string?][] = [
   [/^(Kauf|Verkauf) eines Finanzinstruments$/i, "trade"],
-  [/^Handelsgebühr$/i, "noteFee"],
-  [/^(Kapitalmaßnahme )?(Ausschüttungen?|Dividenden?)$/i, "dividend"],
-  [/Quellensteuer$/i, "noteTax"],
-  [/auf Kundenebene|Kirchensteuer/i, "customerTax"],
+  [/^Handelsgebühr$/i, "trade", "the fee of a trade"],
+  [/^(Kapitalmaßnahme )?(Ausschüttungen?|Dividenden?)$/i, "dividend", "a distribution"],
+  [/Quellensteuer$/i, "dividend", "the withholding tax of a distribution"],
+  [/auf Kundenebene|Kirchensteuer/i, "dayTax"],
   [/^Erhaltene Zinsen$/i, "interest"],
-  [/^Überweisung$/i, "transfer"],
-  [/^Abhebung vom Geldkonto$/i, "withdrawal"],
+  [/^(Überweisung|Abhebung vom Geldkonto)$/i, "transfer"],
   [/gebühr$|^Entgelt/i, "fee"],
 ];
 
@@ -41,8 +39,6 @@ const KINDS: readonly [RegExp, Kind][] = [
 export function isScalableStatement(lines: readonly string[]): boolean {
   return lines.some((l) => /^Kontoauszug$/i.test(l)) && lines.some((l) => HEADER.test(l)) && lines.filter((l) => BALANCE.test(l)).length >= 2;
 }
-
-interface Booking { readonly date: string; readonly isin?: string; readonly kind: Kind | undefined; readonly line: number; readonly signed: Decimal; readonly text: string }
 
 /** The transactions of a Scalable Capital account statement (lines trimmed, whitespace collapsed, blank ones dropped). */
 export function parseScalableStatement(lines: readonly string[], name: string): ImportResult {
@@ -52,51 +48,24 @@ export function parseScalableStatement(lines: readonly string[], name: string): 
   const close = BALANCE.exec(lines[closeAt]!)!;
   const currency = open[3]!;
   if (close[3] !== currency) throw new PluginError("invalid-input", `${name}: the opening balance is in ${currency} but the closing one in ${close[3]}; the statement is not imported`);
-  const opening = doc.num(open[2]);
-  const closing = doc.num(close[2]);
-  const money = (d: Decimal) => `${d.toFixed(2)} ${currency}`;
 
-  const bookings: Booking[] = [];
+  const bookings: StatementBooking[] = [];
   for (let i = closeAt + 1; i < lines.length; i++) {
     if (!DATED.test(lines[i]!)) continue; // a page's footer and header, a booking's security line (read below)
     const m = BOOKING.exec(lines[i]!);
     if (!m || m[5] !== currency) throw new PluginError("invalid-input", `${name}: line ${i + 1}: "${lines[i]}" is not a booking (booking day, value day, text, signed amount in ${currency}); the statement is not imported`);
     const security = SECURITY.exec(lines[i + 1] ?? "");
     const text = security && !DATED.test(lines[i + 1]!) ? `${m[3]} ${lines[i + 1]}` : m[3]!;
-    bookings.push({ date: doc.date(m[1]!), kind: KINDS.find(([re]) => re.test(m[3]!))?.[1], line: i + 1, signed: doc.num(m[4]!.replace(/^\+/, "")), text, ...(security ? { isin: security[1] } : {}) });
+    const [, kind, called] = KINDS.find(([re]) => re.test(m[3]!)) ?? [];
+    bookings.push({
+      line: i + 1, date: doc.date(m[1]!), amount: doc.num(m[4]!.replace(/^\+/, "")), kind: kind ?? "unknown", type: "", text,
+      ...(called ? { called } : {}), ...(/^Vorabpauschale$/i.test(m[3]!) ? { taxed: true } : {}),
+    });
   }
-  const total = bookings.reduce((sum, b) => sum.plus(b.signed), opening);
-  if (!total.eq(closing)) {
-    throw new PluginError("invalid-input", `${name}: the opening balance ${money(opening)} and the bookings make ${money(total)} but the statement's closing balance is ${money(closing)}; the statement is not imported`);
-  }
-
-  // What else each day books: the customer-level taxes belong to a note's event or to the statement's own.
-  const noteDays = new Set(bookings.filter((b) => b.kind === "trade" || b.kind === "dividend").map((b) => b.date));
-  const ownDays = new Set(bookings.filter((b) => b.kind === "interest" || (b.kind === undefined && /^Vorabpauschale$/i.test(b.text))).map((b) => b.date));
-
-  const base = `Scalable Capital ${name}`;
-  const transactions: ImportedTransaction[] = [];
-  const warnings: ImportWarning[] = [];
-  const skippedRows: ImportSkippedRow[] = [];
-  const skip = skipper(warnings, skippedRows);
-  for (const { date, kind, line, signed, text } of bookings) {
-    const row = (type: ImportedTransaction["type"], description: string) =>
-      transactions.push({ row: line, date: date as never, type, quantity: "0" as never, cash: { amount: signed.toFixed(), currency } as never, description: `${base}: ${description}` });
-    const what = `${text}, ${money(signed)}`;
-    if (signed.isZero()) skip({ code: "zeroBooking", message: `Line ${line}: the booking "${text}" of ${date} moves no money (0.00 ${currency}), so there is nothing to import`, row: line, severity: "info" });
-    else if (kind === "trade" || kind === "noteFee") skip({ code: "coveredByContractNote", message: `Line ${line}: ${kind === "trade" ? "a trade" : "the fee of a trade"} (${what}) is imported from its contract note (Wertpapierabrechnung); upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "dividend" || kind === "noteTax") skip({ code: "coveredByDividendNotice", message: `Line ${line}: ${kind === "dividend" ? "a distribution" : "the withholding tax of a distribution"} (${what}) is imported from its dividend note; upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "customerTax" && noteDays.has(date) && ownDays.has(date)) {
-      skip({ code: "taxUnassigned", message: `Line ${line}: taxes (${what}) booked on a day with both a trade or distribution and interest or a Vorabpauschale: the statement does not say which they belong to, so they are not imported; enter them by hand unless the note of that day carries them`, row: line, severity: "warning" });
-    } else if (kind === "customerTax" && noteDays.has(date)) skip({ code: "coveredByContractNote", message: `Line ${line}: taxes (${what}) of the trade or distribution booked that day are imported from its note; upload that beside the statement`, row: line, severity: "info" });
-    else if (kind === "customerTax" && signed.gt(0)) {
-      row("INTEREST", `tax refund: ${text}`);
-      warnings.push({ code: "taxRefund", message: `Line ${line}: taxes refunded (${what}) are imported as INTEREST`, row: line, severity: "info" });
-    } else if (kind === "customerTax") row("TAX", text);
-    else if (kind === "interest") row(signed.gt(0) ? "INTEREST" : "FEE", signed.gt(0) ? text : `interest charged: ${text}`);
-    else if (kind === "transfer" || kind === "withdrawal") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
-    else if (kind === "fee") row(signed.gt(0) ? "INTEREST" : "FEE", signed.gt(0) ? `fee refund: ${text}` : text);
-    else skip({ code: "unknownRowType", message: `Line ${line}: a booking "${text}" (${money(signed)}) this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
-  }
-  return { transactions, warnings, skippedRows, detectedFormat: "scalable/pdf/statement" };
+  const rows = accountStatement({
+    name, bank: "Scalable Capital", currency: currency as CurrencyCode, opening: doc.num(open[2]), closing: doc.num(close[2]), bookings,
+    describeByText: true, showBookingsTotal: false,
+    documents: { trade: "Wertpapierabrechnung", dividend: "" }, documentWords: { dividend: "dividend note" },
+  });
+  return { ...rows, detectedFormat: "scalable/pdf/statement" };
 }

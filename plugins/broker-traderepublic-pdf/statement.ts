@@ -19,12 +19,13 @@
 // the rows cannot be reconciled: every dated line must belong to a booking, and the end balance must be
 // there (the last page read), else the statement is refused.
 //
-// Rows a contract note or a dividend notice carries (trades, dividends, the taxes of a sale) are skipped
-// with the reason, so uploading the statement beside those documents books nothing twice.
-import { type ImportedTransaction, type ImportResult, type ImportSkippedRow, type ImportWarning, type IsoDate, Decimal, PluginError } from "../../sdk/index.ts";
+// The rows of both are the SDK's `accountStatement` (the running balance, money in and money out checked
+// there): rows a contract note or a dividend notice carries (trades, dividends, the taxes of a sale) are
+// skipped with the reason, so uploading the statement beside those documents books nothing twice.
+import { type CurrencyCode, type ImportResult, type IsoDate, Decimal, PluginError } from "../../sdk/index.ts";
+import { type AccountStatementSpec, accountStatement, type StatementBooking, type StatementBookingKind } from "../../sdk/import/account-statement.ts";
 import { detectDecimalMark } from "../../sdk/import/numbers.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
-import { skipper } from "../../sdk/import/skips.ts";
 
 /** The title line the transactions table starts after (the 2024 layout), or the 2020–2023 layout's title. */
 export const STATEMENT_TITLE = /^(UMSATZÜBERSICHT|ACCOUNT TRANSACTIONS|KONTOAUSZUG)$/i;
@@ -35,13 +36,13 @@ const MONTHS: Record<string, number> = {
   jan: 1, feb: 2, mär: 3, mar: 3, apr: 4, mai: 5, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, okt: 10, oct: 10, nov: 11, dez: 12, dec: 12,
 };
 
-type Kind = "bonus" | "card" | "dividend" | "fee" | "interest" | "tax" | "trade" | "transfer";
-const TYPES: readonly [RegExp, Kind][] = [
+/** What a row is, by its type column: a card payment and a bonus are money in or out like a transfer. */
+const TYPES: readonly [RegExp, StatementBookingKind][] = [
   [/^(Zinszahlung|Zinsen|Interest payment|Interest)$/i, "interest"],
   [/^(Überweisung|Einzahlung|Auszahlung|Lastschrift|Transfer|Deposit|Withdrawal|Direct debit)$/i, "transfer"],
-  [/^(Kartentransaktion|Card transaction)$/i, "card"],
+  [/^(Kartentransaktion|Card transaction)$/i, "transfer"],
   [/^(Gebühren|Gebühr|Fee|Fees)$/i, "fee"],
-  [/^(Prämie|Bonus|Empfehlung|Referral|Reward)$/i, "bonus"],
+  [/^(Prämie|Bonus|Empfehlung|Referral|Reward)$/i, "transfer"],
   [/^(Handel|Trade)$/i, "trade"],
   [/^(Ertrag|Dividende|Earnings|Dividend)$/i, "dividend"],
   [/^(Steuern|Steuer|Taxes|Tax)$/i, "tax"],
@@ -96,46 +97,11 @@ function dayOf(cells: string[], name: string, line: number): IsoDate {
   return iso as IsoDate;
 }
 
-const eur = (d: Decimal) => `${d.toFixed(2)} EUR`;
-
-/** The rows and skips of one statement, booked kind by kind. */
-interface Booker {
-  readonly transactions: ImportedTransaction[];
-  readonly warnings: ImportWarning[];
-  readonly skippedRows: ImportSkippedRow[];
-  book(row: { date: IsoDate; kind: Kind | undefined; line: number; signed: Decimal; text: string; typeCell: string }): void;
-}
-
-function booker(name: string, currency: string): Booker {
-  const base = `Trade Republic ${name}`;
-  const transactions: ImportedTransaction[] = [];
-  const warnings: ImportWarning[] = [];
-  const skippedRows: ImportSkippedRow[] = [];
-  const skip = skipper(warnings, skippedRows);
-  const money = (d: Decimal) => `${d.toFixed(2)} ${currency}`;
-  return {
-    transactions, warnings, skippedRows,
-    book({ date, kind, line, signed, text, typeCell }) {
-      const isin = /\b[A-Z]{2}[A-Z0-9]{9}\d\b/.test(text);
-      const cash = { amount: signed.toFixed(), currency } as never;
-      const label = typeCell === "" ? text : `${typeCell}: ${text}`;
-      const row = (type: ImportedTransaction["type"], description: string) => transactions.push({ row: line, date, type, quantity: "0" as never, cash, description: `${base}: ${description}` });
-      if (kind === "trade") skip({ code: "coveredByContractNote", message: `Line ${line}: a trade (${label}) is imported from its contract note (Wertpapierabrechnung / securities settlement); upload that beside the statement`, row: line, severity: "info" });
-      else if (kind === "dividend") skip({ code: "coveredByDividendNotice", message: `Line ${line}: a dividend (${label}) is imported from its dividend notice; upload that beside the statement`, row: line, severity: "info" });
-      else if (kind === "tax" && isin) skip({ code: "coveredByContractNote", message: `Line ${line}: a tax booking on a security (${label}) is imported from its contract note; upload that beside the statement`, row: line, severity: "info" });
-      else if (kind === "tax" && signed.gt(0)) {
-        // Taxes paid back (Steueroptimierung): money in, which the ledger books as INTEREST.
-        row("INTEREST", `tax refund: ${text}`);
-        warnings.push({ code: "taxRefund", message: `Line ${line}: taxes refunded (${label}, ${money(signed)}) are imported as INTEREST`, row: line, severity: "info" });
-      } else if (kind === "tax") row("TAX", text);
-      else if (kind === "interest") row("INTEREST", text);
-      else if (kind === "fee") row("FEE", text);
-      else if (kind === "card") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
-      else if (kind === "transfer" || kind === "bonus") row(signed.gt(0) ? "DEPOSIT" : "WITHDRAWAL", text);
-      else skip({ code: "unknownRowType", message: `Line ${line}: ${typeCell === "" ? `a booking "${text}" (${money(signed)})` : `a row of type "${typeCell}" (${text}, ${money(signed)})`} this importer does not read; not imported, enter it by hand if it moved cash`, row: line, severity: "warning" });
-    },
-  };
-}
+/** What both layouts tell the helper alike. */
+const STATEMENT = {
+  bank: "Trade Republic", describeByText: true, balanceNames: { opening: "opening balance", closing: "end balance" },
+  documents: { trade: "Wertpapierabrechnung / securities settlement", dividend: "" },
+} as const satisfies Partial<AccountStatementSpec>;
 
 /** The transactions of a Trade Republic account statement's text (lines trimmed, blank ones dropped). */
 export function parseTradeRepublicStatement(lines: readonly string[], name: string): ImportResult {
@@ -151,33 +117,21 @@ export function parseTradeRepublicStatement(lines: readonly string[], name: stri
   if (overview.length !== 4) throw new PluginError("invalid-input", `${name}: the account overview (opening balance, money in, money out, end balance) was not found`);
   const [opening, moneyIn, moneyOut, end] = overview.map(amount) as [Decimal, Decimal, Decimal, Decimal];
 
-  const out = booker(name, "EUR");
-  let balance = opening;
-  let totalIn = new Decimal(0);
-  let totalOut = new Decimal(0);
+  const bookings: StatementBooking[] = [];
+  let before = opening;
   for (const { line, cells } of rowsOf(lines, title + 1, name)) {
     const date = dayOf(cells, name, line);
-    const after = amount(cells.pop()!);
+    const balance = amount(cells.pop()!);
     const value = amount(cells.pop()!);
-    // The running balance says whether the figure was money in or money out.
-    const signed = after.minus(balance);
-    if (!signed.abs().eq(value)) {
-      throw new PluginError("invalid-input", `${name}: line ${line}: the balance ${eur(after)} does not follow from the balance before it (${eur(balance)}) and the amount ${eur(value)}; the statement is not imported`);
-    }
-    balance = after;
-    if (signed.gt(0)) totalIn = totalIn.plus(signed);
-    else totalOut = totalOut.minus(signed);
+    // The running balance says whether the figure was money in or money out (the helper checks it follows).
+    const signed = balance.lt(before) ? value.neg() : value;
+    before = balance;
     const typeAt = cells.findIndex((c) => TYPES.some(([re]) => re.test(c)));
-    const typeCell = typeAt >= 0 ? cells.splice(typeAt, 1)[0]! : cells.shift() ?? "";
-    out.book({ date, kind: TYPES.find(([re]) => re.test(typeCell))?.[1], line, signed, text: cells.join(" "), typeCell });
+    const type = typeAt >= 0 ? cells.splice(typeAt, 1)[0]! : cells.shift() ?? "";
+    bookings.push({ line, date, amount: signed, balance, kind: TYPES.find(([re]) => re.test(type))?.[1] ?? "unknown", type, text: cells.join(" ") });
   }
-  if (!balance.eq(end)) {
-    throw new PluginError("invalid-input", `${name}: the rows add up to ${eur(balance)} but the statement's end balance is ${eur(end)}; the statement is not imported`);
-  }
-  if (!totalIn.eq(moneyIn) || !totalOut.eq(moneyOut)) {
-    throw new PluginError("invalid-input", `${name}: the rows bring ${eur(totalIn)} in and ${eur(totalOut)} out but the statement prints ${eur(moneyIn)} in and ${eur(moneyOut)} out; the statement is not imported`);
-  }
-  return { transactions: out.transactions, warnings: out.warnings, skippedRows: out.skippedRows, detectedFormat: "traderepublic/pdf/statement" };
+  const rows = accountStatement({ ...STATEMENT, name, currency: "EUR" as CurrencyCode, opening, closing: end, bookings, moneyInOut: { in: moneyIn, out: moneyOut } });
+  return { ...rows, detectedFormat: "traderepublic/pdf/statement" };
 }
 
 /** The column header of the 2020–2023 layout, naming the account's currency. */
@@ -186,14 +140,14 @@ const LEGACY_END = /^KONTOSTAND AM (\d{2}\.\d{2}\.\d{4}):?\s+(-?[\d.,]*\d) ([A-Z
 const LEGACY_DAY = /^\d{2}\.\d{2}\.\d{4}$/;
 const LEGACY_AMOUNT = /^-?\d{1,3}(?:\.\d{3})*,\d{2}$|^-?\d+,\d{2}$/;
 /** What a booking of the 2020–2023 layout is, from the start of its text. */
-const LEGACY_KINDS: readonly [RegExp, Kind][] = [
+const LEGACY_KINDS: readonly [RegExp, StatementBookingKind][] = [
   [/^(Accepted PayIn|Einzahlung akzeptiert|Customer .* inpayed net|Auszahlung an Referenzkonto|PayOut|Überweisung|Lastschrift)\b/i, "transfer"],
   [/^(Your interest payment|Zinszahlung|Zinsen)\b/i, "interest"],
   [/^(Ausführung Handel|Sparplanausführung|Ausführung Sparplan|Handel)\b/i, "trade"],
   [/^(Ereignisausführung Ertrag|Ertrag|Dividende|Ausschüttung)\b/i, "dividend"],
   [/^(Steueroptimierung|Steuern|Steuer)\b/i, "tax"],
   [/^(Gebühr|Gebühren)\b/i, "fee"],
-  [/^(Kartentransaktion|Kartenumsatz)\b/i, "card"],
+  [/^(Kartentransaktion|Kartenumsatz)\b/i, "transfer"],
 ];
 
 /** The 2020–2023 statement: dated bookings with signed amounts, no opening balance to check them against. */
@@ -204,7 +158,7 @@ function parseLegacyStatement(lines: readonly string[], name: string): ImportRes
   if (endAt < 0) throw new PluginError("invalid-input", `${name}: the statement's end balance ("KONTOSTAND AM <date>: <amount> ${currency}") was not found: a page may be missing; the statement is not imported`);
   const amounts = lines.slice(header + 1, endAt).map((l) => cellsOf(l)).filter((c) => c.length >= 3 && LEGACY_DAY.test(c[0]!)).map((c) => c[c.length - 1]!);
   const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(amounts) });
-  const out = booker(name, currency);
+  const bookings: StatementBooking[] = [];
   for (let i = header + 1; i < endAt; i++) {
     const cells = cellsOf(lines[i]!);
     if (!LEGACY_DAY.test(cells[0] ?? "")) continue; // the page's footer and header
@@ -221,13 +175,10 @@ function parseLegacyStatement(lines: readonly string[], name: string): ImportRes
       i++;
     }
     const joined = text.join(" ");
-    out.book({ date: doc.date(cells[0]!), kind: LEGACY_KINDS.find(([re]) => re.test(joined))?.[1], line, signed: doc.num(amountCell), text: joined, typeCell: "" });
+    bookings.push({ line, date: doc.date(cells[0]!), amount: doc.num(amountCell), kind: LEGACY_KINDS.find(([re]) => re.test(joined))?.[1] ?? "unknown", type: "", text: joined });
   }
   const end = LEGACY_END.exec(lines[endAt]!)!;
-  out.warnings.push({
-    code: "statementUnreconciled",
-    message: `This statement layout (2020–2023) prints no opening balance, so its rows cannot be checked against its end balance (${doc.num(end[2]).toFixed(2)} ${end[3]} on ${doc.date(end[1]!)}); compare the broker's cash balance after the import`,
-    severity: "info",
-  });
-  return { transactions: out.transactions, warnings: out.warnings, skippedRows: out.skippedRows, detectedFormat: "traderepublic/pdf/statement-2020" };
+  // No opening balance: the helper notes that the rows cannot be checked against the end balance.
+  const rows = accountStatement({ ...STATEMENT, name, currency: currency as CurrencyCode, closing: doc.num(end[2]), closingDate: doc.date(end[1]!), bookings });
+  return { ...rows, detectedFormat: "traderepublic/pdf/statement-2020" };
 }

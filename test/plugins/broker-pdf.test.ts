@@ -219,6 +219,12 @@ test("a Trade Republic statement whose rows do not add up to its printed end bal
   expect(() => parseTradeRepublicText(de.replace(/^Depotkonto.*$/m, ""), "k.pdf")).toThrow("the account overview (opening balance, money in, money out, end balance) was not found");
 });
 
+test("a Trade Republic statement row of interest that takes money out (debit interest) is a FEE row, never negative interest income", () => {
+  const de = text("traderepublic", "kontoauszug-de.txt").replace("28 März 2025  Überweisung  PayOut to transit  500,00 €", "28 März 2025  Zinszahlung  Sollzinsen  500,00 €");
+  const result = parseTradeRepublicText(de, "k.pdf");
+  expect(result.transactions.filter((t) => t.row === 26).map(row)).toEqual(["FEE 2025-03-28 q=0 -500 EUR - - | Trade Republic k.pdf: debit interest: Sollzinsen"]);
+});
+
 test("Trade Republic Kontoauszug of the 2020–2023 layout (KONTOAUSZUG … BUCHUNGEN, two lines per booking, signed amounts, over two pages): interest, deposit, tax refund and payout imported on the booking day; the trades and the dividend skipped with the document that carries them; the end balance noted as not reconcilable", () => {
   const result = parseTradeRepublicText(text("traderepublic", "kontoauszug-2020-de.txt"), "kontoauszug-2020-de.txt");
   expect(result.detectedFormat).toBe("traderepublic/pdf/statement-2020");
