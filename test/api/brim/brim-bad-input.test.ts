@@ -91,7 +91,7 @@ describe("a file cut short", () => {
     const last = lines.length;
     const cut = `${lines.slice(0, -1).join("\n")}\n${lines.at(-1)!.slice(0, Math.floor(lines.at(-1)!.length / 2))}`;
     const intact = await intactParse("history.csv", sample("trading212", "history.csv"), "broker_trading212");
-    await expectRowLeftOut("history-cut.csv", cut, "broker_trading212", last, new RegExp(`^Line ${last}: Total is empty, expected an amount$`), intact);
+    await expectRowLeftOut("history-cut.csv", cut, "broker_trading212", last, new RegExp(`^Line ${last}: Total is empty, expected an amount, so "Currency conversion" \\(2024-04-04 10:00:00\\) is not imported; correct the cell and upload the file again, or enter the row by hand$`), intact);
   });
 
   test("workbook cut in half is refused as cut short or damaged", async () => {
@@ -116,7 +116,7 @@ describe("one corrupt row in the middle is left out with its line, column and va
     const lines = text("trading212", "history.csv").split("\n");
     lines[5] = lines[5]!.replace(/,(-?\d+\.\d+),(EUR|GBP|USD)/, ",12x4,$2");
     const intact = await intactParse("history.csv", sample("trading212", "history.csv"), "broker_trading212");
-    await expectRowLeftOut("history-bad.csv", lines.join("\n"), "broker_trading212", 6, /^Line 6: Total "12x4" is not an amount$/, intact);
+    await expectRowLeftOut("history-bad.csv", lines.join("\n"), "broker_trading212", 6, /^Line 6: Total "12x4" is not an amount, so "Interest on cash" \(2024-03-01 00:00:00, 12x4 EUR\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intact);
 
     const schwab = text("schwab", "transactions.csv").split("\n");
     schwab[6] = schwab[6]!.replace(/^"?\d\d\/\d\d\/\d{4}"?/, "\"13/45/2024\"");
