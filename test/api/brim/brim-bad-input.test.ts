@@ -121,7 +121,7 @@ describe("one corrupt row in the middle is left out with its line, column and va
     const schwab = text("schwab", "transactions.csv").split("\n");
     schwab[6] = schwab[6]!.replace(/^"?\d\d\/\d\d\/\d{4}"?/, "\"13/45/2024\"");
     const intactSchwab = await intactParse("transactions.csv", sample("schwab", "transactions.csv"), "broker_schwab");
-    await expectRowLeftOut("schwab-bad.csv", schwab.join("\n"), "broker_schwab", 7, /^Line 7: Date "13\/45\/2024" is not a date \(MM\/DD\/YYYY\)$/, intactSchwab);
+    await expectRowLeftOut("schwab-bad.csv", schwab.join("\n"), "broker_schwab", 7, /^Line 7: Date "13\/45\/2024" is not a date \(MM\/DD\/YYYY\), so "Buy" \(AAPL, 13\/45\/2024, 5, -\$950\.00\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intactSchwab);
   });
 
   test("workbook: a Saxo date and an XTB amount that cannot be read", async () => {
