@@ -127,9 +127,9 @@ describe("one corrupt row in the middle is left out with its line, column and va
   test("workbook: a Saxo date and an XTB amount that cannot be read", async () => {
     const intactSaxo = await intactParse("saxo.xlsx", sample("saxo", "transactions.xlsx"), "broker_saxo");
     const saxo = editedWorkbook("saxo", "transactions.xlsx", "Transactions", (ws) => { ws.B6 = { t: "s", v: "2024-13-45" }; });
-    await expectRowLeftOut("saxo-bad.xlsx", saxo, "broker_saxo", 6, /^Line 6: Trade Date "2024-13-45" is not a date$/, intactSaxo);
+    await expectRowLeftOut("saxo-bad.xlsx", saxo, "broker_saxo", 6, /^Line 6: Trade Date "2024-13-45" is not a date, so "Cash dividend" \(AAPL:xnas, 2024-13-45, 1\.1 EUR\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intactSaxo);
     const saxoAmount = editedWorkbook("saxo", "transactions.xlsx", "Transactions", (ws) => { ws.K6 = { t: "s", v: "1,1x" }; });
-    await expectRowLeftOut("saxo-amount.xlsx", saxoAmount, "broker_saxo", 6, /^Line 6: Amount "1,1x" is not an amount$/, intactSaxo);
+    await expectRowLeftOut("saxo-amount.xlsx", saxoAmount, "broker_saxo", 6, /^Line 6: Amount "1,1x" is not an amount, so "Cash dividend" \(AAPL:xnas, 2024-02-15, 1,1x EUR\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intactSaxo);
 
     const intactXtb = await intactParse("xtb.xlsx", sample("xtb", "account-statement.xlsx"), "broker_xtb");
     const xtb = editedWorkbook("xtb", "account-statement.xlsx", "CASH OPERATION HISTORY", (ws) => { ws.F8 = { t: "s", v: "1,2x" }; });
