@@ -26,7 +26,7 @@ const OPTIONS: Record<string, Record<string, unknown>> = {
  * is taken off this list then.
  */
 const NOT_YET = new Set([
-  "broker_interactive_investor", "broker_vanguard_uk",
+  "broker_vanguard_uk",
 ]);
 
 const importers = new Map(builtinPlugins.filter((p) => p.manifest.kind === "import-plugin").map((p) => [p.manifest.id, p as Plugin]));
