@@ -2,6 +2,7 @@ import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Avanza (Sweden) transactions export (Min ekonomi > Transaktioner > Exportera, CSV): semicolons,
 // decimal commas ("-16772,74"), dates YYYY-MM-DD, newest line first, often a UTF-8 BOM.
@@ -52,26 +53,30 @@ export function parseAvanza(params: ImportParseParams): ImportResult {
   const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: reason, row, severity });
   };
   FORMAT.walk(table, ({ get, row }) => {
     const typ = get("Typ av transaktion");
     const text = get("Värdepapper/beskrivning");
     const date = parseDate(get("Datum"), "YMD");
-    if (!date) return skip(row, `no readable date ("${get("Datum")}")`, "warning");
+    // What the line was, for a skipped line's reason: its type, security or description, date and amount.
+    const belopp = get("Belopp").replace(/^-$/, "");
+    const was = lineWas(typ, text, get("Datum"), belopp && `${belopp} ${modern ? get("Transaktionsvaluta") : "SEK"}`.trim());
+    const left = (why: string, todo: string, severity: "info" | "warning" = "warning") => skip(row, notImported(row, was, why, todo), severity);
+    if (!date) return skip(row, unreadableLine(row, "Datum", get("Datum"), "a date (YYYY-MM-DD)", was), "warning");
     const rule = RULES.find(([re]) => re.test(typ.toLowerCase()));
     // Units moved in or out without a price: the ledger needs their cost, which the export does not give.
-    if (rule?.[1] === "UNITS") return skip(row, `"${typ}" moves units without a price: enter it by hand with its cost basis`, "warning");
+    if (rule?.[1] === "UNITS") return left("moves units without a price", "enter the units it moved by hand as an ADJUSTMENT (units received with their cost basis)");
     const amount = num(get("Belopp"));
     const isin = get("ISIN").replace(/^-$/, "").toUpperCase();
     if (rule?.[1] === "OTHER" && (amount === null || amount.isZero()) && isin) {
-      return skip(row, `"${typ}: ${text}" converts a security (units without cash): enter the corporate action by hand`, "warning");
+      return left("converts a security, units moved without cash (a corporate action)", "enter the units it moved by hand as an ADJUSTMENT");
     }
-    if (amount === null && get("Belopp").replace(/^-$/, "") !== "") return skip(row, `"${typ}" with an unreadable amount ("${get("Belopp")}")`, "warning");
-    if (amount === null || amount.isZero()) return skip(row, `"${typ}" without an amount: nothing moves`, "info");
+    if (amount === null && belopp !== "") return skip(row, unreadableLine(row, "Belopp", get("Belopp"), "an amount", was), "warning");
+    if (amount === null || amount.isZero()) return left("has no amount", "nothing to enter: it moves no cash", "info");
     const currency = (modern ? get("Transaktionsvaluta") : "SEK").toUpperCase();
-    if (!isCcy(currency)) return skip(row, `no currency ("${get("Transaktionsvaluta")}")`, "warning");
-    if (!rule) return skip(row, `"${typ}" lines are not imported: enter it by hand if it moved money`, "warning");
+    if (!isCcy(currency)) return skip(row, unreadableLine(row, "Transaktionsvaluta", get("Transaktionsvaluta"), "a currency code", was), "warning");
+    if (!rule) return skip(row, unknownType(row, was, "cash"), "warning");
     const instrumentCcy = (modern ? get("Instrumentvaluta") : get("Valuta")).toUpperCase();
     // The text names the security on trades and dividends; on a withholding line it describes the dividend.
     const named = rule[1] === "BUY" || rule[1] === "SELL" || rule[1] === "DIVIDEND";
@@ -85,8 +90,8 @@ export function parseAvanza(params: ImportParseParams): ImportResult {
       case "BUY": case "SELL": {
         const qty = num(get("Antal"))?.abs();
         const buy = rule[1] === "BUY";
-        if (!qty || qty.isZero()) return skip(row, `${typ} without a quantity`, "warning");
-        if (buy === positive) return skip(row, `${typ} with an amount of the wrong sign (${amount.toFixed()})`, "warning");
+        if (!qty || qty.isZero()) return left("is a trade without a quantity", `enter it by hand as a ${rule[1]} with the quantity from Avanza's contract note`);
+        if (buy === positive) return left(`is a ${buy ? "purchase" : "sale"} with an amount of the wrong sign`, "check the trade with Avanza and enter it by hand as what it was");
         // The courtage is in SEK: split it from Belopp only when Belopp is in SEK too.
         const courtage = num(get("Courtage (SEK)", "Courtage"))?.abs();
         const fee = courtage && !courtage.isZero() && currency === "SEK" ? courtage : null;
@@ -113,7 +118,7 @@ export function parseAvanza(params: ImportParseParams): ImportResult {
         if (/skatt/.test(what)) return transactions.push({ ...base, type: positive ? "INTEREST" : "TAX", quantity: ZERO, cash: cash(amount) });
         // "Återbetalning Total avgift 2023 <fund>": the fund's fees paid back.
         if (/avgift|återbetalning/.test(what)) return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: cash(amount) });
-        return skip(row, `"Övrigt: ${text}" (${amount.toFixed()} ${currency}) is not a kind the importer knows: enter it by hand`, "warning");
+        return left("is a line of other kinds whose description says neither a tax nor a fee, so what its cash is for cannot be told", "enter it by hand as what it was");
       }
     }
   });

@@ -2,6 +2,7 @@ import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // BUX (Netherlands) transaction overview export (app > Account > Transaction overview, CSV): commas,
 // decimal points, times "YYYY-MM-DD HH:MM:SS.ffffff" (CET), oldest line first. Current layout:
@@ -42,16 +43,23 @@ export function parseBux(params: ImportParseParams): ImportResult {
   const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: reason, row, severity });
   };
   FORMAT.walk(table, ({ get, row }) => {
     const category = get("Transaction Category").toLowerCase();
     const type = get("Transaction Type");
     const lower = type.toLowerCase();
     const date = parseDate(get("Transaction Time (CET)"), "YMD");
-    if (!date) return skip(row, `no readable time ("${get("Transaction Time (CET)")}")`, "warning");
+    // What the line was, for a skipped line's reason: its type, asset, time and amount.
+    const what = lineWas(type, get("Asset Name") || get("Asset Id"), get("Transaction Time (CET)"), get("Transaction Amount") && `${get("Transaction Amount")} ${get("Transaction Currency")}`.trim());
+    const left = (why: string, todo: string, severity: "info" | "warning" = "warning") => skip(row, notImported(row, what, why, todo), severity);
+    if (!date) return skip(row, unreadableLine(row, "Transaction Time (CET)", get("Transaction Time (CET)"), "a date and time", what), "warning");
     // Units redeemed and deposited by a corporate action carry no price the ledger can use.
-    if (category === "corporate_actions") return skip(row, `"${type}" (${get("Transfer Type") || "corporate action"}: ${get("Transaction Description") || get("Asset Name")}) moves units without a price: enter the corporate action by hand`, "warning");
+    if (category === "corporate_actions") {
+      const action = `${get("Transfer Type") || "corporate action"}: ${get("Transaction Description") || get("Asset Name")}`;
+      const why = `moves units without a price (${action.length > 60 ? `${action.slice(0, 60)}...` : action})`;
+      return left(why, "enter the units it moved by hand as an ADJUSTMENT (units received with their cost basis)");
+    }
     let amount = num(get("Transaction Amount"));
     let currency = get("Transaction Currency").toUpperCase();
     // Some deposit lines of the current layout are written one cell to the right (the amount under
@@ -61,9 +69,9 @@ export function parseBux(params: ImportParseParams): ImportResult {
       currency = get("Cash Balance Amount");
       warnings.push({ code: "shiftedLine", message: `Line ${row}: the amount and currency were read one cell to the right of their columns`, row, severity: "info" });
     }
-    if (amount === null && get("Transaction Amount") !== "") return skip(row, `"${type}" with an unreadable amount ("${get("Transaction Amount")}")`, "warning");
-    if (amount === null || amount.isZero()) return skip(row, `"${type}" without an amount: nothing moves`, "info");
-    if (!/^[A-Z]{3}$/.test(currency)) return skip(row, `no currency ("${get("Transaction Currency")}")`, "warning");
+    if (amount === null && get("Transaction Amount") !== "") return skip(row, unreadableLine(row, "Transaction Amount", get("Transaction Amount"), "an amount", what), "warning");
+    if (amount === null || amount.isZero()) return left("has no amount", "nothing to enter: it moves no cash", "info");
+    if (!/^[A-Z]{3}$/.test(currency)) return skip(row, unreadableLine(row, "Transaction Currency", get("Transaction Currency"), "a currency code", what), "warning");
     const isin = get("Asset Id").toUpperCase();
     const name = get("Asset Name");
     const assetCcy = get("Asset Currency").toUpperCase();
@@ -74,9 +82,9 @@ export function parseBux(params: ImportParseParams): ImportResult {
 
     if (category === "trades" || /\b(buy|sell) trade\b/.test(lower)) {
       const buy = /\bbuy\b/.test(lower);
-      if (!buy && !/\bsell\b/.test(lower)) return skip(row, `"${type}" is neither a buy nor a sale`, "warning");
+      if (!buy && !/\bsell\b/.test(lower)) return left("is a trade that says neither buy nor sell", "enter it by hand as the BUY or SELL it was");
       const qty = num(get(current ? "Asset Quantity" : "Trade Quantity"))?.abs();
-      if (!qty || qty.isZero()) return skip(row, `${type} without a quantity`, "warning");
+      if (!qty || qty.isZero()) return left("is a trade without a quantity", `enter it by hand as a ${buy ? "BUY" : "SELL"} with the quantity from BUX's trade confirmation`);
       // The sign of Transaction Amount is not reliable on sales: the type decides.
       return transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: cash(buy ? amount.abs().neg() : amount.abs()) });
     }
@@ -110,7 +118,7 @@ export function parseBux(params: ImportParseParams): ImportResult {
       warnings.push({ code: "cashCredit", message: `Line ${row}: "${type}" was read as ${positive ? "interest" : "a fee"}`, row, severity: "info" });
       return transactions.push({ ...base, type: positive ? "INTEREST" : "FEE", quantity: ZERO, cash: cash(amount) });
     }
-    return skip(row, `"${type}" (${category}) lines are not imported: enter it by hand if it moved money`, "warning");
+    return skip(row, unknownType(row, what, "cash"), "warning");
   });
   return { detectedFormat: current ? "bux/transactions" : "bux/transactions-legacy", skippedRows, transactions, warnings };
 }

@@ -1,5 +1,6 @@
 import { Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
 import { columns, type CsvTable, detectDecimalMark, normalizeHeader, parseDate } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 import { amountOf, type Collected, dec, findColumn, hints, type Lang, money, tradeNumbers, ZERO } from "./shared.ts";
 
 // The account statement (Account.csv; "Rekeningoverzicht", "Kontoauszug", "Estratto conto", ...):
@@ -83,7 +84,9 @@ type Kind =
   | { kind: "corporate-unsided"; qty: string; price: string; currency: string; isin?: string }
   | { kind: "fx" }
   | { kind: "money"; type: ImportedTransaction["type"]; withAsset: boolean }
-  | { kind: "skip"; reason: string; severity: "info" | "warning" };
+  /** A line left out: why (after what it was) and what to do, or `unknown` for a line of a kind the importer does not know. */
+  | { kind: "skip"; why: string; todo: string; severity: "info" | "warning" }
+  | { kind: "unknown" };
 
 const BUY_WORDS = "buy|koop|kauf|achat|acquisto|compra|kup|koupit";
 const SELL_WORDS = "sell|verkoop|verkauf|vente|vendita|venta|venda|sprzedaz|prodej";
@@ -116,9 +119,10 @@ const TAX = /stamp duty|transactiebelasting|taxe sur les transactions|financial 
 /** What a description says, first match wins (order matters: "Dividend Tax" before "Dividend", FX before withdrawals). */
 function classify(description: string): Kind {
   const d = description.trim();
-  if (d === "") return { kind: "skip", reason: "a line without a description", severity: "warning" };
+  if (d === "") return { kind: "unknown" };
   if (MONEY_FUND.test(d)) {
-    return { kind: "skip", reason: "a conversion of DEGIRO's money market fund: the money stays cash for you, no trade of yours", severity: "info" };
+    const why = "is a conversion of DEGIRO's money market fund, where the money stays cash for you and no trade is yours";
+    return { kind: "skip", why, todo: "nothing to enter: it moves no cash of yours", severity: "info" };
   }
   const prefix = CORPORATE_PREFIX.exec(d);
   if (prefix && !FX.test(d)) {
@@ -134,14 +138,15 @@ function classify(description: string): Kind {
   const t = TRADE.exec(d);
   if (t) return { kind: "trade", side: t[1] ? "BUY" : "SELL", corporate: false, qty: t[3]!, price: t[4]!, currency: t[5]!, ...(t[6] ? { isin: t[6] } : {}) };
   if (RESERVATION.test(d)) {
-    return { kind: "skip", reason: "a deposit reservation (or its release): the deposit itself is its own line", severity: "info" };
+    return { kind: "skip", why: "is a deposit reservation or its release, while the deposit itself is its own line", todo: "nothing to enter: the deposit is imported from its own line", severity: "info" };
   }
-  if (REFUSED.test(d)) return { kind: "skip", reason: "a refused withdrawal or its reversal: the two lines cancel out", severity: "info" };
+  if (REFUSED.test(d)) return { kind: "skip", why: "is a refused withdrawal or its reversal, two lines that cancel out", todo: "nothing to enter: together they move no cash", severity: "info" };
   if (PROCESSED_WITHDRAWAL.test(d)) {
-    return { kind: "skip", reason: "the flatex cash account paying out a withdrawal: the withdrawal itself is its own line", severity: "info" };
+    return { kind: "skip", why: "is the flatex cash account paying out a withdrawal that has its own line", todo: "nothing to enter: the withdrawal is imported from its own line", severity: "info" };
   }
   if (SWEEP.test(d)) {
-    return { kind: "skip", reason: "a transfer between the statement and your flatexDEGIRO Bank cash account: your cash stays the same", severity: "info" };
+    const why = "is a transfer between the statement and your flatexDEGIRO Bank cash account, so your cash stays the same";
+    return { kind: "skip", why, todo: "nothing to enter: it moves no cash in or out", severity: "info" };
   }
   if (TRADE_FEE.test(d)) return { kind: "money", type: "FEE", withAsset: true };
   if (PROMOTION.test(d)) return { kind: "money", type: "INTEREST", withAsset: false };
@@ -150,7 +155,7 @@ function classify(description: string): Kind {
   if (DEPOSIT.test(d)) return { kind: "money", type: "DEPOSIT", withAsset: false };
   if (OTHER_FEE.test(d)) return { kind: "money", type: "FEE", withAsset: true };
   if (TAX.test(d)) return { kind: "money", type: "TAX", withAsset: true };
-  return { kind: "skip", reason: `a kind of line this importer does not know ("${d.slice(0, 80)}"): enter it by hand if it moved money`, severity: "warning" };
+  return { kind: "unknown" };
 }
 
 interface Line {
@@ -178,7 +183,7 @@ function joinContinuations(table: CsvTable, at: number, layout: Layout, out: Col
         // An Order Id is cut inside its text; words of a description are cut between words.
         previous.cells[c] = c === layout.order || before.endsWith("-") ? `${before}${value}` : before ? `${before} ${value}` : value;
       });
-      out.skipped.push({ line, reason: `the rest of line ${previous.line}'s text, merged into line ${previous.line}` });
+      out.skipped.push({ line, reason: `Line ${line}: the rest of line ${previous.line}'s text, which the export cut onto a line of its own; merged into line ${previous.line}, nothing to enter` });
       continue;
     }
     lines.push({ cells, line });
@@ -196,7 +201,7 @@ export function parseAccount(table: CsvTable, at: number, layout: Layout): Impor
   const corporate: { index: number; amount: Decimal | null; currency: string }[] = [];
   const skip = (line: number, reason: string, severity: "info" | "warning") => {
     out.skipped.push({ line, reason });
-    out.warnings.push({ code: "rowSkipped", message: `Line ${line} was not imported: ${reason}`, row: line, severity });
+    out.warnings.push({ code: "rowSkipped", message: reason, row: line, severity });
   };
 
   for (const l of lines) {
@@ -209,19 +214,26 @@ export function parseAccount(table: CsvTable, at: number, layout: Layout): Impor
     const product = cell(l, layout.product);
     const isin = cell(l, layout.isin);
     const orderId = cell(l, layout.order);
+    // What the line was, for a skipped line's reason: its description, product, date and amount.
+    const what = lineWas(description, product, cell(l, layout.date), amountText && `${amountText} ${currency}`.trim());
+    const left = (why: string, todo: string, severity: "info" | "warning" = "warning") => skip(row, notImported(row, what, why, todo), severity);
     if (!date) {
-      skip(row, `no readable date ("${cell(l, layout.date)}")`, "warning");
+      skip(row, unreadableLine(row, "Date", cell(l, layout.date), "a date (DD-MM-YYYY)", what), "warning");
       continue;
     }
     if (amountText !== "" && amount === null) {
-      skip(row, `the amount "${amountText}" is not a number`, "warning");
+      skip(row, unreadableLine(row, "Amount", amountText, "a number", what), "warning");
       continue;
     }
     const base = { row, date, ...(orderId ? { orderId } : {}), ...(description ? { description } : {}) };
     const kind = classify(description);
 
     if (kind.kind === "skip") {
-      skip(row, kind.reason, kind.severity);
+      left(kind.why, kind.todo, kind.severity);
+      continue;
+    }
+    if (kind.kind === "unknown") {
+      skip(row, unknownType(row, what), "warning");
       continue;
     }
     if (kind.kind === "trade" || kind.kind === "corporate-unsided") {
@@ -229,7 +241,7 @@ export function parseAccount(table: CsvTable, at: number, layout: Layout): Impor
       const corporateAction = kind.kind === "corporate-unsided" || kind.corporate;
       const asset = hints(product, kind.isin ?? isin);
       if (!numbers || numbers.quantity.isZero()) {
-        skip(row, `the quantity "${kind.qty}" of "${description}" cannot be read`, "warning");
+        left(`has a quantity "${kind.qty}" that cannot be read`, "enter it by hand with the quantity from DEGIRO's transactions report");
         continue;
       }
       if (numbers && !numbers.matched && amount !== null && !amount.isZero()) {
@@ -242,20 +254,20 @@ export function parseAccount(table: CsvTable, at: number, layout: Layout): Impor
         // Units move without a price of the user's: a quantity adjustment, its cash left to the pair of lines.
         const inbound = kind.kind === "trade" ? kind.side === "BUY" : amount !== null && amount.lt(0) ? true : amount !== null && amount.gt(0) ? false : null;
         if (inbound === null) {
-          skip(row, `the corporate action "${description}" says neither buy nor sell and moves no cash, so its direction is unknown: enter it by hand`, "warning");
+          left("is a corporate action that says neither buy nor sell and moves no cash, so whether units came in or went out is unknown", "enter the units it moved by hand as an ADJUSTMENT");
           continue;
         }
         corporate.push({ index: out.transactions.length, amount, currency });
         out.transactions.push({ ...base, type: "ADJUSTMENT", ...asset, quantity: dec(inbound ? numbers.quantity : numbers.quantity.neg()) });
         continue;
       }
+      const buy = kind.kind === "trade" && kind.side === "BUY";
       if (amount === null || amount.isZero() || !/^[A-Z]{3}$/.test(currency)) {
-        skip(row, `the trade "${description}" has no amount`, "warning");
+        left("is a trade without an amount and its currency", `enter it by hand as a ${buy ? "BUY" : "SELL"} with the amount from DEGIRO's transactions report`);
         continue;
       }
-      const buy = kind.kind === "trade" && kind.side === "BUY";
       if (buy ? !amount.lt(0) : !amount.gt(0)) {
-        skip(row, `a ${buy ? "buy" : "sell"} whose amount ${amount.toFixed()} ${currency} has the wrong sign for it: check the line and enter it by hand`, "warning");
+        left(`is a ${buy ? "buy" : "sell"} whose amount has the wrong sign for it`, "check the line and enter it by hand if it was a trade of yours");
         continue;
       }
       out.transactions.push({
@@ -264,15 +276,15 @@ export function parseAccount(table: CsvTable, at: number, layout: Layout): Impor
       continue;
     }
     if (amount === null) {
-      skip(row, "an information line without an amount", "info");
+      left("is an information line without an amount", "nothing to enter: it moves no cash", "info");
       continue;
     }
     if (amount.isZero()) {
-      skip(row, "an amount of zero: nothing moves", "info");
+      left("has an amount of zero", "nothing to enter: it moves no cash", "info");
       continue;
     }
     if (!/^[A-Z]{3}$/.test(currency)) {
-      skip(row, `no currency for the amount ${amount.toFixed()}`, "warning");
+      left("has no currency for its amount", "enter it by hand with the currency it was paid in");
       continue;
     }
     if (kind.kind === "fx") {
@@ -295,10 +307,10 @@ export function parseAccount(table: CsvTable, at: number, layout: Layout): Impor
     } else if (type === "INTEREST" && !positive) {
       type = "FEE";
     } else if (type === "WITHDRAWAL" && positive) {
-      skip(row, `a withdrawal line with a positive amount (${amount.toFixed()} ${currency}): not a withdrawal of yours as written; enter it by hand if money left the account`, "warning");
+      left("is a withdrawal line with a positive amount, not a withdrawal of yours as written", "enter it by hand if money left the account");
       continue;
     } else if (type === "DEPOSIT" && !positive) {
-      skip(row, `a deposit line with a negative amount (${amount.toFixed()} ${currency}): not a deposit of yours as written; enter it by hand if money came in`, "warning");
+      left("is a deposit line with a negative amount, not a deposit of yours as written", "enter it by hand if money came in");
       continue;
     }
     const withAsset = type === "DIVIDEND" || ((kind.withAsset || type === "FEE") && hints(product, isin).isin !== undefined);
@@ -352,8 +364,11 @@ function settleCorporateActions(out: Collected, lines: readonly { index: number;
     if (units.isZero()) {
       for (const g of group) {
         drop.add(g.index);
-        const partners = rows.filter((t) => t !== out.transactions[g.index]).map((t) => t.row).join(", ");
-        out.skipped.push({ line: out.transactions[g.index]!.row!, reason: `a corporate action that cancels out with line ${partners}: the same units out and in` });
+        const t = out.transactions[g.index]!;
+        const partners = rows.filter((p) => p !== t).map((p) => p.row);
+        const what = lineWas(t.description ?? "", t.assetName ?? t.isin, t.date);
+        const why = `is a corporate action that cancels out with line${partners.length > 1 ? "s" : ""} ${partners.join(", ")}, the same units out and in`;
+        out.skipped.push({ line: t.row!, reason: notImported(t.row!, what, why, "nothing to enter: your holding does not change") });
       }
       continue;
     }

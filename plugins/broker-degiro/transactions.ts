@@ -1,5 +1,6 @@
 import { type ImportResult, PluginError } from "../../sdk/index.ts";
 import { columns, type CsvTable, detectDecimalMark, normalizeHeader, parseDate } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unreadableLine } from "../../sdk/import/skips.ts";
 import { amountOf, type Collected, dec, findColumn, hints, type Lang, money, ZERO } from "./shared.ts";
 
 // The transactions export (Transactions.csv): one line per executed fill, newest first, in two
@@ -75,7 +76,7 @@ export function parseTransactions(table: CsvTable, at: number, layout: Layout): 
   const mark = detectDecimalMark(data.flatMap((r) => [cellOf(r, layout.local), cellOf(r, layout.value), cellOf(r, layout.quantity + 1)]));
   const skip = (line: number, reason: string) => {
     out.skipped.push({ line, reason });
-    out.warnings.push({ code: "rowSkipped", message: `Line ${line} was not imported: ${reason}`, row: line, severity: "warning" });
+    out.warnings.push({ code: "rowSkipped", message: reason, row: line, severity: "warning" });
   };
   data.forEach((r, k) => {
     const row = table.lines[at + 1 + k] ?? at + 2 + k;
@@ -85,9 +86,15 @@ export function parseTransactions(table: CsvTable, at: number, layout: Layout): 
     const localCurrency = cellOf(r, layout.local + 1).toUpperCase();
     const accountValue = amountOf(cellOf(r, layout.value), mark);
     const accountCurrency = layout.valueCurrency ?? cellOf(r, layout.value + 1).toUpperCase();
-    if (!date) return skip(row, `no readable date ("${cellOf(r, layout.date)}")`);
-    if (!quantity || quantity.isZero()) return skip(row, "no quantity: not a trade");
-    if (!localValue || localValue.isZero() || !/^[A-Z]{3}$/.test(localCurrency)) return skip(row, "no local value with its currency");
+    // What the line was, for a skipped line's reason: its product, date, quantity and local value.
+    const what = lineWas(cellOf(r, layout.product), cellOf(r, layout.date), cellOf(r, layout.quantity), `${cellOf(r, layout.local)} ${localCurrency}`.trim());
+    if (!date) return skip(row, unreadableLine(row, "Date", cellOf(r, layout.date), "a date (DD-MM-YYYY)", what));
+    if (!quantity || quantity.isZero()) {
+      return skip(row, notImported(row, what, "has no quantity, so it is not a trade", "enter it by hand if it moved cash or shares (the account statement has every cash movement)"));
+    }
+    if (!localValue || localValue.isZero() || !/^[A-Z]{3}$/.test(localCurrency)) {
+      return skip(row, notImported(row, what, "has no local value with its currency, so what the trade cost cannot be told", `enter it by hand as a ${quantity.gt(0) ? "BUY" : "SELL"} with the amount from the account statement`));
+    }
     // The newer layout writes the Order Id one cell right of its header; older lines under it.
     const orderId = layout.order < 0 ? "" : cellOf(r, layout.order) || cellOf(r, layout.order + 1);
     const base = { row, date, ...(orderId ? { orderId } : {}) };

@@ -2,6 +2,7 @@ import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Directa SIM "Movimenti" export (CSV): an account block ("Conto : ...", "Data estrazione : ...",
 // "Tutti i movimenti ordinati per Data Operazione", "Dal : ...", "al : ...", "Il file include i
@@ -54,18 +55,21 @@ export function parseDirecta(params: ImportParseParams): ImportResult {
   const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: reason, row, severity });
   };
   const lines: Line[] = [];
   FORMAT.walk(table, ({ get, row }) => {
     const tipo = get("Tipo operazione");
     const date = parseDate(get("Data operazione"), "DMY");
     const amount = parseDecimal(get("Importo euro"), ".");
-    if (!date) return skip(row, `no readable date ("${get("Data operazione")}")`, "warning");
-    if (amount === null) return skip(row, `no amount ("${get("Importo euro")}")`, "warning");
-    if (amount.isZero()) return skip(row, `"${tipo}" of zero: nothing moves`, "info");
+    // What the line was, for a skipped line's reason: its type, ticker or description, date and amount.
+    const what = lineWas(tipo, get("Ticker") || get("Descrizione"), get("Data operazione"), get("Importo euro") && `${get("Importo euro")} EUR`);
+    const left = (why: string, todo: string, severity: "info" | "warning" = "warning") => skip(row, notImported(row, what, why, todo), severity);
+    if (!date) return skip(row, unreadableLine(row, "Data operazione", get("Data operazione"), "a date (DD-MM-YYYY)", what), "warning");
+    if (amount === null) return skip(row, unreadableLine(row, "Importo euro", get("Importo euro"), "an amount", what), "warning");
+    if (amount.isZero()) return left("has an amount of zero", "nothing to enter: it moves no cash", "info");
     const rule = RULES.find(([re]) => re.test(tipo.toLowerCase()));
-    if (!rule) return skip(row, `"${tipo}" lines are not imported: enter it by hand if it moved money`, "warning");
+    if (!rule) return skip(row, unknownType(row, what, "cash"), "warning");
     const isin = get("Isin").toUpperCase();
     const symbol = get("Ticker");
     const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}) };
@@ -82,8 +86,8 @@ export function parseDirecta(params: ImportParseParams): ImportResult {
     switch (kind) {
       case "BUY": case "SELL": {
         const qty = parseDecimal(get("Quantità"), ".")?.abs();
-        if (!qty || qty.isZero()) return skip(row, `${tipo} without a quantity`, "warning");
-        if (kind === "BUY" ? positive : !positive) return skip(row, `${tipo} with an amount of the wrong sign (${amount.toFixed()})`, "warning");
+        if (!qty || qty.isZero()) return left("is a trade without a quantity", `enter it by hand as a ${kind} with the quantity from Directa's contract note`);
+        if (kind === "BUY" ? positive : !positive) return left(`is a ${kind === "BUY" ? "purchase" : "sale"} with an amount of the wrong sign`, "check the trade with Directa and enter it by hand as what it was");
         return transactions.push({ ...base, type: kind, ...asset, quantity: (kind === "BUY" ? qty : qty.neg()).toFixed() as never, cash });
       }
       case "TRANSFER":

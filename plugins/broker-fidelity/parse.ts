@@ -2,6 +2,7 @@ import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType } from "../../sdk/import/skips.ts";
 
 // Fidelity Investments (US) account history (Accounts & Trade > Activity & Orders > History >
 // Download), CSV, newest first, in USD, dates MM/DD/YYYY. Three headers are in use:
@@ -58,14 +59,15 @@ export function parseFidelity(params: ImportParseParams): ImportResult {
   const skippedRows: { line: number; reason: string }[] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning" = "warning", code = "rowSkipped") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code, message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code, message: reason, row, severity });
   };
   const accounts = new Set<string>();
   FORMAT.walk(table, ({ get, row, cells }) => {
     const date = parseDate(get("Run Date"), "MDY");
     if (!date) {
       const text = cells.find((c) => c.trim() !== "")?.trim() ?? "";
-      return skip(row, `the export's footer ("${text.length > 40 ? `${text.slice(0, 40)}...` : text}"), not a transaction`, "info", "footerSkipped");
+      const why = "is the export's footer (a note or the download date), not a transaction";
+      return skip(row, notImported(row, lineWas(text.length > 40 ? `${text.slice(0, 40)}...` : text), why, "nothing to enter: it moves no cash"), "info", "footerSkipped");
     }
     const account = get("Account Number");
     if (account) accounts.add(account);
@@ -80,14 +82,21 @@ export function parseFidelity(params: ImportParseParams): ImportResult {
     const asset = symbol ? { symbol, ...(name && !/^no description$/i.test(name) ? { assetName: name } : {}) } : {};
     const base = { row, date, description: action };
     const kind = RULES.find(([re]) => re.test(words))?.[1];
-    if (!kind) return skip(row, `"${action}" is not an action the importer knows: enter it by hand if it moved cash or shares`, "warning", "unsupportedAction");
-    if (kind === "CORE") return skip(row, "a sweep between the cash and the core money market fund, which is the account's cash", "info", "coreSweep");
-    if (kind === "NOCASH") return skip(row, `"${action}" moves shares without a price: enter it by hand`, "warning", "corporateAction");
-    if (amount === null || amount.isZero()) return skip(row, `"${action}" without an amount`, "info");
+    // What the line was, for a skipped line's reason: its action, symbol or description, date and amount.
+    const what = lineWas(action, symbol || name, get("Run Date"), get("Amount ($)", "Amount"));
+    const left = (why: string, todo: string, severity: "info" | "warning" = "warning", code = "rowSkipped") => skip(row, notImported(row, what, why, todo), severity, code);
+    if (!kind) return skip(row, unknownType(row, what), "warning", "unsupportedAction");
+    if (kind === "CORE") {
+      return left("is a sweep between the cash and the core money market fund, which is the account's cash", "nothing to enter: your cash stays the same", "info", "coreSweep");
+    }
+    if (kind === "NOCASH") {
+      return left("moves shares without a price (a split, merger, transfer or another corporate action)", "enter the shares it moved by hand as an ADJUSTMENT (shares received with their cost basis)", "warning", "corporateAction");
+    }
+    if (amount === null || amount.isZero()) return left("has no amount", "nothing to enter: it moves no cash", "info");
     const costs = commission.plus(fees);
     if (kind === "BUY" || kind === "SELL") {
       let qty = parseDecimal(get("Quantity"), ".")?.abs();
-      if (!qty || qty.isZero()) return skip(row, `"${action}" without a quantity`);
+      if (!qty || qty.isZero()) return left("is a trade without a quantity", `enter it by hand as a ${kind} with the quantity from Fidelity's trade confirmation`);
       const buy = kind === "BUY";
       // An option ("-AAPL240216C150", the action saying "(100 SHS)") is bought in contracts: the
       // ledger counts the units a contract stands for, so the price is per share as for stocks.

@@ -1,7 +1,8 @@
 import { type ImportSkippedRow, Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import {
-  columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper, unreadable,
+  columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper,
 } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unreadableLine } from "../../sdk/import/skips.ts";
 
 // FinecoBank securities movements ("Movimenti Dossier Titoli"), XLS/XLSX as the site exports them,
 // or CSV. An account block above the header ("Dossier n.: ...", "Intestazione Dossier: ...",
@@ -80,7 +81,12 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
     const what = get("Descrizione").replace(/\s+/g, " ").trim();
     const kind = /compravendita/i.test(what) ? "trade" : /dividend/i.test(what) ? "dividend" : /cedol/i.test(what) ? "coupon"
       : /aumento capitale/i.test(what) ? "increase" : /rimborso/i.test(what) ? "redemption" : null;
-    if (!kind) return skip({ code: "unsupportedOperation", message: `"${what}" movements carry no price and are not imported`, row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its description, security, date and amount.
+    const was = lineWas(what, get("Titolo") || get("Isin"), get("Operazione"), get("Controvalore") && `${get("Controvalore")} EUR`);
+    if (!kind) {
+      const message = notImported(row, was, "moves units without a price (a split, a transfer of securities or another movement of units)", "enter the units it moved by hand as an ADJUSTMENT (units received with their cost basis)");
+      return skip({ code: "unsupportedOperation", message, row, severity: "warning" });
+    }
     const date = parseDate(get("Operazione"), "DMY");
     const qty = num("Quantita")?.abs();
     const price = num("Prezzo");
@@ -90,9 +96,12 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
     const isin = get("Isin").toUpperCase();
     const asset = { ...(isin ? { isin } : {}), ...(get("Titolo") ? { assetName: get("Titolo") } : {}) };
     const money = (v: Decimal, c: string) => ({ amount: v.toFixed(), currency: c }) as ImportedTransaction["cash"];
-    const incomplete = () => skip({ code: "rowSkipped", message: `Line ${row} is not a complete "${what}" movement (a quantity, price or amount is missing or unreadable)`, row, severity: "warning" });
-    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Operazione", get("Operazione"), "a date (DD/MM/YYYY)"), row, severity: "warning" });
-    if (!/^[A-Z]{3}$/.test(ccy)) return skip({ code: "rowSkipped", message: unreadable(row, "Divisa", get("Divisa"), "a currency code"), row, severity: "warning" });
+    const incomplete = () => {
+      const message = notImported(row, was, "is not a complete movement: a quantity, price, amount or sign (Segno) is missing or unreadable", "enter it by hand from Fineco's contract note");
+      return skip({ code: "rowSkipped", message, row, severity: "warning" });
+    };
+    if (!date) return skip({ code: "rowSkipped", message: unreadableLine(row, "Operazione", get("Operazione"), "a date (DD/MM/YYYY)", was), row, severity: "warning" });
+    if (!/^[A-Z]{3}$/.test(ccy)) return skip({ code: "rowSkipped", message: unreadableLine(row, "Divisa", get("Divisa"), "a currency code", was), row, severity: "warning" });
     const fees = FEES.reduce((sum, n) => sum.plus(num(n)?.abs() ?? 0), new Decimal(0));
     const fee = () => { if (!fees.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fees.neg(), "EUR") }); };
     if (kind === "dividend" || kind === "coupon") {

@@ -1,5 +1,6 @@
 import { type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // finpension (Switzerland) transactions export of a pillar 3a, vested benefits or BVG portfolio
 // (app > portfolio > Transactions > Export, CSV): `Date;Category;"Asset Name";ISIN;"Number of
@@ -43,17 +44,20 @@ export function parseFinpension(params: ImportParseParams): ImportResult {
   const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: reason, row, severity });
   };
   FORMAT.walk(table, ({ get, row }) => {
     const category = get("Category");
     const date = parseDate(get("Date"), "YMD");
-    if (!date) return skip(row, `no readable date ("${get("Date")}")`, "warning");
+    // What the line was, for a skipped line's reason: its category, asset, date and cash flow.
+    const what = lineWas(category, get("Asset Name") || get("ISIN"), get("Date"), get("Cash Flow") && `${get("Cash Flow")} CHF`);
+    const left = (why: string, todo: string, severity: "info" | "warning" = "warning") => skip(row, notImported(row, what, why, todo), severity);
+    if (!date) return skip(row, unreadableLine(row, "Date", get("Date"), "a date (YYYY-MM-DD)", what), "warning");
     const flow = num(get("Cash Flow"));
-    if (flow === null && get("Cash Flow") !== "") return skip(row, `"${category}" with an unreadable cash flow ("${get("Cash Flow")}")`, "warning");
-    if (flow === null || flow.isZero()) return skip(row, `"${category}" without a cash flow: nothing moves`, "info");
+    if (flow === null && get("Cash Flow") !== "") return skip(row, unreadableLine(row, "Cash Flow", get("Cash Flow"), "an amount", what), "warning");
+    if (flow === null || flow.isZero()) return left("has no cash flow", "nothing to enter: it moves no cash", "info");
     const rule = RULES.find(([re]) => re.test(category.toLowerCase()));
-    if (!rule) return skip(row, `"${category}" lines are not imported: enter it by hand if it moved money`, "warning");
+    if (!rule) return skip(row, unknownType(row, what, "cash"), "warning");
     const isin = get("ISIN").toUpperCase();
     const name = get("Asset Name");
     const asset = { ...(isin ? { isin } : {}), ...(isin && name ? { assetName: name } : {}) };
@@ -63,11 +67,11 @@ export function parseFinpension(params: ImportParseParams): ImportResult {
     switch (rule[1]) {
       case "TRADE": {
         const shares = num(get("Number of Shares"));
-        if (!shares || shares.isZero()) return skip(row, `"${category}" without a number of shares`, "warning");
+        if (!shares || shares.isZero()) return left("is a trade without a number of shares", `enter it by hand as a ${positive ? "SELL" : "BUY"} with the shares from finpension's statement`);
         // The cash decides: money out is a purchase (Portfolio Transaction has no other sign).
         const buy = !positive;
         if (category.toLowerCase() !== "portfolio transaction" && buy !== (category.toLowerCase() === "buy")) {
-          return skip(row, `"${category}" with a cash flow of the wrong sign (${flow.toFixed()})`, "warning");
+          return left("has a cash flow of the wrong sign for its category", "check it with finpension and enter it by hand as what it was");
         }
         return transactions.push({ ...base, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? shares.abs() : shares.abs().neg()).toFixed() as never, cash: cash(flow) });
       }

@@ -2,6 +2,7 @@ import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
 import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Freetrade Activity feed CSV (app: Activity > download > All Activity), one account (GIA, ISA or
 // SIPP) per file, newest first, comma separated, decimal points, no currency symbols, timestamps
@@ -47,20 +48,29 @@ export function parseFreetrade(params: ImportParseParams): ImportResult {
   const skippedRows: { line: number; reason: string }[] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning" = "info", code = "rowSkipped") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code, message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code, message: reason, row, severity });
   };
   const info = (row: number, code: string, message: string) => warnings.push({ code, message: `Line ${row}: ${message}`, row, severity: "info" });
   FORMAT.walk(table, ({ get, row }) => {
     const type = get("Type").toUpperCase();
     const title = get("Title");
-    if (type === "MONTHLY_STATEMENT" || type === "TAX_CERTIFICATE") return skip(row, `"${title}" links to a document and moves nothing`);
-    if (type === "STOCK_SPLIT") return skip(row, "a stock split changes the number of shares without cash: enter it by hand as an adjustment", "warning", "corporateAction");
-    if (!KNOWN.has(type)) return skip(row, `"${type}" rows are not imported: enter it by hand if it moved cash or shares`, "warning", "unsupportedType");
+    // What the line was, for a skipped line's reason: its type, title or ticker, time and total.
+    const totalCell = get("Total Amount in Account Currency", "Total Amount");
+    const what = lineWas(get("Type"), title || get("Ticker"), get("Timestamp"), totalCell && `${totalCell} ${get("Account Currency")}`.trim());
+    const left = (why: string, todo: string) => skip(row, notImported(row, what, why, todo), "warning");
+    if (type === "MONTHLY_STATEMENT" || type === "TAX_CERTIFICATE") {
+      return skip(row, notImported(row, what, "links to a document of Freetrade's and records no transaction", "nothing to enter: it moves no cash"));
+    }
+    if (type === "STOCK_SPLIT") {
+      const todo = "enter the shares it added or removed by hand as an ADJUSTMENT (a split adds no cost)";
+      return skip(row, notImported(row, what, "is a stock split, which changes the number of shares without cash", todo), "warning", "corporateAction");
+    }
+    if (!KNOWN.has(type)) return skip(row, unknownType(row, what), "warning", "unsupportedType");
     const date = parseDate(get("Timestamp"), "YMD");
     const ccy = get("Account Currency").toUpperCase();
     const total = parseDecimal(get("Total Amount in Account Currency", "Total Amount"), ".")?.abs() ?? null;
-    if (!date) return skip(row, `no readable timestamp ("${get("Timestamp")}")`, "warning");
-    if (!isCcy(ccy)) return skip(row, `"${type}" without an account currency`, "warning");
+    if (!date) return skip(row, unreadableLine(row, "Timestamp", get("Timestamp"), "a date and time", what), "warning");
+    if (!isCcy(ccy)) return skip(row, unreadableLine(row, "Account Currency", get("Account Currency"), "a currency code", what), "warning");
     const isin = get("ISIN").toUpperCase();
     const symbol = get("Ticker");
     const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}), ...(title ? { assetName: title } : {}) };
@@ -69,9 +79,11 @@ export function parseFreetrade(params: ImportParseParams): ImportResult {
 
     if (type === "ORDER" || type === "FREESHARE_ORDER") {
       const qty = parseDecimal(get("Quantity"), ".")?.abs();
-      if (!qty || qty.isZero() || total === null) return skip(row, `${type} without quantity or total`, "warning");
+      if (!qty || qty.isZero() || total === null) return left("is an order without its quantity or its total", "enter it by hand as a BUY or SELL from Freetrade's contract note");
       const side = get("Buy / Sell").toUpperCase();
-      if (side !== "BUY" && side !== "SELL") return skip(row, `${type} with Buy / Sell "${get("Buy / Sell")}"`, "warning");
+      if (side !== "BUY" && side !== "SELL") {
+        return skip(row, unreadableLine(row, "Buy / Sell", get("Buy / Sell"), "BUY or SELL", what), "warning");
+      }
       if (type === "FREESHARE_ORDER") {
         // A gift: units in at their value that day, no cash out of the account.
         const price = parseDecimal(get("Price per Share in Account Currency"), ".")?.abs();
@@ -103,7 +115,7 @@ export function parseFreetrade(params: ImportParseParams): ImportResult {
       return;
     }
     if (type === "DIVIDEND" || type === "SPECIAL_DIVIDEND") {
-      if (total === null || total.isZero()) return skip(row, `${type} without an amount`, "warning");
+      if (total === null || total.isZero()) return left("is a dividend without an amount", "enter it by hand as a DIVIDEND if it was paid");
       transactions.push({ ...base, type: "DIVIDEND", ...asset, quantity: ZERO, cash: money(total, ccy) });
       const tax = parseDecimal(get("Dividend Withheld Tax Amount"), ".")?.abs();
       if (tax && !tax.isZero()) {
@@ -115,7 +127,7 @@ export function parseFreetrade(params: ImportParseParams): ImportResult {
       }
       return;
     }
-    if (total === null || total.isZero()) return skip(row, `"${type}" without an amount`, "warning");
+    if (total === null || total.isZero()) return left("has no amount", "enter it by hand if it moved cash");
     if (type === "INTEREST_FROM_CASH") return transactions.push({ ...base, type: "INTEREST", quantity: ZERO, cash: money(total, ccy) });
     if (type === "TOP_UP") return transactions.push({ ...base, type: "DEPOSIT", quantity: ZERO, cash: money(total, ccy), description: title });
     if (type === "WITHDRAWAL") return transactions.push({ ...base, type: "WITHDRAWAL", quantity: ZERO, cash: money(total.neg(), ccy), description: title });

@@ -5,6 +5,7 @@ import {
 import {
   columns, type Columns, detectDateOrder, detectDecimalMark, findHeaderRow, normalizeHeader, parseDate, parseDecimal, readCsv,
 } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unreadableLine } from "../../sdk/import/skips.ts";
 
 // The generic CSV: one transaction per row, a header row naming the columns in English, Italian,
 // German, French, Spanish or Dutch (accents and case ignored; a title block above it is skipped).
@@ -132,15 +133,22 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
   };
   data.forEach((r, i) => {
     const row = table.lines[at + 1 + i] ?? at + i + 2;
-    if (r.length !== header.length) return skip(row, "columnCountMismatch", `Row has ${r.length} columns, the header ${header.length}`);
+    // What the line was, for a skipped line's reason: its type, asset, date and amount.
+    const what = lineWas(get(r, "type"), get(r, "symbol") || get(r, "name") || get(r, "isin"), get(r, "date"), get(r, "amount") && `${get(r, "amount")} ${get(r, "currency")}`.trim());
+    const left = (code: string, why: string, todo: string) => skip(row, code, notImported(row, what, why, todo));
+    if (r.length !== header.length) {
+      return left("columnCountMismatch", `has ${r.length} cells where the header has ${header.length}, so its columns cannot be matched`, "correct the line (a separator inside an unquoted value?) and upload again, or enter it by hand");
+    }
     let type = typeWords[normalizeHeader(get(r, "type"))] as ImportTransactionType | undefined;
     if (!type || !["BUY", "SELL", "DIVIDEND", "INTEREST", "DEPOSIT", "WITHDRAWAL", "FEE", "TAX"].includes(type)) {
-      return skip(row, "unknownType", `Unknown transaction type "${get(r, "type")}"`);
+      const word = get(r, "type");
+      if (!word) return left("unknownType", "has no type, so what it moved cannot be told", "fill in its type and upload again, or enter it by hand");
+      return left("unknownType", "is a type word the importer does not know, so what it moved cannot be told", `give the word its type with the option type_mapping (e.g. {"${word}": "DEPOSIT"}) and upload again, or enter it by hand`);
     }
     const date = parseDate(get(r, "date"), order);
-    if (!date) return skip(row, "badDate", `No readable date in "${get(r, "date")}"`);
+    if (!date) return skip(row, "badDate", unreadableLine(row, "Date", get(r, "date"), "a date", what));
     const currency = (get(r, "currency") || options.currency || "").toUpperCase();
-    if (!/^[A-Z]{3}$/.test(currency)) return skip(row, "missingCurrency", "No currency (add a currency column or the currency option)");
+    if (!/^[A-Z]{3}$/.test(currency)) return left("missingCurrency", "has no currency", "add a currency column or the currency option and upload again, or enter it by hand");
     const quantity = parseDecimal(get(r, "quantity"), mark);
     const price = parseDecimal(get(r, "price"), mark);
     let amount = parseDecimal(get(r, "amount"), mark);
@@ -153,14 +161,14 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
       });
     }
     if (amount === null || amount.isZero()) {
-      const why = !isTradeType
-        ? `No amount for this ${type} row`
+      const [why, todo] = !isTradeType
+        ? [`is a ${type} without an amount`, `fill in its amount and upload again, or enter it by hand as a ${type}`]
         : quantity === null || quantity.isZero()
-          ? `No amount and no quantity for this ${type}`
+          ? [`is a ${type} without an amount and without a quantity`, `fill in its amount and quantity and upload again, or enter it by hand as a ${type}`]
           : at_.price < 0
-            ? `No amount for this ${type} of ${abs(quantity).toFixed()}, and no price column to compute it (name it with column_mapping.price)`
-            : `No amount for this ${type} of ${abs(quantity).toFixed()}, and no price in its row to compute it`;
-      return skip(row, "missingAmount", why);
+            ? [`is a ${type} of ${abs(quantity).toFixed()} without an amount, and the file has no price column to compute it`, "name the price column with column_mapping.price, or fill in the amount, and upload again"]
+            : [`is a ${type} of ${abs(quantity).toFixed()} without an amount, and no price in its row to compute it`, `fill in its amount or price and upload again, or enter it by hand as a ${type}`];
+      return left("missingAmount", why, todo);
     }
     if (amount.lt(0) && POSITIVE_CASH.has(type)) {
       const flipped = FLIP[type];
@@ -168,7 +176,9 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
       else warnings.push({ code: "signIgnored", message: `A negative amount under ${type}: read as ${type}`, row, severity: "warning" });
     }
     const isTrade = type === "BUY" || type === "SELL";
-    if (isTrade && (quantity === null || quantity.isZero())) return skip(row, "missingQuantity", `${type} without a quantity`);
+    if (isTrade && (quantity === null || quantity.isZero())) {
+      return left("missingQuantity", `is a ${type} without a quantity`, `fill in its quantity and upload again, or enter it by hand as a ${type}`);
+    }
     const cash = NEGATIVE_CASH.has(type) ? abs(amount).neg() : abs(amount);
     const hints = {
       ...(get(r, "isin") ? { isin: get(r, "isin").toUpperCase() } : {}),

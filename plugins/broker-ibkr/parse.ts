@@ -2,6 +2,7 @@ import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportSkippedRow, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
 import { decodeText, parseDate, parseDecimal, parseXml, readCsv } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType } from "../../sdk/import/skips.ts";
 
 // Interactive Brokers statements, as Flex Query XML or CSV, or the Activity Statement CSV.
 //
@@ -102,6 +103,28 @@ function skipLine(notes: Pick<Sections, "skippedRows" | "warnings">, warning: Im
 
 const info = (code: string, message: string, row?: number): ImportWarning => ({ code, message, severity: "info", ...(row ? { row } : {}) });
 
+/** "Line 21" or "Lines 21, 23": the lines a group's reason names. */
+const linesOf = (lines: readonly number[]) => `${lines.length > 1 ? "Lines" : "Line"} ${lines.join(", ")}`;
+
+/** The reason for lines of a section that holds no transactions (positions, summaries, notes). */
+const sectionReason = (name: string, lines: readonly number[]) =>
+  `${linesOf(lines)}: ${name} holds positions, summaries or notes and no transactions; not imported, nothing to enter: these lines move no cash`;
+
+/**
+ * The reason for a record left out: what it was, why and what to do (`notImported`), led by its
+ * line; a record of the XML has no line, so its reason starts with what it was.
+ */
+function reasonOf(r: Rec, what: string, why: string, todo: string): string {
+  const row = rowOf(r).row;
+  return row ? notImported(row, what, why, todo) : `${what.charAt(0).toUpperCase()}${what.slice(1)} ${why}; not imported, ${todo}`;
+}
+
+/** What a trade record was, for its reason: the section, asset class, symbol, date, quantity and proceeds. */
+const tradeWas = (r: Rec) =>
+  lineWas("Trades", r.assetcategory, r.symbol || r.description, r.tradedate || r.datetime, r.quantity, (r.proceeds || r.trademoney || r.netcash) && `${r.proceeds || r.trademoney || r.netcash} ${r.currency ?? ""}`.trim());
+/** What a cash record was, for its reason: its type, description, date and amount. */
+const cashWas = (r: Rec) => lineWas(r.type ?? "", r.description || r.symbol, r.datetime || r.date || r.settledate, r.amount && `${r.amount} ${r.currency ?? ""}`.trim());
+
 function xmlSections(text: string): Sections {
   let doc: Record<string, any>;
   try {
@@ -157,7 +180,7 @@ function flexSections(rows: readonly (readonly string[])[]): Sections {
     else skipped.set(section, [...(skipped.get(section) ?? []), line]);
   });
   for (const [section, lines] of skipped) {
-    const message = `The ${/^[A-Z]{4}$/.test(section) ? section : "section"} rows (lines ${lines.join(", ")}) hold no transactions and are not imported`;
+    const message = sectionReason(/^[A-Z]{4}$/.test(section) ? `the ${section} section` : "a section of other columns", lines);
     out.warnings.push(info("sectionSkipped", message, lines[0]));
     for (const line of lines) out.skippedRows.push({ line, reason: message });
   }
@@ -188,13 +211,18 @@ function activitySections(rows: readonly (readonly string[])[]): Sections {
       commissionCurrency.set(section, /^Comm in ([A-Z]{3})$/.exec(r.slice(2).find((h) => /^Comm in /.test(h)) ?? "")?.[1] ?? "");
       return;
     }
-    if (kind === "SubTotal" || kind === "Total") { skipLine(out, info("summaryRowSkipped", `A ${kind} line of ${section} repeats rows above it and is not imported`, line)); return; }
+    if (kind === "SubTotal" || kind === "Total") {
+      const message = notImported(line, lineWas(kind, section, ...r.slice(2, 4)), `sums lines of ${section} above it`, "nothing to enter: those lines are imported one by one");
+      skipLine(out, info("summaryRowSkipped", message, line));
+      return;
+    }
     if (kind !== "Data") return; // Notes and blank descriptors carry no values
     const rec = record(headers.get(section) ?? [], r.slice(2), line);
     if (name === "financial instrument information") {
       const id = rec.securityid && /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/.test(rec.securityid) ? rec.securityid : undefined;
       instruments.set(rec.symbol ?? "", { ...(id ? { isin: id } : {}), ...(rec.multiplier ? { multiplier: rec.multiplier } : {}), ...(rec.description ? { description: rec.description } : {}) });
-      out.skippedRows.push({ line, reason: `Describes the instrument ${rec.symbol ?? ""} (its ISIN and multiplier complete the trades)` });
+      const what = lineWas(section, rec.symbol, rec.description);
+      out.skippedRows.push({ line, reason: notImported(line, what, "describes an instrument, whose ISIN and multiplier complete its trades", "nothing to enter: it moves no cash or shares") });
       return;
     }
     if (name === "trades") {
@@ -206,7 +234,11 @@ function activitySections(rows: readonly (readonly string[])[]): Sections {
     }
     const cashType = CASH_SECTIONS[name];
     if (cashType) {
-      if (/^total/i.test(rec.currency ?? "") || /^total/i.test(rec.subtitle ?? "")) { skipLine(out, info("summaryRowSkipped", `A total line of ${section} repeats rows above it and is not imported`, line)); return; }
+      if (/^total/i.test(rec.currency ?? "") || /^total/i.test(rec.subtitle ?? "")) {
+        const what = lineWas(section, rec.currency || rec.subtitle, rec.amount);
+        skipLine(out, info("summaryRowSkipped", notImported(line, what, `is a total of the ${section} lines above it`, "nothing to enter: those lines are imported one by one"), line));
+        return;
+      }
       const asset = ISIN_IN_TEXT.exec(rec.description ?? "");
       const type = name === "fees" ? "Other Fees" : name === "interest" && (rec.amount ?? "").startsWith("-") ? "Broker Interest Paid" : cashType;
       out.cash.push({ ...rec, type, ...(asset ? { symbol: asset[1]!, isin: asset[2]! } : {}) });
@@ -224,7 +256,7 @@ function activitySections(rows: readonly (readonly string[])[]): Sections {
     out.trades.push(t);
   }
   for (const [section, lines] of skipped) {
-    const message = `The ${section} section (lines ${lines.join(", ")}) holds no transactions and is not imported`;
+    const message = sectionReason(`the ${section} section`, lines);
     out.warnings.push(info("sectionSkipped", message, lines[0]));
     for (const line of lines) out.skippedRows.push({ line, reason: message });
   }
@@ -278,7 +310,8 @@ function readTrade(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "sk
   const { warnings } = notes;
   const level = (r.levelofdetail || "EXECUTION").toUpperCase();
   if (level !== "EXECUTION") {
-    skipLine(notes, info("summaryRowSkipped", `A ${level} row repeats the executions of its trades and is not imported`, rowOf(r).row));
+    const message = reasonOf(r, tradeWas(r), `is a ${level} row, which sums the executions of its trades, and those are imported one by one`, "nothing to enter");
+    skipLine(notes, info("summaryRowSkipped", message, rowOf(r).row));
     return;
   }
   const date = parseDate(r.tradedate || r.datetime, "YMD");
@@ -287,13 +320,15 @@ function readTrade(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "sk
   const base = { ...rowOf(r), ...(r.iborderid ? { orderId: r.iborderid } : {}) };
   const proceeds = quantity ? proceedsOf(r, quantity) : null;
   if (!date || !quantity || quantity.isZero() || !proceeds || !/^[A-Za-z]{3}$/.test(r.currency ?? "")) {
-    skipLine(notes, { code: "rowSkipped", message: "A trade without date, quantity, proceeds or currency was skipped", severity: "warning", ...rowOf(r) });
+    const message = reasonOf(r, tradeWas(r), "lacks a readable date, quantity, proceeds or currency", "enter the trade by hand from IBKR's trade confirmation, or add the missing fields to the Flex query and upload again");
+    skipLine(notes, { code: "rowSkipped", message, severity: "warning", ...rowOf(r) });
     return;
   }
   if (category === "CASH") {
     const [from, to] = (r.symbol ?? "").split(".");
     if (!from || !/^[A-Z]{3}$/.test(from) || to?.toUpperCase() !== r.currency.toUpperCase() || proceeds.isZero()) {
-      skipLine(notes, { code: "rowSkipped", message: `Forex trade ${r.symbol} not understood`, severity: "warning", ...rowOf(r) });
+      const message = reasonOf(r, tradeWas(r), "is a forex trade whose Symbol does not read as its two currencies (as in EUR.USD, priced in USD)", "enter it by hand as the two legs of an FX_CONVERSION");
+      skipLine(notes, { code: "rowSkipped", message, severity: "warning", ...rowOf(r) });
       return;
     }
     const pairKey = `fx-${r.tradeid || r.__row || out.length}`;
@@ -301,14 +336,17 @@ function readTrade(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "sk
     out.push({ ...base, date, type: "FX_CONVERSION", quantity: ZERO, cash: money(proceeds, r.currency), pairKey });
   } else if (SECURITIES.has(category) || OPTIONS.has(category)) {
     if (!r.isin && !r.symbol && !r.description) {
-      skipLine(notes, { code: "rowSkipped", message: "A trade naming no asset (no ISIN, Symbol or Description; a forex trade needs Symbol and AssetClass in the query) was skipped", severity: "warning", ...rowOf(r) });
+      const why = "is a trade naming no asset (no ISIN, Symbol or Description)";
+      const todo = "add ISIN, Symbol and Description to the Flex query (a forex trade needs Symbol and AssetClass) and upload again, or enter it by hand";
+      skipLine(notes, { code: "rowSkipped", message: reasonOf(r, tradeWas(r), why, todo), severity: "warning", ...rowOf(r) });
       return;
     }
     let units = quantity;
     if (OPTIONS.has(category)) {
       const multiplier = parseDecimal(r.multiplier, ".");
       if (!multiplier || multiplier.lte(0)) {
-        skipLine(notes, { code: "optionMultiplierMissing", message: `Option trade ${r.symbol} has no Multiplier column: add it to the query to import options`, severity: "warning", ...rowOf(r) });
+        const message = reasonOf(r, tradeWas(r), "is an option trade without a Multiplier, so the units it moved cannot be told", "add Multiplier to the Flex query and upload again, or enter it by hand");
+        skipLine(notes, { code: "optionMultiplierMissing", message, severity: "warning", ...rowOf(r) });
         return;
       }
       units = quantity.times(multiplier);
@@ -326,7 +364,9 @@ function readTrade(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "sk
       out.push({ ...base, date, type: buy ? "BUY" : "SELL", ...assetOf(r), quantity: units.toFixed() as never, cash: money(buy ? proceeds.abs().neg() : proceeds.abs(), currency) });
     }
   } else {
-    skipLine(notes, { code: "unsupportedAsset", message: `${category} trades (${r.symbol}) are not imported`, severity: "warning", ...rowOf(r) });
+    const why = `is a trade of asset class ${category || "(none)"}, which the importer does not read (futures and other contracts are not holdings of securities)`;
+    const message = reasonOf(r, tradeWas(r), why, "enter it by hand if you track it here, its result as INTEREST (a gain) or FEE (a cost)");
+    skipLine(notes, { code: "unsupportedAsset", message, severity: "warning", ...rowOf(r) });
     return;
   }
   const commission = parseDecimal(r.ibcommission, ".");
@@ -343,7 +383,8 @@ function readCash(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "ski
   const amount = parseDecimal(r.amount, ".");
   const type = (r.type ?? "").toLowerCase();
   if (!date || !amount || amount.isZero() || !/^[A-Za-z]{3}$/.test(r.currency ?? "")) {
-    skipLine(notes, { code: "rowSkipped", message: "A cash transaction without date, amount or currency was skipped", severity: "warning", ...rowOf(r) });
+    const message = reasonOf(r, cashWas(r), "is a cash transaction without a readable date, amount other than zero or currency", "enter it by hand from IBKR's statement if it moved cash");
+    skipLine(notes, { code: "rowSkipped", message, severity: "warning", ...rowOf(r) });
     return;
   }
   const base = { ...rowOf(r), date, quantity: ZERO, cash: money(amount, r.currency), ...(r.description ? { description: r.description } : {}) };
@@ -363,7 +404,9 @@ function readCash(r: Rec, out: ImportedTransaction[], notes: Pick<Sections, "ski
     if (positive) warnings.push({ code: "feeRefund", message: "A fee refund was read as interest", severity: "info", ...rowOf(r) });
     out.push({ ...base, type: positive ? "INTEREST" : "FEE" });
   } else {
-    skipLine(notes, { code: "unknownCashType", message: `Cash transactions of type "${r.type}" are not imported`, severity: "warning", ...rowOf(r) });
+    const row = rowOf(r).row;
+    const message = row ? unknownType(row, cashWas(r), "cash") : reasonOf(r, cashWas(r), "is a type the importer does not know, so what it moved cannot be told", "enter it by hand if it moved cash");
+    skipLine(notes, { code: "unknownCashType", message, severity: "warning", ...rowOf(r) });
   }
 }
 

@@ -2,6 +2,7 @@ import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
 import { csvFormat, decodeText, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // interactive investor (ii) transaction history (Accounts > History > Export), one CSV per account
 // and currency, comma separated, sometimes several byte order marks before the header: `Date,
@@ -48,14 +49,17 @@ export function parseInteractiveInvestor(params: ImportParseParams): ImportResul
   const skippedRows: { line: number; reason: string }[] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning" = "warning", code = "rowSkipped") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code, message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code, message: reason, row, severity });
   };
   const currency = accountCurrency(table.rows.slice(table.at + 1), table.cols, params.options, warnings);
   const money = (v: Decimal, ccy = currency) => ({ amount: v.toFixed(), currency: ccy }) as ImportedTransaction["cash"];
   FORMAT.walk(table, ({ get, row }) => {
     const date = parseDate(get("Date"), "DMY");
-    if (!date) return skip(row, `no readable date ("${get("Date")}")`);
     const text = get("Description").replace(/\s+/g, " ");
+    // What the line was, for a skipped line's reason: its description, symbol, date, quantity and debit or credit.
+    const what = lineWas(text, na(get("Symbol")), get("Date"), na(get("Quantity")), na(get("Debit")) || na(get("Credit")));
+    const left = (why: string, todo: string, severity: "info" | "warning", code: string) => skip(row, notImported(row, what, why, todo), severity, code);
+    if (!date) return skip(row, unreadableLine(row, "Date", get("Date"), "a date (DD/MM/YYYY)", what));
     const words = text.toLowerCase();
     const debit = parseDecimal(na(get("Debit")), ".")?.abs();
     const credit = parseDecimal(na(get("Credit")), ".")?.abs();
@@ -69,15 +73,18 @@ export function parseInteractiveInvestor(params: ImportParseParams): ImportResul
     const cash = into ?? out?.neg() ?? null;
     if (!cash) {
       return quantity && !quantity.isZero()
-        ? skip(row, `"${text}" moves shares without cash (a transfer or corporate action): enter it by hand with its cost`, "warning", "noCashMovement")
-        : skip(row, `"${text}" moves nothing`, "info");
+        ? left("moves shares without cash (a transfer or corporate action)", "enter the shares it moved by hand as an ADJUSTMENT (shares received with their cost basis)", "warning", "noCashMovement")
+        : left("has neither a debit nor a credit nor a quantity", "nothing to enter: it moves no cash or shares", "info", "rowSkipped");
     }
     const name = assetName(text);
     const asset = { ...(symbol ? { symbol } : {}), ...(name ? { assetName: name } : {}) };
 
     const exchanged = !symbol && EXCHANGE_LINE.test(text) ? CURRENCY_NAMES.find(([re]) => re.test(text.toUpperCase()))?.[1] : undefined;
     if (exchanged && quantity && !quantity.isZero()) {
-      if (currency !== "GBP") return skip(row, `the exchange with ${exchanged} is read from the sterling account's file (importing it from both would count it twice)`, "info", "exchangeElsewhere");
+      if (currency !== "GBP") {
+        const why = `is the exchange with ${exchanged}, which is read from the sterling account's file (importing it from both would count it twice)`;
+        return left(why, "import the sterling account's file for it", "info", "exchangeElsewhere");
+      }
       const foreign = quantity.abs();
       const pairKey = `fx-${row}`;
       // Debit: pounds paid for the foreign currency; credit: foreign currency sold for pounds.
@@ -111,7 +118,7 @@ export function parseInteractiveInvestor(params: ImportParseParams): ImportResul
     if (/card payment|subscription|cash received|\btrf\b|transfer|withdrawal|payment|deposit|faster|bacs|cheque|receipt|contribution|lump sum/.test(words)) {
       return transactions.push({ ...base, type: positive ? "DEPOSIT" : "WITHDRAWAL", quantity: ZERO, cash: money(cash) });
     }
-    return skip(row, `"${text}" is not a line the importer knows: enter it by hand`, "warning", "unsupportedType");
+    return skip(row, unknownType(row, what, "cash"), "warning", "unsupportedType");
   });
   return { detectedFormat: "interactive-investor/transactions", skippedRows, transactions, warnings };
 }

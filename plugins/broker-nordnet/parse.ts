@@ -2,6 +2,7 @@ import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
 import { type CsvFormat, csvFormat, type CsvFormatTable, detectDecimalMark, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Nordnet "transactions and notes" export (Transaktioner och notor > Exportera;
 // transactions-and-notes-export.csv): UTF-16 LE with a BOM, tab separated, dates YYYY-MM-DD, decimal
@@ -98,7 +99,7 @@ export function parseNordnet(params: ImportParseParams): ImportResult {
   const skippedRows: NonNullable<ImportResult["skippedRows"]>[number][] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code: severity === "warning" ? "unsupportedType" : "rowSkipped", message: reason, row, severity });
   };
   // The currency of a money column is the "Valuta" column right after it.
   const after = (name: string) => {
@@ -129,23 +130,29 @@ export function parseNordnet(params: ImportParseParams): ImportResult {
   function handle(cells: readonly string[], get: (...names: string[]) => string, row: number): unknown {
     const type = get(n.type).toUpperCase();
     const date = parseDate(get(n.date), "YMD") ?? parseDate(get(n.bookDate), "YMD");
-    if (!date) return skip(row, `no readable date ("${get(n.date)}")`, "warning");
+    // What the line was, for a skipped line's reason: its type, security, date and amount.
+    const what = lineWas(get(n.type), get(n.security) || get(n.isin), get(n.date) || get(n.bookDate), get(n.amount) && `${get(n.amount)} ${amountCcy(cells)}`.trim());
+    const left = (why: string, todo: string, severity: "info" | "warning") => skip(row, notImported(row, what, why, todo), severity);
+    if (!date) return skip(row, unreadableLine(row, n.date, get(n.date), "a date (YYYY-MM-DD)", what), "warning");
     const partner = pairedWith.get(row);
     if (partner !== undefined) {
-      return skip(row, type.startsWith("MAK ") ? `"${get(n.type)}" cancels line ${partner}: the two move nothing together` : `"${get(n.type)}" cancelled by line ${partner}: the two move nothing together`, "info");
+      const why = type.startsWith("MAK ") ? `cancels line ${partner}, and the two move nothing together` : `is cancelled by line ${partner}, and the two move nothing together`;
+      return left(why, "nothing to enter: together they move no cash", "info");
     }
     const cancelled = get(n.cancelled);
     // A cancelled line stays in the export with its cancellation date; it no longer moves anything.
-    if (cancelled) return skip(row, `"${get(n.type)}" cancelled on ${cancelled}`, "info");
+    if (cancelled) return left(`was cancelled on ${cancelled} and no longer moves anything`, "nothing to enter: it moves no cash", "info");
     const rule = RULES.find(([re]) => re.test(type));
-    if (rule?.[1] === "UNITS") return skip(row, `"${get(n.type)}" moves units without a price: enter it by hand with its cost basis`, "warning");
-    if (rule?.[1] === "CANCELLED_TRADE") return skip(row, `"${get(n.type)}" reverses a trade not found in this file: check the trade and remove it by hand`, "warning");
+    if (rule?.[1] === "UNITS") {
+      return left("moves units without a price (a transfer, split, exchange or another corporate action)", "enter the units it moved by hand as an ADJUSTMENT (units received with their cost basis)", "warning");
+    }
+    if (rule?.[1] === "CANCELLED_TRADE") return left("reverses a trade that is not in this file", "check the trade and remove it by hand", "warning");
     const amount = num(get(n.amount));
-    if (amount === null && get(n.amount) !== "") return skip(row, `"${get(n.type)}" with an unreadable amount ("${get(n.amount)}")`, "warning");
-    if (amount === null || amount.isZero()) return skip(row, `"${get(n.type)}" without an amount: nothing moves`, "info");
+    if (amount === null && get(n.amount) !== "") return skip(row, unreadableLine(row, n.amount, get(n.amount), "an amount", what), "warning");
+    if (amount === null || amount.isZero()) return left("has no amount", "nothing to enter: it moves no cash", "info");
     const currency = amountCcy(cells);
-    if (!isCcy(currency)) return skip(row, `no currency after ${n.amount}`, "warning");
-    if (!rule) return skip(row, `"${get(n.type)}" lines are not imported: enter it by hand if it moved money`, "warning");
+    if (!isCcy(currency)) return left(`has no currency after ${n.amount}`, "enter it by hand with the currency it was paid in", "warning");
+    if (!rule) return skip(row, unknownType(row, what, "cash"), "warning");
     const isin = get(n.isin).toUpperCase();
     const name = get(n.security);
     const text = get(n.text);
@@ -158,8 +165,8 @@ export function parseNordnet(params: ImportParseParams): ImportResult {
       case "BUY": case "SELL": {
         const buy = rule[1] === "BUY";
         const qty = num(get(n.qty))?.abs();
-        if (!qty || qty.isZero()) return skip(row, `${get(n.type)} without a quantity`, "warning");
-        if (buy === positive) return skip(row, `${get(n.type)} with an amount of the wrong sign (${amount.toFixed()})`, "warning");
+        if (!qty || qty.isZero()) return left("is a trade without a quantity", `enter it by hand as a ${rule[1]} with the quantity from Nordnet's contract note`, "warning");
+        if (buy === positive) return left(`is a ${buy ? "purchase" : "sale"} with an amount of the wrong sign`, "check the trade with Nordnet and enter it by hand as what it was", "warning");
         const fees = num(get(n.fees))?.abs();
         // Fees come out of Belopp only when they are in its currency.
         const fee = fees && !fees.isZero() && (feeCcy(cells) || currency) === currency ? fees : null;

@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Revolut "Trading account statement" (Invest > ... > Statements > Excel/CSV):
 // `Date,Ticker,Type,Quantity,Price per share,Total Amount,Currency,FX Rate`. Dates are ISO instants
@@ -38,15 +39,18 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
     const currency = get("Currency").toUpperCase();
     const total = parseDecimal(get("Total Amount"), ".");
     const ticker = get("Ticker");
-    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Date", get("Date"), "a date"), row, severity: "warning" });
-    if (!/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: unreadable(row, "Currency", get("Currency"), "a currency code"), row, severity: "warning" });
-    if (get("Total Amount") !== "" && !total) return skip({ code: "rowSkipped", message: unreadable(row, "Total Amount", get("Total Amount"), "an amount"), row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its type, ticker, date, quantity and amount.
+    const what = lineWas(get("Type"), ticker, get("Date"), get("Quantity"), get("Total Amount"));
+    const unread = (column: string, expected: string) => skip({ code: "rowSkipped", message: unreadableLine(row, column, get(column), expected, what), row, severity: "warning" });
+    if (!date) return unread("Date", "a date");
+    if (!/^[A-Z]{3}$/.test(currency)) return unread("Currency", "a currency code");
+    if (get("Total Amount") !== "" && !total) return unread("Total Amount", "an amount");
     const cash = (negative: boolean) => ({ amount: (negative ? total!.abs().neg() : total!.abs()).toFixed(), currency }) as ImportedTransaction["cash"];
     const asset = ticker ? { symbol: ticker } : {};
     const trade = /^(BUY|SELL)\b/.exec(type);
     if (trade && total && !total.isZero()) {
       const qty = quantityOf(get("Quantity"));
-      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Quantity", get("Quantity"), "a quantity"), row, severity: "warning" });
+      if (!qty || qty.isZero()) return unread("Quantity", "a quantity");
       const buy = trade[1] === "BUY";
       return transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty.abs() : qty.abs().neg()).toFixed() as never, cash: cash(buy) });
     }
@@ -57,10 +61,13 @@ export function parseRevolut(params: ImportParseParams): ImportResult {
       "CASH TOP-UP": "DEPOSIT", "CASH WITHDRAWAL": "WITHDRAWAL", DIVIDEND: "DIVIDEND", "CUSTODY FEE": "FEE",
     };
     const mapped = simple[type];
-    if (!mapped) {
-      return skip({ code: "unsupportedType", message: `"${type}" is a row kind the importer does not know (stock splits and position transfers, which carry no price, among them): not imported, enter it by hand if it changed cash or shares`, row, severity: "warning" });
+    const unsupported = (why: string, todo: string) => skip({ code: "unsupportedType", message: notImported(row, what, why, todo), row, severity: "warning" });
+    if (trade) return unsupported("is a trade without a Total Amount, so what it cost or paid cannot be told", `enter it by hand as a ${trade[1]} with the amount from Revolut's trade confirmation`);
+    if (!mapped && /SPLIT|TRANSFER/.test(type)) {
+      return unsupported("moves shares without a price (a stock split or a transfer of positions)", "enter the shares it moved by hand as an ADJUSTMENT (shares transferred in with their cost basis)");
     }
-    if (!total || total.isZero()) return skip({ code: "unsupportedType", message: `A ${type} row with no amount moves no cash: not imported`, row, severity: "warning" });
+    if (!mapped) return skip({ code: "unsupportedType", message: unknownType(row, what), row, severity: "warning" });
+    if (!total || total.isZero()) return unsupported("has no amount", "nothing to enter: it moves no cash");
     transactions.push({ row, date, type: mapped, ...(mapped === "DIVIDEND" ? asset : {}), quantity: ZERO, cash: cash(mapped === "WITHDRAWAL" || mapped === "FEE") });
   });
   return { transactions, warnings, skippedRows };

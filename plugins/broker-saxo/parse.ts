@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper, unreadable } from "../../sdk/import/index.ts";
+import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
 // Export > Excel), sheet "Transactions": `Client ID, Trade Date, Value Date, Type, Instrument,
@@ -71,9 +72,11 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
     const date = parseDate(get("Trade Date"), "YMD");
     const amount = parseDecimal(get("Amount", "Booked Amount"), "auto");
     const event = get("Event");
-    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Trade Date", get("Trade Date"), "a date"), row, severity: "warning" });
     const rawAmount = get("Amount", "Booked Amount");
-    if (rawAmount !== "" && !amount) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", rawAmount, "an amount"), row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its event, instrument, date and amount.
+    const what = lineWas(event, get("Instrument Symbol") || get("Instrument"), get("Trade Date"), rawAmount && `${rawAmount} ${account}`);
+    if (!date) return skip({ code: "rowSkipped", message: unreadableLine(row, "Trade Date", get("Trade Date"), "a date", what), row, severity: "warning" });
+    if (rawAmount !== "" && !amount) return skip({ code: "rowSkipped", message: unreadableLine(row, "Amount", rawAmount, "an amount", what), row, severity: "warning" });
     const isin = get("Instrument ISIN").toUpperCase();
     const asset = isin || get("Instrument Symbol")
       ? { ...(isin ? { isin } : {}), ...(get("Instrument Symbol") ? { symbol: get("Instrument Symbol") } : {}), ...(get("Instrument") ? { assetName: get("Instrument") } : {}) }
@@ -99,7 +102,8 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
       return;
     }
     if (!amount || amount.isZero()) {
-      return skip({ code: "unsupportedEvent", message: `"${event}" moves no cash (a split or another change of units, with no price): not imported, enter the units by hand if they changed`, row, severity: "warning" });
+      const message = notImported(row, what, "moves no cash (a split or another change of units, with no price)", "enter the units it changed by hand as an ADJUSTMENT (units received with their cost basis)");
+      return skip({ code: "unsupportedEvent", message, row, severity: "warning" });
     }
     const e = event.toLowerCase();
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"], boolean][] = [
@@ -107,7 +111,7 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
       [/commission|fee|cost/, "INTEREST", "FEE", true], [/deposit|withdrawal|transfer/, "DEPOSIT", "WITHDRAWAL", false],
     ];
     const rule = rules.find(([re]) => re.test(e));
-    if (!rule) return skip({ code: "unsupportedEvent", message: `"${event}" is an event the importer does not know, so what its cash is for cannot be told: enter it by hand`, row, severity: "warning" });
+    if (!rule) return skip({ code: "unsupportedEvent", message: unknownType(row, what, "cash"), row, severity: "warning" });
     const type = amount.gt(0) ? rule[1] : rule[2];
     const withAsset = rule[3] && (type !== "INTEREST" || rule[0].source.includes("withholding"));
     transactions.push({ ...base, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: money(amount.toFixed(), account) });

@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Charles Schwab brokerage "Transactions" export (CSV): `"Date","Action","Symbol","Description",
 // "Quantity","Price","Fees & Comm","Amount"`, newest first, a "Transactions Total" line at the end.
@@ -33,26 +34,34 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
   const skip = skipper(warnings, skippedRows);
   FORMAT.walk(table, ({ get, row }) => {
     const date = parseDate(get("Date"), "MDY");
-    if (/^transactions total/i.test(get("Date"))) return skip({ code: "summaryRowSkipped", message: "The Transactions Total line sums the rows above it and is not imported", row, severity: "info" });
-    if (!date) return skip({ code: "rowSkipped", message: unreadable(row, "Date", get("Date"), "a date (MM/DD/YYYY)"), row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its action, symbol or description, date, quantity and amount.
+    const what = lineWas(get("Action"), get("Symbol") || get("Description"), get("Date"), get("Quantity"), get("Amount"));
+    const unread = (column: string, expected: string) => skip({ code: "rowSkipped", message: unreadableLine(row, column, get(column), expected, what), row, severity: "warning" });
+    if (/^transactions total/i.test(get("Date"))) {
+      const message = notImported(row, lineWas(get("Date"), get("Amount")), "sums the rows above it", "nothing to enter: those rows are imported one by one");
+      return skip({ code: "summaryRowSkipped", message, row, severity: "info" });
+    }
+    if (!date) return unread("Date", "a date (MM/DD/YYYY)");
     const action = get("Action").toLowerCase();
     const amount = parseDecimal(get("Amount"), ".");
     const fees = parseDecimal(get("Fees & Comm"), ".")?.abs();
-    if (get("Amount") !== "" && !amount) return skip({ code: "rowSkipped", message: unreadable(row, "Amount", get("Amount"), "an amount"), row, severity: "warning" });
+    if (get("Amount") !== "" && !amount) return unread("Amount", "an amount");
     const symbol = get("Symbol");
     const asset = symbol ? { symbol, ...(get("Description") ? { assetName: get("Description") } : {}) } : {};
     const usd = (v: string) => ({ amount: v, currency: "USD" }) as ImportedTransaction["cash"];
     const fee = fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, ...asset, quantity: ZERO, cash: usd(fees.neg().toFixed()) }] : [];
     if (/^(buy|sell|reinvest shares)$/.test(action) && amount) {
       const qty = parseDecimal(get("Quantity"), ".")?.abs();
-      if (!qty || qty.isZero()) return skip({ code: "rowSkipped", message: unreadable(row, "Quantity", get("Quantity"), "a quantity"), row, severity: "warning" });
+      if (!qty || qty.isZero()) return unread("Quantity", "a quantity");
       const buy = action !== "sell";
       const gross = buy ? amount.abs().minus(fees ?? 0) : amount.abs().plus(fees ?? 0);
       transactions.push({ row, date, type: buy ? "BUY" : "SELL", ...asset, quantity: (buy ? qty : qty.neg()).toFixed() as never, cash: usd((buy ? gross.neg() : gross).toFixed()) }, ...fee);
       return;
     }
     if (!amount || amount.isZero()) {
-      return skip({ code: "unsupportedAction", message: `"${get("Action")}" moves no cash (a split, journaled shares or another move of shares, with no price): not imported, enter the shares by hand if they changed`, row, severity: "warning" });
+      const why = "moves no cash (a split, journaled shares or another move of shares, with no price)";
+      const message = notImported(row, what, why, "enter the shares it moved by hand as an ADJUSTMENT (shares moved in with their cost basis)");
+      return skip({ code: "unsupportedAction", message, row, severity: "warning" });
     }
     const rules: [RegExp, ImportedTransaction["type"], ImportedTransaction["type"] | null, boolean][] = [
       [/dividend|\bdiv\b|cap gain/, "DIVIDEND", "TAX", true],
@@ -62,12 +71,15 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
       [/fee/, "FEE", "INTEREST", true],
     ];
     const rule = rules.find(([re]) => re.test(action));
-    if (!rule) return skip({ code: "unsupportedAction", message: `"${get("Action")}" is an action the importer does not know, so what its cash is for cannot be told: enter it by hand`, row, severity: "warning" });
+    if (!rule) return skip({ code: "unsupportedAction", message: unknownType(row, what), row, severity: "warning" });
     const [, whenPositive, whenNegative, withAsset] = rule;
     const positiveType = whenPositive === "TAX" || whenPositive === "FEE" ? whenNegative : whenPositive;
     const negativeType = whenPositive === "TAX" || whenPositive === "FEE" ? whenPositive : whenNegative;
     const type = amount.gt(0) ? positiveType : negativeType;
-    if (!type) return skip({ code: "unsupportedAction", message: `"${get("Action")}" with a ${amount.gt(0) ? "positive" : "negative"} amount is not a movement the importer knows: enter it by hand`, row, severity: "warning" });
+    if (!type) {
+      const message = notImported(row, what, `has a ${amount.gt(0) ? "positive" : "negative"} amount, which this action never has (a correction?)`, "check it with Schwab and enter it by hand as what it was");
+      return skip({ code: "unsupportedAction", message, row, severity: "warning" });
+    }
     transactions.push({ row, date, type, ...(withAsset ? asset : {}), quantity: ZERO, cash: usd(amount.toFixed()) });
   });
   return { transactions, warnings, skippedRows };

@@ -1,5 +1,6 @@
 import { type ImportSkippedRow, Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
 import { csvFormat, type CsvFormatTable, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Trade Republic's own transaction export (app: Profile > Statements > Transaction export, since
 // 2025): comma CSV (a semicolon variant exists), quoted, `datetime,date,account_type,category,type,
@@ -69,22 +70,28 @@ function parseApp(table: CsvFormatTable): ImportResult {
     const assetType = ASSET_CLASS[get("asset class").toUpperCase()];
     const asset = symbol ? { ...(ISIN.test(symbol) ? { isin: symbol } : { symbol }), ...(get("name") ? { assetName: get("name") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const money = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
-    if (!date || !/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: `Row ${row} has no date or currency`, row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its category and type, name or symbol, date and amount.
+    const what = lineWas(`${get("category")} ${get("type")}`, get("name") || symbol, get("date") || get("datetime"), get("amount") && `${get("amount")} ${currency}`.trim());
+    const left = (code: string, why: string, todo: string, severity: "info" | "warning" = "warning") => skip({ code, message: notImported(row, what, why, todo), row, severity });
+    if (!date) return skip({ code: "rowSkipped", message: unreadableLine(row, "date", get("date") || get("datetime"), "a date (YYYY-MM-DD)", what), row, severity: "warning" });
+    if (!/^[A-Z]{3}$/.test(currency)) return skip({ code: "rowSkipped", message: unreadableLine(row, "currency", get("currency"), "a currency code", what), row, severity: "warning" });
     const costs = () => {
       if (fee && !fee.isZero()) transactions.push({ row, date, type: "FEE", ...asset, quantity: ZERO, cash: money(fee.neg()) });
       if (tax && !tax.isZero()) transactions.push({ row, date, type: tax.lt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO, cash: money(tax) });
     };
     if (category === "TRADING" && (type === "BUY" || type === "SELL")) {
       const shares = parseDecimal(get("shares"), ".")?.abs();
-      if (!shares || shares.isZero() || !amount || amount.isZero()) return skip({ code: "rowSkipped", message: `A ${type} without shares or amount`, row, severity: "warning" });
+      if (!shares || shares.isZero() || !amount || amount.isZero()) {
+        return left("rowSkipped", "is a trade without its shares or its amount", `enter it by hand as a ${type} from Trade Republic's trade confirmation`);
+      }
       const buy = type === "BUY";
       transactions.push({ row, date, type, ...asset, quantity: (buy ? shares : shares.neg()).toFixed() as never, cash: money(buy ? amount.abs().neg() : amount.abs()) });
       return costs();
     }
     if (category === "DELIVERY") {
-      if (type === "MIGRATION") return skip({ code: "migrationSkipped", message: "An internal migration moves units out and back in and changes nothing", row, severity: "info" });
+      if (type === "MIGRATION") return left("migrationSkipped", "is an internal migration that moves units out and back in", "nothing to enter: your holding does not change", "info");
       const shares = parseDecimal(get("shares"), ".");
-      if (!shares || shares.isZero() || !symbol) return skip({ code: "rowSkipped", message: `A ${type} delivery without shares`, row, severity: "warning" });
+      if (!shares || shares.isZero() || !symbol) return left("rowSkipped", "is a delivery of shares without its shares or its asset", "enter the shares it moved by hand as an ADJUSTMENT");
       const inbound = type === "FREE_RECEIPT" ? true : type === "FREE_DELIVERY" ? false : shares.gt(0);
       const units = inbound ? shares.abs() : shares.abs().neg();
       const price = parseDecimal(get("price"), ".")?.abs();
@@ -93,9 +100,10 @@ function parseApp(table: CsvFormatTable): ImportResult {
       return;
     }
     if (category !== "CASH") {
-      return skip({ code: "unsupportedType", message: `A ${category} ${type} row is neither a trade, a delivery nor a cash movement, the kinds the importer reads (a corporate action such as a split carries no price): not imported, enter it by hand if it changed your shares`, row, severity: "warning" });
+      const why = "is neither a trade, a delivery nor a cash movement, the kinds the importer reads (a corporate action such as a split carries no price)";
+      return left("unsupportedType", why, "enter the shares it changed by hand as an ADJUSTMENT");
     }
-    if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: `Row ${row} has no amount`, row, severity: "warning" });
+    if (!amount || amount.isZero()) return skip({ code: "rowSkipped", message: unreadableLine(row, "amount", get("amount"), "an amount other than zero", what), row, severity: "warning" });
     const positive = amount.gt(0);
     if (type === "DIVIDEND") {
       transactions.push({ row, date, type: positive ? "DIVIDEND" : "FEE", ...asset, quantity: ZERO, cash: money(amount) });
@@ -118,7 +126,7 @@ function parseApp(table: CsvFormatTable): ImportResult {
       note("bonusAsIncome", `A ${type} bonus credited in cash was read as interest`, row);
       return transactions.push({ row, date, type: "INTEREST", quantity: ZERO, cash: money(amount) });
     }
-    skip({ code: "unsupportedType", message: `A CASH ${type} row is a cash movement of a kind the importer does not know, so what it is for cannot be told: not imported, enter it by hand`, row, severity: "warning" });
+    skip({ code: "unsupportedType", message: unknownType(row, what, "cash"), row, severity: "warning" });
   });
   return { transactions, warnings, skippedRows };
 }
@@ -139,8 +147,11 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
     const type = TYPES[get("Typ", "Type").toLowerCase()];
     const date = parseDate(get("Datum", "Date"), "YMD");
     const value = parseDecimal(get("Wert", "Value"), mark);
-    if (!type) return skip({ code: "unsupportedType", message: `"${get("Typ", "Type")}" is a row kind the importer does not know, so what it moves cannot be told: not imported, enter it by hand if it moved cash or shares`, row, severity: "warning" });
-    if (!date || !value || value.isZero()) return skip({ code: "rowSkipped", message: `Row ${row} has no date or value`, row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its type, note, ISIN, date and value.
+    const what = lineWas(get("Typ", "Type"), get("Notiz", "Note") || get("ISIN"), get("Datum", "Date"), get("Wert", "Value") && `${get("Wert", "Value")} EUR`);
+    if (!type) return skip({ code: "unsupportedType", message: unknownType(row, what), row, severity: "warning" });
+    if (!date) return skip({ code: "rowSkipped", message: unreadableLine(row, german ? "Datum" : "Date", get("Datum", "Date"), "a date (YYYY-MM-DD)", what), row, severity: "warning" });
+    if (!value || value.isZero()) return skip({ code: "rowSkipped", message: unreadableLine(row, german ? "Wert" : "Value", get("Wert", "Value"), "an amount other than zero", what), row, severity: "warning" });
     const isin = get("ISIN").toUpperCase();
     const asset = isin ? { isin, ...(get("Notiz", "Note") ? { assetName: get("Notiz", "Note") } : {}) } : {};
     const eur = (v: Decimal) => ({ amount: v.toFixed(), currency: "EUR" }) as ImportedTransaction["cash"];
@@ -149,7 +160,10 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
     const gross = value.plus(fees).plus(taxes);
     if (type === "BUY" || type === "SELL") {
       const shares = parseDecimal(get("Stück", "Shares"), mark)?.abs();
-      if (!shares || shares.isZero()) return skip({ code: "rowSkipped", message: "A trade without shares", row, severity: "warning" });
+      if (!shares || shares.isZero()) {
+        const message = notImported(row, what, "is a trade without its number of shares", `enter it by hand as a ${type} with the shares from Trade Republic's trade confirmation`);
+        return skip({ code: "rowSkipped", message, row, severity: "warning" });
+      }
       transactions.push({ row, date, type, ...asset, quantity: (type === "BUY" ? shares : shares.neg()).toFixed() as never, cash: eur(type === "BUY" ? gross.abs().neg() : gross.abs()) });
     } else {
       const negative = type === "WITHDRAWAL";

@@ -1,7 +1,8 @@
 import { type ImportSkippedRow,
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper, unreadable } from "../../sdk/import/index.ts";
+import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Trading 212 "History" export (Menu > History > Export, CSV, comma separated, decimal points,
 // times "YYYY-MM-DD HH:MM:SS"). Columns: Action, Time, ISIN, Ticker, Name, No. of shares,
@@ -50,15 +51,17 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
     const date = parseDate(get("Time"), "YMD");
     const total = parseDecimal(get("Total"), ".");
     const totalCcy = get("Currency (Total)").toUpperCase();
-    if (!date) return skip({ code: "badDate", message: unreadable(row, "Time", get("Time"), "a date and time (YYYY-MM-DD HH:MM:SS)"), row, severity: "warning" });
+    // What the line was, for a skipped line's reason: its action, ticker or name, time and total.
+    const what = lineWas(get("Action"), get("Ticker") || get("Name"), get("Time"), get("Total") && `${get("Total")} ${totalCcy}`.trim());
+    if (!date) return skip({ code: "badDate", message: unreadableLine(row, "Time", get("Time"), "a date and time (YYYY-MM-DD HH:MM:SS)", what), row, severity: "warning" });
     const asset = {
       ...(get("ISIN") ? { isin: get("ISIN").toUpperCase() } : {}), ...(get("Ticker") ? { symbol: get("Ticker") } : {}),
       ...(get("Name") ? { assetName: get("Name") } : {}),
     };
     const id = get("ID");
     const base = { row, date, ...(id && /buy|sell/.test(action) ? { orderId: id } : {}) };
-    if (!total) return skip({ code: "rowSkipped", message: unreadable(row, "Total", get("Total"), "an amount"), row, severity: "warning" });
-    if (!isCcy(totalCcy)) return skip({ code: "rowSkipped", message: unreadable(row, "Currency (Total)", get("Currency (Total)"), "a currency code"), row, severity: "warning" });
+    if (!total) return skip({ code: "rowSkipped", message: unreadableLine(row, "Total", get("Total"), "an amount", what), row, severity: "warning" });
+    if (!isCcy(totalCcy)) return skip({ code: "rowSkipped", message: unreadableLine(row, "Currency (Total)", get("Currency (Total)"), "a currency code", what), row, severity: "warning" });
 
     const fees: ImportedTransaction[] = [];
     let feeSum = new Decimal(0);
@@ -74,8 +77,11 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
       const shares = parseDecimal(get("No. of shares"), ".");
       const price = parseDecimal(get("Price / share"), ".");
       const priceCcy = get("Currency (Price / share)").toUpperCase() || totalCcy;
-      if (!shares || shares.isZero()) return skip({ code: "rowSkipped", message: "A trade without shares", row, severity: "warning" });
       const buy = /\bbuy\b/.test(action);
+      if (!shares || shares.isZero()) {
+        const message = notImported(row, what, "is a trade without a number of shares", `enter it by hand as a ${buy ? "BUY" : "SELL"} with the shares from Trading 212's trade confirmation`);
+        return skip({ code: "rowSkipped", message, row, severity: "warning" });
+      }
       // What the account paid or received before the row's fees, in the account currency.
       const net = buy ? total.abs().minus(feeSum) : total.abs().plus(feeSum);
       const gross = priceCcy === totalCcy || !price ? net : shares.abs().times(price);
@@ -103,9 +109,10 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
     if (action === "withdrawal") return transactions.push({ ...base, type: "WITHDRAWAL", quantity: ZERO, cash: money(total.abs().neg(), totalCcy) });
     if (action.includes("interest")) return transactions.push({ ...base, type: "INTEREST", quantity: ZERO, cash: money(total.abs(), totalCcy) });
     if (action.includes("currency conversion")) {
-      return skip({ code: "unsupportedAction", message: `"${get("Action")}" moves cash between the account's own currency pots, not in or out of it: not imported`, row, severity: "warning" });
+      const message = notImported(row, what, "moves cash between the account's own currency pots, not in or out of the account", "nothing to enter: no cash comes in or goes out");
+      return skip({ code: "unsupportedAction", message, row, severity: "warning" });
     }
-    return skip({ code: "unsupportedAction", message: `"${get("Action")}" is an action the importer does not know: enter it by hand if it moved cash or shares`, row, severity: "warning" });
+    return skip({ code: "unsupportedAction", message: unknownType(row, what), row, severity: "warning" });
   });
   return { transactions, warnings, skippedRows };
 }

@@ -2,6 +2,7 @@ import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError,
 } from "../../sdk/index.ts";
 import { columns, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Vanguard UK Personal Investor "Client Transactions Listing - Excel" (Documents > Report
 // Generator), an XLSX with one sheet per account (ISA, General Account, SIPP). Each sheet: the
@@ -106,7 +107,7 @@ export async function parseVanguardUk(params: ImportParseParams): Promise<Import
   const skippedRows: { line: number; reason: string }[] = [];
   const skip = (row: number, reason: string, severity: "info" | "warning" = "info", code = "rowSkipped") => {
     skippedRows.push({ line: row, reason });
-    warnings.push({ code, message: `Line ${row} was not imported: ${reason}`, row, severity });
+    warnings.push({ code, message: reason, row, severity });
   };
   if (sheets.length > 1) {
     warnings.push({ code: "severalAccounts", severity: "warning", message: `The workbook holds ${sheets.length} accounts (${sheets.map((s) => s.name).join(", ")}), all read into this broker: import each account's report into its own broker` });
@@ -118,6 +119,9 @@ export async function parseVanguardUk(params: ImportParseParams): Promise<Import
 }
 
 type Skip = (row: number, reason: string, severity?: "info" | "warning", code?: string) => void;
+
+/** What a cash line was, for its reason: its details, date and amount in pounds. */
+const cashWas = (line: Line) => lineWas(line.details, line.date, `${line.amount.toFixed()} GBP`);
 
 function readSheet(rows: string[][], transactions: ImportedTransaction[], warnings: ImportWarning[], skip: Skip): void {
   const cash: Line[] = [];
@@ -135,23 +139,30 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
     if (isHeader(cells, INVESTMENT_HEADER)) { section = "investment"; cols = columns(cells); return; }
     if (section === null) return; // the account's title and anything else outside the tables
     const get = (...names: string[]) => cols.get(cells, ...names);
+    const nothing = "nothing to enter: it moves no cash";
     if (lower === "balance" || lower === "cost") {
       section = null;
-      return skip(row, `the "${first}" line closes the table (a total, not a transaction)`);
+      return skip(row, notImported(row, lineWas(first), "closes the table with its total, not a transaction", "nothing to enter: the lines above it are imported one by one"));
     }
-    if (/^no transactions found/i.test(first)) return skip(row, "the report's note that the table is empty");
-    if (/^page\s+\d+(\s*(of|\/)\s*\d+)?$/i.test(first)) return skip(row, "a page label of the report");
+    if (/^no transactions found/i.test(first)) return skip(row, notImported(row, lineWas(first), "is the report's note that the table is empty", nothing));
+    if (/^page\s+\d+(\s*(of|\/)\s*\d+)?$/i.test(first)) return skip(row, notImported(row, lineWas(first), "is a page label of the report", nothing));
+    // What the line was, for a skipped line's reason: its details or fund, date and amount or quantity.
+    const was = section === "cash"
+      ? lineWas(get("Details"), get("Date"), get("Amount"))
+      : lineWas(get("TransactionDetails") || get("InvestmentName"), get("InvestmentName"), get("Date"), get("Quantity"));
     const date = parseDate(get("Date"), "DMY");
-    if (!date) return skip(row, `no readable date ("${get("Date")}")`, "warning");
+    if (!date) return skip(row, unreadableLine(row, "Date", get("Date"), "a date (DD/MM/YYYY)", was), "warning");
     if (section === "cash") {
       const amount = parseDecimal(get("Amount"), ".");
-      if (amount === null || amount.isZero()) return skip(row, `"${get("Details")}" without an amount`, "warning");
+      if (amount === null || amount.isZero()) return skip(row, unreadableLine(row, "Amount", get("Amount"), "an amount other than zero", was), "warning");
       return cash.push({ amount, date, details: get("Details").replace(/\s+/g, " "), row });
     }
     const details = get("TransactionDetails").replace(/\s+/g, " ");
-    if (/^namechange:/i.test(details)) return skip(row, `"${details}": a change of name or ticker moves no cash; rename the asset by hand`, "warning", "corporateAction");
+    if (/^namechange:/i.test(details)) {
+      return skip(row, notImported(row, was, "is a change of name or ticker, which moves no cash or units", "rename the asset by hand to its new name or ticker"), "warning", "corporateAction");
+    }
     const signed = parseDecimal(get("Quantity"), ".");
-    if (!signed || signed.isZero()) return skip(row, `"${details}" without a quantity`, "warning");
+    if (!signed || signed.isZero()) return skip(row, unreadableLine(row, "Quantity", get("Quantity"), "a quantity other than zero", was), "warning");
     // Rows of reports before late 2021 have no TransactionDetails: the sign of Quantity says buy or sell.
     const sold = details === "" ? signed.isNeg() : /^sold\b/i.test(details);
     trades.push({ cost: parseDecimal(get("Cost"), ".")?.abs() ?? null, date, details, name: get("InvestmentName"), quantity: signed.abs(), row, sold });
@@ -167,13 +178,14 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
     if (TRADE.test(reversal[1]!)) {
       // A reversed trade would have to be undone with its units too; no report showing one has been seen.
       reversed.add(line);
-      return skip(line.row, `"${line.details}" reverses a trade: check the holding and cash and correct them by hand`, "warning", "tradeReversal");
+      const why = "reverses a trade, and the cash line does not say how many units went back";
+      return skip(line.row, notImported(line.row, cashWas(line), why, "check the holding and cash and correct them by hand"), "warning", "tradeReversal");
     }
     const original = cash.slice(0, i).reverse().find((o) => !reversed.has(o) && same(o.details, reversal[1]!) && o.amount.eq(line.amount.neg()));
     if (!original) return;
     reversed.add(original).add(line);
-    skip(original.row, `reversed by line ${line.row}`);
-    skip(line.row, `reverses line ${original.row}`);
+    skip(original.row, notImported(original.row, cashWas(original), `is reversed by line ${line.row}, and the two cancel out`, "nothing to enter: together they move no cash"));
+    skip(line.row, notImported(line.row, cashWas(line), `reverses line ${original.row}, and the two cancel out`, "nothing to enter: together they move no cash"));
   });
   for (const line of cash) {
     if (reversed.has(line)) continue;
@@ -187,10 +199,15 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
       const days = (t: Trade) => Math.abs(Date.parse(t.date) - Date.parse(line.date));
       const partner = candidates.sort((a, b) => days(a) - days(b))[0];
       const quantity = partner?.quantity ?? parseDecimal(trade[2]!, ".")?.abs();
-      if (!quantity || quantity.isZero()) { skip(line.row, `"${line.details}" without a readable quantity`, "warning"); continue; }
+      if (!quantity || quantity.isZero()) {
+        const todo = `enter it by hand as a ${buy ? "BUY" : "SELL"} with the units from Vanguard's contract note`;
+        skip(line.row, notImported(line.row, cashWas(line), "is a trade whose quantity cannot be read from its details", todo), "warning");
+        continue;
+      }
       if (partner) {
         matched.add(partner);
-        skip(line.row, `the cash of the trade on line ${partner.row} (merged into it)`);
+        // Not "not imported": its amount is the trade's cash, on the investment line's row.
+        skip(line.row, `Line ${line.row}: ${cashWas(line)} is the cash of the trade on line ${partner.row}; merged into it, nothing to enter on its own`);
       }
       transactions.push({
         row: partner?.row ?? line.row, date: partner?.date ?? line.date, type: buy ? "BUY" : "SELL", ...assetOf(partner?.name || trade[3]!),
@@ -212,13 +229,17 @@ function readSheet(rows: string[][], transactions: ImportedTransaction[], warnin
     } else if (/deposit|withdrawal|payment by|transfer|contribution|subscription/.test(words)) {
       transactions.push({ ...base, type: positive ? "DEPOSIT" : "WITHDRAWAL" });
     } else {
-      skip(line.row, `"${line.details}" is not a line the importer knows: enter it by hand`, "warning", "unsupportedType");
+      skip(line.row, unknownType(line.row, cashWas(line), "cash"), "warning", "unsupportedType");
     }
   }
   // Trades whose cash line is outside the report's dates: their Cost, in pence.
   for (const t of trades.filter((t) => !matched.has(t))) {
     const trade = TRADE.exec(t.details);
-    if ((!trade && t.details !== "") || !t.cost) { skip(t.row, `"${t.details}" is neither a purchase nor a sale with a cost`, "warning"); continue; }
+    if ((!trade && t.details !== "") || !t.cost) {
+      const was = lineWas(t.details || t.name, t.details ? t.name : "", t.date, t.quantity.toFixed());
+      skip(t.row, notImported(t.row, was, "is neither a purchase nor a sale with a cost, and no cash line pays for it", "enter it by hand as the trade or transfer it was"), "warning");
+      continue;
+    }
     const buy = !t.sold;
     const cost = t.cost.toDecimalPlaces(2);
     warnings.push({ code: "tradeWithoutCash", message: `Line ${t.row}: no cash line for this trade; its Cost (${cost.toFixed()}) was used`, row: t.row, severity: "info" });

@@ -20,16 +20,6 @@ const OPTIONS: Record<string, Record<string, unknown>> = {
   "xtb/cash-operations.csv": { currency: "EUR" },
   "xtb/cash-operations-2025.csv": { currency: "PLN" },
 };
-/**
- * Importers whose reasons are still short ("an amount of zero: nothing moves") or leave the line to
- * the warning: the rule is not yet theirs, and the test below fails once one of them keeps it, so it
- * is taken off this list then.
- */
-const NOT_YET = new Set([
-  "broker_avanza", "broker_bux", "broker_degiro", "broker_directa", "broker_fidelity", "broker_fineco", "broker_finpension", "broker_freetrade", "broker_generic_csv",
-  "broker_ibkr", "broker_interactive_investor", "broker_nordnet", "broker_revolut", "broker_saxo", "broker_schwab", "broker_traderepublic",
-  "broker_trading212", "broker_vanguard_uk",
-]);
 
 const importers = new Map(builtinPlugins.filter((p) => p.manifest.kind === "import-plugin").map((p) => [p.manifest.id, p as Plugin]));
 const isWorkbook = (name: string) => /\.xlsx?$/i.test(name);
@@ -95,8 +85,7 @@ describe("a skipped line's reason names its line and says what it was, why and w
       }
       found.push(...faults(result).map((f) => `${folder}/${name} line ${f}`));
     }
-    if (NOT_YET.has(code)) expect(found.length).toBeGreaterThan(0);
-    else expect(found).toEqual([]);
+    expect(found).toEqual([]);
   });
 });
 

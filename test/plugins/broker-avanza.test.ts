@@ -110,8 +110,11 @@ describe("Avanza transactions export", () => {
     const r = await (await brokerAvanzaPlugin.create({} as never)).parse({ bytes, file: { ...sample.file, head: text } });
     expect(r.transactions).toEqual([]);
     expect(r.skippedRows).toEqual([
-      { line: 2, reason: "\"Insättning\" with an unreadable amount (\"3 000 kr?\")" },
-      { line: 3, reason: "\"Övrigt\" without an amount: nothing moves" },
+      {
+        line: 2,
+        reason: 'Line 2: Belopp "3 000 kr?" is not an amount, so "Insättning" (Insättning, 2021-04-19, 3 000 kr? SEK) is not imported; correct the cell and upload the file again, or enter the row by hand',
+      },
+      { line: 3, reason: 'Line 3: "Övrigt" (Info, 2021-04-20) has no amount; not imported, nothing to enter: it moves no cash' },
     ]);
     expect(r.warnings.map((w) => [w.row, w.severity])).toEqual([[2, "warning"], [3, "info"]]);
   });

@@ -97,7 +97,7 @@ describe("Fidelity all-accounts layout and rarer actions", () => {
     expect(r.skippedRows).toEqual([
       { line: 6, reason: expect.stringContaining("core money market fund") },
       { line: 7, reason: expect.stringContaining("moves shares without a price") },
-      { line: 8, reason: expect.stringContaining('"SOMETHING NEW (Cash)" is not an action the importer knows') },
+      { line: 8, reason: expect.stringContaining('Line 8: "SOMETHING NEW (Cash)" (') },
     ]);
     expect(r.warnings.find((w) => w.code === "severalAccounts")?.message).toContain("333333333, 111111111");
   });

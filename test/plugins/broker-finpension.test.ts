@@ -58,7 +58,7 @@ describe("finpension transactions export", () => {
       "7 BUY 2024-10-22 q=0.15 -254 CHF CH0429081620",
       "8 DEPOSIT 2024-10-16 q=0 260 CHF -",
     ]);
-    expect(r.skippedRows).toEqual([{ line: 6, reason: "\"Flat-rate administration fee\" without a cash flow: nothing moves" }]);
+    expect(r.skippedRows).toEqual([{ line: 6, reason: 'Line 6: "Flat-rate administration fee" (2024-11-30, 0.000000 CHF) has no cash flow; not imported, nothing to enter: it moves no cash' }]);
     expectEveryLineAccounted("finpension", "transactions-vested-benefits.csv", r, 1);
   });
 

@@ -105,7 +105,10 @@ describe("generic CSV, a 'Unit Price' layout whose trades have no amount", () =>
       "9 INTEREST 2024-03-31 q=0 0.85 EUR -",
       "10 WITHDRAWAL 2024-04-02 q=0 -150 EUR -",
     ]);
-    expect(r.skippedRows).toEqual([{ line: 7, reason: "No amount for this BUY of 1, and no price in its row to compute it" }]);
+    expect(r.skippedRows).toEqual([{
+      line: 7,
+      reason: 'Line 7: "Buy" (SXR8, 2024-03-05) is a BUY of 1 without an amount, and no price in its row to compute it; not imported, fill in its amount or price and upload again, or enter it by hand as a BUY',
+    }]);
     expect(r.warnings.filter((w) => w.code === "amountComputed").map((w) => w.row)).toEqual([3, 4, 6, 8]);
     expectEveryLineAccounted("generic", "generic-unit-price.csv", r, 1);
   });

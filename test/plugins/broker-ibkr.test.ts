@@ -51,7 +51,7 @@ describe("IBKR Flex Query", () => {
     expect(tx).toMatchObject({ isin: "1E5", cash: { amount: "-0.1", currency: "USD" } });
   });
 
-  test("an option without its multiplier, and unknown cash types, are skipped with a warning; order summaries beside executions are not rows", async () => {
+  test("an option without its multiplier, and unknown cash types, are skipped with a warning that says what the record was, why and what to do; order summaries beside executions are not rows", async () => {
     const text = `<FlexQueryResponse><FlexStatements><FlexStatement><Trades>
 <Trade currency="USD" assetCategory="OPT" symbol="AAPL 240621C00200000" tradeDate="20240105" quantity="1" proceeds="-120" ibCommission="-1" ibCommissionCurrency="USD"/>
 <Order currency="USD" assetCategory="STK" symbol="AAPL" tradeDate="20240105" quantity="10" proceeds="-1855" levelOfDetail="ORDER"/>
@@ -60,6 +60,11 @@ describe("IBKR Flex Query", () => {
     const result = await parse({ bytes, file: describeFile(bytes, "x.xml") });
     expect(result.transactions).toEqual([]);
     expect(result.warnings.map((w) => w.code)).toEqual(["optionMultiplierMissing", "unknownCashType"]);
+    // An XML record has no line: its reason starts with what it was, then why and what to do.
+    expect(result.warnings.map((w) => w.message)).toEqual([
+      '"Trades" (OPT, AAPL 240621C00200000, 20240105, 1, -120 USD) is an option trade without a Multiplier, so the units it moved cannot be told; not imported, add Multiplier to the Flex query and upload again, or enter it by hand',
+      '"Something New" (20240105, 5 USD) is a type the importer does not know, so what it moved cannot be told; not imported, enter it by hand if it moved cash',
+    ]);
   });
 
   test("detection: Flex XML and Flex CSV are claimed, a Degiro file is not", async () => {
@@ -149,6 +154,14 @@ describe("IBKR Flex CSV variants and the Activity Statement CSV", () => {
       "33 summaryRowSkipped", "36 summaryRowSkipped", "39 summaryRowSkipped",
       "2 sectionSkipped", "6 sectionSkipped", "9 sectionSkipped", "41 sectionSkipped", "43 sectionSkipped",
     ]);
+  });
+
+  test("a skipped section's reason names its one line as \"Line 9\" and several as \"Lines 6, 7\"", async () => {
+    const result = await parse(activity);
+    const reason = (line: number) => result.skippedRows?.find((s) => s.line === line)?.reason;
+    expect(reason(9)).toBe("Line 9: the Net Asset Value section holds positions, summaries or notes and no transactions; not imported, nothing to enter: these lines move no cash");
+    expect(reason(6)).toStartWith("Lines 6, 7: the Account Information section ");
+    expect(reason(7)).toBe(reason(6)!);
   });
 
   test("Flex XML option trades are imported as contracts × multiplier, never dropped", async () => {

@@ -61,7 +61,7 @@ describe("interactive investor transaction history (sterling)", () => {
       "3 FEE 2024-12-05 q=0 -4.99 GBP -",
       "4 DEPOSIT 2025-04-06 q=0 500 GBP -",
     ]);
-    expect(r.skippedRows).toEqual([{ line: 5, reason: expect.stringContaining('"Something else" is not a line the importer knows') }]);
+    expect(r.skippedRows).toEqual([{ line: 5, reason: 'Line 5: "Something else" (07/04/2025, £1.00) is a type the importer does not know, so what it moved cannot be told; not imported, enter it by hand if it moved cash' }]);
   });
 
   test("a fund named EUROPEAN is a trade, not an exchange of euros", async () => {

@@ -90,7 +90,7 @@ describe("Nordnet transactions export, Swedish", () => {
     const r = await parse(SV);
     expect(r.skippedRows).toEqual([
       { line: 4, reason: expect.stringContaining("BYTE INLÄGG VP") },
-      { line: 7, reason: "\"UTDELNING\" cancelled on 2024-04-05" },
+      { line: 7, reason: 'Line 7: "UTDELNING" (Volvo B, 2024-04-04, 280 SEK) was cancelled on 2024-04-05 and no longer moves anything; not imported, nothing to enter: it moves no cash' },
     ]);
   });
 });
@@ -120,10 +120,10 @@ describe("Nordnet cancellations", () => {
     ]);
     expect(pinAll(r)).toEqual(["6 DEPOSIT 2024-01-08 q=0 1000 SEK -"]);
     expect(r.skippedRows).toEqual([
-      { line: 2, reason: "\"MAK UTDELNING\" cancels line 3: the two move nothing together" },
-      { line: 3, reason: "\"UTDELNING\" cancelled by line 2: the two move nothing together" },
-      { line: 4, reason: "\"MAK UTDELNING\" cancels line 5: the two move nothing together" },
-      { line: 5, reason: "\"UTDELNING\" cancelled by line 4: the two move nothing together" },
+      { line: 2, reason: 'Line 2: "MAK UTDELNING" (Volvo B, 2024-04-06, -280 SEK) cancels line 3, and the two move nothing together; not imported, nothing to enter: together they move no cash' },
+      { line: 3, reason: 'Line 3: "UTDELNING" (Volvo B, 2024-04-04, 280 SEK) is cancelled by line 2, and the two move nothing together; not imported, nothing to enter: together they move no cash' },
+      { line: 4, reason: 'Line 4: "MAK UTDELNING" (Volvo B, 2024-05-02, -70 SEK) cancels line 5, and the two move nothing together; not imported, nothing to enter: together they move no cash' },
+      { line: 5, reason: 'Line 5: "UTDELNING" (Volvo B, 2024-05-01, 70 SEK) is cancelled by line 4, and the two move nothing together; not imported, nothing to enter: together they move no cash' },
     ]);
   });
 
@@ -134,7 +134,10 @@ describe("Nordnet cancellations", () => {
       line("1", "2024-01-08", "INSÄTTNING", "", "1000"),
     ]);
     expect(pinAll(r)).toEqual(["2 FEE 2024-04-06 q=0 -280 SEK SE0000115446", "4 DEPOSIT 2024-01-08 q=0 1000 SEK -"]);
-    expect(r.skippedRows).toEqual([{ line: 3, reason: "\"MAK KÖPT\" reverses a trade not found in this file: check the trade and remove it by hand" }]);
+    expect(r.skippedRows).toEqual([{
+      line: 3,
+      reason: 'Line 3: "MAK KÖPT" (Volvo B, 2024-03-06, 10059 SEK) reverses a trade that is not in this file; not imported, check the trade and remove it by hand',
+    }]);
     expect(r.warnings.find((w) => w.row === 2)).toEqual(expect.objectContaining({ code: "dividendReversal", severity: "info" }));
   });
 });

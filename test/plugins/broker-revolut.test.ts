@@ -23,11 +23,11 @@ describe("Revolut trading account statement", () => {
     expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedType", row: 8 })]);
   });
 
-  test("a stock split is skipped naming the row kind and why: the importer does not know it and it carries no price", async () => {
+  test("a stock split is skipped naming the line, the row and why: it moves shares without a price, to enter by hand", async () => {
     const result = await (await brokerRevolutPlugin.create({} as never)).parse(statement);
     expect(result.skippedRows).toEqual([{
       line: 8,
-      reason: '"STOCK SPLIT" is a row kind the importer does not know (stock splits and position transfers, which carry no price, among them): not imported, enter it by hand if it changed cash or shares',
+      reason: 'Line 8: "STOCK SPLIT" (TSLA, 2024-04-10T00:00:00.000Z, 2, USD 0) moves shares without a price (a stock split or a transfer of positions); not imported, enter the shares it moved by hand as an ADJUSTMENT (shares transferred in with their cost basis)',
     }]);
   });
 

@@ -30,7 +30,8 @@ describe("Saxo Transactions report (XLSX)", () => {
     ]);
     expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedEvent", row: 12 })]);
     expect(result.skippedRows).toEqual([{
-      line: 12, reason: '"Stock split 3:1" moves no cash (a split or another change of units, with no price): not imported, enter the units by hand if they changed',
+      line: 12,
+      reason: 'Line 12: "Stock split 3:1" (TSLA:xnas, 2024-04-03, 0 EUR) moves no cash (a split or another change of units, with no price); not imported, enter the units it changed by hand as an ADJUSTMENT (units received with their cost basis)',
     }]);
   });
 

@@ -19,11 +19,17 @@ describe("Charles Schwab: the income actions of real exports", () => {
     expect(unaccounted(result, [2, 3, 4, 5, 6, 7, 8, 9, 10])).toEqual([]);
   });
 
-  test("a share move without cash is skipped naming the action and why: it moves no cash, the shares are entered by hand", async () => {
+  test("a share move without cash is skipped naming the line, the action and why: it moves no cash, the shares are entered by hand", async () => {
     const result = await (await brokerSchwabPlugin.create({} as never)).parse(fixture("schwab", "transactions-income.csv"));
     expect(result.skippedRows?.slice(0, 2)).toEqual([
-      { line: 8, reason: '"Journaled Shares" moves no cash (a split, journaled shares or another move of shares, with no price): not imported, enter the shares by hand if they changed' },
-      { line: 9, reason: '"Stock Split" moves no cash (a split, journaled shares or another move of shares, with no price): not imported, enter the shares by hand if they changed' },
+      {
+        line: 8,
+        reason: 'Line 8: "Journaled Shares" (DGLRX, 05/22/2023, -877) moves no cash (a split, journaled shares or another move of shares, with no price); not imported, enter the shares it moved by hand as an ADJUSTMENT (shares moved in with their cost basis)',
+      },
+      {
+        line: 9,
+        reason: 'Line 9: "Stock Split" (AVGO, 07/15/2024 as of 07/12/2024, 9) moves no cash (a split, journaled shares or another move of shares, with no price); not imported, enter the shares it moved by hand as an ADJUSTMENT (shares moved in with their cost basis)',
+      },
     ]);
   });
 });

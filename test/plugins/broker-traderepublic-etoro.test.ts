@@ -30,7 +30,7 @@ describe("Trade Republic transactions CSV", () => {
     expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedType", row: 9 })]);
     // The skipped line names what it is and why it is not imported.
     expect(result.skippedRows).toEqual([{
-      line: 9, reason: '"Geschenk" is a row kind the importer does not know, so what it moves cannot be told: not imported, enter it by hand if it moved cash or shares',
+      line: 9, reason: 'Line 9: "Geschenk" (Aktiengeschenk, 2024-04-05, 10,00 EUR) is a type the importer does not know, so what it moved cannot be told; not imported, enter it by hand if it moved cash or shares',
     }]);
   });
 });
@@ -140,7 +140,7 @@ describe("Trade Republic app export", () => {
     expect(result.transactions.find((t) => t.type === "ADJUSTMENT")?.costBasis as unknown).toEqual({ amount: "440", currency: "EUR" });
     expect(result.warnings.map((w) => `${w.row} ${w.code}`)).toEqual(["5 bonusAsIncome", "8 cardPayment", "10 deliveryIn", "11 unsupportedType", "12 taxRefund", "14 migrationSkipped"]);
     expect(result.skippedRows?.find((s) => s.line === 11)?.reason).toBe(
-      "A CORPORATE_ACTION SPLIT row is neither a trade, a delivery nor a cash movement, the kinds the importer reads (a corporate action such as a split carries no price): not imported, enter it by hand if it changed your shares",
+      'Line 11: "CORPORATE_ACTION SPLIT" (Microsoft, 2025-05-02) is neither a trade, a delivery nor a cash movement, the kinds the importer reads (a corporate action such as a split carries no price); not imported, enter the shares it changed by hand as an ADJUSTMENT',
     );
     expect(unaccounted(result, Array.from({ length: 13 }, (_, i) => i + 2))).toEqual([]);
     for (const [broker, name] of [["degiro", "Account.csv"], ["ibkr", "flex.csv"], ["generic", "generic-en.csv"]] as const) expect(plugin.accepts(fixture(broker, name).file)).toBe(0);

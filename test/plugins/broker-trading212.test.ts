@@ -37,7 +37,10 @@ describe("Trading 212 history export", () => {
     const result = await parse();
     expect(result.warnings).toEqual([expect.objectContaining({ code: "unsupportedAction", row: 10 })]);
     expect(result.skippedRows).toEqual([
-      { line: 10, reason: `"Currency conversion" moves cash between the account's own currency pots, not in or out of it: not imported` },
+      {
+        line: 10,
+        reason: `Line 10: "Currency conversion" (2024-04-04 10:00:00, 0.01 EUR) moves cash between the account's own currency pots, not in or out of the account; not imported, nothing to enter: no cash comes in or goes out`,
+      },
     ]);
   });
 

@@ -91,7 +91,7 @@ describe("a file cut short", () => {
     const last = lines.length;
     const cut = `${lines.slice(0, -1).join("\n")}\n${lines.at(-1)!.slice(0, Math.floor(lines.at(-1)!.length / 2))}`;
     const intact = await intactParse("history.csv", sample("trading212", "history.csv"), "broker_trading212");
-    await expectRowLeftOut("history-cut.csv", cut, "broker_trading212", last, new RegExp(`^Line ${last}: Total is empty, expected an amount$`), intact);
+    await expectRowLeftOut("history-cut.csv", cut, "broker_trading212", last, new RegExp(`^Line ${last}: Total is empty, expected an amount, so "Currency conversion" \\(2024-04-04 10:00:00\\) is not imported; correct the cell and upload the file again, or enter the row by hand$`), intact);
   });
 
   test("workbook cut in half is refused as cut short or damaged", async () => {
@@ -116,20 +116,20 @@ describe("one corrupt row in the middle is left out with its line, column and va
     const lines = text("trading212", "history.csv").split("\n");
     lines[5] = lines[5]!.replace(/,(-?\d+\.\d+),(EUR|GBP|USD)/, ",12x4,$2");
     const intact = await intactParse("history.csv", sample("trading212", "history.csv"), "broker_trading212");
-    await expectRowLeftOut("history-bad.csv", lines.join("\n"), "broker_trading212", 6, /^Line 6: Total "12x4" is not an amount$/, intact);
+    await expectRowLeftOut("history-bad.csv", lines.join("\n"), "broker_trading212", 6, /^Line 6: Total "12x4" is not an amount, so "Interest on cash" \(2024-03-01 00:00:00, 12x4 EUR\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intact);
 
     const schwab = text("schwab", "transactions.csv").split("\n");
     schwab[6] = schwab[6]!.replace(/^"?\d\d\/\d\d\/\d{4}"?/, "\"13/45/2024\"");
     const intactSchwab = await intactParse("transactions.csv", sample("schwab", "transactions.csv"), "broker_schwab");
-    await expectRowLeftOut("schwab-bad.csv", schwab.join("\n"), "broker_schwab", 7, /^Line 7: Date "13\/45\/2024" is not a date \(MM\/DD\/YYYY\)$/, intactSchwab);
+    await expectRowLeftOut("schwab-bad.csv", schwab.join("\n"), "broker_schwab", 7, /^Line 7: Date "13\/45\/2024" is not a date \(MM\/DD\/YYYY\), so "Buy" \(AAPL, 13\/45\/2024, 5, -\$950\.00\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intactSchwab);
   });
 
   test("workbook: a Saxo date and an XTB amount that cannot be read", async () => {
     const intactSaxo = await intactParse("saxo.xlsx", sample("saxo", "transactions.xlsx"), "broker_saxo");
     const saxo = editedWorkbook("saxo", "transactions.xlsx", "Transactions", (ws) => { ws.B6 = { t: "s", v: "2024-13-45" }; });
-    await expectRowLeftOut("saxo-bad.xlsx", saxo, "broker_saxo", 6, /^Line 6: Trade Date "2024-13-45" is not a date$/, intactSaxo);
+    await expectRowLeftOut("saxo-bad.xlsx", saxo, "broker_saxo", 6, /^Line 6: Trade Date "2024-13-45" is not a date, so "Cash dividend" \(AAPL:xnas, 2024-13-45, 1\.1 EUR\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intactSaxo);
     const saxoAmount = editedWorkbook("saxo", "transactions.xlsx", "Transactions", (ws) => { ws.K6 = { t: "s", v: "1,1x" }; });
-    await expectRowLeftOut("saxo-amount.xlsx", saxoAmount, "broker_saxo", 6, /^Line 6: Amount "1,1x" is not an amount$/, intactSaxo);
+    await expectRowLeftOut("saxo-amount.xlsx", saxoAmount, "broker_saxo", 6, /^Line 6: Amount "1,1x" is not an amount, so "Cash dividend" \(AAPL:xnas, 2024-02-15, 1,1x EUR\) is not imported; correct the cell and upload the file again, or enter the row by hand$/, intactSaxo);
 
     const intactXtb = await intactParse("xtb.xlsx", sample("xtb", "account-statement.xlsx"), "broker_xtb");
     const xtb = editedWorkbook("xtb", "account-statement.xlsx", "CASH OPERATION HISTORY", (ws) => { ws.F8 = { t: "s", v: "1,2x" }; });
