@@ -107,16 +107,16 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
 }
 
 /**
- * |P| = `num` / `mt` × 10^`exp` rounded half-even straight to 10 decimals (the digits at scale 10),
- * when that is what the two roundings give; null when they may differ. The first rounding moves
- * |P| by at most half a unit of its 34th digit, under 10^(`top` − 33) / 2 (|P| < 10^(`top` + 1)):
- * it can change the second rounding only when |P| × 10^10 lies that close to a tie (an odd
- * number of halves), so any remainder farther than twice that from one half takes one division
- * at 10 decimals instead of one at 34 digits and another to 10 decimals. Near integers
- * the two agree: either way the value rounds to the nearest one.
+ * |P| = `num` / `mt` × 10^`exp` rounded half-even straight to 10 decimals (the digits at scale
+ * 10), when that is what the two roundings give; null when they may differ. The first rounding
+ * (34 significant digits) moves |P| by at most half a unit of its 34th digit, at most
+ * 10^(`top` − 33) / 2 since |P| < 10^(`top` + 1). That changes the second rounding only when
+ * |P| × 10^10 lies within that distance of a tie (a fraction of exactly one half); farther, one
+ * division at 10 decimals gives the same digits as the division at 34 digits and the rounding
+ * after it. Near an integer both round to it, so only the tie needs the two steps.
  */
 function singleRounding(num: bigint, mt: bigint, exp: number, top: number): bigint | null {
-  // Below 10^23 the 34 digits reach past the 10th decimal; above, the Decimal-faithful path.
+  // From 10^23 on, 34 digits end at or before the 10th decimal: the two-step path.
   if (top > 22) return null;
   const shift = PLACES + exp;
   const n = shift >= 0 ? num * pow10(shift) : num;

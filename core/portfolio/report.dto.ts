@@ -17,9 +17,10 @@ import type {
 } from "./report.wire.ts";
 
 /**
- * Money and returns on the wire: at most 10 decimals (half-even), no trailing zeros, "0" for zero: decimal.js's
- * `toDecimalPlaces(10)` then `toFixed()`, written from the Decimal's digits with one BigInt
- * division (exact-decimal.ts `wireText`; 1.5–2× faster on the 34-digit figures of every history point).
+ * Money and returns on the wire: at most 10 decimals (half-even), no trailing zeros, "0" for
+ * zero. The text decimal.js's `toDecimalPlaces(10)` then `toFixed()` writes, made from the
+ * Decimal's digits with one BigInt division (exact-decimal.ts `wireText`): 1.3–2× faster on the
+ * 34-digit figures of every history point (docs/decisions.md, "Where a cold report's time goes").
  */
 export function dec(d: Decimal): string {
   if (!d.isFinite()) return d.toFixed();
