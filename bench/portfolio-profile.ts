@@ -11,6 +11,11 @@
  * kept by the engine, then `runs` reports after a write noted 10 days before the end (nothing is
  * written: the engine resumes at the checkpoint before that date all the same), CPU time each.
  *
+ * `--cold` times the worker's cold path as the server runs it after `clear-all` or any undated write
+ * (host/api/portfolio/portfolio-report.task.ts): `ReportEngine` with the worker's full collections,
+ * each report after a generation with no dated note (nothing resumable), then the gzip in pieces;
+ * CPU time of each, the wall time of the collections (median of `runs`).
+ *
  * `--pages` times the web's page sequence on one engine (the dashboard's request, Performance's,
  * Income's, then the API's default), then the same sequence after each of `runs` writes noted 10
  * days before the end: CPU time of each report and whether it resumed (one kept replay serves them all).
@@ -83,6 +88,33 @@ if (process.argv.includes("--incremental")) {
     if (typeof out.mode === "object") resumedAt = out.mode.resumedAt;
   }
   console.log(`incremental after a write dated ${from} (resumed at ${resumedAt || "—"}): CPU ${median(cpuIncr).toFixed(0)} ms + gzip in pieces ${median(cpuGzip).toFixed(0)} ms (median of ${runs})`);
+}
+
+if (process.argv.includes("--cold")) {
+  const collections: number[] = [];
+  const engine = new ReportEngine(() => {
+    const t = performance.now();
+    Bun.gc(true);
+    collections.push(performance.now() - t);
+  });
+  const gz = new SegmentedGzip();
+  const cpuEngine: number[] = [];
+  const cpuGzip: number[] = [];
+  const collected: number[] = [];
+  for (let g = 1; g <= runs; g++) {
+    collections.length = 0;
+    const c0 = process.cpuUsage();
+    db.exec("BEGIN");
+    const out = await engine.report(reader, request, { epoch: "cold", generation: g, notes: [] });
+    db.exec("COMMIT");
+    const c1 = process.cpuUsage(c0);
+    gz.gzipPieces(out.pieces);
+    const c2 = process.cpuUsage(c0);
+    cpuEngine.push((c1.user + c1.system) / 1000);
+    cpuGzip.push((c2.user + c2.system - c1.user - c1.system) / 1000);
+    collected.push(collections.reduce((s, v) => s + v, 0));
+  }
+  console.log(`engine cold (the worker's path): CPU ${median(cpuEngine).toFixed(0)} ms + gzip in pieces ${median(cpuGzip).toFixed(0)} ms, of which full collections ${median(collected).toFixed(0)} ms wall (median of ${runs}; CPU of each ${cpuEngine.map((c) => c.toFixed(0)).join(", ")} ms)`);
 }
 
 if (process.argv.includes("--pages")) {

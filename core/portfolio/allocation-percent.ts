@@ -54,8 +54,10 @@ export function roundHalfEven(q: bigint, half: number): bigint {
 export function toPlaces(n: bigint, scale: number, places: number): { n: bigint; scale: number } {
   if (scale <= places) return { n, scale };
   const div = pow10(scale - places);
-  const r = n % div;
-  return { n: roundHalfEven(n / div, r * 2n < div ? -1 : r * 2n > div ? 1 : 0), scale: places };
+  // One division: the remainder from the quotient (a BigInt division costs several products).
+  const q = n / div;
+  const r2 = (n - q * div) * 2n;
+  return { n: roundHalfEven(q, r2 < div ? -1 : r2 > div ? 1 : 0), scale: places };
 }
 
 /**
@@ -73,6 +75,8 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
   const exp = amount.exp - total.exp;
   // |P| < 10^(top + 1): 34 significant digits are this many decimals, or one more (corrected below).
   const top = amount.top - total.top + 2;
+  const single = singleRounding(num, mt, exp, top);
+  if (single !== null) return single === 0n ? "0" : (neg ? "-" : "") + plain(single, PLACES);
   let scale = PRECISION - 1 - top;
   let q = 0n;
   let rem = 0n;
@@ -85,7 +89,7 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
     if (shift >= 0) n *= pow10(shift);
     else den *= pow10(-shift);
     q = n / den;
-    rem = n % den;
+    rem = n - q * den;
     if (q >= pow10(PRECISION)) { scale--; continue; }
     if (q < pow10(PRECISION - 1)) { scale++; continue; }
     break;
@@ -100,6 +104,29 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
   const { n: n10, scale: s10 } = toPlaces(n34, s34, PLACES);
   if (n10 === 0n) return "0";
   return (neg ? "-" : "") + plain(n10, s10);
+}
+
+/**
+ * |P| = `num` / `mt` × 10^`exp` rounded half-even straight to 10 decimals (the digits at scale
+ * 10), when that is what the two roundings give; null when they may differ. The first rounding
+ * (34 significant digits) moves |P| by at most half a unit of its 34th digit, at most
+ * 10^(`top` − 33) / 2 since |P| < 10^(`top` + 1). That changes the second rounding only when
+ * |P| × 10^10 lies within that distance of a tie (a fraction of exactly one half); farther, one
+ * division at 10 decimals gives the same digits as the division at 34 digits and the rounding
+ * after it. Near an integer both round to it, so only the tie needs the two steps.
+ */
+function singleRounding(num: bigint, mt: bigint, exp: number, top: number): bigint | null {
+  // From 10^23 on, 34 digits end at or before the 10th decimal: the two-step path.
+  if (top > 22) return null;
+  const shift = PLACES + exp;
+  const n = shift >= 0 ? num * pow10(shift) : num;
+  const den = shift >= 0 ? mt : mt * pow10(-shift);
+  const q = n / den;
+  const twice = (n - q * den) * 2n;
+  // |2·rem − den| / (2·den) is the distance to the tie, in units of the 10th decimal.
+  const off = twice - den;
+  if ((off < 0n ? -off : off) * pow10(23 - top) <= den * 2n) return null;
+  return roundHalfEven(q, off < 0n ? -1 : 1);
 }
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

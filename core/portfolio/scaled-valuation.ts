@@ -25,13 +25,21 @@ const decimalsOf = (s: string): number => {
   return end - dot - 1;
 };
 
+/** The digits of `s` (a plain decimal string with at most `scale` decimals) × 10^scale, as text. */
+function scaledDigits(s: string, scale: number): string {
+  const dot = s.indexOf(".");
+  if (dot < 0) return s + "0".repeat(scale);
+  const frac = s.slice(dot + 1);
+  return s.slice(0, dot) + frac.slice(0, scale) + "0".repeat(Math.max(0, scale - frac.length));
+}
+
 /** `s` (a plain decimal string with at most `scale` decimals) × 10^scale as a BigInt. */
 function toScaled(s: string, scale: number): bigint {
-  const dot = s.indexOf(".");
-  if (dot < 0) return BigInt(s + "0".repeat(scale));
-  const frac = s.slice(dot + 1);
-  return BigInt(s.slice(0, dot) + frac.slice(0, scale) + "0".repeat(Math.max(0, scale - frac.length)));
+  return BigInt(scaledDigits(s, scale));
 }
+
+/** At most 15 digits (an optional minus first): below 2^53, so `Number` reads them exactly. */
+const SAFE_DIGITS = /^-?[0-9]{1,15}$/;
 
 /** A BigInt at `scale` as a Decimal (exact). */
 function fromScaled(n: bigint, scale: number): Decimal {
@@ -140,7 +148,10 @@ export class ScaledValuation {
 
   /** Parses close `qi` of a column at its currency's price scale (once). */
   private parse(col: AssetColumn, qi: number): number {
-    const n = toScaled(col.closes[qi]!, this.priceScale.get(col.currency)!);
+    const digits = scaledDigits(col.closes[qi]!, this.priceScale.get(col.currency)!);
+    // Most closes: read as a number, no BigInt made (one per close and report before); "-0" is 0.
+    if (SAFE_DIGITS.test(digits)) return col.scaled[qi] = Number(digits) || 0;
+    const n = BigInt(digits);
     const small = safe(n);
     if (small === small) return col.scaled[qi] = small;
     col.wide.set(qi, n);

@@ -71,3 +71,18 @@ test("a quotient of 10^34 % or more is left to the Decimal path", () => {
   expect(integerPath(new Decimal("-9999999999999999.999999999999999999"), new Decimal("0.000000000000000001"))).toBeNull();
   expect(integerPath(new Decimal("1"), new Decimal("0"))).toBeNull();
 });
+
+test("integer percentages equal the Decimal path at every distance from a tie at the 10th decimal", () => {
+  // 12.3456789012|5 (a tie) moved by one unit of the 13th to the 45th digit after it, both ways:
+  // the 34-digit quotient reaches the tie from the nearer distances only, and one rounding
+  // straight to 10 decimals is right only from the farther ones.
+  for (let k = 1; k <= 33; k++) {
+    const zeros = "0".repeat(k - 1);
+    for (const amount of [`0.1234567890125${zeros}1`, `0.1234567890124${"9".repeat(k)}`, `0.1234567890135${zeros}1`, `0.1234567890134${"9".repeat(k)}`]) {
+      check(amount, "1");
+      check(`-${amount}`, "1");
+      check(new Decimal(amount).times(3).toFixed(), "3");
+      check(new Decimal(amount).times("7.1").toFixed(), "7.1");
+    }
+  }
+});

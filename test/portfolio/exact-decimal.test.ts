@@ -9,7 +9,7 @@ import { expect, test } from "bun:test";
 import { Decimal } from "../../core/money/decimal.ts";
 import { cmp, type DecimalParts, partsOf, partsOfText, plus, times, toDecimal, wireText } from "../../core/portfolio/exact-decimal.ts";
 import { buildReport } from "../../core/portfolio/report.calc.ts";
-import { dec } from "../../core/portfolio/report.dto.ts";
+import { decimalJsText } from "./decimal-text.ts";
 import { randomDecimals } from "./random-decimals.ts";
 import { input } from "../unit/portfolio/report-input.sample.ts";
 
@@ -25,7 +25,7 @@ function randomRate(): Decimal {
 /** Same value, leading digit and wire text as the Decimal (the percentages and comparisons read the leading digit). */
 function same(parts: DecimalParts, d: Decimal, what: string): void {
   expect({ what, value: toDecimal(parts).toString(), top: parts.m === 0n ? 0 : parts.top, text: wireText(parts) })
-    .toEqual({ what, value: d.toString(), top: d.isZero() ? 0 : d.e, text: dec(d) });
+    .toEqual({ what, value: d.toString(), top: d.isZero() ? 0 : d.e, text: decimalJsText(d) });
 }
 
 test("integer valuation equals the Decimal chain: quantity × close × rate, summed per asset and component", () => {
@@ -94,7 +94,7 @@ test("integer sums and products round like Decimal at the 34-digit edges", () =>
   }
   // Wire text: ties at the 10th decimal, values that round to zero, no trailing zeros.
   for (const x of ["0.00000000005", "0.00000000015", "-0.00000000005", "0.000000000049", "12.3400000000", "1e20", "-0.12345678905"]) {
-    expect({ x, text: wireText(partsOf(new Decimal(x))) }).toEqual({ x, text: dec(new Decimal(x)) });
+    expect({ x, text: wireText(partsOf(new Decimal(x))) }).toEqual({ x, text: decimalJsText(new Decimal(x)) });
   }
 });
 
@@ -118,7 +118,7 @@ test("the report's allocation history is the Decimal chain's: quantity × price,
   const v2 = qty2.times(new Decimal("33.3").div("0.333")).times(new Decimal(1).div("1.0937"));
   const v3 = new Decimal("10").times(new Decimal("9875.5").div("100"));
   const total = new Decimal(0).plus(v1).plus(v2).plus(v3);
-  const expected = { date: "2024-01-10", components: [{ name: "STOCK", value: "100", amount: dec(total) }] };
+  const expected = { date: "2024-01-10", components: [{ name: "STOCK", value: "100", amount: decimalJsText(total) }] };
   expect(r.allocation_history.type!.at(-1)).toEqual(expected);
   expect(r.allocation_history.sector!.at(-1)).toEqual({ ...expected, components: [{ ...expected.components[0]!, name: "Unknown" }] });
 });
