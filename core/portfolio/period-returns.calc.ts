@@ -46,15 +46,35 @@ export function calendarPeriods(from: string, to: string, length: PeriodLength):
 }
 
 /**
- * The returns of each calendar period of `length` over consecutive daily states (`dates[i]` is
- * the day after `dates[i - 1]`), with their NAVs and net external flows.
+ * The figures of each calendar period computed by an earlier report over daily states from the
+ * same first day, valid for the periods that end within its first `days` days (the days whose
+ * NAVs and flows did not change since).
  */
-export function periodReturns(dates: readonly string[], navs: readonly Decimal[], flows: readonly Decimal[], length: PeriodLength): PeriodReturn[] {
+export interface KeptPeriodReturns {
+  days: number;
+  periods: Record<PeriodLength, readonly PeriodReturn[]>;
+}
+
+/**
+ * The returns of each calendar period of `length` over consecutive daily states (`dates[i]` is
+ * the day after `dates[i - 1]`), with their NAVs and net external flows. A period of `kept` that
+ * ends within its valid days, over the same days, is taken as it is: a period's figures read only
+ * its own days, so only the periods touching or after the first changed day are computed again.
+ */
+export function periodReturns(
+  dates: readonly string[], navs: readonly Decimal[], flows: readonly Decimal[], length: PeriodLength, kept?: KeptPeriodReturns,
+): PeriodReturn[] {
   if (dates.length === 0) return [];
   const from = dates[0]!;
+  const reusable = kept ? kept.periods[length] : [];
+  let k = 0;
   return calendarPeriods(from, dates.at(-1)!, length).map((p) => {
     const i = daysBetween(from, p.start);
     const j = daysBetween(from, p.end) + 1;
+    // Kept periods are oldest first, like these: one pass finds each.
+    while (k < reusable.length && reusable[k]!.begins < p.begins) k++;
+    const same = reusable[k];
+    if (kept && j <= kept.days && same && same.begins === p.begins && same.start === p.start && same.end === p.end) return same;
     const periodNavs = navs.slice(i, j);
     const periodFlows = flows.slice(i, j);
     return { ...p, twrrPercent: twrrGrowth(periodNavs, periodFlows).at(-1)!.minus(1).times(100), mwrr: mwrrSummary(periodNavs, periodFlows) };

@@ -22,6 +22,7 @@ import {
 } from "./report-input.loader.ts";
 import type { AssetInfo, QuoteSeries, RateSeriesInput, ReportInput } from "./report-input.ts";
 import type { Mwrr } from "./returns.calc.ts";
+import type { KeptPeriodReturns } from "./period-returns.calc.ts";
 import type { AllocationPoint, Dimension, HistoryPoint } from "./report.types.ts";
 
 /** One dated write: every stored input dated before `from` is unchanged; null: not dated (recompute all). */
@@ -79,6 +80,8 @@ interface ScopeState {
   historySummary: boolean;
   /** The same per allocation dimension (null: none kept). */
   allocation: Record<Dimension, PointsText> | null;
+  /** The period returns of the last report that asked for them, and how many first days they are still valid for. */
+  periodReturns: KeptPeriodReturns | null;
 }
 
 /** Points as JSON, comma-separated, and where each ends. */
@@ -231,7 +234,10 @@ export class ReportEngine {
     // Kept history points are reused only if written with the same summary flag (the series check
     // runs with it); the others are written again from the kept days, growth and series.
     const keptPoints = resume?.state.history && resume.state.historySummary === input.flags.summary ? Math.min(n, resume.state.history.ends.length) : 0;
-    const prefix = resume && { days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n), historyDays: keptPoints };
+    const prefix = resume && {
+      days: n, growth: resume.state.growth.slice(0, n), warm: (resume.state.warm ?? []).slice(0, n), historyDays: keptPoints,
+      periodReturns: resume.state.periodReturns ?? undefined,
+    };
     const history = input.flags.history ? new PointsWriter(historyPointWriter(input.target)) : null;
     const parts = computeReportParts(input, r, { prefix, onHistoryPoint: history?.add, allocationWritten: allocation !== null });
     // A cold run's replay garbage is collected before the answer is serialised and compressed,
@@ -268,6 +274,8 @@ export class ReportEngine {
       history: keptHistory ?? (old?.history ? prefixOf(old.history, n) : null),
       historySummary: keptHistory ? input.flags.summary : (old?.historySummary ?? false),
       allocation: keptAllocation ?? (old?.allocation ? mapDimensions((dim) => prefixOf(old.allocation![dim], n)) : null),
+      periodReturns: parts.report.periodReturns ? { days: r.days.length, periods: parts.report.periodReturns }
+        : old?.periodReturns ? { days: Math.min(old.periodReturns.days, n), periods: old.periodReturns.periods } : null,
     };
     return { pieces, state };
   }

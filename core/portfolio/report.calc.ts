@@ -19,7 +19,7 @@ import type {
 } from "./report.types.ts";
 import type { AssetInfo, ReportFlags, ReportInput } from "./report-input.ts";
 import { type DayState, type Position, replay, type ReplayResult } from "./replay.calc.ts";
-import { PERIOD_LENGTHS, type PeriodLength, type PeriodReturn, periodReturns } from "./period-returns.calc.ts";
+import { type KeptPeriodReturns, PERIOD_LENGTHS, type PeriodLength, type PeriodReturn, periodReturns } from "./period-returns.calc.ts";
 import { checkMwrrSeries, type Mwrr, mwrrSeries, mwrrSummary, twrrGrowth } from "./returns.calc.ts";
 
 export { dec } from "./report.dto.ts";
@@ -59,6 +59,8 @@ export interface ReportPrefix {
   warm: readonly Mwrr[];
   /** The history points of the first this many days are the caller's (`historyFrom`); default `days`. */
   historyDays?: number;
+  /** Period returns of an earlier run; those ending within the prefix's days are taken as they are. */
+  periodReturns?: KeptPeriodReturns;
 }
 
 export interface ReportParts {
@@ -176,7 +178,7 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
     dataQuality,
     positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
     incomePayments: input.flags.incomePayments ? r.incomePayments : null,
-    periodReturns: input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows) : null,
+    periodReturns: input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows, keptPeriods(prefix)) : null,
   };
   return { report, growth, warm, historyFrom };
 }
@@ -186,8 +188,14 @@ export function buildReport(input: ReportInput): Record<string, unknown> {
   return toReportDto(computeReport(input));
 }
 
-function allPeriodReturns(dates: string[], navs: Decimal[], flows: Decimal[]): Record<PeriodLength, PeriodReturn[]> {
-  return Object.fromEntries(PERIOD_LENGTHS.map((length) => [length, periodReturns(dates, navs, flows, length)])) as Record<PeriodLength, PeriodReturn[]>;
+function allPeriodReturns(dates: string[], navs: Decimal[], flows: Decimal[], kept?: KeptPeriodReturns): Record<PeriodLength, PeriodReturn[]> {
+  return Object.fromEntries(PERIOD_LENGTHS.map((length) => [length, periodReturns(dates, navs, flows, length, kept)])) as Record<PeriodLength, PeriodReturn[]>;
+}
+
+/** The prefix's kept period returns, valid no further than its unchanged days. */
+function keptPeriods(prefix: ReportPrefix | undefined): KeptPeriodReturns | undefined {
+  const kept = prefix?.periodReturns;
+  return kept && { days: Math.min(kept.days, prefix.days), periods: kept.periods };
 }
 
 function historyPoint(d: DayState, twrr: Decimal, m: Mwrr): HistoryPoint {
