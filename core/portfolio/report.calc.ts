@@ -262,12 +262,20 @@ function stalePrices(r: ReplayResult, holdings: Holding[]): StalePrice[] {
   return out;
 }
 
+/** Summary and contribution read the same period result: summed once per replay. */
+const periodResults = new WeakMap<ReplayResult, { periodFlows: Decimal; periodPnl: Decimal }>();
+
 /** Net external flows after the start date, and the period's P&L `nav_end − nav_start − flows`. */
 function periodResult(r: ReplayResult): { periodFlows: Decimal; periodPnl: Decimal } {
-  const first = r.days[0];
-  const last = r.days.at(-1);
-  const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
-  return { periodFlows, periodPnl: first && last ? last.nav.minus(first.nav).minus(periodFlows) : ZERO };
+  let out = periodResults.get(r);
+  if (!out) {
+    const first = r.days[0];
+    const last = r.days.at(-1);
+    const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
+    out = { periodFlows, periodPnl: first && last ? last.nav.minus(first.nav).minus(periodFlows) : ZERO };
+    periodResults.set(r, out);
+  }
+  return out;
 }
 
 function buildSummary(
