@@ -6,7 +6,7 @@
  * summary's (`twrrGrowth`, `mwrrSummary`) run over them.
  */
 import { addDays, addMonths, daysBetween } from "../dates/calendar.ts";
-import type { Decimal } from "../money/decimal.ts";
+import { Decimal } from "../money/decimal.ts";
 import { type Mwrr, mwrrSummary, twrrGrowth } from "./returns.calc.ts";
 
 export type PeriodLength = "month" | "quarter" | "year";
@@ -29,6 +29,7 @@ export interface PeriodReturn extends CalendarPeriod {
 }
 
 const MONTHS: Record<PeriodLength, number> = { month: 1, quarter: 3, year: 12 };
+const ONE = new Decimal(1);
 
 /** The calendar periods of `length` from `from` to `to`, oldest first. */
 export function calendarPeriods(from: string, to: string, length: PeriodLength): CalendarPeriod[] {
@@ -47,26 +48,32 @@ export function calendarPeriods(from: string, to: string, length: PeriodLength):
 
 /**
  * The figures of each calendar period computed by an earlier report over daily states from the
- * same first day, valid for the periods that end within its first `days` days (the days whose
- * NAVs and flows did not change since).
+ * same first day, valid for its first `days` days (the days whose NAVs and flows did not change
+ * since): the periods that end within them, and each day's TWRR growth within its period.
  */
 export interface KeptPeriodReturns {
   days: number;
   periods: Record<PeriodLength, readonly PeriodReturn[]>;
+  /** Per length, at day `d`: the growth factor from its period's start to `d` (`d` not a period's start day). */
+  growth: Record<PeriodLength, readonly Decimal[]>;
 }
 
 /**
  * The returns of each calendar period of `length` over consecutive daily states (`dates[i]` is
  * the day after `dates[i - 1]`), with their NAVs and net external flows. A period of `kept` that
  * ends within its valid days, over the same days, is taken as it is: a period's figures read only
- * its own days, so only the periods touching or after the first changed day are computed again.
+ * its own days, so only the periods touching or after the first changed day are computed again,
+ * and those from the kept growth of their days before it. `growth` receives each day's growth
+ * within its period (`KeptPeriodReturns.growth`).
  */
 export function periodReturns(
   dates: readonly string[], navs: readonly Decimal[], flows: readonly Decimal[], length: PeriodLength, kept?: KeptPeriodReturns,
+  growth: Decimal[] = [],
 ): PeriodReturn[] {
   if (dates.length === 0) return [];
   const from = dates[0]!;
   const reusable = kept ? kept.periods[length] : [];
+  const keptGrowth = kept ? kept.growth[length] : [];
   let k = 0;
   return calendarPeriods(from, dates.at(-1)!, length).map((p) => {
     const i = daysBetween(from, p.start);
@@ -74,9 +81,17 @@ export function periodReturns(
     // Kept periods are oldest first, like these: one pass finds each.
     while (k < reusable.length && reusable[k]!.begins < p.begins) k++;
     const same = reusable[k];
-    if (kept && j <= kept.days && same && same.begins === p.begins && same.start === p.start && same.end === p.end) return same;
+    if (kept && j <= kept.days && same && same.begins === p.begins && same.start === p.start && same.end === p.end) {
+      for (let d = i + 1; d < j; d++) growth[d] = keptGrowth[d]!;
+      return same;
+    }
     const periodNavs = navs.slice(i, j);
     const periodFlows = flows.slice(i, j);
-    return { ...p, twrrPercent: twrrGrowth(periodNavs, periodFlows).at(-1)!.minus(1).times(100), mwrr: mwrrSummary(periodNavs, periodFlows) };
+    // The period's first day is its base (a factor of 1); its days before the kept ones end have their kept factors.
+    const known = kept ? Math.min(j, kept.days) : 0;
+    const prefix = known > i + 1 ? [ONE, ...keptGrowth.slice(i + 1, known)] : [];
+    const periodGrowth = twrrGrowth(periodNavs, periodFlows, prefix);
+    for (let d = i + 1; d < j; d++) growth[d] = periodGrowth[d - i]!;
+    return { ...p, twrrPercent: periodGrowth.at(-1)!.minus(1).times(100), mwrr: mwrrSummary(periodNavs, periodFlows) };
   });
 }

@@ -279,8 +279,7 @@ export class ReportEngine {
       history: keptHistory ?? (old?.history ? prefixOf(old.history, n) : null),
       historySummary: keptHistory ? input.flags.summary : (old?.historySummary ?? false),
       allocation: keptAllocation ?? (old?.allocation ? mapDimensions((dim) => prefixOf(old.allocation![dim], n)) : null),
-      periodReturns: parts.report.periodReturns ? { days: r.days.length, periods: parts.report.periodReturns }
-        : old?.periodReturns ? { days: Math.min(old.periodReturns.days, n), periods: old.periodReturns.periods } : null,
+      periodReturns: parts.periodReturns ?? (old?.periodReturns ? { ...old.periodReturns, days: Math.min(old.periodReturns.days, n) } : null),
     };
     return { pieces, state };
   }

@@ -70,6 +70,8 @@ export interface ReportParts {
   warm: Mwrr[] | null;
   /** `report.history` holds the points of the days from this index on (0 unless a prefix was reused). */
   historyFrom: number;
+  /** The period returns with each day's growth within its period, to be kept (null unless asked for). */
+  periodReturns: KeptPeriodReturns | null;
 }
 
 export function computeReport(input: ReportInput): PortfolioReport {
@@ -150,6 +152,8 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
     for (let i = historyFrom; i < days.length; i++) point(historyPoint(days[i]!, growth[i]!.minus(1), series[i]!));
   }
 
+  const periods = input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows, keptPeriods(prefix)) : null;
+
   const dataQuality: ReportDataQuality = {
     issues,
     status: dataQualityStatus(issues),
@@ -178,9 +182,9 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
     dataQuality,
     positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
     incomePayments: input.flags.incomePayments ? r.incomePayments : null,
-    periodReturns: input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows, keptPeriods(prefix)) : null,
+    periodReturns: periods?.periods ?? null,
   };
-  return { report, growth, warm, historyFrom };
+  return { report, growth, warm, historyFrom, periodReturns: periods };
 }
 
 /** The report on the wire (the worker's public entry point, kept for callers): `toReportDto(computeReport(input))`. */
@@ -188,14 +192,17 @@ export function buildReport(input: ReportInput): Record<string, unknown> {
   return toReportDto(computeReport(input));
 }
 
-function allPeriodReturns(dates: string[], navs: Decimal[], flows: Decimal[], kept?: KeptPeriodReturns): Record<PeriodLength, PeriodReturn[]> {
-  return Object.fromEntries(PERIOD_LENGTHS.map((length) => [length, periodReturns(dates, navs, flows, length, kept)])) as Record<PeriodLength, PeriodReturn[]>;
+function allPeriodReturns(dates: string[], navs: Decimal[], flows: Decimal[], kept?: KeptPeriodReturns): KeptPeriodReturns & { periods: Record<PeriodLength, PeriodReturn[]> } {
+  const periods = {} as Record<PeriodLength, PeriodReturn[]>;
+  const growth = {} as Record<PeriodLength, Decimal[]>;
+  for (const length of PERIOD_LENGTHS) periods[length] = periodReturns(dates, navs, flows, length, kept, growth[length] = []);
+  return { days: dates.length, periods, growth };
 }
 
 /** The prefix's kept period returns, valid no further than its unchanged days. */
 function keptPeriods(prefix: ReportPrefix | undefined): KeptPeriodReturns | undefined {
   const kept = prefix?.periodReturns;
-  return kept && { days: Math.min(kept.days, prefix.days), periods: kept.periods };
+  return kept && { ...kept, days: Math.min(kept.days, prefix.days) };
 }
 
 function historyPoint(d: DayState, twrr: Decimal, m: Mwrr): HistoryPoint {

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { calendarPeriods } from "../../../core/portfolio/period-returns.calc.ts";
+import { addDays } from "../../../core/dates/calendar.ts";
+import { Decimal } from "../../../core/money/decimal.ts";
+import { type KeptPeriodReturns, PERIOD_LENGTHS, type PeriodLength, type PeriodReturn, calendarPeriods, periodReturns } from "../../../core/portfolio/period-returns.calc.ts";
 import { buildReport } from "../../../core/portfolio/report.calc.ts";
 import type { ReportInput } from "../../../core/portfolio/report-input.ts";
 import { input } from "./report-input.sample.ts";
@@ -90,6 +92,39 @@ describe("period returns", () => {
     expect(r.period_returns.year[0].mwrr_cumulative_percent).toBe(r.summary.mwrr_cumulative_percent);
     // Months differ from one another (the ledger moves), so the comparison is not between zeros.
     expect(new Set(r.period_returns.month.map((p: any) => p.twrr_percent)).size).toBeGreaterThan(4);
+  });
+
+  test("periods kept from an earlier run are taken only when they end before the first changed day; the others equal a cold computation to the digit", () => {
+    // 200 days with flows, then the same days changed from day 131 (2024-05-11) on.
+    const dates = Array.from({ length: 200 }, (_, i) => addDays("2024-01-01", i));
+    const flows = dates.map((_, i) => new Decimal(i % 17 === 3 ? 1000 + i : i % 29 === 5 ? -300 : 0));
+    const before = dates.map((_, i) => new Decimal(10_000 + i * 37 + (i % 7) * 211 + (i > 3 ? 1000 : 0)).div(3));
+    const changed = 131;
+    const after = before.map((v, i) => (i >= changed ? v.plus(i % 5 === 0 ? 250 : -75) : v));
+    const run = (navs: Decimal[], kept?: KeptPeriodReturns) => {
+      const periods = {} as Record<PeriodLength, PeriodReturn[]>;
+      const growth = {} as Record<PeriodLength, Decimal[]>;
+      for (const length of PERIOD_LENGTHS) periods[length] = periodReturns(dates, navs, flows, length, kept, growth[length] = []);
+      return { days: dates.length, periods, growth };
+    };
+    const first = run(before);
+    const resumed = run(after, { ...first, days: changed });
+    const cold = run(after);
+    const text = (r: ReturnType<typeof run>) => JSON.stringify(r.periods);
+    expect(text(resumed)).toBe(text(cold));
+    expect(resumed.growth.year.map(String)).toEqual(cold.growth.year.map(String));
+    let taken = 0;
+    for (const length of PERIOD_LENGTHS) {
+      for (const [k, p] of resumed.periods[length].entries()) {
+        const endsBefore = p.end < dates[changed]!;
+        // A period ending before the change is the kept object itself; the others are computed again.
+        expect({ length, begins: p.begins, kept: p === first.periods[length][k] }).toEqual({ length, begins: p.begins, kept: endsBefore });
+        if (endsBefore) taken++;
+      }
+    }
+    expect(taken).toBe(4 + 1);
+    // And the months after the change do differ from the first run's (the check is not between equal figures).
+    expect(resumed.periods.month.at(-1)!.twrrPercent.eq(first.periods.month.at(-1)!.twrrPercent)).toBe(false);
   });
 
   test("not asked for: period_returns is null and not among the included features", () => {
