@@ -4,12 +4,12 @@
  * the output sections do not change the replay, so requests that differ only in them share it), its
  * loaded input, its daily states, a replay checkpoint at the first day of every month, the TWRR
  * growth, the warm MWRR series, the period returns and each history and allocation point's JSON
- * (the points of the days a report of another sections' request left unchanged). The writes note the earliest date
- * they changed (core/cache/portfolio-caches.ts); the next report of that scope reloads only the
- * rows dated from the checkpoint before that date, resumes the replay there and reuses every
- * figure of the days before it. Anything it cannot date (a cleared cache, an event, a changed
- * asset, broker, route or split, a new first transaction) recomputes from scratch: the result is
- * always the cold computation's, byte for byte (test/portfolio/incremental.test.ts).
+ * (the points of the days a report of another sections' request left unchanged). The writes note
+ * the earliest date they changed (core/cache/portfolio-caches.ts); the next report of that scope
+ * reloads only the rows dated from the checkpoint before that date, resumes the replay there and
+ * reuses every figure of the days before it. Anything it cannot date (a cleared cache, an event,
+ * a changed asset, broker, route or split, a new first transaction) recomputes from scratch: the
+ * result is always the cold computation's, byte for byte (test/portfolio/incremental.test.ts).
  */
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
