@@ -54,8 +54,13 @@ export function calendarPeriods(from: string, to: string, length: PeriodLength):
 export interface KeptPeriodReturns {
   days: number;
   periods: Record<PeriodLength, readonly PeriodReturn[]>;
-  /** Per length, at day `d`: the growth factor from its period's start to `d` (`d` not a period's start day). */
-  growth: Record<PeriodLength, readonly Decimal[]>;
+  /**
+   * Per length, at day `d` from `growthFrom` on: the growth factor from its period's start to `d`
+   * (`d` not a period's start day).
+   */
+  growth: Record<PeriodLength, readonly (Decimal | undefined)[]>;
+  /** The first day whose growth is kept (`allPeriodReturns`); a period beginning before it is computed whole. */
+  growthFrom: number;
 }
 
 /**
@@ -68,7 +73,7 @@ export interface KeptPeriodReturns {
  */
 export function periodReturns(
   dates: readonly string[], navs: readonly Decimal[], flows: readonly Decimal[], length: PeriodLength, kept?: KeptPeriodReturns,
-  growth: Decimal[] = [],
+  growth: (Decimal | undefined)[] = [],
 ): PeriodReturn[] {
   if (dates.length === 0) return [];
   const from = dates[0]!;
@@ -89,9 +94,28 @@ export function periodReturns(
     const periodFlows = flows.slice(i, j);
     // The period's first day is its base (a factor of 1); its days before the kept ones end have their kept factors.
     const known = kept ? Math.min(j, kept.days) : 0;
-    const prefix = known > i + 1 ? [ONE, ...keptGrowth.slice(i + 1, known)] : [];
+    const prefix = known > i + 1 && i + 1 >= kept!.growthFrom ? [ONE, ...keptGrowth.slice(i + 1, known) as Decimal[]] : [];
     const periodGrowth = twrrGrowth(periodNavs, periodFlows, prefix);
     for (let d = i + 1; d < j; d++) growth[d] = periodGrowth[d - i]!;
     return { ...p, twrrPercent: periodGrowth.at(-1)!.minus(1).times(100), mwrr: mwrrSummary(periodNavs, periodFlows) };
   });
+}
+
+/**
+ * The period returns of every length, with what a later run over the same days keeps. The growth
+ * is kept for the days of the last two calendar years only (~3 MB of 34-digit factors on ten
+ * years otherwise): a resumed report continues the periods open at its checkpoint, and a
+ * checkpoint on the first of a month is in the last 12 months, one on 1 January opens no period
+ * before it (docs/decisions.md "Portfolio engine"). Elsewhere a period is computed whole.
+ */
+export function allPeriodReturns(
+  dates: readonly string[], navs: readonly Decimal[], flows: readonly Decimal[], kept?: KeptPeriodReturns,
+): KeptPeriodReturns & { periods: Record<PeriodLength, PeriodReturn[]> } {
+  const periods = {} as Record<PeriodLength, PeriodReturn[]>;
+  const growth = {} as Record<PeriodLength, (Decimal | undefined)[]>;
+  for (const length of PERIOD_LENGTHS) periods[length] = periodReturns(dates, navs, flows, length, kept, growth[length] = []);
+  const years = periods.year;
+  const growthFrom = years.length >= 2 ? daysBetween(dates[0]!, years.at(-2)!.start) + 1 : 0;
+  for (const length of PERIOD_LENGTHS) growth[length].fill(undefined, 0, Math.min(growthFrom, growth[length].length));
+  return { days: dates.length, periods, growth, growthFrom };
 }

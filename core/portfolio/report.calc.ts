@@ -19,7 +19,7 @@ import type {
 } from "./report.types.ts";
 import type { AssetInfo, ReportFlags, ReportInput } from "./report-input.ts";
 import { type DayState, type Position, replay, type ReplayResult } from "./replay.calc.ts";
-import { type KeptPeriodReturns, PERIOD_LENGTHS, type PeriodLength, type PeriodReturn, periodReturns } from "./period-returns.calc.ts";
+import { allPeriodReturns, type KeptPeriodReturns } from "./period-returns.calc.ts";
 import { checkMwrrSeries, type Mwrr, mwrrSeries, mwrrSummary, twrrGrowth } from "./returns.calc.ts";
 
 export { dec } from "./report.dto.ts";
@@ -190,13 +190,6 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
 /** The report on the wire (the worker's public entry point, kept for callers): `toReportDto(computeReport(input))`. */
 export function buildReport(input: ReportInput): Record<string, unknown> {
   return toReportDto(computeReport(input));
-}
-
-function allPeriodReturns(dates: string[], navs: Decimal[], flows: Decimal[], kept?: KeptPeriodReturns): KeptPeriodReturns & { periods: Record<PeriodLength, PeriodReturn[]> } {
-  const periods = {} as Record<PeriodLength, PeriodReturn[]>;
-  const growth = {} as Record<PeriodLength, Decimal[]>;
-  for (const length of PERIOD_LENGTHS) periods[length] = periodReturns(dates, navs, flows, length, kept, growth[length] = []);
-  return { days: dates.length, periods, growth };
 }
 
 /** The prefix's kept period returns, valid no further than its unchanged days. */
