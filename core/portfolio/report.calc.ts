@@ -19,7 +19,7 @@ import type {
 } from "./report.types.ts";
 import type { AssetInfo, ReportFlags, ReportInput } from "./report-input.ts";
 import { type DayState, type Position, replay, type ReplayResult } from "./replay.calc.ts";
-import { PERIOD_LENGTHS, type PeriodLength, type PeriodReturn, periodReturns } from "./period-returns.calc.ts";
+import { allPeriodReturns, type KeptPeriodReturns } from "./period-returns.calc.ts";
 import { checkMwrrSeries, type Mwrr, mwrrSeries, mwrrSummary, twrrGrowth } from "./returns.calc.ts";
 
 export { dec } from "./report.dto.ts";
@@ -59,6 +59,8 @@ export interface ReportPrefix {
   warm: readonly Mwrr[];
   /** The history points of the first this many days are the caller's (`historyFrom`); default `days`. */
   historyDays?: number;
+  /** Period returns of an earlier run; those ending within the prefix's days are taken as they are. */
+  periodReturns?: KeptPeriodReturns;
 }
 
 export interface ReportParts {
@@ -68,6 +70,8 @@ export interface ReportParts {
   warm: Mwrr[] | null;
   /** `report.history` holds the points of the days from this index on (0 unless a prefix was reused). */
   historyFrom: number;
+  /** The period returns with each day's growth within its period, to be kept (null unless asked for). */
+  periodReturns: KeptPeriodReturns | null;
 }
 
 export function computeReport(input: ReportInput): PortfolioReport {
@@ -148,6 +152,8 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
     for (let i = historyFrom; i < days.length; i++) point(historyPoint(days[i]!, growth[i]!.minus(1), series[i]!));
   }
 
+  const periods = input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows, keptPeriods(prefix)) : null;
+
   const dataQuality: ReportDataQuality = {
     issues,
     status: dataQualityStatus(issues),
@@ -176,9 +182,9 @@ export function computeReportParts(input: ReportInput, r: ReplayResult, options:
     dataQuality,
     positionsContribution: input.flags.positionsContribution ? contribution(r, assets, brokerName, holdings) : null,
     incomePayments: input.flags.incomePayments ? r.incomePayments : null,
-    periodReturns: input.flags.periodReturns ? allPeriodReturns(days.map((d) => d.date), navs, flows) : null,
+    periodReturns: periods?.periods ?? null,
   };
-  return { report, growth, warm, historyFrom };
+  return { report, growth, warm, historyFrom, periodReturns: periods };
 }
 
 /** The report on the wire (the worker's public entry point, kept for callers): `toReportDto(computeReport(input))`. */
@@ -186,8 +192,10 @@ export function buildReport(input: ReportInput): Record<string, unknown> {
   return toReportDto(computeReport(input));
 }
 
-function allPeriodReturns(dates: string[], navs: Decimal[], flows: Decimal[]): Record<PeriodLength, PeriodReturn[]> {
-  return Object.fromEntries(PERIOD_LENGTHS.map((length) => [length, periodReturns(dates, navs, flows, length)])) as Record<PeriodLength, PeriodReturn[]>;
+/** The prefix's kept period returns, valid no further than its unchanged days. */
+function keptPeriods(prefix: ReportPrefix | undefined): KeptPeriodReturns | undefined {
+  const kept = prefix?.periodReturns;
+  return kept && { ...kept, days: Math.min(kept.days, prefix.days) };
 }
 
 function historyPoint(d: DayState, twrr: Decimal, m: Mwrr): HistoryPoint {
@@ -254,12 +262,20 @@ function stalePrices(r: ReplayResult, holdings: Holding[]): StalePrice[] {
   return out;
 }
 
+/** Summary and contribution read the same period result: summed once per replay. */
+const periodResults = new WeakMap<ReplayResult, { periodFlows: Decimal; periodPnl: Decimal }>();
+
 /** Net external flows after the start date, and the period's P&L `nav_end − nav_start − flows`. */
 function periodResult(r: ReplayResult): { periodFlows: Decimal; periodPnl: Decimal } {
-  const first = r.days[0];
-  const last = r.days.at(-1);
-  const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
-  return { periodFlows, periodPnl: first && last ? last.nav.minus(first.nav).minus(periodFlows) : ZERO };
+  let out = periodResults.get(r);
+  if (!out) {
+    const first = r.days[0];
+    const last = r.days.at(-1);
+    const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
+    out = { periodFlows, periodPnl: first && last ? last.nav.minus(first.nav).minus(periodFlows) : ZERO };
+    periodResults.set(r, out);
+  }
+  return out;
 }
 
 function buildSummary(

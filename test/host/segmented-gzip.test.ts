@@ -26,6 +26,11 @@ test("the CRC-32 of two texts combined from theirs is the CRC-32 of both togethe
   const b = Buffer.from(text(70, 5));
   expect(crc32Combine(Bun.hash.crc32(a), Bun.hash.crc32(b), b.length)).toBe(Bun.hash.crc32(Buffer.concat([a, b])));
   expect(crc32Combine(0, Bun.hash.crc32(b), b.length)).toBe(Bun.hash.crc32(b));
+  // The operator kept with each piece, for every length bit pattern up to 2^20 and one beyond.
+  for (const n of [0, 1, 2, 3, 7, 8, 255, 1024, 1_048_575, 3_456_789]) {
+    const tail = Buffer.alloc(n, n % 251);
+    expect(crc32Combine(Bun.hash.crc32(a), Bun.hash.crc32(tail), n)).toBe(Bun.hash.crc32(Buffer.concat([a, tail])));
+  }
 });
 
 test("bodies stay valid when kept pieces are dropped beyond the kept size", () => {

@@ -24,6 +24,7 @@ import type { ApiClient } from "../helpers/client.ts";
 import { type InProcessApp, startInProcess } from "../helpers/in-process.ts";
 
 const FIRST = "2024-01-02";
+const PERFORMANCE = { target_currency: "EUR", include_summary: true, include_history: true, include_allocation_history: false, include_period_returns: true };
 const END = "2025-03-31";
 const EDITS = 50;
 
@@ -175,7 +176,7 @@ async function randomEdit(): Promise<string> {
   }
 }
 
-test("random edits at random dates: every section of the incremental report, under every include flag, equals a cold recompute to the last byte", async () => {
+test("random edits at random dates: every section of the incremental report, under every include flag, and the Performance page's returns of every month, quarter and year, equal a cold recompute to the last byte", async () => {
   const caches = app.container.resolve(CacheRegistry);
   const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
   // Every section and every include_* flag, on and off, over scopes of different periods,
@@ -201,6 +202,12 @@ test("random edits at random dates: every section of the incremental report, und
     { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: false, include_history: true, include_allocation_history: true },
     // The other broker alone: a write on broker 1 leaves it as it was.
     { broker_ids: [brokers[0]], date_range: { start: "2024-03-01", end: END }, target_currency: "USD", include_breakdown: true },
+    // The web's page sequence on one replay: the dashboard's request (web/src/pages/dashboard.tsx, period "All") resumes at
+    // the edit's checkpoint without period returns, then the Performance page's (web/src/pages/performance.tsx: up to today,
+    // the returns of every month, quarter and year) resumes later and takes the periods still valid from the report before.
+    { broker_ids: null, date_range: null, target_currency: "EUR", include_summary: true, include_history: true, include_allocation_history: false,
+      include_positions_contribution: true },
+    PERFORMANCE,
   ];
   const requests: EngineRequest[] = [];
   for (const body of bodies) requests.push((await service.resolve(userId, reportQuery(ReportRequest.parse(body)))).request);
@@ -215,6 +222,14 @@ test("random edits at random dates: every section of the incremental report, und
     for (const [k, request] of requests.entries()) {
       const incremental = await engine.report(reader, request, changes);
       const cold = JSON.stringify(buildReport(await loadReportInput(reader, request)));
+      if (bodies[k] === PERFORMANCE) {
+        // Each period kind on its own, so a period taken from an earlier report that changed since is named.
+        const [mine, theirs] = [JSON.parse(incremental.json).period_returns, JSON.parse(cold).period_returns];
+        for (const kind of ["month", "quarter", "year"]) {
+          expect(theirs[kind].length).toBeGreaterThan(0);
+          expect({ after: what, mode: incremental.mode, kind, periods: mine[kind] }).toEqual({ after: what, mode: incremental.mode, kind, periods: theirs[kind] });
+        }
+      }
       if (incremental.json !== cold) {
         // Deep equality names the first differing figure.
         expect({ after: what, mode: incremental.mode, report: JSON.parse(incremental.json) }).toEqual({ after: what, mode: incremental.mode, report: JSON.parse(cold) });

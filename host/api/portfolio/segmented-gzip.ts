@@ -15,6 +15,8 @@ interface Piece {
   deflated: Uint8Array;
   crc: number;
   bytes: number;
+  /** `crc32Shift(bytes)`, made once: a kept piece's CRC-32 is combined again in every body that holds it. */
+  shift: Uint32Array;
 }
 
 const HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
@@ -50,7 +52,7 @@ export class SegmentedGzip {
       if (text.length === 0) continue;
       const p = this.piece(text);
       parts.push(p.deflated);
-      crc = crc32Combine(crc, p.crc, p.bytes);
+      crc = (times(p.shift, crc) ^ p.crc) >>> 0;
       bytes += p.bytes;
     }
     const trailer = new Uint8Array(8);
@@ -72,7 +74,10 @@ export class SegmentedGzip {
       return p;
     }
     const utf8 = Buffer.from(text, "utf8");
-    p = { deflated: deflateRawSync(utf8, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH }), crc: Bun.hash.crc32(utf8), bytes: utf8.length };
+    p = {
+      deflated: deflateRawSync(utf8, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH }), crc: Bun.hash.crc32(utf8), bytes: utf8.length,
+      shift: crc32Shift(utf8.length),
+    };
     this.pieces.set(key, p);
     this.kept += p.deflated.length;
     return p;
@@ -89,7 +94,17 @@ export class SegmentedGzip {
 
 /** CRC-32 of `a ‖ b` from crc(a), crc(b) and b's length (zlib's crc32_combine, GF(2) matrices). */
 export function crc32Combine(crc1: number, crc2: number, len2: number): number {
-  if (len2 <= 0) return crc1 >>> 0;
+  return (times(crc32Shift(len2), crc1 >>> 0) ^ crc2) >>> 0;
+}
+
+/**
+ * The GF(2) operator that takes crc(a) to the CRC-32 register after `len` zero bytes more (zlib's
+ * crc32_combine, as a matrix): crc(a ‖ b) = shift(|b|) · crc(a) ⊕ crc(b).
+ */
+export function crc32Shift(len: number): Uint32Array {
+  const out = new Uint32Array(32);
+  for (let n = 0; n < 32; n++) out[n] = (1 << n) >>> 0;
+  if (len <= 0) return out;
   const even = new Uint32Array(32);
   const odd = new Uint32Array(32);
   odd[0] = 0xedb88320;
@@ -97,18 +112,22 @@ export function crc32Combine(crc1: number, crc2: number, len2: number): number {
   for (let n = 1; n < 32; n++) { odd[n] = row; row = (row << 1) >>> 0; }
   square(even, odd); // 2 zero bits
   square(odd, even); // 4 zero bits
-  let c = crc1 >>> 0;
-  let len = len2;
+  let rest = len;
   do {
     square(even, odd);
-    if (len % 2) c = times(even, c);
-    len = Math.floor(len / 2);
-    if (len === 0) break;
+    if (rest % 2) compose(out, even);
+    rest = Math.floor(rest / 2);
+    if (rest === 0) break;
     square(odd, even);
-    if (len % 2) c = times(odd, c);
-    len = Math.floor(len / 2);
-  } while (len > 0);
-  return (c ^ crc2) >>> 0;
+    if (rest % 2) compose(out, odd);
+    rest = Math.floor(rest / 2);
+  } while (rest > 0);
+  return out;
+}
+
+/** `out` becomes `mat ∘ out` (powers of one operator: the order does not matter). */
+function compose(out: Uint32Array, mat: Uint32Array): void {
+  for (let n = 0; n < 32; n++) out[n] = times(mat, out[n]!);
 }
 
 function times(mat: Uint32Array, vec: number): number {

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { calendarPeriods } from "../../../core/portfolio/period-returns.calc.ts";
+import { addDays } from "../../../core/dates/calendar.ts";
+import { Decimal } from "../../../core/money/decimal.ts";
+import { allPeriodReturns, calendarPeriods, PERIOD_LENGTHS } from "../../../core/portfolio/period-returns.calc.ts";
 import { buildReport } from "../../../core/portfolio/report.calc.ts";
 import type { ReportInput } from "../../../core/portfolio/report-input.ts";
 import { input } from "./report-input.sample.ts";
@@ -90,6 +92,39 @@ describe("period returns", () => {
     expect(r.period_returns.year[0].mwrr_cumulative_percent).toBe(r.summary.mwrr_cumulative_percent);
     // Months differ from one another (the ledger moves), so the comparison is not between zeros.
     expect(new Set(r.period_returns.month.map((p: any) => p.twrr_percent)).size).toBeGreaterThan(4);
+  });
+
+  test("periods kept from an earlier run are taken only when they end before the first changed day; the others equal a cold computation to the digit", () => {
+    // Two and a half years of days with flows; each run below changes the days from `changed` on.
+    const dates = Array.from({ length: 900 }, (_, i) => addDays("2023-01-01", i));
+    const flows = dates.map((_, i) => new Decimal(i % 17 === 3 ? 1000 + i : i % 29 === 5 ? -300 : 0));
+    const before = dates.map((_, i) => new Decimal(10_000 + i * 37 + (i % 7) * 211 + (i > 3 ? 1000 : 0)).div(3));
+    const first = allPeriodReturns(dates, before, flows);
+    // The growth is kept for the last two calendar years only (2024 and 2025: from the day after 2023-12-31).
+    expect(first.growthFrom).toBe(365);
+    expect(first.growth.year[364]).toBeUndefined();
+    expect(first.growth.month[100]).toBeUndefined();
+    expect(first.growth.year[365]).toBeInstanceOf(Decimal);
+    // 2023-05-12 (before the kept growth: its year is computed whole), then 2024-12-01 (its year continues from the kept growth).
+    for (const [changed, kept] of [[131, 4 + 1], [700, 23 + 7 + 1]] as const) {
+      const after = before.map((v, i) => (i >= changed ? v.plus(i % 5 === 0 ? 250 : -75) : v));
+      const resumed = allPeriodReturns(dates, after, flows, { ...first, days: changed });
+      const cold = allPeriodReturns(dates, after, flows);
+      expect(JSON.stringify(resumed.periods)).toBe(JSON.stringify(cold.periods));
+      expect(resumed.growth.year.map(String)).toEqual(cold.growth.year.map(String));
+      let taken = 0;
+      for (const length of PERIOD_LENGTHS) {
+        for (const [k, p] of resumed.periods[length].entries()) {
+          const endsBefore = p.end < dates[changed]!;
+          // A period ending before the change is the kept object itself; the others are computed again.
+          expect({ changed, length, begins: p.begins, kept: p === first.periods[length][k] }).toEqual({ changed, length, begins: p.begins, kept: endsBefore });
+          if (endsBefore) taken++;
+        }
+      }
+      expect(taken).toBe(kept);
+      // And the months after the change do differ from the first run's (the check is not between equal figures).
+      expect(resumed.periods.month.at(-1)!.twrrPercent.eq(first.periods.month.at(-1)!.twrrPercent)).toBe(false);
+    }
   });
 
   test("not asked for: period_returns is null and not among the included features", () => {
