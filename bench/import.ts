@@ -86,6 +86,14 @@ const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-import-"));
 const monitorFile = process.env.LOOP_MONITOR_FILE ?? join(dataDir, "loop-monitor.jsonl");
 const { child, base } = await startBenchServer(dataDir, undefined, MONITOR ? { LOOP_MONITOR_FILE: monitorFile, LOOP_MONITOR_CPU_MS: String(MONITOR_MS) } : {},
   MONITOR ? ["--preload", join(import.meta.dir, "loop-monitor.ts")] : []);
+/** The server's request thread's CPU time so far in ms (Linux; NaN elsewhere): unlike wall time, the machine's load does not count. */
+const serverThreadCpuMs = () => {
+  try {
+    return Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+};
 try {
   const { cookie, post } = await session(base);
   const [parseBroker, ledgerBroker, commitBroker] = (await post("/brokers", [
@@ -163,13 +171,16 @@ try {
   let token = "";
   for (const dryRun of [true, false]) {
     const t = now();
+    const cpu0 = serverThreadCpuMs();
     const answer = await post(`/brokers/import/files/${commitFile}/commit`, { ...decisions, dry_run: dryRun, ...(token ? { parse_token: token } : {}) });
     const ms = now() - t;
+    const cpu = serverThreadCpuMs() - cpu0;
     token = answer.parse_token;
     windows.push({ label: `import ${dryRun ? "dry run" : "commit"}${dryRun ? " (no target)" : ""}`, from: t, to: t + ms });
     if (answer.issues.length) throw new Error(`commit: ${JSON.stringify(answer.issues.slice(0, 2))}`);
     console.log(`import ${dryRun ? "dry run" : "commit "}: ${ms.toFixed(0)} ms over HTTP${dryRun ? "" : " (target < 3000)"}; committed ${answer.committed}, `
-      + `${answer.rows.length} rows, ${answer.assets.filter((a: any) => a.action === "create").length} assets created; load ${loadavg()}`);
+      + `${answer.rows.length} rows, ${answer.assets.filter((a: any) => a.action === "create").length} assets created; `
+      + `${Number.isNaN(cpu) ? "" : `server request-thread CPU ${cpu.toFixed(0)} ms; `}load ${loadavg()}`);
   }
   // The same file again: its assets are now known (pre-selected by ISIN), every row a likely duplicate.
   const form3 = new FormData();
