@@ -18,14 +18,18 @@
  *   bun bench/import.ts --only=commit   one part (parse, duplicates or commit; repeatable)
  *   bun bench/import.ts --monitor       also preloads bench/loop-monitor.ts in the server and lists,
  *                                       per window, each stretch of > 12 ms of request-thread CPU
+ *                                       (LOOP_MONITOR_CPU_MS=8 sets another threshold)
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { now, reportHealth, startHealthProbe } from "./health-probe.ts";
 import { startBenchServer } from "./server.ts";
 
 const ROWS = 50_000;
 const MONITOR = process.argv.includes("--monitor");
+/** The monitor's threshold of request-thread CPU per stretch (bench/loop-monitor.ts), `LOOP_MONITOR_CPU_MS` or 12. */
+const MONITOR_MS = Number(process.env.LOOP_MONITOR_CPU_MS ?? 12);
 const ONLY = process.argv.filter((a) => a.startsWith("--only=")).map((a) => a.slice("--only=".length));
 const want = (part: "parse" | "duplicates" | "commit") => ONLY.length === 0 || ONLY.includes(part);
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
@@ -80,8 +84,16 @@ async function session(base: string) {
 const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-import-"));
 // LOOP_MONITOR_FILE keeps the stretches after the run (for bench/cpu-prof-stretches.ts --monitor=).
 const monitorFile = process.env.LOOP_MONITOR_FILE ?? join(dataDir, "loop-monitor.jsonl");
-const { child, base } = await startBenchServer(dataDir, undefined, MONITOR ? { LOOP_MONITOR_FILE: monitorFile } : {},
+const { child, base } = await startBenchServer(dataDir, undefined, MONITOR ? { LOOP_MONITOR_FILE: monitorFile, LOOP_MONITOR_CPU_MS: String(MONITOR_MS) } : {},
   MONITOR ? ["--preload", join(import.meta.dir, "loop-monitor.ts")] : []);
+/** The server's request thread's CPU time so far in ms (Linux; NaN elsewhere): unlike wall time, the machine's load does not count. */
+const serverThreadCpuMs = () => {
+  try {
+    return Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return NaN;
+  }
+};
 try {
   const { cookie, post } = await session(base);
   const [parseBroker, ledgerBroker, commitBroker] = (await post("/brokers", [
@@ -94,14 +106,8 @@ try {
   // 1. Parse of a 50,000-row generic CSV, with /system/health timed throughout.
   // /system/health is timed from another process (bench/health-probe.ts): this one's HTTP thread is
   // busy sending the upload, which would delay the probe's requests and count as server latency.
-  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "health-probe.ts"), base], { stdin: "pipe", stdout: "pipe" });
-  await Bun.sleep(500);
-  const now = () => performance.timeOrigin + performance.now();
-  const windows: { from: number; label: string; to: number }[] = [];
-  // The server idle for 3 s: on a loaded machine its slowest answer is the scheduler's share, not ours.
-  const idle = now();
-  await Bun.sleep(3000);
-  windows.push({ label: "an idle server (baseline, no target)", from: idle, to: now() });
+  const probe = await startHealthProbe(base);
+  const windows = probe.windows;
 
   if (want("parse")) {
   const csv = genericCsv();
@@ -165,13 +171,16 @@ try {
   let token = "";
   for (const dryRun of [true, false]) {
     const t = now();
+    const cpu0 = serverThreadCpuMs();
     const answer = await post(`/brokers/import/files/${commitFile}/commit`, { ...decisions, dry_run: dryRun, ...(token ? { parse_token: token } : {}) });
     const ms = now() - t;
+    const cpu = serverThreadCpuMs() - cpu0;
     token = answer.parse_token;
     windows.push({ label: `import ${dryRun ? "dry run" : "commit"}${dryRun ? " (no target)" : ""}`, from: t, to: t + ms });
     if (answer.issues.length) throw new Error(`commit: ${JSON.stringify(answer.issues.slice(0, 2))}`);
     console.log(`import ${dryRun ? "dry run" : "commit "}: ${ms.toFixed(0)} ms over HTTP${dryRun ? "" : " (target < 3000)"}; committed ${answer.committed}, `
-      + `${answer.rows.length} rows, ${answer.assets.filter((a: any) => a.action === "create").length} assets created; load ${loadavg()}`);
+      + `${answer.rows.length} rows, ${answer.assets.filter((a: any) => a.action === "create").length} assets created; `
+      + `${Number.isNaN(cpu) ? "" : `server request-thread CPU ${cpu.toFixed(0)} ms; `}load ${loadavg()}`);
   }
   // The same file again: its assets are now known (pre-selected by ISIN), every row a likely duplicate.
   const form3 = new FormData();
@@ -188,15 +197,7 @@ try {
   console.log(`re-import dry run: ${ms.toFixed(0)} ms over HTTP; ${again.rows.length} rows, ${again.duplicates.length} duplicates, `
     + `${again.skipped.length} skipped; load ${loadavg()}`);
   }
-  probe.stdin.end();
-  const all = JSON.parse(await new Response(probe.stdout).text()) as { at: number; ms: number }[];
-  for (const w of windows) {
-    const during = all.filter((s) => s.at + s.ms >= w.from && s.at <= w.to);
-    const sorted = during.map((s) => s.ms).sort((a, b) => a - b);
-    const slowest = during.reduce((a, b) => (b.ms > a.ms ? b : a), { at: w.from, ms: 0 });
-    console.log(`/system/health during ${w.label}: n=${sorted.length} median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, `
-      + `max ${slowest.ms.toFixed(1)} ms at +${(slowest.at - w.from).toFixed(0)} ms${w.label.includes("no target") ? "" : " (target < 20)"}`);
-  }
+  reportHealth(await probe.stop(), windows);
   if (MONITOR) {
     // Give the monitor's last interval a tick to report, then attribute each stretch to its window.
     await Bun.sleep(50);
@@ -206,8 +207,8 @@ try {
     for (const w of windows) {
       const inside = stretches.filter((s) => s.at >= w.from && s.at - s.gapMs <= w.to + 50);
       const longest = inside.reduce((a, b) => (b.cpuMs > a.cpuMs ? b : a), { at: 0, cpuMs: 0, gapMs: 0 });
-      console.log(`request-thread CPU during ${w.label}: ${inside.length} stretches > 12 ms, longest ${longest.cpuMs.toFixed(1)} ms CPU`
-        + (inside.length ? ` (gap ${longest.gapMs} ms at +${(longest.at - w.from).toFixed(0)} ms)` : ""));
+      console.log(`request-thread CPU during ${w.label}: ${inside.length} stretches > ${MONITOR_MS} ms, longest ${longest.cpuMs.toFixed(1)} ms CPU`
+        + (inside.length ? ` (gap ${longest.gapMs} ms at +${(longest.at - w.from).toFixed(0)} ms); all: ${inside.map((s) => s.cpuMs.toFixed(1)).join(", ")}` : ""));
     }
   }
 } finally {

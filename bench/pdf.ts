@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makePdf } from "../test/fixtures/pdf/make-pdf.ts";
+import { now, reportHealth, startHealthProbe } from "./health-probe.ts";
 import { memMb, resetPeak, ROOT, startBenchServer } from "./server.ts";
 
 const DOCUMENTS = 100;
@@ -40,13 +41,8 @@ try {
   const brokers = await fetch(`${base}/brokers`, { method: "POST", headers: { ...json, cookie }, body: JSON.stringify([{ name: "PDF" }]) });
   const broker = (await brokers.json()).results[0].broker_id as number;
 
-  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "health-probe.ts"), base], { stdin: "pipe", stdout: "pipe" });
-  await Bun.sleep(500);
-  const now = () => performance.timeOrigin + performance.now();
-  const windows: { from: number; label: string; to: number }[] = [];
-  const idle = now();
-  await Bun.sleep(3000);
-  windows.push({ label: "an idle server (baseline, no target)", from: idle, to: now() });
+  const probe = await startHealthProbe(base);
+  const windows = probe.windows;
   const before = memMb(child.pid);
   const peakReset = resetPeak(child.pid);
   let sampledPeak = before.rss;
@@ -79,14 +75,7 @@ try {
   console.log(`server RSS: ${before.rss.toFixed(0)} MB before, peak ${(peakReset ? after.hwm : sampledPeak).toFixed(0)} MB `
     + `(${peakReset ? "VmHWM" : "sampled every 50 ms"}; target < 400), ${after.rss.toFixed(0)} MB after`);
 
-  probe.stdin.end();
-  const all = JSON.parse(await new Response(probe.stdout).text()) as { at: number; ms: number }[];
-  for (const w of windows) {
-    const during = all.filter((s) => s.at + s.ms >= w.from && s.at <= w.to);
-    const sorted = during.map((s) => s.ms).sort((a, b) => a - b);
-    console.log(`/system/health during ${w.label}: n=${sorted.length} median ${sorted[Math.floor(sorted.length / 2)]?.toFixed(1)} ms, `
-      + `p99 ${sorted[Math.floor(sorted.length * 0.99)]?.toFixed(1)} ms, max ${sorted.at(-1)?.toFixed(1)} ms, ${sorted.filter((ms) => ms >= 20).length} at 20 ms or more${w.label.includes("no target") ? "" : " (target < 20)"}`);
-  }
+  reportHealth(await probe.stop(), windows);
 } finally {
   child.kill("SIGTERM");
   await child.exited;

@@ -1,4 +1,4 @@
-import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop.ts";
+import { eventLoopBreather, IMPORT_SLICE_MS, yieldToEventLoop } from "../async/yield-to-event-loop.ts";
 import type { BatchState, OpRef } from "./batch-state.ts";
 import type { CreateInput, Parsed, RuleError } from "./batch.types.ts";
 import { type LedgerRow, newKey, setCash, setCostBasis } from "./ledger-row.ts";
@@ -16,13 +16,34 @@ export async function applyCreates(state: BatchState, creates: Parsed<CreateInpu
   const breathe = eventLoopBreather(IMPORT_SLICE_MS);
   for (let index = 0; index < creates.length; index++) {
     await breathe();
-    applyCreate(state, creates[index]!, index);
+    const valid = checkCreate(state, creates[index]!, index);
+    if (!valid) continue;
+    const { row, op, linkUuid } = valid;
+    // A valid row joins three collections keyed per row, which grow together. JavaScriptCore grows a
+    // Map's or Set's table in one step when it passes 16,384 entries (each a few ms for an import's
+    // 50,000 keys, three of them 10–27 ms in one row on a loaded machine), so each such growth gets
+    // a turn of its own.
+    if (growsOnNextAdd(state.rows.size)) await yieldToEventLoop();
+    state.rows.set(row.key, row);
+    if (growsOnNextAdd(state.created.length)) await yieldToEventLoop();
+    state.addCreated(row.key);
+    if (growsOnNextAdd(state.touchedBy.size)) await yieldToEventLoop();
+    state.touch(row.key, op);
+    if (linkUuid) state.linkKeys.set(linkUuid, [...(state.linkKeys.get(linkUuid) ?? []), row.key]);
   }
 }
 
-function applyCreate(state: BatchState, parsed: Parsed<CreateInput>, index: number): void {
+/** A collection of this many entries grows its table on the next add (from 16,384 on, at each power of two). */
+export const growsOnNextAdd = (size: number): boolean => size >= 16_384 && (size & (size - 1)) === 0;
+
+/** One create checked on its own: its result recorded, and the row to add when it passes. */
+function checkCreate(state: BatchState, parsed: Parsed<CreateInput>, index: number): { linkUuid: string | null; op: OpRef; row: LedgerRow } | null {
   const op: OpRef = { operation: "create", index };
-  if (!parsed.ok) return void (state.rule(parsed.errors, op), state.result(op, []));
+  if (!parsed.ok) {
+    state.rule(parsed.errors, op);
+    state.result(op, []);
+    return null;
+  }
   const input = parsed.value;
   if (input.linkUuid) countLink(state, input, index);
   const row = toRow(input, newKey(index));
@@ -30,11 +51,8 @@ function applyCreate(state: BatchState, parsed: Parsed<CreateInput>, index: numb
   const broker = brokerErrors(state, input.brokerId);
   // A broker the caller cannot write is the whole answer; a missing one goes with the row's other rule errors.
   const denied = broker.length > 0 && broker[0]!.code !== "brokerRequired";
-  if (state.rule(denied ? broker : [...broker, ...checkRow(state.facts(row, input.linkUuid, true))], op)) return;
-  state.rows.set(row.key, row);
-  state.addCreated(row.key);
-  state.touch(row.key, op);
-  if (input.linkUuid) state.linkKeys.set(input.linkUuid, [...(state.linkKeys.get(input.linkUuid) ?? []), row.key]);
+  if (state.rule(denied ? broker : [...broker, ...checkRow(state.facts(row, input.linkUuid, true))], op)) return null;
+  return { row, op, linkUuid: input.linkUuid };
 }
 
 function countLink(state: BatchState, input: CreateInput, index: number): void {

@@ -20,9 +20,10 @@ export interface BrimCommitPlanInput {
 
 /**
  * Plan rows per slice of JSON: the request thread parses one slice per turn of its event loop
- * (2,000 rows, ~0.7 MB, took 13–25 ms of its CPU on a loaded machine; docs/import.md "Performance").
+ * (2,000 rows, ~0.7 MB, took 13–25 ms of its CPU on a loaded machine, 500 rows still 8–18 ms;
+ * docs/import.md "Performance").
  */
-const PLAN_SLICE_ROWS = 500;
+const PLAN_SLICE_ROWS = 250;
 
 const money = (m: { amount: string; code: string } | null | undefined) => (m ? { code: m.code, amount: m.amount } : null);
 
