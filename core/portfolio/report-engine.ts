@@ -116,10 +116,15 @@ export interface EngineReport {
 }
 
 /**
- * Replays kept (each holds its inputs, checkpoints and points: 35–47 MB of heap on a dense
- * 20,000-row ledger, one for all the sections asked of it; docs/decisions.md "Portfolio engine").
+ * Replays kept, bounded by their size rather than only their number: each holds its inputs,
+ * checkpoints and points (35–47 MB of heap on a dense 20,000-row ledger, one for all the sections
+ * asked of it; docs/decisions.md "Portfolio engine"). The budget is two such replays in
+ * {@link scopeWeight} units (a dense 20k replay weighs ~170,000), so a server keeps two large
+ * scopes as before, or many small ones (one per broker of a household): a report after a write
+ * then resumes instead of recomputing cold because ten small scopes pushed each other out.
  */
-const MAX_SCOPES = 2;
+const MAX_SCOPES = 16;
+const SCOPE_BUDGET = 350_000;
 const SLOT = `\u0000slot-${Math.random().toString(36).slice(2)}`;
 const DIMENSIONS: readonly Dimension[] = ["type", "sector", "geography"];
 
@@ -133,7 +138,11 @@ export class ReportEngine {
    * (the peak is ~100 MB lower on a dense 20,000-row ledger; the one after the replay ~15 MB at
    * dense 100k, where the serialising and compressing had raised the peak by ~55 MB).
    */
-  constructor(private readonly collect: () => void = () => {}, private readonly maxScopes = MAX_SCOPES) {}
+  constructor(
+    private readonly collect: () => void = () => {},
+    private readonly maxScopes = MAX_SCOPES,
+    private readonly budget = SCOPE_BUDGET,
+  ) {}
 
   /** The report of `request` as JSON; `changes` null: always cold, nothing kept. */
   async report(db: ReportDb, request: ReportRequest, changes: ReportChanges | null): Promise<EngineReport> {
@@ -169,7 +178,14 @@ export class ReportEngine {
       out.state.epoch = changes.epoch;
       out.state.generation = changes.generation;
       this.scopes.set(key, out.state);
-      while (this.scopes.size > this.maxScopes) this.scopes.delete(this.scopes.keys().next().value!);
+      // The oldest go first; the one just computed always stays.
+      let weight = 0;
+      for (const s of this.scopes.values()) weight += scopeWeight(s);
+      while (this.scopes.size > 1 && (this.scopes.size > this.maxScopes || weight > this.budget)) {
+        const oldest = this.scopes.keys().next().value!;
+        weight -= scopeWeight(this.scopes.get(oldest)!);
+        this.scopes.delete(oldest);
+      }
     }
     const pieces = out.pieces;
     return { pieces, mode: out.mode, get json() { return pieces.join(""); }, ...(coldReason ? { coldReason } : {}) };
@@ -344,6 +360,19 @@ function splice(dto: Record<string, unknown>, parts: [string, Piece[]][], bounda
 
 function mapDimensions(f: (dim: Dimension) => PointsText): Record<Dimension, PointsText> {
   return { type: f("type"), sector: f("sector"), geography: f("geography") };
+}
+
+/**
+ * What a kept replay holds, in rows: its transactions, closes and rates, and each day's state
+ * (counted four times: the figures, the checkpoints' share and the points' text of a day). Its
+ * heap grows with these (47 MB for ~170,000 on the dense 20k benchmark ledger), so the sum bounds
+ * what the kept replays take.
+ */
+export function scopeWeight(state: { input: ReportInput; days: readonly unknown[] }): number {
+  let rows = state.input.transactions.length + state.days.length * 4;
+  for (const q of Object.values(state.input.quotes)) rows += q.closes.length;
+  for (const r of Object.values(state.input.fxSeries)) rows += r.rates.length;
+  return rows;
 }
 
 /** The first `count` points of `kept` (its parts up to them, the last one cut). */

@@ -342,6 +342,27 @@ test("a report drops every kept scope no later report can resume (an undated wri
   expect(engine.kept).toBe(1);
 });
 
+test("kept replays are bounded by their size, not only their number: small scopes stay side by side, and past the budget the oldest go first, never the one just computed", async () => {
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  const requestFor = async (start: string) => (await service.resolve(userId, reportQuery(ReportRequest.parse({
+    date_range: { start, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
+  })))).request;
+  const requests = [await requestFor(FIRST), await requestFor(addDays(FIRST, 30)), await requestFor(addDays(FIRST, 60)), await requestFor(addDays(FIRST, 90))];
+  const reader = sqliteSqlReader(db);
+  const changes = { epoch: "one", generation: 0, notes: [] };
+  // The default budget keeps the four small replays of this ledger (it was two at most).
+  const roomy = new ReportEngine();
+  for (const r of requests) await roomy.report(reader, r, changes);
+  expect(roomy.kept).toBe(4);
+  // A budget below one replay's weight keeps only the replay just computed.
+  const tight = new ReportEngine(undefined, 16, 1);
+  for (const r of requests) await tight.report(reader, r, changes);
+  expect(tight.kept).toBe(1);
+  const again = await tight.report(reader, requests[3]!, { epoch: "one", generation: 1, notes: [{ generation: 1, from: addDays(END, -3) }] });
+  expect(again.mode).not.toBe("cold");
+  expect((await tight.report(reader, requests[0]!, changes)).coldReason).toBe("not kept");
+});
+
 test("a write on another broker, or a price of an asset the scope never held, leaves a broker's kept replay as it was: the next report resumes at its last checkpoint and equals a cold one", async () => {
   const caches = app.container.resolve(CacheRegistry);
   const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
