@@ -107,9 +107,9 @@ export class BrimParseService {
   /**
    * Duplicate report of edited rows against the broker's ledger (`POST /brokers/import/duplicates`;
    * EDITOR or better), as gzipped JSON made off the request thread; `request` is `{creates, mappings}`
-   * as JSON (ImportPluginDirectory.duplicates).
+   * as UTF-8 JSON, handed over (ImportPluginDirectory.duplicates).
    */
-  async duplicates(userId: number, brokerId: number, request: string): Promise<Uint8Array> {
+  async duplicates(userId: number, brokerId: number, request: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
     await this.access.require(userId, brokerId, "EDITOR");
     return this.plugins.duplicates(brokerId, request);
   }

@@ -76,10 +76,11 @@ export interface ImportPluginDirectory {
   /**
    * The duplicate report of `request`'s creates against broker `brokerId`'s ledger, as gzipped JSON,
    * computed off the request thread (50,000 rows take hundreds of ms to read, match and serialise).
-   * `request`: `{creates, mappings}` as JSON (creates are `TxCreateDoc`s of the broker, mappings
-   * `{fake_asset_id, selected_asset_id}`), passed on as it is.
+   * `request`: `{creates, mappings}` as UTF-8 JSON (creates are `TxCreateDoc`s of the broker, mappings
+   * `{fake_asset_id, selected_asset_id}`) in a buffer of its own, handed over: moved to the worker, so
+   * the caller must not read it afterwards.
    */
-  duplicates(brokerId: number, request: string): Promise<Uint8Array>;
+  duplicates(brokerId: number, request: Uint8Array<ArrayBuffer>): Promise<Uint8Array>;
   /** The plan of an import commit of the parse stored at `parsePath` under `decisions` (`CommitDecisions` as JSON), off the request thread. */
   commitPlan(input: { decisions: string; parsePath: string }): Promise<CommitPlanRun>;
   get(code: string): ImportPluginInfo | undefined;

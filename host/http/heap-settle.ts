@@ -23,9 +23,10 @@ export const BULK_REQUEST_BYTES = 256 * 1024;
  * are ~580 kB; a price upload) gets a full collection 100 ms after its response has left, whatever
  * else is in flight: waiting for an idle second never happened when the user opened a report
  * right after an import (the report keeps a request in flight for seconds), so the seed's garbage
- * stayed through the report's own peak. A file upload (multipart) this large gets a concurrent
- * collection instead: its garbage is a few large byte buffers, not rows of objects, and the full
- * one would hold the request thread 50–80 ms just as the parse that follows an upload starts
+ * stayed through the report's own peak. A file upload (multipart) this large, or a JSON body read
+ * in a worker (a duplicates check), gets a concurrent collection instead: its garbage is a few large
+ * byte buffers, not rows of objects, and the full one would hold the request thread 50–80 ms just
+ * as the parse that follows an upload starts (12–49 ms after each 5 MB duplicates check)
  * (docs/decisions.md, "A large write is collected 100 ms after its response").
  */
 export const LARGE_WRITE_BYTES = 256 * 1024;
@@ -37,8 +38,8 @@ export interface HeapSettler {
   beforeRequest(): void;
   /**
    * Called after each request with its body's and its response body's sizes, and whether the body
-   * was a file upload (multipart); a bulk one (either at least `BULK_REQUEST_BYTES`) (re)starts the
-   * quiet timer (unref'd: it never keeps the process up).
+   * was held as bytes only (`upload`: a file upload, multipart, or a JSON body a worker read); a bulk
+   * one (either at least `BULK_REQUEST_BYTES`) (re)starts the quiet timer (unref'd: it never keeps the process up).
    */
   afterRequest(bodyBytes: number, responseBytes?: number, upload?: boolean): void;
 }

@@ -18,6 +18,18 @@ export class WorkerJsonBody<T> {
   constructor(readonly read: T | undefined, readonly error?: unknown) {}
 }
 
+/** Requests whose JSON body went to a worker as bytes (see {@link bodyReadByWorker}). */
+const readByWorker = new WeakSet<Request>();
+
+/**
+ * Whether `request`'s JSON body was handed to a worker as bytes by {@link jsonBodyReadBy}: the request
+ * thread never held its rows as objects, so it leaves no more garbage than an upload does
+ * (host/http/heap-settle.ts collects after it as after an upload).
+ */
+export function bodyReadByWorker(request: Request): boolean {
+  return readByWorker.has(request);
+}
+
 /**
  * An Elysia parse hook for a large JSON body (megabytes: parsing and validating it would hold the
  * request loop for hundreds of ms): a JSON body is read as bytes and handed to `read`, which runs
@@ -38,6 +50,7 @@ export function jsonBodyReadBy<T>(read: (bytes: Uint8Array) => Promise<T | null>
         // A value, not undefined (which would hand the body to Elysia's own parser); the session check answers 401 before any handler.
         if (!carriesCredentials(request)) return new WorkerJsonBody<T>(undefined, new UnauthenticatedError("NOT_AUTHENTICATED", "Not authenticated"));
         const bytes = new Uint8Array(await request.arrayBuffer());
+        readByWorker.add(request);
         let result: T | null;
         try {
           result = await read(bytes);

@@ -1,6 +1,7 @@
 import { heapSize } from "bun:jsc";
 import { threadId } from "node:worker_threads";
 import { CALCULATIONS } from "../api/tasks.ts";
+import { workerMessage } from "./hand-over.ts";
 
 export interface CalculationTask {
   input: unknown;
@@ -61,7 +62,10 @@ function collect(): void {
   heapAfterCollection = heapSize();
 }
 
-/** Runs one calculation; an async one (an import plugin's parse) answers once it settles. */
+/**
+ * Runs one calculation; an async one (an import plugin's parse) answers once it settles. An answer
+ * marked with `handOver` goes back with its buffers moved (host/workers/hand-over.ts).
+ */
 export default function run(task: CalculationTask): { result: unknown; threadId: number } | Promise<{ result: unknown; threadId: number }> {
   clearTimeout(collection);
   taskStarted = performance.now();
@@ -73,5 +77,7 @@ export default function run(task: CalculationTask): { result: unknown; threadId:
   } finally {
     if (!(result instanceof Promise)) collectAfterTask();
   }
-  return result instanceof Promise ? result.then((value) => ({ result: value, threadId })).finally(collectAfterTask) : { result, threadId };
+  return result instanceof Promise
+    ? result.then((value) => workerMessage(value, { result: value, threadId })).finally(collectAfterTask)
+    : workerMessage(result, { result, threadId });
 }

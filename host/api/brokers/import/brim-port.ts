@@ -39,7 +39,8 @@ export function registerBrim(
   const port: ImportPluginDirectory = {
     candidates: async (hints) => (await runCalculation("brimCandidates", { db, hints: [...hints] })).result,
     commitPlan: async (input) => (await runCalculation("brimCommitPlan", { ...input, db })).result,
-    duplicates: async (brokerId, json) => (await runCalculation("brimDuplicates", { brokerId, db, json })).result,
+    // The rows' bytes move to the worker (the caller hands them over; they are detached here afterwards).
+    duplicates: async (brokerId, json) => (await runCalculation("brimDuplicates", { brokerId, db, json }, undefined, [json.buffer])).result,
     inspect: async (filePath, filename) => (await runCalculation("brimInspect", { filePath, filename })).result,
     get: (code) => {
       const entry = plugins.get("import-plugin", code);

@@ -176,11 +176,12 @@ export const DuplicatesBody = z.object({
 
 /**
  * A valid duplicates body as the duplicate check reads it: the broker, and its rows as commit creates of
- * that broker with the chosen mappings, as one JSON string (`{creates, mappings}`; a string crosses
- * threads as one copy). Made in the worker that validated the body, or on the request thread for
- * a small body Elysia parsed itself (a form).
+ * that broker with the chosen mappings, as the UTF-8 bytes of one JSON text (`{creates, mappings}`:
+ * bytes in a buffer of their own cross threads moved, not copied; docs/import.md "Performance").
+ * Made in the worker that validated the body, or on the request thread for a small body Elysia
+ * parsed itself (a form).
  */
-export function duplicatesRequest(body: z.output<typeof DuplicatesBody>): { brokerId: number; json: string } {
+export function duplicatesRequest(body: z.output<typeof DuplicatesBody>): { brokerId: number; json: Uint8Array<ArrayBuffer> } {
   const creates: TxCreateDoc[] = body.transactions.map((t) => ({
     broker_id: body.broker_id,
     ...(typeof t.asset_id === "number" ? { asset_id: t.asset_id } : {}),
@@ -190,7 +191,7 @@ export function duplicatesRequest(body: z.output<typeof DuplicatesBody>): { brok
   const mappings: Pick<AssetMappingDoc, "fake_asset_id" | "selected_asset_id">[] = body.asset_mappings.map((m) => ({
     fake_asset_id: m.fake_asset_id, selected_asset_id: m.selected_asset_id ?? null,
   }));
-  return { brokerId: body.broker_id, json: JSON.stringify({ creates, mappings }) };
+  return { brokerId: body.broker_id, json: new TextEncoder().encode(JSON.stringify({ creates, mappings })) };
 }
 
 export const CandidatesBody = z.object({
