@@ -6,6 +6,7 @@
  * code (the portfolio engine) on the same file; HTTP behaviour itself is tested on `startServer`.
  */
 import "reflect-metadata";
+import { afterAll, afterEach, beforeAll } from "bun:test";
 import { copyFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DependencyContainer } from "tsyringe";
@@ -62,4 +63,27 @@ export async function startInProcess(opts: { template?: string } = {}): Promise<
       if (!keepDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One in-process app for a test file, with `username` signed up: started before the file's tests,
+ * closed after them; spies pushed to `spies` are restored after each test. `app` and `c` are
+ * readable from the file's own `beforeAll` hooks registered after this call, and in its tests.
+ */
+export function useInProcess(username: string): { readonly app: InProcessApp; readonly c: ApiClient; readonly spies: { mockRestore(): void }[] } {
+  let app: InProcessApp | undefined;
+  let c: ApiClient | undefined;
+  const spies: { mockRestore(): void }[] = [];
+  beforeAll(async () => {
+    app = await startInProcess();
+    c = app.client();
+    await c.signUp(username);
+  }, 30_000);
+  afterEach(() => {
+    for (const s of spies.splice(0)) s.mockRestore();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return { get app() { return app!; }, get c() { return c!; }, spies };
 }

@@ -1,9 +1,9 @@
 import "reflect-metadata";
-import { afterAll, afterEach, beforeAll, expect, spyOn, test } from "bun:test";
+import { beforeAll, expect, spyOn, test } from "bun:test";
 import { EntityManager } from "typeorm";
 import { Asset } from "../../../core/assets/asset.entity.ts";
 import type { ApiClient } from "../../helpers/client.ts";
-import { type InProcessApp, startInProcess } from "../../helpers/in-process.ts";
+import { type InProcessApp, useInProcess } from "../../helpers/in-process.ts";
 import { queryRows } from "../../helpers/test-db.ts";
 import { createBroker, uploaded } from "./helpers.ts";
 
@@ -11,22 +11,12 @@ import { createBroker, uploaded } from "./helpers.ts";
 // database transaction: the statements that take a few milliseconds each (a new asset's insert, a
 // multi-row INSERT of ledger rows) are kept small and other requests get a turn between them, so
 // `/system/health` stays under 20 ms during a 50,000-row import (docs/import.md "Performance").
+const env = useInProcess("turns");
+const spies = env.spies;
 let app: InProcessApp;
 let c: ApiClient;
-const spies: { mockRestore(): void }[] = [];
-
-beforeAll(async () => {
-  app = await startInProcess();
-  c = app.client();
-  await c.signUp("turns");
-}, 30_000);
-
-afterEach(() => {
-  for (const s of spies.splice(0)) s.mockRestore();
-});
-
-afterAll(async () => {
-  await app?.close();
+beforeAll(() => {
+  ({ app, c } = env);
 });
 
 /** Counts turns of the event loop: a self-renewing setImmediate. */

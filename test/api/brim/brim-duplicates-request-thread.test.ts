@@ -1,12 +1,12 @@
 import "reflect-metadata";
-import { afterAll, afterEach, beforeAll, expect, spyOn, test } from "bun:test";
+import { beforeAll, expect, spyOn, test } from "bun:test";
 import { MessagePort } from "node:worker_threads";
 import Tinypool from "tinypool";
 import { createHeapSettler } from "../../../host/http/heap-settle.ts";
 import { bodyHeldAsBytes } from "../../../host/http/server.ts";
 import run from "../../../host/workers/calc.worker.ts";
 import type { ApiClient } from "../../helpers/client.ts";
-import { type InProcessApp, startInProcess } from "../../helpers/in-process.ts";
+import { type InProcessApp, useInProcess } from "../../helpers/in-process.ts";
 import { createBroker } from "./helpers.ts";
 
 // A duplicates check of 50,000 rows (5 MB of JSON) runs in the worker pool, and the request thread
@@ -14,22 +14,12 @@ import { createBroker } from "./helpers.ts";
 // threads, not copied (each copy held the request thread 5–24 ms in one piece), and the heap settler
 // collects after the request as after an upload, concurrently (its full collection 100 ms after each
 // check held the request thread 12–49 ms).
+const env = useInProcess("moves");
+const spies = env.spies;
 let app: InProcessApp;
 let c: ApiClient;
-const spies: { mockRestore(): void }[] = [];
-
-beforeAll(async () => {
-  app = await startInProcess();
-  c = app.client();
-  await c.signUp("moves");
-}, 30_000);
-
-afterEach(() => {
-  for (const s of spies.splice(0)) s.mockRestore();
-});
-
-afterAll(async () => {
-  await app?.close();
+beforeAll(() => {
+  ({ app, c } = env);
 });
 
 const rows = (n: number) => Array.from({ length: n }, (_, i) => ({
