@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildLedger, buildMarketData, END, type Post, seedDataset, START } from "./portfolio-dataset.ts";
 import { startBenchServer } from "./server.ts";
+import { now, startHealthProbe } from "./health-probe.ts";
 
 const N = 20_000;
 const IDLE_MS = 32_000;
@@ -44,22 +45,6 @@ async function session(base: string) {
   return { post };
 }
 
-/**
- * GET /system/health timed from a process of its own (bench/health-probe.ts): this process's HTTP
- * thread would otherwise delay the probe's requests while it receives answers, counting as server latency.
- */
-function probeHealth(base: string) {
-  const probe = Bun.spawn([process.execPath, join(import.meta.dir, "health-probe.ts"), base], { stdin: "pipe", stdout: "pipe" });
-  return {
-    stop: async () => {
-      probe.stdin.end();
-      return JSON.parse(await new Response(probe.stdout).text()) as { at: number; ms: number }[];
-    },
-  };
-}
-
-const now = () => performance.timeOrigin + performance.now();
-
 async function main() {
   const market = buildMarketData();
   const ledger = buildLedger(market, N);
@@ -77,11 +62,9 @@ async function main() {
     // "Performance"); a first query arriving meanwhile would wait behind it.
     const warm = await Promise.race([warmUp, Bun.sleep(30_000).then(() => null)]);
     console.log(`risk warm-up: ${warm ? `${warm.msg}, ${warm.ms ?? "?"} ms after listening (threads ${warm.threads ?? "?"})` : "no log line within 30 s (RISK_WARM_UP=0?)"}`);
-    const health = probeHealth(base);
-    await Bun.sleep(500);
-    const idle = { from: now(), to: 0 };
-    await Bun.sleep(3000);
-    idle.to = now();
+    // GET /system/health timed from a process of its own (bench/health-probe.ts), the idle server first.
+    const health = await startHealthProbe(base);
+    const idle = health.windows[0]!;
     const busy: { from: number; to: number }[] = [{ from: now(), to: 0 }];
     const phases: { at: number; label: string }[] = [];
     const timed = async (body: Record<string, unknown>) => {
