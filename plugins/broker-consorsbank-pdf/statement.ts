@@ -40,8 +40,6 @@ export function isConsorsbankStatement(lines: readonly string[]): boolean {
   return /\bConsorsbank\b|\bCortal Consors\b/i.test(lines[0] ?? "") && lines.some((l) => TITLE.test(l)) && lines.some((l) => TABLE.test(l));
 }
 
-const signed = (doc: ReturnType<typeof pdfDocument>, figure: string, sign: string): Decimal => (sign === "-" ? doc.num(figure).neg() : doc.num(figure));
-
 /** The bookings of a Consorsbank account statement's text (lines trimmed, blank ones and page breaks dropped) as ledger rows. */
 export function parseConsorsbankStatement(lines: readonly string[], name: string): ImportResult {
   const doc = pdfDocument(name, lines, { decimalMark: "," });
@@ -50,7 +48,7 @@ export function parseConsorsbankStatement(lines: readonly string[], name: string
     const at = doc.indexOf(label, 0, tableAt);
     const m = at < 0 ? null : new RegExp(`(?:^|\\s)${AMOUNT}$`).exec(lines[at]!) ?? new RegExp(`^${AMOUNT}$`).exec(lines[at + 1] ?? "");
     const found = doc.need(m, `the ${what} above the bookings`);
-    return signed(doc, found[1]!, found[2]!);
+    return doc.signed(found[1]!, found[2]!);
   };
   const opening = balance(/^(Buchungssaldo|Saldo) alt\b/, "opening balance (Buchungssaldo alt)");
   const closing = balance(/^(Buchungssaldo|Saldo) neu\b/, "closing balance (Buchungssaldo neu)");
@@ -67,7 +65,7 @@ export function parseConsorsbankStatement(lines: readonly string[], name: string
   const balances: { line: number; day: IsoDate; amount: Decimal }[] = [];
   for (let i = tableAt + 1; i < lines.length; i++) {
     const b = BALANCE.exec(lines[i]!);
-    if (b) { balances.push({ line: i + 1, day: dayOf(b[1]!, b[2]!), amount: signed(doc, b[3]!, b[4]!) }); continue; }
+    if (b) { balances.push({ line: i + 1, day: dayOf(b[1]!, b[2]!), amount: doc.signed(b[3]!, b[4]!) }); continue; }
     const m = BOOKING.exec(lines[i]!);
     if (!m) continue;
     const type = m[1]!.split(/\s+/)[0]!;
@@ -77,7 +75,7 @@ export function parseConsorsbankStatement(lines: readonly string[], name: string
     const kind: StatementBookingKind = /^EFFEKTEN$/i.test(type)
       ? (/^(Kauf|Verkauf)\b/m.test(text.join("\n")) ? "trade" : "security")
       : KINDS.find(([re]) => re.test(type))?.[1] ?? "unknown";
-    bookings.push({ line: i + 1, date: dayOf(m[2]!, m[3]!), value: dayOf(m[5]!, m[6]!), amount: signed(doc, m[7]!, m[8]!), kind, type, text: joined });
+    bookings.push({ line: i + 1, date: dayOf(m[2]!, m[3]!), value: dayOf(m[5]!, m[6]!), amount: doc.signed(m[7]!, m[8]!), kind, type, text: joined });
   }
   // Each balance by value day is the opening balance plus every booking valued on or before that day.
   for (const { line, day, amount } of balances) {

@@ -15,7 +15,7 @@
 // a warning.
 import { type CurrencyCode, type ImportResult, type IsoDate, PluginError } from "../../sdk/index.ts";
 import { accountStatement, type StatementBooking, type StatementBookingKind } from "../../sdk/import/account-statement.ts";
-import { pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { pdfCells, pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 /** A flatex account statement: its number line and its opening balance. */
 export const STATEMENT_NUMBER = /^Kontoauszug Nr:?\s+\d+\/\d{4}\b/;
@@ -36,8 +36,6 @@ const KINDS: readonly [RegExp, StatementBookingKind, string?][] = [
   [/^(Steuertopfoptimierung|Steuer)/i, "tax"],
 ];
 
-const cellsOf = (line: string) => line.split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== "");
-const signedOf = (doc: ReturnType<typeof pdfDocument>, figure: string, sign: string) => (sign === "-" ? doc.num(figure).neg() : doc.num(figure));
 
 /** Whether `lines` (trimmed) are a flatex account statement. */
 export function isFlatexStatement(lines: readonly string[]): boolean {
@@ -55,14 +53,14 @@ export function parseFlatexStatement(lines: readonly string[], name: string): Im
   if (newAt < 0) throw new PluginError("invalid-input", `${name}: the statement's new balance ("Neuer Saldo <date> … <amount>") was not found: a page may be missing; the statement is not imported`);
   const last = NEW_BALANCE.exec(single[newAt]!)!;
   if (last[2] !== currency) throw new PluginError("invalid-input", `${name}: the old balance is in ${currency} but the new one in ${last[2]}; the statement is not imported`);
-  const opening = signedOf(doc, old[3]!, old[4]!);
-  const closing = signedOf(doc, last[3]!, last[4]!);
+  const opening = doc.signed(old[3]!, old[4]!);
+  const closing = doc.signed(last[3]!, last[4]!);
   const endDay = doc.date(last[1]!);
   const [endYear, endMonthDay] = [Number(endDay.slice(0, 4)), endDay.slice(5)];
 
   const bookings: StatementBooking[] = [];
   for (let i = oldAt + 1; i < newAt; i++) {
-    const cells = cellsOf(lines[i]!);
+    const cells = pdfCells(lines[i]!);
     const day = BOOKING_DAY.exec(cells[0] ?? "");
     if (!day) continue; // a booking's further text, or a page's footer and header
     const line = i + 1;
@@ -75,7 +73,7 @@ export function parseFlatexStatement(lines: readonly string[], name: string): Im
     const date = doc.date(`${day[1]}.${day[2]}.${md > endMonthDay ? endYear - 1 : endYear}`) as IsoDate;
     const text = cells.slice(2, -1).join(" ");
     const [, kind, called] = KINDS.find(([re]) => re.test(text)) ?? [];
-    bookings.push({ line, date, amount: signedOf(doc, amount[2]!, amount[3]!), kind: kind ?? "unknown", type: "", text, ...(called ? { called } : {}) });
+    bookings.push({ line, date, amount: doc.signed(amount[2]!, amount[3]!), kind: kind ?? "unknown", type: "", text, ...(called ? { called } : {}) });
   }
   const rows = accountStatement({
     name, bank: "flatex", currency: currency as CurrencyCode, opening, closing, bookings, describeByText: true, showBookingsTotal: false,

@@ -25,7 +25,7 @@
 import { type CurrencyCode, type ImportResult, type IsoDate, Decimal, PluginError } from "../../sdk/index.ts";
 import { type AccountStatementSpec, accountStatement, type StatementBooking, type StatementBookingKind } from "../../sdk/import/account-statement.ts";
 import { detectDecimalMark } from "../../sdk/import/numbers.ts";
-import { pdfDocument } from "../../sdk/import/pdf-document.ts";
+import { pdfCells, pdfDocument } from "../../sdk/import/pdf-document.ts";
 
 /** The title line the transactions table starts after (the 2024 layout), or the 2020–2023 layout's title. */
 export const STATEMENT_TITLE = /^(UMSATZÜBERSICHT|ACCOUNT TRANSACTIONS|KONTOAUSZUG)$/i;
@@ -48,7 +48,6 @@ const TYPES: readonly [RegExp, StatementBookingKind][] = [
   [/^(Steuern|Steuer|Taxes|Tax)$/i, "tax"],
 ];
 
-const cellsOf = (line: string) => line.split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== "");
 const moneyOf = (cell: string | undefined) => (cell === undefined ? null : MONEY.exec(cell));
 
 interface Row { readonly line: number; readonly cells: string[] }
@@ -58,7 +57,7 @@ function rowsOf(lines: readonly string[], from: number, name: string): Row[] {
   const rows: Row[] = [];
   let open: Row | null = null;
   for (let i = from; i < lines.length; i++) {
-    const cells = cellsOf(lines[i]!);
+    const cells = pdfCells(lines[i]!);
     if (DAY.test(cells[0] ?? "")) {
       if (open) throw new PluginError("invalid-input", `${name}: line ${open.line}: a transaction without its amount and balance`);
       open = { line: i + 1, cells: [] };
@@ -107,13 +106,13 @@ const STATEMENT = {
 export function parseTradeRepublicStatement(lines: readonly string[], name: string): ImportResult {
   const title = lines.findIndex((l) => STATEMENT_TITLE.test(l));
   if (lines.some((l) => LEGACY_HEADER.test(l)) && !/^(UMSATZÜBERSICHT|ACCOUNT TRANSACTIONS)$/i.test(lines[title] ?? "")) return parseLegacyStatement(lines, name);
-  const money = lines.flatMap((l) => cellsOf(l).map((c) => moneyOf(c)).filter((m) => m !== null).map((m) => m[1] ?? m[2]!));
+  const money = lines.flatMap((l) => pdfCells(l).map((c) => moneyOf(c)).filter((m) => m !== null).map((m) => m[1] ?? m[2]!));
   const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(money) });
   const amount = (cell: string) => { const m = moneyOf(cell)!; return doc.num(m[1] ?? m[2]); };
 
   // The overview's first product line: opening balance, money in, money out, end balance.
   const overviewAt = doc.indexOf(OVERVIEW);
-  const overview = overviewAt >= 0 && overviewAt + 1 < title ? cellsOf(lines[overviewAt + 1]!).filter((c) => moneyOf(c)) : [];
+  const overview = overviewAt >= 0 && overviewAt + 1 < title ? pdfCells(lines[overviewAt + 1]!).filter((c) => moneyOf(c)) : [];
   if (overview.length !== 4) throw new PluginError("invalid-input", `${name}: the account overview (opening balance, money in, money out, end balance) was not found`);
   const [opening, moneyIn, moneyOut, end] = overview.map(amount) as [Decimal, Decimal, Decimal, Decimal];
 
@@ -156,11 +155,11 @@ function parseLegacyStatement(lines: readonly string[], name: string): ImportRes
   const currency = LEGACY_HEADER.exec(lines[header]!)![1]!;
   const endAt = lines.findIndex((l, i) => i > header && LEGACY_END.test(l));
   if (endAt < 0) throw new PluginError("invalid-input", `${name}: the statement's end balance ("KONTOSTAND AM <date>: <amount> ${currency}") was not found: a page may be missing; the statement is not imported`);
-  const amounts = lines.slice(header + 1, endAt).map((l) => cellsOf(l)).filter((c) => c.length >= 3 && LEGACY_DAY.test(c[0]!)).map((c) => c[c.length - 1]!);
+  const amounts = lines.slice(header + 1, endAt).map((l) => pdfCells(l)).filter((c) => c.length >= 3 && LEGACY_DAY.test(c[0]!)).map((c) => c[c.length - 1]!);
   const doc = pdfDocument(name, lines, { decimalMark: detectDecimalMark(amounts) });
   const bookings: StatementBooking[] = [];
   for (let i = header + 1; i < endAt; i++) {
-    const cells = cellsOf(lines[i]!);
+    const cells = pdfCells(lines[i]!);
     if (!LEGACY_DAY.test(cells[0] ?? "")) continue; // the page's footer and header
     const line = i + 1;
     const amountCell = cells.length >= 3 ? cells[cells.length - 1]! : "";
@@ -169,7 +168,7 @@ function parseLegacyStatement(lines: readonly string[], name: string): ImportRes
     }
     const text = [...cells.slice(1, -1)];
     // The second line: the value day, and the rest of the text.
-    const next = cellsOf(lines[i + 1] ?? "");
+    const next = pdfCells(lines[i + 1] ?? "");
     if (i + 1 < endAt && LEGACY_DAY.test(next[0] ?? "") && !(next.length >= 3 && LEGACY_AMOUNT.test(next[next.length - 1]!))) {
       text.push(...next.slice(1));
       i++;

@@ -14,6 +14,8 @@ export interface PdfDocument {
   readonly name: string;
   /** An amount as written ("1.234,56", "-0,5", "12.5") in the document's decimal mark; throws when it is none. */
   num(value: string | undefined): Decimal;
+  /** An amount with its sign written after it, as German banks print balances ("1.030,40" and "-": -1030.4). */
+  signed(figure: string, sign: string): Decimal;
   /** A day written "31.12.2025" or "2025-12-31" as an ISO date; throws when it is none or impossible. */
   date(value: string): IsoDate;
   /** The first line from `from` (included) to `to` (excluded) matching `re`, with its groups, or null. */
@@ -28,6 +30,11 @@ export interface PdfDocument {
    * cancelled event's, and reading them as a trade or a dividend would book that event twice.
    */
   refuseCancellation(): void;
+}
+
+/** A text line's columns, as `pdfText` keeps them apart: the text between runs of two or more spaces, each trimmed, blanks left out. */
+export function pdfCells(line: string): string[] {
+  return line.split(/\s{2,}/).map((c) => c.trim()).filter((c) => c !== "");
 }
 
 const CANCELLATION = /^(storno|stornierung)\b|\b(storno|stornierung)$/i;
@@ -56,6 +63,9 @@ export function pdfDocument(name: string, lines: readonly string[], options: Pdf
       const parsed = value === undefined ? null : parseDecimal(value.replace(/\s/g, ""), mark);
       if (!parsed) throw new PluginError("invalid-input", `${name}: "${value ?? ""}" is not a number`);
       return parsed;
+    },
+    signed(figure, sign) {
+      return sign === "-" ? this.num(figure).neg() : this.num(figure);
     },
     date(value) {
       const day = /^\d{2}\.\d{2}\.\d{4}$|^\d{4}-\d{2}-\d{2}$/.test(value) ? parseDate(value, "DMY") : null;

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isPluginError } from "../../sdk/index.ts";
 import { pdfDocument, pdfErrorCode, pdfText, pdfTextOf } from "../../sdk/import/index.ts";
+import { pdfCells } from "../../sdk/import/pdf-document.ts";
 import { makePdf } from "../fixtures/pdf/make-pdf.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures");
@@ -71,6 +72,14 @@ test("pdfDocument reads amounts in the document's decimal mark and names the doc
   expect(pdfDocument("note.pdf", [], { decimalMark: "." }).num("1,234.50").toFixed()).toBe("1234.5");
   expect(() => doc.num("12x")).toThrow('note.pdf: "12x" is not a number');
   expect(() => doc.num(undefined)).toThrow('note.pdf: "" is not a number');
+});
+
+test("pdfDocument reads an amount whose sign is written after it, and pdfCells splits a line at runs of two spaces", () => {
+  const doc = pdfDocument("statement.pdf", [], { decimalMark: "," });
+  expect(doc.signed("1.030,40", "-").toFixed()).toBe("-1030.4");
+  expect(doc.signed("2.019,05", "+").toFixed()).toBe("2019.05");
+  expect(() => doc.signed("x", "+")).toThrow('statement.pdf: "x" is not a number');
+  expect(pdfCells("  01.03.  02.03.  Überweisung  Max Muster   1.000,00+ ")).toEqual(["01.03.", "02.03.", "Überweisung", "Max Muster", "1.000,00+"]);
 });
 
 test("pdfDocument reads German and ISO days and refuses an impossible one", () => {
