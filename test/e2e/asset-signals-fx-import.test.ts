@@ -212,6 +212,8 @@ test("a cold dashboard keeps its layout with placeholders while the report compu
 
   release();
   await netWorth.locator("[data-skeleton]").waitFor({ state: "detached" });
+  // The other cards fill in from their own answers, a render or two after the net worth.
+  await page.waitForFunction(() => document.querySelector("[data-skeleton]") === null, undefined, { timeout: 10_000 });
   expect(await page.locator("[data-skeleton]").count()).toBe(0);
   expect(await page.locator(".kpis").getAttribute("aria-busy")).toBe("false");
   expect((await netWorth.locator(".kpi-value").textContent())!.trim()).toMatch(/€/);
