@@ -3,6 +3,7 @@ import { AccessTokenService, type TokenGrant } from "../../core/users/access-tok
 import type { User } from "../../core/users/user.entity.ts";
 import { UserService } from "../../core/users/user.service.ts";
 import type { HttpDeps } from "./deps.ts";
+import { requestPath } from "./request-url.ts";
 
 const API = "/api/v1";
 
@@ -43,7 +44,7 @@ export function bearerAuthenticator(deps: HttpDeps, routes: TokenRoutes) {
       const user = grant ? await users.findById(grant.userId) : null;
       if (!grant || !user || user.sessionEpoch !== grant.epoch) throw notAuthenticated();
       if (!user.isActive) throw new UnauthenticatedError("ACCOUNT_DISABLED", "User account is disabled");
-      const { method, path } = { method: request.method, path: new URL(request.url).pathname.slice(API.length) };
+      const { method, path } = { method: request.method, path: requestPath(request).slice(API.length) };
       // An MCP token is graded (docs/mcp.md): the REST API would show it everything, so it reaches only the MCP server.
       if (grant.mcp) throw new NotAllowedError("TOKEN_MCP_ONLY", "This access token is for the MCP server only (/api/v1/mcp)");
       if (routes.cookieOnly.some((re) => re.test(path))) {

@@ -3,6 +3,7 @@
  * "Browser headers"): no script but the app's own files, no framing by another site, no MIME
  * sniffing, no full URL leaked to other sites.
  */
+import { requestPath } from "./request-url.ts";
 
 /**
  * The web app and every API answer: scripts, styles, images, fonts and connections only from this
@@ -49,7 +50,7 @@ const DOCS_PAGES = /^\/api\/v1\/(docs|redoc)\/?$/;
  * response is copied with its body unread.
  */
 export function withBrowserHeaders(request: Request, response: Response): Response {
-  const path = new URL(request.url).pathname;
+  const path = requestPath(request);
   const headers: Record<string, string> = {
     "content-security-policy": DOCS_PAGES.test(path) ? DOCS_CSP : APP_CSP,
     "x-content-type-options": "nosniff",

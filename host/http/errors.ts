@@ -6,6 +6,7 @@ import {
 } from "../../core/errors/domain-error.ts";
 import type { Logger } from "../logger.ts";
 import { type Issue, schemaIssues } from "../../core/errors/validation-issues.ts";
+import { requestPath } from "./request-url.ts";
 
 const ErrorParams = z.record(z.string(), z.unknown()).optional()
   .describe("Context for the error (the limit exceeded, the unknown key, ...); present only when useful");
@@ -134,7 +135,7 @@ export function errorHandler(logger: Logger, allowedMethods: (path: string) => s
           return errorResponse(400, { detail: "Malformed request body", code: "MALFORMED_BODY" });
         case "NOT_FOUND": {
           // A known path asked with a method it does not take: say which ones it does.
-          const allow = allowedMethods(new URL(request.url).pathname);
+          const allow = allowedMethods(requestPath(request));
           if (allow.length > 0) {
             return errorResponse(405, {
               detail: `${request.method} is not allowed on this path; it takes ${allow.join(", ")}`,
@@ -148,7 +149,7 @@ export function errorHandler(logger: Logger, allowedMethods: (path: string) => s
           return errorResponse(401, { detail: "Not authenticated", code: "NOT_AUTHENTICATED" });
       }
       logger.error("unhandled error", {
-        method: request.method, path: new URL(request.url).pathname, code: String(code), error: error as Error,
+        method: request.method, path: requestPath(request), code: String(code), error: error as Error,
       });
       return errorResponse(500, { detail: "Internal server error", code: "INTERNAL_ERROR" });
     });

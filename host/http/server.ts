@@ -10,6 +10,7 @@ import { withBrowserHeaders } from "./browser-headers.ts";
 import { bodyReadByWorker } from "./worker-json-body.ts";
 import { crossSiteWriteRefusal } from "./write-guard.ts";
 import webApp from "../../web/index.html";
+import { requestPath } from "./request-url.ts";
 
 /** What the server serves under /api: the assembled Elysia app (host/api/index.ts). */
 export interface HttpApp {
@@ -73,7 +74,7 @@ export function serveHttp(app: HttpApp, config: AppConfig, logger: Logger, probe
       const response = withBrowserHeaders(request, await gzipResponse(request, refusal ?? await app.handle(request), (n) => { responseBytes = n; }));
       logger.info("request", {
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: requestPath(request),
         status: response.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         ip: clientAddress(request, config.trustedProxies),

@@ -8,6 +8,7 @@ import { SessionRevocationService } from "../../core/users/session-revocation.se
 import { UserService } from "../../core/users/user.service.ts";
 import { bearerAuthenticator, bearerSecret, type TokenRoutes } from "./bearer.ts";
 import type { HttpDeps } from "./deps.ts";
+import { requestUrl } from "./request-url.ts";
 
 export const SESSION_COOKIE = "session";
 
@@ -112,7 +113,7 @@ export async function verifyToken(key: Uint8Array, token: string): Promise<Sessi
 /** The Secure flag follows X-Forwarded-Proto (docs/security.md "Deployment: the reverse proxy"). */
 export function isHttps(request: Request): boolean {
   const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  return proto === "https" || new URL(request.url).protocol === "https:";
+  return proto === "https" || requestUrl(request).protocol === "https:";
 }
 
 const notAuthenticated = () => new UnauthenticatedError("NOT_AUTHENTICATED", "Not authenticated");

@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { acceptsGzip } from "./gzip.ts";
+import { requestPath } from "./request-url.ts";
 
 const ENTRY = join(import.meta.dir, "../../web/index.html");
 const GZIP_LEVEL = 9;
@@ -75,7 +76,7 @@ export async function serveWebApp(request: Request): Promise<Response> {
     return new Response("Method not allowed", { status: 405, headers: { allow: "GET, HEAD" } });
   }
   const { files, index } = await webBundle();
-  const path = new URL(request.url).pathname;
+  const path = requestPath(request);
   const file = files.get(path);
   if (file) return send(request, file, IMMUTABLE);
   // A chunk name that is not in this build (a page open across an upgrade) is a 404, not the HTML.

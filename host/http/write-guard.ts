@@ -1,5 +1,6 @@
 import { errorResponse } from "./errors.ts";
 import { declaredLength } from "./request-body.ts";
+import { requestPath } from "./request-url.ts";
 
 /**
  * Cross-site request forgery (docs/security.md "Cross-site writes"). A page of another site can
@@ -55,7 +56,7 @@ function sameOrigin(origin: string, hosts: string[]): boolean {
  */
 export function crossSiteWriteRefusal(request: Request, options: { isMultipartPath: (path: string) => boolean; behindTrustedProxy: boolean }): Response | null {
   if (!WRITE_METHODS.has(request.method)) return null;
-  const path = new URL(request.url).pathname;
+  const path = requestPath(request);
   const type = mediaType(request);
   if (hasBody(request) || type !== null) {
     const allowed = type === JSON_TYPE || (type === MULTIPART_TYPE && options.isMultipartPath(path));
