@@ -1,6 +1,24 @@
 import type { EntityManager } from "typeorm";
 import { ROWS_PER_YIELD, yieldToEventLoop } from "./snapshot-reader.ts";
 
+/** A section whose rows are keyed (a price by asset and day, a rate by pair, provider and day): see {@link RestoreContext.upsertKeyed}. */
+export interface KeyedRows<R> {
+  readonly table: string;
+  /** The inserted columns, in the order `values` gives them. */
+  readonly columns: readonly string[];
+  /** The keys stored before the restore (of the rows a duplicate would hit). */
+  readonly stored: Set<string>;
+  key(row: R): string;
+  values(row: R): unknown[];
+  /** Gives the stored row of `row`'s key the exported values (`overwrite_existing`). */
+  update(row: R, values: unknown[]): Promise<unknown>;
+  /**
+   * A later row with the key of one inserted here counts as its duplicate (skipped, or an update
+   * with overwrite) instead of a second insert; `stored` takes the inserted keys.
+   */
+  readonly firstWins?: boolean;
+}
+
 /**
  * What the stages of one restore share, inside its single write transaction: the rows of every
  * section, the id maps (document id → stored id) each stage fills for the ones below it, and
@@ -46,6 +64,29 @@ export class RestoreContext {
   count(section: string, restored: number, skipped: number): void {
     this.restored[section] = (this.restored[section] ?? 0) + restored;
     this.skipped[section] = (this.skipped[section] ?? 0) + skipped;
+  }
+
+  /**
+   * The keyed stages' loop: a row whose key is not stored is inserted (in chunks, after the loop),
+   * a stored one is updated with `overwrite_existing` or else kept and counted as skipped.
+   */
+  async upsertKeyed<R>(section: string, rows: readonly R[], spec: KeyedRows<R>): Promise<void> {
+    const fresh: unknown[][] = [];
+    let replaced = 0;
+    let skipped = 0;
+    for (const row of rows) {
+      const key = spec.key(row);
+      const values = spec.values(row);
+      if (!spec.stored.has(key)) {
+        if (spec.firstWins) spec.stored.add(key);
+        fresh.push(values);
+      } else if (this.overwrite) {
+        await spec.update(row, values);
+        replaced++;
+      } else skipped++;
+    }
+    await this.insert(spec.table, spec.columns, fresh);
+    this.count(section, fresh.length + replaced, skipped);
   }
 
   /** The first free id of an AUTOINCREMENT table: ids are handed out before rows are written, so links are set in one pass. */

@@ -173,27 +173,16 @@ export const restorePrices: RestoreStage = async (ctx, rows) => {
     const stored = await ctx.tx.query(`SELECT asset_id, date FROM price_history WHERE asset_id IN (${ids.map(() => "?").join(", ")})`, ids);
     for (const p of stored) existing.add(`${p.asset_id}|${p.date}`);
   }
-  const fresh: unknown[][] = [];
-  const replace: unknown[][] = [];
-  let skipped = 0;
-  for (const row of rows) {
-    const assetId = ctx.mapped("assets", row.asset_id)!;
-    if (ctx.lockedAssets.has(assetId)) {
-      skipped++;
-      continue;
-    }
-    const values = [assetId, row.date, row.open, row.high, row.low, row.close, row.volume, row.currency, row.source_plugin_key,
-      ctx.mapped("provider_assignments", row.provider_assignment_id), row.updated_at ?? nowStamp()];
-    if (!existing.has(`${assetId}|${row.date}`)) fresh.push(values);
-    else if (ctx.overwrite) replace.push(values);
-    else skipped++;
-  }
-  await ctx.insert("price_history", PRICE_COLUMNS, fresh);
-  for (const values of replace) {
-    await ctx.tx.query(`UPDATE price_history SET open = ?, high = ?, low = ?, close = ?, volume = ?, currency = ?, source_plugin_key = ?,
-      provider_assignment_id = ?, updated_at = ? WHERE asset_id = ? AND date = ?`, [...values.slice(2), values[0], values[1]]);
-  }
-  ctx.count("prices", fresh.length + replace.length, skipped);
+  const writable = rows.filter((row) => !ctx.lockedAssets.has(ctx.mapped("assets", row.asset_id)!));
+  ctx.count("prices", 0, rows.length - writable.length);
+  await ctx.upsertKeyed("prices", writable, {
+    table: "price_history", columns: PRICE_COLUMNS, stored: existing,
+    key: (row) => `${ctx.mapped("assets", row.asset_id)}|${row.date}`,
+    values: (row) => [ctx.mapped("assets", row.asset_id), row.date, row.open, row.high, row.low, row.close, row.volume, row.currency,
+      row.source_plugin_key, ctx.mapped("provider_assignments", row.provider_assignment_id), row.updated_at ?? nowStamp()],
+    update: (_, values) => ctx.tx.query(`UPDATE price_history SET open = ?, high = ?, low = ?, close = ?, volume = ?, currency = ?,
+      source_plugin_key = ?, provider_assignment_id = ?, updated_at = ? WHERE asset_id = ? AND date = ?`, [...values.slice(2), values[0], values[1]]),
+  });
 };
 
 const isManualChain = (chainSteps: string) => {
@@ -258,20 +247,13 @@ export const restoreFxRates: RestoreStage = async (ctx, rows) => {
     const [base, quote] = pair.split("|");
     for (const r of await ctx.tx.query(`SELECT provider, date FROM fx_rates WHERE base = ? AND quote = ?`, [base, quote])) existing.add(`${pair}|${r.provider}|${r.date}`);
   }
-  const fresh: unknown[][] = [];
-  let replaced = 0;
-  let skipped = 0;
-  for (const row of rows) {
-    const values = [row.base, row.quote, row.provider, row.date, row.rate, row.source, row.updated_at ?? nowStamp()];
-    if (!existing.has(`${row.base}|${row.quote}|${row.provider}|${row.date}`)) fresh.push(values);
-    else if (ctx.overwrite) {
-      await ctx.tx.query(`UPDATE fx_rates SET rate = ?, source = ?, updated_at = ? WHERE base = ? AND quote = ? AND provider = ? AND date = ?`,
-        [row.rate, row.source, values[6], row.base, row.quote, row.provider, row.date]);
-      replaced++;
-    } else skipped++;
-  }
-  await ctx.insert("fx_rates", ["base", "quote", "provider", "date", "rate", "source", "updated_at"], fresh);
-  ctx.count("fx_rates", fresh.length + replaced, skipped);
+  await ctx.upsertKeyed("fx_rates", rows, {
+    table: "fx_rates", columns: ["base", "quote", "provider", "date", "rate", "source", "updated_at"], stored: existing,
+    key: (row) => `${row.base}|${row.quote}|${row.provider}|${row.date}`,
+    values: (row) => [row.base, row.quote, row.provider, row.date, row.rate, row.source, row.updated_at ?? nowStamp()],
+    update: (row, values) => ctx.tx.query(`UPDATE fx_rates SET rate = ?, source = ?, updated_at = ? WHERE base = ? AND quote = ? AND provider = ? AND date = ?`,
+      [row.rate, row.source, values[6], row.base, row.quote, row.provider, row.date]),
+  });
 };
 
 /** The exported user's private rates become the restorer's own, keyed by (pair, day). */
@@ -280,21 +262,11 @@ export const restoreFxPrivateRates: RestoreStage = async (ctx, rows) => {
   for (const r of await ctx.tx.query(`SELECT base, quote, date FROM fx_private_rates WHERE user_id = ?`, [ctx.userId])) {
     existing.add(`${r.base}|${r.quote}|${String(r.date)}`);
   }
-  const fresh: unknown[][] = [];
-  let replaced = 0;
-  let skipped = 0;
-  for (const row of rows) {
-    const key = `${row.base}|${row.quote}|${row.date}`;
-    const values = [ctx.userId, row.base, row.quote, row.date, row.rate, row.source, row.updated_at ?? nowStamp()];
-    if (!existing.has(key)) {
-      existing.add(key);
-      fresh.push(values);
-    } else if (ctx.overwrite) {
-      await ctx.tx.query(`UPDATE fx_private_rates SET rate = ?, source = ?, updated_at = ? WHERE user_id = ? AND base = ? AND quote = ? AND date = ?`,
-        [row.rate, row.source, values[6], ctx.userId, row.base, row.quote, row.date]);
-      replaced++;
-    } else skipped++;
-  }
-  await ctx.insert("fx_private_rates", ["user_id", "base", "quote", "date", "rate", "source", "updated_at"], fresh);
-  ctx.count("fx_private_rates", fresh.length + replaced, skipped);
+  await ctx.upsertKeyed("fx_private_rates", rows, {
+    table: "fx_private_rates", columns: ["user_id", "base", "quote", "date", "rate", "source", "updated_at"], stored: existing, firstWins: true,
+    key: (row) => `${row.base}|${row.quote}|${row.date}`,
+    values: (row) => [ctx.userId, row.base, row.quote, row.date, row.rate, row.source, row.updated_at ?? nowStamp()],
+    update: (row, values) => ctx.tx.query(`UPDATE fx_private_rates SET rate = ?, source = ?, updated_at = ? WHERE user_id = ? AND base = ? AND quote = ? AND date = ?`,
+      [row.rate, row.source, values[6], ctx.userId, row.base, row.quote, row.date]),
+  });
 };
