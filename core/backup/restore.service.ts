@@ -181,7 +181,10 @@ function rowIssue(section: string, index: number, row: unknown, issue: z.core.$Z
   };
 }
 
-/** Ids a row refers to must be in the document (optional references may point outside it). */
+/**
+ * Ids a row refers to must be in the document (optional references may point outside it), and no
+ * row repeats its table's unique key (else the write would fail half-way on the database's key).
+ */
 function checkReferences(sections: Sections): void {
   const ids = new Map<string, Set<number>>();
   const idsOf = (name: string) => {
@@ -193,6 +196,19 @@ function checkReferences(sections: Sections): void {
     const rows = sections[section.name] ?? [];
     if (rows.length && "id" in rows[0]! && idsOf(section.name).size !== rows.length) {
       throw corrupt(`Section ${section.name} repeats an id`, { section: section.name });
+    }
+  }
+  for (const section of SECTIONS) {
+    if (!section.unique) continue;
+    const seen = new Set<string>();
+    const rows = sections[section.name] ?? [];
+    for (let i = 0; i < rows.length; i++) {
+      const key = section.unique.map((c) => String(rows[i]![c])).join(" ");
+      if (seen.has(key)) {
+        throw corrupt(`Row ${i} of ${section.name} repeats the ${section.unique.join(", ")} of an earlier row (${key})`,
+          { section: section.name, index: i, fields: [...section.unique] });
+      }
+      seen.add(key);
     }
   }
   for (const section of SECTIONS) {

@@ -28,6 +28,8 @@ export interface BackupSection {
   name: string;
   /** column → section whose `id` it refers to; `optional` ones may point outside the document (set null, with a warning). */
   refs?: Record<string, { section: string; optional?: boolean }>;
+  /** The columns of the table's unique key: an export never repeats one, so a document that does is corrupt. */
+  unique?: readonly string[];
   restore: RestoreStage;
   row: z.ZodType<Record<string, any>>;
   /** The rows of this section for a plan, or null when it exports nothing. */
@@ -133,6 +135,7 @@ export const SECTIONS: readonly BackupSection[] = [
         close: [positive, inRange("price")], volume: [notNegative, inRange("quantity")] }
       : { open: [asComputed], high: [asComputed], low: [asComputed], close: [positive, asComputed], volume: [asComputed] }))),
     refs: { asset_id: { section: "assets" }, provider_assignment_id: { section: "provider_assignments" } },
+    unique: ["asset_id", "date"],
     select: (p) => (p.includePrices ? byIds(p.assetIds, (l) => `SELECT asset_id, date, open, high, low, close, volume, currency,
       source_plugin_key, provider_assignment_id, updated_at FROM price_history WHERE asset_id IN (${l}) ORDER BY asset_id, date`) : null),
     restore: restorePrices,
@@ -156,6 +159,7 @@ export const SECTIONS: readonly BackupSection[] = [
       base: code, quote: code, provider: z.string().min(1), date: day,
       rate: computed(decimal.refine((t) => positive(t) === null, "must be greater than 0")), source: z.string(), updated_at: stamp,
     }),
+    unique: ["base", "quote", "provider", "date"],
     select: (p) => (p.pairs.length ? {
       sql: `SELECT base, quote, provider, date, rate, source, updated_at FROM fx_rates
         WHERE ${p.pairs.map(() => "(base = ? AND quote = ?)").join(" OR ")} ORDER BY base, quote, provider, date`,
@@ -172,6 +176,7 @@ export const SECTIONS: readonly BackupSection[] = [
       // Stored inverted when entered the other way round, like the shared rates: a computed value.
       rate: computed(decimal.refine((t) => positive(t) === null, "must be greater than 0")), source: z.string(), updated_at: stamp,
     }).refine((r) => r.base < r.quote, { message: "base and quote in alphabetical order", path: ["quote"] }),
+    unique: ["base", "quote", "date"],
     select: (p) => ({
       sql: `SELECT base, quote, date, rate, source, updated_at FROM fx_private_rates WHERE user_id = ? ORDER BY base, quote, date`,
       params: [p.userId],

@@ -78,7 +78,7 @@ describe("refused documents write nothing", () => {
     expect(counts()).toEqual(before);
   });
 
-  test("a corrupt document (cut short, a dangling reference, a wrong row count) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
+  test("a corrupt document (cut short, a dangling reference, a wrong row count, a repeated unique key) is 400 BACKUP_DOCUMENT_CORRUPT", async () => {
     const before = counts();
     await expectError(await restore(dave, exported.slice(0, Math.floor(exported.length / 2))), 400, "BACKUP_DOCUMENT_CORRUPT");
     const dangling = JSON.parse(exported);
@@ -87,6 +87,15 @@ describe("refused documents write nothing", () => {
     const short = JSON.parse(exported);
     short.sections.transactions.pop();
     await expectError(await restore(dave, JSON.stringify(short)), 400, "BACKUP_DOCUMENT_CORRUPT");
+    // A row repeating its table's unique key (a price of the same asset and day, a rate of the same pair, provider and day).
+    for (const section of ["prices", "fx_rates"]) {
+      const repeated = JSON.parse(exported);
+      expect(repeated.sections[section].length).toBeGreaterThan(0);
+      repeated.sections[section].push({ ...repeated.sections[section][0] });
+      repeated.row_counts[section]++;
+      const body = await expectError(await restore(dave, JSON.stringify(repeated)), 400, "BACKUP_DOCUMENT_CORRUPT");
+      expect(body.params).toMatchObject({ section, index: repeated.sections[section].length - 1 });
+    }
     expect(counts()).toEqual(before);
   });
 
