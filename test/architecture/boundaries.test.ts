@@ -253,3 +253,17 @@ test("the kernel holds no CLI command and no plugin authoring: they live in thei
   expect(kernel).toContain("host/plugins/loader.ts");
   expect(kernel.filter((file) => CAPABILITY_FILE.test(file) && !CLI_DISPATCHER.includes(file))).toEqual([]);
 });
+
+/** The one module of ours the browser app imports from outside web/: the password policy, dependency-free (docs/web.md). */
+const WEB_SHARED = ["core/users/password-policy.ts"];
+
+test("the web app imports nothing of ours outside web/ but the password policy, which imports nothing", () => {
+  const files = (readdirSync(join(ROOT, "web/src"), { recursive: true }) as string[])
+    .filter((f) => /\.tsx?$/.test(f)).map((f) => `web/src/${f.split(sep).join("/")}`);
+  expect(files).toContain("web/src/pages/login.tsx");
+  const outside = files.flatMap((file) => importSpecifiers(readFileSync(join(ROOT, file), "utf8"))
+    .filter(isRelative).map((specifier) => target(file, specifier))
+    .filter((to) => !inside(to, "web") && !WEB_SHARED.includes(to)).map((to) => `${file}: ${to}`));
+  expect(outside).toEqual([]);
+  for (const shared of WEB_SHARED) expect({ shared, imports: importSpecifiers(readFileSync(join(ROOT, shared), "utf8")) }).toEqual({ shared, imports: [] });
+});

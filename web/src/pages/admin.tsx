@@ -4,8 +4,9 @@
  * update check, and each plugin's load status and error. Everything goes through the existing
  * routes; a non-administrator sees a note instead (the API refuses them anyway).
  */
-import { useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 import { api, call, errorText, type Body, type Result } from "../api/client.ts";
+import { PasswordRequirements, unmetPasswordRequirements } from "../components/password-requirements.tsx";
 import { Badge, ErrorNote, Field, Page, Select } from "../components/ui.tsx";
 import { formatDateTime } from "../lib/format.ts";
 import { addCatalogs, t } from "../lib/i18n.ts";
@@ -37,7 +38,7 @@ function Users() {
   const { me } = useApp();
   const users = useAsync((signal) => api.get("/users", { signal }), []);
   const [note, setNote] = useState<string | null>(null);
-  const [resetFor, setResetFor] = useState<{ id: number; name: string } | null>(null);
+  const [resetFor, setResetFor] = useState<{ id: number; name: string; email: string } | null>(null);
   const act = async (question: string, done: string, run: () => Promise<unknown>) => {
     if (!confirm(question)) return;
     try {
@@ -74,7 +75,7 @@ function Users() {
                   {u.is_superuser
                     ? !self && <button type="button" class="ghost" onClick={() => void change(u.id, name, { is_superuser: false }, t("Remove administrator rights from {name}?", { name }), t("{name} is no longer an administrator.", { name }))}>{t("Demote")}<span class="sr-only"> {name}</span></button>
                     : <button type="button" class="ghost" onClick={() => void change(u.id, name, { is_superuser: true }, t("Make {name} an administrator?", { name }), t("{name} is now an administrator.", { name }))}>{t("Promote")}<span class="sr-only"> {name}</span></button>}
-                  <button type="button" class="ghost" onClick={() => { setResetFor({ id: u.id, name }); setNote(null); }}>{t("Reset password")}<span class="sr-only"> {name}</span></button>
+                  <button type="button" class="ghost" onClick={() => { setResetFor({ id: u.id, name, email: u.email }); setNote(null); }}>{t("Reset password")}<span class="sr-only"> {name}</span></button>
                 </td>
               </tr>
             );
@@ -87,9 +88,14 @@ function Users() {
   );
 }
 
-/** The new password typed twice; the API checks the password policy and ends the account's sessions. */
-function ResetPassword({ target, onDone }: { target: { id: number; name: string }; onDone: (note: string | null) => void }) {
+/**
+ * The new password typed twice, the password policy's requirements ticked as it is typed; the API
+ * checks the policy again and ends the account's sessions.
+ */
+function ResetPassword({ target, onDone }: { target: { id: number; name: string; email: string }; onDone: (note: string | null) => void }) {
   const [password, setPassword] = useState("");
+  const unmet = unmetPasswordRequirements(password, { username: target.name, email: target.email });
+  const rulesId = useId();
   const [again, setAgain] = useState("");
   const [error, setError] = useState<unknown>(null);
   const [mismatch, setMismatch] = useState(false);
@@ -105,10 +111,11 @@ function ResetPassword({ target, onDone }: { target: { id: number; name: string 
   };
   return (
     <form class="row" onSubmit={submit} aria-label={t("Reset the password of {name}", { name: target.name })} data-testid="reset-password">
-      <Field label={t("New password for {name}", { name: target.name })}>{(id) => <input id={id} type="password" autoComplete="new-password" required value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label={t("New password for {name}", { name: target.name })}>{(id) => <input id={id} type="password" autoComplete="new-password" required aria-describedby={rulesId} value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}</Field>
       <Field label={t("Repeat the new password")}>{(id) => <input id={id} type="password" autoComplete="new-password" required value={again} onInput={(e) => setAgain((e.target as HTMLInputElement).value)} />}</Field>
-      <button type="submit" class="primary">{t("Reset password")}</button>
+      <button type="submit" class="primary" disabled={unmet.length > 0}>{t("Reset password")}</button>
       <button type="button" class="ghost" onClick={() => onDone(null)}>{t("Cancel")}</button>
+      <PasswordRequirements id={rulesId} unmet={unmet} />
       {mismatch && <p class="note error" role="alert">{t("The two passwords differ.")}</p>}
       <ErrorNote error={error} />
     </form>

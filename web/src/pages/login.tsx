@@ -1,6 +1,7 @@
 /** Sign in and registration. The first account registered becomes the administrator. */
-import { useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 import { api, ApiError, errorText } from "../api/client.ts";
+import { PasswordRequirements, unmetPasswordRequirements } from "../components/password-requirements.tsx";
 import { Field } from "../components/ui.tsx";
 import { Link, navigate, safeNext, useLocation } from "../lib/router.tsx";
 import { t } from "../lib/i18n.ts";
@@ -15,6 +16,9 @@ export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): voi
   const register = props.mode === "register";
   const expired = loc.query.get("expired") === "1";
   const next = loc.query.get("next") ?? "/";
+  // The server's password policy, evaluated as the user types (registration only).
+  const unmet = register ? unmetPasswordRequirements(password, { username, email }) : [];
+  const rulesId = useId();
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -22,7 +26,6 @@ export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): voi
     setError(null);
     try {
       if (register) {
-        if (password.length < 8) throw new Error(t("The password needs at least 8 characters."));
         await api.post("/auth/register", { body: { username, email, password } });
       }
       await api.post("/auth/login", { body: { username, password } });
@@ -59,12 +62,13 @@ export function LoginPage(props: { mode: "login" | "register"; onSignedIn(): voi
               onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
           </Field>
         )}
-        <Field label={t("Password")} hint={register ? t("At least 8 characters.") : undefined}>
+        <Field label={t("Password")}>
           {(id) => <input id={id} name="password" type="password" autoComplete={register ? "new-password" : "current-password"}
-            required minLength={register ? 8 : 1} value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
+            required aria-describedby={register ? rulesId : undefined} value={password} onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />}
         </Field>
+        {register && <PasswordRequirements id={rulesId} unmet={unmet} />}
         {error && <p class="note error" role="alert">{error}</p>}
-        <button type="submit" class="primary" disabled={busy}>{register ? t("Create account") : t("Sign in")}</button>
+        <button type="submit" class="primary" disabled={busy || unmet.length > 0}>{register ? t("Create account") : t("Sign in")}</button>
         <p class="muted">
           {register
             ? <>{t("Already have an account?")} <Link href={`/login?next=${encodeURIComponent(next)}`}>{t("Sign in")}</Link></>

@@ -1,6 +1,7 @@
 /** Settings: the user's profile and preferences; for administrators the server's settings, scheduler, caches, users and plugins. */
-import { useState } from "preact/hooks";
-import { api, errorText } from "../api/client.ts";
+import { useId, useState } from "preact/hooks";
+import { api, ApiError, errorText } from "../api/client.ts";
+import { PasswordRequirements, unmetPasswordRequirements } from "../components/password-requirements.tsx";
 import { Badge, ErrorNote, Field, Loading, Page, Select } from "../components/ui.tsx";
 import { formatDateTime } from "../lib/format.ts";
 import { Link } from "../lib/router.tsx";
@@ -18,6 +19,7 @@ export function SettingsPage() {
       <div class="grid-2">
         <Preferences />
         <section class="card"><h2>{t("Account")}</h2><p>{me.username} · {me.email}</p><p><Link href="/settings/ai-access">{t("AI access")}</Link></p>{me.is_superuser && <><Badge>{t("administrator")}</Badge> <Link href="/admin">{t("Administration")}</Link></>}</section>
+        <ChangePassword />
         {me.is_superuser && <Admin />}
       </div>
     </Page>
@@ -46,6 +48,51 @@ function Preferences() {
       <Field label={t("Theme")}>{(id) => <Select id={id} value={theme} options={[{ value: "auto", label: t("Follow the system") }, { value: "light", label: t("Light") }, { value: "dark", label: t("Dark") }]} onChange={setTheme} />}</Field>
       {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
       <button type="submit" class="primary">{t("Save preferences")}</button>
+    </form>
+  );
+}
+
+/**
+ * The own password, changed with the current one (POST /auth/change-password). The password policy's
+ * requirements are ticked as the new one is typed; the API checks it again. Every other session of
+ * the account ends; this one goes on with the new cookie the API sets.
+ */
+function ChangePassword() {
+  const { me } = useApp();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [again, setAgain] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [msg, setMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const unmet = unmetPasswordRequirements(next, { username: me.username, email: me.email });
+  const rulesId = useId();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (next !== again) { setMsg({ ok: false, text: t("The two passwords differ.") }); return; }
+    setBusy(true);
+    setMsg(null);
+    try {
+      await api.post("/auth/change-password", { body: { current_password: current, new_password: next } });
+      setCurrent(""); setNext(""); setAgain("");
+      setMsg({ ok: true, text: t("Your password was changed. Your other sessions were ended; this one goes on.") });
+    } catch (err) {
+      const text = err instanceof ApiError && err.code === "INVALID_PASSWORD" ? t("The current password is wrong.")
+        : err instanceof ApiError && err.code === "PASSWORD_UNCHANGED" ? t("The new password is the same as the current one.")
+        : errorText(err);
+      setMsg({ ok: false, text });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card form" onSubmit={submit} aria-labelledby="h-password" data-testid="change-password">
+      <h2 id="h-password">{t("Change my password")}</h2>
+      <Field label={t("Current password")}>{(id) => <input id={id} type="password" autoComplete="current-password" required value={current} onInput={(e) => setCurrent((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label={t("New password")}>{(id) => <input id={id} type="password" autoComplete="new-password" required aria-describedby={rulesId} value={next} onInput={(e) => setNext((e.target as HTMLInputElement).value)} />}</Field>
+      <PasswordRequirements id={rulesId} unmet={unmet} />
+      <Field label={t("Repeat the new password")}>{(id) => <input id={id} type="password" autoComplete="new-password" required value={again} onInput={(e) => setAgain((e.target as HTMLInputElement).value)} />}</Field>
+      {msg && <p class={`note ${msg.ok ? "" : "error"}`} role={msg.ok ? "status" : "alert"}>{msg.text}</p>}
+      <button type="submit" class="primary" disabled={busy || unmet.length > 0}>{t("Change password")}</button>
     </form>
   );
 }
