@@ -48,7 +48,8 @@ export function unmetPasswordRequirements(password: string, owner: PasswordOwner
   const folded = password.toLowerCase();
   const stem = folded.replace(/[^\p{L}]+$/u, "");
   if (COMMON.has(folded) || (stem.length >= 4 && COMMON.has(stem))) unmet.push("common");
-  else if (length >= PASSWORD_MIN_LENGTH && new Set(folded).size <= 2) unmet.push("few_distinct");
+  // Each requirement on its own, so a form never ticks one the password fails ("11111111" has one character).
+  if (new Set(folded).size <= 2) unmet.push("few_distinct");
   const names = [owner.username, owner.email, owner.email?.split("@")[0]].filter((n): n is string => !!n && n.length >= 3).map((n) => n.toLowerCase());
   if (names.some((n) => folded === n || stem === n)) unmet.push("is_name");
   return unmet;

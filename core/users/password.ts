@@ -33,5 +33,8 @@ const PHRASES: Readonly<Record<PasswordRequirement, string>> = {
  * password is acceptable.
  */
 export function passwordProblems(password: string, owner: PasswordOwner = {}): string[] {
-  return unmetPasswordRequirements(password, owner).map((code) => PHRASES[code]);
+  const unmet = unmetPasswordRequirements(password, owner);
+  // The API's words name "few different characters" only when it is the password's length or commonness that is fine.
+  const words = unmet.includes("min_length") || unmet.includes("common") ? unmet.filter((code) => code !== "few_distinct") : unmet;
+  return words.map((code) => PHRASES[code]);
 }

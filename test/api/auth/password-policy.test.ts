@@ -24,7 +24,10 @@ describe("the policy", () => {
 
   test("the shared module answers requirement codes, in the order they are listed, which the server words as before", () => {
     expect(PASSWORD_REQUIREMENTS).toEqual(["min_length", "common", "few_distinct", "is_name"]);
-    expect(unmetPasswordRequirements("")).toEqual(["min_length"]);
+    expect(unmetPasswordRequirements("")).toEqual(["min_length", "few_distinct"]);
+    // Each requirement is judged on its own: a form must not tick one the password fails.
+    expect(unmetPasswordRequirements("11111111")).toEqual(["common", "few_distinct"]);
+    expect(unmetPasswordRequirements("aab")).toEqual(["min_length", "few_distinct"]);
     expect(unmetPasswordRequirements("admin")).toEqual(["min_length", "common"]);
     expect(unmetPasswordRequirements("Password123!")).toEqual(["common"]);
     expect(unmetPasswordRequirements("abababab")).toEqual(["few_distinct"]);
@@ -36,6 +39,8 @@ describe("the policy", () => {
     // params.unmet keeps its English phrases, one per code.
     expect(passwordProblems("admin", { username: "admin" })).toEqual(["at least 8 characters", "not one of the most common passwords", "not your user name or e-mail address"]);
     expect(passwordProblems("zzzzzzzz")).toEqual(["more than one or two different characters"]);
+    expect(passwordProblems("11111111")).toEqual(["not one of the most common passwords"]);
+    expect(passwordProblems("")).toEqual(["at least 8 characters"]);
   });
 });
 
