@@ -38,3 +38,17 @@ export function passwordProblems(password: string, owner: PasswordOwner = {}): s
   const words = unmet.includes("min_length") || unmet.includes("common") ? unmet.filter((code) => code !== "few_distinct") : unmet;
   return words.map((code) => PHRASES[code]);
 }
+
+/**
+ * The command-line tool's rule: the policy above plus character classes (an upper-case letter, a
+ * lower-case letter, a digit and a symbol), as the contract asks of the tool and its help text says.
+ * Every password the API refuses it refuses, naming the same requirements first.
+ */
+export function strictPasswordProblems(password: string, owner: PasswordOwner = {}): string[] {
+  const problems = passwordProblems(password, owner);
+  if (!/[A-Z]/.test(password)) problems.push("an upper-case letter");
+  if (!/[a-z]/.test(password)) problems.push("a lower-case letter");
+  if (!/[0-9]/.test(password)) problems.push("a digit");
+  if (!/[^A-Za-z0-9]/.test(password)) problems.push("a symbol");
+  return problems;
+}

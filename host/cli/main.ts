@@ -39,8 +39,8 @@ Commands:
                                               (DATA_DIR in the environment too, when no --url or PT_URL is given)
 
 Works on DATA_DIR (default ./data), also while the server runs.
-Passwords follow the server's one policy (the same as registration and the web app): at least 8 characters,
-not a common password, not one or two characters repeated, not the account's name (docs/security.md "Passwords").`;
+Passwords need at least 8 characters with an upper-case letter, a lower-case letter, a digit and a symbol,
+and may not be a common password or the account's name (docs/security.md "Passwords").`;
 
 /**
  * The command dispatcher: each command lives with what it serves (its area under host/api/, the

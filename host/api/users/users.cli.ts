@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GlobalSettingsService } from "../../../core/settings/global-settings.service.ts";
-import { type PasswordOwner, passwordProblems } from "../../../core/users/password.ts";
+import { type PasswordOwner, strictPasswordProblems } from "../../../core/users/password.ts";
 import { LoginThrottleService } from "../../../core/users/login-throttle.service.ts";
 import { UserService } from "../../../core/users/user.service.ts";
 import { UsageError } from "../../cli/usage-error.ts";
@@ -15,7 +15,7 @@ function need(args: string[], count: number, shape: string): string[] {
 }
 
 function checkPassword(password: string, owner: PasswordOwner): void {
-  const problems = passwordProblems(password, owner);
+  const problems = strictPasswordProblems(password, owner);
   if (problems.length) throw new UsageError(`Password is too weak: it needs ${problems.join(", ")}`);
 }
 
