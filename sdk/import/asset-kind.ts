@@ -15,23 +15,37 @@ const NEITHER = [
 ];
 const ETF = ["etf", "exchange traded fund", "exchange traded funds"];
 const FUND = ["fund", "funds", "fonds", "fondsanteile", "fondo", "fondi", "anteile", "anteilsklasse", "anteilklasse", "sicav", "oeic", "mutual fund", "unit trust"];
+/**
+ * Singular or in a bond's own wording: "Bond", "Bonds", "Anleihen", "Obligationen" name bond funds and
+ * ETFs as often as bonds ("iShares JPMorgan EM Bond", "CSIF (CH) Bond Corporate Global"), so they say nothing.
+ */
 const BOND = [
-  "bond", "bonds", "anleihe", "anleihen", "anl", "schuldverschreibung", "schuldverschreibungen", "schv", "notes", "mtn",
-  "pfandbrief", "pfandbriefe", "obligation", "obligationen", "obligations", "obbligazione", "obbligazioni", "btp", "gilt", "treasury bill", "treasury bills",
+  "anleihe", "anl", "schuldverschreibung", "schv", "notes", "mtn", "pfandbrief", "obligation", "obbligazione", "btp", "gilt",
+  "treasury bill", "treasury bills",
 ];
+/**
+ * A share's own wording: the class of a German, French, Spanish, Italian or Dutch note ("Namens-Aktien",
+ * "Actions Port.", "Acciones Nominativas", "Aandelen op naam"), "Shares", "Shs", "Common Stock",
+ * depositary receipts. Not "Aktien", "Actions", "Azioni" or "Stock" alone: equity funds carry them
+ * ("DWS Aktien Strategie Deutschland", "BNY Mellon Global Stock").
+ */
 const STOCK = [
-  "aktie", "aktien", "namensaktien", "inhaberaktien", "stammaktien", "vorzugsaktien", "shares", "shs", "stock", "adr", "adrs", "ads", "gdr", "gdrs",
-  "actions", "acciones", "azioni", "aandelen", "ações",
+  "aktie", "namens aktien", "inhaber aktien", "namensaktien", "inhaberaktien", "stammaktien", "vorzugsaktien", "shares", "shs", "common stock",
+  "adr", "adrs", "ads", "gdr", "gdrs", "actions port", "actions nom", "actions au porteur", "actions nominatives", "acciones nominativas",
+  "acciones al portador", "azioni ordinarie", "azioni privilegiate", "azioni di risparmio", "aandelen op naam", "aandelen aan toonder",
+  "ações ordinárias", "ações nominativas", "ações preferenciais",
 ];
 /**
  * Words of an index, a fund range or a share class: funds are "Registered Shares" too
- * ("Xtr.(IE)-MSCI World Registered Shares 1C"), and UK gilts were "Treasury Stock", so a share word
- * beside one of these tells nothing.
+ * ("Xtr.(IE)-MSCI World Registered Shares 1C"), and bond funds carry bond words, so a share or bond
+ * word beside one of these tells nothing.
  */
-const NOT_ONLY_SHARES = [
+const FUND_RANGE = [
   "ucits", "msci", "ftse", "stoxx", "russell", "index", "acc", "dist", "dis", "thes", "thesaurierend", "ausschüttend", "accumulating", "distributing",
-  "ishares", "xtrackers", "xtr", "vanguard", "amundi", "lyxor", "spdr", "wisdomtree", "investment trust", "treasury", "exchequer", "loan",
+  "admiral", "institutional", "ishares", "xtrackers", "xtr", "vanguard", "amundi", "lyxor", "spdr", "wisdomtree", "investment trust",
 ];
+/** UK gilts were "Treasury Stock" and "Exchequer Stock", loan notes "Loan Stock": not shares. */
+const NOT_SHARES = ["treasury", "exchequer", "loan"];
 
 const has = (text: string, words: readonly string[]) => words.some((w) => text.includes(` ${w} `));
 
@@ -43,7 +57,7 @@ const has = (text: string, words: readonly string[]) => words.some((w) => text.i
  * the share or bond words it also carries ("… UCITS ETF Registered Shares", "… Corporate Bond UCITS
  * ETF"); an exchange-traded commodity or note ("ETC", "ETN"), a certificate, a warrant and a reverse
  * convertible ("Aktienanleihe") are none of the four; a bond word beside a share word, and a share
- * word beside an index or fund range ("MSCI", "UCITS", "Xtrackers", "Acc"), say nothing.
+ * or bond word beside an index or fund range ("MSCI", "UCITS", "iShares", "Acc"), say nothing.
  *
  * An importer sets `ImportedTransaction.assetType` from it only when its report has no column
  * naming the kind: such a column wins. The ISIN is no help (its prefix is a registration country).
@@ -60,7 +74,8 @@ export function assetTypeOfName(name: string | undefined): NamedAssetType | unde
   if (has(text, NEITHER)) return undefined;
   if (has(text, ETF)) return "ETF";
   if (has(text, FUND)) return "FUND";
+  if (has(text, FUND_RANGE)) return undefined;
   const stock = has(text, STOCK);
   if (has(text, BOND)) return stock ? undefined : "BOND";
-  return stock && !has(text, NOT_ONLY_SHARES) ? "STOCK" : undefined;
+  return stock && !has(text, NOT_SHARES) ? "STOCK" : undefined;
 }

@@ -31,7 +31,8 @@ const CASES: [string, ReturnType<typeof assetTypeOfName>][] = [
   ["Daimler AG EO-Medium-Term Notes 2019(26)", "BOND"],
   ["Apple Inc. DL-Notes 2019(19/29)", "BOND"],
   ["EO-Anleihe v.2020(2030)", "BOND"],
-  ["US Treasury Bonds 2.5% 2045", "BOND"],
+  ["United States of America DL-Notes 2020(30)", "BOND"],
+  ["Berlin Hyp AG Hyp.-Pfandbrief v.19(26)", "BOND"],
   ["BTP ITALIA 2028", "BOND"],
   // STOCK
   ["Bayer AG Namens-Aktien o.N.", "STOCK"],
@@ -70,6 +71,15 @@ const CASES: [string, ReturnType<typeof assetTypeOfName>][] = [
   ["Xtr.(IE)-MSCI World Registered Shares 1C o.N.", undefined],
   ["Amundi Index Solutions Registered Shares", undefined],
   ["UK Treasury 4% Stock 2032", undefined],
+  // words that name funds as often as what they hold: "Bond", "Anleihen", "Aktien", "Stock" alone
+  ["ISHARES JPMORGAN EM BOND", undefined],
+  ["CSIF (CH) Bond Corporate Global ex CHF Blue ZBH", undefined],
+  ["Vanguard Total Bond Market", undefined],
+  ["Deka-Euro Anleihen", undefined],
+  ["DWS Aktien Strategie Deutschland", undefined],
+  ["BNY MELLON GLOBAL STOCK - I", undefined],
+  ["Beispiel Welt Aktien (Acc)", undefined],
+  ["TESLA INC. - COMMON ST", undefined],
   ["", undefined],
   [undefined as never, undefined],
 ];
