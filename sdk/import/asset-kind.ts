@@ -44,9 +44,6 @@ const FUND_RANGE = [
   "ucits", "msci", "ftse", "stoxx", "russell", "index", "acc", "dist", "dis", "thes", "thesaurierend", "ausschüttend", "accumulating", "distributing",
   "admiral", "institutional", "ishares", "xtrackers", "xtr", "vanguard", "amundi", "lyxor", "spdr", "wisdomtree", "investment trust",
 ];
-/** UK gilts were "Treasury Stock" and "Exchequer Stock", loan notes "Loan Stock": not shares. */
-const NOT_SHARES = ["treasury", "exchequer", "loan"];
-
 const has = (text: string, words: readonly string[]) => words.some((w) => text.includes(` ${w} `));
 
 /**
@@ -77,5 +74,5 @@ export function assetTypeOfName(name: string | undefined): NamedAssetType | unde
   if (has(text, FUND_RANGE)) return undefined;
   const stock = has(text, STOCK);
   if (has(text, BOND)) return stock ? undefined : "BOND";
-  return stock && !has(text, NOT_SHARES) ? "STOCK" : undefined;
+  return stock ? "STOCK" : undefined;
 }
