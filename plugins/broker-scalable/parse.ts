@@ -49,7 +49,7 @@ export function parseScalable(params: ImportParseParams): ImportResult {
     if (!amount || amount.isZero()) return unread("amount", "an amount other than zero");
     if (!/^[A-Z]{3}$/.test(currency)) return unread("currency", "a currency code");
     const isin = get("isin").toUpperCase();
-    // assetType says only Security or Cash: the name may say more.
+    // The assetType column says only Security or Cash: the name may say more.
     const assetType = assetTypeOfName(get("description"));
     const asset = isin ? { isin, ...(get("description") ? { assetName: get("description") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const money = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];

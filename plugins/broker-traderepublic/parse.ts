@@ -154,8 +154,8 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
     if (!value || value.isZero()) return skip({ code: "rowSkipped", message: unreadableLine(row, german ? "Wert" : "Value", get("Wert", "Value"), "an amount other than zero", what), row, severity: "warning" });
     const isin = get("ISIN").toUpperCase();
     // This export has no class column: the note (the security's name) may say what it is.
-    const named = assetTypeOfName(get("Notiz", "Note"));
-    const asset = isin ? { isin, ...(get("Notiz", "Note") ? { assetName: get("Notiz", "Note") } : {}), ...(named ? { assetType: named } : {}) } : {};
+    const assetType = assetTypeOfName(get("Notiz", "Note"));
+    const asset = isin ? { isin, ...(get("Notiz", "Note") ? { assetName: get("Notiz", "Note") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const eur = (v: Decimal) => ({ amount: v.toFixed(), currency: "EUR" }) as ImportedTransaction["cash"];
     const fees = parseDecimal(get("Gebühren", "Fees"), mark)?.abs() ?? new Decimal(0);
     const taxes = parseDecimal(get("Steuern", "Taxes"), mark)?.abs() ?? new Decimal(0);
