@@ -1,7 +1,7 @@
 import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Avanza (Sweden) transactions export (Min ekonomi > Transaktioner > Exportera, CSV): semicolons,
@@ -80,8 +80,9 @@ export function parseAvanza(params: ImportParseParams): ImportResult {
     const instrumentCcy = (modern ? get("Instrumentvaluta") : get("Valuta")).toUpperCase();
     // The text names the security on trades and dividends; on a withholding line it describes the dividend.
     const named = rule[1] === "BUY" || rule[1] === "SELL" || rule[1] === "DIVIDEND";
+    const assetType = isin && named ? assetTypeOfName(text) : undefined;
     const asset = {
-      ...(isin ? { isin } : {}), ...(isin && text && named ? { assetName: text } : {}), ...(isin && isCcy(instrumentCcy) ? { assetCurrency: instrumentCcy as never } : {}),
+      ...(isin ? { isin } : {}), ...(isin && text && named ? { assetName: text } : {}), ...(assetType ? { assetType } : {}), ...(isin && isCcy(instrumentCcy) ? { assetCurrency: instrumentCcy as never } : {}),
     };
     const base = { row, date, ...(text ? { description: `${typ}: ${text}` } : { description: typ }) };
     const cash = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];

@@ -1,7 +1,7 @@
 import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // BUX (Netherlands) transaction overview export (app > Account > Transaction overview, CSV): commas,
@@ -75,7 +75,8 @@ export function parseBux(params: ImportParseParams): ImportResult {
     const isin = get("Asset Id").toUpperCase();
     const name = get("Asset Name");
     const assetCcy = get("Asset Currency").toUpperCase();
-    const asset = { ...(isin ? { isin } : {}), ...(isin && name ? { assetName: name } : {}), ...(isin && /^[A-Z]{3}$/.test(assetCcy) ? { assetCurrency: assetCcy as never } : {}) };
+    const assetType = isin ? assetTypeOfName(name) : undefined;
+    const asset = { ...(isin ? { isin } : {}), ...(isin && name ? { assetName: name } : {}), ...(assetType ? { assetType } : {}), ...(isin && /^[A-Z]{3}$/.test(assetCcy) ? { assetCurrency: assetCcy as never } : {}) };
     const base = { row, date, description: [type, name].filter(Boolean).join(": ") };
     const cash = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
     const positive = amount.gt(0);

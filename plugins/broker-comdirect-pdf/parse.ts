@@ -21,6 +21,7 @@
 // its gross converted at the document's rate with the withholding tax as a TAX row; each document's
 // rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { assetTypeOfName } from "../../sdk/import/asset-kind.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
 import { FINANZREPORT_TITLE, parseComdirectStatement } from "./statement.ts";
 
@@ -81,6 +82,8 @@ export function parseComdirectText(text: string, name: string): ImportResult {
   const isin = doc.need(isinAt >= 0 ? new RegExp(`(${ISIN})$`).exec(lines[isinAt]!) : null, "the ISIN")[1]!;
   // The name is the line below the heading without its WKN (and, on a dividend notice, without "Per <date>").
   const assetName = lines[secAt + 1]!.replace(/\s+\S+$/, "").replace(new RegExp(`^Per ${DATE}\\s+`, "i"), "");
+  // The kind of security is printed below the name, on the ISIN's line ("Inhaber-Aktien o.N.  DE…", "STK 60,000  Registered Shares …").
+  const assetType = assetTypeOfName(lines.slice(secAt + 1, isinAt + 1).join(" "));
   const rows: ImportedTransaction[] = [];
   const base = { row: 1, description: `comdirect ${name}` };
   const trade = TRADE_TITLE.exec(lines[titleAt]!);
@@ -97,7 +100,7 @@ export function parseComdirectText(text: string, name: string): ImportResult {
     }
     const plan = lines.some((l) => /sparplan/i.test(l));
     const gross = sell ? booked.plus(fees) : booked.minus(fees);
-    const asset = { isin, assetName, assetCurrency: pos[2] as CurrencyCode };
+    const asset = { isin, assetName, ...(assetType ? { assetType } : {}), assetCurrency: pos[2] as CurrencyCode };
     kind = plan ? "plan" : "trade";
     rows.push({
       ...base, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
@@ -124,7 +127,7 @@ export function parseComdirectText(text: string, name: string): ImportResult {
       gross = foreignGross.div(r).toDecimalPlaces(2);
       fx = `; ${foreignGross.toFixed()} ${foreign} at ${r.toFixed()} ${foreign}/${currency}`;
     }
-    const asset = { isin, assetName, assetCurrency: foreign as CurrencyCode };
+    const asset = { isin, assetName, ...(assetType ? { assetType } : {}), assetCurrency: foreign as CurrencyCode };
     // What the bank kept before booking is the withholding tax (converted at the note's rate).
     const taxes = gross.minus(booked);
     rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });

@@ -22,6 +22,7 @@
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
 // each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { assetTypeOfName } from "../../sdk/import/asset-kind.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
 import { isConsorsbankStatement, parseConsorsbankStatement } from "./statement.ts";
 
@@ -74,6 +75,7 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
   const secAt = lines.findIndex((l, i) => i > titleAt && SECURITY.test(l) && !/^Wertpapier/i.test(l));
   const sec = doc.need(secAt >= 0 ? SECURITY.exec(lines[secAt]!) : null, "the security (<name> <WKN> <ISIN>)");
   const assetName = sec[1]!;
+  const assetType = assetTypeOfName(assetName);
   const isin = sec[3]!;
   const rows: ImportedTransaction[] = [];
   const trade = TRADE_TITLE.exec(lines[titleAt]!);
@@ -100,7 +102,7 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
       else if (TAX.test(lines[i]!)) taxes = taxes.plus(doc.num(m[2]));
     }
     const gross = sell ? booked.plus(fees).plus(taxes) : booked.minus(fees).minus(taxes);
-    const asset = { isin, assetName, assetCurrency: price[2] as CurrencyCode };
+    const asset = { isin, assetName, ...(assetType ? { assetType } : {}), assetCurrency: price[2] as CurrencyCode };
     kind = plan ? "plan" : "trade";
     rows.push({
       ...base, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
@@ -128,7 +130,7 @@ export function parseConsorsbankText(text: string, name: string): ImportResult {
     const rate = doc.find(new RegExp(`^Devisenkurs (${NUMBER}) (${CCY}) / ${currency}$`), secAt, bookingAt);
     const fx = foreign && foreign[1] !== currency && rate ? `; ${doc.num(foreign[2]).toFixed()} ${foreign[1]} at ${doc.num(rate[1]).toFixed()} ${rate[2]}/${currency}` : "";
     const kept = gross.minus(booked);
-    const asset = { isin, assetName, assetCurrency: (foreign && foreign[1] !== currency ? foreign[1] : currency) as CurrencyCode };
+    const asset = { isin, assetName, ...(assetType ? { assetType } : {}), assetCurrency: (foreign && foreign[1] !== currency ? foreign[1] : currency) as CurrencyCode };
     rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });
     if (!kept.isZero()) rows.push({ ...base, date, type: kept.gt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO as never, cash: money(kept.neg(), currency), description: `${base.description}: taxes withheld` });
   }

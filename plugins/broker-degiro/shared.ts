@@ -1,5 +1,5 @@
 import { Decimal, type ImportedTransaction, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { type Columns, normalizeHeader, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, type Columns, normalizeHeader, parseDecimal } from "../../sdk/import/index.ts";
 
 /** The languages DEGIRO writes its exports in, as they appear in `detectedFormat`. */
 export type Lang = "de" | "en" | "es" | "fr" | "it" | "nl" | "pt";
@@ -15,10 +15,11 @@ export const money = (amount: Decimal, currency: string) => ({ amount: amount.to
 export const dec = (d: Decimal) => d.toFixed() as ImportedTransaction["quantity"];
 export const ZERO = "0" as ImportedTransaction["quantity"];
 
-/** Asset hints of a row: the ISIN and the product's name, as far as the report gives them. */
-export function hints(product: string, isin: string): Pick<ImportedTransaction, "assetName" | "isin"> {
+/** Asset hints of a row: the ISIN, the product's name and the kind that name states, as far as the report gives them. */
+export function hints(product: string, isin: string): Pick<ImportedTransaction, "assetName" | "assetType" | "isin"> {
   const code = isin.trim().toUpperCase();
-  return { ...(/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(code) ? { isin: code } : {}), ...(product.trim() ? { assetName: product.trim() } : {}) };
+  const assetType = assetTypeOfName(product);
+  return { ...(/^[A-Z]{2}[A-Z0-9]{9}\d$/.test(code) ? { isin: code } : {}), ...(product.trim() ? { assetName: product.trim() } : {}), ...(assetType ? { assetType } : {}) };
 }
 
 /** The index of the first header cell whose normalised name one of `patterns` matches, or -1. */

@@ -1,7 +1,7 @@
 import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType } from "../../sdk/import/skips.ts";
 
 // Fidelity Investments (US) account history (Accounts & Trade > Activity & Orders > History >
@@ -79,7 +79,8 @@ export function parseFidelity(params: ImportParseParams): ImportResult {
     const accrued = parseDecimal(get("Accrued Interest ($)", "Accrued Interest"), ".")?.abs() ?? new Decimal(0);
     const symbol = get("Symbol");
     const name = get("Description", "Security Description");
-    const asset = symbol ? { symbol, ...(name && !/^no description$/i.test(name) ? { assetName: name } : {}) } : {};
+    const assetType = assetTypeOfName(name);
+    const asset = symbol ? { symbol, ...(name && !/^no description$/i.test(name) ? { assetName: name } : {}), ...(assetType ? { assetType } : {}) } : {};
     const base = { row, date, description: action };
     const kind = RULES.find(([re]) => re.test(words))?.[1];
     // What the line was, for a skipped line's reason: its action, symbol or description, date and amount.

@@ -1,6 +1,6 @@
 import { type ImportSkippedRow, Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError } from "../../sdk/index.ts";
 import {
-  columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper,
+  assetTypeOfName, columns, detectDecimalMark, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat, skipper,
 } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unreadableLine } from "../../sdk/import/skips.ts";
 
@@ -94,7 +94,8 @@ export async function parseFineco(params: ImportParseParams): Promise<ImportResu
     const ccy = get("Divisa").toUpperCase();
     const sign = get("Segno").trim().toUpperCase();
     const isin = get("Isin").toUpperCase();
-    const asset = { ...(isin ? { isin } : {}), ...(get("Titolo") ? { assetName: get("Titolo") } : {}) };
+    const assetType = assetTypeOfName(get("Titolo"));
+    const asset = { ...(isin ? { isin } : {}), ...(get("Titolo") ? { assetName: get("Titolo") } : {}), ...(assetType ? { assetType } : {}) };
     const money = (v: Decimal, c: string) => ({ amount: v.toFixed(), currency: c }) as ImportedTransaction["cash"];
     const incomplete = () => {
       const message = notImported(row, was, "is not a complete movement: a quantity, price, amount or sign (Segno) is missing or unreadable", "enter it by hand from Fineco's contract note");

@@ -1,5 +1,5 @@
 import { type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // finpension (Switzerland) transactions export of a pillar 3a, vested benefits or BVG portfolio
@@ -60,7 +60,8 @@ export function parseFinpension(params: ImportParseParams): ImportResult {
     if (!rule) return skip(row, unknownType(row, what, "cash"), "warning");
     const isin = get("ISIN").toUpperCase();
     const name = get("Asset Name");
-    const asset = { ...(isin ? { isin } : {}), ...(isin && name ? { assetName: name } : {}) };
+    const assetType = isin ? assetTypeOfName(name) : undefined;
+    const asset = { ...(isin ? { isin } : {}), ...(isin && name ? { assetName: name } : {}), ...(assetType ? { assetType } : {}) };
     const base = { row, date, description: [category, name].filter(Boolean).join(": ") };
     const cash = (v: Decimal) => ({ amount: v.toFixed(), currency: "CHF" }) as ImportedTransaction["cash"];
     const positive = flow.gt(0);

@@ -27,6 +27,7 @@
 // dividend at its gross in the booked currency (the credit plus the taxes withheld) with one TAX row;
 // each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { assetTypeOfName } from "../../sdk/import/asset-kind.ts";
 import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
 import { isFlatexStatement, parseFlatexStatement } from "./statement.ts";
 
@@ -118,7 +119,8 @@ export function parseFlatexText(text: string, name: string): ImportResult {
   if (orders > 1) throw new PluginError("invalid-input", `${name}: a collective statement (Sammelabrechnung) of ${orders} orders is not read; import each order's own note`);
   const pos = POSITION.exec(posAt >= 0 ? lines[posAt]! : "");
   if (!pos) throw new PluginError("invalid-input", `${name}: the position (Nr.… <name> (<ISIN>/<WKN>)) was not found`);
-  const asset = { isin: pos[4]!, assetName: pos[3]! };
+  const assetType = assetTypeOfName(pos[3]);
+  const asset = { isin: pos[4]!, assetName: pos[3]!, ...(assetType ? { assetType } : {}) };
   const fintech = FINTECH.test(text);
   const trade = TRADE_TITLE.exec(lines[titleAt]!);
   // The FinTech Group contract note: figures without colons (the dividend notice keeps them).

@@ -1,7 +1,7 @@
 import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Freetrade Activity feed CSV (app: Activity > download > All Activity), one account (GIA, ISA or
@@ -73,7 +73,8 @@ export function parseFreetrade(params: ImportParseParams): ImportResult {
     if (!isCcy(ccy)) return skip(row, unreadableLine(row, "Account Currency", get("Account Currency"), "a currency code", what), "warning");
     const isin = get("ISIN").toUpperCase();
     const symbol = get("Ticker");
-    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}), ...(title ? { assetName: title } : {}) };
+    const assetType = assetTypeOfName(title);
+    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}), ...(title ? { assetName: title } : {}), ...(assetType ? { assetType } : {}) };
     const instrumentCcy = get("Instrument Currency").toUpperCase() || ccy;
     const base = { row, date };
 

@@ -3,7 +3,7 @@ import {
   type ImportTransactionType, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
 import {
-  columns, type Columns, detectDateOrder, detectDecimalMark, findHeaderRow, normalizeHeader, parseDate, parseDecimal, readCsv,
+  assetTypeOfName, columns, type Columns, detectDateOrder, detectDecimalMark, findHeaderRow, normalizeHeader, parseDate, parseDecimal, readCsv,
 } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unreadableLine } from "../../sdk/import/skips.ts";
 
@@ -180,10 +180,12 @@ export function parseGenericCsv(params: ImportParseParams): ImportResult {
       return left("missingQuantity", `is a ${type} without a quantity`, `fill in its quantity and upload again, or enter it by hand as a ${type}`);
     }
     const cash = NEGATIVE_CASH.has(type) ? abs(amount).neg() : abs(amount);
+    const assetType = assetTypeOfName(get(r, "name"));
     const hints = {
       ...(get(r, "isin") ? { isin: get(r, "isin").toUpperCase() } : {}),
       ...(get(r, "symbol") ? { symbol: get(r, "symbol") } : {}),
       ...(get(r, "name") ? { assetName: get(r, "name") } : {}),
+      ...(assetType ? { assetType } : {}),
     };
     const description = get(r, "description");
     transactions.push({

@@ -22,6 +22,7 @@
 // dividend at its gross in the booked currency with one TAX row (withholding and domestic taxes);
 // each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { assetTypeOfName } from "../../sdk/import/asset-kind.ts";
 import { pdfDocument } from "../../sdk/import/pdf-document.ts";
 import { isIngStatement, parseIngStatement } from "./statement.ts";
 
@@ -68,6 +69,9 @@ export function parseIngText(text: string, name: string): ImportResult {
   const currency = booking[2]!;
   const id = doc.need(doc.find(/^ISIN \(WKN\) ([A-Z]{2}[A-Z0-9]{9}\d)\b/, titleAt, bookingAt), "the ISIN (ISIN (WKN) …)");
   const assetName = doc.need(doc.find(/^Wertpapierbezeichnung (.+)$/, titleAt, bookingAt), "the security (Wertpapierbezeichnung)")[1]!;
+  // The kind of security is printed on the line below the name ("Namens-Aktien o.N.", "Inhaber-Anteile").
+  const nameAt = doc.indexOf(/^Wertpapierbezeichnung /, titleAt, bookingAt);
+  const assetType = assetTypeOfName(/^Nominale\b/.test(lines[nameAt + 1] ?? "") ? assetName : `${assetName} ${lines[nameAt + 1]}`);
   const order = doc.find(/^Ordernummer (\S+)/, titleAt, bookingAt);
   const base = { row: 1, description: `ING ${name}`, ...(order ? { orderId: `ing:${order[1]}` } : {}) };
   let fees = new Decimal(0);
@@ -89,7 +93,7 @@ export function parseIngText(text: string, name: string): ImportResult {
     const price = doc.need(doc.find(new RegExp(`^(?:Ausführungs)?[Kk]urs (${CCY}) (${NUMBER})$`), titleAt, bookingAt), "the price (Kurs)");
     const date = doc.date(doc.need(doc.find(new RegExp(`^(?:Ausführungstag|Schlusstag)(?: / -zeit)? (${DATE})`), titleAt, bookingAt), "the trade day (Ausführungstag)")[1]!);
     const gross = sell ? booked.plus(fees).plus(taxes) : booked.minus(fees).minus(taxes);
-    const asset = { isin: id[1]!, assetName, assetCurrency: price[1] as CurrencyCode };
+    const asset = { isin: id[1]!, assetName, ...(assetType ? { assetType } : {}), assetCurrency: price[1] as CurrencyCode };
     const fx = doc.find(new RegExp(`Devisenkurs ${CCY} ${NUMBER} \\((${CCY}) = (${NUMBER})\\)$`), titleAt, bookingAt);
     kind = plan ? "plan" : "trade";
     rows.push({
@@ -121,7 +125,7 @@ export function parseIngText(text: string, name: string): ImportResult {
     }
     // Withholding and domestic taxes together: what the bank kept of the gross.
     const kept = gross.minus(booked);
-    const asset = { isin: id[1]!, assetName, assetCurrency: brutto[1] as CurrencyCode };
+    const asset = { isin: id[1]!, assetName, ...(assetType ? { assetType } : {}), assetCurrency: brutto[1] as CurrencyCode };
     rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });
     if (!kept.isZero()) rows.push({ ...base, date, type: kept.gt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO as never, cash: money(kept.neg(), currency), description: `${base.description}: taxes withheld` });
   }

@@ -1,7 +1,7 @@
 import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, decodeText, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, decodeText, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // interactive investor (ii) transaction history (Accounts > History > Export), one CSV per account
@@ -77,7 +77,8 @@ export function parseInteractiveInvestor(params: ImportParseParams): ImportResul
         : left("has neither a debit nor a credit nor a quantity", "nothing to enter: it moves no cash or shares", "info", "rowSkipped");
     }
     const name = assetName(text);
-    const asset = { ...(symbol ? { symbol } : {}), ...(name ? { assetName: name } : {}) };
+    const assetType = assetTypeOfName(name);
+    const asset = { ...(symbol ? { symbol } : {}), ...(name ? { assetName: name } : {}), ...(assetType ? { assetType } : {}) };
 
     const exchanged = !symbol && EXCHANGE_LINE.test(text) ? CURRENCY_NAMES.find(([re]) => re.test(text.toUpperCase()))?.[1] : undefined;
     if (exchanged && quantity && !quantity.isZero()) {

@@ -1,7 +1,7 @@
 import {
   type Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
-import { type CsvFormat, csvFormat, type CsvFormatTable, detectDecimalMark, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, type CsvFormat, csvFormat, type CsvFormatTable, detectDecimalMark, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Nordnet "transactions and notes" export (Transaktioner och notor > Exportera;
@@ -157,7 +157,8 @@ export function parseNordnet(params: ImportParseParams): ImportResult {
     const name = get(n.security);
     const text = get(n.text);
     const named = rule[1] === "BUY" || rule[1] === "SELL" || rule[1] === "DIVIDEND";
-    const asset = { ...(isin ? { isin } : {}), ...(isin && name && named ? { assetName: name } : {}) };
+    const assetType = isin && named ? assetTypeOfName(name) : undefined;
+    const asset = { ...(isin ? { isin } : {}), ...(isin && name && named ? { assetName: name } : {}), ...(assetType ? { assetType } : {}) };
     const base = { row, date, description: [get(n.type), name, text].filter(Boolean).join(": ") };
     const cash = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];
     const positive = amount.gt(0);

@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
-import { columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper } from "../../sdk/import/index.ts";
+import { assetTypeOfName, columns, eachRecord, findHeaderRow, parseDate, parseDecimal, readCsv, sniffFormat, sheetFormat, skipper } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Saxo Bank "Transactions" report (SaxoTraderGO > Account > Historic reports > Transactions >
@@ -78,8 +78,9 @@ export async function parseSaxo(params: ImportParseParams): Promise<ImportResult
     if (!date) return skip({ code: "rowSkipped", message: unreadableLine(row, "Trade Date", get("Trade Date"), "a date", what), row, severity: "warning" });
     if (rawAmount !== "" && !amount) return skip({ code: "rowSkipped", message: unreadableLine(row, "Amount", rawAmount, "an amount", what), row, severity: "warning" });
     const isin = get("Instrument ISIN").toUpperCase();
+    const assetType = assetTypeOfName(get("Instrument"));
     const asset = isin || get("Instrument Symbol")
-      ? { ...(isin ? { isin } : {}), ...(get("Instrument Symbol") ? { symbol: get("Instrument Symbol") } : {}), ...(get("Instrument") ? { assetName: get("Instrument") } : {}) }
+      ? { ...(isin ? { isin } : {}), ...(get("Instrument Symbol") ? { symbol: get("Instrument Symbol") } : {}), ...(get("Instrument") ? { assetName: get("Instrument") } : {}), ...(assetType ? { assetType } : {}) }
       : {};
     const order = get("Order ID");
     const base = { row, date, ...(order ? { orderId: order } : {}) };

@@ -19,6 +19,7 @@
 // Rows: a trade at its gross in the booked currency (quantity signed), a FEE and a TAX row beside it; a
 // dividend at its gross in the booked currency with a TAX row; each document's rows sum to the booked amount.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type ImportResult, PluginError } from "../../sdk/index.ts";
+import { assetTypeOfName } from "../../sdk/import/asset-kind.ts";
 import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
 import { isScalableStatement, parseScalableStatement } from "./statement.ts";
 
@@ -121,7 +122,8 @@ function parseOwnLayout(doc: PdfDocument, layout: "trade" | "trade-en" | "divide
     if (!taxes.eq(taxLines.neg())) throw new PluginError("invalid-input", `${name}: the gross ${gross.toFixed()}, costs ${fees.toFixed()} and taxes ${taxLines.toFixed()} do not make the booked ${booked.toFixed()} ${currency}`);
     const order = doc.find(/^(?:Typ|Type) \S+ Order (?:ID )?(\S+)/);
     const tradeBase = { ...base, ...(order ? { orderId: `scalable:${order[1]}` } : {}) };
-    const asset = { isin, assetName: pos[2]!, assetCurrency: pos[5] as CurrencyCode };
+    const assetType = assetTypeOfName(pos[2]);
+    const asset = { isin, assetName: pos[2]!, ...(assetType ? { assetType } : {}), assetCurrency: pos[5] as CurrencyCode };
     rows.push({
       ...tradeBase, date, type: sell ? "SELL" : "BUY", ...asset, quantity: (sell ? quantity.neg() : quantity).toFixed() as never, cash: money(sell ? gross : gross.neg(), currency),
       description: `${base.description}: ${plan ? "savings plan" : sell ? "sell" : "buy"} ${quantity.toFixed()} at ${doc.num(pos[4]).toFixed()} ${pos[5]}`,
@@ -151,7 +153,8 @@ function parseOwnLayout(doc: PdfDocument, layout: "trade" | "trade-en" | "divide
   const date = doc.date(move[2]!);
   const foreign = move[4]!;
   const fx = foreign !== currency && rate ? `; ${doc.num(move[3]).toFixed()} ${foreign} per share at ${doc.num(rate[2]).toFixed()} ${foreign}/${currency}` : "";
-  const asset = { isin, assetName, assetCurrency: foreign as CurrencyCode };
+  const assetType = assetTypeOfName(assetName);
+  const asset = { isin, assetName, ...(assetType ? { assetType } : {}), assetCurrency: foreign as CurrencyCode };
   rows.push({ ...base, date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, currency), description: `${base.description}: dividend on ${quantity.toFixed()}${fx}` });
   if (!taxes.isZero()) rows.push({ ...base, date, type: taxes.gt(0) ? "TAX" : "INTEREST", ...asset, quantity: ZERO as never, cash: money(taxes.neg(), currency), description: `${base.description}: taxes withheld` });
   if (!fees.isZero()) rows.push({ ...base, date, type: "FEE", ...asset, quantity: ZERO as never, cash: money(fees.neg(), currency) });
@@ -203,7 +206,9 @@ export function parseScalableText(text: string, name: string): ImportResult {
   const posAt = lines.findIndex((l, i) => i > titleAt && i < bookingAt && /^STK\s/.test(l));
   const pos = doc.need(posAt >= 0 ? new RegExp(`^STK (${NUMBER}) (.+?) (${CCY}) (${NUMBER})`).exec(lines[posAt]!) : null, "the position (STK <quantity> <name> <currency> <price>)");
   const quantity = doc.num(pos[1]);
-  const asset = { isin, assetName: pos[2]!, assetCurrency: pos[3] as CurrencyCode };
+  // The kind of security is printed on the line below the position ("Inhaber-Aktien o.N.", "Registered Shares …").
+  const assetType = assetTypeOfName(`${pos[2]} ${lines[posAt + 1] ?? ""}`);
+  const asset = { isin, assetName: pos[2]!, ...(assetType ? { assetType } : {}), assetCurrency: pos[3] as CurrencyCode };
   const order = doc.find(/\bReferenz-Nr\.:?\s*(\S+)/);
   const base = { row: 1, description: `Scalable Capital ${name}`, ...(order ? { orderId: `scalable:${order[1]}` } : {}) };
   const { fees, taxes } = costs(doc, posAt + 1, bookingAt);

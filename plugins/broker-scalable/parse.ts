@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Scalable Capital transactions export (Broker and PRIME+; web app > Transactions > Export, CSV):
@@ -49,7 +49,9 @@ export function parseScalable(params: ImportParseParams): ImportResult {
     if (!amount || amount.isZero()) return unread("amount", "an amount other than zero");
     if (!/^[A-Z]{3}$/.test(currency)) return unread("currency", "a currency code");
     const isin = get("isin").toUpperCase();
-    const asset = isin ? { isin, ...(get("description") ? { assetName: get("description") } : {}) } : {};
+    // The assetType column says only Security or Cash: the name may say more.
+    const assetType = assetTypeOfName(get("description"));
+    const asset = isin ? { isin, ...(get("description") ? { assetName: get("description") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const money = (v: string) => ({ amount: v, currency }) as ImportedTransaction["cash"];
     const negative = type === "BUY" || type === "WITHDRAWAL" || type === "FEE" || type === "TAX";
     if (type === "BUY" || type === "SELL") {

@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Charles Schwab brokerage "Transactions" export (CSV): `"Date","Action","Symbol","Description",
@@ -47,7 +47,8 @@ export function parseSchwab(params: ImportParseParams): ImportResult {
     const fees = parseDecimal(get("Fees & Comm"), ".")?.abs();
     if (get("Amount") !== "" && !amount) return unread("Amount", "an amount");
     const symbol = get("Symbol");
-    const asset = symbol ? { symbol, ...(get("Description") ? { assetName: get("Description") } : {}) } : {};
+    const assetType = assetTypeOfName(get("Description"));
+    const asset = symbol ? { symbol, ...(get("Description") ? { assetName: get("Description") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const usd = (v: string) => ({ amount: v, currency: "USD" }) as ImportedTransaction["cash"];
     const fee = fees && !fees.isZero() ? [{ row, date, type: "FEE" as const, ...asset, quantity: ZERO, cash: usd(fees.neg().toFixed()) }] : [];
     if (/^(buy|sell|reinvest shares)$/.test(action) && amount) {

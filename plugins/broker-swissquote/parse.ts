@@ -1,7 +1,7 @@
 import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, PluginError,
 } from "../../sdk/index.ts";
-import { type CsvFormat, csvFormat, type CsvFormatTable, parseDate, parseDecimal } from "../../sdk/import/index.ts";
+import { assetTypeOfName, type CsvFormat, csvFormat, type CsvFormatTable, parseDate, parseDecimal } from "../../sdk/import/index.ts";
 
 // Swissquote transactions export (eBanking > Transactions > Export, CSV): semicolons, decimal
 // points with apostrophes grouping thousands ("7'012.00"), dates "DD-MM-YYYY HH:MM:SS", newest line
@@ -103,7 +103,8 @@ export function parseSwissquote(params: ImportParseParams): ImportResult {
     const isin = get(n.isin).toUpperCase();
     const symbol = get(n.symbol);
     const name = get(n.name);
-    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}), ...(name && (isin || symbol) ? { assetName: name } : {}) };
+    const assetType = isin || symbol ? assetTypeOfName(name) : undefined;
+    const asset = { ...(isin ? { isin } : {}), ...(symbol ? { symbol } : {}), ...(name && (isin || symbol) ? { assetName: name } : {}), ...(assetType ? { assetType } : {}) };
     const order = get(n.order).replace(/^0+$/, "");
     const base = { row, date, description: [word, name].filter(Boolean).join(": ") };
     const cash = (v: Decimal) => ({ amount: v.toFixed(), currency }) as ImportedTransaction["cash"];

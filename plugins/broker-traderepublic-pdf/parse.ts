@@ -24,6 +24,7 @@
 // always sum to the amount booked. The document's date is the execution day (trades) or the booking day.
 import { type CurrencyCode, Decimal, type ImportedTransaction, type IsoDate, type ImportResult, type ImportWarning, PluginError } from "../../sdk/index.ts";
 import { detectDecimalMark } from "../../sdk/import/numbers.ts";
+import { assetTypeOfName } from "../../sdk/import/asset-kind.ts";
 import { type PdfDocument, pdfDocument } from "../../sdk/import/pdf-document.ts";
 import { parseTradeRepublicStatement, STATEMENT_TITLE } from "./statement.ts";
 
@@ -89,7 +90,7 @@ function rateOf(doc: PdfDocument): Decimal | null {
   return m ? doc.num(m[1]) : null;
 }
 
-function position(doc: PdfDocument): { name: string; quantity: Decimal; price: Decimal | null; gross: Decimal; currency: string; at: number } {
+function position(doc: PdfDocument): { name: string; described: string; quantity: Decimal; price: Decimal | null; gross: Decimal; currency: string; at: number } {
   const header = doc.indexOf(/^POSITION\s+(ANZAHL|QUANTITY)/i);
   if (header < 0) throw new PluginError("invalid-input", `${doc.name}: the position table (POSITION ANZAHL/QUANTITY ...) was not found`);
   // The figures may sit on the name's line or on the lines below it (dividends split them).
@@ -105,8 +106,11 @@ function position(doc: PdfDocument): { name: string; quantity: Decimal; price: D
   if (!grossFig) throw new PluginError("invalid-input", `${doc.name}: the position's amount was not found`);
   const priceFig = figures.length >= 2 ? figures[0]! : figures.length === 1 && amounts.length > 0 ? figures[0]! : null;
   const name = before.replace(new RegExp(`\\s*(${NUMBER}) (${CCY}).*$`), "").split(/\s{2,}/)[0]!.trim() || doc.lines[header + 1]!.split(/\s{2,}/)[0]!;
+  // The kind of security is printed below its name ("Inhaber-Aktien o.N.", "Registered Shares"), above its ISIN.
+  const isinAt = doc.indexOf(/^ISIN\b/i, header + 1, header + 6);
+  const described = doc.lines.slice(header + 1, isinAt > header ? isinAt : header + 2).join(" ");
   return {
-    name, quantity: doc.num(qty[1]), price: priceFig ? doc.num(priceFig[1]) : null,
+    name, described, quantity: doc.num(qty[1]), price: priceFig ? doc.num(priceFig[1]) : null,
     gross: doc.num(grossFig[1]), currency: grossFig[2]!, at: header,
   };
 }
@@ -136,7 +140,8 @@ function trade(doc: PdfDocument, kind: "plan" | "trade", rows: ImportedTransacti
   const { fees, taxes } = billing >= 0 ? costs(doc, billing, bookingAt, book.currency, rateOf(doc)) : { fees: new Decimal(0), taxes: new Decimal(0) };
   // The gross in the booked currency: what was booked, costs put back (equal to the table's amount when both are in one currency).
   const gross = sell ? book.amount.plus(fees).plus(taxes) : book.amount.abs().minus(fees).minus(taxes);
-  const asset = { isin, assetName: pos.name, assetCurrency: pos.currency as CurrencyCode };
+  const assetType = assetTypeOfName(pos.described);
+  const asset = { isin, assetName: pos.name, ...(assetType ? { assetType } : {}), assetCurrency: pos.currency as CurrencyCode };
   const fx = pos.currency !== book.currency ? `; ${pos.gross.toFixed()} ${pos.currency}` : "";
   const price = pos.price ? ` at ${pos.price.toFixed()} ${pos.currency}` : "";
   rows.push({
@@ -160,7 +165,8 @@ function dividend(doc: PdfDocument, rows: ImportedTransaction[], base: Partial<I
   const bookingAt = doc.indexOf(/^(BUCHUNG|BOOKING)$/i);
   const { fees, taxes } = billing >= 0 ? costs(doc, billing, bookingAt, book.currency, rate) : { fees: new Decimal(0), taxes: new Decimal(0) };
   const gross = book.amount.plus(taxes).plus(fees);
-  const asset = { isin, assetName: pos.name, assetCurrency: pos.currency as CurrencyCode };
+  const assetType = assetTypeOfName(pos.described);
+  const asset = { isin, assetName: pos.name, ...(assetType ? { assetType } : {}), assetCurrency: pos.currency as CurrencyCode };
   const fx = pos.currency !== book.currency && rate ? `; ${pos.gross.toFixed()} ${pos.currency} at ${rate.toFixed()} ${pos.currency}/${book.currency}` : "";
   rows.push({ ...base, date: book.date, type: "DIVIDEND", ...asset, quantity: ZERO as never, cash: money(gross, book.currency) as never,
     description: `${base.description}: dividend on ${pos.quantity.toFixed()}${fx}` });

@@ -1,5 +1,5 @@
 import { type ImportSkippedRow, Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning } from "../../sdk/index.ts";
-import { csvFormat, type CsvFormatTable, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, type CsvFormatTable, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Trade Republic's own transaction export (app: Profile > Statements > Transaction export, since
@@ -153,7 +153,9 @@ export function parseTraderepublic(params: ImportParseParams): ImportResult {
     if (!date) return skip({ code: "rowSkipped", message: unreadableLine(row, german ? "Datum" : "Date", get("Datum", "Date"), "a date (YYYY-MM-DD)", what), row, severity: "warning" });
     if (!value || value.isZero()) return skip({ code: "rowSkipped", message: unreadableLine(row, german ? "Wert" : "Value", get("Wert", "Value"), "an amount other than zero", what), row, severity: "warning" });
     const isin = get("ISIN").toUpperCase();
-    const asset = isin ? { isin, ...(get("Notiz", "Note") ? { assetName: get("Notiz", "Note") } : {}) } : {};
+    // This export has no class column: the note (the security's name) may say what it is.
+    const assetType = assetTypeOfName(get("Notiz", "Note"));
+    const asset = isin ? { isin, ...(get("Notiz", "Note") ? { assetName: get("Notiz", "Note") } : {}), ...(assetType ? { assetType } : {}) } : {};
     const eur = (v: Decimal) => ({ amount: v.toFixed(), currency: "EUR" }) as ImportedTransaction["cash"];
     const fees = parseDecimal(get("Gebühren", "Fees"), mark)?.abs() ?? new Decimal(0);
     const taxes = parseDecimal(get("Steuern", "Taxes"), mark)?.abs() ?? new Decimal(0);

@@ -1,7 +1,7 @@
 import { type ImportSkippedRow,
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning,
 } from "../../sdk/index.ts";
-import { csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
+import { assetTypeOfName, csvFormat, parseDate, parseDecimal, skipper } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Trading 212 "History" export (Menu > History > Export, CSV, comma separated, decimal points,
@@ -54,9 +54,10 @@ export function parseTrading212(params: ImportParseParams): ImportResult {
     // What the line was, for a skipped line's reason: its action, ticker or name, time and total.
     const what = lineWas(get("Action"), get("Ticker") || get("Name"), get("Time"), get("Total") && `${get("Total")} ${totalCcy}`.trim());
     if (!date) return skip({ code: "badDate", message: unreadableLine(row, "Time", get("Time"), "a date and time (YYYY-MM-DD HH:MM:SS)", what), row, severity: "warning" });
+    const assetType = assetTypeOfName(get("Name"));
     const asset = {
       ...(get("ISIN") ? { isin: get("ISIN").toUpperCase() } : {}), ...(get("Ticker") ? { symbol: get("Ticker") } : {}),
-      ...(get("Name") ? { assetName: get("Name") } : {}),
+      ...(get("Name") ? { assetName: get("Name") } : {}), ...(assetType ? { assetType } : {}),
     };
     const id = get("ID");
     const base = { row, date, ...(id && /buy|sell/.test(action) ? { orderId: id } : {}) };

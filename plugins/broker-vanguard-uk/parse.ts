@@ -1,7 +1,7 @@
 import {
   Decimal, type ImportedTransaction, type ImportFileMeta, type ImportParseParams, type ImportResult, type ImportWarning, isPluginError, PluginError,
 } from "../../sdk/index.ts";
-import { columns, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
+import { assetTypeOfName, columns, normalizeHeader, parseDate, parseDecimal, readCsv, readWorkbook, sniffFormat } from "../../sdk/import/index.ts";
 import { lineWas, notImported, unknownType, unreadableLine } from "../../sdk/import/skips.ts";
 
 // Vanguard UK Personal Investor "Client Transactions Listing - Excel" (Documents > Report
@@ -76,10 +76,11 @@ const same = (a: string, b: string) => a.replace(/[–—]/g, "-").replace(/\s+/
 const TRADE = /^(bought|sold)\s+([\d.,]+)\s+(.+)$/i;
 
 /** An ETF's ticker in brackets at the end of its name; funds have none. */
-function assetOf(name: string): Pick<ImportedTransaction, "assetName" | "symbol"> {
+function assetOf(name: string): Pick<ImportedTransaction, "assetName" | "assetType" | "symbol"> {
   const clean = name.replace(/[–—]/g, "-").replace(/\s+/g, " ").trim();
   const symbol = /\(([A-Z0-9.]{2,8})\)\s*$/.exec(clean)?.[1];
-  return { ...(symbol ? { symbol } : {}), ...(clean ? { assetName: clean } : {}) };
+  const assetType = assetTypeOfName(clean);
+  return { ...(symbol ? { symbol } : {}), ...(clean ? { assetName: clean } : {}), ...(assetType ? { assetType } : {}) };
 }
 
 async function sheetsOf(params: ImportParseParams): Promise<{ name: string; rows: string[][] }[]> {

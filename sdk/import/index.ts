@@ -5,7 +5,8 @@
  * workbook formats (`sheetFormat`),
  * locale decimals and dates, skipped lines (`skipper`), format sniffing by magic bytes, XML and XLSX/XLS readers (the
  * spreadsheet library loads on first use), a PDF's text (`pdfText`, `pdfTextOf`), the lookups of a
- * broker document's lines (`pdfDocument`) and the rows of a bank account statement (`accountStatement`).
+ * broker document's lines (`pdfDocument`), the rows of a bank account statement (`accountStatement`) and the
+ * kind of instrument a security's name states (`assetTypeOfName`).
  */
 export { columns, type Columns, type CsvTable, eachRecord, findHeaderRow, normalizeHeader, readCsv, type ReadCsvOptions, type TableRecord } from "./csv.ts";
 export { type CsvFormat, csvFormat, type CsvFormatSpec, type CsvFormatTable } from "./format.ts";
@@ -21,3 +22,4 @@ export { pdfErrorCode, type PdfLine, type PdfText, pdfText, PdfTextError, type P
 export { type PdfDocument, pdfDocument, type PdfDocumentOptions } from "./pdf-document.ts";
 export { skipper, unreadable } from "./skips.ts";
 export { accountStatement, type AccountStatementRows, type AccountStatementSpec, namesSecurity, type StatementBooking, type StatementBookingKind } from "./account-statement.ts";
+export { assetTypeOfName, type NamedAssetType } from "./asset-kind.ts";

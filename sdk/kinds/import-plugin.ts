@@ -64,7 +64,8 @@ export type ImportTransactionType =
  * Since 1.13: `assetType`, the kind of instrument when the report says it (a column such as
  * "Asset class", or a transaction kind such as "ETF purchase"); the host gives an asset created
  * by the import that type. Leave it out when the report does not say: an ISIN alone does not tell
- * an ETF from a stock.
+ * an ETF from a stock. Since 1.17, a report without such a column may say it in the security's
+ * name: `assetTypeOfName` of `@portfolio-tracker/sdk/import` reads it from an unambiguous word.
  */
 export interface ImportedTransaction {
   readonly assetCurrency?: CurrencyCode;

@@ -56,6 +56,7 @@ const VALUE_EXPORTS = [
 const IMPORT_VALUE_EXPORTS = [
   "PdfTextError",
   "accountStatement",
+  "assetTypeOfName",
   "columns",
   "csvFormat",
   "decodeText",

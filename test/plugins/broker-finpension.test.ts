@@ -41,7 +41,7 @@ describe("finpension transactions export", () => {
     expect(one(5)).toEqual({ row: 5, date: "2024-07-11", description: `Sell: ${fund.assetName}`, type: "SELL", ...fund, quantity: "-0.004", cash: { amount: "6.601", currency: "CHF" } } as never);
     expect(one(6)).toEqual({
       row: 6, date: "2024-05-13", description: "Dividend: CSIF (CH) III Equity World ex CH Blue - Pension Fund Plus ZB", type: "DIVIDEND", isin: "CH0429081620",
-      assetName: "CSIF (CH) III Equity World ex CH Blue - Pension Fund Plus ZB", quantity: "0", cash: { amount: "2.345678", currency: "CHF" },
+      assetName: "CSIF (CH) III Equity World ex CH Blue - Pension Fund Plus ZB", assetType: "FUND", quantity: "0", cash: { amount: "2.345678", currency: "CHF" },
     } as never);
     expect(one(2)).toEqual({ row: 2, date: "2024-10-07", description: "Flat-rate administrative fee", type: "FEE", quantity: "0", cash: { amount: "-2.154", currency: "CHF" } } as never);
     expect(one(3)).toEqual({ row: 3, date: "2024-09-02", description: "Interests", type: "INTEREST", quantity: "0", cash: { amount: "0.35", currency: "CHF" } } as never);

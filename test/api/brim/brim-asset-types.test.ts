@@ -37,6 +37,24 @@ describe("imported assets get the type their report states", () => {
     expect(stored.asset_type).toBe("STOCK");
   });
 
+  test("a report without a kind column types an asset by an unambiguous word of its name: DEGIRO's UCITS ETF an ETF, its common stock a STOCK", async () => {
+    // The transactions report holds trades only, no deposits: an overdraft, so that the commit goes through.
+    const broker = (await (await api.as.alice!.post("/brokers", [{ name: "DEGIRO types", allow_cash_overdraft: true }])).json()).results[0].broker_id;
+    const file = await uploaded(api.as.alice!, broker, "Transactions.csv", sample("degiro", "Transactions.csv"));
+    const preview = await parsed(api.as.alice!, file.file_id, broker);
+    const typeOf = (isin: string) => preview.asset_mappings.find((m: any) => m.extracted_isin === isin)?.extracted_asset_type;
+    expect(typeOf("IE00B3RBWM25")).toBe("ETF");
+    expect(typeOf("US0378331005")).toBe("STOCK");
+    const result = await commitCreatingAll(file.file_id, preview);
+    expect(result.issues).toEqual([]);
+    const created = Object.fromEntries(result.assets.map((a: any) => [a.name, a.asset_type]));
+    expect(created).toEqual({ "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS": "ETF", "APPLE INC. - COMMON STOCK": "STOCK" });
+    for (const a of result.assets) {
+      const stored = await (await api.as.alice!.get(`/assets/${a.asset_id}`)).json();
+      expect(stored.asset_type).toBe(created[a.name]);
+    }
+  });
+
   test("a report that does not say (the generic CSV) leaves the type unset, even for an ETF's ISIN", async () => {
     const broker = await createBroker(api.as.alice!, "Generic");
     const csv = ["Date,Type,Symbol,ISIN,Name,Quantity,Price,Amount,Currency,Fee,Description", "2024-01-04,Buy,VWCE,IE00BK5BQT80,Vanguard FTSE All-World,2,100.00,200.00,EUR,,"].join("\n");

@@ -63,8 +63,8 @@ describe("a Degiro export imported in one server-side commit", () => {
     expect(dry.rows.map((r: any) => r.row)).toEqual([...Array(16).keys()]);
     expect(dry.rows.every((r: any) => r.transaction_id === null)).toBe(true);
     expect(dry.assets).toEqual([
-      { fake_asset_id: FAKE, action: "create", asset_id: null, name: "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS", currency: "EUR", asset_type: null, identifier_isin: "IE00B3RBWM25", identifier_ticker: null, rows: 4 },
-      { fake_asset_id: FAKE + 1, action: "create", asset_id: null, name: "APPLE INC. - COMMON STOCK", currency: "USD", asset_type: null, identifier_isin: "US0378331005", identifier_ticker: null, rows: 4 },
+      { fake_asset_id: FAKE, action: "create", asset_id: null, name: "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS", currency: "EUR", asset_type: "ETF", identifier_isin: "IE00B3RBWM25", identifier_ticker: null, rows: 4 },
+      { fake_asset_id: FAKE + 1, action: "create", asset_id: null, name: "APPLE INC. - COMMON STOCK", currency: "USD", asset_type: "STOCK", identifier_isin: "US0378331005", identifier_ticker: null, rows: 4 },
     ]);
     // Rows of a new asset carry its report key until it exists.
     expect(dry.rows.filter((r: any) => r.fake_asset_id !== null).every((r: any) => r.asset_id === null)).toBe(true);

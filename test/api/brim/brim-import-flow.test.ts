@@ -71,8 +71,8 @@ describe("a new user imports a Degiro export through the API alone", () => {
     expect(t[10].link_uuid).toBe(t[11].link_uuid);
     expect(t[5].link_uuid).not.toBe(t[10].link_uuid);
     expect(preview.asset_mappings).toEqual([
-      { fake_asset_id: A, extracted_isin: "IE00B3RBWM25", extracted_name: "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS", candidates: [], selected_asset_id: null, notices: [{ kind: "rows", reason: expect.any(String), transaction_indexes: [2, 3, 13, 14] }] },
-      { fake_asset_id: B, extracted_isin: "US0378331005", extracted_name: "APPLE INC. - COMMON STOCK", candidates: [], selected_asset_id: null, notices: [{ kind: "rows", reason: expect.any(String), transaction_indexes: [7, 8, 9, 12] }] },
+      { fake_asset_id: A, extracted_isin: "IE00B3RBWM25", extracted_name: "VANGUARD FTSE ALL-WORLD UCITS ETF USD DIS", extracted_asset_type: "ETF", candidates: [], selected_asset_id: null, notices: [{ kind: "rows", reason: expect.any(String), transaction_indexes: [2, 3, 13, 14] }] },
+      { fake_asset_id: B, extracted_isin: "US0378331005", extracted_name: "APPLE INC. - COMMON STOCK", extracted_asset_type: "STOCK", candidates: [], selected_asset_id: null, notices: [{ kind: "rows", reason: expect.any(String), transaction_indexes: [7, 8, 9, 12] }] },
     ]);
     expect(preview.field_todos.map((f: any) => [f.tx_index, f.reason_code, f.severity])).toEqual(
       [2, 3, 7, 8, 9, 12, 13, 14].map((i) => [i, "assetUnmapped", "blocker"]),
