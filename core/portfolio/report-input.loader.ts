@@ -39,9 +39,9 @@ export interface ReportRequest {
 
 /**
  * One string per distinct value: every row read from the database is a fresh string, and a dense
- * ledger repeats the same few thousand dates (and a handful of types and currencies) hundreds of
- * thousands of times: ~130,000 price dates become ~2,600 strings, ~9 MB less held by the report
- * thread while a report computes and in its kept scope (docs/decisions.md, "Memory: where the server's RSS goes").
+ * ledger repeats the same few thousand dates (and a handful of types and currencies) a hundred
+ * thousand times in its transactions (docs/decisions.md, "Memory: where the server's RSS goes";
+ * quotes and rates hold day numbers instead, "Report input as typed columns").
  */
 function interner(): <S extends string | null>(s: S) => S {
   const seen = new Map<string, string>();
@@ -168,9 +168,9 @@ export async function loadAssets(db: SqlReader, ids: number[]): Promise<AssetInf
 
 /**
  * Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and
- * manual fallbacks read (as day-indexed columns), up to `end` (with `since`: the rates dated on or after it only); with
- * `fxUserId`, that user's private rates of the pairs they keep some for. Shared by the report and
- * the risk adapter's asset view.
+ * manual fallbacks read as day-indexed columns, up to `end` (with `since`: the rates dated on or
+ * after it only); with `fxUserId`, that user's private rates of the pairs they keep some for.
+ * Shared by the report and the risk adapter's asset view.
  */
 export async function loadFx(
   db: SqlReader, currencies: string[], target: string, end: string, since = "", fxUserId: number | null = null,
