@@ -63,3 +63,30 @@ export function indexOnOrBefore(dates: readonly string[], date: string): number 
   }
   return found;
 }
+
+/**
+ * `date` as a day number: whole days since 1970-01-01 (negative before it). Read from the text's
+ * digits, without a Date: the report's input holds its days as these (docs/portfolio.md "Input").
+ */
+export function dayNumber(date: string): number {
+  let y = (date.charCodeAt(0) - 48) * 1000 + (date.charCodeAt(1) - 48) * 100 + (date.charCodeAt(2) - 48) * 10 + date.charCodeAt(3) - 48;
+  const m = (date.charCodeAt(5) - 48) * 10 + date.charCodeAt(6) - 48;
+  const d = (date.charCodeAt(8) - 48) * 10 + date.charCodeAt(9) - 48;
+  // Days from civil (proleptic Gregorian), years starting in March.
+  if (m <= 2) y -= 1;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/** One text per day number met (a report meets a few thousand days), so a day's text is never made twice. */
+const dayTexts = new Map<number, string>();
+
+/** The `YYYY-MM-DD` text of a day number (the inverse of {@link dayNumber}). */
+export function dayText(day: number): string {
+  let text = dayTexts.get(day);
+  if (text === undefined) dayTexts.set(day, text = toDay(day * DAY_MS));
+  return text;
+}

@@ -8,7 +8,9 @@
 import { type ConvertLeg, convertAlong, orientSteps, type RateSeries } from "../fx/convert.calc.ts";
 import { normalisePair } from "../fx/pair.ts";
 import { MANUAL_PROVIDER, PRIVATE_PROVIDER } from "../fx/route-search.calc.ts";
+import { dayText } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
+import { columnOfTexts, type DayColumn, EMPTY_COLUMN, valueText } from "./day-columns.ts";
 import { fxSeriesKey, type FxPairConfig, type RateSeriesInput } from "./report-input.ts";
 
 /** How a pair is configured: not at all, through a real provider somewhere, or by manual rates only. */
@@ -43,7 +45,7 @@ export class FxTable {
    * report): its parsed rates before that date are taken over, not parsed again.
    */
   constructor(
-    readonly target: string, pairs: readonly FxPairConfig[], private readonly series: Record<string, RateSeriesInput>,
+    readonly target: string, pairs: readonly FxPairConfig[], private readonly series: Record<string, DayColumn | RateSeriesInput>,
     reuse?: { table: FxTable; before: string },
   ) {
     for (const p of pairs) {
@@ -66,13 +68,16 @@ export class FxTable {
     const key = fxSeriesKey(base, quote, provider);
     let s = this.parsed.get(key);
     if (!s) {
-      const raw = this.series[key] ?? { dates: [], rates: [] };
+      const given = this.series[key];
+      const raw = !given ? EMPTY_COLUMN : "days" in given ? given : columnOfTexts(given.dates, given.rates);
+      // One text per day (calendar.ts keeps them): the conversion reads dates as texts.
+      const dates = Array.from(raw.days, dayText);
       const prev = reuse?.table.parsed.get(key);
       let n = 0;
-      if (prev) while (n < prev.dates.length && n < raw.dates.length && prev.dates[n]! < reuse!.before && prev.dates[n] === raw.dates[n]) n++;
+      if (prev) while (n < prev.dates.length && n < dates.length && prev.dates[n]! < reuse!.before && prev.dates[n] === dates[n]) n++;
       const rates = n > 0 ? prev!.rates.slice(0, n) : [];
-      for (let i = n; i < raw.rates.length; i++) rates.push(new Decimal(raw.rates[i]!));
-      s = { dates: raw.dates, rates };
+      for (let i = n; i < dates.length; i++) rates.push(new Decimal(valueText(raw, i)));
+      s = { dates, rates };
       this.parsed.set(key, s);
     }
     return s;

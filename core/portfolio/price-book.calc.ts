@@ -3,8 +3,9 @@
  * or before the day, a quote (`MARKET_PRICE`) or a trade price (`LAST_TRADE_PRICE`); on one day
  * a quote wins; nothing gives `MISSING` (null here).
  */
-import { indexOnOrBefore } from "../dates/calendar.ts";
+import { dayNumber, dayText } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
+import { columnOfTexts, dayOnOrBefore, type DayColumn, EMPTY_COLUMN, valueParts, valueText } from "./day-columns.ts";
 import { type DecimalParts, partsOfText } from "./exact-decimal.ts";
 import type { AssetInfo, LedgerTx, QuoteSeries, SplitEvent } from "./report-input.ts";
 
@@ -31,8 +32,8 @@ interface TradeDay {
 }
 
 interface AssetBook {
-  quoteDates: string[];
-  quoteCloses: string[];
+  /** The asset's quotes: day numbers and exact closes (day-columns.ts). */
+  quotes: DayColumn;
   /** The observation of the last quote index asked for (non-trading days ask for it again). */
   lastQuote: { index: number; obs: Observation } | null;
   /** The close of the last quote index asked for by `quotePartsAt`, as exact parts. */
@@ -41,7 +42,8 @@ interface AssetBook {
   quoteBaseOne: boolean;
   currency: string;
   trades: TradeDay[];
-  tradeDates: string[];
+  /** The trade days' day numbers. */
+  tradeDays: number[];
   splits: { date: string; ratio: Decimal }[];
   /** Last indexes found: the daily replay asks for consecutive days, so the next answer is usually here or one further. */
   qHint: number;
@@ -93,24 +95,27 @@ function tradePrice(day: TradeDay): Decimal {
   return day.price;
 }
 
-/** Index of the latest date on or before `day`, trying the hint and the one after it first. */
-function seek(dates: readonly string[], day: string, hint: number): number {
-  if (hint >= 0 && hint < dates.length && dates[hint]! <= day) {
-    if (hint + 1 === dates.length || dates[hint + 1]! > day) return hint;
-    if (hint + 2 === dates.length || dates[hint + 2]! > day) return hint + 1;
+/** Index of the latest day on or before `day`, trying the hint and the one after it first. */
+function seek(days: ArrayLike<number>, day: number, hint: number): number {
+  if (hint >= 0 && hint < days.length && days[hint]! <= day) {
+    if (hint + 1 === days.length || days[hint + 1]! > day) return hint;
+    if (hint + 2 === days.length || days[hint + 2]! > day) return hint + 1;
   }
-  return indexOnOrBefore(dates, day);
+  return dayOnOrBefore(days, day);
 }
 
 export class PriceBook {
   private readonly books = new Map<number, AssetBook>();
+  /** The day last asked for and its day number: every asset is asked for the same day in turn. */
+  private lastDay = "";
+  private lastDayNumber = 0;
 
   /**
    * `reuse`: a book over the same assets whose transactions dated before `before` are these
    * (an incremental report): its trade days before that date are taken over, not rebuilt.
    */
   constructor(
-    assets: readonly AssetInfo[], quotes: Record<number, QuoteSeries>, splits: readonly SplitEvent[], txs: readonly LedgerTx[],
+    assets: readonly AssetInfo[], quotes: Record<number, DayColumn | QuoteSeries>, splits: readonly SplitEvent[], txs: readonly LedgerTx[],
     reuse?: { book: PriceBook; before: string },
   ) {
     const txsByAsset = new Map<number, LedgerTx[]>();
@@ -127,7 +132,8 @@ export class PriceBook {
       if (t.assetId !== null) (txsByAsset.get(t.assetId) ?? txsByAsset.set(t.assetId, []).get(t.assetId)!).push(t);
     }
     for (const a of assets) {
-      const q = quotes[a.id] ?? { dates: [], closes: [] };
+      const given = quotes[a.id];
+      const q = !given ? EMPTY_COLUMN : "days" in given ? given : columnOfTexts(given.dates, given.closes);
       const prev = reuse?.book.books.get(a.id);
       let trades: TradeDay[];
       if (reuse && prev && prev.currency === a.currency) {
@@ -138,9 +144,9 @@ export class PriceBook {
         trades = tradeDays(txs.filter((t) => t.assetId === a.id), a);
       } else trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
       this.books.set(a.id, {
-        quoteDates: q.dates, quoteCloses: q.closes, lastQuote: null, lastParts: null, quoteBase: new Decimal(a.quoteBaseQuantity),
+        quotes: q, lastQuote: null, lastParts: null, quoteBase: new Decimal(a.quoteBaseQuantity),
         quoteBaseOne: new Decimal(a.quoteBaseQuantity).eq(1),
-        currency: a.currency, trades, tradeDates: trades.map((t) => t.date), qHint: -1, tHint: -1,
+        currency: a.currency, trades, tradeDays: trades.map((t) => dayNumber(t.date)), qHint: -1, tHint: -1,
         splits: splits.filter((s) => s.assetId === a.id).map((s) => ({ date: s.date, ratio: new Decimal(s.ratio) })),
       });
     }
@@ -153,11 +159,20 @@ export class PriceBook {
   quoteIndexAt(assetId: number, day: string): number {
     const b = this.books.get(assetId);
     if (!b) return -1;
-    const qi = seek(b.quoteDates, day, b.qHint);
-    const ti = seek(b.tradeDates, day, b.tHint);
+    const n = this.dayNumberOf(day);
+    const qi = seek(b.quotes.days, n, b.qHint);
+    const ti = seek(b.tradeDays, n, b.tHint);
     if (qi >= 0) b.qHint = qi;
     if (ti >= 0) b.tHint = ti;
-    return qi >= 0 && (ti < 0 || b.quoteDates[qi]! >= b.tradeDates[ti]!) ? qi : -1;
+    return qi >= 0 && (ti < 0 || b.quotes.days[qi]! >= b.tradeDays[ti]!) ? qi : -1;
+  }
+
+  private dayNumberOf(day: string): number {
+    if (day !== this.lastDay) {
+      this.lastDay = day;
+      this.lastDayNumber = dayNumber(day);
+    }
+    return this.lastDayNumber;
   }
 
   /**
@@ -171,7 +186,7 @@ export class PriceBook {
     const qi = this.quoteIndexAt(assetId, day);
     if (qi < 0) return null;
     if (b.lastParts?.index === qi) return b.lastParts.parts;
-    const parts = partsOfText(b.quoteCloses[qi]!);
+    const parts = valueParts(b.quotes, qi) ?? partsOfText(valueText(b.quotes, qi));
     b.lastParts = { index: qi, parts };
     return parts;
   }
@@ -180,15 +195,16 @@ export class PriceBook {
   at(assetId: number, day: string): Observation | null {
     const b = this.books.get(assetId);
     if (!b) return null;
-    const qi = seek(b.quoteDates, day, b.qHint);
-    const ti = seek(b.tradeDates, day, b.tHint);
+    const n = this.dayNumberOf(day);
+    const qi = seek(b.quotes.days, n, b.qHint);
+    const ti = seek(b.tradeDays, n, b.tHint);
     if (qi >= 0) b.qHint = qi;
     if (ti >= 0) b.tHint = ti;
-    if (qi >= 0 && (ti < 0 || b.quoteDates[qi]! >= b.tradeDates[ti]!)) {
+    if (qi >= 0 && (ti < 0 || b.quotes.days[qi]! >= b.tradeDays[ti]!)) {
       if (b.lastQuote?.index === qi) return b.lastQuote.obs;
-      let price = new Decimal(b.quoteCloses[qi]!);
+      let price = new Decimal(valueText(b.quotes, qi));
       if (!b.quoteBase.eq(1)) price = price.div(b.quoteBase);
-      const obs: Observation = { price, referencePrice: price, currency: b.currency, date: b.quoteDates[qi]!, source: "MARKET_PRICE", splitAdjusted: false };
+      const obs: Observation = { price, referencePrice: price, currency: b.currency, date: dayText(b.quotes.days[qi]!), source: "MARKET_PRICE", splitAdjusted: false };
       // Only the latest is kept: days are asked in order, so older quotes are not asked again.
       b.lastQuote = { index: qi, obs };
       return obs;

@@ -8,7 +8,7 @@ import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
 import { type DayState, type IncomePayment, type LedgerSnapshot, type Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
-import type { ReportInput } from "./report-input.ts";
+import { type ReportInput, seriesColumns } from "./report-input.ts";
 
 export { type DayState, Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
 
@@ -85,8 +85,9 @@ export function replayFrom(input: ReportInput): { from: string; start: string } 
 export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayResult {
   const resume = options.resume;
   const reuse = resume?.prices && { book: resume.prices, before: resume.checkpoint.date };
-  const prices = new PriceBook(input.assets, input.quotes, input.splits, input.transactions, reuse);
-  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries, resume?.fx && { table: resume.fx, before: resume.checkpoint.date });
+  const series = seriesColumns(input);
+  const prices = new PriceBook(input.assets, series.quotes, input.splits, input.transactions, reuse);
+  const fx = new FxTable(input.target, input.fxPairs, series.rates, resume?.fx && { table: resume.fx, before: resume.checkpoint.date });
   const txs = input.transactions;
   const { from, start } = replayFrom(input);
   const end = input.end;

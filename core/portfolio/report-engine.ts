@@ -20,7 +20,9 @@ import { allocationPoints, computeReportParts } from "./report.calc.ts";
 import {
   loadAssets, loadBrokers, loadFx, loadQuotesAndSplits, loadReportInput, loadTransactions, reportCurrencies, type ReportRequest, type SqlReader,
 } from "./report-input.loader.ts";
-import type { AssetInfo, QuoteSeries, RateSeriesInput, ReportInput } from "./report-input.ts";
+import { dayNumber } from "../dates/calendar.ts";
+import { type DayColumn, EMPTY_COLUMN, patchColumn } from "./day-columns.ts";
+import { type AssetInfo, type ReportInput, seriesColumns } from "./report-input.ts";
 import type { Mwrr } from "./returns.calc.ts";
 import type { KeptPeriodReturns } from "./period-returns.calc.ts";
 import type { AllocationPoint, Dimension, HistoryPoint } from "./report.types.ts";
@@ -226,18 +228,19 @@ export class ReportEngine {
     const assetIds = [...seen];
     const assets = await loadAssets(db, assetIds);
     const { quotes: newQuotes, splits } = await loadQuotesAndSplits(db, assetIds, request.end, cp.date);
-    const { fxPairs, fxSeries: newRates } = await loadFx(db, reportCurrencies(transactions, assets, request.target), request.target, request.end, cp.date, request.fxUserId);
-    const quotes: Record<number, QuoteSeries> = {};
+    const { fxPairs, rates: newRates } = await loadFx(db, reportCurrencies(transactions, assets, request.target), request.target, request.end, cp.date, request.fxUserId);
+    const cpDay = dayNumber(cp.date);
+    const before = seriesColumns(prev);
+    const quotes: Record<number, DayColumn> = {};
     for (const id of assetIds) {
-      const a = prev.quotes[id];
-      const b = newQuotes[id];
-      const q = patchSeries(a ?? { dates: [], closes: [] }, b ?? { dates: [], closes: [] }, cp.date, "closes");
-      if (q.dates.length > 0) quotes[id] = q;
+      const q = patchColumn(before.quotes[id] ?? EMPTY_COLUMN, newQuotes[id] ?? EMPTY_COLUMN, cpDay);
+      if (q.days.length > 0) quotes[id] = q;
     }
-    const fxSeries: Record<string, RateSeriesInput> = {};
-    for (const [k, b] of Object.entries(newRates)) fxSeries[k] = patchSeries(prev.fxSeries[k] ?? { dates: [], rates: [] }, b, cp.date, "rates");
+    const rates: Record<string, DayColumn> = {};
+    for (const [k, b] of Object.entries(newRates)) rates[k] = patchColumn(before.rates[k] ?? EMPTY_COLUMN, b, cpDay);
     const input: ReportInput = {
-      ...prev, brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, flags: request.flags, requested: request.requested, generatedAt: request.generatedAt,
+      ...prev, brokers, transactions, assets, columns: { quotes, rates }, quotes: {}, fxSeries: {}, splits, fxPairs,
+      flags: request.flags, requested: request.requested, generatedAt: request.generatedAt,
     };
     const small = smallInputs(input);
     if (small !== state.small || replayFrom(input).from !== state.from) return null;
@@ -370,8 +373,9 @@ function mapDimensions(f: (dim: Dimension) => PointsText): Record<Dimension, Poi
  */
 export function scopeWeight(state: { input: ReportInput; days: readonly unknown[] }): number {
   let rows = state.input.transactions.length + state.days.length * 4;
-  for (const q of Object.values(state.input.quotes)) rows += q.closes.length;
-  for (const r of Object.values(state.input.fxSeries)) rows += r.rates.length;
+  const series = seriesColumns(state.input);
+  for (const q of Object.values(series.quotes)) rows += q.days.length;
+  for (const r of Object.values(series.rates)) rows += r.days.length;
   return rows;
 }
 
@@ -494,13 +498,3 @@ function lowerBound<T>(items: readonly T[], date: string, key: (t: T) => string)
   return lo;
 }
 
-/**
- * The entries of `prev` dated before `since`, then `fresh` (the stored entries from `since` on);
- * `prev` itself when its entries from `since` on are `fresh`'s (most series after one write: the
- * 130,000 closes of a dense ledger are not copied again).
- */
-function patchSeries<K extends "closes" | "rates">(prev: { dates: string[] } & Record<K, string[]>, fresh: { dates: string[] } & Record<K, string[]>, since: string, values: K) {
-  const n = lowerBound(prev.dates, since, (d) => d);
-  if (prev.dates.length - n === fresh.dates.length && fresh.dates.every((d, i) => d === prev.dates[n + i] && fresh[values][i] === prev[values][n + i])) return prev;
-  return { dates: prev.dates.slice(0, n).concat(fresh.dates), [values]: prev[values].slice(0, n).concat(fresh[values]) } as { dates: string[] } & Record<K, string[]>;
-}

@@ -7,9 +7,9 @@
 import type { ChainStep } from "../fx/fx-route.entity.ts";
 import { normalisePair } from "../fx/pair.ts";
 import { MANUAL_PROVIDER, PRIVATE_PROVIDER } from "../fx/route-search.calc.ts";
+import { type DayColumn, DayColumnWriter } from "./day-columns.ts";
 import {
-  type AssetInfo, type FxPairConfig, fxSeriesKey, type LedgerTx, type QuoteSeries, type RateSeriesInput, type ReportFlags,
-  type ReportInput, type SplitEvent,
+  type AssetInfo, type FxPairConfig, fxSeriesKey, type LedgerTx, type ReportFlags, type ReportInput, type SplitEvent,
 } from "./report-input.ts";
 
 import type { SqlReader } from "../db/sql-reader.ts";
@@ -39,9 +39,9 @@ export interface ReportRequest {
 
 /**
  * One string per distinct value: every row read from the database is a fresh string, and a dense
- * ledger repeats the same few thousand dates (and a handful of types and currencies) hundreds of
- * thousands of times: ~130,000 price dates become ~2,600 strings, ~9 MB less held by the report
- * thread while a report computes and in its kept scope (docs/decisions.md, "Memory: where the server's RSS goes").
+ * ledger repeats the same few thousand dates (and a handful of types and currencies) a hundred
+ * thousand times in its transactions (docs/decisions.md, "Memory: where the server's RSS goes";
+ * quotes and rates hold day numbers instead, "Report input as typed columns").
  */
 function interner(): <S extends string | null>(s: S) => S {
   const seen = new Map<string, string>();
@@ -70,11 +70,11 @@ export async function loadReportInput(db: SqlReader, req: ReportRequest): Promis
   const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
   const assets = await loadAssets(db, assetIds);
   const { quotes, splits } = await loadQuotesAndSplits(db, assetIds, req.end);
-  const { fxPairs, fxSeries } = await loadFx(db, reportCurrencies(transactions, assets, req.target), req.target, req.end, "", req.fxUserId);
+  const { fxPairs, rates } = await loadFx(db, reportCurrencies(transactions, assets, req.target), req.target, req.end, "", req.fxUserId);
 
   return {
-    brokers, transactions, assets, quotes, splits, fxPairs, fxSeries, target: req.target, start: req.start, end: req.end,
-    flags: req.flags, requested: req.requested, generatedAt: req.generatedAt,
+    brokers, transactions, assets, columns: { quotes, rates }, quotes: {}, splits, fxPairs, fxSeries: {}, target: req.target, start: req.start,
+    end: req.end, flags: req.flags, requested: req.requested, generatedAt: req.generatedAt,
   };
 }
 
@@ -119,22 +119,24 @@ export async function loadTransactions(db: SqlReader, brokers: readonly { id: nu
 }
 
 /**
- * The stored closes (per asset, by date) and the split events (by date, id) of `assetIds` up to
- * `end`; with `since`, only the closes dated on or after it (every split still).
+ * The stored closes (per asset, by date, as day-indexed columns) and the split events (by date, id)
+ * of `assetIds` up to `end`; with `since`, only the closes dated on or after it (every split still).
+ * The rows fill one set of typed buffers, each asset's series a view of its rows: no string or
+ * object per close is kept.
  */
-export async function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string, since = ""): Promise<Pick<ReportInput, "quotes" | "splits">> {
-  const quotes: Record<number, QuoteSeries> = {};
+export async function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end: string, since = ""): Promise<{ quotes: Record<number, DayColumn>; splits: SplitEvent[] }> {
+  const quotes: Record<number, DayColumn> = {};
   const splits: SplitEvent[] = [];
   if (assetIds.length === 0) return { quotes, splits };
   const inList = `(${placeholders(assetIds.length)})`;
   const [after, afterParams] = sinceClause("date", since);
   const priceRows = await db.all<{ asset_id: number; date: string; close: string }>(
     `SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList}${after} AND date <= ? ORDER BY asset_id, date`, [...assetIds, ...afterParams, end]);
-  const intern = interner();
-  for (const p of priceRows) {
-    const q = (quotes[p.asset_id] ??= { dates: [], closes: [] });
-    q.dates.push(intern(p.date));
-    q.closes.push(p.close);
+  const w = new DayColumnWriter(priceRows.length);
+  for (let i = 0; i < priceRows.length; i++) {
+    const p = priceRows[i]!;
+    w.add(p.date, p.close);
+    if (i + 1 === priceRows.length || priceRows[i + 1]!.asset_id !== p.asset_id) quotes[p.asset_id] = w.column();
   }
   const splitRows = await db.all<{ asset_id: number; date: string; value: string }>(
     `SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`, [...assetIds, end]);
@@ -166,15 +168,15 @@ export async function loadAssets(db: SqlReader, ids: number[]): Promise<AssetInf
 
 /**
  * Routes (by priority) of every pair `currency`–`target`, and the rate series their steps and
- * manual fallbacks read, up to `end` (with `since`: the rates dated on or after it only); with
- * `fxUserId`, that user's private rates of the pairs they keep some for. Shared by the report and
- * the risk adapter's asset view.
+ * manual fallbacks read as day-indexed columns, up to `end` (with `since`: the rates dated on or
+ * after it only); with `fxUserId`, that user's private rates of the pairs they keep some for.
+ * Shared by the report and the risk adapter's asset view.
  */
 export async function loadFx(
   db: SqlReader, currencies: string[], target: string, end: string, since = "", fxUserId: number | null = null,
-): Promise<Pick<ReportInput, "fxPairs" | "fxSeries">> {
+): Promise<{ fxPairs: FxPairConfig[]; rates: Record<string, DayColumn> }> {
   const fxPairs: FxPairConfig[] = [];
-  const fxSeries: Record<string, RateSeriesInput> = {};
+  const rates: Record<string, DayColumn> = {};
   const wanted = new Map<string, [string, string, string]>();
   for (const c of currencies) {
     const pair = normalisePair(c, target);
@@ -195,14 +197,15 @@ export async function loadFx(
     }
   }
   const [after, afterParams] = sinceClause("date", since);
-  const intern = interner();
   for (const [key, [b, q, provider]] of wanted) {
     const rows = provider === PRIVATE_PROVIDER
       ? await db.all<{ date: string; rate: string }>(
         `SELECT date, rate FROM fx_private_rates WHERE user_id = ? AND base = ? AND quote = ?${after} AND date <= ? ORDER BY date`, [fxUserId, b, q, ...afterParams, end])
       : await db.all<{ date: string; rate: string }>(
         `SELECT date, rate FROM fx_rates WHERE base = ? AND quote = ? AND provider = ?${after} AND date <= ? ORDER BY date`, [b, q, provider, ...afterParams, end]);
-    fxSeries[key] = { dates: rows.map((r) => intern(r.date)), rates: rows.map((r) => r.rate) };
+    const w = new DayColumnWriter(rows.length);
+    for (const r of rows) w.add(r.date, r.rate);
+    rates[key] = w.column();
   }
-  return { fxPairs, fxSeries };
+  return { fxPairs, rates };
 }

@@ -1,8 +1,11 @@
 /**
- * The engine's input: plain strings and numbers only, so it crosses a worker boundary unchanged
- * (structured cloning drops Decimal prototypes). Built by `report-input.loader.ts`.
+ * The engine's input: plain strings, numbers and typed arrays only, so it crosses a worker boundary
+ * unchanged (structured cloning drops Decimal prototypes; the columns' buffers can be transferred).
+ * Built by `report-input.loader.ts`; quotes and FX rates as typed day-indexed columns
+ * (day-columns.ts, docs/portfolio.md "Input").
  */
 import type { ChainStep } from "../fx/fx-route.entity.ts";
+import { columnOfTexts, type DayColumn } from "./day-columns.ts";
 
 export interface ScopeBroker {
   id: number;
@@ -43,7 +46,7 @@ export interface AssetInfo {
   geography: Record<string, string> | null;
 }
 
-/** Quotes of one asset, oldest first (`dates[i]` ↔ `closes[i]`), in the asset's currency. */
+/** Quotes of one asset written by hand, oldest first (`dates[i]` ↔ `closes[i]`), in the asset's currency. */
 export interface QuoteSeries {
   dates: string[];
   closes: string[];
@@ -69,6 +72,7 @@ export interface FxPairConfig {
   privateRates?: true;
 }
 
+/** Rates of one series written by hand, oldest first. */
 export interface RateSeriesInput {
   dates: string[];
   rates: string[];
@@ -91,10 +95,16 @@ export interface ReportInput {
   /** Every transaction of the scope up to the end date, sorted by (date, id). */
   transactions: LedgerTx[];
   assets: AssetInfo[];
+  /**
+   * Quotes (asset id →) and FX rate series (`BASE|QUOTE|PROVIDER` →) up to the end date as typed
+   * columns: the loader's form. Without it, the engine reads `quotes` and `fxSeries`.
+   */
+  columns?: SeriesColumns;
+  /** Quotes written by hand (tests, tools); empty when `columns` is given. */
   quotes: Record<number, QuoteSeries>;
   splits: SplitEvent[];
   fxPairs: FxPairConfig[];
-  /** `BASE|QUOTE|PROVIDER` → series up to the end date. */
+  /** FX rate series written by hand, `BASE|QUOTE|PROVIDER` →; empty when `columns` is given. */
   fxSeries: Record<string, RateSeriesInput>;
   target: string;
   /** Requested start, or null for the first transaction in scope. */
@@ -108,4 +118,25 @@ export interface ReportInput {
 
 export function fxSeriesKey(base: string, quote: string, provider: string): string {
   return `${base}|${quote}|${provider}`;
+}
+
+export interface SeriesColumns {
+  quotes: Record<number, DayColumn>;
+  /** `BASE|QUOTE|PROVIDER` → series. */
+  rates: Record<string, DayColumn>;
+}
+
+const fromTexts = new WeakMap<ReportInput, SeriesColumns>();
+
+/** The input's quotes and rates as columns: its own, or those of its text series (made once per input). */
+export function seriesColumns(input: ReportInput): SeriesColumns {
+  if (input.columns) return input.columns;
+  let c = fromTexts.get(input);
+  if (!c) {
+    c = { quotes: {}, rates: {} };
+    for (const [id, q] of Object.entries(input.quotes)) c.quotes[Number(id)] = columnOfTexts(q.dates, q.closes);
+    for (const [k, r] of Object.entries(input.fxSeries)) c.rates[k] = columnOfTexts(r.dates, r.rates);
+    fromTexts.set(input, c);
+  }
+  return c;
 }

@@ -14,8 +14,9 @@
  */
 import { Decimal } from "../money/decimal.ts";
 import { scaledToText } from "../money/scaled-text.ts";
+import { type DayColumn, valueText } from "./day-columns.ts";
 import type { PriceBook } from "./price-book.calc.ts";
-import type { ReportInput } from "./report-input.ts";
+import { type ReportInput, seriesColumns } from "./report-input.ts";
 
 const decimalsOf = (s: string): number => {
   const dot = s.indexOf(".");
@@ -49,9 +50,18 @@ function fromScaled(n: bigint, scale: number): Decimal {
 /** Marks a close whose scaled integer is beyond the safe range (kept as BigInt in `wide`). */
 const WIDE = Infinity;
 
+/** Decimals of value `i` without its trailing zeros. */
+function decimalsAt(col: DayColumn, i: number): number {
+  let m = col.digits[i]!;
+  if (m !== m) return decimalsOf(col.wide!.get(i)!);
+  let scale = col.scales[i]!;
+  while (scale > 0 && m % 10 === 0) { m /= 10; scale--; }
+  return scale;
+}
+
 interface AssetColumn {
   currency: string;
-  closes: readonly string[];
+  closes: DayColumn;
   /** Closes at the currency's price scale, parsed on first use: NaN not yet, WIDE beyond 2^53. */
   scaled: Float64Array;
   wide: Map<number, bigint>;
@@ -94,13 +104,14 @@ export class ScaledValuation {
     }
     const columns = new Map<number, AssetColumn>();
     const priceScale = new Map<string, number>();
+    const quotes = seriesColumns(input).quotes;
     for (const a of input.assets) {
-      const q = input.quotes[a.id];
-      if (!q || q.closes.length === 0 || !new Decimal(a.quoteBaseQuantity).eq(1)) continue;
+      const q = quotes[a.id];
+      if (!q || q.days.length === 0 || !new Decimal(a.quoteBaseQuantity).eq(1)) continue;
       let ps = priceScale.get(a.currency) ?? 0;
-      for (const c of q.closes) { const d = decimalsOf(c); if (d > ps) ps = d; }
+      for (let i = 0; i < q.days.length; i++) { const d = decimalsAt(q, i); if (d > ps) ps = d; }
       priceScale.set(a.currency, ps);
-      columns.set(a.id, { currency: a.currency, closes: q.closes, scaled: new Float64Array(q.closes.length).fill(NaN), wide: new Map(), quantity: 0n, quantityNumber: 0 });
+      columns.set(a.id, { currency: a.currency, closes: q, scaled: new Float64Array(q.days.length).fill(NaN), wide: new Map(), quantity: 0n, quantityNumber: 0 });
     }
     return columns.size === 0 ? null : new ScaledValuation(prices, columns, quantityScale, priceScale);
   }
@@ -148,7 +159,14 @@ export class ScaledValuation {
 
   /** Parses close `qi` of a column at its currency's price scale (once). */
   private parse(col: AssetColumn, qi: number): number {
-    const digits = scaledDigits(col.closes[qi]!, this.priceScale.get(col.currency)!);
+    const m = col.closes.digits[qi]!;
+    const ps = this.priceScale.get(col.currency)!;
+    if (m === m) {
+      // digits × 10^(scale − own decimals): exact while the product is a safe integer ("-0" is 0).
+      const scaled = m * 10 ** (ps - col.closes.scales[qi]!);
+      if (Math.abs(scaled) <= Number.MAX_SAFE_INTEGER && col.closes.scales[qi]! <= ps) return col.scaled[qi] = scaled || 0;
+    }
+    const digits = scaledDigits(valueText(col.closes, qi), ps);
     // Most closes: read as a number, no BigInt made (one per close and report before); "-0" is 0.
     if (SAFE_DIGITS.test(digits)) return col.scaled[qi] = Number(digits) || 0;
     const n = BigInt(digits);

@@ -7,7 +7,8 @@ import type { Decimal } from "../money/decimal.ts";
 import { type DecimalParts, toDecimal } from "../portfolio/exact-decimal.ts";
 import { FxTable } from "../portfolio/fx-table.calc.ts";
 import { PriceBook } from "../portfolio/price-book.calc.ts";
-import type { ReportInput } from "../portfolio/report-input.ts";
+import { columnDates, EMPTY_COLUMN, valueText } from "../portfolio/day-columns.ts";
+import { type ReportInput, seriesColumns } from "../portfolio/report-input.ts";
 import { loadAssets, loadFx, loadQuotesAndSplits, loadReportInput, type SqlReader } from "../portfolio/report-input.loader.ts";
 import { replay } from "../portfolio/replay.calc.ts";
 
@@ -54,8 +55,9 @@ export interface Pricer {
 }
 
 function pricer(input: ReportInput): Pricer {
-  const book = new PriceBook(input.assets, input.quotes, input.splits, input.transactions);
-  const fx = new FxTable(input.target, input.fxPairs, input.fxSeries);
+  const series = seriesColumns(input);
+  const book = new PriceBook(input.assets, series.quotes, input.splits, input.transactions);
+  const fx = new FxTable(input.target, input.fxPairs, series.rates);
   // Fast path: on a day whose latest observation is a quote (no transaction of the asset since that
   // quote), the float value is the quote over the quote base; any other day asks the price book,
   // which owns the valuation rule (trade prices, split adjustments).
@@ -63,10 +65,11 @@ function pricer(input: ReportInput): Pricer {
   const txDates = new Map<number, string[]>();
   for (const t of input.transactions) if (t.assetId !== null) (txDates.get(t.assetId) ?? txDates.set(t.assetId, []).get(t.assetId)!).push(t.date);
   for (const a of input.assets) {
-    const q = input.quotes[a.id] ?? { dates: [], closes: [] };
+    const q = series.quotes[a.id] ?? EMPTY_COLUMN;
     const base = Number(a.quoteBaseQuantity);
-    const closes = Float64Array.from(q.closes, (c) => Number(c) / base);
-    fast.set(a.id, { dates: q.dates, closes, txDates: (txDates.get(a.id) ?? []).sort(), currency: a.currency, hint: -1 });
+    const closes = new Float64Array(q.days.length);
+    for (let i = 0; i < closes.length; i++) closes[i] = Number(valueText(q, i)) / base;
+    fast.set(a.id, { dates: columnDates(q), closes, txDates: (txDates.get(a.id) ?? []).sort(), currency: a.currency, hint: -1 });
   }
   const rateOf = new Map<string, Map<string, number | null>>();
   const rate = (currency: string, day: string) => {
@@ -149,9 +152,9 @@ export async function assetView(db: SqlReader, assetIds: number[], target: strin
   const assets = await loadAssets(db, [...new Set(assetIds)]);
   const { quotes, splits } = await loadQuotesAndSplits(db, assets.map((a) => a.id), end);
   const currencies = [...new Set(assets.map((a) => a.currency))].filter((c) => c !== target);
-  const { fxPairs, fxSeries } = await loadFx(db, currencies, target, end, "", fxUserId);
+  const { fxPairs, rates } = await loadFx(db, currencies, target, end, "", fxUserId);
   const input: ReportInput = {
-    brokers: [], transactions: [], assets, quotes, splits, fxPairs, fxSeries, target, start: null, end,
+    brokers: [], transactions: [], assets, columns: { quotes, rates }, quotes: {}, splits, fxPairs, fxSeries: {}, target, start: null, end,
     flags: { summary: false, history: false, allocationHistory: false, breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false },
     requested: { start: null, end, brokerIds: null }, generatedAt: new Date(0).toISOString(),
   };

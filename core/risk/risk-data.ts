@@ -6,7 +6,8 @@
  */
 import { Decimal } from "../money/decimal.ts";
 import { assetView, type Pricer, portfolioView, type SqlReader } from "./portfolio-engine.adapter.ts";
-import type { AssetInfo } from "../portfolio/report-input.ts";
+import { columnDates, type DayColumn, EMPTY_COLUMN } from "../portfolio/day-columns.ts";
+import { type AssetInfo, seriesColumns } from "../portfolio/report-input.ts";
 
 export type RiskScopeRequest =
   | { kind: "asset"; assetIds: [number] }
@@ -76,9 +77,9 @@ interface PriceMatrix {
 }
 
 /** Unit values of each asset on the union of their quote dates within [start, end]. */
-function priceMatrix(prices: Pricer, assets: readonly AssetInfo[], quotes: Record<number, { dates: string[] }>, start: string, end: string): PriceMatrix {
+function priceMatrix(prices: Pricer, assets: readonly AssetInfo[], quotes: Record<number, DayColumn>, start: string, end: string): PriceMatrix {
   const set = new Set<string>();
-  for (const a of assets) for (const d of quotes[a.id]?.dates ?? []) if (d >= start && d <= end) set.add(d);
+  for (const a of assets) for (const d of columnDates(quotes[a.id] ?? EMPTY_COLUMN)) if (d >= start && d <= end) set.add(d);
   const dates = [...set].sort();
   const values = new Map<number, (number | null)[]>();
   for (const a of assets) values.set(a.id, dates.map((d) => prices.unit(a.id, d)));
@@ -139,7 +140,7 @@ export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise
   if (scope.kind === "asset" || scope.kind === "asset_set") {
     const view = await assetView(db, [...scope.assetIds, ...req.benchmarkIds], req.target, req.end, req.fxUserId);
     const scoped = view.input.assets.filter((a) => scope.assetIds.includes(a.id));
-    const m = priceMatrix(view.prices, scoped, view.input.quotes, req.start, req.end);
+    const m = priceMatrix(view.prices, scoped, seriesColumns(view.input).quotes, req.start, req.end);
     const al = align(m, scoped, req.start, warnings, dq);
     out.asset_dates = al.dates;
     out.assets = al.assets.map((a) => assetSeries(a, al.values.get(a.id)!, null));
@@ -149,7 +150,7 @@ export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise
       const last = al.dates.at(-1);
       out.end_value = last ? view.prices.exact(out.assets[0].asset_id, last)?.toDecimalPlaces(10).toFixed() ?? null : null;
     }
-    benchmarks(view.prices, view.input.assets.filter((a) => req.benchmarkIds.includes(a.id)), view.input.quotes, req, out);
+    benchmarks(view.prices, view.input.assets.filter((a) => req.benchmarkIds.includes(a.id)), seriesColumns(view.input).quotes, req, out);
   } else {
     const perAsset = req.mode === "historical" && scope.assetIds !== null;
     // Today's composition needs only the end state: the replay then values a single day.
@@ -158,7 +159,7 @@ export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise
     const slice = scope.assetIds ? new Set(scope.assetIds) : null;
     const held = view.positions.filter((p) => !slice || slice.has(p.assetId));
     const heldAssets = view.input.assets.filter((a) => held.some((p) => p.assetId === a.id));
-    const m = priceMatrix(view.prices, heldAssets, view.input.quotes, req.start, req.end);
+    const m = priceMatrix(view.prices, heldAssets, seriesColumns(view.input).quotes, req.start, req.end);
     const al = align(m, heldAssets, req.start, warnings, dq);
     const qty = new Map(held.map((p) => [p.assetId, p.quantity.toNumber()]));
     const lastValues = al.assets.map((a) => qty.get(a.id)! * (al.values.get(a.id)!.at(-1) ?? 0));
@@ -185,7 +186,7 @@ export async function loadRiskData(db: SqlReader, req: RiskDataRequest): Promise
     // Extra assets (benchmarks) are priced through the same engine input when held, else on their own.
     if (req.benchmarkIds.length > 0) {
       const extra = await assetView(db, req.benchmarkIds, req.target, req.end, req.fxUserId);
-      benchmarks(extra.prices, extra.input.assets, extra.input.quotes, req, out);
+      benchmarks(extra.prices, extra.input.assets, seriesColumns(extra.input).quotes, req, out);
     }
     for (const p of view.prices.missingFxPairs()) if (!dq.missing_fx_pairs.includes(p)) dq.missing_fx_pairs.push(p);
   }
@@ -274,11 +275,11 @@ function sliceValueOrNav(d: { nav: Decimal; assetValues: Map<number, Decimal> | 
   return slice ? sliceValue(d, slice) : d.nav;
 }
 
-function benchmarks(prices: Pricer, assets: readonly AssetInfo[], quotes: Record<number, { dates: string[] }>, req: RiskDataRequest, out: RiskData): void {
+function benchmarks(prices: Pricer, assets: readonly AssetInfo[], quotes: Record<number, DayColumn>, req: RiskDataRequest, out: RiskData): void {
   for (const a of assets) {
     const dates: string[] = [];
     const values: number[] = [];
-    for (const d of quotes[a.id]?.dates ?? []) {
+    for (const d of columnDates(quotes[a.id] ?? EMPTY_COLUMN)) {
       if (d < req.start || d > req.end) continue;
       const v = prices.unit(a.id, d);
       if (v !== null) { dates.push(d); values.push(v); }
