@@ -75,10 +75,14 @@ export async function latestCloses(db: EntityManager, assetIds: readonly number[
   const out = new Map<number, { close: string; currency: string; date: string }>();
   for (let i = 0; i < assetIds.length; i += CHUNK) {
     const chunk = assetIds.slice(i, i + CHUNK);
+    // The latest day of each asset grouped once, then joined: the correlated form ("date = (SELECT
+    // MAX ...) per row") had PostgreSQL run the subquery for every stored price of the chunk's assets
+    // (1.1 s against 55 ms for 500 assets × 200 prices; docs/decisions.md "PostgreSQL").
     const rows: { asset_id: number; close: string; currency: string; date: string }[] = await db.query(
       `SELECT p."asset_id", p."date", p."close", p."currency" FROM "price_history" p
-       WHERE p."asset_id" IN (${chunk.map(() => "?").join(",")})
-         AND p."date" = (SELECT MAX(l."date") FROM "price_history" l WHERE l."asset_id" = p."asset_id")`, chunk);
+       JOIN (SELECT "asset_id", MAX("date") AS "latest" FROM "price_history"
+             WHERE "asset_id" IN (${chunk.map(() => "?").join(",")}) GROUP BY "asset_id") m
+         ON m."asset_id" = p."asset_id" AND p."date" = m."latest"`, chunk);
     for (const r of rows) out.set(r.asset_id, { close: r.close, currency: r.currency, date: r.date });
   }
   return out;
