@@ -23,6 +23,7 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { loadReportInput, type ReportRequest } from "../core/portfolio/report-input.loader.ts";
+import { txTable } from "../core/portfolio/report-input.ts";
 import { buildReport } from "../core/portfolio/report.calc.ts";
 import { ReportEngine } from "../core/portfolio/report-engine.ts";
 import { sqliteSqlReader } from "../host/db/read-snapshot.ts";
@@ -58,7 +59,7 @@ for (let i = 0; i < runs; i++) {
   const c1 = process.cpuUsage(c0);
   cpu.push((c1.user + c1.system) / 1000);
   phases.load!.push(t1 - t0); phases.compute!.push(t2 - t1); phases.stringify!.push(t3 - t2); phases.gzip!.push(t4 - t3);
-  if (i === 0) console.log(`${input.transactions.length} transactions, ${json.length} bytes`);
+  if (i === 0) console.log(`${txTable(input).length} transactions, ${json.length} bytes`);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`CPU time per report ${median(cpu).toFixed(0)} ms (median; the machine is shared, so wall times below are noisy);`);

@@ -34,7 +34,7 @@ const MAX_SIGNIFICANT = 15;
  * in its shortest integer part ("-12.50", "0.05"; not "012", "1e5", ".5", "+1") or has more than 15
  * significant digits: the caller keeps its text.
  */
-function putDigits(digits: Float64Array, scales: Uint8Array, i: number, text: string): boolean {
+export function putDigits(digits: Float64Array, scales: Uint8Array, i: number, text: string): boolean {
   const len = text.length;
   const neg = len > 0 && text.charCodeAt(0) === 45;
   const start = neg ? 1 : 0;
@@ -111,9 +111,14 @@ export const EMPTY_COLUMN: DayColumn = Object.freeze({ days: new Int32Array(0), 
 
 /** The value at `i` as the decimal text it was read from ("-12.50" gives "-12.50"). */
 export function valueText(col: DayColumn, i: number): string {
-  const m = col.digits[i]!;
-  if (m !== m) return col.wide!.get(i)!;
-  const scale = col.scales[i]!;
+  return digitsText(col.digits, col.scales, col.wide, i);
+}
+
+/** Value `i` of digits and scales (`putDigits`) as the decimal text it was read from, or from `wide`. */
+export function digitsText(digits: Float64Array, scales: Uint8Array, wide: Map<number, string> | null, i: number): string {
+  const m = digits[i]!;
+  if (m !== m) return wide!.get(i)!;
+  const scale = scales[i]!;
   const sign = m < 0 || Object.is(m, -0) ? "-" : "";
   let t = String(Math.abs(m));
   if (scale === 0) return sign + t;

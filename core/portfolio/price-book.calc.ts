@@ -8,6 +8,7 @@ import { Decimal } from "../money/decimal.ts";
 import { columnOfTexts, dayOnOrBefore, type DayColumn, EMPTY_COLUMN, valueParts, valueText } from "./day-columns.ts";
 import { type DecimalParts, partsOfText } from "./exact-decimal.ts";
 import type { AssetInfo, LedgerTx, QuoteSeries, SplitEvent } from "./report-input.ts";
+import { txColumnsOf, TxTable } from "./tx-columns.ts";
 
 export type ValuationSource = "MARKET_PRICE" | "LAST_TRADE_PRICE" | "MISSING";
 
@@ -26,8 +27,11 @@ export interface Observation {
 interface TradeDay {
   date: string;
   currency: string;
-  /** The day's trade prices, each `[cash, quantity]` or `[override]`; averaged on first use. */
-  raw: ([string, string] | [string])[];
+  /**
+   * The rows of the day's trade prices (a trade's `[cash, quantity]`, an adjustment's override) in
+   * the book's transactions; averaged on first use.
+   */
+  rows: number[];
   price?: Decimal;
 }
 
@@ -42,6 +46,8 @@ interface AssetBook {
   quoteBaseOne: boolean;
   currency: string;
   trades: TradeDay[];
+  /** The transactions `trades` name rows of. */
+  txs: TxTable;
   /** The trade days' day numbers. */
   tradeDays: number[];
   splits: { date: string; ratio: Decimal }[];
@@ -56,24 +62,27 @@ interface AssetBook {
  * (arithmetic mean) within the currency of the day's last trade. Prices are computed only for
  * the days a valuation actually falls back to (most days have a newer quote).
  */
-function tradeDays(txs: readonly LedgerTx[], asset: AssetInfo): TradeDay[] {
-  // `txs` come by date: a day's trades are consecutive (no map by date: hashing fresh strings costs).
+function tradeDays(txs: TxTable, rows: readonly number[], asset: AssetInfo): TradeDay[] {
+  // `rows` come by date: a day's trades are consecutive (no map by date: hashing fresh strings costs).
   const days: TradeDay[] = [];
-  for (const t of txs) {
-    let raw: [string, string] | [string];
+  for (const k of rows) {
+    const type = txs.type(k);
     let currency = asset.currency;
-    if ((t.type === "BUY" || t.type === "SELL") && t.amount !== null && t.currency !== null && !isZeroText(t.quantity)) {
-      raw = [t.amount, t.quantity];
-      currency = t.currency;
-    } else if (t.type === "ADJUSTMENT" && !t.splitLinked && t.costBasisOverride !== null && !isZeroText(t.costBasisOverride)) {
-      raw = [t.costBasisOverride];
-      currency = t.costBasisCurrency ?? asset.currency;
+    if (type === "BUY" || type === "SELL") {
+      const cash = txs.currency(k);
+      if (cash === null || txs.amount(k) === null || isZeroText(txs.quantity(k))) continue;
+      currency = cash;
+    } else if (type === "ADJUSTMENT" && !txs.splitLinked(k)) {
+      const override = txs.costBasisOverride(k);
+      if (override === null || isZeroText(override)) continue;
+      currency = txs.costBasisCurrency(k) ?? asset.currency;
     } else continue;
+    const date = txs.date(k);
     const day = days.at(-1);
     // Another currency than the day's earlier trades: the day's last currency wins.
-    if (day?.date === t.date && day.currency !== currency) days[days.length - 1] = { date: t.date, currency, raw: [raw] };
-    else if (day?.date === t.date) day.raw.push(raw);
-    else days.push({ date: t.date, currency, raw: [raw] });
+    if (day?.date === date && day.currency !== currency) days[days.length - 1] = { date, currency, rows: [k] };
+    else if (day?.date === date) day.rows.push(k);
+    else days.push({ date, currency, rows: [k] });
   }
   return days;
 }
@@ -87,9 +96,10 @@ function isZeroText(s: string): boolean {
   return true;
 }
 
-function tradePrice(day: TradeDay): Decimal {
+function tradePrice(day: TradeDay, txs: TxTable): Decimal {
   if (!day.price) {
-    const prices = day.raw.map((r) => r.length === 1 ? new Decimal(r[0]) : new Decimal(r[0]).abs().div(new Decimal(r[1]).abs()));
+    const prices = day.rows.map((k) => txs.type(k) === "ADJUSTMENT"
+      ? new Decimal(txs.costBasisOverride(k)!) : new Decimal(txs.amount(k)!).abs().div(new Decimal(txs.quantity(k)).abs()));
     day.price = prices.length === 1 ? prices[0]! : prices.reduce((s, p) => s.plus(p), new Decimal(0)).div(prices.length);
   }
   return day.price;
@@ -112,24 +122,19 @@ export class PriceBook {
 
   /**
    * `reuse`: a book over the same assets whose transactions dated before `before` are these
-   * (an incremental report): its trade days before that date are taken over, not rebuilt.
+   * at the same rows (an incremental report): its trade days before that date are taken over, not rebuilt.
    */
   constructor(
-    assets: readonly AssetInfo[], quotes: Record<number, DayColumn | QuoteSeries>, splits: readonly SplitEvent[], txs: readonly LedgerTx[],
+    assets: readonly AssetInfo[], quotes: Record<number, DayColumn | QuoteSeries>, splits: readonly SplitEvent[], given: TxTable | readonly LedgerTx[],
     reuse?: { book: PriceBook; before: string },
   ) {
-    const txsByAsset = new Map<number, LedgerTx[]>();
+    const txs = given instanceof TxTable ? given : new TxTable(txColumnsOf(given));
+    const txsByAsset = new Map<number, number[]>();
     // With `reuse`, only the transactions dated from `before` on (sorted by date: a binary search).
-    let lo = 0;
-    let hi = reuse ? txs.length : 0;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (txs[mid]!.date < reuse!.before) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = reuse ? txs.firstFrom(dayNumber(reuse.before)) : 0;
     for (let k = lo; k < txs.length; k++) {
-      const t = txs[k]!;
-      if (t.assetId !== null) (txsByAsset.get(t.assetId) ?? txsByAsset.set(t.assetId, []).get(t.assetId)!).push(t);
+      const assetId = txs.assetId(k);
+      if (assetId !== null) (txsByAsset.get(assetId) ?? txsByAsset.set(assetId, []).get(assetId)!).push(k);
     }
     for (const a of assets) {
       const given = quotes[a.id];
@@ -139,14 +144,16 @@ export class PriceBook {
       if (reuse && prev && prev.currency === a.currency) {
         let n = 0;
         while (n < prev.trades.length && prev.trades[n]!.date < reuse.before) n++;
-        trades = prev.trades.slice(0, n).concat(tradeDays(txsByAsset.get(a.id) ?? [], a));
+        trades = prev.trades.slice(0, n).concat(tradeDays(txs, txsByAsset.get(a.id) ?? [], a));
       } else if (reuse) {
-        trades = tradeDays(txs.filter((t) => t.assetId === a.id), a);
-      } else trades = tradeDays(txsByAsset.get(a.id) ?? [], a);
+        const rows: number[] = [];
+        for (let k = 0; k < txs.length; k++) if (txs.assetId(k) === a.id) rows.push(k);
+        trades = tradeDays(txs, rows, a);
+      } else trades = tradeDays(txs, txsByAsset.get(a.id) ?? [], a);
       this.books.set(a.id, {
         quotes: q, lastQuote: null, lastParts: null, quoteBase: new Decimal(a.quoteBaseQuantity),
         quoteBaseOne: new Decimal(a.quoteBaseQuantity).eq(1),
-        currency: a.currency, trades, tradeDays: trades.map((t) => dayNumber(t.date)), qHint: -1, tHint: -1,
+        currency: a.currency, trades, txs, tradeDays: trades.map((t) => dayNumber(t.date)), qHint: -1, tHint: -1,
         splits: splits.filter((s) => s.assetId === a.id).map((s) => ({ date: s.date, ratio: new Decimal(s.ratio) })),
       });
     }
@@ -211,7 +218,7 @@ export class PriceBook {
     }
     if (ti < 0) return null;
     const trade = b.trades[ti]!;
-    const price = tradePrice(trade);
+    const price = tradePrice(trade, b.txs);
     let factor: Decimal | null = null;
     for (const s of b.splits) {
       if (s.date > trade.date && s.date <= day && s.ratio.gt(0)) factor = (factor ?? new Decimal(1)).times(s.ratio);

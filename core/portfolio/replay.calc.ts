@@ -3,12 +3,13 @@
  * transaction in scope to the end date applies that day's transactions to the ledger
  * (`replay-ledger.ts`), then, inside the period, values the portfolio at the end of the day.
  */
-import { addMonths, eachDay } from "../dates/calendar.ts";
+import { addMonths, dayNumber, eachDay } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
 import { type DayState, type IncomePayment, type LedgerSnapshot, type Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
-import { type ReportInput, seriesColumns } from "./report-input.ts";
+import { type ReportInput, seriesColumns, txTable } from "./report-input.ts";
+import { emptyTx } from "./tx-columns.ts";
 
 export { type DayState, Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
 
@@ -77,7 +78,8 @@ export function checkpointDue(end: string): (date: string) => boolean {
 
 /** The first replayed day: the first transaction in scope, or the start when earlier. */
 export function replayFrom(input: ReportInput): { from: string; start: string } {
-  const first = input.transactions[0]?.date ?? input.start ?? input.end;
+  const txs = txTable(input);
+  const first = (txs.length > 0 ? txs.date(0) : null) ?? input.start ?? input.end;
   const start = input.start ?? first;
   return { from: start < first ? start : first, start };
 }
@@ -86,9 +88,11 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
   const resume = options.resume;
   const reuse = resume?.prices && { book: resume.prices, before: resume.checkpoint.date };
   const series = seriesColumns(input);
-  const prices = new PriceBook(input.assets, series.quotes, input.splits, input.transactions, reuse);
+  const txs = txTable(input);
+  const prices = new PriceBook(input.assets, series.quotes, input.splits, txs, reuse);
   const fx = new FxTable(input.target, input.fxPairs, series.rates, resume?.fx && { table: resume.fx, before: resume.checkpoint.date });
-  const txs = input.transactions;
+  // One object the ledger reads each transaction through, refilled per row.
+  const cursor = emptyTx();
   const { from, start } = replayFrom(input);
   const end = input.end;
   const ledger = new ReplayLedger(input, start, prices, fx);
@@ -102,7 +106,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
     fx.restoreMissing(cp.fxMissing);
     fx.restorePrivate(cp.fxPrivate);
     days = resume.days.slice(0, cp.dayCount);
-    while (i < txs.length && txs[i]!.date < cp.date) i++;
+    i = txs.firstFrom(dayNumber(cp.date));
     resumeAt = cp.date;
   }
   const checkpoints = options.checkpoints;
@@ -113,12 +117,16 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
     }
     ledger.beginDay();
     let j = i;
-    while (j < txs.length && txs[j]!.date === date) j++;
+    if (j < txs.length) {
+      const day = dayNumber(date);
+      while (j < txs.length && txs.day(j) === day) j++;
+    }
     if (j > i) {
       // Same-day additions before reductions (the WAC rule), otherwise by id.
-      const today = txs.slice(i, j).map((t) => ({ t, units: new Decimal(t.quantity) }));
-      if (today.length > 1) today.sort((a, b) => Number(b.units.gt(0)) - Number(a.units.gt(0)) || a.t.id - b.t.id);
-      for (const { t, units } of today) if (ledger.inScope(t.brokerId)) ledger.apply(t, units);
+      const today: { k: number; units: Decimal }[] = [];
+      for (let k = i; k < j; k++) today.push({ k, units: new Decimal(txs.quantity(k)) });
+      if (today.length > 1) today.sort((a, b) => Number(b.units.gt(0)) - Number(a.units.gt(0)) || txs.id(a.k) - txs.id(b.k));
+      for (const { k, units } of today) if (ledger.inScope(txs.brokerId(k))) ledger.apply(txs.read(k, cursor), units);
       i = j;
     }
     if (date === start) ledger.markStart();

@@ -9,8 +9,9 @@ import { normalisePair } from "../fx/pair.ts";
 import { MANUAL_PROVIDER, PRIVATE_PROVIDER } from "../fx/route-search.calc.ts";
 import { type DayColumn, DayColumnWriter } from "./day-columns.ts";
 import {
-  type AssetInfo, type FxPairConfig, fxSeriesKey, type LedgerTx, type ReportFlags, type ReportInput, type SplitEvent,
+  type AssetInfo, type FxPairConfig, fxSeriesKey, type ReportFlags, type ReportInput, type SplitEvent,
 } from "./report-input.ts";
+import { type TxColumns, TxColumnsWriter, TxTable } from "./tx-columns.ts";
 
 import type { SqlReader } from "../db/sql-reader.ts";
 
@@ -37,23 +38,6 @@ export interface ReportRequest {
   generatedAt: string;
 }
 
-/**
- * One string per distinct value: every row read from the database is a fresh string, and a dense
- * ledger repeats the same few thousand dates (and a handful of types and currencies) a hundred
- * thousand times in its transactions (docs/decisions.md, "Memory: where the server's RSS goes";
- * quotes and rates hold day numbers instead, "Report input as typed columns").
- */
-function interner(): <S extends string | null>(s: S) => S {
-  const seen = new Map<string, string>();
-  return <S extends string | null>(s: S): S => {
-    if (s === null) return s;
-    const known = seen.get(s);
-    if (known !== undefined) return known as S;
-    seen.set(s, s);
-    return s;
-  };
-}
-
 function placeholders(n: number): string {
   return Array.from({ length: n }, () => "?").join(",");
 }
@@ -66,14 +50,15 @@ interface TxRow {
 
 export async function loadReportInput(db: SqlReader, req: ReportRequest): Promise<ReportInput> {
   const brokers = await loadBrokers(db, req);
-  const transactions = await loadTransactions(db, brokers, req.end);
-  const assetIds = [...new Set(transactions.map((t) => t.assetId).filter((id): id is number => id !== null))];
+  const txColumns = await loadTransactions(db, brokers, req.end);
+  const transactions = new TxTable(txColumns);
+  const assetIds = assetIdsOf(transactions);
   const assets = await loadAssets(db, assetIds);
   const { quotes, splits } = await loadQuotesAndSplits(db, assetIds, req.end);
   const { fxPairs, rates } = await loadFx(db, reportCurrencies(transactions, assets, req.target), req.target, req.end, "", req.fxUserId);
 
   return {
-    brokers, transactions, assets, columns: { quotes, rates }, quotes: {}, splits, fxPairs, fxSeries: {}, target: req.target, start: req.start,
+    brokers, txColumns, transactions: [], assets, columns: { quotes, rates }, quotes: {}, splits, fxPairs, fxSeries: {}, target: req.target, start: req.start,
     end: req.end, flags: req.flags, requested: req.requested, generatedAt: req.generatedAt,
   };
 }
@@ -87,11 +72,13 @@ export async function loadBrokers(db: SqlReader, req: ReportRequest): Promise<Re
 }
 
 /** Every currency a report converts (movements, cost overrides, asset currencies) but the target. */
-export function reportCurrencies(transactions: readonly LedgerTx[], assets: readonly AssetInfo[], target: string): string[] {
+export function reportCurrencies(transactions: TxTable, assets: readonly AssetInfo[], target: string): string[] {
   const currencies = new Set<string>();
-  for (const t of transactions) {
-    if (t.currency) currencies.add(t.currency);
-    if (t.costBasisCurrency) currencies.add(t.costBasisCurrency);
+  for (let i = 0; i < transactions.length; i++) {
+    const currency = transactions.currency(i);
+    if (currency) currencies.add(currency);
+    const costBasisCurrency = transactions.costBasisCurrency(i);
+    if (costBasisCurrency) currencies.add(costBasisCurrency);
   }
   for (const a of assets) currencies.add(a.currency);
   currencies.delete(target);
@@ -99,7 +86,7 @@ export function reportCurrencies(transactions: readonly LedgerTx[], assets: read
 }
 
 /** The brokers' transactions dated up to `end` (on or after `since` when given), by (date, id). */
-export async function loadTransactions(db: SqlReader, brokers: readonly { id: number }[], end: string, since = ""): Promise<LedgerTx[]> {
+export async function loadTransactions(db: SqlReader, brokers: readonly { id: number }[], end: string, since = ""): Promise<TxColumns> {
   const [after, afterParams] = sinceClause("t.date", since);
   const txRows = brokers.length === 0 ? [] : await db.all<TxRow>(`
     SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
@@ -110,13 +97,26 @@ export async function loadTransactions(db: SqlReader, brokers: readonly { id: nu
       LEFT JOIN asset_events e ON e.id = t.asset_event_id
      WHERE t.broker_id IN (${placeholders(brokers.length)})${after} AND t.date <= ?
      ORDER BY t.date, t.id`, [...brokers.map((b) => b.id), ...afterParams, end]);
-  const intern = interner();
-  return txRows.map((r) => ({
-    id: r.id, brokerId: r.broker_id, assetId: r.asset_id, type: intern(r.type), date: intern(r.date), quantity: r.quantity, amount: r.amount,
-    currency: intern(r.currency), relatedId: r.related_transaction_id, partnerBrokerId: r.partner_broker_id, partnerDate: intern(r.partner_date),
-    costBasisOverride: r.cost_basis_override, costBasisCurrency: intern(r.cost_basis_currency), splitLinked: r.split_linked === 1,
-  }));
+  // Straight into the columns: no object or string is kept per row (docs/portfolio.md "Input").
+  const w = new TxColumnsWriter(txRows.length);
+  for (const r of txRows) {
+    w.add(r.id, r.broker_id, r.asset_id, r.type, r.date, r.quantity, r.amount, r.currency, r.related_transaction_id, r.partner_broker_id,
+      r.partner_date, r.cost_basis_override, r.cost_basis_currency, r.split_linked === 1);
+  }
+  return w.done();
 }
+
+/** The assets of `transactions`, in first-seen order. */
+export function assetIdsOf(transactions: TxTable): number[] {
+  const seen = new Set<number>();
+  for (let i = 0; i < transactions.length; i++) {
+    const id = transactions.assetId(i);
+    if (id !== null) seen.add(id);
+  }
+  return [...seen];
+}
+
+
 
 /**
  * The stored closes (per asset, by date, as day-indexed columns) and the split events (by date, id)

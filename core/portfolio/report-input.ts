@@ -1,11 +1,12 @@
 /**
  * The engine's input: plain strings, numbers and typed arrays only, so it crosses a worker boundary
  * unchanged (structured cloning drops Decimal prototypes; the columns' buffers can be transferred).
- * Built by `report-input.loader.ts`; quotes and FX rates as typed day-indexed columns
- * (day-columns.ts, docs/portfolio.md "Input").
+ * Built by `report-input.loader.ts`; transactions (tx-columns.ts), quotes and FX rates (day-columns.ts)
+ * as typed day-indexed columns (docs/portfolio.md "Input").
  */
 import type { ChainStep } from "../fx/fx-route.entity.ts";
 import { columnOfTexts, type DayColumn } from "./day-columns.ts";
+import { type TxColumns, txColumnsOf, TxTable } from "./tx-columns.ts";
 
 export interface ScopeBroker {
   id: number;
@@ -92,7 +93,12 @@ export interface ReportFlags {
 
 export interface ReportInput {
   brokers: ScopeBroker[];
-  /** Every transaction of the scope up to the end date, sorted by (date, id). */
+  /**
+   * Every transaction of the scope up to the end date, sorted by (date, id), as typed columns: the
+   * loader's form. Without it, the engine reads `transactions`.
+   */
+  txColumns?: TxColumns;
+  /** Transactions written by hand (tests, tools), sorted by (date, id); empty when `txColumns` is given. */
   transactions: LedgerTx[];
   assets: AssetInfo[];
   /**
@@ -139,4 +145,16 @@ export function seriesColumns(input: ReportInput): SeriesColumns {
     fromTexts.set(input, c);
   }
   return c;
+}
+
+const tables = new WeakMap<ReportInput, TxTable>();
+
+/** The input's transactions as a table: its columns, or those of its objects (made once per input). */
+export function txTable(input: ReportInput): TxTable {
+  let t = tables.get(input);
+  if (!t) {
+    t = new TxTable(input.txColumns ?? txColumnsOf(input.transactions));
+    tables.set(input, t);
+  }
+  return t;
 }

@@ -16,7 +16,7 @@ import { Decimal } from "../money/decimal.ts";
 import { scaledToText } from "../money/scaled-text.ts";
 import { type DayColumn, valueText } from "./day-columns.ts";
 import type { PriceBook } from "./price-book.calc.ts";
-import { type ReportInput, seriesColumns } from "./report-input.ts";
+import { type ReportInput, seriesColumns, txTable } from "./report-input.ts";
 
 const decimalsOf = (s: string): number => {
   const dot = s.indexOf(".");
@@ -97,9 +97,10 @@ export class ScaledValuation {
   static create(input: ReportInput, prices: PriceBook): ScaledValuation | null {
     const scaleDecimals = new Map(input.brokers.map((b) => [b.id, decimalsOf(b.scale)]));
     let quantityScale = 0;
-    for (const t of input.transactions) {
-      if (t.assetId === null) continue;
-      const d = decimalsOf(t.quantity) + (scaleDecimals.get(t.brokerId) ?? 0);
+    const txs = txTable(input);
+    for (let i = 0; i < txs.length; i++) {
+      if (txs.assetId(i) === null) continue;
+      const d = decimalsOf(txs.quantity(i)) + (scaleDecimals.get(txs.brokerId(i)) ?? 0);
       if (d > quantityScale) quantityScale = d;
     }
     const columns = new Map<number, AssetColumn>();

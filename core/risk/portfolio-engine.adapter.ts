@@ -8,7 +8,7 @@ import { type DecimalParts, toDecimal } from "../portfolio/exact-decimal.ts";
 import { FxTable } from "../portfolio/fx-table.calc.ts";
 import { PriceBook } from "../portfolio/price-book.calc.ts";
 import { columnDates, EMPTY_COLUMN, valueText } from "../portfolio/day-columns.ts";
-import { type ReportInput, seriesColumns } from "../portfolio/report-input.ts";
+import { type ReportInput, seriesColumns, txTable } from "../portfolio/report-input.ts";
 import { loadAssets, loadFx, loadQuotesAndSplits, loadReportInput, type SqlReader } from "../portfolio/report-input.loader.ts";
 import { replay } from "../portfolio/replay.calc.ts";
 
@@ -56,14 +56,18 @@ export interface Pricer {
 
 function pricer(input: ReportInput): Pricer {
   const series = seriesColumns(input);
-  const book = new PriceBook(input.assets, series.quotes, input.splits, input.transactions);
+  const txs = txTable(input);
+  const book = new PriceBook(input.assets, series.quotes, input.splits, txs);
   const fx = new FxTable(input.target, input.fxPairs, series.rates);
   // Fast path: on a day whose latest observation is a quote (no transaction of the asset since that
   // quote), the float value is the quote over the quote base; any other day asks the price book,
   // which owns the valuation rule (trade prices, split adjustments).
   const fast = new Map<number, { dates: string[]; closes: Float64Array; txDates: string[]; currency: string; hint: number }>();
   const txDates = new Map<number, string[]>();
-  for (const t of input.transactions) if (t.assetId !== null) (txDates.get(t.assetId) ?? txDates.set(t.assetId, []).get(t.assetId)!).push(t.date);
+  for (let i = 0; i < txs.length; i++) {
+    const assetId = txs.assetId(i);
+    if (assetId !== null) (txDates.get(assetId) ?? txDates.set(assetId, []).get(assetId)!).push(txs.date(i));
+  }
   for (const a of input.assets) {
     const q = series.quotes[a.id] ?? EMPTY_COLUMN;
     const base = Number(a.quoteBaseQuantity);
