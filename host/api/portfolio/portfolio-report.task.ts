@@ -4,11 +4,6 @@ import type { DatabaseTarget } from "../../db/dialect.ts";
 import { withReadSnapshot } from "../../db/read-snapshot.ts";
 import { SegmentedGzip } from "./segmented-gzip.ts";
 
-/** One read transaction on this thread's own connection: every table is read at the same committed state. */
-export function readReportInput(db: DatabaseTarget, request: ReportRequest): ReturnType<typeof loadReportInput> {
-  return withReadSnapshot(db, (reader) => loadReportInput(reader, request));
-}
-
 export interface PortfolioReportTask {
   db: DatabaseTarget;
   request: ReportRequest;
