@@ -139,13 +139,14 @@ function singleRounding(num: bigint, mt: bigint, exp: number, top: number): bigi
   return roundHalfEven(q, off < 0n ? -1 : 1);
 }
 
-/** 10^i as doubles (exact up to 10^22). */
+/** 10^i as doubles, each the nearest double (exact up to 10^22; parsing rounds correctly). */
 const F10: number[] = [];
-for (let i = 0, p = 1; i <= 22; i++, p *= 10) F10.push(p);
+for (let i = 0; i <= 308; i++) F10.push(Number(`1e${i}`));
 /**
- * Relative error allowed for the double estimate: five correctly rounded steps (two conversions,
- * × 100, the division, × or ÷ 10^k) are within 5 × 2^-53 ≈ 5.6e-16 of the exact quotient, the
- * first rounding (34 significant digits) within 5e-34 of it; twice their sum, for margin.
+ * Relative error allowed for the double estimate: six correctly rounded steps (two conversions,
+ * × 100, the division, 10^k as a double, × or ÷ 10^k) are within 6 × 2^-53 ≈ 6.7e-16 of the exact
+ * quotient, the first rounding (34 significant digits) within 5e-34 of it; the bound is three times
+ * their sum, for margin.
  */
 const DOUBLE_ERROR = 2e-15;
 
@@ -155,12 +156,12 @@ const DOUBLE_ERROR = 2e-15;
  * f × DOUBLE_ERROR of the exact value and of the 34-digit quotient the Decimal path rounds, so
  * when f's fraction is farther than that from one half, both lie on the same side of the same
  * half-integer: their nearest integer, the 10-decimal rounding, is f's (and is no tie). Only
- * percentages below 10^5 (f < 10^15: a safe integer with exact arithmetic on its fraction) and
- * exponents whose power of ten is an exact double take this path.
+ * percentages below 10^5 (f < 10^15: a safe integer with exact arithmetic on its fraction) take
+ * this path; f rounded to 0 (an underflow included) is a share below half a unit of the 10th decimal.
  */
 export function percentFromDoubles(amount: DecimalParts, total: DecimalParts): number {
   const shift = PLACES + amount.exp - total.exp;
-  if (shift > 22 || shift < -22) return -1;
+  if (shift > 308 || shift < -308) return -1;
   const a = Number(amount.m);
   const t = Number(total.m);
   // A total beyond the double range would make the quotient 0: the BigInt path decides.
