@@ -69,6 +69,16 @@ export function percentText(amount: DecimalParts, total: DecimalParts): string |
   const mt = total.m;
   if (mt <= 0n) return null;
   if (ma === 0n) return "0";
+  // Most percentages are decided by doubles (no BigInt division); the rest in integers.
+  const fast = percentFromDoubles(amount, total);
+  if (fast >= 0) return fast === 0 ? "0" : (ma < 0n ? "-" : "") + plainDigits(String(fast), PLACES);
+  return percentTextInIntegers(amount, total);
+}
+
+/** `percentText` computed in BigInt only (`total` > 0, `amount` ≠ 0). */
+export function percentTextInIntegers(amount: DecimalParts, total: DecimalParts): string | null {
+  const ma = amount.m;
+  const mt = total.m;
   const neg = ma < 0n;
   const num = (neg ? -ma : ma) * 100n;
   // |P| = num / mt × 10^exp, P the percentage.
@@ -129,13 +139,56 @@ function singleRounding(num: bigint, mt: bigint, exp: number, top: number): bigi
   return roundHalfEven(q, off < 0n ? -1 : 1);
 }
 
+/** 10^i as doubles, each the nearest double (exact up to 10^22; parsing rounds correctly). */
+const F10: number[] = [];
+for (let i = 0; i <= 308; i++) F10.push(Number(`1e${i}`));
+/**
+ * Relative error allowed for the double estimate: six correctly rounded steps (two conversions,
+ * × 100, the division, 10^k as a double, × or ÷ 10^k) are within 6 × 2^-53 ≈ 6.7e-16 of the exact
+ * quotient, the first rounding (34 significant digits) within 5e-34 of it; the bound is three times
+ * their sum, for margin.
+ */
+const DOUBLE_ERROR = 2e-15;
+
+/**
+ * |P| × 10^10 rounded half-even to an integer from doubles (P = `amount` / `total` × 100,
+ * `total` > 0), or -1 when the doubles do not decide it. The estimate f is within
+ * f × DOUBLE_ERROR of the exact value and of the 34-digit quotient the Decimal path rounds, so
+ * when f's fraction is farther than that from one half, both lie on the same side of the same
+ * half-integer: their nearest integer, the 10-decimal rounding, is f's (and is no tie). Only
+ * percentages below 10^5 (f < 10^15: a safe integer with exact arithmetic on its fraction) take
+ * this path; f rounded to 0 (an underflow included) is a share below half a unit of the 10th decimal.
+ */
+export function percentFromDoubles(amount: DecimalParts, total: DecimalParts): number {
+  const shift = PLACES + amount.exp - total.exp;
+  if (shift > 308 || shift < -308) return -1;
+  const a = Number(amount.m);
+  const t = Number(total.m);
+  // A total beyond the double range would make the quotient 0: the BigInt path decides.
+  if (!(t > 0 && t < Infinity)) return -1;
+  const q = ((a < 0 ? -a : a) * 100) / t;
+  const f = shift >= 0 ? q * F10[shift]! : q / F10[-shift]!;
+  // Also false for NaN (operands beyond the double range): the BigInt path decides.
+  if (!(f < 1e15)) return -1;
+  const whole = Math.floor(f);
+  const frac = f - whole; // exact: both below 2^53, `whole` within one of f
+  const off = frac - 0.5;
+  if ((off < 0 ? -off : off) <= f * DOUBLE_ERROR) return -1;
+  return off < 0 ? whole : whole + 1;
+}
+
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** `n` (> 0) × 10^-scale as plain text without trailing zeros (Decimal `toFixed()`). */
 export function plain(n: bigint, scale: number): string {
   if (scale <= 0) return (n * pow10(-scale)).toString();
   // A safe integer's digits from the number: BigInt's own toString costs several times more.
-  const text = (n <= MAX_SAFE ? String(Number(n)) : n.toString()).padStart(scale + 1, "0");
+  return plainDigits(n <= MAX_SAFE ? String(Number(n)) : n.toString(), scale);
+}
+
+/** The digits `digits` (of an integer > 0) × 10^-scale (scale > 0) as plain text without trailing zeros. */
+function plainDigits(digits: string, scale: number): string {
+  const text = digits.padStart(scale + 1, "0");
   let end = text.length;
   const point = text.length - scale;
   while (end > point && text.charCodeAt(end - 1) === 48) end--;

@@ -355,7 +355,21 @@ const DIMENSIONS = ["type", "sector", "geography"] as const;
  * value (a weight of exactly 1, whose product is the value itself).
  */
 const weightCache = new WeakMap<AssetInfo, Weights>();
-type Weights = Record<Dimension, [string, DecimalParts | null][]>;
+/** Per dimension, each weight's component as an index into `componentNames` (no Map lookup per asset and day). */
+type Weights = Record<Dimension, [string, DecimalParts | null][]> & { index: Record<Dimension, number[]> };
+/** Every component name met, per dimension, by index; the sums of one `allocation` call by the same index. */
+const componentNames: Record<Dimension, string[]> = { type: [], sector: [], geography: [] };
+const componentIndex: Record<Dimension, Map<string, number>> = { type: new Map(), sector: new Map(), geography: new Map() };
+const componentSums: Record<Dimension, (DecimalParts | undefined)[]> = { type: [], sector: [], geography: [] };
+
+function indexOf(dim: Dimension, name: string): number {
+  let i = componentIndex[dim].get(name);
+  if (i === undefined) {
+    componentIndex[dim].set(name, i = componentNames[dim].length);
+    componentNames[dim].push(name);
+  }
+  return i;
+}
 
 /** Weights of an asset along each dimension: its type, or its classification distribution (`Unknown` when none). */
 function weightsOf(asset: AssetInfo): Weights {
@@ -366,7 +380,11 @@ function weightsOf(asset: AssetInfo): Weights {
         const d = new Decimal(w);
         return [k, d.eq(1) ? null : partsOf(d)];
       });
-    cached = { type: [[asset.type ?? "OTHER", null]], sector: of(asset.sectors), geography: of(asset.geography) };
+    const type: [string, DecimalParts | null][] = [[asset.type ?? "OTHER", null]];
+    const sector = of(asset.sectors);
+    const geography = of(asset.geography);
+    const index = { type: type.map(([k]) => indexOf("type", k)), sector: sector.map(([k]) => indexOf("sector", k)), geography: geography.map(([k]) => indexOf("geography", k)) };
+    cached = { type, sector, geography, index };
     weightCache.set(asset, cached);
   }
   return cached;
@@ -382,18 +400,34 @@ interface Valued {
  * values and roundings of the Decimal chain, without a Decimal per asset and day).
  */
 function allocation(items: readonly Valued[], dim: Dimension, sum?: DecimalParts): AllocationItem[] {
-  const amounts = new Map<string, DecimalParts>();
-  for (const { weights, value } of items) {
-    for (const [name, w] of weights[dim]) {
-      // A whole value needs no multiplication: one less per asset and day on the usual weights.
-      const part = w === null ? value : times(value, w);
-      const before = amounts.get(name);
-      amounts.set(name, before === undefined ? part : plus(before, part));
+  // Sums by component index, in the items' order (the order of the Decimal chain's additions).
+  const sums = componentSums[dim];
+  const met: number[] = [];
+  let amounts: [string, DecimalParts][];
+  try {
+    for (let i = 0; i < items.length; i++) {
+      const { weights, value } = items[i]!;
+      const ws = weights[dim];
+      const ix = weights.index[dim];
+      for (let j = 0; j < ws.length; j++) {
+        const w = ws[j]![1];
+        // A whole value needs no multiplication: one less per asset and day on the usual weights.
+        const part = w === null ? value : times(value, w);
+        const k = ix[j]!;
+        const before = sums[k];
+        if (before === undefined) met.push(k);
+        sums[k] = before === undefined ? part : plus(before, part);
+      }
     }
+    const names = componentNames[dim];
+    amounts = met.map((k) => [names[k]!, sums[k]!]);
+  } finally {
+    // The shared sums start empty for the next call, whatever happened in this one.
+    for (const k of met) sums[k] = undefined;
   }
   const total = sum ?? items.reduce((s, i) => plus(s, i.value), EXACT_ZERO);
   const positive = total.m > 0n;
-  return [...amounts.entries()]
+  return amounts
     .sort(([a, x], [b, y]) => cmp(y, x) || a.localeCompare(b))
     .map(([name, amount]) => ({ name, value: positive ? percentOf(amount, total) : null, amount: wireText(amount) }));
 }

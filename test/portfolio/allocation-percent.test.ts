@@ -6,7 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { Decimal } from "../../core/money/decimal.ts";
-import { decimalParts, percentText } from "../../core/portfolio/allocation-percent.ts";
+import { decimalParts, percentFromDoubles, percentText, percentTextInIntegers } from "../../core/portfolio/allocation-percent.ts";
 import { dec } from "../../core/portfolio/report.dto.ts";
 import { randomDecimals } from "./random-decimals.ts";
 
@@ -85,4 +85,55 @@ test("integer percentages equal the Decimal path at every distance from a tie at
       check(new Decimal(amount).times("7.1").toFixed(), "7.1");
     }
   }
+});
+
+/** The text of the doubles' digits as `percentText` writes them (null: the doubles declined). */
+function doublesText(amount: Decimal, total: Decimal): string | null {
+  const n = percentFromDoubles(decimalParts(amount), decimalParts(total));
+  if (n < 0) return null;
+  if (n === 0) return "0";
+  return (amount.isNeg() ? "-" : "") + new Decimal(n).div(1e10).toFixed();
+}
+
+test("the fast path gives the exact percentages of the BigInt path", () => {
+  // Day-like amounts and totals (34-digit converted values and their sums), shares of every size
+  // down to below 10^-10 %, negative components, and far exponents: wherever the doubles decide,
+  // their digits are the BigInt path's and the Decimal division's.
+  let decided = 0;
+  let cases = 0;
+  for (let i = 0; i < 30_000; i++) {
+    const divisor = new Decimal(randomDecimal(2, 8));
+    const total = new Decimal(randomDecimal(12, 18)).div(divisor.isZero() ? 1 : divisor).abs();
+    if (total.isZero()) continue;
+    const kind = int(0, 3);
+    const share = kind === 0 ? new Decimal(randomDecimal(0, 34)) : new Decimal(1).div(int(1, 10 ** int(1, 15)));
+    // A short amount (a value in the target currency, few decimals) against a 34-digit total:
+    // exponents 25 and more apart.
+    let amount = kind === 3 ? total.times(share).toDecimalPlaces(int(0, 2)) : total.times(share);
+    if (amount.isZero()) continue;
+    if (int(0, 9) === 0) amount = amount.neg();
+    cases++;
+    const fast = doublesText(amount, total);
+    if (fast === null) continue;
+    decided++;
+    const exact = percentTextInIntegers(decimalParts(amount), decimalParts(total));
+    expect({ amount: amount.toFixed(), total: total.toFixed(), fast }).toEqual({ amount: amount.toFixed(), total: total.toFixed(), fast: exact! });
+    expect(fast).toBe(decimalPath(amount, total));
+  }
+  // The doubles decide nearly all of them (not: within their error of a tie, or 10^5 % and more).
+  expect(decided).toBeGreaterThan(cases * 0.99);
+});
+
+test("the fast path leaves a percentage within its error of a tie at the 10th decimal to the BigInt path", () => {
+  // Exactly on a tie, and a unit of the 34th digit to either side: the doubles cannot tell them
+  // apart, so they decline and the integers round (half-even on the exact tie).
+  for (const amount of ["0.0000000000005", "0.1234567890125", "0.1234567890135", "0.00000000000049999999999999999999", "0.00000000000050000000000000000001"]) {
+    for (const [a, t] of [[amount, "1"], [new Decimal(amount).times("3.7").toFixed(), "3.7"], [`-${amount}`, "1"]] as const) {
+      expect(percentFromDoubles(decimalParts(new Decimal(a)), decimalParts(new Decimal(t)))).toBe(-1);
+      check(a, t);
+    }
+  }
+  // Exponents beyond the doubles' powers of ten, and totals beyond the double range, also decline.
+  expect(percentFromDoubles(decimalParts(new Decimal("1e-330")), decimalParts(new Decimal("1")))).toBe(-1);
+  expect(percentFromDoubles(decimalParts(new Decimal("1")), decimalParts(new Decimal("1e400")))).toBe(-1);
 });
