@@ -7,7 +7,7 @@
  * Typed arrays, arrays and Maps structured-clone, so the columns cross a worker boundary as they are.
  */
 import { dayNumber, dayText } from "../dates/calendar.ts";
-import { digitsText, putDigits } from "./day-columns.ts";
+import { digitsText, firstDayFrom, putDigits } from "./day-columns.ts";
 import type { LedgerTx } from "./report-input.ts";
 
 /** Exact decimals by row: digits and scale, or the text in `wide`; NaN without a `wide` entry is null. */
@@ -211,15 +211,7 @@ export class TxTable {
 
   /** Index of the first row dated on or after `day` (a day number); the length when none. */
   firstFrom(day: number): number {
-    const days = this.columns.days;
-    let lo = 0;
-    let hi = days.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (days[mid]! < day) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return firstDayFrom(this.columns.days, day);
   }
 
   /** Fills `into` with row `i` (one object reused over a loop) and returns it. */
