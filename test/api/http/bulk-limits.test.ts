@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { withTimeout } from "../../../core/async/with-timeout.ts";
 import { addDays } from "../../../core/dates/calendar.ts";
 import { type ApiClient, expectError } from "../../helpers/client.ts";
 import { useApi } from "../../helpers/server.ts";
@@ -30,19 +31,11 @@ async function refused(res: Response, limit: number, requested: number, unit: st
  * request at a limit that hangs (once seen on a loaded PostgreSQL run) is told apart from a slow one,
  * and the file's server is not killed by the test's timeout.
  */
-async function within<T>(label: string, request: Promise<T>, ms = 90_000): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const tail = api.server.logs().slice(-40).map((l) => JSON.stringify(l)).join("\n");
-      reject(new Error(`${label}: no answer in ${ms / 1000} s; the server's last log lines:\n${tail}`));
-    }, ms);
+function within<T>(label: string, request: Promise<T>, ms = 90_000): Promise<T> {
+  return withTimeout(ms, () => request, () => {
+    const tail = api.server.logs().slice(-40).map((l) => JSON.stringify(l)).join("\n");
+    return new Error(`${label}: no answer in ${ms / 1000} s; the server's last log lines:\n${tail}`);
   });
-  try {
-    return await Promise.race([request, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function served(res: Response, ...statuses: number[]) {
