@@ -133,24 +133,23 @@ export class TxColumnsWriter {
   }
 
   private typeOf(type: string): number {
-    let code = this.typeCode.get(type);
-    if (code === undefined) {
-      code = this.c.typeNames.push(type) - 1;
-      if (code > 255) throw new Error("More than 256 transaction types in one report");
-      this.typeCode.set(type, code);
-    }
-    return code;
+    return intern(this.typeCode, this.c.typeNames, type, 255, "More than 256 transaction types in one report");
   }
 
   private currencyOf(currency: string | null): number {
-    let code = this.currencyCode.get(currency);
-    if (code === undefined) {
-      code = this.c.currencyNames.push(currency) - 1;
-      if (code > 65535) throw new Error("More than 65,535 currencies in one report");
-      this.currencyCode.set(currency, code);
-    }
-    return code;
+    return intern(this.currencyCode, this.c.currencyNames, currency, 65535, "More than 65,535 currencies in one report");
   }
+}
+
+/** The code of `value` in `names` (added on first sight), refused past `max`: the code column's width. */
+function intern<V>(codes: Map<V, number>, names: V[], value: V, max: number, tooMany: string): number {
+  let code = codes.get(value);
+  if (code === undefined) {
+    code = names.push(value) - 1;
+    if (code > max) throw new Error(tooMany);
+    codes.set(value, code);
+  }
+  return code;
 }
 
 function putDecimal(col: DecimalColumn, i: number, text: string | null): void {
