@@ -3,7 +3,7 @@
  * transaction in scope to the end date applies that day's transactions to the ledger
  * (`replay-ledger.ts`), then, inside the period, values the portfolio at the end of the day.
  */
-import { addMonths, dayNumber, eachDay } from "../dates/calendar.ts";
+import { addMonths, dayNumber, daysBetween, eachDay } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
@@ -82,6 +82,12 @@ export function replayFrom(input: ReportInput): { from: string; start: string } 
   const first = (txs.length > 0 ? txs.date(0) : null) ?? input.start ?? input.end;
   const start = input.start ?? first;
   return { from: start < first ? start : first, start };
+}
+
+/** How many days a replay of `input` values (its `days`): from the start to the end. */
+export function replayDays(input: ReportInput): number {
+  const { start } = replayFrom(input);
+  return start > input.end ? 0 : daysBetween(start, input.end) + 1;
 }
 
 export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayResult {

@@ -13,7 +13,7 @@
  */
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
-import { type Checkpoint, type DayState, replay, replayFrom } from "./replay.calc.ts";
+import { type Checkpoint, type DayState, replay, replayDays, replayFrom } from "./replay.calc.ts";
 import type { Decimal } from "../money/decimal.ts";
 import { allocationPointText, historyPointWriter, toReportDto } from "./report.dto.ts";
 import { allocationPoints, computeReportParts } from "./report.calc.ts";
@@ -176,7 +176,9 @@ export class ReportEngine {
     }
     const resumed = state && since !== null ? await this.incremental(db, request, state, since) : null;
     const coldReason = resumed ? undefined : !kept ? "not kept" as const : since === null ? "undated" as const : "inputs" as const;
-    const out = resumed ?? await this.cold(db, request);
+    // A cold run makes room before its replay: the kept scopes the budget would drop once it is kept
+    // go while its input is all it holds, not after its replay (dense 100k: two kept scopes do not fit).
+    const out = resumed ?? await this.cold(db, request, changes ? (input) => this.makeRoom(scopeWeight({ input, days: { length: replayDays(input) } })) : undefined);
     if (changes) {
       out.state.epoch = changes.epoch;
       out.state.generation = changes.generation;
@@ -194,6 +196,17 @@ export class ReportEngine {
     return { pieces, mode: out.mode, get json() { return pieces.join(""); }, ...(coldReason ? { coldReason } : {}) };
   }
 
+  /** Drops the oldest kept scopes until one of `weight` more fits the count and the budget. */
+  private makeRoom(weight: number): void {
+    let kept = 0;
+    for (const s of this.scopes.values()) kept += scopeWeight(s);
+    while (this.scopes.size > 0 && (this.scopes.size + 1 > this.maxScopes || kept + weight > this.budget)) {
+      const oldest = this.scopes.keys().next().value!;
+      kept -= scopeWeight(this.scopes.get(oldest)!);
+      this.scopes.delete(oldest);
+    }
+  }
+
   /** Scopes kept. */
   get kept(): number {
     return this.scopes.size;
@@ -204,8 +217,9 @@ export class ReportEngine {
     this.scopes.clear();
   }
 
-  private async cold(db: ReportDb, request: ReportRequest) {
+  private async cold(db: ReportDb, request: ReportRequest, beforeReplay?: (input: ReportInput) => void) {
     const input = await loadReportInput(db, request);
+    beforeReplay?.(input);
     this.collect();
     return { ...this.compute(input, smallInputs(input), undefined), mode: "cold" as const };
   }
@@ -373,7 +387,7 @@ function mapDimensions(f: (dim: Dimension) => PointsText): Record<Dimension, Poi
  * heap grows with these (47 MB for ~170,000 on the dense 20k benchmark ledger), so the sum bounds
  * what the kept replays take.
  */
-export function scopeWeight(state: { input: ReportInput; days: readonly unknown[] }): number {
+export function scopeWeight(state: { input: ReportInput; days: { readonly length: number } }): number {
   let rows = txTable(state.input).length + state.days.length * 4;
   const series = seriesColumns(state.input);
   for (const q of Object.values(series.quotes)) rows += q.days.length;

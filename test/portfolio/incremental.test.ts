@@ -395,3 +395,33 @@ test("a write on another broker, or a price of an asset the scope never held, le
   expect(afterOwn.mode === "cold" || afterOwn.mode.resumedAt <= "2024-01-20").toBe(true);
   expect(afterOwn.json).toBe(await cold());
 });
+
+test("a cold report drops the kept scopes the budget would not keep beside it before its replay, not after", async () => {
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  const requestFor = async (start: string) => (await service.resolve(userId, reportQuery(ReportRequest.parse({
+    date_range: { start, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
+  })))).request;
+  const [a, b] = [await requestFor(FIRST), await requestFor(addDays(FIRST, 30))];
+  const reader = sqliteSqlReader(db);
+  const changes = { epoch: "one", generation: 0, notes: [] };
+  // How many scopes are kept at each collection (the one after the load precedes the replay).
+  const keptAtCollect: number[] = [];
+  for (const [maxScopes, budget] of [[16, 1], [1, 350_000]] as const) {
+    const engine: ReportEngine = new ReportEngine(() => keptAtCollect.push(engine.kept), maxScopes, budget);
+    await engine.report(reader, a, changes);
+    keptAtCollect.length = 0;
+    const second = await engine.report(reader, b, changes);
+    expect(second.mode).toBe("cold");
+    expect(keptAtCollect[0]).toBe(0);
+    expect(engine.kept).toBe(1);
+    expect((await engine.report(reader, a, changes)).coldReason).toBe("not kept");
+  }
+  // Within the budget both stay through the second replay.
+  keptAtCollect.length = 0;
+  const roomy: ReportEngine = new ReportEngine(() => keptAtCollect.push(roomy.kept));
+  await roomy.report(reader, a, changes);
+  keptAtCollect.length = 0;
+  await roomy.report(reader, b, changes);
+  expect(keptAtCollect[0]).toBe(1);
+  expect(roomy.kept).toBe(2);
+});
