@@ -8,7 +8,7 @@ export const brokerAvanzaPlugin = definePlugin({
   id: "broker_avanza",
   kind: "import-plugin",
   name: "Avanza",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerAvanzaPlugin;

@@ -8,7 +8,7 @@ export const brokerBuxPlugin = definePlugin({
   id: "broker_bux",
   kind: "import-plugin",
   name: "BUX",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerBuxPlugin;

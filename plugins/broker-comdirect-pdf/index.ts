@@ -19,7 +19,7 @@ export const brokerComdirectPdfPlugin = definePlugin({
   id: "broker_comdirect_pdf",
   kind: "import-plugin",
   name: "comdirect (PDF)",
-  version: "1.1.0",
+  version: "1.2.0",
 });
 
 export default brokerComdirectPdfPlugin;

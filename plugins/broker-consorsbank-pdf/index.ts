@@ -18,7 +18,7 @@ export const brokerConsorsbankPdfPlugin = definePlugin({
   id: "broker_consorsbank_pdf",
   kind: "import-plugin",
   name: "Consorsbank (PDF)",
-  version: "1.1.0",
+  version: "1.2.0",
 });
 
 export default brokerConsorsbankPdfPlugin;

@@ -13,7 +13,7 @@ export const brokerDegiroPlugin = definePlugin({
   id: "broker_degiro",
   kind: "import-plugin",
   name: "DEGIRO",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerDegiroPlugin;

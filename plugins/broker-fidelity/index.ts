@@ -8,7 +8,7 @@ export const brokerFidelityPlugin = definePlugin({
   id: "broker_fidelity",
   kind: "import-plugin",
   name: "Fidelity (US)",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerFidelityPlugin;

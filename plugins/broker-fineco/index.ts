@@ -8,7 +8,7 @@ export const brokerFinecoPlugin = definePlugin({
   id: "broker_fineco",
   kind: "import-plugin",
   name: "FinecoBank",
-  version: "1.1.0",
+  version: "1.2.0",
 });
 
 export default brokerFinecoPlugin;

@@ -8,7 +8,7 @@ export const brokerFinpensionPlugin = definePlugin({
   id: "broker_finpension",
   kind: "import-plugin",
   name: "finpension",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerFinpensionPlugin;

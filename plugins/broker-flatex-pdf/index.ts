@@ -19,7 +19,7 @@ export const brokerFlatexPdfPlugin = definePlugin({
   id: "broker_flatex_pdf",
   kind: "import-plugin",
   name: "flatex / DEGIRO Germany (PDF)",
-  version: "1.2.0",
+  version: "1.3.0",
 });
 
 export default brokerFlatexPdfPlugin;

@@ -8,7 +8,7 @@ export const brokerFreetradePlugin = definePlugin({
   id: "broker_freetrade",
   kind: "import-plugin",
   name: "Freetrade",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerFreetradePlugin;

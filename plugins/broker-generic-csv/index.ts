@@ -16,7 +16,7 @@ export const brokerGenericCsvPlugin = definePlugin({
   id: "broker_generic_csv",
   kind: "import-plugin",
   name: "Generic CSV",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerGenericCsvPlugin;

@@ -18,7 +18,7 @@ export const brokerIngPdfPlugin = definePlugin({
   id: "broker_ing_pdf",
   kind: "import-plugin",
   name: "ING Germany (PDF)",
-  version: "1.1.0",
+  version: "1.2.0",
 });
 
 export default brokerIngPdfPlugin;

@@ -10,7 +10,7 @@ export const brokerInteractiveInvestorPlugin = definePlugin({
   id: "broker_interactive_investor",
   kind: "import-plugin",
   name: "interactive investor",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerInteractiveInvestorPlugin;

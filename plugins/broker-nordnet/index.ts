@@ -8,7 +8,7 @@ export const brokerNordnetPlugin = definePlugin({
   id: "broker_nordnet",
   kind: "import-plugin",
   name: "Nordnet",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerNordnetPlugin;

@@ -8,7 +8,7 @@ export const brokerSaxoPlugin = definePlugin({
   id: "broker_saxo",
   kind: "import-plugin",
   name: "Saxo Bank",
-  version: "1.1.1",
+  version: "1.2.0",
 });
 
 export default brokerSaxoPlugin;

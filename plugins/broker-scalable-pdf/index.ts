@@ -19,7 +19,7 @@ export const brokerScalablePdfPlugin = definePlugin({
   id: "broker_scalable_pdf",
   kind: "import-plugin",
   name: "Scalable Capital (PDF)",
-  version: "1.2.0",
+  version: "1.3.0",
 });
 
 export default brokerScalablePdfPlugin;

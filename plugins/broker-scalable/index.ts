@@ -8,7 +8,7 @@ export const brokerScalablePlugin = definePlugin({
   id: "broker_scalable",
   kind: "import-plugin",
   name: "Scalable Capital",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerScalablePlugin;

@@ -8,7 +8,7 @@ export const brokerSchwabPlugin = definePlugin({
   id: "broker_schwab",
   kind: "import-plugin",
   name: "Charles Schwab",
-  version: "1.1.1",
+  version: "1.2.0",
 });
 
 export default brokerSchwabPlugin;

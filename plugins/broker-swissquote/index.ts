@@ -8,7 +8,7 @@ export const brokerSwissquotePlugin = definePlugin({
   id: "broker_swissquote",
   kind: "import-plugin",
   name: "Swissquote",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerSwissquotePlugin;

@@ -19,7 +19,7 @@ export const brokerTraderepublicPdfPlugin = definePlugin({
   id: "broker_traderepublic_pdf",
   kind: "import-plugin",
   name: "Trade Republic (PDF)",
-  version: "1.2.0",
+  version: "1.3.0",
 });
 
 export default brokerTraderepublicPdfPlugin;

@@ -8,7 +8,7 @@ export const brokerTraderepublicPlugin = definePlugin({
   id: "broker_traderepublic",
   kind: "import-plugin",
   name: "Trade Republic",
-  version: "1.1.1",
+  version: "1.2.0",
 });
 
 export default brokerTraderepublicPlugin;

@@ -13,7 +13,7 @@ export const brokerTrading212Plugin = definePlugin({
   id: "broker_trading212",
   kind: "import-plugin",
   name: "Trading 212",
-  version: "1.0.1",
+  version: "1.1.0",
 });
 
 export default brokerTrading212Plugin;

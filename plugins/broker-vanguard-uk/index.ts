@@ -8,7 +8,7 @@ export const brokerVanguardUkPlugin = definePlugin({
   id: "broker_vanguard_uk",
   kind: "import-plugin",
   name: "Vanguard UK (Personal Investor)",
-  version: "1.0.0",
+  version: "1.1.0",
 });
 
 export default brokerVanguardUkPlugin;

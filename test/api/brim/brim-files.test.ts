@@ -245,7 +245,7 @@ describe("plugins", () => {
     expect(codes[codes.length - 1]).toBe("broker_generic_csv");
     expect(items.find((p: any) => p.code === "broker_degiro")).toEqual({
       code: "broker_degiro", name: "DEGIRO", description: expect.any(String), supported_extensions: ["csv"], icon_url: null,
-      docs_url: null, plugin_version: "1.0.0", detection_priority: 50,
+      docs_url: null, plugin_version: "1.1.0", detection_priority: 50,
     });
   });
 });

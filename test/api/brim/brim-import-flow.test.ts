@@ -44,7 +44,7 @@ describe("a new user imports a Degiro export through the API alone", () => {
     expect(res.headers.get("content-encoding")).toBe("gzip");
     preview = await res.json();
     expect(ParseResult.safeParse(preview).error?.issues ?? []).toEqual([]);
-    expect(preview).toMatchObject({ file_id: fileId, plugin_code: "broker_degiro", plugin_version: "1.0.0", broker_id: broker, validation_issues: [] });
+    expect(preview).toMatchObject({ file_id: fileId, plugin_code: "broker_degiro", plugin_version: "1.1.0", broker_id: broker, validation_issues: [] });
     const A = FAKE;
     const B = FAKE + 1;
     const rows = preview.transactions.map((t: any) => [t.type, t.date, t.quantity, t.cash ? `${t.cash.amount} ${t.cash.code}` : null, t.asset_id ?? null, t.link_uuid ? "L" : null]);
@@ -84,7 +84,7 @@ describe("a new user imports a Degiro export through the API alone", () => {
   test("preview only: nothing reached the ledger; the file is parsed and last-parse answers the same result", async () => {
     expect(await ledgerCount(dave, broker)).toBe(0);
     const file = await (await dave.get(`/brokers/import/files/${fileId}`)).json();
-    expect(file).toMatchObject({ status: "parsed", parsed_plugin_code: "broker_degiro", parsed_plugin_version: "1.0.0", parse_is_stale: false, error_message: null });
+    expect(file).toMatchObject({ status: "parsed", parsed_plugin_code: "broker_degiro", parsed_plugin_version: "1.1.0", parse_is_stale: false, error_message: null });
     expect(file.processed_at).toEqual(expect.any(String));
     expect(await (await dave.get(`/brokers/import/files/${fileId}/last-parse`)).json()).toEqual(preview);
     const plain = await dave.get(`/brokers/import/files/${fileId}/last-parse`, { "accept-encoding": "identity" });
