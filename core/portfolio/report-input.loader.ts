@@ -96,14 +96,66 @@ export async function loadTransactions(db: SqlReader, brokers: readonly { id: nu
       LEFT JOIN transactions p ON p.id = t.related_transaction_id
       LEFT JOIN asset_events e ON e.id = t.asset_event_id
      WHERE t.broker_id IN (${placeholders(brokers.length)})${after} AND t.date <= ?
-     ORDER BY t.date, t.id`, [...brokers.map((b) => b.id), ...afterParams, end]);
+     ORDER BY t.broker_id, t.date, t.id`, [...brokers.map((b) => b.id), ...afterParams, end]);
   // Straight into the columns: no object or string is kept per row (docs/portfolio.md "Input").
   const w = new TxColumnsWriter(txRows.length);
-  for (const r of txRows) {
+  for (const i of mergedByDateAndId(txRows)) {
+    const r = txRows[i]!;
     w.add(r.id, r.broker_id, r.asset_id, r.type, r.date, r.quantity, r.amount, r.currency, r.related_transaction_id, r.partner_broker_id,
       r.partner_date, r.cost_basis_override, r.cost_basis_currency, r.split_linked === 1);
   }
   return w.done();
+}
+
+/**
+ * The indices of `rows` in (date, id) order, given them by broker, then date, then id. Each
+ * broker's rows are a run in that order already (the database reads them from its (broker, date)
+ * index, no sort), so the runs are merged: ordering the query by (date, id) made SQLite sort every
+ * row in a temporary B-tree (~40 % of the query at 100,000 rows).
+ */
+export function mergedByDateAndId(rows: readonly { broker_id: number; date: string; id: number }[]): Int32Array {
+  const order = new Int32Array(rows.length);
+  // The next row of each run, and where each run ends.
+  const next: number[] = [];
+  const ends: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && rows[i]!.broker_id === rows[i - 1]!.broker_id) continue;
+    if (i > 0) ends.push(i);
+    next.push(i);
+  }
+  ends.push(rows.length);
+  if (next.length <= 1) {
+    for (let i = 0; i < rows.length; i++) order[i] = i;
+    return order;
+  }
+  const before = (a: number, b: number): boolean => {
+    const x = rows[next[a]!]!;
+    const y = rows[next[b]!]!;
+    return x.date < y.date || (x.date === y.date && x.id < y.id);
+  };
+  // A binary heap of the runs by their next row.
+  const heap = next.map((_, k) => k);
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= heap.length) return;
+      const c = l + 1 < heap.length && before(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+      if (!before(heap[c]!, heap[i]!)) return;
+      [heap[c], heap[i]] = [heap[i]!, heap[c]!];
+      i = c;
+    }
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  for (let n = 0; n < rows.length; n++) {
+    const k = heap[0]!;
+    order[n] = next[k]!++;
+    if (next[k] === ends[k]) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    if (heap.length > 0) down(0);
+  }
+  return order;
 }
 
 /** The assets of `transactions`, in first-seen order. */

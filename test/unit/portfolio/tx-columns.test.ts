@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { dayNumber } from "../../../core/dates/calendar.ts";
 import type { SqlReader } from "../../../core/db/sql-reader.ts";
 import { buildReport } from "../../../core/portfolio/report.calc.ts";
-import { loadTransactions } from "../../../core/portfolio/report-input.loader.ts";
+import { loadTransactions, mergedByDateAndId } from "../../../core/portfolio/report-input.loader.ts";
 import { fxSeriesKey, type LedgerTx, type ReportInput } from "../../../core/portfolio/report-input.ts";
 import { spliceTxColumns, type TxColumns, txColumnsOf, TxTable } from "../../../core/portfolio/tx-columns.ts";
 
@@ -78,7 +78,9 @@ function reader(txs: readonly LedgerTx[]): SqlReader {
     related_transaction_id: t.relatedId, cost_basis_override: t.costBasisOverride, cost_basis_currency: t.costBasisCurrency,
     partner_broker_id: t.partnerBrokerId, partner_date: t.partnerDate, split_linked: t.splitLinked ? 1 : 0,
   }));
-  return { all: async <T>(sql: string) => (sql.includes("FROM transactions t") ? rows : []) as T[] };
+  // As the database answers the loader's query: by broker, then date, then id.
+  rows.sort((a, b) => a.broker_id - b.broker_id || (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id));
+  return { all: async <T>(sql: string) => (sql.includes("FROM transactions t") ? (expect(sql).toContain("ORDER BY t.broker_id, t.date, t.id"), rows) : []) as T[] };
 }
 
 const rowsOf = (c: TxColumns): LedgerTx[] => {
@@ -117,4 +119,22 @@ describe("transactions as typed columns", () => {
       expect(rowsOf(structuredClone(spliced))).toEqual(all);
     }
   });
+});
+
+test("transactions read by broker come out in (date, id) order: the brokers' runs merged give the order of a full sort", () => {
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (const brokers of [0, 1, 2, 3, 5, 20]) {
+    for (let round = 0; round < 20; round++) {
+      const rows: { broker_id: number; date: string; id: number }[] = [];
+      let id = 0;
+      // Few dates, so many rows share one across brokers; ids not in date order.
+      for (let b = 1; b <= brokers; b++) {
+        for (let n = random(30); n > 0; n--) rows.push({ broker_id: b, date: `2024-01-${String(1 + random(9)).padStart(2, "0")}`, id: 1000 - id++ * 7 + random(5) * 1000 });
+      }
+      rows.sort((a, b) => a.broker_id - b.broker_id || (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id));
+      const expected = rows.map((_, i) => i).sort((i, j) => (rows[i]!.date < rows[j]!.date ? -1 : rows[i]!.date > rows[j]!.date ? 1 : rows[i]!.id - rows[j]!.id));
+      expect([...mergedByDateAndId(rows)]).toEqual(expected);
+    }
+  }
 });
