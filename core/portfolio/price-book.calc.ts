@@ -24,15 +24,19 @@ export interface Observation {
   splitAdjusted: boolean;
 }
 
-interface TradeDay {
-  date: string;
-  currency: string;
-  /**
-   * The rows of the day's trade prices (a trade's `[cash, quantity]`, an adjustment's override) in
-   * the book's transactions; averaged on first use.
-   */
-  rows: number[];
-  price?: Decimal;
+/**
+ * An asset's trade days as columns (one set per asset, not an object, array and date text per
+ * day: ~62,000 trade days on the dense 100k ledger, kept with the scope): day `i` is `days[i]`, its
+ * currency `currencies[i]`, and its rows (a trade's `[cash, quantity]`, an adjustment's override)
+ * are `rows[starts[i]]` up to `rows[starts[i + 1]]` in the book's transactions. A day's price is
+ * averaged on first use and kept in `prices`.
+ */
+interface TradeDays {
+  days: Int32Array;
+  currencies: string[];
+  starts: Int32Array;
+  rows: Int32Array;
+  prices: Map<number, Decimal>;
 }
 
 interface AssetBook {
@@ -45,11 +49,9 @@ interface AssetBook {
   quoteBase: Decimal;
   quoteBaseOne: boolean;
   currency: string;
-  trades: TradeDay[];
+  trades: TradeDays;
   /** The transactions `trades` name rows of. */
   txs: TxTable;
-  /** The trade days' day numbers. */
-  tradeDays: number[];
   splits: { date: string; ratio: Decimal }[];
   /** Last indexes found: the daily replay asks for consecutive days, so the next answer is usually here or one further. */
   qHint: number;
@@ -62,9 +64,15 @@ interface AssetBook {
  * (arithmetic mean) within the currency of the day's last trade. Prices are computed only for
  * the days a valuation actually falls back to (most days have a newer quote).
  */
-function tradeDays(txs: TxTable, rows: readonly number[], asset: AssetInfo): TradeDay[] {
-  // `rows` come by date: a day's trades are consecutive (no map by date: hashing fresh strings costs).
-  const days: TradeDay[] = [];
+function tradeDays(txs: TxTable, rows: readonly number[], asset: AssetInfo, prefix?: { of: TradeDays; days: number }): TradeDays {
+  const n = prefix?.days ?? 0;
+  const days: number[] = prefix ? Array.from(prefix.of.days.subarray(0, n)) : [];
+  const currencies = prefix ? prefix.of.currencies.slice(0, n) : [];
+  const starts: number[] = prefix ? Array.from(prefix.of.starts.subarray(0, n)) : [];
+  const dayRows: number[] = prefix ? Array.from(prefix.of.rows.subarray(0, prefix.of.starts[n]!)) : [];
+  const prices = new Map<number, Decimal>();
+  if (prefix) for (const [i, price] of prefix.of.prices) if (i < n) prices.set(i, price);
+  // `rows` come by date: a day's trades are consecutive.
   for (const k of rows) {
     const type = txs.type(k);
     let currency = asset.currency;
@@ -77,14 +85,21 @@ function tradeDays(txs: TxTable, rows: readonly number[], asset: AssetInfo): Tra
       if (override === null || isZeroText(override)) continue;
       currency = txs.costBasisCurrency(k) ?? asset.currency;
     } else continue;
-    const date = txs.date(k);
-    const day = days.at(-1);
-    // Another currency than the day's earlier trades: the day's last currency wins.
-    if (day?.date === date && day.currency !== currency) days[days.length - 1] = { date, currency, rows: [k] };
-    else if (day?.date === date) day.rows.push(k);
-    else days.push({ date, currency, rows: [k] });
+    const day = txs.day(k);
+    const last = days.length - 1;
+    if (last >= 0 && days[last] === day && currencies[last] !== currency) {
+      // Another currency than the day's earlier trades: the day's last currency wins.
+      dayRows.length = starts[last]!;
+      currencies[last] = currency;
+    } else if (last < 0 || days[last] !== day) {
+      days.push(day);
+      currencies.push(currency);
+      starts.push(dayRows.length);
+    }
+    dayRows.push(k);
   }
-  return days;
+  starts.push(dayRows.length);
+  return { days: Int32Array.from(days), currencies, starts: Int32Array.from(starts), rows: Int32Array.from(dayRows), prices };
 }
 
 /** `s` (a plain decimal string) is zero: only "-", "0" and "." in it. */
@@ -96,13 +111,20 @@ function isZeroText(s: string): boolean {
   return true;
 }
 
-function tradePrice(day: TradeDay, txs: TxTable): Decimal {
-  if (!day.price) {
-    const prices = day.rows.map((k) => txs.type(k) === "ADJUSTMENT"
-      ? new Decimal(txs.costBasisOverride(k)!) : new Decimal(txs.amount(k)!).abs().div(new Decimal(txs.quantity(k)).abs()));
-    day.price = prices.length === 1 ? prices[0]! : prices.reduce((s, p) => s.plus(p), new Decimal(0)).div(prices.length);
+/** The price of trade day `i`: its rows' arithmetic mean (within its currency). */
+function tradePrice(trades: TradeDays, i: number, txs: TxTable): Decimal {
+  let price = trades.prices.get(i);
+  if (price === undefined) {
+    const prices: Decimal[] = [];
+    for (let r = trades.starts[i]!; r < trades.starts[i + 1]!; r++) {
+      const k = trades.rows[r]!;
+      prices.push(txs.type(k) === "ADJUSTMENT"
+        ? new Decimal(txs.costBasisOverride(k)!) : new Decimal(txs.amount(k)!).abs().div(new Decimal(txs.quantity(k)).abs()));
+    }
+    price = prices.length === 1 ? prices[0]! : prices.reduce((s, p) => s.plus(p), new Decimal(0)).div(prices.length);
+    trades.prices.set(i, price);
   }
-  return day.price;
+  return price;
 }
 
 /** Index of the latest day on or before `day`, trying the hint and the one after it first. */
@@ -140,11 +162,12 @@ export class PriceBook {
       const given = quotes[a.id];
       const q = !given ? EMPTY_COLUMN : "days" in given ? given : columnOfTexts(given.dates, given.closes);
       const prev = reuse?.book.books.get(a.id);
-      let trades: TradeDay[];
+      let trades: TradeDays;
       if (reuse && prev && prev.currency === a.currency) {
+        const before = dayNumber(reuse.before);
         let n = 0;
-        while (n < prev.trades.length && prev.trades[n]!.date < reuse.before) n++;
-        trades = prev.trades.slice(0, n).concat(tradeDays(txs, txsByAsset.get(a.id) ?? [], a));
+        while (n < prev.trades.days.length && prev.trades.days[n]! < before) n++;
+        trades = tradeDays(txs, txsByAsset.get(a.id) ?? [], a, { of: prev.trades, days: n });
       } else if (reuse) {
         const rows: number[] = [];
         for (let k = 0; k < txs.length; k++) if (txs.assetId(k) === a.id) rows.push(k);
@@ -153,7 +176,7 @@ export class PriceBook {
       this.books.set(a.id, {
         quotes: q, lastQuote: null, lastParts: null, quoteBase: new Decimal(a.quoteBaseQuantity),
         quoteBaseOne: new Decimal(a.quoteBaseQuantity).eq(1),
-        currency: a.currency, trades, txs, tradeDays: trades.map((t) => dayNumber(t.date)), qHint: -1, tHint: -1,
+        currency: a.currency, trades, txs, qHint: -1, tHint: -1,
         splits: splits.filter((s) => s.assetId === a.id).map((s) => ({ date: s.date, ratio: new Decimal(s.ratio) })),
       });
     }
@@ -168,10 +191,10 @@ export class PriceBook {
     if (!b) return -1;
     const n = this.dayNumberOf(day);
     const qi = seek(b.quotes.days, n, b.qHint);
-    const ti = seek(b.tradeDays, n, b.tHint);
+    const ti = seek(b.trades.days, n, b.tHint);
     if (qi >= 0) b.qHint = qi;
     if (ti >= 0) b.tHint = ti;
-    return qi >= 0 && (ti < 0 || b.quotes.days[qi]! >= b.tradeDays[ti]!) ? qi : -1;
+    return qi >= 0 && (ti < 0 || b.quotes.days[qi]! >= b.trades.days[ti]!) ? qi : -1;
   }
 
   private dayNumberOf(day: string): number {
@@ -204,10 +227,10 @@ export class PriceBook {
     if (!b) return null;
     const n = this.dayNumberOf(day);
     const qi = seek(b.quotes.days, n, b.qHint);
-    const ti = seek(b.tradeDays, n, b.tHint);
+    const ti = seek(b.trades.days, n, b.tHint);
     if (qi >= 0) b.qHint = qi;
     if (ti >= 0) b.tHint = ti;
-    if (qi >= 0 && (ti < 0 || b.quotes.days[qi]! >= b.tradeDays[ti]!)) {
+    if (qi >= 0 && (ti < 0 || b.quotes.days[qi]! >= b.trades.days[ti]!)) {
       if (b.lastQuote?.index === qi) return b.lastQuote.obs;
       let price = new Decimal(valueText(b.quotes, qi));
       if (!b.quoteBase.eq(1)) price = price.div(b.quoteBase);
@@ -217,15 +240,15 @@ export class PriceBook {
       return obs;
     }
     if (ti < 0) return null;
-    const trade = b.trades[ti]!;
-    const price = tradePrice(trade, b.txs);
+    const price = tradePrice(b.trades, ti, b.txs);
+    const date = dayText(b.trades.days[ti]!);
     let factor: Decimal | null = null;
     for (const s of b.splits) {
-      if (s.date > trade.date && s.date <= day && s.ratio.gt(0)) factor = (factor ?? new Decimal(1)).times(s.ratio);
+      if (s.date > date && s.date <= day && s.ratio.gt(0)) factor = (factor ?? new Decimal(1)).times(s.ratio);
     }
     return {
-      price: factor ? price.div(factor) : price, referencePrice: price, currency: trade.currency,
-      date: trade.date, source: "LAST_TRADE_PRICE", splitAdjusted: factor !== null,
+      price: factor ? price.div(factor) : price, referencePrice: price, currency: b.trades.currencies[ti]!,
+      date, source: "LAST_TRADE_PRICE", splitAdjusted: factor !== null,
     };
   }
 }

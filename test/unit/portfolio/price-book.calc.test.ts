@@ -38,4 +38,34 @@ describe("price book (valuation price)", () => {
     expect(obs.price.toFixed()).toBe("100");
     expect(obs.splitAdjusted).toBe(true);
   });
+
+  test("on a day with trades in two currencies the last currency's trades give the price, averaged", () => {
+    const usd = (t: LedgerTx): LedgerTx => ({ ...t, currency: "USD" });
+    const txs = [
+      trade(1, "2024-01-03", "1", "-10"), usd(trade(2, "2024-01-03", "1", "-30")), usd(trade(3, "2024-01-03", "-2", "50")),
+      trade(4, "2024-01-04", "1", "-7"), usd(trade(5, "2024-01-04", "1", "-9")), trade(6, "2024-01-04", "1", "-8"),
+    ];
+    const book = new PriceBook([asset()], {}, [], txs);
+    const first = book.at(1, "2024-01-03")!;
+    expect([first.price.toFixed(), first.currency, first.date]).toEqual([String((30 + 25) / 2), "USD", "2024-01-03"]);
+    // Back to EUR on the next day: only the EUR trades after the USD one count.
+    const second = book.at(1, "2024-01-04")!;
+    expect([second.price.toFixed(), second.currency]).toEqual(["8", "EUR"]);
+  });
+
+  test("a book taken over for an incremental report answers as a book built afresh on the new transactions", () => {
+    const before = [trade(1, "2024-01-02", "1", "-10"), trade(2, "2024-01-04", "2", "-24"), trade(3, "2024-01-06", "1", "-14"), trade(4, "2024-01-08", "1", "-15")];
+    const old = new PriceBook([asset()], {}, [{ assetId: 1, date: "2024-01-07", ratio: "2" }], before);
+    const days = ["2024-01-01", "2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05", "2024-01-06", "2024-01-07", "2024-01-08", "2024-01-09"];
+    // Prices asked for (and kept) before the change.
+    for (const d of days) old.at(1, d);
+    // From the 5th on: the 6th's trade is edited, one is added on the 9th (the rows before stay the same).
+    const after = [...before.slice(0, 2), trade(3, "2024-01-06", "1", "-18"), trade(4, "2024-01-08", "1", "-15"), trade(5, "2024-01-09", "-1", "16")];
+    const splits = [{ assetId: 1, date: "2024-01-07", ratio: "2" }];
+    const reused = new PriceBook([asset()], {}, splits, after, { book: old, before: "2024-01-05" });
+    const fresh = new PriceBook([asset()], {}, splits, after);
+    for (const d of days) expect(reused.at(1, d)).toEqual(fresh.at(1, d));
+    expect(reused.at(1, "2024-01-07")!.price.toFixed()).toBe("9");
+    expect(reused.at(1, "2024-01-04")!.price.toFixed()).toBe("12");
+  });
 });
