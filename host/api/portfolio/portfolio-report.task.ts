@@ -2,6 +2,7 @@ import { type EngineReport, type ReportChanges, ReportEngine } from "../../../co
 import { loadReportInput, type ReportRequest } from "../../../core/portfolio/report-input.loader.ts";
 import type { DatabaseTarget } from "../../db/dialect.ts";
 import { withReadSnapshot } from "../../db/read-snapshot.ts";
+import { edenGC } from "bun:jsc";
 import { SegmentedGzip } from "./segmented-gzip.ts";
 
 export interface PortfolioReportTask {
@@ -38,8 +39,9 @@ export async function portfolioReport(task: PortfolioReportTask): Promise<Portfo
   const t0 = performance.now();
   const key = task.db.kind === "postgres" ? task.db.url : task.db.file;
   let kept = engines.get(key);
-  // A full collection after a cold report's load: ~100 MB lower peak on a dense 20,000-row ledger (docs/decisions.md).
-  if (!kept) engines.set(key, kept = { engine: new ReportEngine(() => Bun.gc(true)), gzip: new SegmentedGzip() });
+  // A full collection after a cold report's load: ~100 MB lower peak on a dense 20,000-row ledger;
+  // young-generation ones through the replay (docs/decisions.md).
+  if (!kept) engines.set(key, kept = { engine: new ReportEngine(() => Bun.gc(true), undefined, undefined, edenGC), gzip: new SegmentedGzip() });
   const { engine } = kept;
   const { pieces, mode, coldReason } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
   const t1 = performance.now();
