@@ -64,14 +64,11 @@ interface AssetBook {
  * (arithmetic mean) within the currency of the day's last trade. Prices are computed only for
  * the days a valuation actually falls back to (most days have a newer quote).
  */
-function tradeDays(txs: TxTable, rows: readonly number[], asset: AssetInfo, prefix?: { of: TradeDays; days: number }): TradeDays {
-  const n = prefix?.days ?? 0;
-  const days: number[] = prefix ? Array.from(prefix.of.days.subarray(0, n)) : [];
-  const currencies = prefix ? prefix.of.currencies.slice(0, n) : [];
-  const starts: number[] = prefix ? Array.from(prefix.of.starts.subarray(0, n)) : [];
-  const dayRows: number[] = prefix ? Array.from(prefix.of.rows.subarray(0, prefix.of.starts[n]!)) : [];
-  const prices = new Map<number, Decimal>();
-  if (prefix) for (const [i, price] of prefix.of.prices) if (i < n) prices.set(i, price);
+function tradeDays(txs: TxTable, rows: readonly number[], asset: AssetInfo): TradeDays {
+  const days: number[] = [];
+  const currencies: string[] = [];
+  const starts: number[] = [];
+  const dayRows: number[] = [];
   // `rows` come by date: a day's trades are consecutive.
   for (const k of rows) {
     const type = txs.type(k);
@@ -99,7 +96,27 @@ function tradeDays(txs: TxTable, rows: readonly number[], asset: AssetInfo, pref
     dayRows.push(k);
   }
   starts.push(dayRows.length);
-  return { days: Int32Array.from(days), currencies, starts: Int32Array.from(starts), rows: Int32Array.from(dayRows), prices };
+  return { days: Int32Array.from(days), currencies, starts: Int32Array.from(starts), rows: Int32Array.from(dayRows), prices: new Map() };
+}
+
+/**
+ * The first `n` trade days of `kept` followed by `later` (all dated after them; its rows in the
+ * same transactions): typed copies of the kept prefix, and the prices it had averaged.
+ */
+function appendTradeDays(kept: TradeDays, n: number, later: TradeDays): TradeDays {
+  const keptRows = kept.starts[n]!;
+  const days = new Int32Array(n + later.days.length);
+  days.set(kept.days.subarray(0, n));
+  days.set(later.days, n);
+  const starts = new Int32Array(n + later.starts.length);
+  starts.set(kept.starts.subarray(0, n));
+  for (let i = 0; i < later.starts.length; i++) starts[n + i] = keptRows + later.starts[i]!;
+  const rows = new Int32Array(keptRows + later.rows.length);
+  rows.set(kept.rows.subarray(0, keptRows));
+  rows.set(later.rows, keptRows);
+  const prices = new Map<number, Decimal>();
+  for (const [i, price] of kept.prices) if (i < n) prices.set(i, price);
+  return { days, currencies: kept.currencies.slice(0, n).concat(later.currencies), starts, rows, prices };
 }
 
 /** `s` (a plain decimal string) is zero: only "-", "0" and "." in it. */
@@ -167,7 +184,7 @@ export class PriceBook {
         const before = dayNumber(reuse.before);
         let n = 0;
         while (n < prev.trades.days.length && prev.trades.days[n]! < before) n++;
-        trades = tradeDays(txs, txsByAsset.get(a.id) ?? [], a, { of: prev.trades, days: n });
+        trades = appendTradeDays(prev.trades, n, tradeDays(txs, txsByAsset.get(a.id) ?? [], a));
       } else if (reuse) {
         const rows: number[] = [];
         for (let k = 0; k < txs.length; k++) if (txs.assetId(k) === a.id) rows.push(k);
