@@ -57,7 +57,10 @@ export interface ReplayOptions {
    * Resume at this checkpoint; `days`, `incompleteDates`, `prices` and `fx` are the run's that
    * produced it (its trade days and parsed rates before the checkpoint are taken over).
    */
-  resume?: { checkpoint: Checkpoint; days: readonly DayState[]; incompleteDates: readonly string[]; prices?: PriceBook; fx?: FxTable };
+  resume?: {
+    checkpoint: Checkpoint; days: readonly DayState[]; incompleteDates: readonly string[]; incomePayments: readonly IncomePayment[];
+    prices?: PriceBook; fx?: FxTable;
+  };
   /** Collects a checkpoint on every `checkpointDue` day after the first replayed day. */
   checkpoints?: Checkpoint[];
   /** Called with each day valued by this run, as soon as it is (a resumed run's earlier days are not). */
@@ -108,7 +111,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
   let resumeAt = from;
   if (resume) {
     const cp = resume.checkpoint;
-    ledger.restore(cp.ledger, resume.incompleteDates);
+    ledger.restore(cp.ledger, resume.incompleteDates, resume.incomePayments);
     fx.restoreMissing(cp.fxMissing);
     fx.restorePrivate(cp.fxPrivate);
     days = resume.days.slice(0, cp.dayCount);

@@ -14,6 +14,7 @@
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import { type Checkpoint, type DayState, replay, replayDays, replayFrom } from "./replay.calc.ts";
+import type { IncomePayment } from "./replay-ledger.ts";
 import type { Decimal } from "../money/decimal.ts";
 import { allocationPointText, historyPointWriter, toReportDto } from "./report.dto.ts";
 import { allocationPoints, computeReportParts } from "./report.calc.ts";
@@ -70,6 +71,8 @@ interface ScopeState {
   checkpoints: Checkpoint[];
   days: DayState[];
   incompleteDates: string[];
+  /** The run's income payments (its checkpoints keep how many there were). */
+  incomePayments: IncomePayment[];
   prices: PriceBook;
   fx: FxTable;
   growth: Decimal[];
@@ -281,7 +284,10 @@ export class ReportEngine {
     let days = 0;
     const r = replay(input, {
       checkpoints,
-      resume: resume && { checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates, prices: resume.state.prices, fx: resume.state.fx },
+      resume: resume && {
+        checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates, incomePayments: resume.state.incomePayments,
+        prices: resume.state.prices, fx: resume.state.fx,
+      },
       onDay: (day) => {
         allocation?.add(day);
         if (++days % DAYS_PER_YOUNG_COLLECTION === 0) this.collectYoung();
@@ -331,7 +337,7 @@ export class ReportEngine {
     // the next request that asks for them.
     const old = resume?.state;
     const state: ScopeState = {
-      epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, prices: r.prices, fx: r.fx,
+      epoch: "", generation: 0, input, small, from: replayFrom(input).from, checkpoints, days: r.days, incompleteDates: r.incompleteDates, incomePayments: r.incomePayments, prices: r.prices, fx: r.fx,
       growth: parts.growth,
       warm: parts.warm ?? (old?.warm ? old.warm.slice(0, n) : null),
       history: keptHistory ?? (old?.history ? prefixOf(old.history, n) : null),
