@@ -133,7 +133,7 @@ const MAX_SCOPES = 16;
 /**
  * A replay makes millions of short-lived values (BigInts, Decimals, texts) per year of days; left
  * to the engine's own pace, the heap grew to ~115 MB of blocks around ~45 MB live before it
- * collected. A young-generation collection every 128 days (~5 ms each) keeps it smaller: a cold
+ * collected. A young-generation collection every 128 days (~2 ms each) keeps it smaller: a cold
  * dense-100k report's peak 210 → 180–192 MB in process, its time unchanged (docs/decisions.md).
  */
 const DAYS_PER_YOUNG_COLLECTION = 128;
@@ -150,8 +150,8 @@ export class ReportEngine {
    * and before a cold report that replaces kept scopes; the worker runs a full collection there
    * (the peak is ~100 MB lower on a dense 20,000-row ledger; the one after the replay ~15 MB at
    * dense 100k, where the serialising and compressing had raised the peak by ~55 MB).
-   * `collectYoung`: called every {@link DAYS_PER_YOUNG_COLLECTION} days a replay values and every
-   * as many history points written; the worker runs a young-generation collection there.
+   * `collectYoung`: called every {@link DAYS_PER_YOUNG_COLLECTION} days a cold replay values and
+   * every as many history points it writes; the worker runs a young-generation collection there.
    */
   constructor(
     private readonly collect: () => void = () => {},
@@ -281,6 +281,8 @@ export class ReportEngine {
     // The allocation history is written day by day as the replay values each day, and the day's
     // per-asset values are dropped at once: they are never all alive together.
     const allocation = input.flags.allocationHistory ? new AllocationText(new Map(input.assets.map((a) => [a.id, a]))) : null;
+    // Cold runs only: a resumed one replays a year at most, and its time is what an edit waits for.
+    const collectYoung = resume ? () => {} : this.collectYoung;
     let days = 0;
     const r = replay(input, {
       checkpoints,
@@ -290,7 +292,7 @@ export class ReportEngine {
       },
       onDay: (day) => {
         allocation?.add(day);
-        if (++days % DAYS_PER_YOUNG_COLLECTION === 0) this.collectYoung();
+        if (++days % DAYS_PER_YOUNG_COLLECTION === 0) collectYoung();
       },
     });
     const n = resume?.cp.dayCount ?? 0;
@@ -306,7 +308,7 @@ export class ReportEngine {
       prefix, allocationWritten: allocation !== null,
       onHistoryPoint: history ? (p) => {
         history.add(p);
-        if (++days % DAYS_PER_YOUNG_COLLECTION === 0) this.collectYoung();
+        if (++days % DAYS_PER_YOUNG_COLLECTION === 0) collectYoung();
       } : undefined,
     });
     // A cold run's replay garbage is collected before the answer is serialised and compressed,
