@@ -212,6 +212,8 @@ test("administration: users, plugins as the API lists them, and a restore previe
   await page.getByTestId("user-tom").waitFor();
   const plugins = await (await b.api.as.rita!.get("/system/plugin-diagnostics")).json();
   const loaded = plugins.filter((p: Json) => p.status === "loaded").length;
+  // The plugin list is its own request: the users can be on the page before it.
+  await page.getByTestId("admin-plugins").locator("tbody tr").first().waitFor();
   expect(await page.getByTestId("admin-plugins").locator("tbody tr").count()).toBe(plugins.length);
   expect(await page.getByTestId("admin-plugins").getByText("loaded", { exact: true }).count()).toBe(loaded);
 
