@@ -191,29 +191,23 @@ export class ReportEngine {
     const coldReason = resumed ? undefined : !kept ? "not kept" as const : since === null ? "undated" as const : "inputs" as const;
     // A cold run makes room before its replay: the kept scopes the budget would drop once it is kept
     // go while its input is all it holds, not after its replay (dense 100k: two kept scopes do not fit).
-    const out = resumed ?? await this.cold(db, request, changes ? (input) => this.makeRoom(scopeWeight({ input, days: { length: replayDays(input) } })) : undefined);
+    const out = resumed ?? await this.cold(db, request, changes ? (input) => this.makeRoom(1, scopeWeight({ input, days: { length: replayDays(input) } })) : undefined);
     if (changes) {
       out.state.epoch = changes.epoch;
       out.state.generation = changes.generation;
-      this.scopes.set(key, out.state);
       // The oldest go first; the one just computed always stays.
-      let weight = 0;
-      for (const s of this.scopes.values()) weight += scopeWeight(s);
-      while (this.scopes.size > 1 && (this.scopes.size > this.maxScopes || weight > this.budget)) {
-        const oldest = this.scopes.keys().next().value!;
-        weight -= scopeWeight(this.scopes.get(oldest)!);
-        this.scopes.delete(oldest);
-      }
+      this.makeRoom(1, scopeWeight(out.state));
+      this.scopes.set(key, out.state);
     }
     const pieces = out.pieces;
     return { pieces, mode: out.mode, get json() { return pieces.join(""); }, ...(coldReason ? { coldReason } : {}) };
   }
 
-  /** Drops the oldest kept scopes until one of `weight` more fits the count and the budget. */
-  private makeRoom(weight: number): void {
+  /** Drops the oldest kept scopes until `count` more of `weight` in all fit the count and the budget. */
+  private makeRoom(count: number, weight: number): void {
     let kept = 0;
     for (const s of this.scopes.values()) kept += scopeWeight(s);
-    while (this.scopes.size > 0 && (this.scopes.size + 1 > this.maxScopes || kept + weight > this.budget)) {
+    while (this.scopes.size > 0 && (this.scopes.size + count > this.maxScopes || kept + weight > this.budget)) {
       const oldest = this.scopes.keys().next().value!;
       kept -= scopeWeight(this.scopes.get(oldest)!);
       this.scopes.delete(oldest);
@@ -282,8 +276,10 @@ export class ReportEngine {
     // per-asset values are dropped at once: they are never all alive together.
     const allocation = input.flags.allocationHistory ? new AllocationText(new Map(input.assets.map((a) => [a.id, a]))) : null;
     // Cold runs only: a resumed one replays a year at most, and its time is what an edit waits for.
-    const collectYoung = resume ? () => {} : this.collectYoung;
     let days = 0;
+    const tick = resume ? () => {} : () => {
+      if (++days % DAYS_PER_YOUNG_COLLECTION === 0) this.collectYoung();
+    };
     const r = replay(input, {
       checkpoints,
       resume: resume && {
@@ -292,7 +288,7 @@ export class ReportEngine {
       },
       onDay: (day) => {
         allocation?.add(day);
-        if (++days % DAYS_PER_YOUNG_COLLECTION === 0) collectYoung();
+        tick();
       },
     });
     const n = resume?.cp.dayCount ?? 0;
@@ -308,7 +304,7 @@ export class ReportEngine {
       prefix, allocationWritten: allocation !== null,
       onHistoryPoint: history ? (p) => {
         history.add(p);
-        if (++days % DAYS_PER_YOUNG_COLLECTION === 0) collectYoung();
+        tick();
       } : undefined,
     });
     // A cold run's replay garbage is collected before the answer is serialised and compressed,
