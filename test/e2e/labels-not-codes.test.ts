@@ -30,7 +30,7 @@ test("server settings are labelled and explained in words, yes/no instead of tru
   expect(await form.getByLabel("Allow registration").locator("option").allTextContents()).toEqual(["Yes", "No"]);
   expect(await form.innerText()).not.toMatch(CODES);
   const scheduler = page.getByRole("region", { name: "Scheduler" });
-  await scheduler.getByText("Current prices").waitFor();
+  await scheduler.getByText("Current prices", { exact: true }).waitFor();
   expect(await scheduler.innerText()).not.toMatch(/current_price|history_sync/);
   await b.shot(page, "settings-labels");
 }, 60_000);
