@@ -302,8 +302,17 @@ test("dashboard: income this year is the API's, movers listed, links into the an
 test("the risk lab and the administration page fit a 375 px phone screen", async () => {
   const page = await b.page({ user: "rita", viewport: PHONE_375 });
   await page.goto(b.url("/risk"));
+  await page.getByRole("heading", { name: "Risk lab", level: 1 }).waitFor();
   await page.getByRole("button", { name: "Compute" }).click();
-  await page.getByRole("heading", { name: "Correlation" }).waitFor({ timeout: 60_000 });
+  // The lab's four requests end in the Correlation section or in an error note: a failure names
+  // the note or the step the lab was still running, not only a timeout.
+  const corr = page.getByRole("heading", { name: "Correlation" });
+  try {
+    await corr.or(page.getByRole("alert")).first().waitFor({ timeout: 60_000 });
+  } catch (e) {
+    throw new Error(`no Correlation section after 60 s; progress: ${await page.getByTestId("risk-progress").textContent()}`, { cause: e });
+  }
+  if (!(await corr.isVisible())) throw new Error(`the risk lab answered an error: ${await page.getByRole("alert").first().textContent()}`);
   const wide = await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > 376 && !e.closest(".table-wrap")).slice(0, 5).map((e) => `${e.tagName}.${e.className}`));
   expect({ wide, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ wide: [], width: 375 });
   await b.shot(page, "risk-lab-phone");
