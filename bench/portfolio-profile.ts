@@ -11,6 +11,8 @@
  * kept by the engine, then `runs` reports after a write noted 10 days before the end (nothing is
  * written: the engine resumes at the checkpoint before that date all the same), CPU time each.
  *
+ * `--cold-only` skips the first part (no `buildReport` runs): for a profile of the engine alone.
+ *
  * `--cold` times the worker's cold path as the server runs it after `clear-all` or any undated write
  * (host/api/portfolio/portfolio-report.task.ts): `ReportEngine` with the worker's full collections,
  * each report after a generation with no dated note (nothing resumable), then the gzip in pieces;
@@ -44,7 +46,8 @@ const request: ReportRequest = {
 };
 const phases: Record<string, number[]> = { load: [], compute: [], stringify: [], gzip: [] };
 const cpu: number[] = [];
-for (let i = 0; i < runs; i++) {
+// `--cold-only`: the engine's cold path alone (a profile of the worker's run without buildReport's).
+for (let i = 0; i < (process.argv.includes("--cold-only") ? 0 : runs); i++) {
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   db.exec("BEGIN");
@@ -63,8 +66,8 @@ for (let i = 0; i < runs; i++) {
   if (i === 0) console.log(`${txTable(input).length} transactions, ${json.length} bytes`);
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`CPU time per report ${median(cpu).toFixed(0)} ms (median; the machine is shared, so wall times below are noisy);`);
-console.log(Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(0)} ms`).join(", "), `(median of ${runs}; first run ${Object.values(phases).reduce((s, v) => s + v[0]!, 0).toFixed(0)} ms)`);
+if (cpu.length) console.log(`CPU time per report ${median(cpu).toFixed(0)} ms (median; the machine is shared, so wall times below are noisy);`);
+if (cpu.length) console.log(Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(0)} ms`).join(", "), `(median of ${runs}; first run ${Object.values(phases).reduce((s, v) => s + v[0]!, 0).toFixed(0)} ms)`);
 
 if (process.argv.includes("--incremental")) {
   const engine = new ReportEngine(() => Bun.gc(true));
