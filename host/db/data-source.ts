@@ -7,7 +7,6 @@ import { entities } from "../../core/entities.ts";
 import { migrations } from "../../migrations/index.ts";
 import { BunSqliteForTypeORM } from "./bun-sqlite-driver.ts";
 import { databaseFile, databaseTarget } from "./dialect.ts";
-import { postgresDataSource } from "./postgres-data-source.ts";
 
 export { databaseFile, databaseTarget, isPostgres, type DatabaseTarget } from "./dialect.ts";
 
@@ -75,6 +74,8 @@ export async function openDatabase(
   mkdirSync(dataDir, { recursive: true });
   const target = databaseTarget(dataDir, env);
   if (target.kind === "postgres") {
+    // Loaded only here: the PostgreSQL client (`pg`) costs every SQLite server ~5 MB per thread.
+    const { postgresDataSource } = await import("./postgres-data-source.ts");
     const reader = postgresDataSource(target.url, PG_READ_POOL);
     await reader.initialize();
     // Several processes may start at once on one database: one migrates, the others wait for it.

@@ -3,7 +3,6 @@ import type pg from "pg";
 import type { SqlReader } from "../../core/db/sql-reader.ts";
 import type { DatabaseTarget } from "./dialect.ts";
 import { LONG_STATEMENT_CHARS, runOnce } from "./bun-sqlite-driver.ts";
-import { postgresPool } from "./postgres.ts";
 
 /**
  * Runs `work` on a {@link SqlReader} inside one read-only transaction of its own, on either
@@ -61,6 +60,8 @@ const pools = new Map<string, pg.Pool>();
 async function postgresSnapshot<T>(url: string, work: (db: SqlReader) => Promise<T>): Promise<T> {
   let pool = pools.get(url);
   if (!pool) {
+    // Loaded on first use: a SQLite server never loads the PostgreSQL client.
+    const { postgresPool } = await import("./postgres.ts");
     pool = postgresPool(url, 2);
     pool.on("error", () => undefined); // an idle connection dropped by the server is replaced on next use
     pools.set(url, pool);

@@ -3,10 +3,8 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import pg from "pg";
 import type { SnapshotReader } from "../../core/backup/snapshot-reader.ts";
 import type { DatabaseTarget } from "./dialect.ts";
-import { pgConfig } from "./postgres.ts";
 
 /**
  * A read-only connection of its own inside one read transaction: every query sees the same
@@ -25,6 +23,8 @@ export async function openSnapshot(target: DatabaseTarget): Promise<OpenSnapshot
 }
 
 async function openPostgresSnapshot(url: string): Promise<OpenSnapshot> {
+  // Loaded on first use: a SQLite server never loads the PostgreSQL client.
+  const { pgConfig } = await import("./postgres.ts");
   const config = pgConfig(url);
   const client = new config.Client(config);
   await client.connect();
