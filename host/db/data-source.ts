@@ -74,7 +74,7 @@ export async function openDatabase(
   mkdirSync(dataDir, { recursive: true });
   const target = databaseTarget(dataDir, env);
   if (target.kind === "postgres") {
-    // Loaded only here: the PostgreSQL client (`pg`) costs every SQLite server ~5 MB per thread.
+    // Loaded only here: a SQLite server never loads the PostgreSQL client (`pg`).
     const { postgresDataSource } = await import("./postgres-data-source.ts");
     const reader = postgresDataSource(target.url, PG_READ_POOL);
     await reader.initialize();

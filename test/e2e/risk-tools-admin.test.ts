@@ -308,11 +308,11 @@ test("the risk lab and the administration page fit a 375 px phone screen", async
   // the note or the step the lab was still running, not only a timeout.
   const corr = page.getByRole("heading", { name: "Correlation" });
   try {
-    await corr.or(page.getByRole("alert")).first().waitFor({ timeout: 60_000 });
+    await corr.or(page.locator("main").getByRole("alert")).first().waitFor({ timeout: 60_000 });
   } catch (e) {
     throw new Error(`no Correlation section after 60 s; progress: ${await page.getByTestId("risk-progress").textContent()}`, { cause: e });
   }
-  if (!(await corr.isVisible())) throw new Error(`the risk lab answered an error: ${await page.getByRole("alert").first().textContent()}`);
+  if (!(await corr.isVisible())) throw new Error(`the risk lab answered an error: ${await page.locator("main").getByRole("alert").first().textContent()}`);
   const wide = await page.evaluate(() => [...document.querySelectorAll("main *")].filter((e) => e.getBoundingClientRect().right > 376 && !e.closest(".table-wrap")).slice(0, 5).map((e) => `${e.tagName}.${e.className}`));
   expect({ wide, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ wide: [], width: 375 });
   await b.shot(page, "risk-lab-phone");
