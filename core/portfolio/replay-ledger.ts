@@ -361,7 +361,7 @@ export class ReplayLedger {
     const v = c.cashTarget ?? ZERO;
     if (!c.partnerInScope) return this.addFlow(t.brokerId, v, c.inPeriod);
     if (t.type === "CASH_TRANSFER") this.bump(this.brokerBaseline, t.brokerId, v);
-    const raw = new Decimal(t.amount ?? 0);
+    const raw = t.amountValue ?? new Decimal(t.amount ?? 0);
     if (raw.lt(0) && t.partnerDate !== null && t.partnerDate > t.date) {
       this.transit.set(t.id, {
         kind: "cash", assetId: null, currency: t.currency, quantity: raw.neg().times(s), cost: ZERO, fromBroker: t.brokerId,
@@ -381,7 +381,7 @@ export class ReplayLedger {
   /** Books the row's share-weighted cash in its currency; returns it in the target currency. */
   private moveCash(t: LedgerTx, s: Decimal): Decimal | null {
     if (t.amount === null || t.currency === null) return null;
-    const raw = new Decimal(t.amount);
+    const raw = t.amountValue ?? new Decimal(t.amount);
     const a = s.eq(1) ? raw : raw.times(s);
     let byCcy = this.cash.get(t.brokerId);
     if (!byCcy) this.cash.set(t.brokerId, byCcy = new Map());

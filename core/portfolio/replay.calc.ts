@@ -133,9 +133,14 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
     if (j > i) {
       // Same-day additions before reductions (the WAC rule), otherwise by id.
       const today: { k: number; units: Decimal }[] = [];
-      for (let k = i; k < j; k++) today.push({ k, units: new Decimal(txs.quantity(k)) });
+      for (let k = i; k < j; k++) today.push({ k, units: txs.quantityDecimal(k) });
       if (today.length > 1) today.sort((a, b) => Number(b.units.gt(0)) - Number(a.units.gt(0)) || txs.id(a.k) - txs.id(b.k));
-      for (const { k, units } of today) if (ledger.inScope(txs.brokerId(k))) ledger.apply(txs.read(k, cursor), units);
+      for (const { k, units } of today) {
+        if (!ledger.inScope(txs.brokerId(k))) continue;
+        const t = txs.read(k, cursor);
+        t.amountValue = txs.amountDecimal(k);
+        ledger.apply(t, units);
+      }
       i = j;
     }
     if (date === start) ledger.markStart();

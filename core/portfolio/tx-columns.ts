@@ -7,7 +7,8 @@
  * Typed arrays, arrays and Maps structured-clone, so the columns cross a worker boundary as they are.
  */
 import { dayNumber, dayText } from "../dates/calendar.ts";
-import { digitsText, firstDayFrom, putDigits } from "./day-columns.ts";
+import type { Decimal } from "../money/decimal.ts";
+import { decimalAt, digitsText, firstDayFrom, putDigits } from "./day-columns.ts";
 import type { LedgerTx } from "./report-input.ts";
 
 /** Exact decimals by row: digits and scale, or the text in `wide`; NaN without a `wide` entry is null. */
@@ -204,6 +205,14 @@ export class TxTable {
   currency(i: number): string | null { return this.columns.currencyNames[this.columns.currencies[i]!]!; }
   costBasisCurrency(i: number): string | null { return this.columns.currencyNames[this.columns.costBasisCurrencies[i]!]!; }
   quantity(i: number): string { return decimalText(this.columns.quantities, i)!; }
+  /** `new Decimal(quantity(i))`, without the text. */
+  quantityDecimal(i: number): Decimal { const c = this.columns.quantities; return decimalAt(c.digits, c.scales, c.wide, i); }
+  /** `new Decimal(amount(i))` (null when the row has no amount), without the text. */
+  amountDecimal(i: number): Decimal | null {
+    const c = this.columns.amounts;
+    const m = c.digits[i]!;
+    return m !== m && !c.wide?.has(i) ? null : decimalAt(c.digits, c.scales, c.wide, i);
+  }
   amount(i: number): string | null { return decimalText(this.columns.amounts, i); }
   costBasisOverride(i: number): string | null { return decimalText(this.columns.costBasisOverrides, i); }
   splitLinked(i: number): boolean { return this.columns.splitLinked[i] === 1; }
@@ -229,6 +238,7 @@ export class TxTable {
     into.costBasisOverride = this.costBasisOverride(i);
     into.costBasisCurrency = this.costBasisCurrency(i);
     into.splitLinked = this.splitLinked(i);
+    into.amountValue = undefined;
     return into;
   }
 

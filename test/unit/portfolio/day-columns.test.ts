@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { addDays, dayNumber, dayText } from "../../../core/dates/calendar.ts";
 import type { SqlReader } from "../../../core/db/sql-reader.ts";
 import { Decimal } from "../../../core/money/decimal.ts";
-import { columnOfTexts, patchColumn, valueText } from "../../../core/portfolio/day-columns.ts";
+import { columnOfTexts, decimalAt, patchColumn, valueText } from "../../../core/portfolio/day-columns.ts";
 import { FxTable } from "../../../core/portfolio/fx-table.calc.ts";
 import { PriceBook } from "../../../core/portfolio/price-book.calc.ts";
 import { buildReport } from "../../../core/portfolio/report.calc.ts";
@@ -81,5 +81,37 @@ describe("day-indexed columns", () => {
     const expected = JSON.stringify(buildReport(text));
     expect(JSON.stringify(buildReport(columns))).toBe(expected);
     expect(JSON.stringify(buildReport(structuredClone(columns)))).toBe(expected);
+  });
+});
+
+describe("a column value as a Decimal", () => {
+  /** The Decimal's fields, as decimal.js's parser lays them out. */
+  const fields = (d: Decimal) => { const x = d as unknown as { s: number; e: number; d: number[] }; return { s: x.s, e: x.e, d: [...x.d] }; };
+
+  test("decimalAt makes the Decimal the column's text parses to: the same sign, exponent and words, for every length and scale", () => {
+    let seed = 12345;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const texts = ["0", "-0", "0.00", "-0.00", "1", "-1", "10", "1000000", "10000000", "0.1", "0.0000001", "0.00000001", "1234567.1234567",
+      "999999999999999", "-99999999999999.9", "0.000000000000001", "5.0000000", "12345678901234.5", "100000000000000", WIDE_CLOSE, "-" + WIDE_RATE];
+    for (let n = 0; n < 20_000; n++) {
+      const digits = 1 + Math.floor(rnd() * 15);
+      let t = "";
+      for (let k = 0; k < digits; k++) t += String(k === 0 ? 1 + Math.floor(rnd() * 9) : rnd() < 0.3 ? 0 : Math.floor(rnd() * 10));
+      const scale = Math.floor(rnd() * 24);
+      const padded = t.padStart(scale + 1, "0");
+      const text = (rnd() < 0.3 ? "-" : "") + (scale === 0 ? padded : `${padded.slice(0, padded.length - scale)}.${padded.slice(padded.length - scale)}`);
+      texts.push(text);
+    }
+    const column = columnOfTexts(texts.map((_, i) => dayText(i + 1)), texts);
+    for (let i = 0; i < texts.length; i++) {
+      const made = decimalAt(column.digits, column.scales, column.wide, i);
+      const parsed = new Decimal(texts[i]!);
+      expect({ text: texts[i], ...fields(made) }).toEqual({ text: texts[i], ...fields(parsed) });
+      expect(made.toFixed()).toBe(parsed.toFixed());
+      // And it computes like one: a sum and a product with a 34-digit operand.
+      const third = new Decimal(1).div(3);
+      expect(made.plus(third).times(third).toFixed()).toBe(parsed.plus(third).times(third).toFixed());
+    }
+    expect(texts.length).toBeGreaterThan(20_000);
   });
 });
