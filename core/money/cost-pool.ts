@@ -1,4 +1,4 @@
-import { Decimal } from "./decimal.ts";
+import { Decimal, isAboveZero, isBelowZero } from "./decimal.ts";
 
 const ZERO = new Decimal(0);
 
@@ -80,12 +80,12 @@ export class CostPool {
 
   /** Cost per unit of the long units; null when none are held or an unknown cost is in the pool. */
   average(): Decimal | null {
-    return this.quantity.gt(0) && !this.unknown ? this.unit() : null;
+    return isAboveZero(this.quantity) && !this.unknown ? this.unit() : null;
   }
 
   /** Cost per unit of the long units, known or not (null when none are held). */
   knownAverage(): Decimal | null {
-    return this.quantity.gt(0) ? this.unit() : null;
+    return isAboveZero(this.quantity) ? this.unit() : null;
   }
 
   /** `q` (> 0) units in, costing `cost` in all (null: unknown). Returns the P&L realised by covering a short. */
@@ -93,7 +93,7 @@ export class CostPool {
     let realized = ZERO;
     let rest = q;
     let restCost = cost;
-    if (this.quantity.lt(0)) {
+    if (isBelowZero(this.quantity)) {
       const short = this.quantity.neg();
       if (q.gte(short)) {
         // The whole short is covered: its proceeds (−cost) against the cover's share of the inflow.
@@ -149,7 +149,7 @@ export class CostPool {
   /** Units added (q > 0) or removed (q < 0) by a split: the cost is kept. */
   split(q: Decimal): void {
     const quantity = this.quantity.plus(q);
-    if (this.quantity.gt(0) && quantity.lte(0)) return this.reset(this.shorts === "carry" ? quantity : ZERO);
+    if (isAboveZero(this.quantity) && quantity.lte(0)) return this.reset(this.shorts === "carry" ? quantity : ZERO);
     this.quantity = quantity;
     this.unitCache = undefined;
   }
@@ -171,7 +171,7 @@ export class CostPool {
 
   /** The long units' cost per unit (computed on first use after an inflow or split). */
   private unit(): Decimal | null {
-    if (this.unitCache === undefined) this.unitCache = this.quantity.gt(0) ? this.cost.div(this.quantity) : null;
+    if (this.unitCache === undefined) this.unitCache = isAboveZero(this.quantity) ? this.cost.div(this.quantity) : null;
     return this.unitCache;
   }
 }

@@ -4,7 +4,7 @@
  * the state lives in fields. Pure: Decimal (and exact BigInt sums) over a `ReportInput`.
  */
 import { CostPool } from "../money/cost-pool.ts";
-import { Decimal } from "../money/decimal.ts";
+import { Decimal, isAboveZero, isBelowZero } from "../money/decimal.ts";
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import { type DecimalParts, EXACT_ZERO, partsOf, plus, times, toDecimal } from "./exact-decimal.ts";
@@ -176,7 +176,8 @@ export class ReplayLedger {
   private readonly valuation: ScaledValuation | null;
 
   constructor(private readonly input: ReportInput, readonly start: string, readonly prices: PriceBook, readonly fx: FxTable) {
-    this.scale = new Map(input.brokers.map((b) => [b.id, new Decimal(b.scale)]));
+    // A scale of 1 is the shared ONE: `s === ONE` then skips the multiplication without a comparison.
+    this.scale = new Map(input.brokers.map((b) => { const s = new Decimal(b.scale); return [b.id, s.eq(1) ? ONE : s]; }));
     this.assetCurrency = new Map(input.assets.map((a) => [a.id, a.currency]));
     // Allocation history needs each asset's own converted value: the per-asset Decimal path.
     this.valuation = input.flags.allocationHistory ? null : ScaledValuation.create(input, prices);
@@ -196,7 +197,7 @@ export class ReplayLedger {
     const s = this.scale.get(t.brokerId)!;
     const partnerInScope = t.partnerBrokerId !== null && this.scale.has(t.partnerBrokerId);
     const c: TxContext = {
-      t, s, q: s === ONE || s.eq(1) ? units : units.times(s), cashTarget: this.moveCash(t, s), inPeriod: t.date > this.start,
+      t, s, q: s === ONE ? units : units.times(s), cashTarget: this.moveCash(t, s), inPeriod: t.date > this.start,
       partnerInScope, partnerScale: partnerInScope ? this.scale.get(t.partnerBrokerId!)! : ZERO,
     };
     if ((t.type === "BUY" || t.type === "SELL") && t.assetId !== null && !this.firstTrade.has(t.assetId)) this.firstTrade.set(t.assetId, t.date);
@@ -281,7 +282,7 @@ export class ReplayLedger {
   private depositOrWithdrawal(c: TxContext): void {
     const v = c.cashTarget ?? ZERO;
     this.addFlow(c.t.brokerId, v, c.inPeriod);
-    if (v.gt(0)) this.sumBoth("deposited", v, c.inPeriod);
+    if (isAboveZero(v)) this.sumBoth("deposited", v, c.inPeriod);
     else this.sumBoth("withdrawn", v.neg(), c.inPeriod);
   }
 
@@ -319,13 +320,13 @@ export class ReplayLedger {
     if (t.splitLinked) {
       // A split changes the units and keeps the cost.
       const before = p.pool.cost;
-      const heldBefore = p.pool.quantity.gt(0);
+      const heldBefore = isAboveZero(p.pool.quantity);
       p.pool.split(q);
       this.bumpQty(p.assetId, q);
       this.track(p, before, heldBefore, t.date);
       return;
     }
-    if (q.gt(0)) {
+    if (isAboveZero(q)) {
       this.realize(p, this.addUnits(p, q, this.inboundCost(t, q), t.date), c.inPeriod);
       if (t.costBasisOverride === null) this.missingCostBasis.set(t.assetId!, (this.missingCostBasis.get(t.assetId!) ?? 0) + 1);
     } else this.removeUnits(p, q.neg(), null, t.date);
@@ -335,7 +336,7 @@ export class ReplayLedger {
   private transfer(c: TxContext): void {
     const { t, q, s } = c;
     const p = this.positionOf(t.assetId!, t.brokerId);
-    if (q.lt(0)) {
+    if (isBelowZero(q)) {
       const removed = this.removeUnits(p, q.neg(), null, t.date).cost;
       if (!c.partnerInScope) return this.addFlow(t.brokerId, this.movementValue(t, q), c.inPeriod);
       this.bump(this.brokerBaseline, t.brokerId, this.movementValue(t, q));
@@ -362,13 +363,13 @@ export class ReplayLedger {
     if (!c.partnerInScope) return this.addFlow(t.brokerId, v, c.inPeriod);
     if (t.type === "CASH_TRANSFER") this.bump(this.brokerBaseline, t.brokerId, v);
     const raw = t.amountValue ?? new Decimal(t.amount ?? 0);
-    if (raw.lt(0) && t.partnerDate !== null && t.partnerDate > t.date) {
+    if (isBelowZero(raw) && t.partnerDate !== null && t.partnerDate > t.date) {
       this.transit.set(t.id, {
         kind: "cash", assetId: null, currency: t.currency, quantity: raw.neg().times(s), cost: ZERO, fromBroker: t.brokerId,
         toBroker: t.partnerBrokerId!, departed: t.date, arrives: t.partnerDate,
       });
     }
-    if (raw.gt(0)) {
+    if (isAboveZero(raw)) {
       if (t.relatedId !== null) this.transit.delete(t.relatedId);
       if (t.type === "CASH_TRANSFER" && !s.eq(c.partnerScale)) {
         this.scopeDifference(this.fx.convert(raw.times(s.minus(c.partnerScale)), t.currency!, t.date) ?? ZERO, c.inPeriod);
@@ -382,7 +383,7 @@ export class ReplayLedger {
   private moveCash(t: LedgerTx, s: Decimal): Decimal | null {
     if (t.amount === null || t.currency === null) return null;
     const raw = t.amountValue ?? new Decimal(t.amount);
-    const a = s.eq(1) ? raw : raw.times(s);
+    const a = s === ONE ? raw : raw.times(s);
     let byCcy = this.cash.get(t.brokerId);
     if (!byCcy) this.cash.set(t.brokerId, byCcy = new Map());
     byCcy.set(t.currency, (byCcy.get(t.currency) ?? ZERO).plus(a));
@@ -452,7 +453,7 @@ export class ReplayLedger {
         this.openCost = this.openCost.plus(delta);
       }
     }
-    const held = p.pool.quantity.gt(0);
+    const held = isAboveZero(p.pool.quantity);
     if (!held) p.openedOn = null;
     else if (!heldBefore) p.openedOn = date;
   }
@@ -461,7 +462,7 @@ export class ReplayLedger {
   private addUnits(p: Position, qty: Decimal, cost: Decimal | null, date: string): Decimal {
     if (date >= this.start) p.everHeldInPeriod = true;
     const before = p.pool.cost;
-    const heldBefore = p.pool.quantity.gt(0);
+    const heldBefore = isAboveZero(p.pool.quantity);
     const realized = p.pool.add(qty, cost);
     this.bumpQty(p.assetId, qty);
     this.track(p, before, heldBefore, date);

@@ -4,7 +4,7 @@
  * (`replay-ledger.ts`), then, inside the period, values the portfolio at the end of the day.
  */
 import { addMonths, dayNumber, daysBetween, eachDay } from "../dates/calendar.ts";
-import { Decimal } from "../money/decimal.ts";
+import { Decimal, isAboveZero } from "../money/decimal.ts";
 import { FxTable } from "./fx-table.calc.ts";
 import { PriceBook } from "./price-book.calc.ts";
 import { type DayState, type IncomePayment, type LedgerSnapshot, type Position, ReplayLedger, type Totals, type TransitItem } from "./replay-ledger.ts";
@@ -132,9 +132,12 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
     }
     if (j > i) {
       // Same-day additions before reductions (the WAC rule), otherwise by id.
-      const today: { k: number; units: Decimal }[] = [];
-      for (let k = i; k < j; k++) today.push({ k, units: txs.quantityDecimal(k) });
-      if (today.length > 1) today.sort((a, b) => Number(b.units.gt(0)) - Number(a.units.gt(0)) || txs.id(a.k) - txs.id(b.k));
+      const today: { k: number; units: Decimal; adds: boolean }[] = [];
+      for (let k = i; k < j; k++) {
+        const units = txs.quantityDecimal(k);
+        today.push({ k, units, adds: isAboveZero(units) });
+      }
+      if (today.length > 1) today.sort((a, b) => Number(b.adds) - Number(a.adds) || txs.id(a.k) - txs.id(b.k));
       for (const { k, units } of today) {
         if (!ledger.inScope(txs.brokerId(k))) continue;
         const t = txs.read(k, cursor);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { CostPool } from "../../../core/money/cost-pool.ts";
-import { Decimal } from "../../../core/money/decimal.ts";
+import { Decimal, isAboveZero, isBelowZero } from "../../../core/money/decimal.ts";
 import { WacBook } from "../../../core/portfolio/lots-wac.ts";
 import { wacSeries } from "../../../core/portfolio/wac-series.calc.ts";
 import { wacPerUnit, wacPool } from "../../../core/transactions/wac.calc.ts";
@@ -61,4 +61,11 @@ describe("one weighted-average-cost pool", () => {
     });
     expect(series.series.at(-1)!.wac).toBe("100");
   });
+});
+
+test("isAboveZero and isBelowZero answer what gt(0) and lt(0) answer, zeros of either sign, infinities and NaN included", () => {
+  const values = ["0", "-0", "0.000", "-0.000", "1e-30", "-1e-30", "0.5", "-0.5", "123456789.123456789", "-7", "Infinity", "-Infinity", "NaN"];
+  const third = new Decimal(1).div(3);
+  const all = [...values.map((v) => new Decimal(v)), third, third.neg(), third.minus(third), third.neg().plus(third)];
+  for (const x of all) expect([x.toString(), isAboveZero(x), isBelowZero(x)]).toEqual([x.toString(), x.gt(0), x.lt(0)]);
 });
