@@ -143,6 +143,8 @@ interface TxContext {
   s: Decimal;
   /** Share-weighted signed units. */
   q: Decimal;
+  /** The row's cash amount as stored (not share-weighted); null when it has none. */
+  amount: Decimal | null;
   /** Share-weighted cash converted to the target on the row's date; null without cash or rate. */
   cashTarget: Decimal | null;
   inPeriod: boolean;
@@ -192,12 +194,12 @@ export class ReplayLedger {
     this.flow = ZERO;
   }
 
-  /** Applies one transaction (`units` is its parsed quantity). */
-  apply(t: LedgerTx, units: Decimal): void {
+  /** Applies one transaction (`units` and `amount` are its parsed quantity and cash amount). */
+  apply(t: LedgerTx, units: Decimal, amount: Decimal | null): void {
     const s = this.scale.get(t.brokerId)!;
     const partnerInScope = t.partnerBrokerId !== null && this.scale.has(t.partnerBrokerId);
     const c: TxContext = {
-      t, s, q: s === ONE ? units : units.times(s), cashTarget: this.moveCash(t, s), inPeriod: t.date > this.start,
+      t, s, q: s === ONE ? units : units.times(s), amount, cashTarget: this.moveCash(t, amount, s), inPeriod: t.date > this.start,
       partnerInScope, partnerScale: partnerInScope ? this.scale.get(t.partnerBrokerId!)! : ZERO,
     };
     if ((t.type === "BUY" || t.type === "SELL") && t.assetId !== null && !this.firstTrade.has(t.assetId)) this.firstTrade.set(t.assetId, t.date);
@@ -362,7 +364,7 @@ export class ReplayLedger {
     const v = c.cashTarget ?? ZERO;
     if (!c.partnerInScope) return this.addFlow(t.brokerId, v, c.inPeriod);
     if (t.type === "CASH_TRANSFER") this.bump(this.brokerBaseline, t.brokerId, v);
-    const raw = t.amountValue ?? new Decimal(t.amount ?? 0);
+    const raw = c.amount ?? ZERO;
     if (isBelowZero(raw) && t.partnerDate !== null && t.partnerDate > t.date) {
       this.transit.set(t.id, {
         kind: "cash", assetId: null, currency: t.currency, quantity: raw.neg().times(s), cost: ZERO, fromBroker: t.brokerId,
@@ -380,9 +382,8 @@ export class ReplayLedger {
   // --- state helpers ---------------------------------------------------------------------------
 
   /** Books the row's share-weighted cash in its currency; returns it in the target currency. */
-  private moveCash(t: LedgerTx, s: Decimal): Decimal | null {
-    if (t.amount === null || t.currency === null) return null;
-    const raw = t.amountValue ?? new Decimal(t.amount);
+  private moveCash(t: LedgerTx, raw: Decimal | null, s: Decimal): Decimal | null {
+    if (raw === null || t.currency === null) return null;
     const a = s === ONE ? raw : raw.times(s);
     let byCcy = this.cash.get(t.brokerId);
     if (!byCcy) this.cash.set(t.brokerId, byCcy = new Map());

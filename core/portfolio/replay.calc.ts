@@ -138,12 +138,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
         today.push({ k, units, adds: isAboveZero(units) });
       }
       if (today.length > 1) today.sort((a, b) => Number(b.adds) - Number(a.adds) || txs.id(a.k) - txs.id(b.k));
-      for (const { k, units } of today) {
-        if (!ledger.inScope(txs.brokerId(k))) continue;
-        const t = txs.read(k, cursor);
-        t.amountValue = txs.amountDecimal(k);
-        ledger.apply(t, units);
-      }
+      for (const { k, units } of today) if (ledger.inScope(txs.brokerId(k))) ledger.apply(txs.read(k, cursor), units, txs.amountDecimal(k));
       i = j;
     }
     if (date === start) ledger.markStart();

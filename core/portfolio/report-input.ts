@@ -4,7 +4,6 @@
  * Built by `report-input.loader.ts`; transactions (tx-columns.ts), quotes and FX rates (day-columns.ts)
  * as typed day-indexed columns (docs/portfolio.md "Input").
  */
-import type { Decimal } from "../money/decimal.ts";
 import type { ChainStep } from "../fx/fx-route.entity.ts";
 import { columnOfTexts, type DayColumn } from "./day-columns.ts";
 import { type TxColumns, txColumnsOf, TxTable } from "./tx-columns.ts";
@@ -33,8 +32,6 @@ export interface LedgerTx {
   costBasisCurrency: string | null;
   /** Linked to a SPLIT event of its asset. */
   splitLinked: boolean;
-  /** `amount` as a Decimal when the reader made it already (the replay's); else parsed from `amount`. */
-  amountValue?: Decimal | null;
 }
 
 export interface AssetInfo {

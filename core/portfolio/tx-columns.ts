@@ -159,10 +159,15 @@ function putDecimal(col: DecimalColumn, i: number, text: string | null): void {
   if (text !== null) (col.wide ??= new Map()).set(i, text);
 }
 
+const isNull = (col: DecimalColumn, i: number): boolean => { const m = col.digits[i]!; return m !== m && !col.wide?.has(i); };
+
 function decimalText(col: DecimalColumn, i: number): string | null {
-  const m = col.digits[i]!;
-  if (m !== m && !col.wide?.has(i)) return null;
-  return digitsText(col.digits, col.scales, col.wide, i);
+  return isNull(col, i) ? null : digitsText(col.digits, col.scales, col.wide, i);
+}
+
+/** The value of {@link decimalText} as a Decimal, without the text. */
+function decimalValue(col: DecimalColumn, i: number): Decimal | null {
+  return isNull(col, i) ? null : decimalAt(col.digits, col.scales, col.wide, i);
 }
 
 /** The columns of transactions written as objects (tests, tools). */
@@ -206,13 +211,9 @@ export class TxTable {
   costBasisCurrency(i: number): string | null { return this.columns.currencyNames[this.columns.costBasisCurrencies[i]!]!; }
   quantity(i: number): string { return decimalText(this.columns.quantities, i)!; }
   /** `new Decimal(quantity(i))`, without the text. */
-  quantityDecimal(i: number): Decimal { const c = this.columns.quantities; return decimalAt(c.digits, c.scales, c.wide, i); }
+  quantityDecimal(i: number): Decimal { return decimalValue(this.columns.quantities, i)!; }
   /** `new Decimal(amount(i))` (null when the row has no amount), without the text. */
-  amountDecimal(i: number): Decimal | null {
-    const c = this.columns.amounts;
-    const m = c.digits[i]!;
-    return m !== m && !c.wide?.has(i) ? null : decimalAt(c.digits, c.scales, c.wide, i);
-  }
+  amountDecimal(i: number): Decimal | null { return decimalValue(this.columns.amounts, i); }
   amount(i: number): string | null { return decimalText(this.columns.amounts, i); }
   costBasisOverride(i: number): string | null { return decimalText(this.columns.costBasisOverrides, i); }
   splitLinked(i: number): boolean { return this.columns.splitLinked[i] === 1; }
@@ -238,7 +239,6 @@ export class TxTable {
     into.costBasisOverride = this.costBasisOverride(i);
     into.costBasisCurrency = this.costBasisCurrency(i);
     into.splitLinked = this.splitLinked(i);
-    into.amountValue = undefined;
     return into;
   }
 
