@@ -8,7 +8,7 @@ import { Decimal, isAboveZero, isBelowZero } from "../money/decimal.ts";
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import { type DecimalParts, EXACT_ZERO, partsOf, plus, times, toDecimal } from "./exact-decimal.ts";
-import type { LedgerTx, ReportInput } from "./report-input.ts";
+import type { ReplayTx, ReportInput } from "./report-input.ts";
 import { ScaledValuation } from "./scaled-valuation.ts";
 
 const ZERO = new Decimal(0);
@@ -138,9 +138,11 @@ export interface IncomePayment {
 
 /** Facts of one transaction shared by the per-type methods. */
 interface TxContext {
-  t: LedgerTx;
+  t: ReplayTx;
   /** Broker scale. */
   s: Decimal;
+  /** The row's signed units as stored (not share-weighted). */
+  units: Decimal;
   /** Share-weighted signed units. */
   q: Decimal;
   /** The row's cash amount as stored (not share-weighted); null when it has none. */
@@ -195,11 +197,11 @@ export class ReplayLedger {
   }
 
   /** Applies one transaction (`units` and `amount` are its parsed quantity and cash amount). */
-  apply(t: LedgerTx, units: Decimal, amount: Decimal | null): void {
+  apply(t: ReplayTx, units: Decimal, amount: Decimal | null): void {
     const s = this.scale.get(t.brokerId)!;
     const partnerInScope = t.partnerBrokerId !== null && this.scale.has(t.partnerBrokerId);
     const c: TxContext = {
-      t, s, q: s === ONE ? units : units.times(s), amount, cashTarget: this.moveCash(t, amount, s), inPeriod: t.date > this.start,
+      t, s, units, q: s === ONE ? units : units.times(s), amount, cashTarget: this.moveCash(t, amount, s), inPeriod: t.date > this.start,
       partnerInScope, partnerScale: partnerInScope ? this.scale.get(t.partnerBrokerId!)! : ZERO,
     };
     if ((t.type === "BUY" || t.type === "SELL") && t.assetId !== null && !this.firstTrade.has(t.assetId)) this.firstTrade.set(t.assetId, t.date);
@@ -356,7 +358,7 @@ export class ReplayLedger {
     if (!c.partnerInScope) return this.addFlow(t.brokerId, this.movementValue(t, q), c.inPeriod);
     this.bump(this.brokerBaseline, t.brokerId, this.movementValue(t, q));
     // Different shares of the two brokers: the difference enters (or leaves) the scope here.
-    if (!s.eq(c.partnerScale)) this.scopeDifference(this.movementValue(t, new Decimal(t.quantity).times(s.minus(c.partnerScale))), c.inPeriod);
+    if (!s.eq(c.partnerScale)) this.scopeDifference(this.movementValue(t, c.units.times(s.minus(c.partnerScale))), c.inPeriod);
   }
 
   private cashPair(c: TxContext): void {
@@ -382,7 +384,7 @@ export class ReplayLedger {
   // --- state helpers ---------------------------------------------------------------------------
 
   /** Books the row's share-weighted cash in its currency; returns it in the target currency. */
-  private moveCash(t: LedgerTx, raw: Decimal | null, s: Decimal): Decimal | null {
+  private moveCash(t: ReplayTx, raw: Decimal | null, s: Decimal): Decimal | null {
     if (raw === null || t.currency === null) return null;
     const a = s === ONE ? raw : raw.times(s);
     let byCcy = this.cash.get(t.brokerId);
@@ -480,7 +482,7 @@ export class ReplayLedger {
   }
 
   /** Value of `qty` units of an asset on a movement date (market, else the row's own override; else zero). */
-  private movementValue(t: LedgerTx, qty: Decimal): Decimal {
+  private movementValue(t: ReplayTx, qty: Decimal): Decimal {
     const obs = this.prices.at(t.assetId!, t.date);
     if (obs) return this.fx.convert(qty.times(obs.price), obs.currency, t.date) ?? ZERO;
     if (t.costBasisOverride !== null) {
@@ -490,7 +492,7 @@ export class ReplayLedger {
   }
 
   /** Cost of inbound units in the target currency: per-unit override × units; null when unknown. */
-  private inboundCost(t: LedgerTx, q: Decimal): Decimal | null {
+  private inboundCost(t: ReplayTx, q: Decimal): Decimal | null {
     if (t.costBasisOverride === null) return null;
     const ccy = t.costBasisCurrency ?? this.assetCurrency.get(t.assetId!) ?? this.input.target;
     return this.fx.convert(q.times(t.costBasisOverride), ccy, t.date);

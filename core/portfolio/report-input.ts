@@ -34,6 +34,13 @@ export interface LedgerTx {
   splitLinked: boolean;
 }
 
+/**
+ * A row as the daily replay reads it (core/portfolio/tx-columns.ts `TxTable.read`): its quantity and
+ * amount come parsed, beside it (`ReplayLedger.apply`), not as text written for the row only to be
+ * parsed again.
+ */
+export type ReplayTx = Omit<LedgerTx, "quantity" | "amount">;
+
 export interface AssetInfo {
   id: number;
   name: string;

@@ -9,7 +9,7 @@
 import { dayNumber, dayText } from "../dates/calendar.ts";
 import type { Decimal } from "../money/decimal.ts";
 import { decimalAt, digitsText, firstDayFrom, putDigits } from "./day-columns.ts";
-import type { LedgerTx } from "./report-input.ts";
+import type { LedgerTx, ReplayTx } from "./report-input.ts";
 
 /** Exact decimals by row: digits and scale, or the text in `wide`; NaN without a `wide` entry is null. */
 export interface DecimalColumn {
@@ -223,15 +223,16 @@ export class TxTable {
     return firstDayFrom(this.columns.days, day);
   }
 
-  /** Fills `into` with row `i` (one object reused over a loop) and returns it. */
-  read(i: number, into: LedgerTx): LedgerTx {
+  /**
+   * Fills `into` with row `i` (one object reused over a loop) and returns it; the quantity and
+   * amount are read apart, as Decimals (`quantityDecimal`, `amountDecimal`).
+   */
+  read(i: number, into: ReplayTx): ReplayTx {
     into.id = this.id(i);
     into.brokerId = this.brokerId(i);
     into.assetId = this.assetId(i);
     into.type = this.type(i);
     into.date = this.date(i);
-    into.quantity = this.quantity(i);
-    into.amount = this.amount(i);
     into.currency = this.currency(i);
     into.relatedId = this.relatedId(i);
     into.partnerBrokerId = this.partnerBrokerId(i);
@@ -244,14 +245,19 @@ export class TxTable {
 
   /** Row `i` as a fresh object (tests, tools; the engine reads by index or through `read`). */
   row(i: number): LedgerTx {
-    return this.read(i, emptyTx());
+    const t = this.read(i, emptyTx());
+    return {
+      id: t.id, brokerId: t.brokerId, assetId: t.assetId, type: t.type, date: t.date, quantity: this.quantity(i), amount: this.amount(i), currency: t.currency,
+      relatedId: t.relatedId, partnerBrokerId: t.partnerBrokerId, partnerDate: t.partnerDate, costBasisOverride: t.costBasisOverride,
+      costBasisCurrency: t.costBasisCurrency, splitLinked: t.splitLinked,
+    };
   }
 }
 
-/** A `LedgerTx` to fill with {@link TxTable.read}. */
-export function emptyTx(): LedgerTx {
+/** A `ReplayTx` to fill with {@link TxTable.read}. */
+export function emptyTx(): ReplayTx {
   return {
-    id: 0, brokerId: 0, assetId: null, type: "", date: "", quantity: "0", amount: null, currency: null, relatedId: null, partnerBrokerId: null,
+    id: 0, brokerId: 0, assetId: null, type: "", date: "", currency: null, relatedId: null, partnerBrokerId: null,
     partnerDate: null, costBasisOverride: null, costBasisCurrency: null, splitLinked: false,
   };
 }
