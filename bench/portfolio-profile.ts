@@ -5,7 +5,8 @@
  *
  *   bun bench/portfolio-profile.ts <DATA_DIR> [runs] [--incremental] [--allocation]
  *
- * `--allocation` asks for the allocation history too (the API's default request).
+ * `--allocation` asks for the allocation history too (the API's default request); `--dashboard`
+ * asks what the web dashboard asks (all history, the positions' contribution, no allocation history).
  *
  * `--incremental` also times the incremental path (core/portfolio/report-engine.ts): one cold run
  * kept by the engine, then `runs` reports after a write noted 10 days before the end (nothing is
@@ -39,10 +40,15 @@ const runs = Number(process.argv.slice(3).find((a) => !a.startsWith("--")) ?? 5)
 const db = new Database(join(dir, "portfolio.sqlite"), { readonly: true });
 const reader = sqliteSqlReader(db);
 const brokers = db.query("SELECT id FROM brokers ORDER BY id").all() as { id: number }[];
+// `--dashboard`: the web dashboard's request (all history, positions' contribution, no allocation history).
+const dashboard = process.argv.includes("--dashboard");
 const request: ReportRequest = {
-  scales: Object.fromEntries(brokers.map((b) => [b.id, "1"])), fxUserId: null, target: "EUR", start: START, end: END,
-  flags: { summary: true, history: true, allocationHistory: process.argv.includes("--allocation"), breakdown: false, positionsContribution: false, periodReturns: false, incomePayments: false },
-  requested: { start: START, end: END, brokerIds: null }, generatedAt: new Date().toISOString(),
+  scales: Object.fromEntries(brokers.map((b) => [b.id, "1"])), fxUserId: null, target: "EUR", start: dashboard ? null : START, end: END,
+  flags: {
+    summary: true, history: true, allocationHistory: process.argv.includes("--allocation"), breakdown: false, positionsContribution: dashboard,
+    periodReturns: false, incomePayments: false,
+  },
+  requested: { start: dashboard ? null : START, end: END, brokerIds: null }, generatedAt: new Date().toISOString(),
 };
 const phases: Record<string, number[]> = { load: [], compute: [], stringify: [], gzip: [] };
 const cpu: number[] = [];

@@ -63,8 +63,11 @@ export interface ReplayOptions {
   };
   /** Collects a checkpoint on every `checkpointDue` day after the first replayed day. */
   checkpoints?: Checkpoint[];
-  /** Called with each day valued by this run, as soon as it is (a resumed run's earlier days are not). */
-  onDay?: (day: DayState) => void;
+  /**
+   * Called with each day valued by this run, as soon as it is (a resumed run's earlier days are
+   * not), and the number of rows applied since the day valued before it.
+   */
+  onDay?: (day: DayState, applied: number) => void;
 }
 
 /**
@@ -120,6 +123,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
   }
   const checkpoints = options.checkpoints;
   const due = checkpointDue(end);
+  let applied = 0;
   for (const date of eachDay(resumeAt, end)) {
     if (checkpoints && date !== from && due(date) && (!resume || date !== resumeAt)) {
       checkpoints.push({ date, dayCount: days.length, ledger: ledger.snapshot(), fxMissing: fx.missingSnapshot(), fxPrivate: fx.privateSnapshot() });
@@ -137,6 +141,7 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
         const units = txs.quantityDecimal(k);
         today.push({ k, units, adds: isAboveZero(units) });
       }
+      applied += j - i;
       if (today.length > 1) today.sort((a, b) => Number(b.adds) - Number(a.adds) || txs.id(a.k) - txs.id(b.k));
       for (const { k, units } of today) if (ledger.inScope(txs.brokerId(k))) ledger.apply(txs.read(k, cursor), units, txs.amountDecimal(k));
       i = j;
@@ -145,7 +150,8 @@ export function replay(input: ReportInput, options: ReplayOptions = {}): ReplayR
     if (date >= start) {
       const day = ledger.value(date);
       days.push(day);
-      options.onDay?.(day);
+      options.onDay?.(day, applied);
+      applied = 0;
     }
   }
 

@@ -133,10 +133,33 @@ const MAX_SCOPES = 16;
 /**
  * A replay makes millions of short-lived values (BigInts, Decimals, texts) per year of days; left
  * to the engine's own pace, the heap grew to ~115 MB of blocks around ~45 MB live before it
- * collected. A young-generation collection every 128 days (~2 ms each) keeps it smaller: a cold
- * dense-100k report's peak 210 → 180–192 MB in process, its time unchanged (docs/decisions.md).
+ * collected. A young-generation collection keeps it smaller (a cold dense-100k report's peak
+ * 210 → 180–192 MB in process when it came), once this many rows were applied or days valued
+ * since the last one, whichever comes first. What outlives the engine's own young collections
+ * grows with the rows: on the dense 20k ledger one every 512 days kept the peak of one every
+ * 128 (~120 MB in process) for a quarter of the collections, each 1–7 ms on that heap (the
+ * dashboard's cold report 6–11 % faster); at dense 100k, 3,500 rows come about every 128 days,
+ * the pace it had (docs/decisions.md, "Young collections paced by rows").
  */
-const DAYS_PER_YOUNG_COLLECTION = 128;
+export const YOUNG_COLLECTION_ROWS = 3_500;
+export const YOUNG_COLLECTION_DAYS = 512;
+
+/**
+ * The pace of a cold run's young collections: `step(applied)` for each day valued (with the rows
+ * applied since the day before) and each history point written (0 rows); `collect` runs once
+ * {@link YOUNG_COLLECTION_ROWS} rows or {@link YOUNG_COLLECTION_DAYS} steps came since the last.
+ */
+export function youngCollectionPace(collect: () => void): (applied: number) => void {
+  let days = 0;
+  let rows = 0;
+  return (applied) => {
+    rows += applied;
+    if (++days < YOUNG_COLLECTION_DAYS && rows < YOUNG_COLLECTION_ROWS) return;
+    days = 0;
+    rows = 0;
+    collect();
+  };
+}
 const SCOPE_BUDGET = 350_000;
 const SLOT = `\u0000slot-${Math.random().toString(36).slice(2)}`;
 const DIMENSIONS: readonly Dimension[] = ["type", "sector", "geography"];
@@ -150,8 +173,8 @@ export class ReportEngine {
    * and before a cold report that replaces kept scopes; the worker runs a full collection there
    * (the peak is ~100 MB lower on a dense 20,000-row ledger; the one after the replay ~15 MB at
    * dense 100k, where the serialising and compressing had raised the peak by ~55 MB).
-   * `collectYoung`: called every {@link DAYS_PER_YOUNG_COLLECTION} days a cold replay values and
-   * every as many history points it writes; the worker runs a young-generation collection there.
+   * `collectYoung`: called as a cold replay values its days and writes its history points, at the
+   * pace of {@link YOUNG_COLLECTION_ROWS}; the worker runs a young-generation collection there.
    */
   constructor(
     private readonly collect: () => void = () => {},
@@ -276,19 +299,16 @@ export class ReportEngine {
     // per-asset values are dropped at once: they are never all alive together.
     const allocation = input.flags.allocationHistory ? new AllocationText(new Map(input.assets.map((a) => [a.id, a]))) : null;
     // Cold runs only: a resumed one replays a year at most, and its time is what an edit waits for.
-    let days = 0;
-    const tick = resume ? () => {} : () => {
-      if (++days % DAYS_PER_YOUNG_COLLECTION === 0) this.collectYoung();
-    };
+    const tick = resume ? () => {} : youngCollectionPace(this.collectYoung);
     const r = replay(input, {
       checkpoints,
       resume: resume && {
         checkpoint: resume.cp, days: resume.state.days, incompleteDates: resume.state.incompleteDates, incomePayments: resume.state.incomePayments,
         prices: resume.state.prices, fx: resume.state.fx,
       },
-      onDay: (day) => {
+      onDay: (day, applied) => {
         allocation?.add(day);
-        tick();
+        tick(applied);
       },
     });
     const n = resume?.cp.dayCount ?? 0;
@@ -304,7 +324,7 @@ export class ReportEngine {
       prefix, allocationWritten: allocation !== null,
       onHistoryPoint: history ? (p) => {
         history.add(p);
-        tick();
+        tick(0);
       } : undefined,
     });
     // A cold run's replay garbage is collected before the answer is serialised and compressed,
