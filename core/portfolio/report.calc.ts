@@ -271,7 +271,13 @@ function periodResult(r: ReplayResult): { periodFlows: Decimal; periodPnl: Decim
   if (!out) {
     const first = r.days[0];
     const last = r.days.at(-1);
-    const periodFlows = r.days.slice(1).reduce((s, d) => s.plus(d.flow), ZERO);
+    // Most days have no external flow: adding a zero gives the sum itself (decimal.js returns x
+    // for x + 0, the sum being already at the precision), so those days are skipped, not added.
+    let periodFlows = ZERO;
+    for (let i = 1; i < r.days.length; i++) {
+      const flow = r.days[i]!.flow;
+      if (!flow.isZero()) periodFlows = periodFlows.plus(flow);
+    }
     out = { periodFlows, periodPnl: first && last ? last.nav.minus(first.nav).minus(periodFlows) : ZERO };
     periodResults.set(r, out);
   }

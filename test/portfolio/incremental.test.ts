@@ -148,8 +148,10 @@ async function randomEdit(): Promise<string> {
     }
     case 6: {
       const q = pick(assets.filter((x) => x.quoted));
-      await ok(await c.post("/assets/prices", [{ asset_id: q.id, prices: [{ date, close: amount(80, 140) }] }]), "price");
-      return `price of ${q.id} on ${date}`;
+      // Now and then more decimals than any close before: the currency's exact price scale grows.
+      const close = `${amount(80, 140)}${int(0, 2) === 0 ? String(int(1, 9999)).padStart(4, "0") : ""}`;
+      await ok(await c.post("/assets/prices", [{ asset_id: q.id, prices: [{ date, close }] }]), "price");
+      return `price ${close} of ${q.id} on ${date}`;
     }
     case 7: {
       const q = pick(assets.filter((x) => x.quoted));
