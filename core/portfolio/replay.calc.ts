@@ -65,7 +65,7 @@ export interface ReplayOptions {
   checkpoints?: Checkpoint[];
   /**
    * Called with each day valued by this run, as soon as it is (a resumed run's earlier days are
-   * not), and the number of rows applied since the day valued before it.
+   * not), and the number of rows replayed since the day valued before it (out-of-scope ones too).
    */
   onDay?: (day: DayState, applied: number) => void;
 }

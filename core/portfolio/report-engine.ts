@@ -145,9 +145,10 @@ export const YOUNG_COLLECTION_ROWS = 3_500;
 export const YOUNG_COLLECTION_DAYS = 512;
 
 /**
- * The pace of a cold run's young collections: `step(applied)` for each day valued (with the rows
- * applied since the day before) and each history point written (0 rows); `collect` runs once
- * {@link YOUNG_COLLECTION_ROWS} rows or {@link YOUNG_COLLECTION_DAYS} steps came since the last.
+ * The pace of a cold run's young collections: the function returned is called for each day valued
+ * (with the rows replayed since the day valued before) and each history point written (0 rows);
+ * `collect` runs once {@link YOUNG_COLLECTION_ROWS} rows or {@link YOUNG_COLLECTION_DAYS} calls
+ * came since the last.
  */
 export function youngCollectionPace(collect: () => void): (applied: number) => void {
   let days = 0;
