@@ -212,7 +212,10 @@ test("a cold dashboard keeps its layout with placeholders while the report compu
 
   release();
   await netWorth.locator("[data-skeleton]").waitFor({ state: "detached" });
-  // The other cards fill in from their own answers, a render or two after the net worth.
+  // The second row is its own chunk, mounted once the first answer is in, and asks its own report
+  // (income this year) with a placeholder of its own: waiting for no placeholder before it mounted
+  // could pass in between. The other cards fill in from their answers, a render or two later.
+  await page.getByTestId("income-year").waitFor();
   await page.waitForFunction(() => document.querySelector("[data-skeleton]") === null, undefined, { timeout: 10_000 });
   expect(await page.locator("[data-skeleton]").count()).toBe(0);
   expect(await page.locator(".kpis").getAttribute("aria-busy")).toBe("false");
