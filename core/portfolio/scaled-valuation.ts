@@ -17,6 +17,7 @@ import { scaledToText } from "../money/scaled-text.ts";
 import { type DayColumn, valueText } from "./day-columns.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import { type ReportInput, seriesColumns, txTable } from "./report-input.ts";
+import type { DecimalColumn } from "./tx-columns.ts";
 
 const decimalsOf = (s: string): number => {
   const dot = s.indexOf(".");
@@ -50,11 +51,8 @@ function fromScaled(n: bigint, scale: number): Decimal {
 /** Marks a close whose scaled integer is beyond the safe range (kept as BigInt in `wide`). */
 const WIDE = Infinity;
 
-/** A column of decimals (a day column's values, the transactions' quantities). */
-type Decimals = Pick<DayColumn, "digits" | "scales" | "wide">;
-
-/** Decimals of value `i` without its trailing zeros. */
-function decimalsAt(col: Decimals, i: number): number {
+/** Decimals of value `i` without its trailing zeros (a day column's values, the transactions' quantities). */
+function decimalsAt(col: DecimalColumn, i: number): number {
   let m = col.digits[i]!;
   if (m !== m) return decimalsOf(col.wide!.get(i)!);
   let scale = col.scales[i]!;

@@ -245,12 +245,7 @@ export class TxTable {
 
   /** Row `i` as a fresh object (tests, tools; the engine reads by index or through `read`). */
   row(i: number): LedgerTx {
-    const t = this.read(i, emptyTx());
-    return {
-      id: t.id, brokerId: t.brokerId, assetId: t.assetId, type: t.type, date: t.date, quantity: this.quantity(i), amount: this.amount(i), currency: t.currency,
-      relatedId: t.relatedId, partnerBrokerId: t.partnerBrokerId, partnerDate: t.partnerDate, costBasisOverride: t.costBasisOverride,
-      costBasisCurrency: t.costBasisCurrency, splitLinked: t.splitLinked,
-    };
+    return { ...this.read(i, emptyTx()), quantity: this.quantity(i), amount: this.amount(i) };
   }
 }
 
