@@ -7,7 +7,8 @@ import { CostPool } from "../money/cost-pool.ts";
 import { Decimal, isAboveZero, isBelowZero } from "../money/decimal.ts";
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
-import { type DecimalParts, EXACT_ZERO, partsOf, plus, times, toDecimal } from "./exact-decimal.ts";
+import { AssetValues } from "./asset-values.ts";
+import { type DecimalParts, partsOf } from "./exact-decimal.ts";
 import type { ReplayTx, ReportInput } from "./report-input.ts";
 import { ScaledValuation } from "./scaled-valuation.ts";
 
@@ -83,9 +84,9 @@ export interface DayState {
   incomplete: boolean;
   /**
    * Per-asset value of the day in the target currency (only when allocation history was asked
-   * for), as exact parts (exact-decimal.ts): the value the Decimal chain gives.
+   * for): estimates first, the Decimal chain's exact values when asked (asset-values.ts).
    */
-  assetValues?: Map<number, DecimalParts>;
+  assetValues?: AssetValues;
 }
 
 export interface Totals {
@@ -183,8 +184,7 @@ export class ReplayLedger {
     // A scale of 1 is the shared ONE: `s === ONE` then skips the multiplication without a comparison.
     this.scale = new Map(input.brokers.map((b) => { const s = new Decimal(b.scale); return [b.id, s.eq(1) ? ONE : s]; }));
     this.assetCurrency = new Map(input.assets.map((a) => [a.id, a.currency]));
-    // Allocation history needs each asset's own converted value: the per-asset Decimal path.
-    this.valuation = input.flags.allocationHistory ? null : ScaledValuation.create(input, prices);
+    this.valuation = ScaledValuation.create(input, prices);
   }
 
   inScope(brokerId: number): boolean {
@@ -508,28 +508,25 @@ export class ReplayLedger {
     let incomplete = false;
     let unvaluedCost = ZERO;
     const scaled = this.valuation?.begin(date);
-    const perAsset = this.input.flags.allocationHistory ? this.valuePerAsset(date, groups) : null;
-    if (perAsset) {
-      incomplete = perAsset.incomplete;
-      unvaluedCost = perAsset.unvaluedCost;
-    } else {
-      // forEach, not for…of: no [key, value] pair allocated per asset and day.
-      this.assetQty.forEach((qty, assetId) => {
-        if (qty.isZero()) return;
-        // Quote-valued assets are summed exactly in scaled integers (ScaledValuation); others here.
-        if (scaled?.addIfQuoted(assetId)) return;
-        const obs = this.prices.at(assetId, date);
-        if (!obs) {
-          incomplete = true;
-          unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
-          return;
-        }
-        let g = groups.get(obs.currency);
-        if (!g) groups.set(obs.currency, g = { value: ZERO, assets: [] });
-        g.value = g.value.plus(qty.times(obs.price));
-        g.assets.push(assetId);
-      });
-    }
+    // The allocation history's per-asset values: their inputs, kept as the assets are valued.
+    const assetValues = this.input.flags.allocationHistory ? new AssetValues() : undefined;
+    // forEach, not for…of: no [key, value] pair allocated per asset and day.
+    this.assetQty.forEach((qty, assetId) => {
+      if (qty.isZero()) return;
+      if (assetValues) this.notePosition(assetValues, assetId, qty, date);
+      // Quote-valued assets are summed exactly in scaled integers (ScaledValuation); others here.
+      if (scaled?.addIfQuoted(assetId)) return;
+      const obs = this.prices.at(assetId, date);
+      if (!obs) {
+        incomplete = true;
+        unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
+        return;
+      }
+      let g = groups.get(obs.currency);
+      if (!g) groups.set(obs.currency, g = { value: ZERO, assets: [] });
+      g.value = g.value.plus(qty.times(obs.price));
+      g.assets.push(assetId);
+    });
     if (scaled) {
       for (const [currency, sum] of scaled.sums()) {
         let g = groups.get(currency);
@@ -548,18 +545,6 @@ export class ReplayLedger {
       marketValue = marketValue.plus(ccy === this.fx.target ? g.value : g.value.times(r));
     }
     const valuedCost = this.openCost.minus(unvaluedCost);
-    let assetValues: Map<number, DecimalParts> | undefined;
-    if (perAsset) {
-      assetValues = new Map();
-      for (const v of perAsset.locals) {
-        const r = this.fx.rate(v.currency, date, false);
-        if (r === null) continue;
-        // × 1 (the target currency) is the value itself.
-        const converted = v.currency === this.fx.target ? v.local : times(v.local, partsOf(r));
-        const before = assetValues.get(v.assetId);
-        assetValues.set(v.assetId, before === undefined ? converted : plus(before, converted));
-      }
-    }
     const transit = this.valueTransit(date, assetValues);
     if (transit.incomplete) incomplete = true;
     let cashValue = ZERO;
@@ -577,43 +562,26 @@ export class ReplayLedger {
   }
 
   /**
-   * The per-asset half of `value` when allocation history is asked for: each asset's
-   * `quantity × price` and the sums per currency in exact parts (exact-decimal.ts, the values and
-   * the rounding of the Decimal chain, in the same order), the sums handed over as Decimals.
+   * Notes a held asset's valuation inputs for its allocation value: a quote's close (read as parts
+   * from its text) or the observation's price, and the day's rate to the target currency; an asset
+   * without a price or a rate has no value that day.
    */
-  private valuePerAsset(date: string, groups: Map<string, { value: Decimal; assets: number[] }>) {
-    const sums = new Map<string, { value: DecimalParts; assets: number[] }>();
-    const locals: { assetId: number; local: DecimalParts; currency: string }[] = [];
-    let incomplete = false;
-    let unvaluedCost = ZERO;
-    this.assetQty.forEach((qty, assetId) => {
-      if (qty.isZero()) return;
-      // A quote's close is read as parts from its text; other prices come from the observation.
-      const close = this.prices.quotePartsAt(assetId, date);
-      let price: DecimalParts;
-      let currency: string;
-      if (close) {
-        price = close;
-        currency = this.assetCurrency.get(assetId)!;
-      } else {
-        const obs = this.prices.at(assetId, date);
-        if (!obs) {
-          incomplete = true;
-          unvaluedCost = unvaluedCost.plus(this.costOf(assetId));
-          return;
-        }
-        price = partsOf(obs.price);
-        currency = obs.currency;
-      }
-      const local = times(partsOf(qty), price);
-      let g = sums.get(currency);
-      if (!g) sums.set(currency, g = { value: EXACT_ZERO, assets: [] });
-      g.value = plus(g.value, local);
-      g.assets.push(assetId);
-      locals.push({ assetId, local, currency });
-    });
-    for (const [currency, g] of sums) groups.set(currency, { value: toDecimal(g.value), assets: g.assets });
-    return { incomplete, unvaluedCost, locals };
+  private notePosition(values: AssetValues, assetId: number, qty: Decimal, date: string): void {
+    const close = this.prices.quotePartsAt(assetId, date);
+    let price: DecimalParts;
+    let currency: string;
+    if (close) {
+      price = close;
+      currency = this.assetCurrency.get(assetId)!;
+    } else {
+      const obs = this.prices.at(assetId, date);
+      if (!obs) return;
+      price = partsOf(obs.price);
+      currency = obs.currency;
+    }
+    if (currency === this.fx.target) return values.addPosition(assetId, partsOf(qty), price, null);
+    const r = this.fx.rate(currency, date, false);
+    if (r !== null) values.addPosition(assetId, partsOf(qty), price, partsOf(r));
   }
 
   /** Open cost of an asset across brokers (only asked for assets left out of a day's valuation). */
@@ -623,7 +591,7 @@ export class ReplayLedger {
     return cost;
   }
 
-  private valueTransit(date: string, assetValues: Map<number, DecimalParts> | undefined) {
+  private valueTransit(date: string, assetValues: AssetValues | undefined) {
     const out = { marketValue: ZERO, book: ZERO, valuedCost: ZERO, assetValue: ZERO, incomplete: false };
     for (const item of this.transit.values()) {
       if (item.kind === "cash") {
@@ -640,7 +608,7 @@ export class ReplayLedger {
       out.marketValue = out.marketValue.plus(v);
       out.assetValue = out.assetValue.plus(v);
       out.valuedCost = out.valuedCost.plus(item.cost);
-      if (assetValues) assetValues.set(item.assetId!, plus(assetValues.get(item.assetId!) ?? EXACT_ZERO, partsOf(v)));
+      assetValues?.addValue(item.assetId!, partsOf(v));
     }
     return out;
   }

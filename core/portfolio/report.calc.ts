@@ -12,6 +12,7 @@ import {
 } from "./data-quality.calc.ts";
 import { percentText } from "./allocation-percent.ts";
 import { cmp, type DecimalParts, EXACT_ZERO, partsOf, plus, times, toDecimal, wireText } from "./exact-decimal.ts";
+import { type DD, ddAdd, ddCompare, ddMul, ddOfParts, ddPercentText, ddWireText, DD_ZERO } from "./double-double.ts";
 import { dec, toReportDto } from "./report.dto.ts";
 import type {
   AllocationItem, AllocationPoint, BrokerBreakdown, ContributionRow, Dimension, HistoryPoint, HoldingRow, PortfolioReport, PositionsContribution,
@@ -361,8 +362,17 @@ const DIMENSIONS = ["type", "sector", "geography"] as const;
  * value (a weight of exactly 1, whose product is the value itself).
  */
 const weightCache = new WeakMap<AssetInfo, Weights>();
-/** Per dimension, each weight's component as an index into `componentNames` (no Map lookup per asset and day). */
-type Weights = Record<Dimension, [string, DecimalParts | null][]> & { index: Record<Dimension, number[]> };
+/**
+ * Per dimension, each weight's component as an index into `componentNames` (no Map lookup per asset
+ * and day), the weights' estimates (double-double.ts), and for the estimates' error bound the
+ * largest sum of a dimension's absolute weights (at least 1) and the most weights of a dimension.
+ */
+type Weights = Record<Dimension, [string, DecimalParts | null][]> & {
+  index: Record<Dimension, number[]>;
+  estimates: Record<Dimension, (DD | null)[]>;
+  spread: number;
+  count: number;
+};
 /** Every component name met, per dimension, by index; the sums of one `allocation` call by the same index. */
 const componentNames: Record<Dimension, string[]> = { type: [], sector: [], geography: [] };
 const componentIndex: Record<Dimension, Map<string, number>> = { type: new Map(), sector: new Map(), geography: new Map() };
@@ -390,7 +400,14 @@ function weightsOf(asset: AssetInfo): Weights {
     const sector = of(asset.sectors);
     const geography = of(asset.geography);
     const index = { type: type.map(([k]) => indexOf("type", k)), sector: sector.map(([k]) => indexOf("sector", k)), geography: geography.map(([k]) => indexOf("geography", k)) };
-    cached = { type, sector, geography, index };
+    const estimate = (ws: [string, DecimalParts | null][]) => ws.map(([, w]) => (w === null ? null : ddOfParts(w)));
+    const spreadOf = (ws: [string, DecimalParts | null][]) => ws.reduce((s, [, w]) => s + (w === null ? 1 : Math.abs(ddOfParts(w).hi) * 1.01), 0);
+    cached = {
+      type, sector, geography, index,
+      estimates: { type: estimate(type), sector: estimate(sector), geography: estimate(geography) },
+      spread: Math.max(1, spreadOf(type), spreadOf(sector), spreadOf(geography)),
+      count: Math.max(type.length, sector.length, geography.length),
+    };
     weightCache.set(asset, cached);
   }
   return cached;
@@ -448,18 +465,100 @@ function percentOf(amount: DecimalParts, total: DecimalParts): string {
   return percentText(amount, total) ?? dec(ratio(toDecimal(amount), toDecimal(total), true)!);
 }
 
-/** The allocation-history points of one day, one per dimension (from the day's per-asset values). */
-export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetInfo>): Record<Dimension, AllocationPoint> {
-  const items: Valued[] = [];
-  let total = EXACT_ZERO;
-  d.assetValues?.forEach((value, id) => {
-    items.push({ weights: weightsOf(assets.get(id)!), value });
-    total = plus(total, value);
-  });
+/** Per dimension, the estimates' sums by component index (as `componentSums`). */
+const estimateSums: Record<Dimension, (DD | undefined)[]> = { type: [], sector: [], geography: [] };
+
+/**
+ * The components of one dimension from the values' estimates, each within `err` of the Decimal
+ * chain's value (double-double.ts); null when they do not decide every text and the order.
+ */
+function estimatedAllocation(values: readonly DD[], weights: readonly Weights[], dim: Dimension, total: DD, err: number): AllocationItem[] | null {
+  const sums = estimateSums[dim];
+  const met: number[] = [];
+  try {
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      const ws = weights[i]!.estimates[dim];
+      const ix = weights[i]!.index[dim];
+      for (let j = 0; j < ws.length; j++) {
+        const w = ws[j]!;
+        const part = w === null ? v : ddMul(v, w);
+        const k = ix[j]!;
+        const before = sums[k];
+        if (before === undefined) met.push(k);
+        sums[k] = before === undefined ? part : ddAdd(before, part);
+      }
+    }
+    const positive = total.hi > err;
+    if (!positive && !(total.hi < -err)) return null;
+    const names = componentNames[dim];
+    const amounts: [string, DD][] = met.map((k) => [names[k]!, sums[k]!]);
+    // Two sums closer than both their errors are not ordered by their estimates.
+    let undecided = false;
+    amounts.sort(([a, x], [b, y]) => {
+      const c = ddCompare(y, x, 2 * err);
+      if (c === 0) undecided = true;
+      return c || a.localeCompare(b);
+    });
+    if (undecided) return null;
+    const out: AllocationItem[] = [];
+    for (const [name, amount] of amounts) {
+      const text = ddWireText(amount, err);
+      const value = positive ? ddPercentText(amount, total, err) : null;
+      if (text === null || (positive && value === null)) return null;
+      out.push({ name, value, amount: text });
+    }
+    return out;
+  } finally {
+    for (const k of met) sums[k] = undefined;
+  }
+}
+
+/** Error budget per operation on an estimate (double-double.ts: a few u² each, u = 2^-53). */
+const ERROR_PER_OPERATION = 2 ** -96;
+
+/**
+ * The allocation-history points of one day, one per dimension (from the day's per-asset values):
+ * from the values' estimates where they decide the text, from the exact values elsewhere (the same
+ * text either way; `exactOnly` skips the estimates, for tests).
+ */
+export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetInfo>, exactOnly = false): Record<Dimension, AllocationPoint> {
+  const components: Record<Dimension, AllocationItem[] | null> = { type: null, sector: null, geography: null };
+  if (d.assetValues && !exactOnly) {
+    const { ids, values, sizes } = d.assetValues.estimate();
+    const weights = ids.map((id) => weightsOf(assets.get(id)!));
+    // Every intermediate of either chain is at most `bound` in size; each operation on it errs by
+    // at most its budget of that, and there are at most `operations` of them.
+    let bound = 0;
+    let most = 1;
+    let total = DD_ZERO;
+    for (let i = 0; i < ids.length; i++) {
+      total = ddAdd(total, values[i]!);
+      bound += sizes[i]! * weights[i]!.spread;
+      if (weights[i]!.count > most) most = weights[i]!.count;
+    }
+    const operations = ids.length * (16 + 4 * most) + 16;
+    const err = bound * 1.01 * operations * ERROR_PER_OPERATION;
+    for (const dim of DIMENSIONS) components[dim] = estimatedAllocation(values, weights, dim, total, err);
+  }
+  let exact: { items: Valued[]; total: DecimalParts } | null = null;
+  for (const dim of DIMENSIONS) {
+    if (components[dim] !== null) continue;
+    if (!exact) {
+      const items: Valued[] = [];
+      let total = EXACT_ZERO;
+      d.assetValues?.exact().forEach((value, id) => {
+        items.push({ weights: weightsOf(assets.get(id)!), value });
+        total = plus(total, value);
+      });
+      exact = { items, total };
+    }
+    components[dim] = allocation(exact.items, dim, exact.total);
+  }
   return {
-    type: { date: d.date, components: allocation(items, "type", total) },
-    sector: { date: d.date, components: allocation(items, "sector", total) },
-    geography: { date: d.date, components: allocation(items, "geography", total) },
+    type: { date: d.date, components: components.type! },
+    sector: { date: d.date, components: components.sector! },
+    geography: { date: d.date, components: components.geography! },
   };
 }
 

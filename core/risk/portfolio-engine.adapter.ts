@@ -141,7 +141,7 @@ export async function portfolioView(
   const byAsset = new Map<number, Decimal>();
   for (const p of r.positions) byAsset.set(p.assetId, byAsset.has(p.assetId) ? byAsset.get(p.assetId)!.plus(p.quantity) : p.quantity);
   return {
-    days: r.days.map((d) => ({ date: d.date, nav: d.nav, flow: d.flow, incomplete: d.incomplete, assetValues: d.assetValues ? asDecimals(d.assetValues) : null })),
+    days: r.days.map((d) => ({ date: d.date, nav: d.nav, flow: d.flow, incomplete: d.incomplete, assetValues: d.assetValues ? asDecimals(d.assetValues.exact()) : null })),
     positions: [...byAsset].filter(([, q]) => !q.isZero()).map(([assetId, quantity]) => ({ assetId, quantity })).sort((a, b) => a.assetId - b.assetId),
     input,
     prices: pricer(input),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { AssetValues } from "../../../core/portfolio/asset-values.ts";
 import { partsOfText } from "../../../core/portfolio/exact-decimal.ts";
 import type { DayState } from "../../../core/portfolio/replay.calc.ts";
 import type { AssetInfo } from "../../../core/portfolio/report-input.ts";
@@ -42,7 +43,7 @@ describe("allocation points", () => {
   });
   const assets = new Map([[1, asset(1, { Energy: "0.7000", Utilities: "0.3000" })], [2, asset(2, { Energy: "1" })], [3, asset(3, null)]]);
   const day = (date: string, values: [number, string][]): DayState =>
-    ({ date, assetValues: new Map(values.map(([id, v]) => [id, partsOfText(v)])) }) as unknown as DayState;
+    ({ date, assetValues: AssetValues.of(new Map(values.map(([id, v]) => [id, partsOfText(v)]))) }) as unknown as DayState;
   const components = (d: DayState) => allocationPoints(d, assets).sector.components;
 
   test("each day's component sums are that day's own, whatever the days before summed", () => {

@@ -1,0 +1,101 @@
+/**
+ * A day's value per asset in the target currency, for the allocation history (and the risk
+ * adapter's asset slices): what each held asset is valued at (`quantity × price`, × the day's rate
+ * when priced in another currency), then the value of assets in transit.
+ *
+ * The inputs are kept, not the products: the allocation history first works on double-double
+ * estimates (`estimate`, double-double.ts), and only a day whose text those do not decide computes
+ * the exact values (`exact`: the Decimal chain's values, exact-decimal.ts) from the same inputs.
+ */
+import { type DD, ddAdd, ddMul, ddOfParts } from "./double-double.ts";
+import { type DecimalParts, EXACT_ZERO, plus, times } from "./exact-decimal.ts";
+
+/** Estimates of parts, kept per parts object (a quantity's, a close's or a rate's: asked for many days). */
+const estimates = new WeakMap<DecimalParts, DD>();
+function estimateOf(p: DecimalParts): DD {
+  let d = estimates.get(p);
+  if (d === undefined) estimates.set(p, d = ddOfParts(p));
+  return d;
+}
+
+export class AssetValues {
+  private readonly positionIds: number[] = [];
+  private readonly quantities: DecimalParts[] = [];
+  private readonly prices: DecimalParts[] = [];
+  /** null: priced in the target currency (the value is the local one). */
+  private readonly rates: (DecimalParts | null)[] = [];
+  private readonly valueIds: number[] = [];
+  private readonly values: DecimalParts[] = [];
+  private exactValues: Map<number, DecimalParts> | null = null;
+
+  /** The values of a map (tests and callers that have them already). */
+  static of(values: ReadonlyMap<number, DecimalParts>): AssetValues {
+    const out = new AssetValues();
+    values.forEach((v, id) => out.addValue(id, v));
+    return out;
+  }
+
+  /** A held asset valued at `quantity × price`, converted at `rate` (null: already in the target currency). */
+  addPosition(assetId: number, quantity: DecimalParts, price: DecimalParts, rate: DecimalParts | null): void {
+    this.positionIds.push(assetId);
+    this.quantities.push(quantity);
+    this.prices.push(price);
+    this.rates.push(rate);
+  }
+
+  /** A value in the target currency added to the asset's (assets in transit). */
+  addValue(assetId: number, value: DecimalParts): void {
+    this.valueIds.push(assetId);
+    this.values.push(value);
+  }
+
+  /** The exact values by asset, in the order assets were first added. */
+  exact(): Map<number, DecimalParts> {
+    if (this.exactValues) return this.exactValues;
+    const out = new Map<number, DecimalParts>();
+    for (let i = 0; i < this.positionIds.length; i++) {
+      const local = times(this.quantities[i]!, this.prices[i]!);
+      const rate = this.rates[i]!;
+      const value = rate === null ? local : times(local, rate);
+      const before = out.get(this.positionIds[i]!);
+      out.set(this.positionIds[i]!, before === undefined ? value : plus(before, value));
+    }
+    for (let i = 0; i < this.valueIds.length; i++) {
+      const id = this.valueIds[i]!;
+      out.set(id, plus(out.get(id) ?? EXACT_ZERO, this.values[i]!));
+    }
+    return this.exactValues = out;
+  }
+
+  /**
+   * Estimates of the same values in the same order (`ids[i]` is valued at `values[i]`), each within
+   * 16 operations' error (double-double.ts) of the Decimal chain's value, relative to `sizes[i]`.
+   */
+  estimate(): { ids: number[]; values: DD[]; sizes: number[] } {
+    const ids: number[] = [];
+    const values: DD[] = [];
+    // The sum of the sizes of what makes each value (more than the value when they cancel).
+    const sizes: number[] = [];
+    const index = new Map<number, number>();
+    const put = (id: number, v: DD) => {
+      const i = index.get(id);
+      const size = Math.abs(v.hi) * 1.01;
+      if (i === undefined) {
+        index.set(id, ids.length);
+        ids.push(id);
+        values.push(v);
+        sizes.push(size);
+      } else {
+        values[i] = ddAdd(values[i]!, v);
+        sizes[i]! += size;
+      }
+    };
+    for (let i = 0; i < this.positionIds.length; i++) {
+      const local = ddMul(estimateOf(this.quantities[i]!), estimateOf(this.prices[i]!));
+      const rate = this.rates[i]!;
+      put(this.positionIds[i]!, rate === null ? local : ddMul(local, estimateOf(rate)));
+    }
+    for (let i = 0; i < this.valueIds.length; i++) put(this.valueIds[i]!, estimateOf(this.values[i]!));
+    return { ids, values, sizes };
+  }
+}
