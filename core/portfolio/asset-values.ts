@@ -7,36 +7,28 @@
  * estimates (`estimate`, double-double.ts), and only a day whose text those do not decide computes
  * the exact values (`exact`: the Decimal chain's values, exact-decimal.ts) from the same inputs.
  */
-import { type DD, ddAdd, ddMul, ddOfParts } from "./double-double.ts";
+import { type DD, ddAdd, ddMul, type Estimated, estimated } from "./double-double.ts";
 import { type DecimalParts, EXACT_ZERO, plus, times } from "./exact-decimal.ts";
-
-/** Estimates of parts, kept per parts object (a quantity's, a close's or a rate's: asked for many days). */
-const estimates = new WeakMap<DecimalParts, DD>();
-function estimateOf(p: DecimalParts): DD {
-  let d = estimates.get(p);
-  if (d === undefined) estimates.set(p, d = ddOfParts(p));
-  return d;
-}
 
 export class AssetValues {
   private readonly positionIds: number[] = [];
-  private readonly quantities: DecimalParts[] = [];
-  private readonly prices: DecimalParts[] = [];
+  private readonly quantities: Estimated[] = [];
+  private readonly prices: Estimated[] = [];
   /** null: priced in the target currency (the value is the local one). */
-  private readonly rates: (DecimalParts | null)[] = [];
+  private readonly rates: (Estimated | null)[] = [];
   private readonly valueIds: number[] = [];
-  private readonly values: DecimalParts[] = [];
+  private readonly values: Estimated[] = [];
   private exactValues: Map<number, DecimalParts> | null = null;
 
   /** The values of a map (tests and callers that have them already). */
   static of(values: ReadonlyMap<number, DecimalParts>): AssetValues {
     const out = new AssetValues();
-    values.forEach((v, id) => out.addValue(id, v));
+    values.forEach((v, id) => out.addValue(id, estimated(v)));
     return out;
   }
 
   /** A held asset valued at `quantity × price`, converted at `rate` (null: already in the target currency). */
-  addPosition(assetId: number, quantity: DecimalParts, price: DecimalParts, rate: DecimalParts | null): void {
+  addPosition(assetId: number, quantity: Estimated, price: Estimated, rate: Estimated | null): void {
     this.positionIds.push(assetId);
     this.quantities.push(quantity);
     this.prices.push(price);
@@ -44,7 +36,7 @@ export class AssetValues {
   }
 
   /** A value in the target currency added to the asset's (assets in transit). */
-  addValue(assetId: number, value: DecimalParts): void {
+  addValue(assetId: number, value: Estimated): void {
     this.valueIds.push(assetId);
     this.values.push(value);
   }
@@ -54,15 +46,15 @@ export class AssetValues {
     if (this.exactValues) return this.exactValues;
     const out = new Map<number, DecimalParts>();
     for (let i = 0; i < this.positionIds.length; i++) {
-      const local = times(this.quantities[i]!, this.prices[i]!);
+      const local = times(this.quantities[i]!.parts, this.prices[i]!.parts);
       const rate = this.rates[i]!;
-      const value = rate === null ? local : times(local, rate);
+      const value = rate === null ? local : times(local, rate.parts);
       const before = out.get(this.positionIds[i]!);
       out.set(this.positionIds[i]!, before === undefined ? value : plus(before, value));
     }
     for (let i = 0; i < this.valueIds.length; i++) {
       const id = this.valueIds[i]!;
-      out.set(id, plus(out.get(id) ?? EXACT_ZERO, this.values[i]!));
+      out.set(id, plus(out.get(id) ?? EXACT_ZERO, this.values[i]!.parts));
     }
     return this.exactValues = out;
   }
@@ -91,11 +83,11 @@ export class AssetValues {
       }
     };
     for (let i = 0; i < this.positionIds.length; i++) {
-      const local = ddMul(estimateOf(this.quantities[i]!), estimateOf(this.prices[i]!));
+      const local = ddMul(this.quantities[i]!.dd, this.prices[i]!.dd);
       const rate = this.rates[i]!;
-      put(this.positionIds[i]!, rate === null ? local : ddMul(local, estimateOf(rate)));
+      put(this.positionIds[i]!, rate === null ? local : ddMul(local, rate.dd));
     }
-    for (let i = 0; i < this.valueIds.length; i++) put(this.valueIds[i]!, estimateOf(this.values[i]!));
+    for (let i = 0; i < this.valueIds.length; i++) put(this.valueIds[i]!, this.values[i]!.dd);
     return { ids, values, sizes };
   }
 }

@@ -23,6 +23,16 @@ export interface DD {
 
 export const DD_ZERO: DD = Object.freeze({ hi: 0, lo: 0 });
 
+/** Exact parts with their estimate (made together where both are asked for). */
+export interface Estimated {
+  readonly parts: DecimalParts;
+  readonly dd: DD;
+}
+
+export function estimated(parts: DecimalParts): Estimated {
+  return { parts, dd: ddOfParts(parts) };
+}
+
 /** 2^27 + 1: Dekker's splitter for 53-bit doubles. */
 const SPLITTER = 134_217_729;
 
@@ -41,8 +51,11 @@ export function ddAdd(x: DD, y: DD): DD {
   const th = x.lo + y.lo;
   const bw = th - x.lo;
   const tl = (x.lo - (th - bw)) + (y.lo - bw);
-  const v = fastTwoSum(sh, sl + th);
-  return fastTwoSum(v.hi, tl + v.lo);
+  // Fast2Sum twice (the first without an object).
+  const c = sl + th;
+  const vh = sh + c;
+  const vl = c - (vh - sh);
+  return fastTwoSum(vh, tl + vl);
 }
 
 /** `x − y`. */

@@ -6,7 +6,8 @@
 import { dayNumber, dayText } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import { columnOfTexts, dayOnOrBefore, type DayColumn, EMPTY_COLUMN, valueParts, valueText } from "./day-columns.ts";
-import { type DecimalParts, partsOfText } from "./exact-decimal.ts";
+import { type Estimated, estimated } from "./double-double.ts";
+import { partsOfText } from "./exact-decimal.ts";
 import type { AssetInfo, LedgerTx, QuoteSeries, SplitEvent } from "./report-input.ts";
 import { txColumnsOf, TxTable } from "./tx-columns.ts";
 
@@ -44,8 +45,8 @@ interface AssetBook {
   quotes: DayColumn;
   /** The observation of the last quote index asked for (non-trading days ask for it again). */
   lastQuote: { index: number; obs: Observation } | null;
-  /** The close of the last quote index asked for by `quotePartsAt`, as exact parts. */
-  lastParts: { index: number; parts: DecimalParts } | null;
+  /** The close of the last quote index asked for by `quotePartsAt`, as exact parts and their estimate. */
+  lastParts: { index: number; close: Estimated } | null;
   quoteBase: Decimal;
   quoteBaseOne: boolean;
   currency: string;
@@ -223,19 +224,20 @@ export class PriceBook {
   }
 
   /**
-   * The price valuing `assetId` on `day` as exact parts (exact-decimal.ts) when it is a quote with a
-   * quote base of 1 (the close itself, in the asset's currency), parsed from the close's text
-   * without a Decimal; null otherwise ({@link at} then gives the observation).
+   * The price valuing `assetId` on `day` as exact parts (exact-decimal.ts) and their estimate
+   * (double-double.ts) when it is a quote with a quote base of 1 (the close itself, in the asset's
+   * currency), parsed from the close's text without a Decimal; null otherwise ({@link at} then
+   * gives the observation).
    */
-  quotePartsAt(assetId: number, day: string): DecimalParts | null {
+  quotePartsAt(assetId: number, day: string): Estimated | null {
     const b = this.books.get(assetId);
     if (!b || !b.quoteBaseOne) return null;
     const qi = this.quoteIndexAt(assetId, day);
     if (qi < 0) return null;
-    if (b.lastParts?.index === qi) return b.lastParts.parts;
-    const parts = valueParts(b.quotes, qi) ?? partsOfText(valueText(b.quotes, qi));
-    b.lastParts = { index: qi, parts };
-    return parts;
+    if (b.lastParts?.index === qi) return b.lastParts.close;
+    const close = estimated(valueParts(b.quotes, qi) ?? partsOfText(valueText(b.quotes, qi)));
+    b.lastParts = { index: qi, close };
+    return close;
   }
 
   /** The observation valuing `assetId` on `day`, or null when there is none (source MISSING). */

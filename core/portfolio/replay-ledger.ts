@@ -8,7 +8,9 @@ import { Decimal, isAboveZero, isBelowZero } from "../money/decimal.ts";
 import type { FxTable } from "./fx-table.calc.ts";
 import type { PriceBook } from "./price-book.calc.ts";
 import { AssetValues } from "./asset-values.ts";
-import { type DecimalParts, partsOf } from "./exact-decimal.ts";
+import { decimalParts } from "./allocation-percent.ts";
+import { type Estimated, estimated } from "./double-double.ts";
+import { partsOf } from "./exact-decimal.ts";
 import type { ReplayTx, ReportInput } from "./report-input.ts";
 import { ScaledValuation } from "./scaled-valuation.ts";
 
@@ -567,21 +569,28 @@ export class ReplayLedger {
    * without a price or a rate has no value that day.
    */
   private notePosition(values: AssetValues, assetId: number, qty: Decimal, date: string): void {
-    const close = this.prices.quotePartsAt(assetId, date);
-    let price: DecimalParts;
+    let price = this.prices.quotePartsAt(assetId, date);
     let currency: string;
-    if (close) {
-      price = close;
-      currency = this.assetCurrency.get(assetId)!;
-    } else {
+    if (price) currency = this.assetCurrency.get(assetId)!;
+    else {
       const obs = this.prices.at(assetId, date);
       if (!obs) return;
-      price = partsOf(obs.price);
+      price = estimated(partsOf(obs.price));
       currency = obs.currency;
     }
-    if (currency === this.fx.target) return values.addPosition(assetId, partsOf(qty), price, null);
+    const quantity = this.estimateOf(this.quantityEstimates, assetId, qty);
+    if (currency === this.fx.target) return values.addPosition(assetId, quantity, price, null);
     const r = this.fx.rate(currency, date, false);
-    if (r !== null) values.addPosition(assetId, partsOf(qty), price, partsOf(r));
+    if (r !== null) values.addPosition(assetId, quantity, price, this.estimateOf(this.rateEstimates, currency, r));
+  }
+
+  /** Quantities' and rates' estimates, each made again when its Decimal is another (it changes on trades, or each day). */
+  private readonly quantityEstimates = new Map<number, { of: Decimal; estimate: Estimated }>();
+  private readonly rateEstimates = new Map<string, { of: Decimal; estimate: Estimated }>();
+  private estimateOf<K>(cache: Map<K, { of: Decimal; estimate: Estimated }>, key: K, x: Decimal): Estimated {
+    let e = cache.get(key);
+    if (e === undefined || e.of !== x) cache.set(key, e = { of: x, estimate: estimated(decimalParts(x)) });
+    return e.estimate;
   }
 
   /** Open cost of an asset across brokers (only asked for assets left out of a day's valuation). */
@@ -608,7 +617,7 @@ export class ReplayLedger {
       out.marketValue = out.marketValue.plus(v);
       out.assetValue = out.assetValue.plus(v);
       out.valuedCost = out.valuedCost.plus(item.cost);
-      assetValues?.addValue(item.assetId!, partsOf(v));
+      assetValues?.addValue(item.assetId!, estimated(partsOf(v)));
     }
     return out;
   }

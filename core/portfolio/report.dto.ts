@@ -106,9 +106,27 @@ function allocationPointDto(p: AllocationPoint): AllocationPointDto {
   return { date: p.date, components: p.components.map(allocationDto) };
 }
 
-/** One allocation-history point as JSON text, as `toReportDto` writes it. */
+/** Component names as JSON strings, written once each. */
+const nameTexts = new Map<string, string>();
+
+/**
+ * One allocation-history point as JSON text, as `toReportDto` writes it (`JSON.stringify` of the
+ * wire point), written without the wire objects: the values and amounts are decimal texts (digits,
+ * a sign and a point: nothing to escape), the names are escaped once.
+ */
 export function allocationPointText(p: AllocationPoint): string {
-  return JSON.stringify(allocationPointDto(p));
+  let out = `{"date":${JSON.stringify(p.date)},"components":[`;
+  for (let i = 0; i < p.components.length; i++) {
+    const c = p.components[i]!;
+    let name = nameTexts.get(c.name);
+    if (name === undefined) {
+      // Names are the users' own: the cache is bounded.
+      if (nameTexts.size >= 10_000) nameTexts.clear();
+      nameTexts.set(c.name, name = JSON.stringify(c.name));
+    }
+    out += `${i > 0 ? "," : ""}{"name":${name},"value":"${c.value ?? "0"}","amount":"${c.amount}"}`;
+  }
+  return `${out}]}`;
 }
 
 function allocationDto(a: AllocationItem): AllocationItemDto {

@@ -3,7 +3,7 @@ import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { percentText } from "../../../core/portfolio/allocation-percent.ts";
 import { AssetValues } from "../../../core/portfolio/asset-values.ts";
-import { type DD, ddAdd, ddMul, ddOfParts, ddPercentText, ddPow10, ddWireText } from "../../../core/portfolio/double-double.ts";
+import { type DD, ddAdd, ddMul, ddOfParts, ddPercentText, ddPow10, ddWireText, estimated } from "../../../core/portfolio/double-double.ts";
 import { type DecimalParts, partsOfText, wireText } from "../../../core/portfolio/exact-decimal.ts";
 import type { DayState } from "../../../core/portfolio/replay.calc.ts";
 import type { AssetInfo } from "../../../core/portfolio/report-input.ts";
@@ -133,6 +133,7 @@ describe("double-double estimates", () => {
 });
 
 describe("allocation history from estimates", () => {
+  const est = (text: string) => estimated(partsOfText(text));
   const weightsPool: (Record<string, string> | null)[] = [
     null, { Energy: "1" }, { Energy: "0.5", Utilities: "0.5" }, { Energy: "0.3333333333", Tech: "0.6666666667" },
     { Tech: "0.7", Utilities: "0.2", Energy: "0.1" }, { Health: "1" },
@@ -155,11 +156,11 @@ describe("allocation history from estimates", () => {
     const ids = [...assets.keys()].sort(() => int(0, 2) - 1).slice(0, n);
     for (const id of ids) {
       const rate = pick(rates);
-      values.addPosition(id, partsOfText(decimalText(12, 8, true)), partsOfText(decimalText(9, 6)), rate === "1" ? null : partsOfText(rate));
+      values.addPosition(id, est(decimalText(12, 8, true)), est(decimalText(9, 6)), rate === "1" ? null : est(rate));
       // Some assets in transit too (added to the held value, or alone).
-      if (int(0, 9) === 0) values.addValue(id, partsOfText(decimalText(10, 4)));
+      if (int(0, 9) === 0) values.addValue(id, est(decimalText(10, 4)));
     }
-    if (int(0, 4) === 0) values.addValue(ids[0]!, partsOfText(decimalText(10, 4, true)));
+    if (int(0, 4) === 0) values.addValue(ids[0]!, est(decimalText(10, 4, true)));
     return values;
   }
 
@@ -175,15 +176,15 @@ describe("allocation history from estimates", () => {
     }
     // Values that make ties and equal sums: two assets with the same value and the same weights.
     const tie = new AssetValues();
-    tie.addPosition(1, partsOfText("3"), partsOfText("0.00000000005"), null);
-    tie.addPosition(2, partsOfText("1"), partsOfText("0.00000000015"), null);
+    tie.addPosition(1, est("3"), est("0.00000000005"), null);
+    tie.addPosition(2, est("1"), est("0.00000000015"), null);
     const twin = new AssetValues();
-    twin.addValue(5, partsOfText("100.12345678905"));
-    twin.addValue(6, partsOfText("100.12345678905"));
+    twin.addValue(5, est("100.12345678905"));
+    twin.addValue(6, est("100.12345678905"));
     // Two sums a unit of the 34th digit apart, closer than the estimates can tell: ordered by value, not by name.
     const close = new AssetValues();
-    close.addPosition(41, partsOfText("1.000000000000000000000000000000001"), partsOfText("1"), partsOfText(rates[1]!));
-    close.addPosition(42, partsOfText("1"), partsOfText("1"), partsOfText(rates[1]!));
+    close.addPosition(41, est("1.000000000000000000000000000000001"), est("1"), est(rates[1]!));
+    close.addPosition(42, est("1"), est("1"), est(rates[1]!));
     const sectors = allocationPoints({ date: "2025-01-02", assetValues: close } as unknown as DayState, assets).sector.components;
     expect(sectors.map((c) => c.name)).toEqual(["Zeta", "Alpha"]);
     for (const v of [tie, twin, close]) {
