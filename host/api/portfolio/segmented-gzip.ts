@@ -23,10 +23,13 @@ const HEADER = new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 /** A final fixed-Huffman block holding only its end code. */
 const FINAL_EMPTY_BLOCK = new Uint8Array([3, 0]);
 const LEVEL = 4;
+/** The largest piece encoded in the reused buffer (larger ones get their own). */
+const SCRATCH_MAX = 4 * 1024 * 1024;
 
 export class SegmentedGzip {
   private readonly pieces = new Map<string, Piece>();
   private kept = 0;
+  private scratch = Buffer.allocUnsafe(64 * 1024);
 
   /** `maxBytes`: compressed bytes kept (least recently used pieces go first). */
   constructor(private readonly maxBytes = 8 * 1024 * 1024) {}
@@ -73,7 +76,7 @@ export class SegmentedGzip {
       this.pieces.set(key, p);
       return p;
     }
-    const utf8 = Buffer.from(text, "utf8");
+    const utf8 = this.utf8(text);
     p = {
       deflated: deflateRawSync(utf8, { level: LEVEL, finishFlush: constants.Z_SYNC_FLUSH }), crc: Bun.hash.crc32(utf8), bytes: utf8.length,
       shift: crc32Shift(utf8.length),
@@ -81,6 +84,18 @@ export class SegmentedGzip {
     this.pieces.set(key, p);
     this.kept += p.deflated.length;
     return p;
+  }
+
+  /**
+   * `text` as UTF-8 in one buffer reused from piece to piece: a buffer per piece was ~10 MB of
+   * byte arrays (a dense 100k body) left for the next collection, about as much on the worker's
+   * RSS peak. Only read before the next call (the deflated bytes and the CRC are copies).
+   */
+  private utf8(text: string): Buffer {
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (bytes > SCRATCH_MAX) return Buffer.from(text, "utf8");
+    if (this.scratch.length < bytes) this.scratch = Buffer.allocUnsafe(Math.min(SCRATCH_MAX, Math.max(bytes, 2 * this.scratch.length)));
+    return this.scratch.subarray(0, this.scratch.write(text, 0, "utf8"));
   }
 
   private evict(): void {
