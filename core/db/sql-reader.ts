@@ -6,17 +6,6 @@
  */
 export interface SqlReader {
   all<T = any>(sql: string, params?: unknown[]): Promise<T[]>;
-  /**
-   * The same rows one at a time, where the driver can step through them (SQLite): a bulk read
-   * then never holds every row object at once. Optional; {@link eachRow} falls back to `all`.
-   */
-  each?<T = any>(sql: string, params: unknown[], row: (r: T) => void): Promise<void>;
-}
-
-/** Calls `row` for each row of `sql`, one at a time where the reader can (`SqlReader.each`). */
-export async function eachRow<T>(db: SqlReader, sql: string, params: unknown[], row: (r: T) => void): Promise<void> {
-  if (db.each) return db.each(sql, params, row);
-  for (const r of await db.all<T>(sql, params)) row(r);
 }
 
 /** The {@link SqlReader} of a TypeORM manager or data source (the request thread's reader connection). */

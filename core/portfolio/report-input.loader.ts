@@ -11,9 +11,9 @@ import { type DayColumn, DayColumnWriter } from "./day-columns.ts";
 import {
   type AssetInfo, type FxPairConfig, fxSeriesKey, type ReportFlags, type ReportInput, type SplitEvent,
 } from "./report-input.ts";
-import { permuteTxColumns, type TxColumns, TxColumnsWriter, TxTable } from "./tx-columns.ts";
+import { type TxColumns, TxColumnsWriter, TxTable } from "./tx-columns.ts";
 
-import { eachRow, type SqlReader } from "../db/sql-reader.ts";
+import type { SqlReader } from "../db/sql-reader.ts";
 
 export type { SqlReader };
 
@@ -87,33 +87,24 @@ export function reportCurrencies(transactions: TxTable, assets: readonly AssetIn
 
 /** The brokers' transactions dated up to `end` (on or after `since` when given), by (date, id). */
 export async function loadTransactions(db: SqlReader, brokers: readonly { id: number }[], end: string, since = ""): Promise<TxColumns> {
-  if (brokers.length === 0) return new TxColumnsWriter(0).done();
   const [after, afterParams] = sinceClause("t.date", since);
-  const where = `WHERE t.broker_id IN (${placeholders(brokers.length)})${after} AND t.date <= ?`;
-  const params = [...brokers.map((b) => b.id), ...afterParams, end];
-  // Counted, then read row by row straight into the columns: no object or string is kept per row
-  // (docs/portfolio.md "Input"), and the rows are never all alive at once either.
-  const [{ n }] = await db.all<{ n: number }>(`SELECT COUNT(*) AS n FROM transactions t ${where}`, params);
-  const w = new TxColumnsWriter(Number(n));
-  let read = 0;
-  await eachRow<TxRow>(db, `
+  const txRows = brokers.length === 0 ? [] : await db.all<TxRow>(`
     SELECT t.id, t.broker_id, t.asset_id, t.type, t.date, t.quantity, t.amount, t.currency, t.related_transaction_id,
            t.cost_basis_override, t.cost_basis_currency, p.broker_id AS partner_broker_id, p.date AS partner_date,
            CASE WHEN e.type = 'SPLIT' THEN 1 ELSE 0 END AS split_linked
       FROM transactions t
       LEFT JOIN transactions p ON p.id = t.related_transaction_id
       LEFT JOIN asset_events e ON e.id = t.asset_event_id
-     ${where}
-     ORDER BY t.broker_id, t.date, t.id`, params, (r) => {
-    // Both reads run in the caller's one read transaction; a reader without one could see a write between them.
-    if (++read > Number(n)) throw new Error("Transactions changed while the report read them (no read transaction)");
+     WHERE t.broker_id IN (${placeholders(brokers.length)})${after} AND t.date <= ?
+     ORDER BY t.broker_id, t.date, t.id`, [...brokers.map((b) => b.id), ...afterParams, end]);
+  // Straight into the columns: no object or string is kept per row (docs/portfolio.md "Input").
+  const w = new TxColumnsWriter(txRows.length);
+  for (const i of mergedByDateAndId(txRows)) {
+    const r = txRows[i]!;
     w.add(r.id, r.broker_id, r.asset_id, r.type, r.date, r.quantity, r.amount, r.currency, r.related_transaction_id, r.partner_broker_id,
       r.partner_date, r.cost_basis_override, r.cost_basis_currency, r.split_linked === 1);
-  });
-  const byBroker = w.done();
-  const t = new TxTable(byBroker);
-  const order = mergedOrder(t.length, (i) => t.brokerId(i), (i, j) => t.day(i) < t.day(j) || (t.day(i) === t.day(j) && t.id(i) < t.id(j)));
-  return order ? permuteTxColumns(byBroker, order) : byBroker;
+  }
+  return w.done();
 }
 
 /**
@@ -123,24 +114,25 @@ export async function loadTransactions(db: SqlReader, brokers: readonly { id: nu
  * row in a temporary B-tree (~40 % of the query at 100,000 rows).
  */
 export function mergedByDateAndId(rows: readonly { broker_id: number; date: string; id: number }[]): Int32Array {
-  const order = mergedOrder(rows.length, (i) => rows[i]!.broker_id, (i, j) => rows[i]!.date < rows[j]!.date || (rows[i]!.date === rows[j]!.date && rows[i]!.id < rows[j]!.id));
-  return order ?? Int32Array.from(rows, (_, i) => i);
-}
-
-/** {@link mergedByDateAndId} over `n` rows read through accessors; null when they are one run (already in order). */
-function mergedOrder(n: number, brokerOf: (i: number) => number, rowBefore: (i: number, j: number) => boolean): Int32Array | null {
+  const order = new Int32Array(rows.length);
   // The next row of each run, and where each run ends.
   const next: number[] = [];
   const ends: number[] = [];
-  for (let i = 0; i < n; i++) {
-    if (i > 0 && brokerOf(i) === brokerOf(i - 1)) continue;
+  for (let i = 0; i < rows.length; i++) {
+    if (i > 0 && rows[i]!.broker_id === rows[i - 1]!.broker_id) continue;
     if (i > 0) ends.push(i);
     next.push(i);
   }
-  ends.push(n);
-  if (next.length <= 1) return null;
-  const order = new Int32Array(n);
-  const before = (a: number, b: number): boolean => rowBefore(next[a]!, next[b]!);
+  ends.push(rows.length);
+  if (next.length <= 1) {
+    for (let i = 0; i < rows.length; i++) order[i] = i;
+    return order;
+  }
+  const before = (a: number, b: number): boolean => {
+    const x = rows[next[a]!]!;
+    const y = rows[next[b]!]!;
+    return x.date < y.date || (x.date === y.date && x.id < y.id);
+  };
   // A binary heap of the runs by their next row.
   const heap = next.map((_, k) => k);
   const down = (i: number): void => {
@@ -154,10 +146,10 @@ function mergedOrder(n: number, brokerOf: (i: number) => number, rowBefore: (i: 
     }
   };
   for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  for (let k = 0; k < n; k++) {
-    const r = heap[0]!;
-    order[k] = next[r]!++;
-    if (next[r] === ends[r]) {
+  for (let n = 0; n < rows.length; n++) {
+    const k = heap[0]!;
+    order[n] = next[k]!++;
+    if (next[k] === ends[k]) {
       heap[0] = heap[heap.length - 1]!;
       heap.pop();
     }
@@ -190,22 +182,14 @@ export async function loadQuotesAndSplits(db: SqlReader, assetIds: number[], end
   if (assetIds.length === 0) return { quotes, splits };
   const inList = `(${placeholders(assetIds.length)})`;
   const [after, afterParams] = sinceClause("date", since);
-  const where = `WHERE asset_id IN ${inList}${after} AND date <= ?`;
-  const params = [...assetIds, ...afterParams, end];
-  // Counted first, then read row by row into the columns: 130,000 closes were as many row objects
-  // and strings alive at once (~+40 MB of the worker's RSS at 100k).
-  const [{ n }] = await db.all<{ n: number }>(`SELECT COUNT(*) AS n FROM price_history ${where}`, params);
-  const w = new DayColumnWriter(Number(n));
-  let asset = -1;
-  let read = 0;
-  await eachRow<{ asset_id: number; date: string; close: string }>(db, `SELECT asset_id, date, close FROM price_history ${where} ORDER BY asset_id, date`, params, (p) => {
-    // Both reads run in the caller's one read transaction; a reader without one could see a write between them.
-    if (++read > Number(n)) throw new Error("Prices changed while the report read them (no read transaction)");
-    if (p.asset_id !== asset && asset !== -1) quotes[asset] = w.column();
-    asset = p.asset_id;
+  const priceRows = await db.all<{ asset_id: number; date: string; close: string }>(
+    `SELECT asset_id, date, close FROM price_history WHERE asset_id IN ${inList}${after} AND date <= ? ORDER BY asset_id, date`, [...assetIds, ...afterParams, end]);
+  const w = new DayColumnWriter(priceRows.length);
+  for (let i = 0; i < priceRows.length; i++) {
+    const p = priceRows[i]!;
     w.add(p.date, p.close);
-  });
-  if (asset !== -1) quotes[asset] = w.column();
+    if (i + 1 === priceRows.length || priceRows[i + 1]!.asset_id !== p.asset_id) quotes[p.asset_id] = w.column();
+  }
   const splitRows = await db.all<{ asset_id: number; date: string; value: string }>(
     `SELECT asset_id, date, value FROM asset_events WHERE type = 'SPLIT' AND asset_id IN ${inList} AND date <= ? ORDER BY date, id`, [...assetIds, end]);
   for (const s of splitRows) splits.push({ assetId: s.asset_id, date: s.date, ratio: s.value });

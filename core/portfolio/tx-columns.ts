@@ -180,35 +180,6 @@ export function txColumnsOf(txs: readonly LedgerTx[]): TxColumns {
   return w.done();
 }
 
-/** The columns' rows in the order `order` gives (row `i` of the result is row `order[i]` of `c`). */
-export function permuteTxColumns(c: TxColumns, order: Int32Array): TxColumns {
-  const n = order.length;
-  const typed = <A extends Int32Array | Uint8Array | Uint16Array | Float64Array>(from: A): A => {
-    const out = new (from.constructor as new (n: number) => A)(n);
-    for (let i = 0; i < n; i++) out[i] = from[order[i]!]!;
-    return out;
-  };
-  let inverse: Int32Array | null = null;
-  const decimals = (d: DecimalColumn): DecimalColumn => {
-    let wide: Map<number, string> | null = null;
-    if (d.wide) {
-      if (!inverse) {
-        inverse = new Int32Array(n);
-        for (let i = 0; i < n; i++) inverse[order[i]!] = i;
-      }
-      wide = new Map();
-      for (const [i, text] of d.wide) wide.set(inverse[i]!, text);
-    }
-    return { digits: typed(d.digits), scales: typed(d.scales), wide };
-  };
-  return {
-    ids: typed(c.ids), brokerIds: typed(c.brokerIds), assetIds: typed(c.assetIds), relatedIds: typed(c.relatedIds),
-    partnerBrokerIds: typed(c.partnerBrokerIds), days: typed(c.days), partnerDays: typed(c.partnerDays), types: typed(c.types),
-    typeNames: c.typeNames, currencies: typed(c.currencies), costBasisCurrencies: typed(c.costBasisCurrencies), currencyNames: c.currencyNames,
-    quantities: decimals(c.quantities), amounts: decimals(c.amounts), costBasisOverrides: decimals(c.costBasisOverrides), splitLinked: typed(c.splitLinked),
-  };
-}
-
 /** Rows [0, n) of `prev` then every row of `delta` (an incremental report's transactions). */
 export function spliceTxColumns(prev: TxColumns, n: number, delta: TxColumns): TxColumns {
   const w = new TxColumnsWriter(n + delta.ids.length);

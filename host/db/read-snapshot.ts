@@ -40,11 +40,6 @@ export function sqliteSqlReader(db: Database): SqlReader {
       if (sql.length <= LONG_STATEMENT_CHARS) return db.query(sql).all(...(params as any[])) as R[];
       return runOnce(db.prepare(sql), (s) => s.all(...(params as any[])) as R[]);
     },
-    each: async <R>(sql: string, params: unknown[], row: (r: R) => void) => {
-      const run = (s: ReturnType<Database["prepare"]>) => { for (const r of s.iterate(...(params as any[]))) row(r as R); };
-      if (sql.length <= LONG_STATEMENT_CHARS) run(db.query(sql));
-      else runOnce(db.prepare(sql), run);
-    },
   };
 }
 

@@ -17,10 +17,7 @@ const WIDE_RATE = "1.23456789012345678901234567891";
 /** A reader answering the loader's price, split, route and rate queries from fixed rows. */
 function reader(prices: { asset_id: number; date: string; close: string }[], rates: { date: string; rate: string }[]): SqlReader {
   return {
-    all: async <T>(sql: string) => {
-      const rows = sql.includes("FROM price_history") ? prices : sql.includes("FROM fx_rates") ? rates : [];
-      return (sql.includes("COUNT(*)") ? [{ n: rows.length }] : rows) as T[];
-    },
+    all: async <T>(sql: string) => (sql.includes("FROM price_history") ? prices : sql.includes("FROM fx_rates") ? rates : []) as T[],
   };
 }
 
