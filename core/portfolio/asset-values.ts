@@ -27,7 +27,10 @@ export class AssetValues {
     return out;
   }
 
-  /** A held asset valued at `quantity × price`, converted at `rate` (null: already in the target currency). */
+  /**
+   * A held asset valued at `quantity × price`, converted at `rate` (null: already in the target
+   * currency); once per asset (the ledger's held assets are a Map's keys).
+   */
   addPosition(assetId: number, quantity: Estimated, price: Estimated, rate: Estimated | null): void {
     this.positionIds.push(assetId);
     this.quantities.push(quantity);
@@ -64,30 +67,43 @@ export class AssetValues {
    * 16 operations' error (double-double.ts) of the Decimal chain's value, relative to `sizes[i]`.
    */
   estimate(): { ids: number[]; values: DD[]; sizes: number[] } {
-    const ids: number[] = [];
-    const values: DD[] = [];
+    const n = this.positionIds.length;
+    const ids = this.positionIds.slice();
+    const values = new Array<DD>(n);
     // The sum of the sizes of what makes each value (more than the value when they cancel).
-    const sizes: number[] = [];
-    const index = new Map<number, number>();
-    const put = (id: number, v: DD) => {
-      const i = index.get(id);
-      const size = Math.abs(v.hi) * 1.01;
-      if (i === undefined) {
-        index.set(id, ids.length);
-        ids.push(id);
-        values.push(v);
-        sizes.push(size);
-      } else {
-        values[i] = ddAdd(values[i]!, v);
-        sizes[i]! += size;
-      }
-    };
-    for (let i = 0; i < this.positionIds.length; i++) {
+    const sizes = new Array<number>(n);
+    for (let i = 0; i < n; i++) {
       const local = ddMul(this.quantities[i]!.dd, this.prices[i]!.dd);
       const rate = this.rates[i]!;
-      put(this.positionIds[i]!, rate === null ? local : ddMul(local, rate.dd));
+      const v = rate === null ? local : ddMul(local, rate.dd);
+      values[i] = v;
+      sizes[i] = Math.abs(v.hi) * 1.01;
     }
-    for (let i = 0; i < this.valueIds.length; i++) put(this.valueIds[i]!, this.values[i]!.dd);
+    // Assets in transit: added to the asset's value.
+    if (this.valueIds.length > 0) {
+      const index = new Map<number, number>();
+      const merged: number[] = [];
+      const mergedValues: DD[] = [];
+      const mergedSizes: number[] = [];
+      const put = (id: number, v: DD, size: number) => {
+        const i = index.get(id);
+        if (i === undefined) {
+          index.set(id, merged.length);
+          merged.push(id);
+          mergedValues.push(v);
+          mergedSizes.push(size);
+        } else {
+          mergedValues[i] = ddAdd(mergedValues[i]!, v);
+          mergedSizes[i]! += size;
+        }
+      };
+      for (let i = 0; i < n; i++) put(ids[i]!, values[i]!, sizes[i]!);
+      for (let i = 0; i < this.valueIds.length; i++) {
+        const v = this.values[i]!.dd;
+        put(this.valueIds[i]!, v, Math.abs(v.hi) * 1.01);
+      }
+      return { ids: merged, values: mergedValues, sizes: mergedSizes };
+    }
     return { ids, values, sizes };
   }
 }

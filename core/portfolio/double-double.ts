@@ -33,6 +33,23 @@ export function estimated(parts: DecimalParts): Estimated {
   return { parts, dd: ddOfParts(parts) };
 }
 
+/**
+ * A value given as its digits as one safe integer and its decimals (a day column's close): the
+ * estimate from the two numbers, the exact parts made only if asked for (most days never are).
+ */
+export class DigitsEstimate implements Estimated {
+  readonly dd: DD;
+  private exact: DecimalParts | null = null;
+
+  constructor(digits: number, scale: number, private readonly partsOf: () => DecimalParts) {
+    this.dd = digits === 0 ? DD_ZERO : scale === 0 ? { hi: digits, lo: 0 } : ddMul({ hi: digits, lo: 0 }, ddPow10(-scale));
+  }
+
+  get parts(): DecimalParts {
+    return this.exact ??= this.partsOf();
+  }
+}
+
 /** 2^27 + 1: Dekker's splitter for 53-bit doubles. */
 const SPLITTER = 134_217_729;
 
@@ -96,6 +113,10 @@ const POW10 = new Map<number, DD>();
 
 /** 10^k as a double-double (the nearest double and the nearest double to what it leaves). */
 export function ddPow10(k: number): DD {
+  if (k <= 0 && k > -SMALL.length) {
+    const p = SMALL[-k];
+    if (p) return p;
+  }
   let p = POW10.get(k);
   if (p) return p;
   const hi = Number(`1e${k}`);
@@ -113,8 +134,11 @@ export function ddPow10(k: number): DD {
     p = { hi, lo: approxRatio(twoE - m * tenK, tenK * twoE) };
   }
   POW10.set(k, p);
+  if (k <= 0 && k > -SMALL.length) SMALL[-k] = p;
   return p;
 }
+/** 10^-i for the decimals closes and quantities have, without a Map lookup. */
+const SMALL: (DD | undefined)[] = new Array(40);
 
 const TEN_15 = 1e15;
 
@@ -166,13 +190,15 @@ export function ddWireText(v: DD, err: number): string | null {
   let digits = off < 0 ? floor : floor + 1;
   if (digits === SCALE) { whole += 1; digits = 0; }
   if (whole === 0 && digits === 0) return "0";
-  const sign = neg ? "-" : "";
-  if (digits === 0) return sign + String(whole);
-  let text = String(digits).padStart(PLACES, "0");
-  let end = text.length;
-  while (text.charCodeAt(end - 1) === 48) end--;
-  text = text.slice(0, end);
-  return `${sign}${whole}.${text}`;
+  return (neg ? "-" : "") + decimalText(whole, digits);
+}
+
+/** `whole` and `fraction` (an integer below 10^10: its 10 decimals) as plain text without trailing zeros. */
+function decimalText(whole: number, fraction: number): string {
+  if (fraction === 0) return String(whole);
+  let width = PLACES;
+  while (fraction % 10 === 0) { fraction /= 10; width--; }
+  return `${whole}.${String(fraction).padStart(width, "0")}`;
 }
 
 /**
@@ -194,12 +220,9 @@ export function ddPercentText(amount: DD, total: DD, err: number): string | null
   if ((off < 0 ? -off : off) <= f * 2e-15 + (2 * (f + 1e12) * err) / (t - err)) return null;
   const digits = off < 0 ? whole : whole + 1;
   if (digits === 0) return "0";
-  let text = String(digits).padStart(PLACES + 1, "0");
-  const point = text.length - PLACES;
-  let end = text.length;
-  while (end > point && text.charCodeAt(end - 1) === 48) end--;
-  text = end === point ? text.slice(0, point) : `${text.slice(0, point)}.${text.slice(point, end)}`;
-  return (neg ? "-" : "") + text;
+  // digits < 10^15: the quotient by 10^10 is at least 10^-10 from the next integer, so its floor is exact.
+  const units = Math.floor(digits / SCALE);
+  return (neg ? "-" : "") + decimalText(units, digits - units * SCALE);
 }
 
 /** −1, 0 (undecided: within `err` of each other) or 1 as `x` is below or above `y`. */

@@ -6,7 +6,7 @@
 import { dayNumber, dayText } from "../dates/calendar.ts";
 import { Decimal } from "../money/decimal.ts";
 import { columnOfTexts, dayOnOrBefore, type DayColumn, EMPTY_COLUMN, valueParts, valueText } from "./day-columns.ts";
-import { type Estimated, estimated } from "./double-double.ts";
+import { DigitsEstimate, type Estimated, estimated } from "./double-double.ts";
 import { partsOfText } from "./exact-decimal.ts";
 import type { AssetInfo, LedgerTx, QuoteSeries, SplitEvent } from "./report-input.ts";
 import { txColumnsOf, TxTable } from "./tx-columns.ts";
@@ -235,7 +235,11 @@ export class PriceBook {
     const qi = this.quoteIndexAt(assetId, day);
     if (qi < 0) return null;
     if (b.lastParts?.index === qi) return b.lastParts.close;
-    const close = estimated(valueParts(b.quotes, qi) ?? partsOfText(valueText(b.quotes, qi)));
+    const col = b.quotes;
+    const digits = col.digits[qi]!;
+    const parts = () => valueParts(col, qi) ?? partsOfText(valueText(col, qi));
+    // Most closes are a safe integer of digits: estimated from the numbers, parts made only if asked.
+    const close = digits === digits ? new DigitsEstimate(digits, col.scales[qi]!, parts) : estimated(parts());
     b.lastParts = { index: qi, close };
     return close;
   }
