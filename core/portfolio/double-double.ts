@@ -193,12 +193,29 @@ export function ddWireText(v: DD, err: number): string | null {
   return (neg ? "-" : "") + decimalText(whole, digits);
 }
 
-/** `whole` and `fraction` (an integer below 10^10: its 10 decimals) as plain text without trailing zeros. */
+/**
+ * `whole` and `fraction` (an integer below 10^10: its 10 decimals) as plain text without trailing
+ * zeros. The decimals are written as two halves of five (32-bit integers: their remainders and
+ * digits are cheap where a double's are not).
+ */
 function decimalText(whole: number, fraction: number): string {
   if (fraction === 0) return String(whole);
-  let width = PLACES;
-  while (fraction % 10 === 0) { fraction /= 10; width--; }
-  return `${whole}.${String(fraction).padStart(width, "0")}`;
+  const first = Math.floor(fraction / 100_000);
+  const last = fraction - first * 100_000;
+  return `${whole}.${last === 0 ? trimmed(first) : padded(first, 5) + trimmed(last)}`;
+}
+
+const ZEROS = ["", "0", "00", "000", "0000"];
+/** `n` (0 ≤ n < 10^5) in `width` digits, zeros first. */
+function padded(n: number, width: number): string {
+  const digits = n >= 10_000 ? 5 : n >= 1_000 ? 4 : n >= 100 ? 3 : n >= 10 ? 2 : 1;
+  return ZEROS[width - digits]! + String(n);
+}
+/** Five decimals `n` (0 < n < 10^5) without their trailing zeros. */
+function trimmed(n: number): string {
+  let width = 5;
+  while (n % 10 === 0) { n = (n / 10) | 0; width--; }
+  return padded(n, width);
 }
 
 /**
