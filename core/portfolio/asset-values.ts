@@ -44,6 +44,23 @@ export class AssetValues {
     this.values.push(value);
   }
 
+  /**
+   * The exact value of the `i`-th asset of {@link estimate}'s order, computed alone when no asset
+   * is in transit (a day's text usually needs the exact values of a few assets, not all).
+   */
+  exactAt(i: number): DecimalParts {
+    if (this.valueIds.length > 0) return (this.exactList ??= [...this.exact().values()])[i]!;
+    const list = this.exactList ??= [];
+    let v = list[i];
+    if (v === undefined) {
+      const local = times(this.quantities[i]!.parts, this.prices[i]!.parts);
+      const rate = this.rates[i]!;
+      list[i] = v = rate === null ? local : times(local, rate.parts);
+    }
+    return v;
+  }
+  private exactList: DecimalParts[] | null = null;
+
   /** The exact values by asset, in the order assets were first added. */
   exact(): Map<number, DecimalParts> {
     if (this.exactValues) return this.exactValues;

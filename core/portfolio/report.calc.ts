@@ -469,10 +469,54 @@ function percentOf(amount: DecimalParts, total: DecimalParts): string {
 const estimateSums: Record<Dimension, (DD | undefined)[]> = { type: [], sector: [], geography: [] };
 
 /**
- * The components of one dimension from the values' estimates, each within `err` of the Decimal
- * chain's value (double-double.ts); null when they do not decide every text and the order.
+ * The Decimal chain's exact values of one day, computed only when an estimate does not decide
+ * (`allocationPoints`): the total and a component's sum, each in the order `allocation` adds them,
+ * from the exact values of the assets they need (made once per day and asset or component).
  */
-function estimatedAllocation(values: readonly DD[], weights: readonly Weights[], dim: Dimension, total: DD, err: number): AllocationItem[] | null {
+class ExactDay {
+  private sum: DecimalParts | null = null;
+  private sums: Map<string, DecimalParts> | null = null;
+
+  constructor(private readonly d: DayState, private readonly weights: readonly Weights[]) {}
+
+  total(): DecimalParts {
+    if (this.sum === null) {
+      let sum = EXACT_ZERO;
+      for (let i = 0; i < this.weights.length; i++) sum = plus(sum, this.d.assetValues!.exactAt(i));
+      this.sum = sum;
+    }
+    return this.sum;
+  }
+
+  /** Component `k` of `dim`: its parts added in the items' order, as `allocation` does. */
+  component(dim: Dimension, k: number): DecimalParts {
+    const key = `${dim}:${k}`;
+    let sum = (this.sums ??= new Map()).get(key);
+    if (sum === undefined) {
+      for (let i = 0; i < this.weights.length; i++) {
+        const ws = this.weights[i]![dim];
+        const ix = this.weights[i]!.index[dim];
+        for (let j = 0; j < ws.length; j++) {
+          if (ix[j] !== k) continue;
+          const w = ws[j]![1];
+          const value = this.d.assetValues!.exactAt(i);
+          const part = w === null ? value : times(value, w);
+          sum = sum === undefined ? part : plus(sum, part);
+        }
+      }
+      this.sums.set(key, sum!);
+    }
+    return sum!;
+  }
+}
+
+/**
+ * The components of one dimension from the values' estimates, each within `err` of the Decimal
+ * chain's value (double-double.ts). Every text, sign and order an estimate does not decide (within
+ * its error of a tie or of another sum) is taken from the exact values instead (`exact`), so the
+ * answer is `allocation`'s, and the exact work is done for those alone.
+ */
+function estimatedAllocation(values: readonly DD[], weights: readonly Weights[], dim: Dimension, total: DD, err: number, exact: ExactDay): AllocationItem[] {
   const sums = estimateSums[dim];
   const met: number[] = [];
   try {
@@ -489,23 +533,15 @@ function estimatedAllocation(values: readonly DD[], weights: readonly Weights[],
         sums[k] = before === undefined ? part : ddAdd(before, part);
       }
     }
-    const positive = total.hi > err;
-    if (!positive && !(total.hi < -err)) return null;
+    const positive = total.hi > err || (!(total.hi < -err) && exact.total().m > 0n);
     const names = componentNames[dim];
-    const amounts: [string, DD][] = met.map((k) => [names[k]!, sums[k]!]);
-    // Two sums closer than both their errors are not ordered by their estimates.
-    let undecided = false;
-    amounts.sort(([a, x], [b, y]) => {
-      const c = ddCompare(y, x, 2 * err);
-      if (c === 0) undecided = true;
-      return c || a.localeCompare(b);
-    });
-    if (undecided) return null;
+    const amounts: [string, DD, number][] = met.map((k) => [names[k]!, sums[k]!, k]);
+    // Two sums closer than both their errors are ordered by their exact values.
+    amounts.sort(([a, x, i], [b, y, j]) => ddCompare(y, x, 2 * err) || cmp(exact.component(dim, j), exact.component(dim, i)) || a.localeCompare(b));
     const out: AllocationItem[] = [];
-    for (const [name, amount] of amounts) {
-      const text = ddWireText(amount, err);
-      const value = positive ? ddPercentText(amount, total, err) : null;
-      if (text === null || (positive && value === null)) return null;
+    for (const [name, amount, k] of amounts) {
+      const text = ddWireText(amount, err) ?? wireText(exact.component(dim, k));
+      const value = positive ? ddPercentText(amount, total, err) ?? percentOf(exact.component(dim, k), exact.total()) : null;
       out.push({ name, value, amount: text });
     }
     return out;
@@ -520,46 +556,43 @@ const ERROR_PER_OPERATION = 2 ** -96;
 /**
  * The allocation-history points of one day, one per dimension (from the day's per-asset values):
  * from the values' estimates where they decide the text, from the exact values elsewhere (the same
- * text either way; `exactOnly` skips the estimates, for tests).
+ * text either way; `exactOnly` computes all of it exactly, for tests).
  */
 export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetInfo>, exactOnly = false): Record<Dimension, AllocationPoint> {
-  const components: Record<Dimension, AllocationItem[] | null> = { type: null, sector: null, geography: null };
-  if (d.assetValues && !exactOnly) {
-    const { ids, values, sizes } = d.assetValues.estimate();
-    const weights = ids.map((id) => weightsOf(assets.get(id)!));
-    // Every intermediate of either chain is at most `bound` in size; each operation on it errs by
-    // at most its budget of that, and there are at most `operations` of them.
-    let bound = 0;
-    let most = 1;
-    let total = DD_ZERO;
-    for (let i = 0; i < ids.length; i++) {
-      total = ddAdd(total, values[i]!);
-      bound += sizes[i]! * weights[i]!.spread;
-      if (weights[i]!.count > most) most = weights[i]!.count;
-    }
-    const operations = ids.length * (16 + 4 * most) + 16;
-    const err = bound * 1.01 * operations * ERROR_PER_OPERATION;
-    for (const dim of DIMENSIONS) components[dim] = estimatedAllocation(values, weights, dim, total, err);
+  const point = (components: Record<Dimension, AllocationItem[]>): Record<Dimension, AllocationPoint> => ({
+    type: { date: d.date, components: components.type }, sector: { date: d.date, components: components.sector },
+    geography: { date: d.date, components: components.geography },
+  });
+  if (!d.assetValues) return point({ type: [], sector: [], geography: [] });
+  if (exactOnly) {
+    const items: Valued[] = [];
+    let total = EXACT_ZERO;
+    d.assetValues.exact().forEach((value, id) => {
+      items.push({ weights: weightsOf(assets.get(id)!), value });
+      total = plus(total, value);
+    });
+    return point({ type: allocation(items, "type", total), sector: allocation(items, "sector", total), geography: allocation(items, "geography", total) });
   }
-  let exact: { items: Valued[]; total: DecimalParts } | null = null;
-  for (const dim of DIMENSIONS) {
-    if (components[dim] !== null) continue;
-    if (!exact) {
-      const items: Valued[] = [];
-      let total = EXACT_ZERO;
-      d.assetValues?.exact().forEach((value, id) => {
-        items.push({ weights: weightsOf(assets.get(id)!), value });
-        total = plus(total, value);
-      });
-      exact = { items, total };
-    }
-    components[dim] = allocation(exact.items, dim, exact.total);
+  const { ids, values, sizes } = d.assetValues.estimate();
+  const weights = ids.map((id) => weightsOf(assets.get(id)!));
+  // Every intermediate of either chain is at most `bound` in size; each operation on it errs by
+  // at most its budget of that, and there are at most `operations` of them.
+  let bound = 0;
+  let most = 1;
+  let total = DD_ZERO;
+  for (let i = 0; i < ids.length; i++) {
+    total = ddAdd(total, values[i]!);
+    bound += sizes[i]! * weights[i]!.spread;
+    if (weights[i]!.count > most) most = weights[i]!.count;
   }
-  return {
-    type: { date: d.date, components: components.type! },
-    sector: { date: d.date, components: components.sector! },
-    geography: { date: d.date, components: components.geography! },
-  };
+  const operations = ids.length * (16 + 4 * most) + 16;
+  const err = bound * 1.01 * operations * ERROR_PER_OPERATION;
+  const exact = new ExactDay(d, weights);
+  return point({
+    type: estimatedAllocation(values, weights, "type", total, err, exact),
+    sector: estimatedAllocation(values, weights, "sector", total, err, exact),
+    geography: estimatedAllocation(values, weights, "geography", total, err, exact),
+  });
 }
 
 function allocationHistory(days: DayState[], assets: Map<number, AssetInfo>): Record<Dimension, AllocationPoint[]> {
