@@ -20,6 +20,11 @@ export class AssetValues {
   private readonly values: Estimated[] = [];
   private exactValues: Map<number, DecimalParts> | null = null;
 
+  /** How many inputs were added (positions and values). */
+  get inputs(): number {
+    return this.positionIds.length + this.valueIds.length;
+  }
+
   /** The values of a map (tests and callers that have them already). */
   static of(values: ReadonlyMap<number, DecimalParts>): AssetValues {
     const out = new AssetValues();

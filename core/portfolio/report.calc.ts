@@ -585,7 +585,10 @@ export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetI
     bound += sizes[i]! * weights[i]!.spread;
     if (weights[i]!.count > most) most = weights[i]!.count;
   }
-  const operations = ids.length * (16 + 4 * most) + 16;
+  // Per input (a held asset or a value in transit): 3 conversions, 2 products, a sum into its
+  // asset's value and one into the total, then per dimension a product and a sum per weight
+  // (2 × 3 × most): 7 + 6 × most, budgeted 16 + 8 × most.
+  const operations = d.assetValues.inputs * (16 + 8 * most) + 16;
   const err = bound * 1.01 * operations * ERROR_PER_OPERATION;
   const exact = new ExactDay(d, weights);
   return point({
