@@ -8,6 +8,8 @@ import { type DecimalParts, partsOfText, wireText } from "../../../core/portfoli
 import type { DayState } from "../../../core/portfolio/replay.calc.ts";
 import type { AssetInfo } from "../../../core/portfolio/report-input.ts";
 import { allocationPoints } from "../../../core/portfolio/report.calc.ts";
+import { replay } from "../../../core/portfolio/replay.calc.ts";
+import { input, wideInput } from "./report-input.sample.ts";
 
 const rng = xoroshiro128plus(20261130);
 const int = (from: number, to: number) => uniformInt(rng, from, to);
@@ -187,10 +189,33 @@ describe("allocation history from estimates", () => {
     close.addPosition(42, est("1"), est("1"), est(rates[1]!));
     const sectors = allocationPoints({ date: "2025-01-02", assetValues: close } as unknown as DayState, assets).sector.components;
     expect(sectors.map((c) => c.name)).toEqual(["Zeta", "Alpha"]);
-    for (const v of [tie, twin, close]) {
+    // A total that is exactly zero, whose estimate is not (1.5e-33): nothing is valued, no percentage.
+    const zero = new AssetValues();
+    for (const [id, v] of [[1, "0.1"], [2, "0.2"], [3, "-0.3"]] as const) zero.addValue(id, est(v));
+    const zeroPoint = allocationPoints({ date: "2025-01-02", assetValues: zero } as unknown as DayState, assets).type.components;
+    expect(zeroPoint.every((c) => c.value === null)).toBe(true);
+    for (const v of [tie, twin, close, zero]) {
       expect(JSON.stringify(allocationPoints({ date: "2025-01-02", assetValues: v } as unknown as DayState, assets)))
         .toBe(JSON.stringify(allocationPoints({ date: "2025-01-02", assetValues: v } as unknown as DayState, assets, true)));
     }
     expect(compared).toBe(400);
   });
+});
+
+test("every day of a replayed ledger has the exact path's allocation points (a one-third share, USD, a bond per 100, sums past 2^53)", () => {
+  for (const sample of [input(true), wideInput(true)]) {
+    // Weights that split values in halves and thirds, so sums tie and divide.
+    const halves: Record<string, string> = { Energy: "0.5", Tech: "0.5" };
+    const thirds: Record<string, string> = { DE: "0.3333333333", US: "0.6666666667" };
+    sample.assets = sample.assets.map((a, i) => ({ ...a, sectors: i % 2 === 0 ? halves : { Tech: "1" }, geography: i % 3 === 0 ? null : thirds }));
+    const assets = new Map(sample.assets.map((a) => [a.id, a]));
+    for (const scale of ["1", "0.5", "0.333333"]) {
+      sample.brokers = sample.brokers.map((b, i) => (i === 0 ? { ...b, scale } : b));
+      const days = replay(sample).days;
+      expect(days.length).toBeGreaterThan(2);
+      for (const d of days) {
+        expect(JSON.stringify(allocationPoints(d, assets))).toBe(JSON.stringify(allocationPoints(d, assets, true)));
+      }
+    }
+  }
 });
