@@ -117,6 +117,8 @@ export function ddPow10(k: number): DD {
     const p = SMALL[-k];
     if (p) return p;
   }
+  // Beyond the normal doubles' range the estimate is no estimate: NaN, which no decision takes.
+  if (!(k >= -POW10_RANGE && k <= POW10_RANGE)) return DD_NAN;
   let p = POW10.get(k);
   if (p) return p;
   const hi = Number(`1e${k}`);
@@ -137,6 +139,9 @@ export function ddPow10(k: number): DD {
   if (k <= 0 && k > -SMALL.length) SMALL[-k] = p;
   return p;
 }
+/** Powers of ten kept to normal doubles (10^±290, with room for the products of the values they scale). */
+const POW10_RANGE = 290;
+const DD_NAN: DD = Object.freeze({ hi: NaN, lo: NaN });
 /** 10^-i for the decimals closes and quantities have, without a Map lookup. */
 const SMALL: (DD | undefined)[] = new Array(40);
 

@@ -564,16 +564,23 @@ export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetI
     geography: { date: d.date, components: components.geography },
   });
   if (!d.assetValues) return point({ type: [], sector: [], geography: [] });
-  if (exactOnly) {
-    const items: Valued[] = [];
-    let total = EXACT_ZERO;
-    d.assetValues.exact().forEach((value, id) => {
-      items.push({ weights: weightsOf(assets.get(id)!), value });
-      total = plus(total, value);
-    });
-    return point({ type: allocation(items, "type", total), sector: allocation(items, "sector", total), geography: allocation(items, "geography", total) });
-  }
-  const { ids, values, sizes } = d.assetValues.estimate();
+  const estimate = exactOnly ? null : estimatedPoints(d, assets);
+  if (estimate) return point(estimate);
+  const items: Valued[] = [];
+  let total = EXACT_ZERO;
+  d.assetValues.exact().forEach((value, id) => {
+    items.push({ weights: weightsOf(assets.get(id)!), value });
+    total = plus(total, value);
+  });
+  return point({ type: allocation(items, "type", total), sector: allocation(items, "sector", total), geography: allocation(items, "geography", total) });
+}
+
+/**
+ * The day's components from the values' estimates (`estimatedAllocation`); null when the error
+ * bound is not a finite number (a value beyond the doubles' range: the exact path decides all).
+ */
+function estimatedPoints(d: DayState, assets: ReadonlyMap<number, AssetInfo>): Record<Dimension, AllocationItem[]> | null {
+  const { ids, values, sizes } = d.assetValues!.estimate();
   const weights = ids.map((id) => weightsOf(assets.get(id)!));
   // Every intermediate of either chain is at most `bound` in size; each operation on it errs by
   // at most its budget of that, and there are at most `operations` of them.
@@ -588,14 +595,15 @@ export function allocationPoints(d: DayState, assets: ReadonlyMap<number, AssetI
   // Per input (a held asset or a value in transit): 3 conversions, 2 products, a sum into its
   // asset's value and one into the total, then per dimension a product and a sum per weight
   // (2 × 3 × most): 7 + 6 × most, budgeted 16 + 8 × most.
-  const operations = d.assetValues.inputs * (16 + 8 * most) + 16;
+  const operations = d.assetValues!.inputs * (16 + 8 * most) + 16;
   const err = bound * 1.01 * operations * ERROR_PER_OPERATION;
+  if (!Number.isFinite(err) || !Number.isFinite(total.hi)) return null;
   const exact = new ExactDay(d, weights);
-  return point({
+  return {
     type: estimatedAllocation(values, weights, "type", total, err, exact),
     sector: estimatedAllocation(values, weights, "sector", total, err, exact),
     geography: estimatedAllocation(values, weights, "geography", total, err, exact),
-  });
+  };
 }
 
 function allocationHistory(days: DayState[], assets: Map<number, AssetInfo>): Record<Dimension, AllocationPoint[]> {

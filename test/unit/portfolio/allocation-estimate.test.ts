@@ -194,7 +194,15 @@ describe("allocation history from estimates", () => {
     for (const [id, v] of [[1, "0.1"], [2, "0.2"], [3, "-0.3"]] as const) zero.addValue(id, est(v));
     const zeroPoint = allocationPoints({ date: "2025-01-02", assetValues: zero } as unknown as DayState, assets).type.components;
     expect(zeroPoint.every((c) => c.value === null)).toBe(true);
-    for (const v of [tie, twin, close, zero]) {
+    // Values beyond the doubles' range (10^-400, 10^320), alone or beside ordinary ones: the exact path.
+    const far = new AssetValues();
+    far.addValue(1, est(`0.${"0".repeat(399)}1`));
+    far.addValue(2, est("12.5"));
+    const huge = new AssetValues();
+    huge.addValue(3, est(`1${"0".repeat(320)}`));
+    huge.addValue(4, est("7"));
+    expect(Number.isNaN(ddOfParts(partsOfText(`0.${"0".repeat(399)}1`)).hi)).toBe(true);
+    for (const v of [tie, twin, close, zero, far, huge]) {
       expect(JSON.stringify(allocationPoints({ date: "2025-01-02", assetValues: v } as unknown as DayState, assets)))
         .toBe(JSON.stringify(allocationPoints({ date: "2025-01-02", assetValues: v } as unknown as DayState, assets, true)));
     }
