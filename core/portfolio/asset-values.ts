@@ -4,8 +4,9 @@
  * when priced in another currency), then the value of assets in transit.
  *
  * The inputs are kept, not the products: the allocation history first works on double-double
- * estimates (`estimate`, double-double.ts), and only a day whose text those do not decide computes
- * the exact values (`exact`: the Decimal chain's values, exact-decimal.ts) from the same inputs.
+ * estimates (`estimate`, double-double.ts), and only for a figure those do not decide are the
+ * exact values computed from the same inputs (`exactAt`, `exact`: the Decimal chain's values,
+ * exact-decimal.ts), for the assets it needs.
  */
 import { type DD, ddAdd, ddMul, type Estimated, estimated } from "./double-double.ts";
 import { type DecimalParts, EXACT_ZERO, plus, times } from "./exact-decimal.ts";
