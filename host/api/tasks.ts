@@ -1,52 +1,90 @@
-import { brimCommitPlan } from "./brokers/import/brim-commit.task.ts";
-import { brimCandidates, brimDuplicates, brimDuplicatesBody, brimInspect, brimParse, brimPdfHead, brimPdfTexts, brimPreview, brimSheets } from "./brokers/import/brim-parse.task.ts";
-import { portfolioReport } from "./portfolio/portfolio-report.task.ts";
-import { toolCompute } from "./tools/tool.task.ts";
-import { wacSeries } from "../../core/portfolio/wac-series.calc.ts";
-import { analyseLots } from "../../core/portfolio/fifo-lots.calc.ts";
-import { realizedGains } from "../../core/portfolio/realized-gains.calc.ts";
-import { riskAnalytic, riskData, riskEligibility } from "./risk/risk.task.ts";
-import { riskWarmUp } from "./risk/risk-warm-up.task.ts";
-import { reportWarmUp } from "./portfolio/report-warm-up.task.ts";
-import { computeSignals } from "../../core/signals/signals.calc.ts";
-import { fxConvert } from "./fx/fx-convert.task.ts";
-import { priceQuery } from "./assets/price-query.task.ts";
-import { eventsQuery } from "./assets/events-query.task.ts";
+import type * as BrimCommit from "./brokers/import/brim-commit.task.ts";
+import type * as BrimParse from "./brokers/import/brim-parse.task.ts";
+import type * as PortfolioReportTask from "./portfolio/portfolio-report.task.ts";
+import type * as ToolTask from "./tools/tool.task.ts";
+import type * as WacSeries from "../../core/portfolio/wac-series.calc.ts";
+import type * as FifoLots from "../../core/portfolio/fifo-lots.calc.ts";
+import type * as RealizedGains from "../../core/portfolio/realized-gains.calc.ts";
+import type * as RiskTask from "./risk/risk.task.ts";
+import type * as RiskWarmUp from "./risk/risk-warm-up.task.ts";
+import type * as ReportWarmUp from "./portfolio/report-warm-up.task.ts";
+import type * as Signals from "../../core/signals/signals.calc.ts";
+import type * as FxConvert from "./fx/fx-convert.task.ts";
+import type * as PriceQuery from "./assets/price-query.task.ts";
+import type * as EventsQuery from "./assets/events-query.task.ts";
 
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
  * plain objects only (structured cloning drops Decimal prototypes).
+ *
+ * Each task's module is loaded on a thread's first task of that kind, not when the thread starts:
+ * every thread loading every task (the broker-import plugins and spreadsheet and PDF readers, the
+ * calculation tools, …) held ~20 MB more of RSS than one that only ever runs reports and risk
+ * queries (a worker with all modules +59 MB, with the report and risk ones +38 MB), and each full
+ * collection of the report thread marked that heap too (docs/decisions.md, "Task modules loaded
+ * on first use").
  */
-export const CALCULATIONS = {
-  brimCandidates,
-  brimCommitPlan,
-  brimDuplicates,
-  brimDuplicatesBody,
-  brimInspect,
-  brimParse,
-  brimPreview,
-  brimSheets,
-  brimPdfHead,
-  brimPdfTexts,
-  computeSignals,
-  eventsQuery,
-  fxConvert,
-  lotsAnalysis: analyseLots,
-  portfolioReport,
-  priceQuery,
-  realizedGains,
-  reportWarmUp,
-  riskAnalytic,
-  riskData,
-  riskEligibility,
-  riskWarmUp,
-  toolCompute,
-  wacSeries,
-} as const;
+export interface Calculations {
+  brimCandidates: typeof BrimParse.brimCandidates;
+  brimCommitPlan: typeof BrimCommit.brimCommitPlan;
+  brimDuplicates: typeof BrimParse.brimDuplicates;
+  brimDuplicatesBody: typeof BrimParse.brimDuplicatesBody;
+  brimInspect: typeof BrimParse.brimInspect;
+  brimParse: typeof BrimParse.brimParse;
+  brimPreview: typeof BrimParse.brimPreview;
+  brimSheets: typeof BrimParse.brimSheets;
+  brimPdfHead: typeof BrimParse.brimPdfHead;
+  brimPdfTexts: typeof BrimParse.brimPdfTexts;
+  computeSignals: typeof Signals.computeSignals;
+  eventsQuery: typeof EventsQuery.eventsQuery;
+  fxConvert: typeof FxConvert.fxConvert;
+  lotsAnalysis: typeof FifoLots.analyseLots;
+  portfolioReport: typeof PortfolioReportTask.portfolioReport;
+  priceQuery: typeof PriceQuery.priceQuery;
+  realizedGains: typeof RealizedGains.realizedGains;
+  reportWarmUp: typeof ReportWarmUp.reportWarmUp;
+  riskAnalytic: typeof RiskTask.riskAnalytic;
+  riskData: typeof RiskTask.riskData;
+  riskEligibility: typeof RiskTask.riskEligibility;
+  riskWarmUp: typeof RiskWarmUp.riskWarmUp;
+  toolCompute: typeof ToolTask.toolCompute;
+  wacSeries: typeof WacSeries.wacSeries;
+}
 
-export type CalculationName = keyof typeof CALCULATIONS;
-export type CalculationInput<N extends CalculationName> = Parameters<(typeof CALCULATIONS)[N]>[0];
-export type CalculationOutput<N extends CalculationName> = Awaited<ReturnType<(typeof CALCULATIONS)[N]>>;
+const brimParse = () => import("./brokers/import/brim-parse.task.ts");
+const risk = () => import("./risk/risk.task.ts");
+
+/** Each task's function, from its module (loaded once per thread by the import). */
+export const CALCULATION_LOADERS: { [N in keyof Calculations]: () => Promise<Calculations[N]> } = {
+  brimCandidates: async () => (await brimParse()).brimCandidates,
+  brimCommitPlan: async () => (await import("./brokers/import/brim-commit.task.ts")).brimCommitPlan,
+  brimDuplicates: async () => (await brimParse()).brimDuplicates,
+  brimDuplicatesBody: async () => (await brimParse()).brimDuplicatesBody,
+  brimInspect: async () => (await brimParse()).brimInspect,
+  brimParse: async () => (await brimParse()).brimParse,
+  brimPreview: async () => (await brimParse()).brimPreview,
+  brimSheets: async () => (await brimParse()).brimSheets,
+  brimPdfHead: async () => (await brimParse()).brimPdfHead,
+  brimPdfTexts: async () => (await brimParse()).brimPdfTexts,
+  computeSignals: async () => (await import("../../core/signals/signals.calc.ts")).computeSignals,
+  eventsQuery: async () => (await import("./assets/events-query.task.ts")).eventsQuery,
+  fxConvert: async () => (await import("./fx/fx-convert.task.ts")).fxConvert,
+  lotsAnalysis: async () => (await import("../../core/portfolio/fifo-lots.calc.ts")).analyseLots,
+  portfolioReport: async () => (await import("./portfolio/portfolio-report.task.ts")).portfolioReport,
+  priceQuery: async () => (await import("./assets/price-query.task.ts")).priceQuery,
+  realizedGains: async () => (await import("../../core/portfolio/realized-gains.calc.ts")).realizedGains,
+  reportWarmUp: async () => (await import("./portfolio/report-warm-up.task.ts")).reportWarmUp,
+  riskAnalytic: async () => (await risk()).riskAnalytic,
+  riskData: async () => (await risk()).riskData,
+  riskEligibility: async () => (await risk()).riskEligibility,
+  riskWarmUp: async () => (await import("./risk/risk-warm-up.task.ts")).riskWarmUp,
+  toolCompute: async () => (await import("./tools/tool.task.ts")).toolCompute,
+  wacSeries: async () => (await import("../../core/portfolio/wac-series.calc.ts")).wacSeries,
+};
+
+export type CalculationName = keyof Calculations;
+export type CalculationInput<N extends CalculationName> = Parameters<Calculations[N]>[0];
+export type CalculationOutput<N extends CalculationName> = Awaited<ReturnType<Calculations[N]>>;
 
 /** The tasks that run on the report thread (host/workers/pool.ts): reports, and its warm-up after start-up. */
 export const REPORT_THREAD_TASKS: ReadonlySet<CalculationName> = new Set(["portfolioReport", "reportWarmUp"]);

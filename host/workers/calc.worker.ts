@@ -1,6 +1,6 @@
 import { heapSize } from "bun:jsc";
 import { threadId } from "node:worker_threads";
-import { CALCULATIONS } from "../api/tasks.ts";
+import { CALCULATION_LOADERS } from "../api/tasks.ts";
 import { workerMessage } from "./hand-over.ts";
 
 export interface CalculationTask {
@@ -62,15 +62,25 @@ function collect(): void {
   heapAfterCollection = heapSize();
 }
 
+type Calculation = (input: any) => unknown;
+const loaded = new Map<string, Calculation>();
+
+async function load(name: string): Promise<void> {
+  const loader = Object.hasOwn(CALCULATION_LOADERS, name) ? (CALCULATION_LOADERS as Record<string, () => Promise<Calculation>>)[name] : undefined;
+  if (!loader) throw new Error(`Unknown calculation '${name}'`);
+  loaded.set(name, await loader());
+}
+
 /**
  * Runs one calculation; an async one (an import plugin's parse) answers once it settles. An answer
  * marked with `handOver` goes back with its buffers moved (host/workers/hand-over.ts).
  */
 export default function run(task: CalculationTask): { result: unknown; threadId: number } | Promise<{ result: unknown; threadId: number }> {
   clearTimeout(collection);
+  const calc = loaded.get(task.name);
+  // A task's module is loaded on the thread's first task of it (host/api/tasks.ts), then it runs as before.
+  if (!calc) return load(task.name).then(() => run(task));
   taskStarted = performance.now();
-  const calc = (CALCULATIONS as Record<string, (input: any) => unknown>)[task.name];
-  if (!calc) throw new Error(`Unknown calculation '${task.name}'`);
   let result: unknown;
   try {
     result = calc(task.input);

@@ -59,7 +59,7 @@ test("a duplicates check moves the rows' bytes to the worker pool (both tasks), 
 
 test("the worker hands the checked body back with its buffer moved, not copied", async () => {
   const body = new TextEncoder().encode(JSON.stringify({ broker_id: 7, transactions: rows(3), asset_mappings: [] }));
-  const answer = run({ name: "brimDuplicatesBody", input: { bytes: body } }) as any;
+  const answer = (await run({ name: "brimDuplicatesBody", input: { bytes: body } })) as any;
   expect(Tinypool.transferableSymbol in answer).toBe(true);
   const message = answer[Tinypool.valueSymbol];
   expect(message.result.brokerId).toBe(7);
