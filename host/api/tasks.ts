@@ -73,7 +73,8 @@ export const CALCULATION_LOADERS: { [N in keyof Calculations]: () => Promise<Cal
   portfolioReport: async () => (await import("./portfolio/portfolio-report.task.ts")).portfolioReport,
   priceQuery: async () => (await import("./assets/price-query.task.ts")).priceQuery,
   realizedGains: async () => (await import("../../core/portfolio/realized-gains.calc.ts")).realizedGains,
-  reportWarmUp: async () => (await import("./portfolio/report-warm-up.task.ts")).reportWarmUp,
+  // The warm-up also loads the report task's module, so the first report after start finds it loaded.
+  reportWarmUp: async () => (await Promise.all([import("./portfolio/report-warm-up.task.ts"), import("./portfolio/portfolio-report.task.ts")]))[0].reportWarmUp,
   riskAnalytic: async () => (await risk()).riskAnalytic,
   riskData: async () => (await risk()).riskData,
   riskEligibility: async () => (await risk()).riskEligibility,
