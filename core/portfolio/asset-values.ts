@@ -57,24 +57,23 @@ export class AssetValues {
   exactAt(i: number): DecimalParts {
     if (this.valueIds.length > 0) return (this.exactList ??= [...this.exact().values()])[i]!;
     const list = this.exactList ??= [];
-    let v = list[i];
-    if (v === undefined) {
-      const local = times(this.quantities[i]!.parts, this.prices[i]!.parts);
-      const rate = this.rates[i]!;
-      list[i] = v = rate === null ? local : times(local, rate.parts);
-    }
-    return v;
+    return list[i] ??= this.positionValue(i);
   }
   private exactList: DecimalParts[] | null = null;
+
+  /** Position `i`'s exact value: `quantity × price`, × the rate unless in the target currency. */
+  private positionValue(i: number): DecimalParts {
+    const local = times(this.quantities[i]!.parts, this.prices[i]!.parts);
+    const rate = this.rates[i]!;
+    return rate === null ? local : times(local, rate.parts);
+  }
 
   /** The exact values by asset, in the order assets were first added. */
   exact(): Map<number, DecimalParts> {
     if (this.exactValues) return this.exactValues;
     const out = new Map<number, DecimalParts>();
     for (let i = 0; i < this.positionIds.length; i++) {
-      const local = times(this.quantities[i]!.parts, this.prices[i]!.parts);
-      const rate = this.rates[i]!;
-      const value = rate === null ? local : times(local, rate.parts);
+      const value = this.positionValue(i);
       const before = out.get(this.positionIds[i]!);
       out.set(this.positionIds[i]!, before === undefined ? value : plus(before, value));
     }

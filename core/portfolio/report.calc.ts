@@ -401,11 +401,11 @@ function weightsOf(asset: AssetInfo): Weights {
     const geography = of(asset.geography);
     const index = { type: type.map(([k]) => indexOf("type", k)), sector: sector.map(([k]) => indexOf("sector", k)), geography: geography.map(([k]) => indexOf("geography", k)) };
     const estimate = (ws: [string, DecimalParts | null][]) => ws.map(([, w]) => (w === null ? null : ddOfParts(w)));
-    const spreadOf = (ws: [string, DecimalParts | null][]) => ws.reduce((s, [, w]) => s + (w === null ? 1 : Math.abs(ddOfParts(w).hi) * 1.01), 0);
+    const estimates = { type: estimate(type), sector: estimate(sector), geography: estimate(geography) };
+    const spreadOf = (ws: (DD | null)[]) => ws.reduce((s, w) => s + (w === null ? 1 : Math.abs(w.hi) * 1.01), 0);
     cached = {
-      type, sector, geography, index,
-      estimates: { type: estimate(type), sector: estimate(sector), geography: estimate(geography) },
-      spread: Math.max(1, spreadOf(type), spreadOf(sector), spreadOf(geography)),
+      type, sector, geography, index, estimates,
+      spread: Math.max(1, spreadOf(estimates.type), spreadOf(estimates.sector), spreadOf(estimates.geography)),
       count: Math.max(type.length, sector.length, geography.length),
     };
     weightCache.set(asset, cached);
