@@ -1,18 +1,3 @@
-import type * as BrimCommit from "./brokers/import/brim-commit.task.ts";
-import type * as BrimParse from "./brokers/import/brim-parse.task.ts";
-import type * as PortfolioReportTask from "./portfolio/portfolio-report.task.ts";
-import type * as ToolTask from "./tools/tool.task.ts";
-import type * as WacSeries from "../../core/portfolio/wac-series.calc.ts";
-import type * as FifoLots from "../../core/portfolio/fifo-lots.calc.ts";
-import type * as RealizedGains from "../../core/portfolio/realized-gains.calc.ts";
-import type * as RiskTask from "./risk/risk.task.ts";
-import type * as RiskWarmUp from "./risk/risk-warm-up.task.ts";
-import type * as ReportWarmUp from "./portfolio/report-warm-up.task.ts";
-import type * as Signals from "../../core/signals/signals.calc.ts";
-import type * as FxConvert from "./fx/fx-convert.task.ts";
-import type * as PriceQuery from "./assets/price-query.task.ts";
-import type * as EventsQuery from "./assets/events-query.task.ts";
-
 /**
  * The worker side of the pool: pure calculations looked up by name. Messages carry strings and
  * plain objects only (structured cloning drops Decimal prototypes).
@@ -24,38 +9,11 @@ import type * as EventsQuery from "./assets/events-query.task.ts";
  * collection of the report thread marked that heap too (docs/decisions.md, "Task modules loaded
  * on first use").
  */
-export interface Calculations {
-  brimCandidates: typeof BrimParse.brimCandidates;
-  brimCommitPlan: typeof BrimCommit.brimCommitPlan;
-  brimDuplicates: typeof BrimParse.brimDuplicates;
-  brimDuplicatesBody: typeof BrimParse.brimDuplicatesBody;
-  brimInspect: typeof BrimParse.brimInspect;
-  brimParse: typeof BrimParse.brimParse;
-  brimPreview: typeof BrimParse.brimPreview;
-  brimSheets: typeof BrimParse.brimSheets;
-  brimPdfHead: typeof BrimParse.brimPdfHead;
-  brimPdfTexts: typeof BrimParse.brimPdfTexts;
-  computeSignals: typeof Signals.computeSignals;
-  eventsQuery: typeof EventsQuery.eventsQuery;
-  fxConvert: typeof FxConvert.fxConvert;
-  lotsAnalysis: typeof FifoLots.analyseLots;
-  portfolioReport: typeof PortfolioReportTask.portfolioReport;
-  priceQuery: typeof PriceQuery.priceQuery;
-  realizedGains: typeof RealizedGains.realizedGains;
-  reportWarmUp: typeof ReportWarmUp.reportWarmUp;
-  riskAnalytic: typeof RiskTask.riskAnalytic;
-  riskData: typeof RiskTask.riskData;
-  riskEligibility: typeof RiskTask.riskEligibility;
-  riskWarmUp: typeof RiskWarmUp.riskWarmUp;
-  toolCompute: typeof ToolTask.toolCompute;
-  wacSeries: typeof WacSeries.wacSeries;
-}
-
 const brimParse = () => import("./brokers/import/brim-parse.task.ts");
 const risk = () => import("./risk/risk.task.ts");
 
-/** Each task's function, from its module (loaded once per thread by the import). */
-export const CALCULATION_LOADERS: { [N in keyof Calculations]: () => Promise<Calculations[N]> } = {
+/** Each task's function, from its module (loaded once per thread by the import); the task types come from these. */
+export const CALCULATION_LOADERS = {
   brimCandidates: async () => (await brimParse()).brimCandidates,
   brimCommitPlan: async () => (await import("./brokers/import/brim-commit.task.ts")).brimCommitPlan,
   brimDuplicates: async () => (await brimParse()).brimDuplicates,
@@ -81,7 +39,9 @@ export const CALCULATION_LOADERS: { [N in keyof Calculations]: () => Promise<Cal
   riskWarmUp: async () => (await import("./risk/risk-warm-up.task.ts")).riskWarmUp,
   toolCompute: async () => (await import("./tools/tool.task.ts")).toolCompute,
   wacSeries: async () => (await import("../../core/portfolio/wac-series.calc.ts")).wacSeries,
-};
+} as const;
+
+type Calculations = { [N in keyof typeof CALCULATION_LOADERS]: Awaited<ReturnType<(typeof CALCULATION_LOADERS)[N]>> };
 
 export type CalculationName = keyof Calculations;
 export type CalculationInput<N extends CalculationName> = Parameters<Calculations[N]>[0];
