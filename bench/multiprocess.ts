@@ -39,6 +39,7 @@ interface Setup { label: string; processes: number; databaseUrl?: string }
 interface Figures {
   label: string; requests: number; errors: number; throughput: number; readP95: number; commitP95: number; warmReportMedian: number; lost: number; duplicated: number; commits: number;
   retries: number; writes: number; queuedP95: number; dbP95: number; cold: number; resumed: number; coldReasons: Record<string, number>;
+  computeMs: { cold: string; resumed: string };
 }
 
 /** What the servers log about their writes and reports during the timed phase (debug lines). */
@@ -48,12 +49,14 @@ class ServerLog {
   queued: number[] = [];
   inDatabase: number[] = [];
   modes = { cold: 0, resumed: 0 };
+  /** The report thread's time per report (`compute_ms`), by mode. */
+  computeMs = { cold: [] as number[], resumed: [] as number[] };
   /** Cold reports by reason (core/portfolio/report-engine.ts `coldReason`). */
   coldReasons: Record<string, number> = {};
 
   readonly line = (text: string) => {
     if (!this.measuring || !text.includes('"level":"debug"')) return;
-    let entry: { msg?: string; queued_ms?: number; ms?: number; committed?: boolean; mode?: "cold" | "resumed"; cold_reason?: string };
+    let entry: { msg?: string; queued_ms?: number; ms?: number; committed?: boolean; mode?: "cold" | "resumed"; cold_reason?: string; compute_ms?: number };
     try { entry = JSON.parse(text); } catch { return; }
     if (entry.msg === "write retried") this.retries++;
     else if (entry.msg === "write ended" && entry.committed) {
@@ -61,6 +64,7 @@ class ServerLog {
       this.inDatabase.push(entry.ms!);
     } else if (entry.msg === "portfolio report computed" && entry.mode) {
       this.modes[entry.mode]++;
+      this.computeMs[entry.mode].push(entry.compute_ms ?? 0);
       if (entry.cold_reason) this.coldReasons[entry.cold_reason] = (this.coldReasons[entry.cold_reason] ?? 0) + 1;
     }
   };
@@ -70,6 +74,12 @@ function percentile(values: number[], p: number): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Median / p95 / total of a list of milliseconds, for the report thread's times. */
+function summary(values: number[]): string {
+  const total = values.reduce((a, b) => a + b, 0);
+  return `${percentile(values, 50).toFixed(0)} / ${percentile(values, 95).toFixed(0)} / ${(total / 1000).toFixed(1)} s`;
 }
 
 async function run(setup: Setup): Promise<Figures> {
@@ -177,6 +187,7 @@ async function run(setup: Setup): Promise<Figures> {
       label: setup.label, requests, errors, throughput: requests / elapsed, readP95: percentile(reads, 95), commitP95: percentile(writes, 95),
       warmReportMedian: percentile(warm, 50), lost, duplicated, commits: committed.length,
       retries: log.retries, writes: log.queued.length, queuedP95: percentile(log.queued, 95), dbP95: percentile(log.inDatabase, 95), ...log.modes, coldReasons: log.coldReasons,
+      computeMs: { cold: summary(log.computeMs.cold), resumed: summary(log.computeMs.resumed) },
     };
   } finally {
     for (const s of servers) s.child.kill("SIGTERM");
@@ -208,4 +219,6 @@ console.log("\nset-up                      writes  retries  per commit  queued p
 for (const r of results) {
   console.log(`${r.label.padEnd(26)} ${String(r.writes).padStart(7)} ${String(r.retries).padStart(8)} ${(r.commits ? r.retries / r.commits : 0).toFixed(2).padStart(11)} ${r.queuedP95.toFixed(0).padStart(14)} ${r.dbP95.toFixed(0).padStart(19)} ${String(r.cold).padStart(13)} ${String(r.resumed).padStart(8)}  cold: ${JSON.stringify(r.coldReasons)}`);
 }
+console.log("\nset-up                      report thread ms, median / p95 / total: cold          resumed");
+for (const r of results) console.log(`${r.label.padEnd(26)} ${r.computeMs.cold.padStart(30)} ${r.computeMs.resumed.padStart(22)}`);
 process.exit(results.every((r) => r.errors === 0 && r.lost === 0 && r.duplicated === 0) ? 0 : 1);

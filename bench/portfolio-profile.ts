@@ -76,7 +76,7 @@ if (cpu.length) console.log(`CPU time per report ${median(cpu).toFixed(0)} ms (m
 if (cpu.length) console.log(Object.entries(phases).map(([k, v]) => `${k} ${median(v).toFixed(0)} ms`).join(", "), `(median of ${runs}; first run ${Object.values(phases).reduce((s, v) => s + v[0]!, 0).toFixed(0)} ms)`);
 
 if (process.argv.includes("--incremental")) {
-  const engine = new ReportEngine(() => Bun.gc(true));
+  const engine = new ReportEngine({ collect: () => Bun.gc(true) });
   const gz = new SegmentedGzip();
   const c0 = process.cpuUsage();
   const cold = await engine.report(reader, request, { epoch: "profile", generation: 0, notes: [] });
@@ -103,14 +103,17 @@ if (process.argv.includes("--incremental")) {
 
 if (process.argv.includes("--cold")) {
   const collections: number[] = [];
-  const engine = new ReportEngine(() => {
-    const t = performance.now();
-    Bun.gc(true);
-    collections.push(performance.now() - t);
-  }, undefined, undefined, () => {
-    const t = performance.now();
-    edenGC();
-    collections.push(performance.now() - t);
+  const engine = new ReportEngine({
+    collect: () => {
+      const t = performance.now();
+      Bun.gc(true);
+      collections.push(performance.now() - t);
+    },
+    collectYoung: () => {
+      const t = performance.now();
+      edenGC();
+      collections.push(performance.now() - t);
+    },
   });
   const gz = new SegmentedGzip();
   const cpuEngine: number[] = [];
@@ -133,7 +136,7 @@ if (process.argv.includes("--cold")) {
 }
 
 if (process.argv.includes("--pages")) {
-  const engine = new ReportEngine(() => Bun.gc(true));
+  const engine = new ReportEngine({ collect: () => Bun.gc(true) });
   const base = { ...request.flags, summary: true, history: true, allocationHistory: false };
   const pages: [string, ReportRequest][] = [
     ["dashboard", { ...request, flags: base }],

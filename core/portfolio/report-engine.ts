@@ -182,24 +182,56 @@ const SCOPE_BUDGET = 350_000;
 const SLOT = `\u0000slot-${Math.random().toString(36).slice(2)}`;
 const DIMENSIONS: readonly Dimension[] = ["type", "sector", "geography"];
 
+/**
+ * The weight ({@link scopeWeight}) from which a cold run has its full collections: after its load,
+ * after its replay, and of the kept scopes it drops. They lower a large ledger's peak (~100 MB on
+ * the dense 20k ledger, weight ~170,000), but each costs the time to mark the whole heap, kept
+ * scopes and compiled code included (~10 ms on a server thread), whatever the ledger's size. On a
+ * household's small ledgers that was three quarters of a cold report (median 42 → 10 ms in
+ * `bench/multiprocess.ts`, where a write before a scope's first checkpoint makes every report of it
+ * cold), for garbage of a few MB that the thread's collection after the task frees anyway
+ * (host/workers/calc.worker.ts; docs/decisions.md, "Small ledgers' cold reports skip the full collections").
+ */
+export const COLLECTION_WEIGHT = 40_000;
+
+export interface ReportEngineOptions {
+  /**
+   * Called once a cold report's input is loaded, when the SQLite rows it was built from became
+   * garbage, once its replay and figures are done (before the JSON and its compression), and before
+   * a cold report that replaces kept scopes, each when what it frees weighs {@link COLLECTION_WEIGHT}
+   * or more (`collectFrom`); the worker runs a full collection there (the peak is ~100 MB lower on a
+   * dense 20,000-row ledger; the one after the replay ~15 MB at dense 100k, where the serialising
+   * and compressing had raised the peak by ~55 MB).
+   */
+  collect?: () => void;
+  /**
+   * Called as a cold replay values its days and writes its history points, at the pace of
+   * {@link YOUNG_COLLECTION_ROWS}; the worker runs a young-generation collection there.
+   */
+  collectYoung?: () => void;
+  /** How many replays are kept at most. */
+  maxScopes?: number;
+  /** What the kept replays may weigh together ({@link scopeWeight}). */
+  budget?: number;
+  /** The weight from which `collect` is called (tests set 0 to see every call on a small ledger). */
+  collectFrom?: number;
+}
+
 export class ReportEngine {
   private readonly scopes = new Map<string, ScopeState>();
+  private readonly collect: () => void;
+  private readonly collectYoung: () => void;
+  private readonly maxScopes: number;
+  private readonly budget: number;
+  private readonly collectFrom: number;
 
-  /**
-   * `collect`: called once a cold report's input is loaded, when the SQLite rows it was built from
-   * became garbage, once its replay and figures are done (before the JSON and its compression),
-   * and before a cold report that replaces kept scopes; the worker runs a full collection there
-   * (the peak is ~100 MB lower on a dense 20,000-row ledger; the one after the replay ~15 MB at
-   * dense 100k, where the serialising and compressing had raised the peak by ~55 MB).
-   * `collectYoung`: called as a cold replay values its days and writes its history points, at the
-   * pace of {@link YOUNG_COLLECTION_ROWS}; the worker runs a young-generation collection there.
-   */
-  constructor(
-    private readonly collect: () => void = () => {},
-    private readonly maxScopes = MAX_SCOPES,
-    private readonly budget = SCOPE_BUDGET,
-    private readonly collectYoung: () => void = () => {},
-  ) {}
+  constructor(options: ReportEngineOptions = {}) {
+    this.collect = options.collect ?? (() => {});
+    this.collectYoung = options.collectYoung ?? (() => {});
+    this.maxScopes = options.maxScopes ?? MAX_SCOPES;
+    this.budget = options.budget ?? SCOPE_BUDGET;
+    this.collectFrom = options.collectFrom ?? COLLECTION_WEIGHT;
+  }
 
   /** The report of `request` as JSON; `changes` null: always cold, nothing kept. */
   async report(db: ReportDb, request: ReportRequest, changes: ReportChanges | null): Promise<EngineReport> {
@@ -213,26 +245,27 @@ export class ReportEngine {
     // The other scopes no later report can resume (another write log, or an undated write since
     // they were computed) go too: kept, one held ~70 MB of heap through the cold run of the next
     // scope asked for (dense 100k, docs/decisions.md "Memory at 100k, report phase").
-    let dropped = false;
+    let dropped = 0;
     if (changes) {
       for (const [k, s] of this.scopes) {
         if (neverResumable(s, changes)) {
           this.scopes.delete(k);
-          dropped = true;
+          dropped += scopeWeight(s);
         }
       }
     }
     // Not resumable: the old state goes, and what went is collected before the cold run allocates
     // a new one (the load then reuses its memory: ~10 MB lower peak for a cold report after another one).
-    if (since === null && (state || dropped)) {
+    if (since === null && state) {
+      dropped += scopeWeight(state);
       state = undefined;
-      this.collect();
     }
+    if (since === null && dropped > 0 && dropped >= this.collectFrom) this.collect();
     const resumed = state && since !== null ? await this.incremental(db, request, state, since) : null;
     const coldReason = resumed ? undefined : !kept ? "not kept" as const : since === null ? "undated" as const : "inputs" as const;
     // A cold run makes room before its replay: the kept scopes the budget would drop once it is kept
     // go while its input is all it holds, not after its replay (dense 100k: two kept scopes do not fit).
-    const out = resumed ?? await this.cold(db, request, changes ? (input) => this.makeRoom(1, scopeWeight({ input, days: { length: replayDays(input) } })) : undefined);
+    const out = resumed ?? await this.cold(db, request, changes ? (weight) => this.makeRoom(1, weight) : undefined);
     if (changes) {
       out.state.epoch = changes.epoch;
       out.state.generation = changes.generation;
@@ -244,15 +277,19 @@ export class ReportEngine {
     return { pieces, mode: out.mode, get json() { return pieces.join(""); }, ...(coldReason ? { coldReason } : {}) };
   }
 
-  /** Drops the oldest kept scopes until `count` more of `weight` in all fit the count and the budget. */
-  private makeRoom(count: number, weight: number): void {
+  /** Drops the oldest kept scopes until `count` more of `weight` in all fit the count and the budget; the weight dropped. */
+  private makeRoom(count: number, weight: number): number {
     let kept = 0;
+    let dropped = 0;
     for (const s of this.scopes.values()) kept += scopeWeight(s);
     while (this.scopes.size > 0 && (this.scopes.size + count > this.maxScopes || kept + weight > this.budget)) {
       const oldest = this.scopes.keys().next().value!;
-      kept -= scopeWeight(this.scopes.get(oldest)!);
+      const w = scopeWeight(this.scopes.get(oldest)!);
+      kept -= w;
+      dropped += w;
       this.scopes.delete(oldest);
     }
+    return dropped;
   }
 
   /** Scopes kept. */
@@ -265,11 +302,17 @@ export class ReportEngine {
     this.scopes.clear();
   }
 
-  private async cold(db: ReportDb, request: ReportRequest, beforeReplay?: (input: ReportInput) => void) {
+  /**
+   * `makeRoom`: given the weight the replay will have ({@link scopeWeight}) once its input is
+   * loaded, drops kept scopes and answers the weight dropped, collected with the load's rows.
+   */
+  private async cold(db: ReportDb, request: ReportRequest, makeRoom?: (weight: number) => number) {
     const input = await loadReportInput(db, request);
-    beforeReplay?.(input);
-    this.collect();
-    return { ...this.compute(input, smallInputs(input), undefined), mode: "cold" as const };
+    const weight = scopeWeight({ input, days: { length: replayDays(input) } });
+    const dropped = makeRoom?.(weight) ?? 0;
+    const large = weight >= this.collectFrom;
+    if (large || (dropped > 0 && dropped >= this.collectFrom)) this.collect();
+    return { ...this.compute(input, smallInputs(input), undefined, large), mode: "cold" as const };
   }
 
   /** Null when the change cannot be applied incrementally (the caller recomputes cold). */
@@ -311,7 +354,8 @@ export class ReportEngine {
     return { ...this.compute(input, small, { state, cp }), mode: { resumedAt: cp.date } };
   }
 
-  private compute(input: ReportInput, small: string, resume: { state: ScopeState; cp: Checkpoint } | undefined) {
+  /** `large`: a cold run whose replay's garbage is collected before the answer is serialised. */
+  private compute(input: ReportInput, small: string, resume: { state: ScopeState; cp: Checkpoint } | undefined, large = false) {
     const checkpoints = resume ? resume.state.checkpoints.filter((c) => c.date <= resume.cp.date) : [];
     // The allocation history is written day by day as the replay values each day, and the day's
     // per-asset values are dropped at once: they are never all alive together.
@@ -348,7 +392,7 @@ export class ReportEngine {
     // A cold run's replay garbage is collected before the answer is serialised and compressed,
     // which then reuse its memory instead of growing the heap (dense 100k: the worker's peak
     // ~15 MB lower; docs/decisions.md, "Memory at 100k, report phase").
-    if (!resume) this.collect();
+    if (large) this.collect();
     const dto = toReportDto({ ...parts.report, history: null, allocationHistory: null });
     // Each array's points as text, and the index of every checkpoint's first day among them.
     const boundaries = checkpoints.map((c) => c.dayCount);

@@ -12,7 +12,8 @@ import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { CacheRegistry } from "../../core/cache/cache-registry.ts";
 import { portfolioChanges } from "../../core/cache/portfolio-caches.ts";
 import { addDays, daysBetween } from "../../core/dates/calendar.ts";
-import { ReportEngine } from "../../core/portfolio/report-engine.ts";
+import { COLLECTION_WEIGHT, ReportEngine, scopeWeight } from "../../core/portfolio/report-engine.ts";
+import { replayDays } from "../../core/portfolio/replay.calc.ts";
 import type { ReportRequest as EngineRequest } from "../../core/portfolio/report-input.loader.ts";
 import { buildReport } from "../../core/portfolio/report.calc.ts";
 import { reportQuery } from "../../host/api/portfolio/report.routes.ts";
@@ -213,7 +214,7 @@ test("random edits at random dates: every section of the incremental report, und
   ];
   const requests: EngineRequest[] = [];
   for (const body of bodies) requests.push((await service.resolve(userId, reportQuery(ReportRequest.parse(body)))).request);
-  const engine = new ReportEngine(undefined, bodies.length);
+  const engine = new ReportEngine({ maxScopes: bodies.length });
   const resumed = bodies.map(() => 0);
   const reader = sqliteSqlReader(db);
   const check = async (what: string) => {
@@ -282,7 +283,7 @@ test("a cold report that replaces a kept scope has the old one collected before 
   const body = { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
   const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
   const events: string[] = [];
-  const engine = new ReportEngine(() => events.push("collect"));
+  const engine = new ReportEngine({ collect: () => events.push("collect"), collectFrom: 0 });
   const inner = sqliteSqlReader(db);
   const reader = { all: <T>(sql: string, params?: unknown[]) => { events.push("read"); return inner.all<T>(sql, params); } };
   const first = await engine.report(reader, request, { epoch: "one", generation: 0, notes: [] });
@@ -305,6 +306,39 @@ test("a cold report that replaces a kept scope has the old one collected before 
   expect(events.slice(-2)).toEqual(["collect", "collect"]);
 });
 
+test("a cold report of a scope weighing less than COLLECTION_WEIGHT runs no full collection; from that weight it runs them after its load and after its replay, and dropping kept scopes of that weight runs one before the load", async () => {
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  const body = { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
+  const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
+  const reader = sqliteSqlReader(db);
+  const input = await loadReportInput(reader, request);
+  const weight = scopeWeight({ input, days: { length: replayDays(input) } });
+  // This test ledger is a small one: the default leaves its cold reports without full collections.
+  expect(weight).toBeGreaterThan(100);
+  expect(weight).toBeLessThan(COLLECTION_WEIGHT);
+  const events: string[] = [];
+  const small = new ReportEngine({ collect: () => events.push("collect") });
+  const first = await small.report(reader, request, { epoch: "one", generation: 0, notes: [] });
+  expect(first.mode).toBe("cold");
+  // Another log drops the kept scope: a small one, so no collection for it either.
+  expect((await small.report(reader, request, { epoch: "two", generation: 0, notes: [] })).json).toBe(first.json);
+  expect(events).toEqual([]);
+  // At exactly its weight, the scope counts as large: after the load, after the replay.
+  const large = new ReportEngine({ collect: () => events.push("collect"), collectFrom: weight });
+  expect((await large.report(reader, request, { epoch: "one", generation: 0, notes: [] })).json).toBe(first.json);
+  expect(events).toEqual(["collect", "collect"]);
+  // Dropped, it is collected before the next cold load too.
+  events.length = 0;
+  await large.report(reader, request, { epoch: "two", generation: 0, notes: [] });
+  expect(events).toEqual(["collect", "collect", "collect"]);
+  // One unit more and the same scope is small.
+  events.length = 0;
+  const below = new ReportEngine({ collect: () => events.push("collect"), collectFrom: weight + 1 });
+  await below.report(reader, request, { epoch: "one", generation: 0, notes: [] });
+  await below.report(reader, request, { epoch: "two", generation: 0, notes: [] });
+  expect(events).toEqual([]);
+});
+
 test("a report drops every kept scope no later report can resume (an undated write since, another log) and collects them before its cold load", async () => {
   const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
   const requestFor = async (start: string) => (await service.resolve(userId, reportQuery(ReportRequest.parse({
@@ -312,7 +346,7 @@ test("a report drops every kept scope no later report can resume (an undated wri
   })))).request;
   const [a, b, c2] = [await requestFor(FIRST), await requestFor(addDays(FIRST, 30)), await requestFor(addDays(FIRST, 60))];
   const events: string[] = [];
-  const engine = new ReportEngine(() => events.push("collect"), 3);
+  const engine = new ReportEngine({ collect: () => events.push("collect"), maxScopes: 3, collectFrom: 0 });
   const inner = sqliteSqlReader(db);
   const reader = { all: <T>(sql: string, params?: unknown[]) => { events.push("read"); return inner.all<T>(sql, params); } };
   const dated = addDays(END, -5);
@@ -357,7 +391,7 @@ test("kept replays are bounded by their size, not only their number: small scope
   for (const r of requests) await roomy.report(reader, r, changes);
   expect(roomy.kept).toBe(4);
   // A budget below one replay's weight keeps only the replay just computed.
-  const tight = new ReportEngine(undefined, 16, 1);
+  const tight = new ReportEngine({ maxScopes: 16, budget: 1 });
   for (const r of requests) await tight.report(reader, r, changes);
   expect(tight.kept).toBe(1);
   const again = await tight.report(reader, requests[3]!, { epoch: "one", generation: 1, notes: [{ generation: 1, from: addDays(END, -3) }] });
@@ -409,7 +443,7 @@ test("a cold report drops the kept scopes the budget would not keep beside it be
   // How many scopes are kept at each collection (the one after the load precedes the replay).
   const keptAtCollect: number[] = [];
   for (const [maxScopes, budget] of [[16, 1], [1, 350_000]] as const) {
-    const engine: ReportEngine = new ReportEngine(() => keptAtCollect.push(engine.kept), maxScopes, budget);
+    const engine: ReportEngine = new ReportEngine({ collect: () => keptAtCollect.push(engine.kept), maxScopes, budget, collectFrom: 0 });
     await engine.report(reader, a, changes);
     keptAtCollect.length = 0;
     const second = await engine.report(reader, b, changes);
@@ -420,7 +454,7 @@ test("a cold report drops the kept scopes the budget would not keep beside it be
   }
   // Within the budget both stay through the second replay.
   keptAtCollect.length = 0;
-  const roomy: ReportEngine = new ReportEngine(() => keptAtCollect.push(roomy.kept));
+  const roomy: ReportEngine = new ReportEngine({ collect: () => keptAtCollect.push(roomy.kept), collectFrom: 0 });
   await roomy.report(reader, a, changes);
   keptAtCollect.length = 0;
   await roomy.report(reader, b, changes);
@@ -434,7 +468,7 @@ test("a cold replay has its young generation collected every 512 days it values 
   const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
   const reader = sqliteSqlReader(db);
   let young = 0;
-  const engine = new ReportEngine(undefined, undefined, undefined, () => young++);
+  const engine = new ReportEngine({ collectYoung: () => young++ });
   const cold = await engine.report(reader, request, { epoch: "one", generation: 0, notes: [] });
   const days = daysBetween(FIRST, END) + 1;
   // Each day valued once by the replay, then written once as a history point; a few hundred rows,

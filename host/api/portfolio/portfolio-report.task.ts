@@ -41,7 +41,7 @@ export async function portfolioReport(task: PortfolioReportTask): Promise<Portfo
   let kept = engines.get(key);
   // A full collection after a cold report's load: ~100 MB lower peak on a dense 20,000-row ledger;
   // young-generation ones through the replay (docs/decisions.md).
-  if (!kept) engines.set(key, kept = { engine: new ReportEngine(() => Bun.gc(true), undefined, undefined, edenGC), gzip: new SegmentedGzip() });
+  if (!kept) engines.set(key, kept = { engine: new ReportEngine({ collect: () => Bun.gc(true), collectYoung: edenGC }), gzip: new SegmentedGzip() });
   const { engine } = kept;
   const { pieces, mode, coldReason } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
   const t1 = performance.now();
