@@ -1,5 +1,5 @@
 import { inject, injectable } from "tsyringe";
-import { Database, type PreparedRead } from "../db/database.ts";
+import { Database } from "../db/database.ts";
 import { NotFoundError } from "../errors/domain-error.ts";
 import { User } from "./user.entity.ts";
 
@@ -11,15 +11,10 @@ import { User } from "./user.entity.ts";
  */
 @injectable()
 export class SessionRevocationService {
-  private byJti?: PreparedRead<{ found: number }>;
-
   constructor(@inject(Database) private readonly db: Database) {}
 
-  /** True when the token id was revoked (checked on every authenticated request: a prepared lookup by key). */
-  async isRevoked(jti: string): Promise<boolean> {
-    this.byJti ??= this.db.prepareRead<{ found: number }>(`SELECT 1 AS found FROM revoked_sessions WHERE jti = ?`);
-    return Boolean(await this.byJti.get(jti));
-  }
+  // Whether a token was revoked is read with its account, in one statement on every request
+  // (UserService.findForSession).
 
   /** Revokes one token until `expiresAt` (epoch seconds); entries of expired tokens are dropped on the way. */
   revoke(jti: string, userId: number, expiresAt: number, nowSeconds = Math.floor(Date.now() / 1000)): Promise<void> {

@@ -51,6 +51,7 @@ export class UserService {
   ) {}
 
   private byId?: PreparedRead<UserRow>;
+  private bySession?: PreparedRead<UserRow & { revoked: number | boolean }>;
 
   /** Runs on every authenticated request, so it skips TypeORM's query building. */
   async findById(id: number): Promise<User | null> {
@@ -59,6 +60,21 @@ export class UserService {
     );
     const row = await this.byId.get(id);
     return row ? toUser(row) : null;
+  }
+
+  /**
+   * The account a session token names and whether the token's id is on the logout list
+   * (core/users/session-revocation.service.ts), in one statement: it runs on every request
+   * authenticated by a session, and on PostgreSQL each statement is a round trip. `jti` null (a
+   * token from before logouts revoked tokens) is never revoked.
+   */
+  async findForSession(id: number, jti: string | null): Promise<{ user: User; revoked: boolean } | null> {
+    this.bySession ??= this.db.prepareRead<UserRow & { revoked: number | boolean }>(
+      `SELECT id, username, email, password_hash, is_active, is_superuser, session_epoch, created_at,
+        EXISTS (SELECT 1 FROM revoked_sessions WHERE jti = ?) AS revoked FROM users WHERE id = ?`,
+    );
+    const row = await this.bySession.get(jti, id);
+    return row ? { user: toUser(row), revoked: Boolean(row.revoked) } : null;
   }
 
   async getByUsername(username: string): Promise<User> {

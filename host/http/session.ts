@@ -4,7 +4,6 @@ import { UnauthenticatedError, NotAllowedError } from "../../core/errors/domain-
 import type { DependencyContainer } from "tsyringe";
 import { AccessTokenService } from "../../core/users/access-token.service.ts";
 import type { User } from "../../core/users/user.entity.ts";
-import { SessionRevocationService } from "../../core/users/session-revocation.service.ts";
 import { UserService } from "../../core/users/user.service.ts";
 import { bearerAuthenticator, bearerSecret, type TokenRoutes } from "./bearer.ts";
 import type { HttpDeps } from "./deps.ts";
@@ -57,12 +56,11 @@ export function credentialsProbe(container: DependencyContainer, key: Uint8Array
  */
 function liveSessions(container: DependencyContainer, key: Uint8Array): (token: string) => Promise<User | null> {
   const users = container.resolve(UserService);
-  const revocations = container.resolve(SessionRevocationService);
   return async (token) => {
     const claims = await verifyToken(key, token);
-    const user = claims === null ? null : await users.findById(claims.userId);
-    if (!user || claims!.epoch !== user.sessionEpoch || (claims!.jti !== null && await revocations.isRevoked(claims!.jti))) return null;
-    return user;
+    const found = claims === null ? null : await users.findForSession(claims.userId, claims.jti);
+    if (!found || claims!.epoch !== found.user.sessionEpoch || found.revoked) return null;
+    return found.user;
   };
 }
 const ALG = "HS256";
