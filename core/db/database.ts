@@ -56,6 +56,7 @@ export class Database {
   private readonly gate: WriteGate;
   private journal: ChangeJournal | null = null;
   private observer: WriteObserver | null = null;
+  private readonly written: (() => void)[] = [];
 
   constructor(
     readonly writer: DataSource,
@@ -76,6 +77,11 @@ export class Database {
    */
   write<T>(work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return this.postgres ? this.serializable(work) : this.sqliteWrite(work);
+  }
+
+  /** Calls `listener` after each committed write (the host's checkpoints of SQLite's log). */
+  onWritten(listener: () => void): void {
+    this.written.push(listener);
   }
 
   /** Reports each write's wait, time and retries to `observer` (set once at start-up). */
@@ -110,6 +116,7 @@ export class Database {
       const result = await this.writer.transaction((tx) => this.journaled(tx, work));
       committed = true;
       this.journal?.committed();
+      for (const listener of this.written) listener();
       return result;
     } finally {
       this.gate.leave();
@@ -138,6 +145,7 @@ export class Database {
           const result = await this.writer.transaction((tx) => this.journaled(tx, work));
           committed = true;
           this.journal?.committed();
+          for (const listener of this.written) listener();
           return result;
         } catch (error) {
           const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;

@@ -39,6 +39,7 @@ export const CALCULATION_LOADERS = {
   riskWarmUp: async () => (await import("./risk/risk-warm-up.task.ts")).riskWarmUp,
   toolCompute: async () => (await import("./tools/tool.task.ts")).toolCompute,
   wacSeries: async () => (await import("../../core/portfolio/wac-series.calc.ts")).wacSeries,
+  walCheckpoint: async () => (await import("../db/wal-checkpoint.ts")).walCheckpointTask,
 } as const;
 
 type Calculations = { [N in keyof typeof CALCULATION_LOADERS]: Awaited<ReturnType<(typeof CALCULATION_LOADERS)[N]>> };
@@ -46,6 +47,13 @@ type Calculations = { [N in keyof typeof CALCULATION_LOADERS]: Awaited<ReturnTyp
 export type CalculationName = keyof Calculations;
 export type CalculationInput<N extends CalculationName> = Parameters<Calculations[N]>[0];
 export type CalculationOutput<N extends CalculationName> = Awaited<ReturnType<Calculations[N]>>;
+
+/**
+ * Tasks that leave the thread's collections as they were (host/workers/calc.worker.ts): a
+ * checkpoint of SQLite's log a second after writes makes no garbage to speak of, and must neither
+ * cancel the full collection a report's thread waits to run once idle nor schedule one of its own.
+ */
+export const HOUSEKEEPING_TASKS: ReadonlySet<CalculationName> = new Set(["walCheckpoint"]);
 
 /** The tasks that run on the report thread (host/workers/pool.ts): reports, and its warm-up after start-up. */
 export const REPORT_THREAD_TASKS: ReadonlySet<CalculationName> = new Set(["portfolioReport", "reportWarmUp"]);

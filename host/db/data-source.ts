@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { DataSource } from "typeorm";
 import { Database } from "../../core/db/database.ts";
 import { changeJournal } from "./change-journal.ts";
-import { checkpointInBackground } from "./checkpointer.ts";
+import { checkpointAfterWrites } from "./checkpointer.ts";
 import { entities } from "../../core/entities.ts";
 import { migrations } from "../../migrations/index.ts";
 import { BunSqliteForTypeORM } from "./bun-sqlite-driver.ts";
@@ -101,7 +101,7 @@ export async function openDatabase(
   const reader = dataSource(file, true);
   await reader.initialize();
   const db = journaling(new Database(writer, reader));
-  await checkpointInBackground(db, file, options.checkpointIntervalMs);
+  await checkpointAfterWrites(db, file, options.checkpointIntervalMs);
   return db;
 }
 

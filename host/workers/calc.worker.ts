@@ -1,6 +1,6 @@
 import { heapSize } from "bun:jsc";
 import { threadId } from "node:worker_threads";
-import { CALCULATION_LOADERS } from "../api/tasks.ts";
+import { CALCULATION_LOADERS, type CalculationName, HOUSEKEEPING_TASKS } from "../api/tasks.ts";
 import { workerMessage } from "./hand-over.ts";
 
 export interface CalculationTask {
@@ -76,10 +76,12 @@ async function load(name: string): Promise<void> {
  * marked with `handOver` goes back with its buffers moved (host/workers/hand-over.ts).
  */
 export default function run(task: CalculationTask): { result: unknown; threadId: number } | Promise<{ result: unknown; threadId: number }> {
-  clearTimeout(collection);
   const calc = loaded.get(task.name);
   // A task's module is loaded on the thread's first task of it (host/api/tasks.ts), then it runs as before.
   if (!calc) return load(task.name).then(() => run(task));
+  // Synchronous, and outside the collection schedule (HOUSEKEEPING_TASKS).
+  if (HOUSEKEEPING_TASKS.has(task.name as CalculationName)) return { result: calc(task.input), threadId };
+  clearTimeout(collection);
   taskStarted = performance.now();
   let result: unknown;
   try {

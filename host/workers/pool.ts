@@ -107,6 +107,11 @@ export async function shutdownWorkerPool(): Promise<void> {
   await Promise.all([p?.destroy(), r?.destroy()]);
 }
 
+/** Threads of the general pool alive now (0 before its first task and after its idle timeout). */
+export function generalThreadsAlive(): number {
+  return pool?.threads.length ?? 0;
+}
+
 /** Tasks waiting for a free thread (0 before the pool starts): the risk routes refuse work beyond a limit. */
 export function poolQueueSize(): number {
   return pool?.queueSize ?? 0;
