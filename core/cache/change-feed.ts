@@ -33,6 +33,12 @@ interface KindRule {
   caches: readonly string[];
   dated: boolean;
   ids?: "brokers" | "assets";
+  /**
+   * Its ids name everything it touched, dated or not: an undated change then touches only the
+   * scopes holding one of them. (A ledger write's are kept for dated changes only: an undated one
+   * may not know a partner leg's broker.)
+   */
+  idsComplete?: boolean;
 }
 
 /**
@@ -46,7 +52,9 @@ const RULES: Record<DataChangeKind, KindRule> = {
   prices: { caches: PORTFOLIO_CACHES, dated: true, ids: "assets" },
   fx: { caches: PORTFOLIO_CACHES, dated: true },
   events: { caches: PORTFOLIO_CACHES, dated: false },
-  assets: { caches: PORTFOLIO_CACHES, dated: false },
+  // An asset's own data (name, currency, classification, provider) matters to the scopes holding
+  // it only: creating one (no scope holds it yet) or editing one leaves the other scopes' replays.
+  assets: { caches: PORTFOLIO_CACHES, dated: false, ids: "assets", idsComplete: true },
   brokers: { caches: PORTFOLIO_CACHES, dated: false },
   access: { caches: PORTFOLIO_CACHES, dated: false },
   fx_routes: { caches: PORTFOLIO_CACHES, dated: false },
@@ -76,8 +84,9 @@ export function applyChanges(caches: CacheRegistry, batch: ChangeBatch): void {
     if (!rule.caches.includes("portfolio_blob")) continue;
     const dated = rule.dated ? date : null;
     from = from === undefined ? dated : from === null || dated === null ? null : (dated < from ? dated : from);
-    // An undated change names every scope: its ids may be incomplete (a partner leg not known).
-    parts.push(rule.ids && ids.length > 0 && dated !== null ? { from: dated, [rule.ids]: ids } : { from: dated });
+    // An undated change names every scope unless its ids are complete (a ledger write's partner
+    // leg may not be known).
+    parts.push(rule.ids && ids.length > 0 && (dated !== null || rule.idsComplete) ? { from: dated, [rule.ids]: ids } : { from: dated });
   }
   for (const name of others) caches.clear(name);
   if (portfolio) notePortfolioChange(caches, from ?? null, parts);

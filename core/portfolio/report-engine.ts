@@ -334,13 +334,21 @@ export class ReportEngine {
     const txColumns = spliceTxColumns(before.columns, before.firstFrom(cpDay), delta);
     const transactions = new TxTable(txColumns);
     const assetIds = assetIdsOf(transactions);
+    // Assets new to the scope (a first buy since the checkpoint): none of their rows is dated
+    // before it (the write's date is at or after the checkpoint's), so the replay up to the
+    // checkpoint is the same without them. Their closes are read whole, an older close valuing
+    // them after the checkpoint as in a cold run. With split events, cold (kept simple: rare).
+    const kept = new Set(prev.assets.map((a) => a.id));
+    const added = assetIds.filter((id) => !kept.has(id));
     const assets = await loadAssets(db, assetIds);
-    const { quotes: newQuotes, splits } = await loadQuotesAndSplits(db, assetIds, request.end, cp.date);
+    const { quotes: newQuotes, splits } = await loadQuotesAndSplits(db, assetIds.filter((id) => kept.has(id)), request.end, cp.date);
+    const fresh = added.length > 0 ? await loadQuotesAndSplits(db, added, request.end) : null;
+    if (fresh && fresh.splits.length > 0) return null;
     const { fxPairs, rates: newRates } = await loadFx(db, reportCurrencies(transactions, assets, request.target), request.target, request.end, cp.date, request.fxUserId);
     const series = seriesColumns(prev);
     const quotes: Record<number, DayColumn> = {};
     for (const id of assetIds) {
-      const q = patchColumn(series.quotes[id] ?? EMPTY_COLUMN, newQuotes[id] ?? EMPTY_COLUMN, cpDay);
+      const q = kept.has(id) ? patchColumn(series.quotes[id] ?? EMPTY_COLUMN, newQuotes[id] ?? EMPTY_COLUMN, cpDay) : fresh!.quotes[id] ?? EMPTY_COLUMN;
       if (q.days.length > 0) quotes[id] = q;
     }
     const rates: Record<string, DayColumn> = {};
@@ -350,7 +358,9 @@ export class ReportEngine {
       flags: request.flags, requested: request.requested, generatedAt: request.generatedAt,
     };
     const small = smallInputs(input);
-    if (small !== state.small || replayFrom(input).from !== state.from) return null;
+    // The small inputs as they were, the new assets aside (their splits: none, above).
+    const keptSmall = added.length === 0 ? small : smallInputs({ ...input, assets: assets.filter((a) => kept.has(a.id)) });
+    if (keptSmall !== state.small || replayFrom(input).from !== state.from) return null;
     return { ...this.compute(input, small, { state, cp }), mode: { resumedAt: cp.date } };
   }
 
@@ -526,7 +536,8 @@ function resumeDate(state: ScopeState, changes: ReportChanges, end: string): str
   let assets: Set<number> | undefined;
   // A write on brokers outside the scope (a ledger write names the brokers of its partner legs too:
   // a report reads each row with its partner's date), or prices of assets it never held, changes
-  // none of its inputs. A new asset in the scope changes the inputs read whole (`smallInputs`): cold then.
+  // none of its inputs. A new asset in the scope resumes at the checkpoint before its first row
+  // (`incremental`): its prices before it, ignored here, are read whole then.
   const touches = (part: NotePart) => {
     if (part.brokers) return part.brokers.some((id) => (brokers ??= new Set(state.input.brokers.map((b) => b.id))).has(id));
     if (part.assets) return part.assets.some((id) => (assets ??= new Set(state.input.assets.map((a) => a.id))).has(id));

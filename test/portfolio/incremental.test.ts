@@ -104,7 +104,7 @@ afterAll(async () => {
 
 /** One random edit through the API; its description for a failure message. */
 async function randomEdit(): Promise<string> {
-  const kind = int(0, 9);
+  const kind = int(0, 10);
   const date = randomDate();
   const b = pick(brokers);
   const a = pick(assets);
@@ -170,6 +170,24 @@ async function randomEdit(): Promise<string> {
           ...(int(0, 2) > 0 ? { cost_basis_override: { code: a.currency, amount: amount(50, 150) } } : {}) },
       ] });
       return `transfer of ${a.id} arriving ${date} (${out.committed ? "committed" : "refused"})`;
+    }
+    case 10: {
+      // A first buy of an asset new to every scope: the asset and (mostly) its closes from the
+      // period's first day, dated writes that touch no scope, then the buy, dated.
+      const currency = pick(["EUR", "USD", "GBP"] as const);
+      const quoted = int(0, 2) > 0;
+      const id = (await ok(await c.post("/assets", [{ name: `New ${assets.length}`, currency }]), "new asset", 201)).results[0].asset_id as number;
+      if (quoted) {
+        const prices = [];
+        for (let d = FIRST, i = 0; d <= END; d = addDays(d, int(1, 9)), i++) prices.push({ date: d, close: `${50 + (i % 23)}.${String(i % 89).padStart(2, "0")}` });
+        await ok(await c.post("/assets/prices", [{ asset_id: id, prices }]), "new asset's prices");
+      }
+      assets.push({ id, currency, quoted });
+      const out = await commit({ creates: [{
+        broker_id: b, type: "BUY", date, asset_id: id, quantity: `${int(1, 9)}.${int(0, 9)}`, cash: { code: currency, amount: `-${amount(50, 400)}` },
+      }] });
+      if (out.committed) deletable.push(out.results[0]!.ids[0]!);
+      return `first BUY of new asset ${id} (${currency}, ${quoted ? "quoted" : "no closes"}) on ${date} (${out.committed ? "committed" : "refused"})`;
     }
     default: {
       const [base, quote] = pick([["EUR", "USD"], ["EUR", "GBP"]] as const);
@@ -430,6 +448,60 @@ test("a write on another broker, or a price of an asset the scope never held, le
   const afterOwn = await run();
   expect(afterOwn.mode === "cold" || afterOwn.mode.resumedAt <= "2024-01-20").toBe(true);
   expect(afterOwn.json).toBe(await cold());
+});
+
+test("a first buy of an asset new to the scope resumes at the checkpoint before it, whether the asset's id sorts after the scope's others or between them, and equals a cold report; creating or editing an asset the scope does not hold leaves its replay, editing one it holds does not", async () => {
+  const caches = app.container.resolve(CacheRegistry);
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  const body = {
+    broker_ids: [brokers[0]], date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
+    include_allocation_history: true, include_breakdown: true, include_positions_contribution: true, include_income_payments: true,
+  };
+  const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
+  const engine = new ReportEngine();
+  const reader = sqliteSqlReader(db);
+  const run = async () => {
+    await caches.sync();
+    return engine.report(reader, request, portfolioChanges(caches));
+  };
+  const cold = async () => JSON.stringify(buildReport(await loadReportInput(reader, request)));
+  const lastCheckpoint = { resumedAt: `${END.slice(0, 7)}-01` };
+  await run();
+  // Two assets the first broker never held, created now (an undated change of assets no scope
+  // holds): Zeta (quoted weekly from the period's start, the lower id), then Eta (no closes:
+  // valued at its trade price).
+  const [zeta, eta] = (await ok(await c.post("/assets", [{ name: "Zeta", currency: "USD" }, { name: "Eta", currency: "EUR" }]), "assets", 201))
+    .results.map((r: { asset_id: number }) => r.asset_id) as [number, number];
+  const prices = [];
+  for (let d = FIRST, i = 0; d <= END; d = addDays(d, 7), i++) prices.push({ date: d, close: `${40 + (i % 11)}.2${i % 10}` });
+  await ok(await c.post("/assets/prices", [{ asset_id: zeta, prices }]), "Zeta's prices");
+  const untouched = await run();
+  expect(untouched.mode).toEqual(lastCheckpoint);
+  expect(untouched.json).toBe(await cold());
+  const buy = async (asset: number, date: string, code: string) => {
+    expect((await commit({ creates: [{ broker_id: brokers[0], type: "BUY", date, asset_id: asset, quantity: "2.5", cash: { code, amount: "-120.40" } }] })).committed).toBe(true);
+    return run();
+  };
+  const etaDay = addDays(END, -20);
+  const afterEta = await buy(eta, etaDay, "EUR");
+  expect(afterEta.mode).toEqual({ resumedAt: `${etaDay.slice(0, 7)}-01` });
+  expect(afterEta.json).toBe(await cold());
+  // Zeta's id is below Eta's: it sorts between the scope's assets. Its closes before the
+  // checkpoint value it from its first day, as in the cold report.
+  const zetaDay = addDays(END, -45);
+  const afterZeta = await buy(zeta, zetaDay, "USD");
+  expect(afterZeta.mode).toEqual({ resumedAt: `${zetaDay.slice(0, 7)}-01` });
+  expect(afterZeta.json).toBe(await cold());
+  // Renaming an asset the scope does not hold leaves it; renaming one it holds recomputes it.
+  const theta = (await ok(await c.post("/assets", [{ name: "Theta", currency: "EUR" }]), "Theta", 201)).results[0].asset_id as number;
+  await ok(await c.patch("/assets", [{ asset_id: theta, name: "Theta renamed" }]), "rename Theta");
+  expect((await run()).mode).toEqual(lastCheckpoint);
+  await ok(await c.patch("/assets", [{ asset_id: eta, name: "Eta renamed" }]), "rename Eta");
+  const renamed = await run();
+  expect(renamed.mode).toBe("cold");
+  expect(renamed.coldReason).toBe("undated");
+  expect(renamed.json).toBe(await cold());
+  expect(renamed.json).toContain("Eta renamed");
 });
 
 test("a cold report drops the kept scopes the budget would not keep beside it before its replay, not after", async () => {
