@@ -1,6 +1,5 @@
 import type { Database } from "../../core/db/database.ts";
-import { runCalculation } from "../api/run-calculation.ts";
-import { generalThreadsAlive } from "../workers/pool.ts";
+import { generalThreadsAlive, runTask } from "../workers/pool.ts";
 import { closeWalCheckpoint, walCheckpoint, type WalCheckpointResult } from "./wal-checkpoint.ts";
 
 /** How long after a write the log is copied into the database file. */
@@ -14,7 +13,8 @@ export const CHECKPOINT_INTERVAL_MS = 1000;
  * would cost far more).
  */
 export async function checkpointOnPoolOrHere(file: string): Promise<WalCheckpointResult> {
-  if (generalThreadsAlive() > 0) return (await runCalculation("walCheckpoint", { file })).result;
+  // The pool's `walCheckpoint` task (host/api/tasks.ts) runs wal-checkpoint.ts there.
+  if (generalThreadsAlive() > 0) return (await runTask("walCheckpoint", { file })).result as WalCheckpointResult;
   return walCheckpoint(file);
 }
 
