@@ -11,8 +11,10 @@
  *     summary, history, positions contribution, no date range, so up to today).
  * For each: cold (after `POST /settings/cache/clear-all`, median of 3; the very first report after
  * start, which also spawns the worker and JIT-compiles, is shown on its own), warm (median of 5),
- * after one commit (one DEPOSIT dated in the last 30 days, median of 3) and after one new price
- * (one close dated in the last 30 days, median of 3), and GET /system/health polled every 10 ms
+ * after one commit (one DEPOSIT dated in the last 30 days, median of 3), after one new price
+ * (one close dated in the last 30 days, median of 3), after a new asset's first buy (the asset
+ * created with a year of weekly closes, then one BUY dated in the last 30 days: adding a position,
+ * median of 3), and GET /system/health polled every 10 ms
  * during one more cold report (max and p95).
  * Peak RSS of the server process (worker threads included): VmHWM over its lifetime (no reset:
  * seeding included), VmHWM of the report phase (reset right after seeding), and VmRSS sampled
@@ -90,6 +92,8 @@ interface KindResult {
   commitMs: number[];
   /** After storing one close dated in the last 30 days of the data set. */
   priceMs: number[];
+  /** After creating an asset with its closes and committing its first BUY, dated in the last 30 days. */
+  newAssetMs: number[];
   health: { samples: number; maxMs: number; p95Ms: number };
   bytes: number;
   gzBytes: number;
@@ -238,6 +242,18 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
         priceMs.push(await report(kind));
       }
       step(`${kind} after prices`);
+      const newAssetMs: number[] = [];
+      for (let i = 0; i < EDIT_RUNS; i++, edit++) {
+        const date = new Date(Date.parse(`${END}T00:00:00Z`) - (5 + edit) * 86_400_000).toISOString().slice(0, 10);
+        const assetId = (await post("/assets", [{ name: `Bench new asset ${edit}`, currency: "EUR" }])).results[0].asset_id as number;
+        const closes = Array.from({ length: 52 }, (_, w) => ({
+          date: new Date(Date.parse(`${END}T00:00:00Z`) - (364 - 7 * w) * 86_400_000).toISOString().slice(0, 10), close: `${40 + (w % 9)}.5`,
+        }));
+        await post("/assets/prices", [{ asset_id: assetId, prices: closes }]);
+        await post("/transactions/commit", { creates: [{ broker_id: seed.brokerIds[0]!, type: "BUY", date, asset_id: assetId, quantity: "3", cash: { code: "EUR", amount: "-130" } }] });
+        newAssetMs.push(await report(kind));
+      }
+      step(`${kind} after new assets`);
       const plain = await callReport(base, headers, kind, "identity");
       const gz = await callReport(base, headers, kind, "gzip");
       if (plain.encoding !== null) throw new Error(`identity request came back ${plain.encoding}`);
@@ -245,7 +261,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       const dq = body.data_quality;
       const codes = (dq?.issues ?? []).map((i: { code: string }) => i.code);
       kinds[kind] = {
-        coldMs, coldPolledMs, warmMs, commitMs, priceMs,
+        coldMs, coldPolledMs, warmMs, commitMs, priceMs, newAssetMs,
         health: { samples: poll.latencies.length, maxMs: Math.max(...poll.latencies), p95Ms: percentile(poll.latencies, 95) },
         bytes: plain.body.byteLength, gzBytes: gz.encoding === "gzip" ? gz.body.byteLength : NaN,
         historyPoints: body.history?.length ?? 0, allocationPoints: body.allocation_history?.type?.length ?? 0,
@@ -279,6 +295,7 @@ function printTable(results: Measured[]) {
       { name: `${kind}: warm (median of ${WARM_RUNS})`, get: (m) => k(m) && median(k(m)!.warmMs), fmt: fmtMs },
       { name: `${kind}: after 1 commit (median of ${EDIT_RUNS})`, get: (m) => k(m) && median(k(m)!.commitMs), fmt: fmtMs, target: (n) => targets(n).editMs },
       { name: `${kind}: after 1 new price (median of ${EDIT_RUNS})`, get: (m) => k(m) && median(k(m)!.priceMs), fmt: fmtMs, target: (n) => targets(n).editMs },
+      { name: `${kind}: after a new asset's 1st buy (median of ${EDIT_RUNS})`, get: (m) => k(m) && median(k(m)!.newAssetMs), fmt: fmtMs, target: (n) => targets(n).editMs },
       { name: `${kind}: health max during cold`, get: (m) => k(m)?.health.maxMs, fmt: fmtMs, target: (n) => targets(n).healthMs },
       { name: `${kind}: health p95 during cold`, get: (m) => k(m)?.health.p95Ms, fmt: fmtMs, target: (n) => targets(n).healthMs },
       { name: `${kind}: response size (gzipped)`, get: (m) => k(m)?.gzBytes, fmt: fmtB },
@@ -311,7 +328,7 @@ function printTable(results: Measured[]) {
     for (const kind of KINDS) {
       const k = r.kinds[kind];
       if (!k) continue;
-      console.log(`  ${kind}: cold ${k.coldMs.map(fmtMs).join(", ")}; after commits ${k.commitMs.map(fmtMs).join(", ")}; after prices ${k.priceMs.map(fmtMs).join(", ")}; ` +
+      console.log(`  ${kind}: cold ${k.coldMs.map(fmtMs).join(", ")}; after commits ${k.commitMs.map(fmtMs).join(", ")}; after prices ${k.priceMs.map(fmtMs).join(", ")}; after new assets ${k.newAssetMs.map(fmtMs).join(", ")}; ` +
         `${k.historyPoints} history points, ${k.allocationPoints} allocation points; ${k.health.samples} health polls; data quality ${k.quality}`);
     }
     console.log(`  peak RSS after each step: ${r.rss.steps.map(([name, mb]) => `${name} ${mb.toFixed(0)}`).join(", ")} MB`);
