@@ -245,7 +245,7 @@ async function measure(n: number, market: ReturnType<typeof buildMarketData>, sh
       const newAssetMs: number[] = [];
       for (let i = 0; i < EDIT_RUNS; i++, edit++) {
         const date = new Date(Date.parse(`${END}T00:00:00Z`) - (5 + edit) * 86_400_000).toISOString().slice(0, 10);
-        const assetId = (await post("/assets", [{ name: `Bench new asset ${edit}`, currency: "EUR" }])).results[0].asset_id as number;
+        const assetId = (await post("/assets", [{ name: `Bench new asset ${edit}`, currency: "EUR" }], 201)).results[0].asset_id as number;
         const closes = Array.from({ length: 52 }, (_, w) => ({
           date: new Date(Date.parse(`${END}T00:00:00Z`) - (364 - 7 * w) * 86_400_000).toISOString().slice(0, 10), close: `${40 + (w % 9)}.5`,
         }));
