@@ -417,23 +417,32 @@ test("kept replays are bounded by their size, not only their number: small scope
   expect((await tight.report(reader, requests[0]!, changes)).coldReason).toBe("not kept");
 });
 
-test("a write on another broker, or a price of an asset the scope never held, leaves a broker's kept replay as it was: the next report resumes at its last checkpoint and equals a cold one", async () => {
+/**
+ * One scope's reports through one engine as the report service runs them (the stored changes
+ * synced first), and the same report computed cold, to compare.
+ */
+async function scopeReports(body: Record<string, unknown>) {
   const caches = app.container.resolve(CacheRegistry);
   const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
-  // An asset only the second broker holds.
-  const only = (await ok(await c.post("/assets", [{ name: "Delta", currency: "EUR" }]), "asset Delta", 201)).results[0].asset_id as number;
-  expect((await commit({ creates: [{ broker_id: brokers[1], type: "BUY", date: "2024-02-05", asset_id: only, quantity: "3", cash: { code: "EUR", amount: "-30" } }] })).committed).toBe(true);
-  const body = { broker_ids: [brokers[0]], date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
   const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
   const engine = new ReportEngine();
   const reader = sqliteSqlReader(db);
-  const run = async () => {
-    await caches.sync();
-    return engine.report(reader, request, portfolioChanges(caches));
+  return {
+    run: async () => {
+      await caches.sync();
+      return engine.report(reader, request, portfolioChanges(caches));
+    },
+    cold: async () => JSON.stringify(buildReport(await loadReportInput(reader, request))),
   };
+}
+
+test("a write on another broker, or a price of an asset the scope never held, leaves a broker's kept replay as it was: the next report resumes at its last checkpoint and equals a cold one", async () => {
+  // An asset only the second broker holds.
+  const only = (await ok(await c.post("/assets", [{ name: "Delta", currency: "EUR" }]), "asset Delta", 201)).results[0].asset_id as number;
+  expect((await commit({ creates: [{ broker_id: brokers[1], type: "BUY", date: "2024-02-05", asset_id: only, quantity: "3", cash: { code: "EUR", amount: "-30" } }] })).committed).toBe(true);
+  const { run, cold } = await scopeReports({ broker_ids: [brokers[0]], date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true });
   await run();
   const lastCheckpoint = `${END.slice(0, 7)}-01`;
-  const cold = async () => JSON.stringify(buildReport(await loadReportInput(reader, request)));
   // Early-dated writes on the second broker: its ledger, then a price of its own asset.
   expect((await commit({ creates: [{ broker_id: brokers[1], type: "DEPOSIT", date: "2024-01-20", quantity: "0", cash: { code: "EUR", amount: "250" } }] })).committed).toBe(true);
   const afterLedger = await run();
@@ -451,20 +460,10 @@ test("a write on another broker, or a price of an asset the scope never held, le
 });
 
 test("a first buy of an asset new to the scope resumes at the checkpoint before it, whether the asset's id sorts after the scope's others or between them, and equals a cold report; creating or editing an asset the scope does not hold leaves its replay, editing one it holds does not", async () => {
-  const caches = app.container.resolve(CacheRegistry);
-  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
-  const body = {
+  const { run, cold } = await scopeReports({
     broker_ids: [brokers[0]], date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true,
     include_allocation_history: true, include_breakdown: true, include_positions_contribution: true, include_income_payments: true,
-  };
-  const { request } = await service.resolve(userId, reportQuery(ReportRequest.parse(body)));
-  const engine = new ReportEngine();
-  const reader = sqliteSqlReader(db);
-  const run = async () => {
-    await caches.sync();
-    return engine.report(reader, request, portfolioChanges(caches));
-  };
-  const cold = async () => JSON.stringify(buildReport(await loadReportInput(reader, request)));
+  });
   const lastCheckpoint = { resumedAt: `${END.slice(0, 7)}-01` };
   await run();
   // Two assets the first broker never held, created now (an undated change of assets no scope
