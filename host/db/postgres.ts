@@ -35,7 +35,8 @@ const types = {
 /**
  * A `pg.Client` that says the app's SQLite-spelled raw SQL in PostgreSQL (see {@link toPostgresSql}).
  * PostgreSQL text cannot hold NUL characters (SQLite's can): they are dropped from string
- * parameters (an error message quoting a binary file, say) instead of failing the statement.
+ * parameters and from the strings of array parameters (an error message quoting a binary file,
+ * say) instead of failing the statement.
  */
 class DialectClient extends pg.Client {
   override query(config: any, values?: any, callback?: any): any {
@@ -48,8 +49,11 @@ class DialectClient extends pg.Client {
   }
 }
 
+/** `values` without NUL characters in its strings, and in the strings of its arrays (a column's values: the batch writer's inserts on PostgreSQL). */
 function withoutNul(values: unknown[]): unknown[] {
-  return values.some((v) => typeof v === "string" && v.includes("\0")) ? values.map((v) => (typeof v === "string" ? v.replaceAll("\0", "") : v)) : values;
+  const hasNul = (v: unknown): boolean => (typeof v === "string" ? v.includes("\0") : Array.isArray(v) && v.some(hasNul));
+  const strip = (v: unknown): unknown => (typeof v === "string" ? v.replaceAll("\0", "") : Array.isArray(v) ? v.map(strip) : v);
+  return values.some(hasNul) ? values.map(strip) : values;
 }
 
 /**

@@ -57,6 +57,21 @@ describe("all-or-nothing commit", () => {
     expect((await list(c, `ids=${a}&ids=${b}`)).map((t) => t.cash)).toEqual([eur("2"), eur("3")]);
   });
 
+  test("a batch of more rows than one insert statement holds answers each create with the id of the row written for it (a NUL in a description dropped on PostgreSQL, kept on SQLite)", async () => {
+    // 1,234 rows: several statements on either database (SQLite 100 rows each, PostgreSQL 500).
+    const creates = Array.from({ length: 1234 }, (_, i) => ({ ...deposit(other, `${i + 1}.25`, "2024-03-01"), description: i === 700 ? "bin\u0000ary" : `row ${i}` }));
+    const ids = await commitOk(c, { creates });
+    expect(new Set(ids).size).toBe(1234);
+    const rows = queryDb<{ id: number; description: string; amount: string }>(server.dataDir,
+      `SELECT id, description, amount FROM transactions WHERE broker_id = ? AND date = '2024-03-01'`, other);
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    ids.forEach((id, i) => {
+      const row = byId.get(id)!;
+      expect(row.description.replaceAll("\u0000", "")).toBe(i === 700 ? "binary" : `row ${i}`);
+      expect(Number(row.amount)).toBe(i + 1.25);
+    });
+  });
+
   test("an empty batch commits nothing and succeeds", async () => {
     const out = await commit(c, {});
     expect(out).toMatchObject({ committed: true, results: [], issues: [], success_count: 0, errors: [] });
