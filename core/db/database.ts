@@ -84,6 +84,17 @@ export class Database {
     this.written.push(listener);
   }
 
+  /** A listener's failure must not turn a committed write into a failed one: it is left out. */
+  private notifyWritten(): void {
+    for (const listener of this.written) {
+      try {
+        listener();
+      } catch {
+        // Nothing to undo: the write is committed, and the listener runs again at the next one.
+      }
+    }
+  }
+
   /** Reports each write's wait, time and retries to `observer` (set once at start-up). */
   observeWrites(observer: WriteObserver): void {
     this.observer = observer;
@@ -116,7 +127,7 @@ export class Database {
       const result = await this.writer.transaction((tx) => this.journaled(tx, work));
       committed = true;
       this.journal?.committed();
-      for (const listener of this.written) listener();
+      this.notifyWritten();
       return result;
     } finally {
       this.gate.leave();
@@ -145,7 +156,7 @@ export class Database {
           const result = await this.writer.transaction((tx) => this.journaled(tx, work));
           committed = true;
           this.journal?.committed();
-          for (const listener of this.written) listener();
+          this.notifyWritten();
           return result;
         } catch (error) {
           const code = (error as { code?: string; driverError?: { code?: string } }).driverError?.code ?? (error as { code?: string }).code;
