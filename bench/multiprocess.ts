@@ -11,7 +11,9 @@
  * duplicated rows); any non-2xx answer or refused commit counts as an error.
  * The servers log at debug level, and the figures add what they say: serialisation retries (and per
  * commit), each write's wait behind the process's earlier writes and its time in the database
- * (p95 of the committed ones), and how many reports were computed cold or resumed from a checkpoint.
+ * (p95 of the committed ones), how many reports were computed cold or resumed from a checkpoint and
+ * the report thread's time for each; then the targets (commit p95 on PostgreSQL under 300 ms, no
+ * error, its throughput at least SQLite's with 1 process) with each figure's ratio to its target.
  *
  *   bun bench/multiprocess.ts [--seconds 60] [--clients 50] [--processes 2] [--only sqlite|postgres]
  */
@@ -218,6 +220,15 @@ for (const r of results) {
 console.log("\nset-up                      writes  retries  per commit  queued p95 ms  in database p95 ms  reports cold  resumed");
 for (const r of results) {
   console.log(`${r.label.padEnd(26)} ${String(r.writes).padStart(7)} ${String(r.retries).padStart(8)} ${(r.commits ? r.retries / r.commits : 0).toFixed(2).padStart(11)} ${r.queuedP95.toFixed(0).padStart(14)} ${r.dbP95.toFixed(0).padStart(19)} ${String(r.cold).padStart(13)} ${String(r.resumed).padStart(8)}  cold: ${JSON.stringify(r.coldReasons)}`);
+}
+// The targets (docs/deploy.md): commit p95 under 300 ms on PostgreSQL with several processes, no
+// serialisation failure reaching a client, and their throughput at least that of SQLite with 1 process.
+const sqliteOne = results.find((r) => r.label === "SQLite, 1 process");
+const postgres = results.find((r) => r.label.startsWith("PostgreSQL"));
+if (postgres) {
+  console.log(`\ntargets: ${postgres.label} commit p95 ${postgres.commitP95.toFixed(0)} ms (${(postgres.commitP95 / 300).toFixed(2)}× of 300 ms${postgres.commitP95 < 300 ? "" : " FAIL"}); `
+    + `errors ${postgres.errors} (serialisation failures included; target 0${postgres.errors === 0 ? "" : " FAIL"})`
+    + (sqliteOne ? `; throughput ${postgres.throughput.toFixed(1)} against ${sqliteOne.throughput.toFixed(1)} req/s of SQLite with 1 process (${(postgres.throughput / sqliteOne.throughput).toFixed(2)}×, target ≥ 1${postgres.throughput >= sqliteOne.throughput ? "" : " FAIL"})` : ""));
 }
 console.log("\nset-up                      report thread ms, median / p95 / total: cold          resumed");
 for (const r of results) console.log(`${r.label.padEnd(26)} ${r.computeMs.cold.padStart(30)} ${r.computeMs.resumed.padStart(22)}`);
