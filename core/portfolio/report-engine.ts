@@ -260,7 +260,7 @@ export class ReportEngine {
       dropped += scopeWeight(state);
       state = undefined;
     }
-    if (since === null && dropped > 0 && dropped >= this.collectFrom) this.collect();
+    if (since === null && this.worthCollecting(dropped)) this.collect();
     const resumed = state && since !== null ? await this.incremental(db, request, state, since) : null;
     const coldReason = resumed ? undefined : !kept ? "not kept" as const : since === null ? "undated" as const : "inputs" as const;
     // A cold run makes room before its replay: the kept scopes the budget would drop once it is kept
@@ -292,6 +292,11 @@ export class ReportEngine {
     return dropped;
   }
 
+  /** Whether freeing replays of this weight is worth a full collection ({@link COLLECTION_WEIGHT}). */
+  private worthCollecting(weight: number): boolean {
+    return weight > 0 && weight >= this.collectFrom;
+  }
+
   /** Scopes kept. */
   get kept(): number {
     return this.scopes.size;
@@ -310,8 +315,8 @@ export class ReportEngine {
     const input = await loadReportInput(db, request);
     const weight = scopeWeight({ input, days: { length: replayDays(input) } });
     const dropped = makeRoom?.(weight) ?? 0;
-    const large = weight >= this.collectFrom;
-    if (large || (dropped > 0 && dropped >= this.collectFrom)) this.collect();
+    const large = this.worthCollecting(weight);
+    if (large || this.worthCollecting(dropped)) this.collect();
     return { ...this.compute(input, smallInputs(input), undefined, large), mode: "cold" as const };
   }
 
