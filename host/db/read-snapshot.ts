@@ -17,15 +17,31 @@ export async function withReadSnapshot<T>(target: DatabaseTarget, work: (db: Sql
 
 const sqlite = new Map<string, Database>();
 
-/** This thread's read-only connection to `file` (opened once). */
-export function sqliteReader(file: string): Database {
-  let db = sqlite.get(file);
+/**
+ * This thread's connection to `file` of that mode (opened once, kept as long as the thread): the
+ * read-only one of reports and other bulk reads, the read-write one of checkpoints (wal-checkpoint.ts).
+ */
+export function threadConnection(file: string, mode: "readonly" | "readwrite"): Database {
+  const key = `${mode}:${file}`;
+  let db = sqlite.get(key);
   if (!db) {
-    db = new Database(file, { readonly: true });
+    db = new Database(file, mode === "readonly" ? { readonly: true } : { readwrite: true });
     db.exec("PRAGMA busy_timeout = 5000");
-    sqlite.set(file, db);
+    sqlite.set(key, db);
   }
   return db;
+}
+
+/** Closes this thread's connection to `file` of that mode, if it has one. */
+export function closeThreadConnection(file: string, mode: "readonly" | "readwrite"): void {
+  const key = `${mode}:${file}`;
+  sqlite.get(key)?.close();
+  sqlite.delete(key);
+}
+
+/** This thread's read-only connection to `file` (opened once). */
+export function sqliteReader(file: string): Database {
+  return threadConnection(file, "readonly");
 }
 
 /**
