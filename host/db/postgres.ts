@@ -33,18 +33,52 @@ const types = {
 };
 
 /**
+ * Whether connections prepare their parameterised statements (DATABASE_PREPARED_STATEMENTS, on
+ * unless "0" or "false": off behind a pooler that cannot keep them, docs/deploy.md).
+ */
+export function preparedStatements(env: Record<string, string | undefined> = process.env): boolean {
+  return !["0", "false"].includes((env.DATABASE_PREPARED_STATEMENTS ?? "").trim().toLowerCase());
+}
+
+/**
+ * Statements with more parameters are not prepared: an IN list's length makes a text of its own,
+ * and each text prepared stays on its connection (client and server) as long as it lives.
+ */
+export const PREPARED_MAX_PARAMETERS = 64;
+/** Distinct statements one connection prepares at most (later new ones run unnamed). */
+export const PREPARED_PER_CONNECTION = 500;
+
+/**
  * A `pg.Client` that says the app's SQLite-spelled raw SQL in PostgreSQL (see {@link toPostgresSql}).
  * PostgreSQL text cannot hold NUL characters (SQLite's can): they are dropped from string
  * parameters and from the strings of array parameters (an error message quoting a binary file,
  * say) instead of failing the statement.
+ *
+ * A parameterised statement is named after its text, so the connection parses and plans it once
+ * and then only binds and executes it: unnamed, PostgreSQL parsed and planned every run again, and
+ * with two processes on two cores that was ~10 % of the throughput (docs/decisions.md "Prepared
+ * statements on PostgreSQL").
  */
 class DialectClient extends pg.Client {
+  private readonly prepares = preparedStatements();
+  private readonly named = new Set<string>();
+
   override query(config: any, values?: any, callback?: any): any {
-    if (typeof config === "string") config = toPostgresSql(config);
+    if (typeof config === "string") config = { text: toPostgresSql(config) };
     else if (config && typeof config.text === "string") {
       config = { ...config, text: toPostgresSql(config.text), ...(Array.isArray(config.values) ? { values: withoutNul(config.values) } : {}) };
     }
     if (Array.isArray(values)) values = withoutNul(values);
+    if (this.prepares && config && typeof config.text === "string" && config.name === undefined) {
+      const count = Array.isArray(values) ? values.length : Array.isArray(config.values) ? config.values.length : 0;
+      if (count > 0 && count <= PREPARED_MAX_PARAMETERS) {
+        const name = `pt_${Bun.hash(config.text).toString(36)}`;
+        if (this.named.has(name) || this.named.size < PREPARED_PER_CONNECTION) {
+          this.named.add(name);
+          config = { ...config, name };
+        }
+      }
+    }
     return (super.query as (...a: unknown[]) => unknown)(config, values, callback);
   }
 }
