@@ -5,7 +5,8 @@ import { type BalanceRow, findNegativeBalances, type OpeningBalances } from "./b
 import { Decimal } from "../money/decimal.ts";
 import { openingAt } from "./ledger-checkpoints.ts";
 
-interface BrokerFlags {
+/** A broker as the balance check reads it. */
+export interface BrokerFlags {
   allow_asset_shorting: number | boolean;
   allow_cash_overdraft: number | boolean;
   id: number;
@@ -19,11 +20,18 @@ interface BrokerFlags {
  * integers, from the broker's latest checkpoint on: core/transactions/ledger-checkpoints.ts) into
  * opening balances, and the day-by-day check walks the rows from that date on, in (date, id)
  * order. A broker that allows both overdraft and shorting is not read at all (and gets no
- * checkpoint). Issues are broker-level (index −1) and name the first kind of operation of the
+ * checkpoint). `known`: brokers read before in the same transaction (their flags). Issues are broker-level (index −1) and name the first kind of operation of the
  * batch that touched the broker.
  */
-export async function checkBalances(tx: EntityManager, touched: Map<number, Operation>, since: Map<number, string> = new Map()): Promise<BatchIssue[]> {
-  const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...touched.keys()]);
+export async function checkBalances(
+  tx: EntityManager, touched: Map<number, Operation>, since: Map<number, string> = new Map(), known?: ReadonlyMap<number, BrokerFlags>,
+): Promise<BatchIssue[]> {
+  // The batch read its brokers already (same transaction: the same flags); any other is read here.
+  const missing = [...touched.keys()].filter((id) => !known?.has(id));
+  const brokers = [
+    ...[...touched.keys()].flatMap((id) => known?.get(id) ?? []),
+    ...missing.length === 0 ? [] : await selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, missing),
+  ];
   const issues: BatchIssue[] = [];
   for (const b of brokers.sort((x, y) => x.id - y.id)) {
     const checks = { cash: !b.allow_cash_overdraft, assets: !b.allow_asset_shorting };

@@ -2,6 +2,7 @@ import type { EntityManager } from "typeorm";
 import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop.ts";
 import type { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import type { AssetEventType } from "../events/asset-event.entity.ts";
+import type { BrokerFlags } from "./balance-check.ts";
 import { BatchState } from "./batch-state.ts";
 import type { BatchInput, Parsed } from "./batch.types.ts";
 import { fromStored, STORED_COLUMNS, type StoredRow } from "./ledger-row.ts";
@@ -63,14 +64,14 @@ export async function loadBatch(tx: EntityManager, access: BrokerAccessService, 
     ...stored.flatMap((r) => (r.asset_event_id ? [r.asset_event_id] : [])),
   ]);
   const assets = await selectIn<{ id: number; currency: string; name: string }>(tx, (p) => `SELECT id, currency, name FROM assets WHERE id IN (${p})`, [...assetIds]);
-  const brokers = await selectIn<{ id: number; name: string }>(tx, (p) => `SELECT id, name FROM brokers WHERE id IN (${p})`, [...roles.keys()]);
+  const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...roles.keys()]);
   const events = await selectIn<{ id: number; asset_id: number; type: AssetEventType }>(
     tx, (p) => `SELECT id, asset_id, type FROM asset_events WHERE id IN (${p})`, [...eventIds],
   );
   const state = new BatchState({
     roles,
     assets: new Map(assets.map((a) => [a.id, { currency: a.currency, name: a.name }])),
-    brokerNames: new Map(brokers.map((b) => [b.id, b.name])),
+    brokers: new Map(brokers.map((b) => [b.id, b])),
     events: new Map(events.map((e) => [e.id, { assetId: e.asset_id, type: e.type }])),
   });
   for (const row of stored) {

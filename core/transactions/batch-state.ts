@@ -2,6 +2,7 @@ import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop
 import type { BrokerRole } from "../brokers/broker-access.entity.ts";
 import { roleAtLeast } from "../brokers/broker-access.service.ts";
 import type { AssetEventType } from "../events/asset-event.entity.ts";
+import type { BrokerFlags } from "./balance-check.ts";
 import type { BatchIssue, Operation, RuleError } from "./batch.types.ts";
 import type { LedgerRow } from "./ledger-row.ts";
 import { packRuleErrors, type RowFacts } from "./row-validation.calc.ts";
@@ -11,8 +12,11 @@ export interface BatchLookups {
   assets: Map<number, { currency: string; name?: string }>;
   events: Map<number, { assetId: number; type: AssetEventType }>;
   roles: Map<number, BrokerRole>;
-  /** Names of the brokers in `roles`, so issues name them (`params.broker_name`) instead of giving an id. */
-  brokerNames?: Map<number, string>;
+  /**
+   * The brokers in `roles`: their names, so issues name them (`params.broker_name`) instead of
+   * giving an id, and the flags the balance check reads (one read of them per batch).
+   */
+  brokers?: Map<number, BrokerFlags>;
 }
 
 export interface OpRef {
@@ -62,7 +66,7 @@ export class BatchState {
 
   /** The broker's name for messages (its id when unknown), and the params that carry it. */
   brokerLabel(brokerId: number): { name: string; params: { broker_id: number; broker_name?: string } } {
-    const name = this.lookups.brokerNames?.get(brokerId);
+    const name = this.lookups.brokers?.get(brokerId)?.name;
     return { name: name === undefined ? `broker ${brokerId}` : `broker "${name}"`, params: { broker_id: brokerId, ...(name === undefined ? {} : { broker_name: name }) } };
   }
 

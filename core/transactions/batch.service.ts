@@ -85,7 +85,7 @@ export async function executeBatch(
     await yieldToEventLoop();
     wac = await applyAutoCostBasis(tx, state);
     await yieldToEventLoop();
-    if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, await state.touchedBrokers(), await state.touchedSince()));
+    if (state.issues.length === 0) state.issues.push(...await checkBalances(tx, await state.touchedBrokers(), await state.touchedSince(), state.lookups.brokers));
   }
   return { state, wac };
 }
