@@ -12,8 +12,9 @@
  * The servers log at debug level, and the figures add what they say: serialisation retries (and per
  * commit), each write's wait behind the process's earlier writes and its time in the database
  * (p95 of the committed ones), how many reports were computed cold or resumed from a checkpoint and
- * the report thread's time for each; then the targets (commit p95 on PostgreSQL under 300 ms, no
- * error, its throughput at least SQLite's with 1 process) with each figure's ratio to its target.
+ * the report thread's time for each (wall time, and its CPU time: the rest is waiting, for the
+ * database or for a core); then the targets (commit p95 on PostgreSQL under 300 ms, no error, its
+ * throughput at least SQLite's with 1 process) with each figure's ratio to its target.
  *
  *   bun bench/multiprocess.ts [--seconds 60] [--clients 50] [--processes 2] [--only sqlite|postgres]
  */
@@ -42,6 +43,7 @@ interface Figures {
   label: string; requests: number; errors: number; throughput: number; readP95: number; commitP95: number; warmReportMedian: number; lost: number; duplicated: number; commits: number;
   retries: number; writes: number; queuedP95: number; dbP95: number; cold: number; resumed: number; coldReasons: Record<string, number>;
   computeMs: { cold: string; resumed: string };
+  computeCpuMs: { cold: string; resumed: string };
 }
 
 /** What the servers log about their writes and reports during the timed phase (debug lines). */
@@ -53,12 +55,14 @@ class ServerLog {
   modes = { cold: 0, resumed: 0 };
   /** The report thread's time per report (`compute_ms`), by mode. */
   computeMs = { cold: [] as number[], resumed: [] as number[] };
+  /** Its CPU time (`compute_cpu_ms`): the same less the waits (for the database, for a core). */
+  computeCpuMs = { cold: [] as number[], resumed: [] as number[] };
   /** Cold reports by reason (core/portfolio/report-engine.ts `coldReason`). */
   coldReasons: Record<string, number> = {};
 
   readonly line = (text: string) => {
     if (!this.measuring || !text.includes('"level":"debug"')) return;
-    let entry: { msg?: string; queued_ms?: number; ms?: number; committed?: boolean; mode?: "cold" | "resumed"; cold_reason?: string; compute_ms?: number };
+    let entry: { msg?: string; queued_ms?: number; ms?: number; committed?: boolean; mode?: "cold" | "resumed"; cold_reason?: string; compute_ms?: number; compute_cpu_ms?: number };
     try { entry = JSON.parse(text); } catch { return; }
     if (entry.msg === "write retried") this.retries++;
     else if (entry.msg === "write ended" && entry.committed) {
@@ -67,6 +71,7 @@ class ServerLog {
     } else if (entry.msg === "portfolio report computed" && entry.mode) {
       this.modes[entry.mode]++;
       this.computeMs[entry.mode].push(entry.compute_ms ?? 0);
+      this.computeCpuMs[entry.mode].push(entry.compute_cpu_ms ?? 0);
       if (entry.cold_reason) this.coldReasons[entry.cold_reason] = (this.coldReasons[entry.cold_reason] ?? 0) + 1;
     }
   };
@@ -190,6 +195,7 @@ async function run(setup: Setup): Promise<Figures> {
       warmReportMedian: percentile(warm, 50), lost, duplicated, commits: committed.length,
       retries: log.retries, writes: log.queued.length, queuedP95: percentile(log.queued, 95), dbP95: percentile(log.inDatabase, 95), ...log.modes, coldReasons: log.coldReasons,
       computeMs: { cold: summary(log.computeMs.cold), resumed: summary(log.computeMs.resumed) },
+      computeCpuMs: { cold: summary(log.computeCpuMs.cold), resumed: summary(log.computeCpuMs.resumed) },
     };
   } finally {
     for (const s of servers) s.child.kill("SIGTERM");
@@ -230,6 +236,6 @@ if (postgres) {
     + `errors ${postgres.errors} (serialisation failures included; target 0${postgres.errors === 0 ? "" : " FAIL"})`
     + (sqliteOne ? `; throughput ${postgres.throughput.toFixed(1)} against ${sqliteOne.throughput.toFixed(1)} req/s of SQLite with 1 process (${(postgres.throughput / sqliteOne.throughput).toFixed(2)}×, target ≥ 1${postgres.throughput >= sqliteOne.throughput ? "" : " FAIL"})` : ""));
 }
-console.log("\nset-up                      report thread ms, median / p95 / total: cold          resumed");
-for (const r of results) console.log(`${r.label.padEnd(26)} ${r.computeMs.cold.padStart(30)} ${r.computeMs.resumed.padStart(22)}`);
+console.log("\nset-up                      report thread ms, median / p95 / total: cold          resumed   its CPU ms: cold          resumed");
+for (const r of results) console.log(`${r.label.padEnd(26)} ${r.computeMs.cold.padStart(30)} ${r.computeMs.resumed.padStart(22)} ${r.computeCpuMs.cold.padStart(22)} ${r.computeCpuMs.resumed.padStart(22)}`);
 process.exit(results.every((r) => r.errors === 0 && r.lost === 0 && r.duplicated === 0) ? 0 : 1);

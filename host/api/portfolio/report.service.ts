@@ -105,7 +105,7 @@ export class PortfolioReportService {
         this.logger?.debug("portfolio report computed", {
           mode: result.mode === "cold" ? "cold" : "resumed", resumed_at: result.mode === "cold" ? null : result.mode.resumedAt,
           ...(result.coldReason ? { cold_reason: result.coldReason } : {}),
-          compute_ms: Math.round(result.computeMs),
+          compute_ms: Math.round(result.computeMs), compute_cpu_ms: Math.round(result.computeCpuMs),
         });
         const out = { gzip: result.gzip, chars: result.chars };
         // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
