@@ -49,6 +49,13 @@ export const PREPARED_MAX_PARAMETERS = 64;
 export const PREPARED_PER_CONNECTION = 500;
 
 /**
+ * Statements whose columns come from a `*` are not prepared: PostgreSQL refuses to run a kept plan
+ * once its table's columns changed ("cached plan must not change result type"), which a newer
+ * version's migration does while older processes still run (a rolling upgrade).
+ */
+const STAR_COLUMNS = /\*\s*FROM\b|RETURNING\s+\*/i;
+
+/**
  * A `pg.Client` that says the app's SQLite-spelled raw SQL in PostgreSQL (see {@link toPostgresSql}).
  * PostgreSQL text cannot hold NUL characters (SQLite's can): they are dropped from string
  * parameters and from the strings of array parameters (an error message quoting a binary file,
@@ -71,7 +78,7 @@ class DialectClient extends pg.Client {
     if (Array.isArray(values)) values = withoutNul(values);
     if (this.prepares && config && typeof config.text === "string" && config.name === undefined) {
       const count = Array.isArray(values) ? values.length : Array.isArray(config.values) ? config.values.length : 0;
-      if (count > 0 && count <= PREPARED_MAX_PARAMETERS) {
+      if (count > 0 && count <= PREPARED_MAX_PARAMETERS && !STAR_COLUMNS.test(config.text)) {
         const name = `pt_${Bun.hash(config.text).toString(36)}`;
         if (this.named.has(name) || this.named.size < PREPARED_PER_CONNECTION) {
           this.named.add(name);

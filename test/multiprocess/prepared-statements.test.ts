@@ -58,6 +58,18 @@ describe.if(ON_POSTGRES)("prepared statements on PostgreSQL", () => {
     });
   });
 
+  test("statements whose columns come from a * are not prepared (a newer version's migration may add a column under a kept plan)", async () => {
+    await withClient(undefined, async (client) => {
+      await client.query(`CREATE TEMP TABLE star_marker_t (a integer)`);
+      await client.query(`INSERT INTO star_marker_t (a) VALUES (?) RETURNING *`, [1]);
+      expect((await client.query(`SELECT * FROM star_marker_t WHERE a = ?`, [1])).rows).toEqual([{ a: 1 }]);
+      // What a kept plan would have failed: the table gains a column, and the same statement runs again.
+      await client.query(`ALTER TABLE star_marker_t ADD COLUMN b integer`);
+      expect((await client.query(`SELECT * FROM star_marker_t WHERE a = ?`, [1])).rows).toEqual([{ a: 1, b: null }]);
+      expect(await prepared(client, "star_marker")).toEqual([]);
+    });
+  });
+
   test("DATABASE_PREPARED_STATEMENTS=0 turns them off (a pooler that cannot keep them)", async () => {
     await withClient("0", async (client) => {
       await client.query(`SELECT CAST(? AS integer) AS off_marker`, [1]);
