@@ -20,8 +20,9 @@ export interface BrokerFlags {
  * integers, from the broker's latest checkpoint on: core/transactions/ledger-checkpoints.ts) into
  * opening balances, and the day-by-day check walks the rows from that date on, in (date, id)
  * order. A broker that allows both overdraft and shorting is not read at all (and gets no
- * checkpoint). `known`: brokers read before in the same transaction (their flags). Issues are broker-level (index −1) and name the first kind of operation of the
- * batch that touched the broker.
+ * checkpoint). `known`: brokers the batch read before in the same transaction, with their flags
+ * (only the others are read here). Issues are broker-level (index −1) and name the first kind of
+ * operation of the batch that touched the broker.
  */
 export async function checkBalances(
   tx: EntityManager, touched: Map<number, Operation>, since: Map<number, string> = new Map(), known?: ReadonlyMap<number, BrokerFlags>,
