@@ -49,11 +49,12 @@ export const PREPARED_MAX_PARAMETERS = 64;
 export const PREPARED_PER_CONNECTION = 500;
 
 /**
- * Statements whose columns come from a `*` are not prepared: PostgreSQL refuses to run a kept plan
- * once its table's columns changed ("cached plan must not change result type"), which a newer
- * version's migration does while older processes still run (a rolling upgrade).
+ * Statements whose columns come from a `*` (`SELECT *`, `t.*`, `a, *`, `RETURNING *`) are not
+ * prepared: PostgreSQL refuses to run a kept plan once its table's columns changed ("cached plan
+ * must not change result type"), which a newer version's migration does while older processes
+ * still run (a rolling upgrade). `count(*)` is no column list and stays prepared.
  */
-const STAR_COLUMNS = /\*\s*FROM\b|RETURNING\s+\*/i;
+const STAR_COLUMNS = /(?:\bSELECT(?:\s+DISTINCT)?|,|\.|\bRETURNING)\s*\*/i;
 
 /**
  * A `pg.Client` that says the app's SQLite-spelled raw SQL in PostgreSQL (see {@link toPostgresSql}).

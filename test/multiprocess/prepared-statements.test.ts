@@ -63,10 +63,17 @@ describe.if(ON_POSTGRES)("prepared statements on PostgreSQL", () => {
       await client.query(`CREATE TEMP TABLE star_marker_t (a integer)`);
       await client.query(`INSERT INTO star_marker_t (a) VALUES (?) RETURNING *`, [1]);
       expect((await client.query(`SELECT * FROM star_marker_t WHERE a = ?`, [1])).rows).toEqual([{ a: 1 }]);
+      const aliased = `SELECT s.*, s.a AS again FROM star_marker_t s WHERE s.a = ?`;
+      expect((await client.query(aliased, [1])).rows).toEqual([{ a: 1, again: 1 }]);
       // What a kept plan would have failed: the table gains a column, and the same statement runs again.
       await client.query(`ALTER TABLE star_marker_t ADD COLUMN b integer`);
       expect((await client.query(`SELECT * FROM star_marker_t WHERE a = ?`, [1])).rows).toEqual([{ a: 1, b: null }]);
+      expect((await client.query(aliased, [1])).rows).toEqual([{ a: 1, b: null, again: 1 }]);
+      expect((await client.query(`SELECT a, * FROM star_marker_t WHERE a = ?`, [1])).rows).toEqual([{ a: 1, b: null }]);
       expect(await prepared(client, "star_marker")).toEqual([]);
+      // A count is no column list: prepared.
+      expect((await client.query(`SELECT count(*) AS counted_marker FROM star_marker_t WHERE a = ?`, [1])).rows).toEqual([{ counted_marker: 1 }]);
+      expect((await prepared(client, "counted_marker")).length).toBe(1);
     });
   });
 
