@@ -28,9 +28,10 @@ export async function checkBalances(
   tx: EntityManager, touched: Map<number, Operation>, since: Map<number, string> = new Map(), known?: ReadonlyMap<number, BrokerFlags>,
 ): Promise<BatchIssue[]> {
   // The batch read its brokers already (same transaction: the same flags); any other is read here.
-  const missing = [...touched.keys()].filter((id) => !known?.has(id));
+  const ids = [...touched.keys()];
+  const missing = ids.filter((id) => !known?.has(id));
   const brokers = [
-    ...[...touched.keys()].flatMap((id) => known?.get(id) ?? []),
+    ...ids.flatMap((id) => known?.get(id) ?? []),
     ...missing.length === 0 ? [] : await selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, missing),
   ];
   const issues: BatchIssue[] = [];
