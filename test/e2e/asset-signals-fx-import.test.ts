@@ -59,7 +59,9 @@ test("signals overlay: moving averages, Bollinger bands and the crossover on the
 
   await overlays.getByLabel("Crossovers of the two averages").uncheck();
   await list.waitFor({ state: "detached" });
-  expect(await legend.getByText("SMA 50", { exact: true }).count()).toBe(0);
+  // The chart redraws in an effect after the list has left the DOM: wait for its legend, not the list.
+  await legend.getByText("SMA 50", { exact: true }).waitFor({ state: "detached" });
+  expect(await legend.getByText("SMA 200", { exact: true }).count()).toBe(0);
   await legend.getByText("Bollinger lower", { exact: true }).waitFor();
   expect(pageErrors()).toEqual([]);
 }, 60_000);
