@@ -1,6 +1,6 @@
 import { isJSONRPCRequest, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
 import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
-import { mcpServerFactory } from "./mcp.routes.ts";
+import { mcpServerFactory } from "./mcp.server.ts";
 import { loadConfig } from "../../config.ts";
 import { createLogger } from "../../logger.ts";
 import { assemble } from "../../main.ts";
