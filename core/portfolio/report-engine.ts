@@ -61,6 +61,9 @@ export interface ReportChanges {
 /** The database the engine reads, inside one read transaction the caller holds (host/db/read-snapshot.ts). */
 export type ReportDb = SqlReader;
 
+/** What a kept scope's key holds (`ReportEngine.report`): user, scales, target currency, start and end. */
+type ScopeKey = [number | null, Record<number, string>, string, string | null, string];
+
 interface ScopeState {
   epoch: string;
   generation: number;
@@ -237,7 +240,7 @@ export class ReportEngine {
   async report(db: ReportDb, request: ReportRequest, changes: ReportChanges | null): Promise<EngineReport> {
     // Per user too: the FX input holds the user's private rates (docs/fx.md "Private manual rates").
     // Not per sections: the replay and its checkpoints are the same whatever the output flags.
-    const key = JSON.stringify([request.fxUserId, request.scales, request.target, request.start, request.end]);
+    const key = JSON.stringify([request.fxUserId, request.scales, request.target, request.start, request.end] satisfies ScopeKey);
     let state = changes ? this.scopes.get(key) : undefined;
     const kept = state !== undefined;
     this.scopes.delete(key);
@@ -254,18 +257,17 @@ export class ReportEngine {
         }
       }
     }
-    // Not resumable: the old state goes, and what went is collected before the cold run allocates
+    const resumed = state && since !== null ? await this.incremental(db, request, state, since) : null;
+    // Not resumed: the old state goes, and what went is collected before the cold run allocates
     // a new one (the load then reuses its memory: ~10 MB lower peak for a cold report after another one).
-    if (since === null && state) {
+    if (!resumed && state) {
       dropped += scopeWeight(state);
       state = undefined;
     }
-    if (since === null && this.worthCollecting(dropped)) this.collect();
-    const resumed = state && since !== null ? await this.incremental(db, request, state, since) : null;
     const coldReason = resumed ? undefined : !kept ? "not kept" as const : since === null ? "undated" as const : "inputs" as const;
     // A cold run makes room before its replay: the kept scopes the budget would drop once it is kept
     // go while its input is all it holds, not after its replay (dense 100k: two kept scopes do not fit).
-    const out = resumed ?? await this.cold(db, request, changes ? (weight) => this.makeRoom(1, weight) : undefined);
+    const out = resumed ?? await this.cold(db, request, changes ? (weight) => this.makeRoom(1, weight) : undefined, dropped);
     if (changes) {
       out.state.epoch = changes.epoch;
       out.state.generation = changes.generation;
@@ -292,6 +294,24 @@ export class ReportEngine {
     return dropped;
   }
 
+  /**
+   * A weight the replay of `request` will have at least once loaded ({@link scopeWeight}), known
+   * before its load from a kept scope of the same user, currency and brokers ending no later: the
+   * new input then holds every row of that one's (those brokers' rows up to a later end, the closes
+   * and rates of their assets up to it), its days aside. About, when rows were deleted since that
+   * scope was computed. 0 when no such scope is kept.
+   */
+  private weightAtLeast(request: ReportRequest): number {
+    const brokers = Object.keys(request.scales).join();
+    let least = 0;
+    for (const [key, s] of this.scopes) {
+      const [user, scales, target, , end] = JSON.parse(key) as ScopeKey;
+      if (user !== request.fxUserId || target !== request.target || end > request.end || Object.keys(scales).join() !== brokers) continue;
+      least = Math.max(least, scopeWeight(s) - s.days.length * 4);
+    }
+    return least;
+  }
+
   /** Whether freeing replays of this weight is worth a full collection ({@link COLLECTION_WEIGHT}). */
   private worthCollecting(weight: number): boolean {
     return weight > 0 && weight >= this.collectFrom;
@@ -308,15 +328,26 @@ export class ReportEngine {
   }
 
   /**
-   * `makeRoom`: given the weight the replay will have ({@link scopeWeight}) once its input is
-   * loaded, drops kept scopes and answers the weight dropped, collected with the load's rows.
+   * `makeRoom`: given the weight the replay will have ({@link scopeWeight}), drops kept scopes and
+   * answers the weight dropped. It runs before the load with the weight the replay will have at
+   * least ({@link weightAtLeast}), then once the input is loaded with its weight, whose drops are
+   * collected with the load's rows. `dropped`: the weight of kept scopes the report dropped already,
+   * collected with the first drops before the load.
+   *
+   * The drops before the load are the first of those after it (the oldest scopes first, for a
+   * smaller weight), made while the new scope holds nothing yet: kept through the load, the old
+   * replay sat beside the new input and the rows it is read from (dense 100k: the dashboard's cold
+   * report after the API's default one, 287 → 299 MB of the server's peak; docs/decisions.md
+   * "Kept replays dropped before the load").
    */
-  private async cold(db: ReportDb, request: ReportRequest, makeRoom?: (weight: number) => number) {
+  private async cold(db: ReportDb, request: ReportRequest, makeRoom?: (weight: number) => number, dropped = 0) {
+    const before = dropped + (makeRoom?.(this.weightAtLeast(request)) ?? 0);
+    if (this.worthCollecting(before)) this.collect();
     const input = await loadReportInput(db, request);
     const weight = scopeWeight({ input, days: { length: replayDays(input) } });
-    const dropped = makeRoom?.(weight) ?? 0;
+    const after = makeRoom?.(weight) ?? 0;
     const large = this.worthCollecting(weight);
-    if (large || this.worthCollecting(dropped)) this.collect();
+    if (large || this.worthCollecting(after)) this.collect();
     return { ...this.compute(input, smallInputs(input), undefined, large), mode: "cold" as const };
   }
 

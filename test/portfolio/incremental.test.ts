@@ -539,6 +539,46 @@ test("a cold report drops the kept scopes the budget would not keep beside it be
   expect(roomy.kept).toBe(2);
 });
 
+test("kept replays dropped before the load: a cold report of the same brokers drops before reading what the budget will not keep beside it; one of other brokers reads first", async () => {
+  const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
+  const requestFor = async (body: Record<string, unknown>) => (await service.resolve(userId, reportQuery(ReportRequest.parse({
+    target_currency: "EUR", include_summary: true, include_history: true, ...body,
+  })))).request;
+  const everything = await requestFor({ date_range: { start: FIRST, end: END } });
+  const later = await requestFor({ date_range: { start: addDays(FIRST, 30), end: END } });
+  const oneBroker = await requestFor({ broker_ids: [brokers[0]], date_range: { start: FIRST, end: END } });
+  const inner = sqliteSqlReader(db);
+  const weight = scopeWeight({ input: await loadReportInput(inner, everything), days: { length: replayDays(await loadReportInput(inner, everything)) } });
+  const changes = { epoch: "one", generation: 0, notes: [] };
+  // A budget that keeps one replay of all brokers, not two.
+  const events: string[] = [];
+  const engine: ReportEngine = new ReportEngine({ collect: () => events.push(`collect ${engine.kept}`), budget: weight + 10, collectFrom: 0 });
+  const reader = { all: <T>(sql: string, params?: unknown[]) => { events.push("read"); return inner.all<T>(sql, params); } };
+  await engine.report(reader, everything, changes);
+  expect(engine.kept).toBe(1);
+  // The same brokers over another period: the kept replay goes (and is collected) before the first read.
+  events.length = 0;
+  const second = await engine.report(reader, later, changes);
+  expect(second.mode).toBe("cold");
+  expect(events[0]).toBe("collect 0");
+  expect(engine.kept).toBe(1);
+  expect(second.json).toBe(JSON.stringify(buildReport(await loadReportInput(inner, later))));
+  // Another broker set says nothing of its weight before its load: it reads first, and the budget
+  // decides once the input is loaded, as before.
+  events.length = 0;
+  const third = await engine.report(reader, oneBroker, changes);
+  expect(third.mode).toBe("cold");
+  expect(events[0]).toBe("read");
+  expect(third.json).toBe(JSON.stringify(buildReport(await loadReportInput(inner, oneBroker))));
+  // With room for both, nothing goes before the load, and both stay.
+  const roomy = new ReportEngine({ collect: () => events.push("collect"), collectFrom: 0 });
+  await roomy.report(reader, everything, changes);
+  events.length = 0;
+  await roomy.report(reader, later, changes);
+  expect(events[0]).toBe("read");
+  expect(roomy.kept).toBe(2);
+});
+
 test("a cold replay has its young generation collected every 512 days it values and history points it writes on a ledger of few rows; a resumed one not; both answer the same", async () => {
   const service = new PortfolioReportService(app.container, { kind: "sqlite", file: app.dbFile });
   const body = { date_range: { start: FIRST, end: END }, target_currency: "EUR", include_summary: true, include_history: true };
