@@ -336,8 +336,8 @@ export class ReportEngine {
    *
    * The drops before the load are the first of those after it (the oldest scopes first, for a
    * smaller weight), made while the new scope holds nothing yet: kept through the load, the old
-   * replay sat beside the new input and the rows it is read from (dense 100k: the dashboard's cold
-   * report after the API's default one, 287 → 299 MB of the server's peak; docs/decisions.md
+   * replay sat beside the new input and the rows it is read from (dense 100k: the dashboard's first
+   * report after the API's default one took the server's peak to 311 MB, now 293; docs/decisions.md
    * "Kept replays dropped before the load").
    */
   private async cold(db: ReportDb, request: ReportRequest, makeRoom?: (weight: number) => number, dropped = 0) {

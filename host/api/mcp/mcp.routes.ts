@@ -5,7 +5,7 @@ import type { HttpDeps } from "../../http/deps.ts";
  * The MCP endpoint (docs/mcp.md) at `/api/v1/mcp`. Its handler, the MCP SDK and the tools are
  * loaded on the endpoint's first request, not at start-up: most servers never serve an assistant,
  * and the SDK with its tool modules held ~7 MB of the request thread's memory for good
- * (docs/decisions.md, "Modules loaded on first use").
+ * (docs/decisions.md, "MCP server": the endpoint's modules loaded on its first request).
  */
 export function mcpRoutes(deps: HttpDeps) {
   let handler: Promise<(request: Request) => Promise<Response>> | undefined;
