@@ -307,7 +307,7 @@ export class ReportEngine {
     for (const [key, s] of this.scopes) {
       const [user, scales, target, , end] = JSON.parse(key) as ScopeKey;
       if (user !== request.fxUserId || target !== request.target || end > request.end || Object.keys(scales).join() !== brokers) continue;
-      least = Math.max(least, scopeWeight(s) - s.days.length * 4);
+      least = Math.max(least, inputWeight(s.input));
     }
     return least;
   }
@@ -540,8 +540,13 @@ function mapDimensions(f: (dim: Dimension) => PointsText): Record<Dimension, Poi
  * what the kept replays take.
  */
 export function scopeWeight(state: { input: ReportInput; days: { readonly length: number } }): number {
-  let rows = txTable(state.input).length + state.days.length * 4;
-  const series = seriesColumns(state.input);
+  return inputWeight(state.input) + state.days.length * 4;
+}
+
+/** The part of {@link scopeWeight} that comes from the input: its transactions, closes and rates. */
+function inputWeight(input: ReportInput): number {
+  let rows = txTable(input).length;
+  const series = seriesColumns(input);
   for (const q of Object.values(series.quotes)) rows += q.days.length;
   for (const r of Object.values(series.rates)) rows += r.days.length;
   return rows;

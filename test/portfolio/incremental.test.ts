@@ -548,7 +548,8 @@ test("kept replays dropped before the load: a cold report of the same brokers dr
   const later = await requestFor({ date_range: { start: addDays(FIRST, 30), end: END } });
   const oneBroker = await requestFor({ broker_ids: [brokers[0]], date_range: { start: FIRST, end: END } });
   const inner = sqliteSqlReader(db);
-  const weight = scopeWeight({ input: await loadReportInput(inner, everything), days: { length: replayDays(await loadReportInput(inner, everything)) } });
+  const input = await loadReportInput(inner, everything);
+  const weight = scopeWeight({ input, days: { length: replayDays(input) } });
   const changes = { epoch: "one", generation: 0, notes: [] };
   // A budget that keeps one replay of all brokers, not two.
   const events: string[] = [];
