@@ -13,6 +13,11 @@ export interface BrokerFlags {
   name: string;
 }
 
+/** The brokers of `ids` with their names and flags: the batch's read (batch-loader.ts) and this check's. */
+export function selectBrokerFlags(tx: EntityManager, ids: number[]): Promise<BrokerFlags[]> {
+  return selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, ids);
+}
+
 /**
  * Balance validation over time for the brokers a batch touched, on the state it wrote (same
  * transaction). History the batch cannot have changed is not re-validated: the rows dated before
@@ -32,7 +37,7 @@ export async function checkBalances(
   const missing = ids.filter((id) => !known?.has(id));
   const brokers = [
     ...ids.flatMap((id) => known?.get(id) ?? []),
-    ...missing.length === 0 ? [] : await selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, missing),
+    ...missing.length === 0 ? [] : await selectBrokerFlags(tx, missing),
   ];
   const issues: BatchIssue[] = [];
   for (const b of brokers.sort((x, y) => x.id - y.id)) {

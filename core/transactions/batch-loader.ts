@@ -2,7 +2,7 @@ import type { EntityManager } from "typeorm";
 import { eventLoopBreather, IMPORT_SLICE_MS } from "../async/yield-to-event-loop.ts";
 import type { BrokerAccessService } from "../brokers/broker-access.service.ts";
 import type { AssetEventType } from "../events/asset-event.entity.ts";
-import type { BrokerFlags } from "./balance-check.ts";
+import { selectBrokerFlags } from "./balance-check.ts";
 import { BatchState } from "./batch-state.ts";
 import type { BatchInput, Parsed } from "./batch.types.ts";
 import { fromStored, STORED_COLUMNS, type StoredRow } from "./ledger-row.ts";
@@ -64,7 +64,7 @@ export async function loadBatch(tx: EntityManager, access: BrokerAccessService, 
     ...stored.flatMap((r) => (r.asset_event_id ? [r.asset_event_id] : [])),
   ]);
   const assets = await selectIn<{ id: number; currency: string; name: string }>(tx, (p) => `SELECT id, currency, name FROM assets WHERE id IN (${p})`, [...assetIds]);
-  const brokers = await selectIn<BrokerFlags>(tx, (p) => `SELECT id, name, allow_cash_overdraft, allow_asset_shorting FROM brokers WHERE id IN (${p})`, [...roles.keys()]);
+  const brokers = await selectBrokerFlags(tx, [...roles.keys()]);
   const events = await selectIn<{ id: number; asset_id: number; type: AssetEventType }>(
     tx, (p) => `SELECT id, asset_id, type FROM asset_events WHERE id IN (${p})`, [...eventIds],
   );
