@@ -125,6 +125,20 @@ export class CacheRegistry {
     this.bumpGeneration(name);
   }
 
+  /**
+   * Deletes the entries of one cache that `drop` picks and counts a clear (its generation): a
+   * value computed from data read before it is not stored after it, whatever it would have kept.
+   */
+  clearWhere<V extends {}>(name: CacheName, drop: (value: V) => boolean): void {
+    const cache = this.caches.get(name)?.cache as LRUCache<string, V> | undefined;
+    if (cache) {
+      const doomed: string[] = [];
+      cache.forEach((value, key) => { if (drop(value)) doomed.push(key); });
+      for (const key of doomed) cache.delete(key);
+    }
+    this.bumpGeneration(name);
+  }
+
   /** Clears every registered cache; returns how many were cleared. */
   clearAll(): number {
     for (const { cache } of this.caches.values()) cache.clear();

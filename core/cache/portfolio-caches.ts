@@ -1,4 +1,4 @@
-import type { ChangeNote, NotePart, ReportChanges } from "../portfolio/report-engine.ts";
+import { type ChangeNote, type NotePart, type ReportChanges, type ScopeIds, touches, untouchedSince } from "../portfolio/report-engine.ts";
 import type { CacheRegistry } from "./cache-registry.ts";
 
 /**
@@ -48,8 +48,29 @@ function logOf(caches: CacheRegistry): PortfolioChangeLog {
  * writes declare what they changed (`declareChange`, core/db/data-changes.ts) instead.
  */
 export function notePortfolioChange(caches: CacheRegistry, from: string | null, parts?: NotePart[]): void {
-  for (const name of PORTFOLIO_CACHES) caches.clear(name);
+  for (const name of PORTFOLIO_CACHES) {
+    if (name === "portfolio_blob") caches.clearWhere<ScopedReport>(name, (report) => !parts || parts.some((p) => touches(p, (id) => report.scope.brokers.includes(id), (id) => report.scope.assets.includes(id))));
+    else caches.clear(name);
+  }
   logOf(caches).note(caches.generation("portfolio_blob"), from, parts);
+}
+
+/**
+ * A report kept in `portfolio_blob`, with its scope's brokers and assets. A change that touches
+ * neither (a write on another broker, another user's, prices of assets the scope never held, a
+ * new asset) leaves it kept, as the report thread resumes such a scope unchanged: the answer would
+ * be the same bytes (docs/portfolio.md "Caches").
+ */
+export interface ScopedReport {
+  scope: ScopeIds;
+}
+
+/**
+ * Whether a report computed against `generation` of `portfolio_blob` may still be kept: no change
+ * noted since touches its scope (a clear without a note, manual or undated, touches every scope).
+ */
+export function reportStillCurrent(caches: CacheRegistry, generation: number, scope: ScopeIds): boolean {
+  return untouchedSince(portfolioChanges(caches), generation, scope);
 }
 
 /** The dated writes so far, for the report engine (taken before the report reads the database). */

@@ -122,6 +122,8 @@ export interface EngineReport {
    * replay's), `inputs` (the dated change cannot be resumed: the small inputs or the scope changed).
    */
   coldReason?: "not kept" | "undated" | "inputs";
+  /** The scope's brokers and the assets its transactions hold. */
+  scope: ScopeIds;
 }
 
 /**
@@ -276,7 +278,8 @@ export class ReportEngine {
       this.scopes.set(key, out.state);
     }
     const pieces = out.pieces;
-    return { pieces, mode: out.mode, get json() { return pieces.join(""); }, ...(coldReason ? { coldReason } : {}) };
+    const scope = { brokers: out.state.input.brokers.map((b) => b.id), assets: out.state.input.assets.map((a) => a.id) };
+    return { pieces, mode: out.mode, scope, get json() { return pieces.join(""); }, ...(coldReason ? { coldReason } : {}) };
   }
 
   /** Drops the oldest kept scopes until `count` more of `weight` in all fit the count and the budget; the weight dropped. */
@@ -579,22 +582,52 @@ function resumeDate(state: ScopeState, changes: ReportChanges, end: string): str
   // a report reads each row with its partner's date), or prices of assets it never held, changes
   // none of its inputs. A new asset in the scope resumes at the checkpoint before its first row
   // (`incremental`): its prices before it, ignored here, are read whole then.
-  const touches = (part: NotePart) => {
-    if (part.brokers) return part.brokers.some((id) => (brokers ??= new Set(state.input.brokers.map((b) => b.id))).has(id));
-    if (part.assets) return part.assets.some((id) => (assets ??= new Set(state.input.assets.map((a) => a.id))).has(id));
-    return true;
-  };
+  const hasBroker = (id: number) => (brokers ??= new Set(state.input.brokers.map((b) => b.id))).has(id);
+  const hasAsset = (id: number) => (assets ??= new Set(state.input.assets.map((a) => a.id))).has(id);
   let since = end;
   for (let g = state.generation + 1; g <= changes.generation; g++) {
     const note = byGeneration.get(g);
     if (note === undefined) return null;
     for (const part of note.parts ?? [{ from: note.from }]) {
-      if (!touches(part)) continue;
+      if (!touches(part, hasBroker, hasAsset)) continue;
       if (part.from === null) return null;
       if (part.from < since) since = part.from;
     }
   }
   return since;
+}
+
+/**
+ * Whether a declared change touches a scope: one naming brokers touches the scopes of any of them
+ * (a ledger write names the brokers of its partner legs too), one naming assets the scopes holding
+ * any of them; one naming neither touches every scope. The one rule for the replays kept here and
+ * for the reports kept by the request thread (core/cache/portfolio-caches.ts).
+ */
+export function touches(part: NotePart, hasBroker: (id: number) => boolean, hasAsset: (id: number) => boolean): boolean {
+  if (part.brokers) return part.brokers.some(hasBroker);
+  if (part.assets) return part.assets.some(hasAsset);
+  return true;
+}
+
+/** The brokers and assets of a report's scope: what a declared change must name to touch it ({@link touches}). */
+export interface ScopeIds {
+  brokers: readonly number[];
+  assets: readonly number[];
+}
+
+/**
+ * Whether no change noted after `generation` up to `changes.generation` touches `scope`: a
+ * generation without a note (a manual clear, an undated write) touches every scope.
+ */
+export function untouchedSince(changes: ReportChanges, generation: number, scope: ScopeIds): boolean {
+  const hasBroker = (id: number) => scope.brokers.includes(id);
+  const hasAsset = (id: number) => scope.assets.includes(id);
+  const byGeneration = new Map(changes.notes.map((n) => [n.generation, n]));
+  for (let g = generation + 1; g <= changes.generation; g++) {
+    const note = byGeneration.get(g);
+    if (note === undefined || (note.parts ?? [{ from: note.from }]).some((part) => touches(part, hasBroker, hasAsset))) return false;
+  }
+  return true;
 }
 
 /**

@@ -142,18 +142,25 @@ describe("a write through another process", () => {
 });
 
 describe("what a kept replay survives", () => {
-  test("a dated write on another broker leaves this broker's kept replay untouched: the next report resumes at its last checkpoint, not at the write's date", async () => {
+  test("a dated write on another broker leaves this broker's cached report and kept replay untouched: the report is served again, one of other sections resumes at the last checkpoint, not at the write's date", async () => {
     const other = await looseBroker(onA, "Elsewhere");
     const scoped = { ...BODY, broker_ids: [broker] };
-    await reportOn(b, onB, scoped);
+    const first = await reportOn(b, onB, scoped);
     // Dated early in the period, on the other broker only, through process A.
     await json(await onA.post("/transactions/commit", { creates: [deposit(other, "500", "2023-02-01")] }));
-    const after = await reportOn(b, onB, scoped);
+    // Process B still serves its cached answer: the write touched none of the scope's brokers or assets.
+    const computed = () => b.logs().filter((l) => l.msg === "portfolio report computed").length;
+    const before = computed();
+    expect(await json(await onB.post("/portfolio/report", scoped))).toEqual(first.report);
+    expect(computed()).toBe(before);
+    // Other sections of the same scope are not cached: computed, they resume its kept replay.
+    const sections = { ...scoped, include_breakdown: true };
+    const after = await reportOn(b, onB, sections);
     expect(after.mode).toBe("resumed");
     expect(after.resumedAt).toBe("2024-12-01");
     // The same figures as a cold computation (caches cleared by hand: an undated change).
     await json(await onB.post("/settings/cache/clear-all", {}));
-    const cold = await reportOn(b, onB, scoped);
+    const cold = await reportOn(b, onB, sections);
     expect(cold.mode).toBe("cold");
     expect(figures(after.report)).toEqual(figures(cold.report));
   }, 60_000);

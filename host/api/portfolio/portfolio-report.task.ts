@@ -1,4 +1,4 @@
-import { type EngineReport, type ReportChanges, ReportEngine } from "../../../core/portfolio/report-engine.ts";
+import { type EngineReport, type ReportChanges, ReportEngine, type ScopeIds } from "../../../core/portfolio/report-engine.ts";
 import { loadReportInput, type ReportRequest } from "../../../core/portfolio/report-input.loader.ts";
 import type { DatabaseTarget } from "../../db/dialect.ts";
 import { withReadSnapshot } from "../../db/read-snapshot.ts";
@@ -26,6 +26,8 @@ export interface PortfolioReportResult {
   mode: "cold" | { resumedAt: string };
   /** Why it was cold (`EngineReport.coldReason`). */
   coldReason?: EngineReport["coldReason"];
+  /** The scope's brokers and assets: a kept report stays kept through writes that touch neither. */
+  scope: ScopeIds;
 }
 
 /** One engine per database and worker thread: the incremental path's kept scopes, and their compressed pieces. */
@@ -46,12 +48,12 @@ export async function portfolioReport(task: PortfolioReportTask): Promise<Portfo
   // young-generation ones through the replay (docs/decisions.md).
   if (!kept) engines.set(key, kept = { engine: new ReportEngine({ collect: () => Bun.gc(true), collectYoung: edenGC }), gzip: new SegmentedGzip() });
   const { engine } = kept;
-  const { pieces, mode, coldReason } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
+  const { pieces, mode, coldReason, scope } = await withReadSnapshot(task.db, (db) => engine.report(db, task.request, task.changes));
   const t1 = performance.now();
   const cpu = process.threadCpuUsage(cpu0);
   // Only the pieces not compressed for an earlier report are compressed (segmented-gzip.ts).
   const gzip = kept.gzip.gzipPieces(pieces);
   let chars = 0;
   for (const p of pieces) chars += p.length;
-  return { gzip, chars, computeMs: t1 - t0, computeCpuMs: (cpu.user + cpu.system) / 1000, gzipMs: performance.now() - t1, mode, ...(coldReason ? { coldReason } : {}) };
+  return { gzip, chars, computeMs: t1 - t0, computeCpuMs: (cpu.user + cpu.system) / 1000, gzipMs: performance.now() - t1, mode, scope, ...(coldReason ? { coldReason } : {}) };
 }

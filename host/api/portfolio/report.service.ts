@@ -3,7 +3,7 @@ import { BrokerAccess } from "../../../core/brokers/broker-access.entity.ts";
 import { brokerNotFound } from "../../../core/brokers/broker-access.service.ts";
 import { aggregationScale } from "../../../core/brokers/share-scale.ts";
 import { CacheRegistry } from "../../../core/cache/cache-registry.ts";
-import { portfolioChanges } from "../../../core/cache/portfolio-caches.ts";
+import { portfolioChanges, reportStillCurrent } from "../../../core/cache/portfolio-caches.ts";
 import { Database } from "../../../core/db/database.ts";
 import { ValidationError } from "../../../core/errors/domain-error.ts";
 import type { ReportFlags } from "../../../core/portfolio/report-input.ts";
@@ -25,7 +25,7 @@ export interface ReportQuery {
 }
 
 /** A report as kept: its gzipped JSON only (the JSON is 7× larger; memory, docs/decisions.md "Portfolio engine"). */
-export type CachedReport = Pick<PortfolioReportResult, "gzip" | "chars">;
+export type CachedReport = Pick<PortfolioReportResult, "gzip" | "chars" | "scope">;
 
 /** The JSON of a kept report as UTF-8 bytes. */
 export function reportBytes(report: CachedReport): Uint8Array<ArrayBuffer> {
@@ -107,9 +107,9 @@ export class PortfolioReportService {
           ...(result.coldReason ? { cold_reason: result.coldReason } : {}),
           compute_ms: Math.round(result.computeMs), compute_cpu_ms: Math.round(result.computeCpuMs),
         });
-        const out = { gzip: result.gzip, chars: result.chars };
-        // A write that cleared the cache meanwhile may not be reflected: serve it, do not keep it.
-        if (this.caches.generation("portfolio_blob") === generation) cache.set(key, out);
+        const out = { gzip: result.gzip, chars: result.chars, scope: result.scope };
+        // A write that touched the scope meanwhile may not be reflected: serve it, do not keep it.
+        if (reportStillCurrent(this.caches, generation, out.scope)) cache.set(key, out);
         return out;
       }).finally(() => this.inFlight.delete(flightKey));
       this.inFlight.set(flightKey, run);

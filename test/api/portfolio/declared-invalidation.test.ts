@@ -3,7 +3,7 @@ import { ApiClient } from "../../helpers/client.ts";
 import { type PricesEnv, seedPricedAsset, startPricesEnv } from "../assets/prices-fixtures.ts";
 import { exportJson, uploadText } from "../backup/backup-helpers.ts";
 import { parsed, sample, uploaded } from "../brim/helpers.ts";
-import { buy, deposit, looseBroker } from "../transactions/fixtures.ts";
+import { buy, deposit, looseBroker, transferPair } from "../transactions/fixtures.ts";
 
 /**
  * A write declares what it changed in its own transaction, and that declaration is what empties
@@ -26,31 +26,36 @@ async function json(res: Response, status = 200): Promise<any> {
   return text ? JSON.parse(text) : null;
 }
 
-/** The report's figures (without the moment it was made). */
-async function report(client = c): Promise<any> {
-  const body = await json(await client.post("/portfolio/report", BODY));
-  return JSON.parse(JSON.stringify(body, (key, value) => (key === "generated_at" ? undefined : value)));
+/** The report as served: `generated_at` tells a kept report (served again) from a recomputed one. */
+async function served(client = c): Promise<any> {
+  return json(await client.post("/portfolio/report", BODY));
 }
 
-async function cachedReports(client = c): Promise<number> {
-  const status = await json(await client.get("/settings/cache/status"));
-  return status.items.find((i: any) => i.name === "portfolio_blob")?.current_size ?? 0;
+/** The report's figures (without the moment it was made). */
+function figures(report: any): any {
+  return JSON.parse(JSON.stringify(report, (key, value) => (key === "generated_at" ? undefined : value)));
 }
 
 /**
- * Caches `client`'s report, runs the write, then checks the cached report is gone and (when the
- * write changes the figures) the next report differs from the cached one.
+ * Caches `client`'s report, runs the write, then checks the cached report is not served after it
+ * (the next one is computed again) and (when the write changes the figures) differs from it.
  */
 async function invalidates(write: () => Promise<unknown>, opts: { changesFigures?: boolean; client?: ApiClient } = {}): Promise<any> {
   const client = opts.client ?? c;
-  const before = await report(client);
-  expect(await report(client)).toEqual(before);
-  expect(await cachedReports(client)).toBeGreaterThan(0);
+  const before = await served(client);
+  expect((await served(client)).metadata.generated_at).toBe(before.metadata.generated_at);
   await write();
-  expect(await cachedReports(client)).toBe(0);
-  const after = await report(client);
-  if (opts.changesFigures ?? true) expect(JSON.stringify(after)).not.toBe(JSON.stringify(before));
-  return after;
+  const after = await served(client);
+  expect(after.metadata.generated_at).not.toBe(before.metadata.generated_at);
+  if (opts.changesFigures ?? true) expect(JSON.stringify(figures(after))).not.toBe(JSON.stringify(figures(before)));
+  return figures(after);
+}
+
+/** Caches `client`'s report, runs a write that touches none of its brokers and assets, then checks the same report is served. */
+async function keeps(write: () => Promise<unknown>, client = c): Promise<void> {
+  const before = await served(client);
+  await write();
+  expect(await served(client)).toEqual(before);
 }
 
 const commit = async (body: Record<string, unknown>) => {
@@ -111,9 +116,10 @@ describe("a cached report is invalidated by every write route, and the next repo
 
   test("assets: a create, an update and a delete", async () => {
     let created = 0;
-    await invalidates(async () => { created = await newAsset("Fresh"); }, { changesFigures: false });
+    // An asset no scope holds is in no report: creating and deleting it leave the cached report.
+    await keeps(async () => { created = await newAsset("Fresh"); });
     await invalidates(async () => json(await c.request("PATCH", "/assets", [{ asset_id: held, name: "Held renamed" }])), { changesFigures: false });
-    await invalidates(async () => json(await c.delete(`/assets?asset_ids=${created}`)), { changesFigures: false });
+    await keeps(async () => json(await c.delete(`/assets?asset_ids=${created}`)));
   });
 
   test("assets: a merge moves the source's transactions to the target", async () => {
@@ -161,9 +167,9 @@ describe("a cached report is invalidated by every write route, and the next repo
   });
 
   test("settings: the base currency a report defaults to", async () => {
-    const before = await report();
+    const before = await served();
     await json(await c.put("/settings/user", { base_currency: "USD" }));
-    const after = await report();
+    const after = await served();
     expect(after.summary.net_worth.code).toBe("USD");
     expect(before.summary.net_worth.code).toBe("EUR");
     await json(await c.put("/settings/user", { base_currency: "EUR" }));
@@ -189,5 +195,60 @@ describe("a cached report is invalidated by every write route, and the next repo
       const out = await json(await c.post("/backup/restore", { file_id: fileId, overwrite_existing: true }));
       expect(out).toBeDefined();
     });
+  });
+});
+
+describe("a write clears only the cached reports of the scopes it touches", () => {
+  let a = 0;
+  let b = 0;
+  let onlyInA = 0;
+  let inB = 0;
+  let theirs = 0;
+  const scoped = (brokerId: number) => ({ ...BODY, broker_ids: [brokerId] });
+  const servedOf = async (body: object, client = c) => json(await client.post("/portfolio/report", body));
+
+  beforeAll(async () => {
+    a = await looseBroker(c, "Scoped A");
+    b = await looseBroker(c, "Scoped B");
+    onlyInA = await newAsset("Only in A");
+    inB = await newAsset("In B");
+    // Creating a broker is an undated change of every scope: done before the reports are cached.
+    theirs = await looseBroker(other, "Someone else's");
+    await commit({ creates: [deposit(a, "1000", "2024-01-01"), buy(a, onlyInA, "2", "-20", "2024-01-02"), deposit(b, "1000", "2024-01-01"), buy(b, inB, "3", "-30", "2024-01-02")] });
+  });
+
+  test("a commit on broker A, a price of an asset only A holds and another user's write leave broker B's cached report; a commit on B does not", async () => {
+    const reportA = await servedOf(scoped(a));
+    const reportB = await servedOf(scoped(b));
+    await commit({ creates: [buy(a, onlyInA, "1", "-10", "2024-02-01")] });
+    expect((await servedOf(scoped(a))).metadata.generated_at).not.toBe(reportA.metadata.generated_at);
+    expect(await servedOf(scoped(b))).toEqual(reportB);
+    await json(await c.post("/assets/prices", [{ asset_id: onlyInA, prices: [{ date: "2024-02-02", close: "12" }] }]));
+    expect(await servedOf(scoped(b))).toEqual(reportB);
+    await json(await other.post("/transactions/commit", { creates: [deposit(theirs, "50", "2024-01-01")] }));
+    expect(await servedOf(scoped(b))).toEqual(reportB);
+    // The user's report of all brokers holds A: recomputed after a write there.
+    const all = await served();
+    await commit({ creates: [buy(a, onlyInA, "1", "-10", "2024-02-03")] });
+    expect((await served()).metadata.generated_at).not.toBe(all.metadata.generated_at);
+    await commit({ creates: [buy(b, inB, "1", "-10", "2024-02-01")] });
+    const after = await servedOf(scoped(b));
+    expect(after.metadata.generated_at).not.toBe(reportB.metadata.generated_at);
+    expect(after.summary.holdings.find((h: any) => h.asset_id === inB).quantity).toBe("4");
+  });
+
+  test("a transfer between A and B, and an edit of its leg on A alone, clear both brokers' cached reports (the partner leg's broker is named)", async () => {
+    const pair = transferPair(a, b, onlyInA, "1", crypto.randomUUID());
+    let reportB = await servedOf(scoped(b));
+    await commit({ creates: pair });
+    let after = await servedOf(scoped(b));
+    expect(after.metadata.generated_at).not.toBe(reportB.metadata.generated_at);
+    expect(after.summary.holdings.find((h: any) => h.asset_id === onlyInA).quantity).toBe("1");
+    reportB = after;
+    const rows = await json(await c.get(`/transactions?broker_id=${a}&limit=100`));
+    const outLeg = rows.find((t: any) => t.type === "TRANSFER");
+    await commit({ updates: [{ id: outLeg.id, date: "2024-02-05" }] });
+    after = await servedOf(scoped(b));
+    expect(after.metadata.generated_at).not.toBe(reportB.metadata.generated_at);
   });
 });
