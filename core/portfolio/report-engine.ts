@@ -575,7 +575,6 @@ function prefixOf(kept: PointsText, count: number): PointsText {
  */
 function resumeDate(state: ScopeState, changes: ReportChanges, end: string): string | null {
   if (state.epoch !== changes.epoch || state.generation > changes.generation) return null;
-  const byGeneration = new Map(changes.notes.map((n) => [n.generation, n]));
   let brokers: Set<number> | undefined;
   let assets: Set<number> | undefined;
   // A write on brokers outside the scope (a ledger write names the brokers of its partner legs too:
@@ -584,17 +583,30 @@ function resumeDate(state: ScopeState, changes: ReportChanges, end: string): str
   // (`incremental`): its prices before it, ignored here, are read whole then.
   const hasBroker = (id: number) => (brokers ??= new Set(state.input.brokers.map((b) => b.id))).has(id);
   const hasAsset = (id: number) => (assets ??= new Set(state.input.assets.map((a) => a.id))).has(id);
+  const parts = touchingParts(changes, state.generation, hasBroker, hasAsset);
+  if (parts === null) return null;
   let since = end;
-  for (let g = state.generation + 1; g <= changes.generation; g++) {
-    const note = byGeneration.get(g);
-    if (note === undefined) return null;
-    for (const part of note.parts ?? [{ from: note.from }]) {
-      if (!touches(part, hasBroker, hasAsset)) continue;
-      if (part.from === null) return null;
-      if (part.from < since) since = part.from;
-    }
+  for (const part of parts) {
+    if (part.from === null) return null;
+    if (part.from < since) since = part.from;
   }
   return since;
+}
+
+/**
+ * The declared changes noted after `generation` up to `changes.generation` that touch a scope
+ * ({@link touches}); null when one of those generations has no note (a manual clear, an undated
+ * write: it touches every scope, from the beginning).
+ */
+function touchingParts(changes: ReportChanges, generation: number, hasBroker: (id: number) => boolean, hasAsset: (id: number) => boolean): NotePart[] | null {
+  const byGeneration = new Map(changes.notes.map((n) => [n.generation, n]));
+  const parts: NotePart[] = [];
+  for (let g = generation + 1; g <= changes.generation; g++) {
+    const note = byGeneration.get(g);
+    if (note === undefined) return null;
+    for (const part of note.parts ?? [{ from: note.from }]) if (touches(part, hasBroker, hasAsset)) parts.push(part);
+  }
+  return parts;
 }
 
 /**
@@ -620,14 +632,7 @@ export interface ScopeIds {
  * generation without a note (a manual clear, an undated write) touches every scope.
  */
 export function untouchedSince(changes: ReportChanges, generation: number, scope: ScopeIds): boolean {
-  const hasBroker = (id: number) => scope.brokers.includes(id);
-  const hasAsset = (id: number) => scope.assets.includes(id);
-  const byGeneration = new Map(changes.notes.map((n) => [n.generation, n]));
-  for (let g = generation + 1; g <= changes.generation; g++) {
-    const note = byGeneration.get(g);
-    if (note === undefined || (note.parts ?? [{ from: note.from }]).some((part) => touches(part, hasBroker, hasAsset))) return false;
-  }
-  return true;
+  return touchingParts(changes, generation, (id) => scope.brokers.includes(id), (id) => scope.assets.includes(id))?.length === 0;
 }
 
 /**
