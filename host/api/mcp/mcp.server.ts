@@ -1,6 +1,6 @@
 import {
   createMcpHandler, hostHeaderValidationResponse, localhostAllowedHostnames, McpServer, type McpRequestContext, originValidationResponse,
-  ResourceTemplate, type ServerContext, type Variables,
+  ResourceTemplate, type ServerContext, type StandardSchemaWithJSON, type ToolAnnotations, type ToolCallback, type Variables,
 } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { BrokerAccessService } from "../../../core/brokers/broker-access.service.ts";
@@ -202,163 +202,147 @@ export function mcpServerFactory(deps: HttpDeps) {
    */
   function serverFor(caller: McpCaller, gone?: AbortSignal): McpServer {
     const { grade } = caller.scope;
+    const allowed = allowedTools(grade, caller);
     const server = new McpServer(SERVER_INFO, {
       instructions: `Tools on the user's portfolio. Data grade: ${grade} (docs/mcp.md). Figures are decimal strings.`
-        + (allowedTools(grade, caller).has("draft_transactions")
+        + (allowed.has("draft_transactions")
           ? " The ledger is never changed directly: draft_transactions stores a draft with the ledger's checks; the user confirms it in the web app"
             + (caller.canWrite ? ", or you call commit_draft once the user has agreed." : ".")
           : ""),
     });
-    const allowed = allowedTools(grade, caller);
     const cancelled = (ctx: ServerContext) => (gone ? AbortSignal.any([ctx.mcpReq.signal, gone]) : ctx.mcpReq.signal);
-    const run = <T>(tool: string, compute: () => Promise<T>) => async () => {
-      // Every call is audited (who, which token, which tool, the outcome), never its arguments or answer.
-      const audit = (outcome: string) =>
-        deps.audit.record("mcp.tool_call", { id: caller.userId, username: caller.username }, { token_id: caller.tokenId, tool, grade, outcome });
+    /**
+     * A tool call or resource read for the caller: audited (who, which token, which tool or resource,
+     * the outcome), never its arguments or answer; the answer goes through the grade's filter. A
+     * failure is thrown again as the grade's error text (a domain message may quote an amount).
+     */
+    const audited = async (subject: { tool: string } | { resource: string }, compute: () => Promise<unknown>): Promise<unknown> => {
+      const what = "tool" in subject ? "tool" : "resource";
+      const audit = (outcome: string) => deps.audit.record(what === "tool" ? "mcp.tool_call" : "mcp.resource_read",
+        { id: caller.userId, username: caller.username }, { token_id: caller.tokenId, ...subject, grade, outcome });
       try {
         const out = redact(grade, await compute());
         audit("ok");
-        return { content: [{ type: "text" as const, text: JSON.stringify(out) }], structuredContent: out as Record<string, unknown> };
+        return out;
       } catch (error) {
         audit(error instanceof Error && "code" in error ? String(error.code) : "INTERNAL_ERROR");
-        if (!(error instanceof DomainError)) deps.logger.error("mcp tool failed", { tool, error: error instanceof Error ? error.message : String(error) });
-        return { isError: true, content: [{ type: "text" as const, text: errorText(grade, error) }] };
+        if (!(error instanceof DomainError)) deps.logger.error(`mcp ${what} failed`, { ...subject, error: error instanceof Error ? error.message : String(error) });
+        throw new Error(errorText(grade, error));
       }
     };
+    /** Registers a tool when the caller's grade allows it; a failure is the tool's error answer. */
+    const tool = <I extends StandardSchemaWithJSON | undefined = undefined>(
+      name: string,
+      config: { title: string; description: string; inputSchema?: I; outputSchema: StandardSchemaWithJSON; annotations: ToolAnnotations },
+      compute: (args: I extends StandardSchemaWithJSON ? StandardSchemaWithJSON.InferOutput<I> : undefined, ctx: ServerContext) => Promise<unknown>,
+    ) => {
+      if (!allowed.has(name)) return;
+      const answer = async (args: unknown, ctx: ServerContext) => {
+        try {
+          const out = await audited({ tool: name }, () => compute(args as Parameters<typeof compute>[0], ctx));
+          return { content: [{ type: "text" as const, text: JSON.stringify(out) }], structuredContent: out as Record<string, unknown> };
+        } catch (error) {
+          return { isError: true, content: [{ type: "text" as const, text: (error as Error).message }] };
+        }
+      };
+      // The SDK calls a tool with an input schema as (args, ctx) and one without as (ctx).
+      const callback = config.inputSchema ? answer : (ctx: ServerContext) => answer(undefined, ctx);
+      server.registerTool(name, config, callback as ToolCallback<I>);
+    };
     const annotations = { readOnlyHint: true, openWorldHint: false };
-    if (allowed.has("portfolio_summary")) {
-      server.registerTool("portfolio_summary", {
-        title: "Portfolio summary",
-        description: "Net worth, time-weighted and money-weighted returns and allocation of the whole portfolio, with its data-quality status",
-        outputSchema: SummaryOut, annotations,
-      }, run("portfolio_summary", () => data.summary(caller.userId, caller.scope)));
-    }
-    if (allowed.has("portfolio_history")) {
-      server.registerTool("portfolio_history", {
-        title: "Portfolio history",
-        description: "The portfolio's value and time-weighted return over a period, one point per day, week or month, a page at a time",
-        inputSchema: HistoryInput, outputSchema: HistoryOut, annotations,
-      }, (args: z.infer<typeof HistoryInput>) => run("portfolio_history", () => data.history(caller.userId, caller.scope, args))());
-    }
-    if (allowed.has("holdings")) {
-      server.registerTool("holdings", {
-        title: "Holdings",
-        description: "Open positions with their weight and return",
-        outputSchema: HoldingsOut, annotations,
-      }, run("holdings", () => data.holdings(caller.userId, caller.scope)));
-    }
-    if (allowed.has("transactions")) {
-      const input = transactionsInput(grade);
-      server.registerTool("transactions", {
-        title: "Transactions",
-        description: "Ledger rows, newest first, filtered and paginated (`next_offset`)",
-        inputSchema: input, outputSchema: TransactionsOut, annotations,
-      }, (args: z.infer<typeof input>) => run("transactions", () => data.transactions(caller.userId, caller.scope, args))());
-    }
-    if (allowed.has("fx_rates")) {
-      server.registerTool("fx_rates", {
-        title: "FX rates",
-        description: "Exchange rates of a currency pair on each day of a range, through the conversion routes and your private rates",
-        inputSchema: FxRatesInput, outputSchema: FxRatesOut, annotations,
-      }, (args: z.infer<typeof FxRatesInput>) => run("fx_rates", () => data.fxRates(caller.userId, args))());
-    }
     const writes = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-    if (allowed.has("draft_transactions")) {
-      server.registerTool("draft_transactions", {
-        title: "Draft transactions",
-        description: "Propose ledger changes without making them: stores a draft with the ledger's validation and duplicate check and answers its id."
-          + " Rows as POST /transactions/validate takes them. The user confirms the draft in the web app (Settings, AI access).",
-        inputSchema: DraftRows, outputSchema: McpDraft, annotations: writes,
-      }, (args: z.output<typeof DraftRows>) => run("draft_transactions", () => drafts.create(caller.userId, caller.tokenId, args, caller.scope.brokerIds))());
-    }
-    if (allowed.has("commit_draft")) {
-      server.registerTool("commit_draft", {
-        title: "Commit a draft",
-        description: "Commit a pending draft to the ledger, all or nothing, once the user has agreed. A draft commits once: calling again answers the first result.",
-        inputSchema: CommitInput, outputSchema: McpDraft, annotations: { ...writes, destructiveHint: true, idempotentHint: true },
-      }, (args: z.output<typeof CommitInput>) => run("commit_draft", () => drafts.commit(caller.userId, args.draft_id, caller.scope.brokerIds))());
-    }
-    if (allowed.has("lots_and_realised_gains")) {
-      server.registerTool("lots_and_realised_gains", {
-        title: "Realised gains and FIFO lots",
-        description: "Every sale with the FIFO lots it consumed and its gain by FIFO and by average cost, with totals per tax year",
-        inputSchema: GainsInput, outputSchema: GainsOut, annotations,
-      }, (args: z.infer<typeof GainsInput>) => run("lots_and_realised_gains", () => analyses.realisedGains(caller.userId, caller.scope, args))());
-    }
-    if (allowed.has("income")) {
-      server.registerTool("income", {
-        title: "Income",
-        description: "Dividends and interest by month and by asset, in the target currency",
-        inputSchema: IncomeInput, outputSchema: IncomeOut, annotations,
-      }, (args: z.infer<typeof IncomeInput>) => run("income", () => analyses.income(caller.userId, caller.scope, args))());
-    }
-    if (allowed.has("risk_analytics")) {
-      const input = riskInput(grade);
-      server.registerTool("risk_analytics", {
-        title: "Risk analytics",
-        description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
-        inputSchema: input, outputSchema: RiskOut, annotations,
-      }, (args: z.infer<typeof input>, ctx: ServerContext) => run("risk_analytics", () => risk.query(caller.userId, caller.scope, args, cancelled(ctx)))());
-    }
-    if (allowed.has("stress_scenarios")) {
-      server.registerTool("stress_scenarios", {
-        title: "Stress scenarios",
-        description: "The stress scenarios stress_test can run: historical crises replayed and hypothetical shocks by asset class, sector or region",
-        outputSchema: ScenariosOut, annotations,
-      }, run("stress_scenarios", async () => risk.scenarios()));
-    }
-    if (allowed.has("stress_test")) {
-      const input = stressInput(grade);
-      server.registerTool("stress_test", {
-        title: "Stress test",
-        description: "Today's holdings under a stress scenario: the portfolio's return, and each holding's shock",
-        inputSchema: input, outputSchema: StressOut, annotations,
-      }, (args: z.infer<typeof input>, ctx: ServerContext) => run("stress_test", () => risk.stress(caller.userId, caller.scope, args, cancelled(ctx)))());
-    }
-    if (allowed.has("asset_search")) {
-      server.registerTool("asset_search", {
-        title: "Asset search",
-        description: "Assets of the catalogue whose name or identifier (ISIN, ticker, …) contains the query",
-        inputSchema: AssetSearchInput, outputSchema: AssetSearchOut, annotations,
-      }, (args: z.infer<typeof AssetSearchInput>) => run("asset_search", () => market.search(caller.userId, args))());
-    }
-    if (allowed.has("asset_prices")) {
-      server.registerTool("asset_prices", {
-        title: "Asset prices",
-        description: "An asset's stored daily close prices over a period, one point per day, week or month, a page at a time",
-        inputSchema: AssetPricesInput, outputSchema: AssetPricesOut, annotations,
-      }, (args: z.infer<typeof AssetPricesInput>) => run("asset_prices", () => market.prices(args))());
-    }
-    if (allowed.has("pac_allocator")) {
-      server.registerTool("pac_allocator", {
-        title: "PAC allocator",
-        description: "What to buy with a monthly amount so the holdings come closest to target weights (a plan; nothing is traded)",
-        inputSchema: PacInput, outputSchema: PacOut, annotations,
-      }, (args: z.output<typeof PacInput>) => run("pac_allocator", () => planning.pac(caller.userId, caller.scope, args))());
-    }
-    if (allowed.has("portfolio_rebalancer")) {
-      server.registerTool("portfolio_rebalancer", {
-        title: "Portfolio rebalancer",
-        description: "The trades that bring the holdings and cash to target weights (a plan; nothing is traded)",
-        inputSchema: RebalanceInput, outputSchema: RebalanceOut, annotations,
-      }, (args: z.output<typeof RebalanceInput>) => run("portfolio_rebalancer", () => planning.rebalance(caller.userId, caller.scope, args))());
-    }
-    if (allowed.has("signals")) {
-      const input = signalsInput(grade);
-      server.registerTool("signals", {
-        title: "Signals",
-        description: "Technical signals (RSI, MACD, drawdown, rolling returns…) on the stored daily prices of an asset the portfolio holds or held",
-        inputSchema: input, outputSchema: SignalsOut, annotations,
-      }, (args: z.infer<typeof input>) => run("signals", () => signalQuery(caller.userId, caller.scope, args))());
-    }
-    if (allowed.has("ai_export_dataset")) {
-      server.registerTool("ai_export_dataset", {
-        title: "AI-export dataset",
-        description: "The structured data of a dataset of the AI export over a period: the portfolio's or one broker's overview and history or assets' "
-          + "price history (broker_id), one asset's position or market history (asset_id), a currency pair's rates and the exposure (base_currency, quote_currency)",
-        inputSchema: AiExportInput, outputSchema: AiExportOut, annotations,
-      }, (args: z.infer<typeof AiExportInput>) => run("ai_export_dataset", () => aiExport(caller.userId, caller.scope, grade, args))());
-    }
+    tool("portfolio_summary", {
+      title: "Portfolio summary",
+      description: "Net worth, time-weighted and money-weighted returns and allocation of the whole portfolio, with its data-quality status",
+      outputSchema: SummaryOut, annotations,
+    }, () => data.summary(caller.userId, caller.scope));
+    tool("portfolio_history", {
+      title: "Portfolio history",
+      description: "The portfolio's value and time-weighted return over a period, one point per day, week or month, a page at a time",
+      inputSchema: HistoryInput, outputSchema: HistoryOut, annotations,
+    }, (args) => data.history(caller.userId, caller.scope, args));
+    tool("holdings", {
+      title: "Holdings",
+      description: "Open positions with their weight and return",
+      outputSchema: HoldingsOut, annotations,
+    }, () => data.holdings(caller.userId, caller.scope));
+    tool("transactions", {
+      title: "Transactions",
+      description: "Ledger rows, newest first, filtered and paginated (`next_offset`)",
+      inputSchema: transactionsInput(grade), outputSchema: TransactionsOut, annotations,
+    }, (args) => data.transactions(caller.userId, caller.scope, args));
+    tool("fx_rates", {
+      title: "FX rates",
+      description: "Exchange rates of a currency pair on each day of a range, through the conversion routes and your private rates",
+      inputSchema: FxRatesInput, outputSchema: FxRatesOut, annotations,
+    }, (args) => data.fxRates(caller.userId, args));
+    tool("draft_transactions", {
+      title: "Draft transactions",
+      description: "Propose ledger changes without making them: stores a draft with the ledger's validation and duplicate check and answers its id."
+        + " Rows as POST /transactions/validate takes them. The user confirms the draft in the web app (Settings, AI access).",
+      inputSchema: DraftRows, outputSchema: McpDraft, annotations: writes,
+    }, (args) => drafts.create(caller.userId, caller.tokenId, args, caller.scope.brokerIds));
+    tool("commit_draft", {
+      title: "Commit a draft",
+      description: "Commit a pending draft to the ledger, all or nothing, once the user has agreed. A draft commits once: calling again answers the first result.",
+      inputSchema: CommitInput, outputSchema: McpDraft, annotations: { ...writes, destructiveHint: true, idempotentHint: true },
+    }, (args) => drafts.commit(caller.userId, args.draft_id, caller.scope.brokerIds));
+    tool("lots_and_realised_gains", {
+      title: "Realised gains and FIFO lots",
+      description: "Every sale with the FIFO lots it consumed and its gain by FIFO and by average cost, with totals per tax year",
+      inputSchema: GainsInput, outputSchema: GainsOut, annotations,
+    }, (args) => analyses.realisedGains(caller.userId, caller.scope, args));
+    tool("income", {
+      title: "Income",
+      description: "Dividends and interest by month and by asset, in the target currency",
+      inputSchema: IncomeInput, outputSchema: IncomeOut, annotations,
+    }, (args) => analyses.income(caller.userId, caller.scope, args));
+    tool("risk_analytics", {
+      title: "Risk analytics",
+      description: "Volatility, Sharpe and Sortino ratios, drawdowns, value at risk and more on the portfolio's value series over a period",
+      inputSchema: riskInput(grade), outputSchema: RiskOut, annotations,
+    }, (args, ctx) => risk.query(caller.userId, caller.scope, args, cancelled(ctx)));
+    tool("stress_scenarios", {
+      title: "Stress scenarios",
+      description: "The stress scenarios stress_test can run: historical crises replayed and hypothetical shocks by asset class, sector or region",
+      outputSchema: ScenariosOut, annotations,
+    }, async () => risk.scenarios());
+    tool("stress_test", {
+      title: "Stress test",
+      description: "Today's holdings under a stress scenario: the portfolio's return, and each holding's shock",
+      inputSchema: stressInput(grade), outputSchema: StressOut, annotations,
+    }, (args, ctx) => risk.stress(caller.userId, caller.scope, args, cancelled(ctx)));
+    tool("asset_search", {
+      title: "Asset search",
+      description: "Assets of the catalogue whose name or identifier (ISIN, ticker, …) contains the query",
+      inputSchema: AssetSearchInput, outputSchema: AssetSearchOut, annotations,
+    }, (args) => market.search(caller.userId, args));
+    tool("asset_prices", {
+      title: "Asset prices",
+      description: "An asset's stored daily close prices over a period, one point per day, week or month, a page at a time",
+      inputSchema: AssetPricesInput, outputSchema: AssetPricesOut, annotations,
+    }, (args) => market.prices(args));
+    tool("pac_allocator", {
+      title: "PAC allocator",
+      description: "What to buy with a monthly amount so the holdings come closest to target weights (a plan; nothing is traded)",
+      inputSchema: PacInput, outputSchema: PacOut, annotations,
+    }, (args) => planning.pac(caller.userId, caller.scope, args));
+    tool("portfolio_rebalancer", {
+      title: "Portfolio rebalancer",
+      description: "The trades that bring the holdings and cash to target weights (a plan; nothing is traded)",
+      inputSchema: RebalanceInput, outputSchema: RebalanceOut, annotations,
+    }, (args) => planning.rebalance(caller.userId, caller.scope, args));
+    tool("signals", {
+      title: "Signals",
+      description: "Technical signals (RSI, MACD, drawdown, rolling returns…) on the stored daily prices of an asset the portfolio holds or held",
+      inputSchema: signalsInput(grade), outputSchema: SignalsOut, annotations,
+    }, (args) => signalQuery(caller.userId, caller.scope, args));
+    tool("ai_export_dataset", {
+      title: "AI-export dataset",
+      description: "The structured data of a dataset of the AI export over a period: the portfolio's or one broker's overview and history or assets' "
+        + "price history (broker_id), one asset's position or market history (asset_id), a currency pair's rates and the exposure (base_currency, quote_currency)",
+      inputSchema: AiExportInput, outputSchema: AiExportOut, annotations,
+    }, (args) => aiExport(caller.userId, caller.scope, grade, args));
     for (const a of PROMPT_ANALYSES) {
       server.registerPrompt(a.id, {
         title: `AI-export analysis ${a.id} (v${a.version})`, description: promptDescription(a), argsSchema: PromptArgs,
@@ -369,22 +353,10 @@ export function mcpServerFactory(deps: HttpDeps) {
     server.registerResource("ai-export-catalog", "portfolio-tracker://ai-export/catalog", {
       title: "AI-export catalogue", description: "Versioned datasets and analyses of the AI export (no user data)", mimeType: "application/json",
     }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: "application/json", text: catalogText }] }));
-    /**
-     * A resource holding user data: audited like a tool call, its content through the same grade filter,
-     * and a failure answered with the grade's error text (a domain message may quote an amount).
-     */
+    /** A resource holding user data, read like a tool's answer (`audited`); a failure is the read's error. */
     const readJson = (name: string, compute: (uri: URL) => Promise<unknown>) => async (uri: URL) => {
-      const audit = (outcome: string) =>
-        deps.audit.record("mcp.resource_read", { id: caller.userId, username: caller.username }, { token_id: caller.tokenId, resource: name, grade, outcome });
-      try {
-        const out = redact(grade, await compute(uri));
-        audit("ok");
-        return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(out) }] };
-      } catch (error) {
-        audit(error instanceof Error && "code" in error ? String(error.code) : "INTERNAL_ERROR");
-        if (!(error instanceof DomainError)) deps.logger.error("mcp resource failed", { resource: name, error: error instanceof Error ? error.message : String(error) });
-        throw new Error(errorText(grade, error));
-      }
+      const out = await audited({ resource: name }, () => compute(uri));
+      return { contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(out) }] };
     };
     server.registerResource("data-quality", DATA_QUALITY_URI, {
       title: "Data-quality report",
