@@ -92,11 +92,13 @@ export async function startPostgres(): Promise<TestPostgres> {
 }
 
 /** Creates a fresh, empty database on the server of `adminUrl` and returns its URL. */
-export async function createTestDatabase(adminUrl: string, name = `t_${crypto.randomUUID().replaceAll("-", "")}`): Promise<string> {
+export async function createTestDatabase(adminUrl: string, name = `t_${crypto.randomUUID().replaceAll("-", "")}`, template?: string): Promise<string> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    // A copy of `template` needs it without sessions: ones a closed app's threads left open are ended.
+    if (template) await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [template]);
+    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
   } finally {
     await admin.end();
   }
