@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ApiClient } from "../../helpers/client.ts";
+import { documented, example, loadOperations, type Operation, wrongAnswer } from "../../helpers/openapi-operations.ts";
 import { useApi } from "../../helpers/server.ts";
 
 // Each operation of the OpenAPI document lists the error statuses it can return, derived from its
@@ -7,16 +8,10 @@ import { useApi } from "../../helpers/server.ts";
 // requests here, and each answer's status must be one the operation documents.
 const api = useApi({ users: ["admin", "bob"] });
 
-interface Operation { method: string; path: string; op: any }
 let operations: Operation[] = [];
 
 beforeAll(async () => {
-  const doc = await (await fetch(`${api.base}/openapi.json`)).json();
-  for (const [path, item] of Object.entries<any>(doc.paths)) {
-    for (const method of ["get", "post", "put", "patch", "delete"]) {
-      if (item[method]) operations.push({ method: method.toUpperCase(), path: path.replace(/^\/api\/v1/, ""), op: item[method] });
-    }
-  }
+  operations = await loadOperations(api.base);
 });
 
 /** Calls that end or change the caller's session or account run as a user of their own. */
@@ -41,18 +36,6 @@ function unknownIds(value: unknown, key = ""): unknown {
   return typeof value === "number" && /(^|_)ids?$/.test(key) ? 999999 : value;
 }
 
-const documented = (op: any) => Object.keys(op.responses ?? {}).map(Number);
-const example = (op: any) => op.requestBody?.content?.["application/json"]?.example;
-
-/** The one error body of docs/errors.md: `{detail, code, params?}`, `detail` a list of issues only on 422. */
-function isErrorBody(text: string, status: number): boolean {
-  let body: any;
-  try { body = JSON.parse(text); } catch { return false; }
-  const keysOk = Object.keys(body).every((k) => ["detail", "code", "params"].includes(k));
-  const detailOk = typeof body.detail === "string" || (status === 422 && Array.isArray(body.detail) && body.detail.every((i: any) => Array.isArray(i.loc) && typeof i.msg === "string" && typeof i.type === "string"));
-  return keysOk && detailOk && typeof body.code === "string" && (body.params === undefined || (typeof body.params === "object" && !Array.isArray(body.params)));
-}
-
 let fresh = 0;
 async function callerFor(o: Operation): Promise<ApiClient> {
   if (!SESSION_ENDING.has(`${o.method} ${o.path}`)) return api.as.bob!;
@@ -70,9 +53,8 @@ async function mismatches(call: (o: Operation) => Promise<Response | null>, expe
     const text = await res.text();
     const key = `${o.method} ${o.path}`;
     const want = expectedStatus?.(o);
-    if (want != null && status !== want) wrong.push(`${key}: ${status}, expected ${want}`);
-    else if (status >= 400 && !documented(o.op).includes(status)) wrong.push(`${key}: ${status} not in [${documented(o.op).join(", ")}]`);
-    else if (status >= 400 && !isErrorBody(text, status)) wrong.push(`${key}: ${status} body is not the error body: ${text.slice(0, 200)}`);
+    const wrongly = want != null && status !== want ? `${status}, expected ${want}` : wrongAnswer(o, status, text);
+    if (wrongly) wrong.push(`${key}: ${wrongly}`);
   }
   return wrong;
 }
