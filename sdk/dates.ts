@@ -4,12 +4,13 @@ function isCalendarDate(text: string): boolean {
   const [year, month, day] = text.split("-").map((part) => Number.parseInt(part, 10));
   const date = new Date(0);
   date.setUTCFullYear(year!, month! - 1, day!); // Date.UTC would map years 0-99 to 1900-1999
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
+  // No year 0000: the Gregorian calendar (and PostgreSQL's `date`) goes from 1 BC to AD 1.
+  return year! >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
 }
 
 /**
  * Parses and brands an {@link IsoDate}: `YYYY-MM-DD` naming a real calendar
- * day (leap years included). `"2024-02-29"` passes; `"2023-02-29"`,
+ * day (leap years included). `"2024-02-29"` passes; `"2023-02-29"`, `"0000-01-01"`,
  * `"2024-2-1"` and `"2024-01-01T00:00:00Z"` fail.
  */
 export const IsoDateSchema = z

@@ -6,6 +6,12 @@ import { Decimal, toDecimalString } from "../../core/money/decimal.ts";
 /** A language code such as `en` or `pt-BR` (reference: 2–5 characters). */
 export const LanguageField = z.string().trim().min(2).max(5).regex(/^[A-Za-z]{2,3}(-[A-Za-z]{2})?$/, "a language code such as en or pt-BR");
 
+/**
+ * A day `YYYY-MM-DD` of the calendar: leap years checked, and no year 0000, which neither the
+ * Gregorian calendar nor PostgreSQL's `date` has (it was a 500 there, a stored row on SQLite).
+ */
+export const DayField = z.iso.date().refine((s) => !s.startsWith("0000"), "a real calendar date YYYY-MM-DD (years start at 0001)");
+
 /** A three-letter currency code, upper-cased. */
 export const CurrencyField = z.string().regex(/^[A-Za-z]{3}$/, "a three-letter currency code").transform((s) => s.toUpperCase());
 

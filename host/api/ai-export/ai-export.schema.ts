@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { DayField } from "../../http/fields.ts";
 
 const Domain = z.enum(["portfolio", "broker", "asset", "fx"]);
 const DetailLevel = z.enum(["compact", "standard", "full"]);
-const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD");
 const Currency = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as EUR");
 const BrokerIds = z.array(z.number().int().positive()).min(1).max(100);
 
@@ -65,7 +65,7 @@ const Selection = z.discriminatedUnion("kind", [
 const Common = {
   selection: Selection,
   detail_level: DetailLevel,
-  period: z.object({ start: IsoDate, end: IsoDate }).strict(),
+  period: z.object({ start: DayField, end: DayField }).strict(),
   target_currency: Currency.optional(),
   expected_catalog_version: z.number().int(),
   mask_amounts: z.boolean().default(false),

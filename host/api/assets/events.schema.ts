@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ASSET_EVENT_TYPES } from "../../../core/events/asset-event.entity.ts";
 import type { EventDeleteResult, EventUpsertItem, EventUpsertResult } from "../../../core/events/event.service.ts";
-import { CurrencyField } from "../../http/fields.ts";
+import { CurrencyField, DayField } from "../../http/fields.ts";
 import { MoneyField } from "../transactions/transactions.schema.ts";
 
 /** Bulk limits (docs/events.md, docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. A 2,500-event item is well inside. */
@@ -15,13 +15,12 @@ export const MAX_QUERY_ITEMS = 1000;
 export const MAX_QUERY_EVENTS = 100_000;
 
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
-const DateField = z.iso.date();
 const EventType = z.enum(ASSET_EVENT_TYPES);
 
 /** `FAEventUpsertPoint`: with `id` it edits that manual event; without, it matches on (date, type). */
 const UpsertPoint = z.object({
   id: Id.optional().describe("A manual event of this asset to edit in place"),
-  date: DateField,
+  date: DayField,
   type: EventType,
   value: MoneyField.describe("Amount and currency code; for SPLIT the ratio. The code must be the asset's currency"),
   currency: CurrencyField.nullable().optional().describe("Optional explicit currency; must be the asset's"),
@@ -57,7 +56,7 @@ export const DeleteResponse = z.object({
   in_use_count: z.number().int(),
 });
 
-const DateRange = z.object({ start: DateField, end: DateField.nullable().optional().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
+const DateRange = z.object({ start: DayField, end: DayField.nullable().optional().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
   .refine((r) => !r.end || r.end >= r.start, { message: "end must not be before start", path: ["end"] });
 
 export const QueryRequest = z.array(z.object({

@@ -4,7 +4,7 @@ import type { SyncResult } from "../../../core/prices/price-sync.service.ts";
 import type { PriceQueryResult } from "../../../core/prices/price-query.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { limitMessage, withinLimits } from "../../../core/money/decimal-limits.ts";
-import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
+import { CurrencyField, DayField, DecimalNumber, limited } from "../../http/fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 const PLAIN_DECIMAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
@@ -26,11 +26,10 @@ const DecimalInput = z.union([
 ]);
 const isPositive = (s: string) => s[0] !== "-" && /[1-9]/.test(s);
 const PositiveDecimal = limited(DecimalInput.refine(isPositive, "must be greater than 0"), "price");
-const DateField = z.iso.date();
 const AssetId = z.number().int();
 
 export const PricePointInput = z.object({
-  date: DateField,
+  date: DayField,
   open: PositiveDecimal.nullable().optional(),
   high: PositiveDecimal.nullable().optional(),
   low: PositiveDecimal.nullable().optional(),
@@ -47,12 +46,12 @@ type Issue = (field: string | null, message: string) => void;
 const POINT_KEYS = new Set(["date", "open", "high", "low", "close", "volume", "currency"]);
 const knownDates = new Map<string, boolean>();
 
-/** `DateField`'s rule (a real calendar day, YYYY-MM-DD), memoised: a bulk import repeats the same days per asset. */
+/** `DayField`'s rule (a real calendar day, YYYY-MM-DD), memoised: a bulk import repeats the same days per asset. */
 function isDate(text: unknown): boolean {
   if (typeof text !== "string") return false;
   let ok = knownDates.get(text);
   if (ok === undefined) {
-    ok = DateField.safeParse(text).success;
+    ok = DayField.safeParse(text).success;
     if (knownDates.size < 200_000) knownDates.set(text, ok);
   }
   return ok;
@@ -124,7 +123,7 @@ export const PriceUpsertRequest = z.array(z.object({
 }).strict()).min(1).max(MAX_PRICE_ITEMS);
 
 /** `{start, end?}`, inclusive; end null or absent means the single day `start`. */
-export const DateRangeInput = z.object({ start: DateField, end: DateField.nullable().optional().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
+export const DateRangeInput = z.object({ start: DayField, end: DayField.nullable().optional().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
   .refine((r) => !r.end || r.end >= r.start, { message: "end must not be before start", path: ["end"] })
   .transform((r) => ({ start: r.start, end: r.end ?? r.start }));
 
@@ -148,8 +147,8 @@ export const CurrentPriceRequest = z.array(AssetId).min(1).max(MAX_PRICE_ITEMS);
 export const PriceSyncRequest = z.array(z.object({
   asset_id: AssetId,
   date_range: z.object({
-    start: z.union([DateField, z.enum(["min", "resume"])]),
-    end: DateField.optional().describe("Last day, inclusive; absent: today (UTC), as every range that fetches or computes up to now (docs/decisions.md \"Date ranges\")"),
+    start: z.union([DayField, z.enum(["min", "resume"])]),
+    end: DayField.optional().describe("Last day, inclusive; absent: today (UTC), as every range that fetches or computes up to now (docs/decisions.md \"Date ranges\")"),
   }).strict().refine((r) => r.start === "min" || r.start === "resume" || !r.end || r.end >= r.start,
     { message: "end must not be before start", path: ["end"] }),
 }).strict()).min(1).max(MAX_PRICE_ITEMS);

@@ -3,12 +3,11 @@ import type { BrokerAccess } from "../../../core/brokers/broker-access.entity.ts
 import type { AccessListItem } from "../../../core/brokers/access-change.service.ts";
 import type { BrokerSummary } from "../../../core/brokers/broker-summary.service.ts";
 import type { BrokerView } from "../../../core/brokers/broker.service.ts";
-import { CurrencyField, limited } from "../../http/fields.ts";
+import { CurrencyField, DayField, limited } from "../../http/fields.ts";
 
 const Role = z.enum(["OWNER", "EDITOR", "VIEWER"]);
 /** Decimal string (a JSON number is accepted too); checked against the share rules in core. */
 const Share = z.union([z.string().max(20), z.number()]);
-const DateString = z.iso.date();
 const PositiveDecimal = z.string().regex(/^-?\d+(\.\d+)?$/, "a decimal string such as 1000.00");
 
 const BrokerFields = {
@@ -19,7 +18,7 @@ const BrokerFields = {
   allow_cash_overdraft: z.boolean().optional(),
   allow_asset_shorting: z.boolean().optional(),
   is_active: z.boolean().optional(),
-  opened_at: DateString.nullable().optional(),
+  opened_at: DayField.nullable().optional(),
 };
 
 export const BrokerCreateItem = z.object({

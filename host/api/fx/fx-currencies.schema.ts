@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ConvertResult } from "../../../core/fx/fx-convert.ts";
 import type { ManualRateOutcome, PrivateRateView, RateDeleteOutcome } from "../../../core/fx/fx-rate.service.ts";
 import type { FxSyncResult } from "../../../core/fx/fx-sync.service.ts";
-import { CurrencyField, DecimalNumber, limited } from "../../http/fields.ts";
+import { CurrencyField, DayField, DecimalNumber, limited } from "../../http/fields.ts";
 import { SignalList, SignalResult } from "../signals/signals.schema.ts";
 
 /** Bulk limits (docs/fx.md, docs/security.md "Bulk-read limits"); beyond them 413 LIMIT_EXCEEDED. */
@@ -19,16 +19,15 @@ const DecimalInput = z.union([
 ]);
 const PositiveDecimal = DecimalInput.refine((s) => s[0] !== "-" && /[1-9]/.test(s), "must be greater than 0");
 const RateField = limited(PositiveDecimal, "rate");
-const DateField = z.iso.date();
 /** A range of stored days: a missing or null end is the start day only, as everywhere a range reads or deletes stored rows. */
-const DateRange = z.object({ start: DateField, end: DateField.nullish().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
+const DateRange = z.object({ start: DayField, end: DayField.nullish().describe("Last day, inclusive; absent or null: the start day only (docs/decisions.md \"Date ranges\")") }).strict()
   .refine((r) => !r.end || r.end >= r.start, { message: "end must not be before start", path: ["end"] })
   .describe("Inclusive; a missing or null end means the start day only");
 
 export const FxSyncRequest = z.object({
   pairs: z.array(z.string().regex(/^[A-Za-z]{3}-[A-Za-z]{3}$/, "a pair slug such as EUR-USD")).min(1).max(MAX_SYNC_PAIRS),
-  start: z.union([DateField, z.enum(["min"])]),
-  end: DateField,
+  start: z.union([DayField, z.enum(["min"])]),
+  end: DayField,
 }).strict();
 
 /** Why a provider call failed (docs/fx.md "Provider status"). */
@@ -62,7 +61,7 @@ export const toSyncItem = (r: FxSyncResult) => ({
 });
 
 export const RateUpsertRequest = z.array(z.object({
-  date: DateField, base: CurrencyField, quote: CurrencyField, rate: RateField, source: z.string().trim().min(1).max(50).optional(),
+  date: DayField, base: CurrencyField, quote: CurrencyField, rate: RateField, source: z.string().trim().min(1).max(50).optional(),
 }).strict()).min(1).max(MAX_RATE_ITEMS);
 
 export const RateUpsertResponse = z.object({

@@ -1,5 +1,6 @@
 import { In } from "typeorm";
 import { z } from "zod";
+import { DayField } from "../../http/fields.ts";
 import { brokerNotFound } from "../../../core/brokers/broker-access.service.ts";
 import { BrokerAccess } from "../../../core/brokers/broker-access.entity.ts";
 import { Database } from "../../../core/db/database.ts";
@@ -37,7 +38,6 @@ export const SELECTION_ARGS: Record<DatasetDomain, readonly ("broker_id" | "asse
 
 export const datasetDomain = (id: string): DatasetDomain => id.split(".")[0] as DatasetDomain;
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const Currency = z.string().regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as EUR");
 
 export const AiExportInput = z.object({
@@ -48,8 +48,8 @@ export const AiExportInput = z.object({
   base_currency: Currency.optional().describe("fx.* datasets (required there): the pair's base currency"),
   quote_currency: Currency.optional().describe("fx.* datasets (required there): the pair's quote currency"),
   detail_level: z.enum(["compact", "standard", "full"]).default("compact").describe("compact (about 2,000 tokens), standard or full (docs/ai-export.md)"),
-  date_start: Day.describe("First day of the period"),
-  date_end: Day.describe("Last day of the period"),
+  date_start: DayField.describe("First day of the period"),
+  date_end: DayField.describe("Last day of the period"),
 }).strict();
 
 /** The selection arguments must be exactly the dataset's domain's: a missing one or one of another domain is refused. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DayField } from "../../http/fields.ts";
 import { AssetQueryService } from "../../../core/assets/asset-query.service.ts";
 import { ASSET_TYPES } from "../../../core/assets/asset.entity.ts";
 import { Database } from "../../../core/db/database.ts";
@@ -14,8 +15,6 @@ import { periodOf } from "./tools.ts";
  * is an index rebased to 100: a price level is an amount to the grade filter (a manually priced asset,
  * a flat or a private fund, is valued by its owner), and its moves are what a return needs.
  */
-
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 export const AssetSearchInput = z.object({
   query: z.string().trim().min(1).max(100).describe("Part of the name or of an identifier (ISIN, ticker, …), ignoring case"),
@@ -40,8 +39,8 @@ export const AssetSearchOut = z.object({
 
 export const AssetPricesInput = z.object({
   asset_id: z.number().int().positive().describe("An asset of `asset_search`"),
-  date_start: Day.describe("First day"),
-  date_end: Day.describe("Last day"),
+  date_start: DayField.describe("First day"),
+  date_end: DayField.describe("Last day"),
   interval: z.enum(["day", "week", "month"]).default("day").describe("Every stored day, or the last stored day of each week or month"),
   limit: z.number().int().min(1).max(1000).default(500).describe("Points per page (1-1000)"),
   offset: z.number().int().min(0).max(1_000_000).default(0).describe("Points to skip"),
@@ -53,7 +52,7 @@ export const AssetPricesOut = z.object({
   currency: z.string().describe("Currency of the prices"),
   interval: z.enum(["day", "week", "month"]).describe("The spacing of the points"),
   prices: z.array(z.object({
-    date: z.string().describe("Day"),
+    date: z.string().describe("DayField"),
     index: z.string().describe("The close rebased to 100 on the first stored day of the range"),
     close: z.string().optional().describe("Close price (`full` grade only)"),
   })).describe("One page, oldest first"),

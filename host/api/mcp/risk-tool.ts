@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DayField } from "../../http/fields.ts";
 import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
 import { databaseTarget } from "../../db/dialect.ts";
 import type { HttpDeps } from "../../http/deps.ts";
@@ -19,14 +20,12 @@ export const RISK_ANALYTICS: Record<Exclude<McpGrade, "full">, readonly string[]
   aggregate: ["historical_kpi", "historical_var", "drawdown_summary"],
 };
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
 export function riskInput(grade: McpGrade) {
   // `stress` has its own tool (`stress_test`), whose arguments the grade narrows.
   const code = grade === "full" ? z.string().regex(/^[a-z][a-z0-9_]*$/).max(80) : z.enum(RISK_ANALYTICS[grade] as [string, ...string[]]);
   return z.object({
-    date_start: Day.describe("First day of the period"),
-    date_end: Day.optional().describe("Last day (default: today)"),
+    date_start: DayField.describe("First day of the period"),
+    date_end: DayField.optional().describe("Last day (default: today)"),
     mode: z.enum(["historical", "current_composition"]).default("historical")
       .describe("historical: the portfolio's value series as it was (flows removed); current_composition: today's holdings held over the period"),
     analytics: z.array(z.object({
@@ -71,10 +70,10 @@ const ShockOverrides = {
 export function stressInput(grade: McpGrade) {
   const base = z.object({
     scenario_id: z.string().min(1).max(80).describe("A scenario of `stress_scenarios`"),
-    date_start: Day.describe("First day of the period whose prices value today's holdings"),
-    date_end: Day.optional().describe("Last day: the composition and values of this day (default: today)"),
-    start: Day.optional().describe("Replay start (scenarios with editable dates, such as custom_period)"),
-    end: Day.optional().describe("Replay end (scenarios with editable dates)"),
+    date_start: DayField.describe("First day of the period whose prices value today's holdings"),
+    date_end: DayField.optional().describe("Last day: the composition and values of this day (default: today)"),
+    start: DayField.optional().describe("Replay start (scenarios with editable dates, such as custom_period)"),
+    end: DayField.optional().describe("Replay end (scenarios with editable dates)"),
     dimension: z.enum(["asset_class", "sector", "geography"]).optional().describe("Shock dimension, when the scenario lets it change"),
     bucket_shocks: z.record(z.string(), z.number().min(-1).max(10)).optional().describe("Shock per bucket (fraction), replacing the scenario's when it allows"),
   }).strict();

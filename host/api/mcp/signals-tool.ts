@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DayField } from "../../http/fields.ts";
 import { In } from "typeorm";
 import { BrokerAccess } from "../../../core/brokers/broker-access.entity.ts";
 import { Database } from "../../../core/db/database.ts";
@@ -20,14 +21,12 @@ export const SCALE_FREE_SIGNALS = [
   "RSI", "STOCH_RSI", "ROC", "PPO", "NATR", "ADX", "AROON", "CCI", "MFI", "DRAWDOWN", "ROLLING_RETURN", "CALENDAR_ROLLING_RETURN",
 ] as const;
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
-
 export function signalsInput(grade: McpGrade) {
   const code = grade === "full" ? z.string().regex(/^[A-Z0-9_]+$/).max(64) : z.enum(SCALE_FREE_SIGNALS);
   return z.object({
     asset_id: z.number().int().positive().describe("An asset held (now or before) in the token's brokers"),
-    date_start: Day.describe("First day of the price series"),
-    date_end: Day.describe("Last day (at most 2,000 price days are used, the latest ones)"),
+    date_start: DayField.describe("First day of the price series"),
+    date_end: DayField.describe("Last day (at most 2,000 price days are used, the latest ones)"),
     signals: z.array(z.object({
       signal_code: code.describe(grade === "full" ? "A signal of docs/risk.md \"Signals\"" : `One of ${SCALE_FREE_SIGNALS.join(", ")}`),
       params: z.record(z.string(), z.unknown()).default({}).describe("The signal's parameters"),
@@ -42,7 +41,7 @@ export const SignalsOut = z.object({
   signals: z.array(z.object({
     signal_code: z.string().describe("The signal"),
     status: z.enum(["ok", "failed"]).describe("`failed`: see `error`"),
-    outputs: z.record(z.string(), z.array(z.object({ date: z.string().describe("Day"), value: z.number().nullable().describe("Null during the warm-up") })))
+    outputs: z.record(z.string(), z.array(z.object({ date: z.string().describe("DayField"), value: z.number().nullable().describe("Null during the warm-up") })))
       .describe("One line per output of the signal"),
     error: z.object({ code: z.string().describe("Such as invalid_parameters, volume_required"), message: z.string().describe("Why") }).nullable()
       .describe("Why it failed"),

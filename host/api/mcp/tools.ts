@@ -1,5 +1,6 @@
 import { Decimal } from "../../../core/money/decimal.ts";
 import { z } from "zod";
+import { DayField } from "../../http/fields.ts";
 import { BrokerAccessService } from "../../../core/brokers/broker-access.service.ts";
 import { TransactionQueryService } from "../../../core/transactions/transaction-query.service.ts";
 import type { McpGrade, McpScope } from "../../../core/users/access-token.service.ts";
@@ -91,10 +92,10 @@ export const FxRatesOut = z.object({
   base: z.string().describe("Base currency"),
   quote: z.string().describe("Quote currency: one unit of base is `rate` units of quote"),
   rates: z.array(z.object({
-    date: z.string().describe("Day"),
+    date: z.string().describe("DayField"),
     rate: z.string().describe("Rate (decimal string)"),
     private_rate: z.boolean().describe("Converted with the user's own private rates (no shared route had a rate)"),
-    rate_date: z.string().describe("Day of the rate used: earlier than `date` when the last known rate was carried forward"),
+    rate_date: z.string().describe("DayField of the rate used: earlier than `date` when the last known rate was carried forward"),
   })).describe("One rate per day of the range that could be converted, oldest first"),
   data_quality: DataQualityOut,
 });
@@ -104,7 +105,7 @@ export const HistoryOut = z.object({
   currency: z.string().describe("The currency values are in"),
   interval: z.enum(["day", "week", "month"]).describe("One point per day, or the last day of each week (Monday to Sunday) or month of the period"),
   points: z.array(z.object({
-    date: z.string().describe("Day (YYYY-MM-DD)"),
+    date: z.string().describe("DayField (YYYY-MM-DD)"),
     twr_percent: Percent.describe("Time-weighted return since the period's first day, in percent"),
     twr_index: Percent.describe("Growth of 100 at the time-weighted return since the first day (100 = the first day)"),
     net_worth: z.string().optional().describe("Cash plus market value (`full` grade only)"),
@@ -116,7 +117,6 @@ export const HistoryOut = z.object({
 });
 
 const Currency = z.string().regex(/^[A-Z]{3}$/).describe("ISO 4217 code, such as EUR");
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /** Input schemas; amount filters exist only at the `full` grade (bisecting them would reveal amounts). */
 export function transactionsInput(grade: McpGrade) {
@@ -124,8 +124,8 @@ export function transactionsInput(grade: McpGrade) {
     broker_id: z.number().int().positive().optional().describe("Only this broker"),
     asset_id: z.number().int().positive().optional().describe("Only this asset"),
     types: z.array(z.enum(TRANSACTION_TYPES)).max(50).optional().describe("Only these transaction types"),
-    date_start: Day.optional().describe("From this day (inclusive)"),
-    date_end: Day.optional().describe("To this day (inclusive)"),
+    date_start: DayField.optional().describe("From this day (inclusive)"),
+    date_end: DayField.optional().describe("To this day (inclusive)"),
     limit: z.number().int().min(1).max(200).default(50).describe("Rows per page (1-200)"),
     offset: z.number().int().min(0).max(1_000_000).default(0).describe("Rows to skip"),
   }).strict();
@@ -138,14 +138,14 @@ export function transactionsInput(grade: McpGrade) {
 
 export const FxRatesInput = z.object({
   base: Currency, quote: Currency,
-  date_start: Day.describe("First day"), date_end: Day.describe("Last day (at most 366 days after the first)"),
+  date_start: DayField.describe("First day"), date_end: DayField.describe("Last day (at most 366 days after the first)"),
 }).strict().refine((q) => q.date_end >= q.date_start && daysBetween(q.date_start, q.date_end) <= 366, {
   message: "date_end must be on or after date_start and at most 366 days after it", path: ["date_end"],
 });
 
 export const HistoryInput = z.object({
-  date_start: Day.optional().describe("First day (default: the portfolio's first day)"),
-  date_end: Day.optional().describe("Last day (default: today)"),
+  date_start: DayField.optional().describe("First day (default: the portfolio's first day)"),
+  date_end: DayField.optional().describe("Last day (default: today)"),
   interval: z.enum(["day", "week", "month"]).default("month").describe("day, week or month (the last day of each; default month)"),
   limit: z.number().int().min(1).max(500).default(200).describe("Points per page (1-500)"),
   offset: z.number().int().min(0).max(1_000_000).default(0).describe("Points to skip"),

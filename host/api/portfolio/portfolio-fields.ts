@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { DayField } from "../../http/fields.ts";
 
 /** Wire pieces the portfolio routes share (docs/portfolio.md). */
 
-export const DateField = z.iso.date();
+/** A day of the calendar (host/http/fields.ts). */
+export const DateField = DayField;
 
 /** `start` absent, null or "min" and `end` absent, null or "max" leave that side open (docs/portfolio.md "Period"). */
 export const OpenDateRange = z.object({

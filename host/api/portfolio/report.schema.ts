@@ -4,7 +4,7 @@ import type {
   AllocationItemDto, BrokerBreakdownDto, ContributionDto, HistoryPointDto, HoldingDto, IncomePaymentDto, MoneyDto, PeriodReturnDto, PositionsContributionDto, ReportDto,
   ReportMetadataDto, ReportSummaryDto,
 } from "../../../core/portfolio/report.wire.ts";
-import { CurrencyField } from "../../http/fields.ts";
+import { CurrencyField, DayField } from "../../http/fields.ts";
 import type { Assert, SameShape } from "../../http/same-shape.ts";
 import { DataQualityReportSchema, MissingPriceAsset, OpenDateRange } from "./portfolio-fields.ts";
 
@@ -34,7 +34,6 @@ export const ReportRequest = z.object({
 const DEC = "a decimal string";
 const Dec = (what: string) => z.string().describe(`${what}, ${DEC}`);
 const OptDec = (what: string, whenNull: string) => z.string().nullable().describe(`${what}, ${DEC}; null ${whenNull}`);
-const DateText = z.iso.date();
 
 export const Money = z.object({
   code: z.string().describe("Three-letter currency code (ISO 4217)"),
@@ -47,10 +46,10 @@ const Dimension = z.enum(["type", "sector", "geography"]);
 export const ReportMetadata = z.object({
   broker_ids: z.array(z.number().int()).nullable().describe("Brokers in scope as requested; null for all the caller can read"),
   target_currency: z.string().describe("Currency every figure is in"),
-  requested_date_from: DateText.nullable().describe("Start of the requested period; null when open"),
-  requested_date_to: DateText.nullable().describe("End of the requested period; null when open"),
-  computed_date_from: DateText.nullable().describe("First day computed; null when there is nothing to compute"),
-  computed_date_to: DateText.nullable().describe("Last day computed; null when there is nothing to compute"),
+  requested_date_from: DayField.nullable().describe("Start of the requested period; null when open"),
+  requested_date_to: DayField.nullable().describe("End of the requested period; null when open"),
+  computed_date_from: DayField.nullable().describe("First day computed; null when there is nothing to compute"),
+  computed_date_to: DayField.nullable().describe("Last day computed; null when there is nothing to compute"),
   generated_at: z.string(),
   allocation_dimensions: z.array(Dimension).describe("Dimensions of the allocations"),
   included_features: z.array(z.enum(["summary", "history", "allocation_history", "breakdown", "positions_contribution", "period_returns", "income_payments"]))
@@ -78,7 +77,7 @@ export const ReportHolding = z.object({
   valuation_source: z.enum(["MARKET_PRICE", "LAST_TRADE_PRICE", "MISSING"]).describe("Where the valuation price came from"),
   valuation_effective_unit_price: OptDec("Unit price used, in the valuation currency", "without a price"),
   valuation_effective_currency: z.string().nullable().describe("Currency of the unit price used; null without a price"),
-  valuation_reference_date: DateText.nullable().describe("Date of the price used; null without a price"),
+  valuation_reference_date: DayField.nullable().describe("Date of the price used; null without a price"),
   valuation_reference_unit_price: OptDec("Unit price as stored on that date", "without a price"),
   valuation_reference_currency: z.string().nullable().describe("Currency of the stored price; null without a price"),
   valuation_split_adjusted: z.boolean().describe("True when the stored price was adjusted for a later split"),
@@ -86,7 +85,7 @@ export const ReportHolding = z.object({
   gain_loss: OptDec("Value minus open cost", "when either is unknown"),
   gain_loss_percent: OptDec("Gain or loss in percent of the open cost", "when not computable"),
   annualized_return: OptDec("Annualised return (fraction)", "when not computable"),
-  oldest_open_lot_date: DateText.nullable().describe("Date of the oldest open lot; null when not known"),
+  oldest_open_lot_date: DayField.nullable().describe("Date of the oldest open lot; null when not known"),
   allocation_percent: OptDec("Percent of the valued positions", "without a value"),
   nav_weight_percent: OptDec("Percent of the net worth", "without a value"),
 }).meta({ id: "ReportHolding", description: "An open position at the end date" });
@@ -146,13 +145,13 @@ export const ReportSummary = z.object({
   allocation_by_geography: z.array(AllocationItem).describe("Allocation by country"),
   holdings: z.array(ReportHolding),
   by_broker: z.array(BrokerBreakdown).nullable().describe("Totals per broker; null unless include_breakdown"),
-  missing_fx_pairs: z.array(z.object({ pair: z.string().describe("Pair FROM/TO"), dates: z.array(DateText) })),
+  missing_fx_pairs: z.array(z.object({ pair: z.string().describe("Pair FROM/TO"), dates: z.array(DayField) })),
   missing_price_assets: z.array(MissingPriceAsset),
   data_quality: DataQualityReportSchema,
 }).meta({ id: "ReportSummary", description: "Totals of the period (include_summary)" });
 
 export const ReportHistoryPoint = z.object({
-  date: DateText,
+  date: DayField,
   cash_value: M("Cash"),
   market_value: M("Value of the positions held at brokers"),
   in_transit_market_value: M("Value of the positions in transit"),
@@ -173,7 +172,7 @@ export const ReportHistoryPoint = z.object({
 }).meta({ id: "ReportHistoryPoint", description: "One day of the period" });
 
 export const AllocationPoint = z.object({
-  date: DateText,
+  date: DayField,
   components: z.array(AllocationItem).describe("The classes on that day"),
 }).meta({ id: "AllocationPoint", description: "The allocation of one day" });
 
@@ -193,7 +192,7 @@ export const ReportContribution = z.object({
   start_value: OptDec("Value at the start of the period", "without a value"),
   end_value: OptDec("Value at the end of the period", "without a value"),
   is_fully_sold: z.boolean().describe("True when the position was closed by the end of the period"),
-  oldest_open_lot_date: DateText.nullable().describe("Date of the oldest open lot; null when none is open"),
+  oldest_open_lot_date: DayField.nullable().describe("Date of the oldest open lot; null when none is open"),
 }).meta({ id: "ReportContribution", description: "Contribution of one position to the period result" });
 
 export const PositionsContribution = z.object({
@@ -215,9 +214,9 @@ export const PositionsContribution = z.object({
 }).meta({ id: "PositionsContribution", description: "Contribution of each position to the result (include_positions_contribution)" });
 
 export const PeriodReturn = z.object({
-  period_begin: DateText.describe("First calendar day of the month, quarter or year"),
-  date_from: DateText.describe("Close the returns chain from: the day before the period begins, or the first day computed"),
-  date_to: DateText.describe("Last day of the period, or the last day computed"),
+  period_begin: DayField.describe("First calendar day of the month, quarter or year"),
+  date_from: DayField.describe("Close the returns chain from: the day before the period begins, or the first day computed"),
+  date_to: DayField.describe("Last day of the period, or the last day computed"),
   twrr_percent: Dec("Time-weighted return from date_from to date_to in percent"),
   mwrr_available: z.boolean(),
   mwrr_annualized_percent: OptDec("Money-weighted return, annualised, in percent", "when not computable or under 30 days"),
@@ -232,7 +231,7 @@ export const PeriodReturns = z.object({
 }).meta({ id: "PeriodReturns", description: "Returns per calendar period (include_period_returns)" });
 
 export const IncomePayment = z.object({
-  date: DateText,
+  date: DayField,
   type: z.enum(["DIVIDEND", "INTEREST"]),
   broker_id: z.number().int(),
   asset_id: z.number().int().nullable().describe("Asset paying it; null for interest on cash"),

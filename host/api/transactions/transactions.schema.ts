@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ASSET_EVENT_TYPES } from "../../../core/events/asset-event.entity.ts";
 import { Decimal, toDecimalString } from "../../../core/money/decimal.ts";
 import { COST_BASIS_MODES, TRANSACTION_TYPES } from "../../../core/transactions/transaction.entity.ts";
-import { CurrencyField, limited } from "../../http/fields.ts";
+import { CurrencyField, DayField, limited } from "../../http/fields.ts";
 
 /** Batch limits: rows beyond these refuse the whole request (413 LIMIT_EXCEEDED, docs/security.md "Bulk-read limits"), not a batch issue. */
 export const MAX_ROWS = 10_000;
@@ -12,7 +12,6 @@ export const MAX_SUGGEST_ITEMS = 1000;
 
 const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const TxType = z.enum(TRANSACTION_TYPES);
-const DateField = z.iso.date();
 
 /** A decimal as a plain string or a JSON number, normalised to a decimal string (never a float on the way in). */
 export const DecimalField = z.union([
@@ -42,7 +41,7 @@ export const CreateRow = z.object({
   broker_id: Id.nullable().optional(),
   asset_id: Id.nullable().optional(),
   type: TxType,
-  date: DateField,
+  date: DayField,
   quantity: QuantityField.optional(),
   cash: MoneyField.nullable().optional(),
   link_uuid: z.string().min(1).max(36).nullable().optional(),
@@ -59,7 +58,7 @@ export const NOT_UPDATABLE = ["broker_id", "asset_id", "related_transaction_id",
 export const UpdateRow = z.object({
   id: Id,
   type: TxType.optional(),
-  date: DateField.optional(),
+  date: DayField.optional(),
   quantity: QuantityField.optional(),
   cash: MoneyField.nullable().optional(),
   tags: TagsField.nullable().optional(),
@@ -81,7 +80,7 @@ export const PromoteRow = z.object({
   resolved_fields: z.object({
     description: z.string().max(500).nullable().optional(),
     tags: TagsField.nullable().optional(),
-    date: DateField.optional(),
+    date: DayField.optional(),
     cost_basis_override: CostBasisField.nullable().optional(),
   }).strict().nullable().optional(),
 }).strict()
@@ -170,8 +169,8 @@ export const ListQuery = z.object({
   broker_id: QueryId.optional(),
   asset_id: QueryId.optional(),
   types: many(TxType),
-  date_start: DateField.optional(),
-  date_end: DateField.optional(),
+  date_start: DayField.optional(),
+  date_end: DayField.optional(),
   tags: many(z.string().max(100)),
   currency: CurrencyField.optional(),
   ids: many(QueryId),
@@ -185,7 +184,7 @@ export const ListQuery = z.object({
 
 export const EventSuggestRequest = z.array(z.object({
   asset_id: Id,
-  date: DateField,
+  date: DayField,
   type: TxType,
   tolerance_days: z.number().int().min(0).max(7).default(0),
 }).strict()).max(MAX_SUGGEST_ITEMS);
@@ -205,7 +204,7 @@ export const PromoteSuggestRequest = z.array(z.object({
   id: z.number().int().refine((n) => n !== 0, "0 is not an id; unsaved rows use negative ids"),
   type: TxType,
   broker_id: Id,
-  date: DateField,
+  date: DayField,
   currency: CurrencyField.nullable().optional(),
   asset_id: Id.nullable().optional(),
   amount: DecimalField.nullable().optional(),

@@ -4866,7 +4866,10 @@ export interface components {
                 asset_id?: number | null;
                 /** @description Kind of the record (see the enumeration) */
                 type: string;
-                /** @description Date, YYYY-MM-DD */
+                /**
+                 * Format: date
+                 * @description Date, YYYY-MM-DD
+                 */
                 date: string;
                 /** @description Units of the asset, a decimal string; positive adds to the position, negative removes */
                 quantity?: string | number;
@@ -7862,9 +7865,15 @@ export interface components {
             detail_level: "compact" | "standard" | "full";
             /** @description Period covered {start, end} */
             period: {
-                /** @description First day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description First day, YYYY-MM-DD (inclusive)
+                 */
                 start: string;
-                /** @description Last day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description Last day, YYYY-MM-DD (inclusive)
+                 */
                 end: string;
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
@@ -7920,9 +7929,15 @@ export interface components {
             detail_level: "compact" | "standard" | "full";
             /** @description Period covered {start, end} */
             period: {
-                /** @description First day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description First day, YYYY-MM-DD (inclusive)
+                 */
                 start: string;
-                /** @description Last day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description Last day, YYYY-MM-DD (inclusive)
+                 */
                 end: string;
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
@@ -7980,9 +7995,15 @@ export interface components {
             detail_level: "compact" | "standard" | "full";
             /** @description Period covered {start, end} */
             period: {
-                /** @description First day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description First day, YYYY-MM-DD (inclusive)
+                 */
                 start: string;
-                /** @description Last day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description Last day, YYYY-MM-DD (inclusive)
+                 */
                 end: string;
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */
@@ -8042,9 +8063,15 @@ export interface components {
             detail_level: "compact" | "standard" | "full";
             /** @description Period covered {start, end} */
             period: {
-                /** @description First day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description First day, YYYY-MM-DD (inclusive)
+                 */
                 start: string;
-                /** @description Last day, YYYY-MM-DD (inclusive) */
+                /**
+                 * Format: date
+                 * @description Last day, YYYY-MM-DD (inclusive)
+                 */
                 end: string;
             };
             /** @description Currency the figures are converted to (absent: the caller's effective base currency) */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { BrimFile } from "../../../../core/brim/brim-file.entity.ts";
 import type { AssetMappingDoc, ParseResultDoc, TxCreateDoc } from "../../../../core/brim/parse-result.ts";
 import type { Assert, SameShape } from "../../../http/same-shape.ts";
+import { DayField } from "../../../http/fields.ts";
 import { NamedFile } from "../../uploads/uploads.schema.ts";
 
 /** BRIM wire shapes (docs/import.md). */
@@ -167,7 +168,7 @@ export const DuplicatesBody = z.object({
   transactions: z.array(z.object({
     asset_id: z.number().int().nullable().optional(),
     type: z.string().max(32),
-    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    date: DayField,
     quantity: Decimalish.optional(),
     cash: CashIn.nullable().optional(),
   }).passthrough()).max(MAX_DUPLICATE_ROWS),
