@@ -26,9 +26,9 @@ describe("branded schemas", () => {
     }
   });
 
-  test("IsoDate accepts only real calendar days in YYYY-MM-DD form", () => {
+  test("IsoDate accepts only real calendar days in YYYY-MM-DD form (no year 0000)", () => {
     for (const value of ["2024-02-29", "2000-02-29", "1999-12-31", "0001-01-01"]) expect([value, accepts(IsoDateSchema, value)]).toEqual([value, true]);
-    for (const value of ["2023-02-29", "1900-02-29", "2024-13-01", "2024-04-31", "2024-00-10", "2024-2-1", "2024-01-01T00:00:00Z", "20240101"]) {
+    for (const value of ["2023-02-29", "1900-02-29", "2024-13-01", "2024-04-31", "2024-00-10", "2024-2-1", "2024-01-01T00:00:00Z", "20240101", "0000-01-01", "0000-02-29"]) {
       expect([value, accepts(IsoDateSchema, value)]).toEqual([value, false]);
     }
   });
