@@ -28,7 +28,8 @@ export const PG_WRITE_POOL = 5;
  */
 const PG_WRITE_SESSION = { default_transaction_isolation: "serializable", "pt.journal": "1" };
 
-function dataSource(file: string, readonly: boolean): DataSource {
+/** A TypeORM data source over the SQLite file, with every migration (not initialised). */
+export function sqliteDataSource(file: string, readonly = false): DataSource {
   return new DataSource({
     type: "better-sqlite3",
     driver: BunSqliteForTypeORM,
@@ -95,10 +96,10 @@ export async function openDatabase(
     return journaling(new Database(writer, reader, { concurrentWrites: PG_WRITE_POOL }));
   }
   const file = databaseFile(dataDir);
-  const writer = dataSource(file, false);
+  const writer = sqliteDataSource(file);
   await writer.initialize();
   await migrate(writer);
-  const reader = dataSource(file, true);
+  const reader = sqliteDataSource(file, true);
   await reader.initialize();
   const db = journaling(new Database(writer, reader));
   await checkpointAfterWrites(db, file, options.checkpointIntervalMs);

@@ -4,9 +4,8 @@ import { Database as Sqlite } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DataSource } from "typeorm";
-import { entities } from "../../core/entities.ts";
-import { BunSqliteForTypeORM } from "../../host/db/bun-sqlite-driver.ts";
+import type { DataSource } from "typeorm";
+import { sqliteDataSource } from "../../host/db/data-source.ts";
 import { postgresDataSource } from "../../host/db/postgres-data-source.ts";
 import { migrations } from "../../migrations/index.ts";
 import type { ApiClient } from "../helpers/client.ts";
@@ -60,7 +59,7 @@ const PG_ADMIN = process.env[PG_ADMIN_ENV];
 
 function sqliteStore(file: string): Store {
   return {
-    source: () => new DataSource({ type: "better-sqlite3", driver: BunSqliteForTypeORM, database: file, entities, migrations, synchronize: false, logging: false }),
+    source: () => sqliteDataSource(file),
     tables: async () => {
       const db = new Sqlite(file, { readonly: true });
       try {

@@ -24,11 +24,16 @@ const WRONG_PATH = ["0", "-1", "abc", "99999999999999999999", "1.5"];
 
 type Path = (string | number)[];
 
-/** The path of every value in `v`, itself first. */
-function paths(v: unknown, at: Path = []): Path[] {
-  if (Array.isArray(v)) return [at, ...v.flatMap((x, i) => paths(x, [...at, i]))];
-  if (v && typeof v === "object") return [at, ...Object.entries(v).flatMap(([k, x]) => paths(x, [...at, k]))];
-  return [at];
+/** Every value in `v` with its path, `v` itself first. */
+function fields(v: unknown, at: Path = []): [Path, unknown][] {
+  if (Array.isArray(v)) return [[at, v], ...v.flatMap((x, i) => fields(x, [...at, i]))];
+  if (v && typeof v === "object") return [[at, v], ...Object.entries(v).flatMap(([k, x]) => fields(x, [...at, k]))];
+  return [[at, v]];
+}
+
+/** The operation's path with each parameter naming the user's first thing (an unknown file for a file id). */
+function placeholderPath(path: string): string {
+  return path.replace(/\{[^}]+\}/g, (p) => (/file_id|uuid/.test(p) ? "00000000-0000-4000-8000-000000000000" : "1"));
 }
 
 function replaced(v: unknown, at: Path, value: unknown): unknown {
@@ -46,18 +51,17 @@ function kind(v: unknown): string {
 
 /** Each request to send: the path, the body, and what was made wrong. */
 function wrongRequests(o: Operation): { url: string; body: unknown; what: string }[] {
-  const path = o.path.replace(/\{[^}]+\}/g, (p) => (/file_id|uuid/.test(p) ? "00000000-0000-4000-8000-000000000000" : "1"));
+  const path = placeholderPath(o.path);
   const body = example(o.op);
   const out: { url: string; body: unknown; what: string }[] = [];
   if (body !== undefined) {
-    for (const at of paths(body)) {
-      const current = at.reduce<any>((v, k) => v?.[k], body);
+    for (const [at, current] of fields(body)) {
       for (const value of WRONG[kind(current)] ?? []) out.push({ url: path, body: replaced(body, at, value), what: `${at.join(".") || "(body)"} = ${JSON.stringify(value)?.slice(0, 20)}` });
     }
   }
   for (const p of (o.op.parameters ?? []) as { in: string; name: string }[]) {
     if (p.in === "query") for (const value of WRONG_QUERY) out.push({ url: `${path}?${p.name}=${encodeURIComponent(value)}`, body, what: `?${p.name}=${value}` });
-    if (p.in === "path") for (const value of WRONG_PATH) out.push({ url: o.path.replace(`{${p.name}}`, value).replace(/\{[^}]+\}/g, "1"), body, what: `{${p.name}} = ${value}` });
+    if (p.in === "path") for (const value of WRONG_PATH) out.push({ url: placeholderPath(o.path.replace(`{${p.name}}`, value)), body, what: `{${p.name}} = ${value}` });
   }
   return out;
 }
@@ -111,11 +115,10 @@ describe("a day is a day of the calendar", () => {
     for (const o of operations) {
       const body = example(o.op);
       if (body === undefined || NOT_SENT.has(`${o.method} ${o.path}`)) continue;
-      const path = o.path.replace(/\{[^}]+\}/g, "1");
+      const path = placeholderPath(o.path);
       // The shared FX rates are the administrator's to change.
       const caller = o.path.startsWith("/fx/currencies/rate") ? api.as.admin! : api.as.bob!;
-      for (const at of paths(body)) {
-        const current = at.reduce<any>((v, k) => v?.[k], body);
+      for (const [at, current] of fields(body)) {
         if (typeof current !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(current)) continue;
         const res = await caller.request(o.method, path, replaced(body, at, "0000-01-01"));
         const answer = await res.json();
