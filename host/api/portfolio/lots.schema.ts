@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LOT_ANALYSES } from "../../../core/portfolio/lots-types.ts";
-import { CurrencyField } from "../../http/fields.ts";
-import { DataQualityReportSchema, DateField, OpenDateRange } from "./portfolio-fields.ts";
+import { CurrencyField, DayField } from "../../http/fields.ts";
+import { DataQualityReportSchema, OpenDateRange } from "./portfolio-fields.ts";
 
 /** Wire shapes of `POST /portfolio/lots/analysis` (sections in docs/portfolio-lots.md). */
 
@@ -29,7 +29,7 @@ const Custody = z.object({ broker_id: z.number().int().nullable(), custody_type:
 
 const LotRow = z.object({
   lot_id: z.number().int(), opening_transaction_id: z.number().int(), asset_id: z.number().int(), direction: z.enum(["LONG", "SHORT"]),
-  opening_broker_id: z.number().int(), opening_date: DateField, closing_date: DateField.nullable(), opening_unit_price: NDec,
+  opening_broker_id: z.number().int(), opening_date: DayField, closing_date: DayField.nullable(), opening_unit_price: NDec,
   original_quantity: Dec, original_cost: NDec, currency: z.string(), open_quantity: Dec, realized_quantity: Dec, realized_pnl: NDec,
   cumulative_proceeds: NDec, reference_unit_price: NDec, reference_price_source: z.enum(["exact", "fallback", "unavailable"]),
   states: z.array(z.enum(["OPEN", "PARTIALLY_CLOSED", "CLOSED", "IN_TRANSIT", "TRANSFERRED"])), current_custody: z.array(Custody),
@@ -39,7 +39,7 @@ const LotRow = z.object({
 });
 
 const LotEvent = z.object({
-  date: DateField, kind: z.enum(["BUY", "SELL", "ADJUSTMENT_IN", "ADJUSTMENT_OUT", "SPLIT", "TRANSFER_DEPART", "TRANSFER_ARRIVE"]),
+  date: DayField, kind: z.enum(["BUY", "SELL", "ADJUSTMENT_IN", "ADJUSTMENT_OUT", "SPLIT", "TRANSFER_DEPART", "TRANSFER_ARRIVE"]),
   transaction_id: z.number().int(), lot_id: z.number().int(), broker_id: z.number().int().nullable(), from_broker_id: z.number().int().nullable(),
   to_broker_id: z.number().int().nullable(), quantity: Dec, unit_price: NDec, amount: NDec, realized_pnl: NDec, split_ratio: NDec,
 });
@@ -53,32 +53,32 @@ export const LotsAnalysisResponse = z.object({
   calculation_status: z.enum(["COMPLETE", "DEGRADED", "FAILED"]),
   calculation_metadata: z.object({
     broker_ids: z.array(z.number().int()), selected_lot_ids: z.array(z.number().int()).nullable(), requested_analyses: z.array(Analysis),
-    requested_date_from: DateField.nullable(), requested_date_to: DateField.nullable(), computed_date_from: DateField,
-    computed_date_to: DateField, generated_at: z.string(),
+    requested_date_from: DayField.nullable(), requested_date_to: DayField.nullable(), computed_date_from: DayField,
+    computed_date_to: DayField, generated_at: z.string(),
   }),
   data_quality: DataQualityReportSchema,
   lots: section(LotRow),
   gantt_segments: section(z.object({
     lot_id: z.number().int(), broker_id: z.number().int().nullable(), custody_type: z.enum(["BROKER", "IN_TRANSIT"]), quantity: Dec,
-    start_date: DateField, end_date: DateField.nullable(),
+    start_date: DayField, end_date: DayField.nullable(),
   })),
-  custody_history: section(z.object({ date: DateField, lot_id: z.number().int(), custody: z.array(Custody) })),
+  custody_history: section(z.object({ date: DayField, lot_id: z.number().int(), custody: z.array(Custody) })),
   lot_events: section(LotEvent),
   value_history: section(z.object({
-    date: DateField, quantity: Dec, in_transit_quantity: Dec, market_value: NDec, cost_basis: NDec, unrealized_pnl: NDec,
+    date: DayField, quantity: Dec, in_transit_quantity: Dec, market_value: NDec, cost_basis: NDec, unrealized_pnl: NDec,
     value_source: z.enum(["MARKET_PRICE", "ESTIMATED_AT_COST", "MISSING"]),
   })),
   return_history: section(z.object({
-    date: DateField, invested: NDec, realized_pnl: NDec, unrealized_pnl: NDec, income: Dec, fees_taxes: Dec, total_pnl: NDec, total_return: NDec,
+    date: DayField, invested: NDec, realized_pnl: NDec, unrealized_pnl: NDec, income: Dec, fees_taxes: Dec, total_pnl: NDec, total_return: NDec,
   })),
   price_history: section(z.object({
-    date: DateField, price: NDec, unit_price_asset_currency: NDec, source: z.enum(["MARKET_PRICE", "MISSING"]), price_date: DateField.nullable(),
+    date: DayField, price: NDec, unit_price_asset_currency: NDec, source: z.enum(["MARKET_PRICE", "MISSING"]), price_date: DayField.nullable(),
   })),
-  broker_wac_history: section(z.object({ date: DateField, broker_id: z.number().int(), quantity: Dec, total_cost: NDec, wac_per_unit: NDec })),
-  cumulative_wac_history: section(z.object({ date: DateField, quantity: Dec, total_cost: NDec, wac_per_unit: NDec })),
-  performance_history: section(z.object({ date: DateField, value: Dec, net_flow: Dec, cumulative_net_flow: Dec, twrr: Dec })),
+  broker_wac_history: section(z.object({ date: DayField, broker_id: z.number().int(), quantity: Dec, total_cost: NDec, wac_per_unit: NDec })),
+  cumulative_wac_history: section(z.object({ date: DayField, quantity: Dec, total_cost: NDec, wac_per_unit: NDec })),
+  performance_history: section(z.object({ date: DayField, value: Dec, net_flow: Dec, cumulative_net_flow: Dec, twrr: Dec })),
   income_events: section(z.object({
-    date: DateField, transaction_id: z.number().int(), type: z.enum(["DIVIDEND", "INTEREST", "FEE", "TAX"]), broker_id: z.number().int(),
+    date: DayField, transaction_id: z.number().int(), type: z.enum(["DIVIDEND", "INTEREST", "FEE", "TAX"]), broker_id: z.number().int(),
     amount: NDec, original_amount: z.object({ code: z.string(), amount: Dec }), orphan: z.boolean(),
     allocations: z.array(z.object({ lot_id: z.number().int(), amount: Dec })),
   })),

@@ -3,13 +3,10 @@ import { DayField } from "../../http/fields.ts";
 
 /** Wire pieces the portfolio routes share (docs/portfolio.md). */
 
-/** A day of the calendar (host/http/fields.ts). */
-export const DateField = DayField;
-
 /** `start` absent, null or "min" and `end` absent, null or "max" leave that side open (docs/portfolio.md "Period"). */
 export const OpenDateRange = z.object({
-  start: z.union([DateField, z.enum(["min"])]).nullish().describe("Absent, null or \"min\": the first transaction in scope"),
-  end: z.union([DateField, z.enum(["max"])]).nullish().describe("Last day, inclusive; absent, null or \"max\": today (UTC) (docs/decisions.md \"Date ranges\")"),
+  start: z.union([DayField, z.enum(["min"])]).nullish().describe("Absent, null or \"min\": the first transaction in scope"),
+  end: z.union([DayField, z.enum(["max"])]).nullish().describe("Last day, inclusive; absent, null or \"max\": today (UTC) (docs/decisions.md \"Date ranges\")"),
 }).strict().refine((r) => !r.start || r.start === "min" || !r.end || r.end === "max" || r.end >= r.start, {
   message: "end must not be before start", path: ["end"],
 });
@@ -27,7 +24,7 @@ export const DataQualityIssue = z.object({
   cta_target: z.string().nullable(),
   message_i18n_key: z.string(),
   message_params: z.record(z.string(), z.union([z.string(), z.number(), z.array(z.number()), z.null()])),
-  date_range: z.object({ start: DateField, end: DateField }).nullable(),
+  date_range: z.object({ start: DayField, end: DayField }).nullable(),
   group: z.string().nullable(),
 }).meta({ id: "DataQualityIssue", description: "A data-quality issue (docs/portfolio.md \"Data quality\")" });
 
@@ -37,7 +34,7 @@ export const MissingPriceAsset = z.object({
   name: z.string().describe("Name of the asset"),
   broker_id: z.number().int(),
   broker_name: z.string().nullable().describe("Name of the broker; null when not known"),
-  first_position_date: DateField.nullable().describe("First day the position was held; null when not known"),
+  first_position_date: DayField.nullable().describe("First day the position was held; null when not known"),
   quantity: z.string().describe("Units held, a decimal string"),
   open_cost_basis: z.string().nullable().describe("Cost of the open units in the target currency, a decimal string; null when not known"),
   currency: z.string().describe("Currency of the asset"),
@@ -46,7 +43,7 @@ export const MissingPriceAsset = z.object({
 export const StalePrice = z.object({
   asset_id: z.number().int(),
   name: z.string().describe("Name of the asset"),
-  last_price_date: DateField,
+  last_price_date: DayField,
   stale_days: z.number().int(),
 }).meta({ id: "StalePrice", description: "A position valued at a price carried forward more than 7 days" });
 
@@ -54,7 +51,7 @@ export const DataQualityReportSchema = z.object({
   issues: z.array(DataQualityIssue),
   data_quality_status: z.enum(["ok", "carried_forward", "partial"]),
   missing_price_assets: z.array(MissingPriceAsset),
-  missing_fx_pairs: z.array(z.object({ pair: z.string().describe("Pair FROM/TO"), dates: z.array(DateField) })),
+  missing_fx_pairs: z.array(z.object({ pair: z.string().describe("Pair FROM/TO"), dates: z.array(DayField) })),
   stale_prices: z.array(StalePrice),
-  incomplete_nav_dates: z.array(DateField),
+  incomplete_nav_dates: z.array(DayField),
 }).meta({ id: "DataQualityReport", description: "Data-quality report of a portfolio result (docs/portfolio.md \"Data quality\")" });

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { CurrencyField } from "../../http/fields.ts";
-import { DateField } from "./portfolio-fields.ts";
+import { CurrencyField, DayField } from "../../http/fields.ts";
 
 /** Wire shapes of `POST /portfolio/realized-gains` (docs/portfolio-lots.md "Realised gains"). */
 
@@ -32,10 +31,10 @@ export const RealizedGainsResponse = z.object({
   target_currency: z.string().describe("Currency of every amount"),
   broker_ids: z.array(z.number().int()).describe("The brokers in scope, sorted"),
   year: z.number().int().nullable().describe("The tax year asked for; null: every year"),
-  computed_date_to: DateField.describe("Disposals up to this day (today, UTC)"),
+  computed_date_to: DayField.describe("Disposals up to this day (today, UTC)"),
   disposals: z.array(z.object({
     transaction_id: z.number().int().describe("Id of the SELL transaction"),
-    date: DateField.describe("Day of the sale"),
+    date: DayField.describe("Day of the sale"),
     asset_id: z.number().int().describe("Id of the asset sold"),
     asset_name: z.string().describe("Name of the asset sold"),
     broker_id: z.number().int().describe("Broker of the sale"),
@@ -45,11 +44,11 @@ export const RealizedGainsResponse = z.object({
     fifo_gain: NDec("proceeds − fifo_cost"),
     average_cost: NDec("Weighted average cost the sale removed from its broker's pool"),
     average_gain: NDec("proceeds − average_cost"),
-    acquired_from: DateField.describe("Purchase day of the oldest lot sold"),
-    acquired_to: DateField.describe("Purchase day of the newest lot sold"),
+    acquired_from: DayField.describe("Purchase day of the oldest lot sold"),
+    acquired_to: DayField.describe("Purchase day of the newest lot sold"),
     lots: z.array(z.object({
       lot_id: z.number().int().describe("Id of the FIFO lot (the id of the transaction that opened it)"),
-      acquisition_date: DateField.describe("Day the lot was bought"),
+      acquisition_date: DayField.describe("Day the lot was bought"),
       quantity: z.string().describe("Units of the lot sold, a decimal string"),
       cost: NDec("FIFO cost of these units"),
       holding_days: z.number().int().describe("Days from the lot's purchase to the sale"),
@@ -58,6 +57,6 @@ export const RealizedGainsResponse = z.object({
   years: z.array(z.object({ year: z.number().int().describe("Tax year (calendar year)"), ...Totals }))
     .describe("Totals per tax year of the disposals listed, oldest first"),
   totals: z.object(Totals).describe("Totals of the disposals listed"),
-  missing_fx_pairs: z.array(z.object({ pair: z.string().describe("FROM/TO"), dates: z.array(DateField).describe("Days without a rate") }))
+  missing_fx_pairs: z.array(z.object({ pair: z.string().describe("FROM/TO"), dates: z.array(DayField).describe("Days without a rate") }))
     .describe("Conversions that failed (their amounts are null)"),
 });

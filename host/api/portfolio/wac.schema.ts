@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { DateField, OpenDateRange } from "./portfolio-fields.ts";
+import { DayField } from "../../http/fields.ts";
+import { OpenDateRange } from "./portfolio-fields.ts";
 import type { WacQuery, WacQueryResult } from "../../../core/portfolio/wac-series.service.ts";
 
 const Id = z.number().int().positive();

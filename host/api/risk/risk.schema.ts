@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { CurrencyField } from "../../http/fields.ts";
-import { DateField } from "../portfolio/portfolio-fields.ts";
+import { CurrencyField, DayField } from "../../http/fields.ts";
 import { GeographyGroupSchema, RISK_ERROR_CODES, RiskScenarioSchema } from "../../../sdk/index.ts";
 
 const Id = z.number().int().positive();
@@ -13,8 +12,8 @@ export const RiskScope = z.discriminatedUnion("kind", [
 ]);
 
 export const RiskDateRange = z.object({
-  start: DateField,
-  end: DateField.nullish().describe("Last day, inclusive; absent or null: today (UTC) (docs/decisions.md \"Date ranges\")"),
+  start: DayField,
+  end: DayField.nullish().describe("Last day, inclusive; absent or null: today (UTC) (docs/decisions.md \"Date ranges\")"),
 }).strict();
 
 export const AnalyticRequest = z.object({
@@ -59,10 +58,10 @@ export const RiskItem = z.object({
     scope_kind: z.enum(["asset", "asset_set", "portfolio"]).describe("What the analytic ran on"),
     mode: z.enum(["historical", "current_composition"]).describe("How the scope was weighted"),
     target_currency: z.string().describe("Currency of the money figures"),
-    requested_start: DateField.describe("First day of the requested period"),
-    requested_end: DateField.describe("Last day of the requested period"),
-    observations_start: DateField.nullable().describe("First day with data; null when there is none"),
-    observations_end: DateField.nullable().describe("Last day with data; null when there is none"),
+    requested_start: DayField.describe("First day of the requested period"),
+    requested_end: DayField.describe("Last day of the requested period"),
+    observations_start: DayField.nullable().describe("First day with data; null when there is none"),
+    observations_end: DayField.nullable().describe("Last day with data; null when there is none"),
     cached: z.boolean().describe("True when the result came from the cache"),
   }).nullable().describe("How it ran; null when it failed before running"),
   data_quality: z.object({
@@ -70,8 +69,8 @@ export const RiskItem = z.object({
     missing_price_assets: z.array(z.number().int()).describe("Assets without prices in the period"),
     missing_fx_pairs: z.array(z.string()).describe("FX pairs FROM/TO missing to convert to the target currency"),
     incomplete_nav_dates_count: z.number().int().describe("Days where a held asset had no price"),
-    observations_start: DateField.nullable().describe("First day with data; null when there is none"),
-    observations_end: DateField.nullable().describe("Last day with data; null when there is none"),
+    observations_start: DayField.nullable().describe("First day with data; null when there is none"),
+    observations_end: DayField.nullable().describe("Last day with data; null when there is none"),
   }).nullable().describe("Quality of the inputs; null when it failed before reading them"),
   warnings: z.array(Warning),
   error: z.object({ code: z.enum(RISK_ERROR_CODES), message: z.string(), details: Details }).nullable(),

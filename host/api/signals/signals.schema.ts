@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateField } from "../portfolio/portfolio-fields.ts";
+import { DayField } from "../../http/fields.ts";
 
 /** One signal instance, as `POST /signals/preview`, price queries and FX conversions take it (docs/risk.md "Signals"). */
 export const SignalInstance = z.object({
@@ -17,7 +17,7 @@ export const SignalList = z.array(SignalInstance).max(MAX_SIGNALS)
 
 export const SignalsPreviewRequest = z.object({
   domain: z.enum(["asset", "fx"]),
-  points: z.array(z.object({ date: DateField, value: z.number().finite() }).strict()).max(MAX_PREVIEW_POINTS).describe("Up to 2,000 points, dates strictly increasing")
+  points: z.array(z.object({ date: DayField, value: z.number().finite() }).strict()).max(MAX_PREVIEW_POINTS).describe("Up to 2,000 points, dates strictly increasing")
     .refine((p) => p.every((x, i) => i === 0 || x.date > p[i - 1]!.date), "dates must be strictly increasing"),
   signals: SignalList.describe("Up to 32 signal instances"),
 }).strict();
